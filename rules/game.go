@@ -1,0 +1,95 @@
+package rules
+
+// Move is one legal action of the side to move: a board move, a drop, a
+// placement, or a compound turn (castling, en passant, a Tensor push, a
+// Kvaa move with a placement). Moves are comparable values made by a
+// position; they are meaningful only in the position that made them.
+type Move interface {
+	// From returns the square the moving piece or group leaves: the square a
+	// player must lift first, and the one the touch-move rule binds to.
+	// It is NoSquare for a drop or a placement from an off-board zone.
+	From() Square
+	// To returns the square where the moving piece or group ends.
+	To() Square
+	// String returns the move in the game's canonical, position-independent
+	// machine form (USI for shogi, long algebraic for chess and Tavreli,
+	// TLAN for Tensor, the spec's turn notation for Kvaa). Two different
+	// legal moves of one position never have the same string.
+	String() string
+}
+
+// Position is an immutable game position. Every position can list its
+// legal moves, play one, and describe itself physically.
+type Position interface {
+	// Turn returns the side to move.
+	Turn() Color
+	// Legal returns the legal moves in a deterministic order. The slice is
+	// the caller's.
+	Legal() []Move
+	// Play returns the position after m. It fails if m is not a legal move
+	// of this position.
+	Play(m Move) (Position, error)
+	// InCheck reports whether the side to move is in check. Games without
+	// check report false.
+	InCheck() bool
+	// Outcome judges the game automatically: mate, stalemate, blocked
+	// positions, and the rules that look at the game's past (repetition,
+	// move counts, perpetual check). history holds the positions before
+	// this one, oldest first. Draws that need a claim are not reported here
+	// (see [Claimer]).
+	Outcome(history []Position) Outcome
+	// View returns the physical picture of the position.
+	View() View
+	// Key returns the position's identity for repetition: two positions
+	// count as the same position exactly when their keys are equal.
+	Key() Key
+	// ParseMove reads a move in any notation the game accepts (its
+	// canonical form and its record notations) and returns the legal move
+	// it names. The error says what is wrong with the text.
+	ParseMove(s string) (Move, error)
+	// FormatMove writes m in the game's record notation (SAN-like forms may
+	// depend on the position: check marks, disambiguation).
+	FormatMove(m Move) string
+	// String returns the position in the game's position format (TFEN,
+	// SFEN, FEN, KPS).
+	String() string
+}
+
+// Key identifies a position for repetition detection. It is an exact
+// encoding, not a hash, so equal keys always mean equal positions.
+type Key string
+
+// Claimer is implemented by positions of games with draws that a player
+// must claim (threefold repetition, the 50-move rule): it returns the
+// outcomes the side to move may claim now.
+type Claimer interface {
+	Claims(history []Position) []Outcome
+}
+
+// Traits are the facts about a game that arbitration needs.
+type Traits struct {
+	// TouchMove: a player who lifts an own piece must move it if it can.
+	TouchMove bool
+	// Stacks: pieces stack into towers and a move may carry the top k.
+	Stacks bool
+}
+
+// Game is a set of rules with fixed options: a factory of positions.
+type Game interface {
+	// Name returns the game's registered name ("tavreli").
+	Name() string
+	// Options returns the options the game was made with, including
+	// defaults, so that a stored game replays under its own rules.
+	Options() Options
+	// Geometry returns the board.
+	Geometry() *Geometry
+	// Traits returns the facts arbitration needs.
+	Traits() Traits
+	// SideName names a side in the game's own terms ("White", "sente",
+	// "South").
+	SideName(c Color) string
+	// Start returns the game's initial position.
+	Start() Position
+	// ParsePosition reads a position in the game's format.
+	ParsePosition(s string) (Position, error)
+}
