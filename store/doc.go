@@ -1,0 +1,15 @@
+// Package store keeps an event in a bbolt database: tournaments, players,
+// rounds and pairings, games with every move and its clock times, alerts,
+// arbiter actions, and the raw sensor log of every board.
+//
+// The store is the one source of truth. A move, a result or an arbiter
+// action is acknowledged only after its transaction has committed with an
+// fsync (the store never sets NoSync), so whatever a caller was told is
+// stored survives a power cut. The raw sensor log is written in small
+// groups by a [RawLog], never more than [MaxRawLag] behind.
+//
+// Records are stored as JSON, one value per key, under a versioned schema
+// (see [SchemaVersion]); opening a database of an older version migrates
+// it, and a file that is not an arbiter database is refused and never
+// written to.
+package store

@@ -1,0 +1,205 @@
+package store
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// ExportFormat names the portable event file: JSON Lines whose first line
+// is a header {"format":ExportFormat,"version":N} and whose other lines are
+// {"type":T,"data":{...}} with T one of tournament, player, round, game,
+// move, alert, action, frame.
+const ExportFormat = "arbiter-event"
+
+type exportLine struct {
+	Type string          `json:"type"`
+	Data json.RawMessage `json:"data"`
+}
+
+type exportHeader struct {
+	Format  string `json:"format"`
+	Version int    `json:"version"`
+}
+
+var exportTypes = []struct {
+	name   string
+	bucket []byte
+}{
+	{"tournament", bucketTournaments},
+	{"player", bucketPlayers},
+	{"round", bucketRounds},
+	{"game", bucketGames},
+	{"alert", bucketAlerts},
+	{"action", bucketActions},
+}
+
+// Export writes the whole event, raw sensor logs included, to w as one
+// portable file, from a single consistent read transaction.
+func (db *DB) Export(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		if err := enc.Encode(exportHeader{ExportFormat, SchemaVersion}); err != nil {
+			return err
+		}
+		line := func(typ string, v []byte) error {
+			return enc.Encode(exportLine{Type: typ, Data: v})
+		}
+		for _, t := range exportTypes {
+			err := tx.Bucket(t.bucket).ForEach(func(_, v []byte) error {
+				if v == nil {
+					return nil
+				}
+				return line(t.name, v)
+			})
+			if err != nil {
+				return err
+			}
+		}
+		err := tx.Bucket(bucketMoves).ForEachBucket(func(gk []byte) error {
+			return tx.Bucket(bucketMoves).Bucket(gk).ForEach(func(_, v []byte) error { return line("move", v) })
+		})
+		if err != nil {
+			return err
+		}
+		return tx.Bucket(bucketRaw).ForEachBucket(func(bk []byte) error {
+			return tx.Bucket(bucketRaw).Bucket(bk).ForEach(func(_, v []byte) error { return line("frame", v) })
+		})
+	})
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	return nil
+}
+
+// ErrNotEmpty is returned by Import into a database that already holds an
+// event: importing never mixes two events or overwrites stored data.
+var ErrNotEmpty = errors.New("database already holds an event")
+
+// Import reads a file written by Export into this database, which must be
+// empty, in one transaction: a malformed file leaves the database as it
+// was. Errors name the line.
+func (db *DB) Import(r io.Reader) error {
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		for _, t := range exportTypes {
+			if k, _ := tx.Bucket(t.bucket).Cursor().First(); k != nil {
+				return fmt.Errorf("import: %w", ErrNotEmpty)
+			}
+		}
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 0, 1<<16), 64<<20)
+		n := 0
+		seqs := map[string]uint64{}
+		for sc.Scan() {
+			n++
+			if n == 1 {
+				var h exportHeader
+				if err := json.Unmarshal(sc.Bytes(), &h); err != nil || h.Format != ExportFormat {
+					return fmt.Errorf("import line 1: not an %s file", ExportFormat)
+				}
+				if h.Version > SchemaVersion {
+					return fmt.Errorf("import line 1: %w: file version %d", ErrTooNew, h.Version)
+				}
+				continue
+			}
+			var l exportLine
+			if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+				return fmt.Errorf("import line %d: %v", n, err)
+			}
+			if err := importLine(tx, l, seqs); err != nil {
+				return fmt.Errorf("import line %d (%s): %w", n, l.Type, err)
+			}
+		}
+		if err := sc.Err(); err != nil {
+			return fmt.Errorf("import line %d: %w", n+1, err)
+		}
+		if n == 0 {
+			return fmt.Errorf("import: empty file")
+		}
+		// Keep ID sequences ahead of the imported IDs.
+		for name, seq := range seqs {
+			if err := tx.Bucket([]byte(name)).SetSequence(seq); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func importLine(tx *bolt.Tx, l exportLine, seqs map[string]uint64) error {
+	bump := func(b []byte, id uint64) {
+		if id > seqs[string(b)] {
+			seqs[string(b)] = id
+		}
+	}
+	switch l.Type {
+	case "tournament":
+		t, err := decode[Tournament](l.Data)
+		if err != nil || t.ID == 0 {
+			return fmt.Errorf("bad tournament: %v", err)
+		}
+		bump(bucketTournaments, t.ID)
+		return put(tx.Bucket(bucketTournaments), u64key(t.ID), &t)
+	case "player":
+		p, err := decode[Player](l.Data)
+		if err != nil || p.ID < 1 {
+			return fmt.Errorf("bad player: %v", err)
+		}
+		return put(tx.Bucket(bucketPlayers), pairKey(p.TournamentID, uint32(p.ID)), &p)
+	case "round":
+		r, err := decode[Round](l.Data)
+		if err != nil || r.Number < 1 {
+			return fmt.Errorf("bad round: %v", err)
+		}
+		return put(tx.Bucket(bucketRounds), pairKey(r.TournamentID, uint32(r.Number)), &r)
+	case "game":
+		g, err := decode[Game](l.Data)
+		if err != nil || g.ID == 0 {
+			return fmt.Errorf("bad game: %v", err)
+		}
+		bump(bucketGames, g.ID)
+		if _, err := tx.Bucket(bucketMoves).CreateBucketIfNotExists(u64key(g.ID)); err != nil {
+			return err
+		}
+		return put(tx.Bucket(bucketGames), u64key(g.ID), &g)
+	case "move":
+		m, err := decode[Move](l.Data)
+		if err != nil {
+			return err
+		}
+		return appendMove(tx, &m, l.Data)
+	case "alert":
+		a, err := decode[Alert](l.Data)
+		if err != nil || a.ID == 0 {
+			return fmt.Errorf("bad alert: %v", err)
+		}
+		bump(bucketAlerts, a.ID)
+		return put(tx.Bucket(bucketAlerts), u64key(a.ID), &a)
+	case "action":
+		a, err := decode[Action](l.Data)
+		if err != nil || a.ID == 0 {
+			return fmt.Errorf("bad action: %v", err)
+		}
+		bump(bucketActions, a.ID)
+		return put(tx.Bucket(bucketActions), u64key(a.ID), &a)
+	case "frame":
+		f, err := decode[Frame](l.Data)
+		if err != nil || f.BoardID == "" || f.Seq == 0 {
+			return fmt.Errorf("bad frame: %v", err)
+		}
+		b, err := tx.Bucket(bucketRaw).CreateBucketIfNotExists([]byte(f.BoardID))
+		if err != nil {
+			return err
+		}
+		return put(b, u64key(f.Seq), &f)
+	}
+	return fmt.Errorf("unknown record type %q", l.Type)
+}

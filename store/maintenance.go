@@ -1,0 +1,137 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Backup writes a consistent copy of the database to path while the event
+// goes on: it runs in a read transaction, so writers are not blocked. The
+// copy is written to a temporary file, synced, and renamed into place, so
+// path never holds half a backup. An existing file at path is refused.
+func (db *DB) Backup(path string) error {
+	if _, err := os.Stat(path); err == nil {
+		return fmt.Errorf("backup to %s: file exists", path)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".backup-*")
+	if err != nil {
+		return fmt.Errorf("backup to %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	err = db.bolt.View(func(tx *bolt.Tx) error {
+		_, err := tx.WriteTo(tmp)
+		return err
+	})
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("backup to %s: %w", path, err)
+	}
+	return nil
+}
+
+// Check verifies the database: bbolt's page-level consistency check, then
+// that every record decodes and that moves are numbered 1, 2, 3 ... per
+// game. It returns every problem found, joined; nil means clean.
+func (db *DB) Check() error {
+	var problems []error
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		for err := range tx.Check() {
+			problems = append(problems, err)
+		}
+		if _, err := readVersion(tx); err != nil {
+			problems = append(problems, err)
+			return nil
+		}
+		for _, name := range allBuckets {
+			if tx.Bucket(name) == nil {
+				problems = append(problems, fmt.Errorf("bucket %s is missing", name))
+			}
+		}
+		if len(problems) > 0 {
+			return nil
+		}
+		problems = append(problems, checkRecords(tx)...)
+		return nil
+	})
+	if err != nil {
+		problems = append(problems, err)
+	}
+	return errors.Join(problems...)
+}
+
+func checkRecords(tx *bolt.Tx) []error {
+	var problems []error
+	each := func(name []byte, check func(k, v []byte) error) {
+		_ = tx.Bucket(name).ForEach(func(k, v []byte) error {
+			if v == nil {
+				return nil
+			}
+			if err := check(k, v); err != nil {
+				problems = append(problems, fmt.Errorf("%s %x: %w", name, k, err))
+			}
+			return nil
+		})
+	}
+	each(bucketTournaments, func(_, v []byte) error { _, err := decode[Tournament](v); return err })
+	each(bucketPlayers, func(_, v []byte) error { _, err := decode[Player](v); return err })
+	each(bucketRounds, func(_, v []byte) error { _, err := decode[Round](v); return err })
+	each(bucketAlerts, func(_, v []byte) error { _, err := decode[Alert](v); return err })
+	each(bucketActions, func(_, v []byte) error { _, err := decode[Action](v); return err })
+	each(bucketGames, func(k, v []byte) error {
+		if _, err := decode[Game](v); err != nil {
+			return err
+		}
+		if tx.Bucket(bucketMoves).Bucket(k) == nil {
+			return errors.New("game has no move bucket")
+		}
+		return nil
+	})
+	_ = tx.Bucket(bucketMoves).ForEachBucket(func(gk []byte) error {
+		if tx.Bucket(bucketGames).Get(gk) == nil {
+			problems = append(problems, fmt.Errorf("moves of game %x: the game is missing", gk))
+		}
+		want := uint32(1)
+		return tx.Bucket(bucketMoves).Bucket(gk).ForEach(func(k, v []byte) error {
+			m, err := decode[Move](v)
+			switch {
+			case err != nil:
+				problems = append(problems, fmt.Errorf("game %d move %x: %w", beUint64(gk), k, err))
+			case beUint32(k) != want || m.Ply != int(want):
+				problems = append(problems, fmt.Errorf("game %d: ply %d found where %d was expected", beUint64(gk), beUint32(k), want))
+			}
+			want = beUint32(k) + 1
+			return nil
+		})
+	})
+	return problems
+}
+
+// Compact writes a compacted copy of the database to path (which must not
+// exist), dropping free pages. The event can go on while it runs.
+func (db *DB) Compact(path string) error {
+	if _, err := os.Stat(path); err == nil {
+		return fmt.Errorf("compact to %s: file exists", path)
+	}
+	dst, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		return fmt.Errorf("compact to %s: %w", path, err)
+	}
+	if err := bolt.Compact(dst, db.bolt, 64<<20); err != nil {
+		dst.Close()
+		os.Remove(path)
+		return fmt.Errorf("compact to %s: %w", path, err)
+	}
+	return dst.Close()
+}

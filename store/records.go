@@ -1,0 +1,136 @@
+package store
+
+import "time"
+
+// Tournament is one tournament of the event.
+type Tournament struct {
+	ID          uint64    `json:"id"`
+	Name        string    `json:"name"`
+	Game        string    `json:"game"`                  // registered game name, e.g. "tavreli"
+	Options     string    `json:"options,omitempty"`     // rule options, "k=v,k=v"
+	TimeControl string    `json:"timeControl,omitempty"` // clock text form
+	System      string    `json:"system"`                // "swiss-dutch", "round-robin", ...
+	Rounds      int       `json:"rounds"`
+	TieBreaks   []string  `json:"tieBreaks,omitempty"`
+	Created     time.Time `json:"created"`
+}
+
+// Player is a participant of one tournament, identified by start number.
+type Player struct {
+	TournamentID uint64 `json:"tournament"`
+	ID           int    `json:"id"` // start number, from 1
+	Name         string `json:"name"`
+	Rating       int    `json:"rating,omitempty"`
+	Title        string `json:"title,omitempty"`
+	Federation   string `json:"federation,omitempty"`
+	FideID       string `json:"fideId,omitempty"`
+	Withdrawn    bool   `json:"withdrawn,omitempty"`
+}
+
+// Round is one round of a tournament with its pairings.
+type Round struct {
+	TournamentID uint64    `json:"tournament"`
+	Number       int       `json:"number"` // from 1
+	Pairings     []Pairing `json:"pairings"`
+	PairedAt     time.Time `json:"pairedAt"`
+	Trace        string    `json:"trace,omitempty"` // the pairing engine's explanation
+}
+
+// Pairing is one board of a round: First moves first (White, sente).
+// Second is 0 for a bye.
+type Pairing struct {
+	Board  int    `json:"board"`
+	First  int    `json:"first"`
+	Second int    `json:"second"`
+	GameID uint64 `json:"game,omitempty"`
+	// Result is the result for the tournament: "1-0", "0-1", "1/2-1/2",
+	// forfeits "+/-", "-/+", "-/-", or "" while unplayed; a bye gives the
+	// points of its kind ("bye").
+	Result string `json:"result,omitempty"`
+}
+
+// Game is one game, with or without a sensor board.
+type Game struct {
+	ID            uint64    `json:"id"`
+	TournamentID  uint64    `json:"tournament,omitempty"`
+	Round         int       `json:"round,omitempty"`
+	BoardNo       int       `json:"boardNo,omitempty"`
+	BoardID       string    `json:"boardId,omitempty"` // sensor board id from its handshake
+	Game          string    `json:"game"`
+	Options       string    `json:"options,omitempty"`
+	TimeControl   string    `json:"timeControl,omitempty"`
+	StartPosition string    `json:"startPosition,omitempty"` // empty: the game's initial position
+	First         string    `json:"first"`                   // player names as they played
+	Second        string    `json:"second"`
+	FirstID       int       `json:"firstId,omitempty"`
+	SecondID      int       `json:"secondId,omitempty"`
+	Result        string    `json:"result,omitempty"` // "1-0", "0-1", "1/2-1/2"; empty while running
+	Reason        string    `json:"reason,omitempty"` // rules.Reason name
+	Started       time.Time `json:"started"`
+	Ended         time.Time `json:"ended,omitzero"`
+	// RawFrom is the first raw-log sequence number of BoardID that belongs
+	// to this game, so a replay starts there.
+	RawFrom uint64 `json:"rawFrom,omitempty"`
+	// Clock is the last clock snapshot, so a restarted daemon resumes.
+	Clock []byte `json:"clock,omitempty"`
+	// Position is the position after the last stored move, in the game's
+	// format, for quick display.
+	Position string `json:"position,omitempty"`
+}
+
+// Move is one move of a game, with the facts needed to print a scoresheet
+// and to audit the clock.
+type Move struct {
+	GameID    uint64 `json:"game"`
+	Ply       int    `json:"ply"`       // from 1
+	Notation  string `json:"notation"`  // record notation
+	Canonical string `json:"canonical"` // rules.Move.String()
+	Position  string `json:"position"`  // the position after the move
+	// BoardMs is the board's own timestamp of the clock press (or of the
+	// event that completed the move); HostNs is the host's monotonic time
+	// of it in nanoseconds since the daemon's epoch for this game.
+	BoardMs int64     `json:"boardMs"`
+	HostNs  int64     `json:"hostNs"`
+	Wall    time.Time `json:"wall"`
+	// Clock readings after the move, and the time the move used.
+	ClockFirst  time.Duration `json:"clockFirst"`
+	ClockSecond time.Duration `json:"clockSecond"`
+	Used        time.Duration `json:"used"`
+	// RawSeq is the raw-log sequence number of the frame that completed the
+	// move.
+	RawSeq uint64 `json:"rawSeq,omitempty"`
+}
+
+// Alert is something the human arbiter must look at.
+type Alert struct {
+	ID       uint64    `json:"id"`
+	GameID   uint64    `json:"game,omitempty"`
+	BoardID  string    `json:"boardId,omitempty"`
+	Kind     string    `json:"kind"` // "illegal-move", "touch-move", "ambiguity", ...
+	Message  string    `json:"message"`
+	Evidence string    `json:"evidence,omitempty"`
+	At       time.Time `json:"at"`
+	Resolved bool      `json:"resolved,omitempty"`
+	// Resolution refers to the Action that resolved the alert.
+	Resolution uint64 `json:"resolution,omitempty"`
+}
+
+// Action is something the arbiter did, with who, when, what and why.
+type Action struct {
+	ID     uint64    `json:"id"`
+	GameID uint64    `json:"game,omitempty"`
+	Who    string    `json:"who"`
+	What   string    `json:"what"` // "set-result", "add-time", "resolve-alert", ...
+	Why    string    `json:"why"`
+	Data   string    `json:"data,omitempty"`
+	At     time.Time `json:"at"`
+}
+
+// Frame is one raw frame received from a board, as it came off the wire.
+type Frame struct {
+	BoardID string    `json:"board"`
+	Seq     uint64    `json:"seq"`    // the store's sequence for this board, from 1
+	HostNs  int64     `json:"hostNs"` // host monotonic receive time
+	Wall    time.Time `json:"wall"`
+	Data    []byte    `json:"data"`
+}

@@ -1,0 +1,121 @@
+package store
+
+import (
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// CreateTournament stores a new tournament and sets its ID.
+func (db *DB) CreateTournament(t *Tournament) error {
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketTournaments)
+		id, err := b.NextSequence()
+		if err != nil {
+			return err
+		}
+		t.ID = id
+		return put(b, u64key(id), t)
+	})
+}
+
+// UpdateTournament replaces a stored tournament.
+func (db *DB) UpdateTournament(t *Tournament) error {
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketTournaments)
+		if b.Get(u64key(t.ID)) == nil {
+			return fmt.Errorf("tournament %d: %w", t.ID, ErrNotFound)
+		}
+		return put(b, u64key(t.ID), t)
+	})
+}
+
+// Tournament returns the tournament with the given ID.
+func (db *DB) Tournament(id uint64) (Tournament, error) {
+	var t Tournament
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		return get(tx.Bucket(bucketTournaments), u64key(id), &t)
+	})
+	if err != nil {
+		return t, fmt.Errorf("tournament %d: %w", id, err)
+	}
+	return t, nil
+}
+
+// Tournaments returns every tournament in ID order.
+func (db *DB) Tournaments() ([]Tournament, error) {
+	var ts []Tournament
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		ts, err = list[Tournament](tx.Bucket(bucketTournaments), nil)
+		return err
+	})
+	return ts, err
+}
+
+// PutPlayer stores or replaces a player of a tournament.
+func (db *DB) PutPlayer(p *Player) error {
+	if p.ID < 1 {
+		return fmt.Errorf("player %q: start number %d must be at least 1", p.Name, p.ID)
+	}
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketTournaments).Get(u64key(p.TournamentID)) == nil {
+			return fmt.Errorf("player %q: tournament %d: %w", p.Name, p.TournamentID, ErrNotFound)
+		}
+		return put(tx.Bucket(bucketPlayers), pairKey(p.TournamentID, uint32(p.ID)), p)
+	})
+}
+
+// Players returns the players of a tournament in start-number order.
+func (db *DB) Players(tournamentID uint64) ([]Player, error) {
+	var ps []Player
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		ps, err = list[Player](tx.Bucket(bucketPlayers), u64key(tournamentID))
+		return err
+	})
+	return ps, err
+}
+
+// PutRound stores or replaces a round with its pairings.
+func (db *DB) PutRound(r *Round) error {
+	if r.Number < 1 {
+		return fmt.Errorf("round %d: must be at least 1", r.Number)
+	}
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketTournaments).Get(u64key(r.TournamentID)) == nil {
+			return fmt.Errorf("round %d: tournament %d: %w", r.Number, r.TournamentID, ErrNotFound)
+		}
+		return put(tx.Bucket(bucketRounds), pairKey(r.TournamentID, uint32(r.Number)), r)
+	})
+}
+
+// Rounds returns the rounds of a tournament in order.
+func (db *DB) Rounds(tournamentID uint64) ([]Round, error) {
+	var rs []Round
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		rs, err = list[Round](tx.Bucket(bucketRounds), u64key(tournamentID))
+		return err
+	})
+	return rs, err
+}
+
+// SetPairingResult records the tournament result of one board of a round.
+func (db *DB) SetPairingResult(tournamentID uint64, round, board int, result string) error {
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketRounds)
+		key := pairKey(tournamentID, uint32(round))
+		var r Round
+		if err := get(b, key, &r); err != nil {
+			return fmt.Errorf("round %d of tournament %d: %w", round, tournamentID, err)
+		}
+		for i := range r.Pairings {
+			if r.Pairings[i].Board == board {
+				r.Pairings[i].Result = result
+				return put(b, key, &r)
+			}
+		}
+		return fmt.Errorf("board %d of round %d: %w", board, round, ErrNotFound)
+	})
+}
