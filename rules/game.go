@@ -72,6 +72,14 @@ type Traits struct {
 	TouchMove bool
 	// Stacks: pieces stack into towers and a move may carry the top k.
 	Stacks bool
+	// CompleteOnRelease: the rules say a move is complete when the pieces
+	// are set down (Tavreli), so a board may commit a move once it has
+	// settled; otherwise moves are committed at the clock press, because
+	// intermediate states can look like legal moves (Tensor pushes).
+	CompleteOnRelease bool
+	// IllegalMoveLoses: a completed illegal move loses at once (shogi);
+	// otherwise the event's illegal-move policy applies.
+	IllegalMoveLoses bool
 }
 
 // Game is a set of rules with fixed options: a factory of positions.
