@@ -1,0 +1,393 @@
+package trf
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// SyntaxError reports a malformed TRF line. Line and Column are 1-based.
+type SyntaxError struct {
+	Line   int
+	Column int
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("trf: line %d, column %d: %s", e.Line, e.Column, e.Msg)
+}
+
+// Read parses a TRF file from r. See Parse.
+func Read(r io.Reader) (*Tournament, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("trf: read: %w", err)
+	}
+	return Parse(data)
+}
+
+// Parse parses a TRF16 or TRF26 file. Lines may end with CR, LF or CRLF.
+// Columns are counted in characters when the file is valid UTF-8 and in
+// bytes otherwise (Latin-1 files).
+func Parse(data []byte) (*Tournament, error) {
+	t := &Tournament{Scoring: DefaultScoring}
+	p := parser{t: t, utf8: utf8.Valid(data)}
+	for n, line := range splitLines(data) {
+		if err := p.line(n+1, line); err != nil {
+			return nil, err
+		}
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// splitLines splits on CRLF, CR or LF.
+func splitLines(data []byte) []string {
+	var lines []string
+	for len(data) > 0 {
+		i := bytes.IndexAny(data, "\r\n")
+		if i < 0 {
+			lines = append(lines, string(data))
+			break
+		}
+		lines = append(lines, string(data[:i]))
+		if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
+			i++
+		}
+		data = data[i+1:]
+	}
+	return lines
+}
+
+type parser struct {
+	t       *Tournament
+	utf8    bool
+	idLine  map[int]int // player ID -> line number
+	no      int         // current line number
+	rounds  bool        // an XXR or 142 line was seen
+	colours bool        // an XXC or 152 line was seen
+}
+
+func (p *parser) errorf(col int, format string, args ...any) error {
+	return &SyntaxError{Line: p.no, Column: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// columns returns the line as a slice of characters (runes or bytes).
+func (p *parser) columns(line string) []rune {
+	if p.utf8 {
+		return []rune(line)
+	}
+	r := make([]rune, len(line))
+	for i := 0; i < len(line); i++ {
+		r[i] = rune(line[i])
+	}
+	return r
+}
+
+// field returns columns from..to (1-based, inclusive) of cols, trimmed.
+func field(cols []rune, from, to int) string {
+	if from > len(cols) {
+		return ""
+	}
+	to = min(to, len(cols))
+	return strings.TrimSpace(string(cols[from-1 : to]))
+}
+
+func (p *parser) line(no int, line string) error {
+	p.no = no
+	if strings.TrimSpace(line) == "" {
+		return nil
+	}
+	cols := p.columns(line)
+	code := field(cols, 1, 3)
+	rest := field(cols, 4, len(cols))
+	t := p.t
+	switch code {
+	case "001":
+		return p.player(cols)
+	case "012":
+		t.Name = rest
+	case "022":
+		t.City = rest
+	case "032":
+		t.Federation = rest
+	case "042":
+		t.StartDate = rest
+	case "052":
+		t.EndDate = rest
+	case "102":
+		t.Arbiter = rest
+	case "122":
+		t.TimeControl = rest
+	case "192":
+		t.System = rest
+	case "142", "XXR":
+		n, err := strconv.Atoi(rest)
+		if err != nil || n < 0 || n > 999 {
+			return p.errorf(5, "%s: number of rounds %q is not a number from 0 to 999", code, rest)
+		}
+		t.Rounds = n
+		p.rounds = true
+	case "152":
+		switch strings.ToLower(rest) {
+		case "w":
+			t.InitialColour = 'w'
+		case "b":
+			t.InitialColour = 'b'
+		default:
+			return p.errorf(5, "152: initial colour %q is not W or B", rest)
+		}
+		p.colours = true
+	case "XXC":
+		return p.xxc(rest)
+	case "XXA":
+		return p.xxa(rest)
+	case "XXP":
+		return p.xxp(rest)
+	case "XXS":
+		return p.xxs(rest)
+	case "BBW", "BBD", "BBL", "BBZ", "BBF", "BBU":
+		v, err := parsePoints(rest)
+		if err != nil {
+			return p.errorf(5, "%s: %v", code, err)
+		}
+		switch code {
+		case "BBW":
+			t.Scoring.Win = v
+		case "BBD":
+			t.Scoring.Draw = v
+		case "BBL":
+			t.Scoring.Loss = v
+		case "BBZ":
+			t.Scoring.ZeroBye = v
+		case "BBF":
+			t.Scoring.ForfeitLoss = v
+		case "BBU":
+			t.Scoring.PAB = v
+		}
+	default:
+		t.Extra = append(t.Extra, line)
+	}
+	return nil
+}
+
+func (p *parser) xxc(rest string) error {
+	for _, tok := range strings.Fields(rest) {
+		switch strings.ToLower(tok) {
+		case "white1":
+			p.t.InitialColour = 'w'
+		case "black1":
+			p.t.InitialColour = 'b'
+		case "rank":
+			// Pair by order in the file: IDs are ranks already in our files.
+		default:
+			return p.errorf(5, "XXC: unknown token %q", tok)
+		}
+	}
+	p.colours = true
+	return nil
+}
+
+func (p *parser) xxa(rest string) error {
+	f := strings.Fields(rest)
+	if len(f) == 0 {
+		return p.errorf(5, "XXA: missing player number")
+	}
+	id, err := strconv.Atoi(f[0])
+	if err != nil || id <= 0 {
+		return p.errorf(5, "XXA: player number %q is not a positive number", f[0])
+	}
+	vals := make([]float64, 0, len(f)-1)
+	for i, s := range f[1:] {
+		v, err := parsePoints(s)
+		if err != nil {
+			return p.errorf(10+5*i, "XXA: round %d: %v", i+1, err)
+		}
+		vals = append(vals, v)
+	}
+	if p.t.Accelerations == nil {
+		p.t.Accelerations = make(map[int][]float64)
+	}
+	p.t.Accelerations[id] = vals
+	return nil
+}
+
+func (p *parser) xxp(rest string) error {
+	f := strings.Fields(rest)
+	if len(f)%2 != 0 {
+		return p.errorf(5, "XXP: odd number of player numbers")
+	}
+	for i := 0; i < len(f); i += 2 {
+		a, err1 := strconv.Atoi(f[i])
+		b, err2 := strconv.Atoi(f[i+1])
+		if err1 != nil || err2 != nil || a <= 0 || b <= 0 {
+			return p.errorf(5, "XXP: pair %q %q is not two player numbers", f[i], f[i+1])
+		}
+		p.t.Forbidden = append(p.t.Forbidden, [2]int{a, b})
+	}
+	return nil
+}
+
+// xxs reads JaVaFo scoring codes. Colour-specific values must agree: the
+// engine does not model colour-dependent scoring.
+func (p *parser) xxs(rest string) error {
+	s := &p.t.Scoring
+	for _, tok := range strings.Fields(rest) {
+		k, v, ok := strings.Cut(tok, "=")
+		if !ok {
+			return p.errorf(5, "XXS: token %q is not CODE=VALUE", tok)
+		}
+		x, err := parsePoints(v)
+		if err != nil {
+			return p.errorf(5, "XXS: %s: %v", k, err)
+		}
+		switch strings.ToUpper(k) {
+		case "WW", "BW", "W", "FW", "FPB":
+			s.Win = x
+		case "WD", "BD", "D", "HPB":
+			s.Draw = x
+		case "WL", "BL", "L":
+			s.Loss = x
+		case "ZPB":
+			s.ZeroBye = x
+		case "FL":
+			s.ForfeitLoss = x
+		case "PAB":
+			s.PAB = x
+		default:
+			return p.errorf(5, "XXS: unknown code %q", k)
+		}
+	}
+	return nil
+}
+
+func parsePoints(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || v < 0 || v > 9999 {
+		return 0, fmt.Errorf("points %q are not a number like 1.5", s)
+	}
+	return v, nil
+}
+
+func (p *parser) player(cols []rune) error {
+	var pl Player
+	idText := field(cols, 5, 8)
+	id, err := strconv.Atoi(idText)
+	if err != nil || id <= 0 {
+		return p.errorf(5, "001: starting rank %q is not a positive number", idText)
+	}
+	pl.ID = id
+	if p.idLine == nil {
+		p.idLine = make(map[int]int)
+	}
+	if prev, dup := p.idLine[id]; dup {
+		return p.errorf(5, "001: starting rank %d already used on line %d", id, prev)
+	}
+	p.idLine[id] = p.no
+	if sex := field(cols, 10, 10); sex != "" {
+		c := strings.ToLower(sex)[0]
+		if c != 'm' && c != 'w' && c != 'f' {
+			return p.errorf(10, "001: sex %q is not m or w", sex)
+		}
+		pl.Sex = c
+	}
+	pl.Title = field(cols, 11, 13)
+	pl.Name = field(cols, 15, 47)
+	if r := field(cols, 49, 52); r != "" {
+		if pl.Rating, err = strconv.Atoi(r); err != nil || pl.Rating < 0 {
+			return p.errorf(49, "001: rating %q is not a number", r)
+		}
+	}
+	pl.Federation = field(cols, 54, 56)
+	pl.FideID = field(cols, 58, 68)
+	pl.Birth = field(cols, 70, 79)
+	if s := field(cols, 81, 84); s != "" {
+		if pl.Points, err = parsePoints(s); err != nil {
+			return p.errorf(81, "001: %v", err)
+		}
+	}
+	if r := field(cols, 86, 89); r != "" {
+		if pl.Rank, err = strconv.Atoi(r); err != nil || pl.Rank < 0 {
+			return p.errorf(86, "001: rank %q is not a number", r)
+		}
+	}
+	for start := 92; start <= len(cols); start += 10 {
+		g, err := p.game(cols, start)
+		if err != nil {
+			return err
+		}
+		pl.Games = append(pl.Games, g)
+	}
+	// Trailing blank rounds carry no information.
+	for len(pl.Games) > 0 && pl.Games[len(pl.Games)-1] == (Game{Colour: '-', Result: ' '}) {
+		pl.Games = pl.Games[:len(pl.Games)-1]
+	}
+	p.t.Players = append(p.t.Players, pl)
+	return nil
+}
+
+// game parses the round entry starting at column start (opponent), with the
+// colour at start+5 and the result at start+7.
+func (p *parser) game(cols []rune, start int) (Game, error) {
+	g := Game{Colour: '-', Result: ' '}
+	if s := field(cols, start, start+3); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return g, p.errorf(start, "001: opponent %q is not a starting rank", s)
+		}
+		g.Opponent = n
+	}
+	// Columns between the fields must be blank.
+	for _, c := range []int{start + 4, start + 6, start + 8} {
+		if c <= len(cols) && cols[c-1] != ' ' {
+			return g, p.errorf(c, "001: unexpected %q between round fields", cols[c-1])
+		}
+	}
+	if c := field(cols, start+5, start+5); c != "" {
+		switch c {
+		case "w", "W":
+			g.Colour = 'w'
+		case "b", "B":
+			g.Colour = 'b'
+		case "-":
+		default:
+			return g, p.errorf(start+5, "001: colour %q is not w, b or -", c)
+		}
+	}
+	if r := field(cols, start+7, start+7); r != "" {
+		c := strings.ToUpper(r)[0]
+		if strings.IndexByte("10=+-WDLHFUZ", c) < 0 {
+			return g, p.errorf(start+7, "001: result %q is not a TRF result code", r)
+		}
+		g.Result = c
+	}
+	if g.Opponent != 0 && g.Colour == '-' && g.Result != '-' && g.Result != '+' && g.Result != ' ' {
+		return g, p.errorf(start+5, "001: game against %d has no colour", g.Opponent)
+	}
+	return g, nil
+}
+
+// check validates cross-references once every line is read.
+func (p *parser) check() error {
+	for _, pl := range p.t.Players {
+		for r, g := range pl.Games {
+			if g.Opponent == 0 {
+				continue
+			}
+			if _, ok := p.idLine[g.Opponent]; !ok {
+				p.no = p.idLine[pl.ID]
+				return p.errorf(92+10*r, "001: round %d opponent %d of player %d does not exist", r+1, g.Opponent, pl.ID)
+			}
+			if g.Opponent == pl.ID {
+				p.no = p.idLine[pl.ID]
+				return p.errorf(92+10*r, "001: round %d: player %d paired with itself", r+1, pl.ID)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,136 @@
+package trf
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Write writes t as TRF26 with LF line ends. Besides the TRF26 records 142
+// and 152 it emits the engine extensions XXR and XXC so that JaVaFo and
+// bbpPairings read the same tournament, BBW…BBU lines when the scoring is
+// not the default, and XXA/XXP lines for accelerations and forbidden pairs.
+func (t *Tournament) Write(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	head := []struct {
+		code, text string
+	}{
+		{"012", t.Name}, {"022", t.City}, {"032", t.Federation}, {"042", t.StartDate},
+		{"052", t.EndDate}, {"102", t.Arbiter}, {"122", t.TimeControl},
+	}
+	for _, h := range head {
+		if h.text != "" {
+			fmt.Fprintf(bw, "%s %s\n", h.code, h.text)
+		}
+	}
+	if t.Rounds > 0 {
+		fmt.Fprintf(bw, "142 %d\n", t.Rounds)
+	}
+	if t.InitialColour != 0 {
+		fmt.Fprintf(bw, "152 %c\n", t.InitialColour-'a'+'A')
+	}
+	if t.System != "" {
+		fmt.Fprintf(bw, "192 %s\n", t.System)
+	}
+	for _, pl := range t.Players {
+		bw.WriteString(formatPlayer(&pl))
+		bw.WriteByte('\n')
+	}
+	for _, e := range t.Extra {
+		bw.WriteString(e)
+		bw.WriteByte('\n')
+	}
+	if t.Rounds > 0 {
+		fmt.Fprintf(bw, "XXR %d\n", t.Rounds)
+	}
+	switch t.InitialColour {
+	case 'w':
+		bw.WriteString("XXC white1\n")
+	case 'b':
+		bw.WriteString("XXC black1\n")
+	}
+	if t.Scoring != DefaultScoring && t.Scoring != (Scoring{}) {
+		s := t.Scoring
+		for _, l := range []struct {
+			code string
+			v    float64
+		}{{"BBW", s.Win}, {"BBD", s.Draw}, {"BBL", s.Loss}, {"BBZ", s.ZeroBye}, {"BBF", s.ForfeitLoss}, {"BBU", s.PAB}} {
+			fmt.Fprintf(bw, "%s %4.1f\n", l.code, l.v)
+		}
+	}
+	ids := make([]int, 0, len(t.Accelerations))
+	for id := range t.Accelerations {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		var sb strings.Builder
+		fmt.Fprintf(&sb, "XXA %4d", id)
+		for _, v := range t.Accelerations[id] {
+			fmt.Fprintf(&sb, " %4.1f", v)
+		}
+		bw.WriteString(sb.String())
+		bw.WriteByte('\n')
+	}
+	for _, f := range t.Forbidden {
+		fmt.Fprintf(bw, "XXP %d %d\n", f[0], f[1])
+	}
+	return bw.Flush()
+}
+
+// formatPlayer lays out a 001 record at the TRF columns.
+func formatPlayer(p *Player) string {
+	line := []rune(strings.Repeat(" ", 91+10*len(p.Games)))
+	put := func(col, width int, s string, right bool) {
+		r := []rune(s)
+		if len(r) > width {
+			r = r[:width]
+		}
+		off := col - 1
+		if right {
+			off += width - len(r)
+		}
+		copy(line[off:], r)
+	}
+	put(1, 3, "001", false)
+	put(5, 4, strconv.Itoa(p.ID), true)
+	if p.Sex != 0 {
+		put(10, 1, string(rune(p.Sex)), false)
+	}
+	put(11, 3, p.Title, true)
+	put(15, 33, p.Name, false)
+	if p.Rating > 0 {
+		put(49, 4, strconv.Itoa(p.Rating), true)
+	}
+	put(54, 3, p.Federation, false)
+	put(58, 11, p.FideID, true)
+	put(70, 10, p.Birth, false)
+	put(81, 4, strconv.FormatFloat(p.Points, 'f', 1, 64), true)
+	if p.Rank > 0 {
+		put(86, 4, strconv.Itoa(p.Rank), true)
+	}
+	for r, g := range p.Games {
+		col := 92 + 10*r
+		if g.Opponent == 0 && g.Result == ' ' {
+			continue
+		}
+		put(col, 4, fmt.Sprintf("%04d", g.Opponent), true)
+		if g.Opponent != 0 {
+			put(col, 4, strconv.Itoa(g.Opponent), true)
+		}
+		c := g.Colour
+		if c == 0 {
+			c = '-'
+		}
+		put(col+5, 1, string(rune(c)), false)
+		res := g.Result
+		if res == 0 {
+			res = ' '
+		}
+		put(col+7, 1, string(rune(res)), false)
+	}
+	return strings.TrimRight(string(line), " ")
+}
