@@ -1,0 +1,613 @@
+package tavreli
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Alphabet is the script of the file letters in move notation (spec 1.2,
+// D3). Internal data always uses Latin letters.
+type Alphabet uint8
+
+const (
+	// AutoAlphabet detects the alphabet from the letters themselves.
+	AutoAlphabet Alphabet = iota
+	// Latin files a..h; the canonical alphabet.
+	Latin
+	// Cyrillic files а б в г д е ж з (U+0430..U+0437 without ё).
+	Cyrillic
+)
+
+// String returns "auto", "latin" or "cyrillic", the words of the Alphabet
+// header.
+func (a Alphabet) String() string {
+	switch a {
+	case Latin:
+		return "latin"
+	case Cyrillic:
+		return "cyrillic"
+	}
+	return "auto"
+}
+
+// ParseAlphabet is the inverse of [Alphabet.String], ignoring case.
+func ParseAlphabet(s string) (Alphabet, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "latin":
+		return Latin, nil
+	case "cyrillic":
+		return Cyrillic, nil
+	case "auto", "":
+		return AutoAlphabet, nil
+	}
+	return AutoAlphabet, fmt.Errorf("alphabet %q: want latin or cyrillic", s)
+}
+
+var cyrillicFiles = [8]rune{'а', 'б', 'в', 'г', 'д', 'е', 'ж', 'з'}
+
+const (
+	cyrTowerMark = 'х' // U+0445, the source's tower mark
+	cyrC         = 'с' // U+0441, a look-alike of Latin c
+)
+
+// FormatMove writes m, a legal move of b, in the record notation of spec
+// section 4: split prefix for genuine splits, "x" for tower formation and
+// en passant, "=X" after the square where a promotion happens, and "+" or
+// "++" for check and mate. Castling is 0-0 or 0-0-0. A move that is not
+// legal in b is written as "?" and its machine form.
+func FormatMove(b *Board, m Move, a Alphabet) string {
+	if !b.IsLegal(m) {
+		return "?" + m.String()
+	}
+	return string(appendMoveText(nil, b, m, a))
+}
+
+func appendMoveText(dst []byte, b *Board, m Move, a Alphabet) []byte {
+	switch m.kind {
+	case CastleShort:
+		dst = append(dst, "0-0"...)
+	case CastleLong:
+		dst = append(dst, "0-0-0"...)
+	default:
+		originPromo, destPromo := b.promotions(m)
+		if int(m.n) < int(b.height[m.from]) {
+			dst = append(dst, '(')
+			dst = strconv.AppendInt(dst, int64(m.n), 10)
+			dst = append(dst, ')')
+		}
+		dst = appendSquareIn(dst, m.from, a)
+		if originPromo != NoRole {
+			dst = append(dst, '=', originPromo.Letter())
+		}
+		if b.top[m.to] != 0 || m.kind == EnPassant {
+			if a == Cyrillic {
+				dst = utf8.AppendRune(dst, cyrTowerMark)
+			} else {
+				dst = append(dst, 'x')
+			}
+		} else {
+			dst = append(dst, '-')
+		}
+		dst = appendSquareIn(dst, m.to, a)
+		if destPromo != NoRole {
+			dst = append(dst, '=', destPromo.Letter())
+		}
+	}
+	return append(dst, b.checkSuffix(m)...)
+}
+
+func appendSquareIn(dst []byte, sq int8, a Alphabet) []byte {
+	if a == Cyrillic {
+		dst = utf8.AppendRune(dst, cyrillicFiles[fileOf(sq)])
+		return append(dst, '1'+byte(rankOf(sq)))
+	}
+	return appendSquare(dst, sq)
+}
+
+// promotions returns the role a Ratnik promotes into on the origin (the
+// remainder's new top) and on the destination (the mover) when m is
+// played, NoRole where there is none.
+func (b *Board) promotions(m Move) (origin, dest Role) {
+	if m.kind != GroupMove && m.kind != EnPassant {
+		return NoRole, NoRole
+	}
+	u := b.Make(m)
+	if u.rem != 0 && u.toggled&(1<<u.rem) != 0 && b.role(u.rem) != Ratnik {
+		origin = b.role(u.rem)
+	}
+	g := b.top[m.to]
+	if u.toggled&(1<<g) != 0 && b.role(g) != Ratnik {
+		dest = b.role(g)
+	}
+	b.Unmake(m, u)
+	return origin, dest
+}
+
+// checkSuffix returns "+", "++" or "" for the position after m.
+func (b *Board) checkSuffix(m Move) string {
+	u := b.Make(m)
+	defer b.Unmake(m, u)
+	if !b.InCheck() {
+		return ""
+	}
+	var buf [128]Move
+	if len(b.GenerateLegal(buf[:0])) == 0 {
+		return "++"
+	}
+	return "+"
+}
+
+// MoveText is a move read from text, with what the reader noticed.
+type MoveText struct {
+	Move Move
+	// Warnings lists the accepted irregularities: look-alike letters,
+	// wrong separators, a redundant split count, a wrong check mark.
+	Warnings []string
+}
+
+// Reader reads moves in record notation.
+type Reader struct {
+	// Alphabet is the record's alphabet; AutoAlphabet detects it from the
+	// move text itself (a token whose letters are all look-alikes of one
+	// script is read in that script; a mix is rejected as ambiguous).
+	Alphabet Alphabet
+	// Strict rejects a wrong separator or check mark, a castling written
+	// as a Volkhv move and other irregularities a lenient reader accepts
+	// with a warning (spec 4.3).
+	Strict bool
+}
+
+// ErrIllegal is wrapped by errors for moves that are well formed but not
+// legal in the position.
+var ErrIllegal = errors.New("illegal move")
+
+// ParseMoveText reads one move of b in record notation, leniently, with
+// the alphabet detected from the text.
+func ParseMoveText(b *Board, s string) (MoveText, error) {
+	return Reader{}.ParseMove(b, s)
+}
+
+// syntax is a move token taken apart.
+type syntax struct {
+	castle             MoveKind // CastleShort, CastleLong, or GroupMove
+	count              int      // 0 when no split prefix
+	from, to           int8
+	sep                rune   // '-', 'x', or 0 when missing
+	fromPromo, toPromo rune   // 0 when not written
+	check              string // "", "+", "++"
+	alpha              Alphabet
+	trailingX          bool
+}
+
+// ParseMove reads one move of b. What the move is comes from the position:
+// origin, destination and count; punctuation (separator, promotion suffix,
+// check mark, annotations) is checked against it, never trusted.
+func (r Reader) ParseMove(b *Board, s string) (MoveText, error) {
+	var mt MoveText
+	warn := func(format string, args ...any) { mt.Warnings = append(mt.Warnings, fmt.Sprintf(format, args...)) }
+	sy, err := r.parseSyntax(s, warn)
+	if err != nil {
+		return mt, fmt.Errorf("move %q: %w", s, err)
+	}
+	var buf [256]Move
+	legal := b.GenerateLegal(buf[:0])
+	var m Move
+	found := false
+	if sy.castle != GroupMove {
+		for _, l := range legal {
+			if l.kind == sy.castle {
+				m, found = l, true
+			}
+		}
+		if !found {
+			name := "0-0"
+			if sy.castle == CastleLong {
+				name = "0-0-0"
+			}
+			return mt, fmt.Errorf("move %q: %s is not legal here: %w", s, name, ErrIllegal)
+		}
+	} else {
+		h := int(b.height[sy.from])
+		if h == 0 {
+			return mt, fmt.Errorf("move %q: %s is empty: %w", s, squareName(sy.from), ErrIllegal)
+		}
+		k := h
+		if sy.count > 0 {
+			if sy.count > h {
+				return mt, fmt.Errorf("move %q: count %d is greater than the height %d of %s", s, sy.count, h, squareName(sy.from))
+			}
+			if sy.count == h {
+				warn("split count (%d) equals the height of %s: a whole-tower move, written without a count", h, squareName(sy.from))
+			}
+			k = sy.count
+		}
+		for _, l := range legal {
+			if l.from == sy.from && l.to == sy.to && int(l.n) == k && (l.kind == GroupMove || l.kind == EnPassant) {
+				m, found = l, true
+			}
+		}
+		if !found && sy.count == 0 {
+			for _, l := range legal {
+				if l.from == sy.from && l.to == sy.to && (l.kind == CastleShort || l.kind == CastleLong) {
+					if r.Strict {
+						return mt, fmt.Errorf("move %q: castling must be written 0-0 or 0-0-0", s)
+					}
+					warn("castling written as a Volkhv move; read as %s", map[MoveKind]string{CastleShort: "0-0", CastleLong: "0-0-0"}[l.kind])
+					m, found = l, true
+				}
+			}
+		}
+		if !found {
+			return mt, fmt.Errorf("move %q: %w: %s", s, ErrIllegal, b.whyIllegal(sy.from, sy.to, k))
+		}
+		if m.kind != CastleShort && m.kind != CastleLong {
+			if err := r.checkPunctuation(b, m, sy, warn); err != nil {
+				return mt, fmt.Errorf("move %q: %w", s, err)
+			}
+		}
+	}
+	if sy.check != "" {
+		if want := b.checkSuffix(m); want != sy.check {
+			gives := map[string]string{"": "no check", "+": "check (+)", "++": "mate (++)"}[want]
+			if r.Strict {
+				return mt, fmt.Errorf("move %q: check mark %q is wrong: the move gives %s", s, sy.check, gives)
+			}
+			warn("check mark %q is wrong: the move gives %s", sy.check, gives)
+		}
+	}
+	mt.Move = m
+	return mt, nil
+}
+
+// whyIllegal explains why no legal move takes k pieces from o to d.
+func (b *Board) whyIllegal(o, d int8, k int) string {
+	if owner := b.ownerOf(o); owner != b.side {
+		return fmt.Sprintf("%s belongs to %s and %s is to move", squareName(o), sideName(owner), sideName(b.side))
+	}
+	var buf [256]Move
+	var counts []string
+	for _, l := range b.GenerateLegal(buf[:0]) {
+		if l.from == o && l.to == d {
+			counts = append(counts, strconv.Itoa(int(l.n)))
+		}
+	}
+	if len(counts) > 0 {
+		return fmt.Sprintf("%s to %s is legal only with %s of the %d pieces", squareName(o), squareName(d), strings.Join(counts, " or "), b.height[o])
+	}
+	role := b.role(b.top[o])
+	var tg [40]int8
+	for _, t := range b.targets(o, role, b.side, tg[:0]) {
+		if t == d {
+			return fmt.Sprintf("it would leave the %s Volkhv attacked", sideName(b.side))
+		}
+	}
+	return fmt.Sprintf("the %s on %s cannot go to %s", role, squareName(o), squareName(d))
+}
+
+func (r Reader) checkPunctuation(b *Board, m Move, sy syntax, warn func(string, ...any)) error {
+	tower := b.top[m.to] != 0 || m.kind == EnPassant
+	switch {
+	case sy.sep == 'x' && !tower:
+		if r.Strict {
+			return errors.New("wrong separator: x, but the destination is empty")
+		}
+		warn("separator x, but %s is empty: read as -", squareName(m.to))
+	case sy.sep == '-' && tower:
+		if r.Strict {
+			return errors.New("wrong separator: -, but the move forms a tower")
+		}
+		warn("separator -, but the move forms a tower on %s: read as x", squareName(m.to))
+	}
+	if sy.trailingX && !tower {
+		warn("trailing x, but the move forms no tower")
+	}
+	op, dp := b.promotions(m)
+	if err := checkPromo(sy.fromPromo, sy.alpha, op, "origin", squareName(m.from)); err != nil {
+		return err
+	}
+	return checkPromo(sy.toPromo, sy.alpha, dp, "destination", squareName(m.to))
+}
+
+func checkPromo(letter rune, a Alphabet, actual Role, where, sq string) error {
+	if letter == 0 {
+		return nil
+	}
+	written := promoLetter(letter, a)
+	if actual == NoRole {
+		return fmt.Errorf("promotion written on the %s %s, but none happens there", where, sq)
+	}
+	for _, w := range written {
+		if w == actual {
+			return nil
+		}
+	}
+	return fmt.Errorf("wrong promotion target on %s: the Ratnik's mark is %c", sq, actual.Letter())
+}
+
+// parseSyntax takes a move token apart (grammar of spec 4.3, with the
+// input aliases of 4.4 and the looseness of real scoresheets).
+func (r Reader) parseSyntax(s string, warn func(string, ...any)) (syntax, error) {
+	var sy syntax
+	t := strings.TrimSpace(s)
+	// Annotations and check marks, from the end.
+	for {
+		n := len(t)
+		t = strings.TrimRight(t, "!?")
+		switch {
+		case strings.HasSuffix(t, "+ +"):
+			sy.check, t = "++", t[:len(t)-3]
+		case strings.HasSuffix(t, "++"):
+			sy.check, t = "++", t[:len(t)-2]
+		case strings.HasSuffix(t, "#"):
+			sy.check, t = "++", t[:len(t)-1]
+		case strings.HasSuffix(t, "+"):
+			if sy.check == "" {
+				sy.check = "+"
+			}
+			t = t[:len(t)-1]
+		}
+		t = strings.TrimSpace(t)
+		if len(t) == n {
+			break
+		}
+	}
+	if t == "" {
+		return sy, errors.New("empty")
+	}
+	// Castling: zeros or the letter O, joined by dashes.
+	if c := strings.Map(func(r rune) rune {
+		switch r {
+		case 'O', 'o', 'О', 'о': // Latin and Cyrillic O
+			return '0'
+		case '–', '—':
+			return '-'
+		}
+		return r
+	}, t); c == "0-0" || c == "0-0-0" {
+		if c != t {
+			warn("castling %q normalised to %s", t, c)
+		}
+		sy.castle = CastleShort
+		if c == "0-0-0" {
+			sy.castle = CastleLong
+		}
+		return sy, nil
+	}
+	rs := []rune(t)
+	i := 0
+	if rs[0] == '(' {
+		j := 1
+		for j < len(rs) && rs[j] >= '0' && rs[j] <= '9' {
+			j++
+		}
+		if j == 1 || j >= len(rs) || rs[j] != ')' {
+			return sy, errors.New("split prefix: want (count) with count 1..30")
+		}
+		n, err := strconv.Atoi(string(rs[1:j]))
+		if err != nil || n < 1 || n > MaxHeight-1 || rs[1] == '0' {
+			return sy, fmt.Errorf("split count %q: want 1..%d", string(rs[1:j]), MaxHeight-1)
+		}
+		sy.count = n
+		i = j + 1
+	}
+	var files [2]rune
+	var ranks [2]int
+	readSquare := func(k int) error {
+		if i+1 >= len(rs) {
+			return fmt.Errorf("want a square at character %d", i+1)
+		}
+		f, rk := rs[i], rs[i+1]
+		if rk < '1' || rk > '8' {
+			return fmt.Errorf("character %d %q: want a rank digit 1..8", i+2, rk)
+		}
+		files[k], ranks[k] = f, int(rk-'1')
+		i += 2
+		return nil
+	}
+	readPromo := func() (rune, error) {
+		if i >= len(rs) || rs[i] != '=' {
+			return 0, nil
+		}
+		if i+1 >= len(rs) {
+			return 0, errors.New("promotion: want a piece letter after =")
+		}
+		c := rs[i+1]
+		if promoLetter(c, Latin) == nil {
+			return 0, fmt.Errorf("character %d %q: not a promotion letter (Q R B N H, or К Р Л В Х)", i+2, c)
+		}
+		i += 2
+		return c, nil
+	}
+	if err := readSquare(0); err != nil {
+		return sy, err
+	}
+	var err error
+	if sy.fromPromo, err = readPromo(); err != nil {
+		return sy, err
+	}
+	if i >= len(rs) {
+		return sy, errors.New("want a separator and a destination square")
+	}
+	switch rs[i] {
+	case '-':
+		sy.sep = '-'
+	case '–', '—':
+		warn("dash %q read as -", rs[i])
+		sy.sep = '-'
+	case 'x', 'X', cyrTowerMark, 'Х', ':', '×':
+		sy.sep = 'x'
+	default:
+		return sy, fmt.Errorf("character %d %q: want a separator - or x", i+1, rs[i])
+	}
+	i++
+	if err := readSquare(1); err != nil {
+		return sy, err
+	}
+	if sy.toPromo, err = readPromo(); err != nil {
+		return sy, err
+	}
+	for i < len(rs) && (rs[i] == 'x' || rs[i] == cyrTowerMark) {
+		sy.trailingX = true
+		i++
+	}
+	if i < len(rs) {
+		return sy, fmt.Errorf("character %d %q: unexpected after the move", i+1, rs[i])
+	}
+	alpha := r.Alphabet
+	if alpha == AutoAlphabet {
+		var set letterSet
+		set.add(files[0])
+		set.add(files[1])
+		alpha, err = set.decide(false)
+		if err != nil {
+			return sy, err
+		}
+	}
+	sy.alpha = alpha
+	for k := range 2 {
+		f, err := resolveFile(files[k], alpha, warn)
+		if err != nil {
+			return sy, err
+		}
+		sq := sqOf(f, ranks[k])
+		if k == 0 {
+			sy.from = sq
+		} else {
+			sy.to = sq
+		}
+	}
+	return sy, nil
+}
+
+// promoLetter returns the roles a promotion letter may mean in a record of
+// alphabet a: the Latin codes Q R B N H, the Cyrillic aliases К Р Л В Х,
+// and the look-alikes of those aliases (K P X, Н). Latin B and Cyrillic В
+// look the same but mean Luchnik and Vsadnik: the letter of the record's
+// own alphabet is read as written, the foreign one may mean either, and
+// the position decides.
+func promoLetter(c rune, a Alphabet) []Role {
+	switch c {
+	case 'Q':
+		return []Role{Knyaz}
+	case 'R':
+		return []Role{Ratoborets}
+	case 'N':
+		return []Role{Vsadnik}
+	case 'H', 'Н':
+		return []Role{Helgi}
+	case 'B':
+		if a == Cyrillic {
+			return []Role{Luchnik, Vsadnik}
+		}
+		return []Role{Luchnik}
+	case 'В':
+		if a == Cyrillic {
+			return []Role{Vsadnik}
+		}
+		return []Role{Vsadnik, Luchnik}
+	case 'К', 'K':
+		return []Role{Knyaz}
+	case 'Р', 'P':
+		return []Role{Ratoborets}
+	case 'Л':
+		return []Role{Luchnik}
+	case 'Х', 'X':
+		return []Role{Helgi}
+	}
+	return nil
+}
+
+// Letter classes for alphabet detection (4.4).
+func latinOnly(c rune) bool {
+	return c == 'b' || c == 'c' || c == 'd' || c == 'f' || c == 'g' || c == 'h'
+}
+func cyrillicOnly(c rune) bool {
+	return c == 'б' || c == 'в' || c == 'г' || c == 'д' || c == 'ж' || c == 'з'
+}
+
+// letterSet records which kinds of file letters a text uses (4.4).
+type letterSet struct {
+	latin, cyrillic         bool // unambiguous letters: b c d f g h, б в г д ж з
+	latinLook, cyrillicLook bool // look-alikes: a e (and Cyrillic с), а е
+}
+
+func (s *letterSet) add(c rune) {
+	c = unicode.ToLower(c)
+	switch {
+	case latinOnly(c):
+		s.latin = true
+	case cyrillicOnly(c):
+		s.cyrillic = true
+	case c == 'a' || c == 'e' || c == cyrC: // с is only ever a look-alike of Latin c
+		s.latinLook = true
+	case c == 'а' || c == 'е':
+		s.cyrillicLook = true
+	}
+}
+
+// decide returns the alphabet the letters settle (spec 4.4): the
+// unambiguous letters decide, and both kinds are an error. Without them,
+// a record (wholeRecord) is rejected as ambiguous, while a single move
+// whose look-alikes all come from one script is read in that script and
+// only a mix is ambiguous.
+func (s letterSet) decide(wholeRecord bool) (Alphabet, error) {
+	switch {
+	case s.latin && s.cyrillic:
+		return AutoAlphabet, errors.New("both Latin and Cyrillic file letters")
+	case s.latin:
+		return Latin, nil
+	case s.cyrillic:
+		return Cyrillic, nil
+	case wholeRecord && (s.latinLook || s.cyrillicLook):
+		return AutoAlphabet, errors.New("ambiguous alphabet: only a- and e-file letters, which look alike in both scripts; add an Alphabet header")
+	case s.latinLook && s.cyrillicLook:
+		return AutoAlphabet, errors.New("ambiguous alphabet: Latin and Cyrillic look-alike letters (a/а, e/е) mixed; declare the alphabet")
+	case s.cyrillicLook:
+		return Cyrillic, nil
+	}
+	return Latin, nil
+}
+
+// resolveFile returns the file index of letter c read in alphabet a,
+// normalising look-alikes with a warning (4.4).
+func resolveFile(c rune, a Alphabet, warn func(string, ...any)) (int, error) {
+	if l := unicode.ToLower(c); l != c {
+		warn("upper-case file letter %q read as %q", c, l)
+		c = l
+	}
+	if a == Cyrillic {
+		for f, fc := range cyrillicFiles {
+			if c == fc {
+				return f, nil
+			}
+		}
+		switch c {
+		case 'a':
+			warn("Latin a read as Cyrillic а (the a-file)")
+			return 0, nil
+		case 'e':
+			warn("Latin e read as Cyrillic е: the f-file")
+			return 5, nil
+		}
+		return 0, fmt.Errorf("file letter %q is not a Cyrillic file letter", c)
+	}
+	if c >= 'a' && c <= 'h' {
+		return int(c - 'a'), nil
+	}
+	switch c {
+	case 'а':
+		warn("Cyrillic а read as Latin a")
+		return 0, nil
+	case 'е':
+		warn("Cyrillic е read as Latin e: the e-file")
+		return 4, nil
+	case cyrC:
+		warn("Cyrillic с read as Latin c")
+		return 2, nil
+	}
+	return 0, fmt.Errorf("file letter %q is not a Latin file letter", c)
+}
