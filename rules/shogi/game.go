@@ -1,0 +1,182 @@
+package shogi
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"arbiter/rules"
+)
+
+// Name is the name the game is registered under.
+const Name = "shogi"
+
+func init() {
+	rules.Register(Name, func(opts rules.Options) (rules.Game, error) { return NewGame(opts) })
+}
+
+// Option keys and their values. Every option defaults to off.
+const (
+	// OptDeclaration selects the entering-king declaration rule (spec
+	// 2.10): "none", "jsa24" or "amateur27".
+	OptDeclaration = "declaration"
+	// OptMaxMoves ends a game as a draw once that many moves have been
+	// played ("0" is off; CSA's $MAX_MOVES).
+	OptMaxMoves = "maxmoves"
+)
+
+// DeclarationRule is an entering-king declaration rule (spec 2.10).
+type DeclarationRule uint8
+
+// The declaration rules.
+const (
+	NoDeclaration DeclarationRule = iota
+	// JSA24: 31 points or more wins, 24 to 30 is jishogi, else the
+	// declarer loses.
+	JSA24
+	// Amateur27: Black needs 28 points and White 27 to win, else the
+	// declarer loses.
+	Amateur27
+)
+
+var declarationNames = [...]string{NoDeclaration: "none", JSA24: "jsa24", Amateur27: "amateur27"}
+
+// String returns the rule's option value.
+func (r DeclarationRule) String() string {
+	if int(r) < len(declarationNames) {
+		return declarationNames[r]
+	}
+	return "declaration(" + strconv.Itoa(int(r)) + ")"
+}
+
+// Game is shogi with fixed options. It implements [rules.Game].
+type Game struct {
+	declaration DeclarationRule
+	maxMoves    int
+}
+
+var geometry = rules.NewRect(9, 9,
+	rules.Zone{Name: "hand-sente", Kind: rules.Hand, Owner: rules.First},
+	rules.Zone{Name: "hand-gote", Kind: rules.Hand, Owner: rules.Second},
+)
+
+// NewGame returns shogi with the given options (see [OptDeclaration] and
+// [OptMaxMoves]); nil or empty options give the defaults.
+func NewGame(opts rules.Options) (*Game, error) {
+	g := &Game{}
+	for k, v := range opts {
+		switch k {
+		case OptDeclaration:
+			found := false
+			for i, n := range declarationNames {
+				if v == n {
+					g.declaration = DeclarationRule(i)
+					found = true
+				}
+			}
+			if !found {
+				return nil, fmt.Errorf("option %s=%q: want none, jsa24 or amateur27", k, v)
+			}
+		case OptMaxMoves:
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("option %s=%q: want a move count >= 0", k, v)
+			}
+			g.maxMoves = n
+		default:
+			return nil, fmt.Errorf("unknown option %q (known: %s, %s)", k, OptDeclaration, OptMaxMoves)
+		}
+	}
+	return g, nil
+}
+
+// Name returns "shogi".
+func (g *Game) Name() string { return Name }
+
+// Options returns every option, defaults included.
+func (g *Game) Options() rules.Options {
+	return rules.Options{OptDeclaration: g.declaration.String(), OptMaxMoves: strconv.Itoa(g.maxMoves)}
+}
+
+// Declaration returns the game's declaration rule.
+func (g *Game) Declaration() DeclarationRule { return g.declaration }
+
+// Geometry returns the 9x9 board with the two hands as zones. Square
+// indexes follow the SFEN reading order (see the package comment).
+func (g *Game) Geometry() *rules.Geometry { return geometry }
+
+// Traits: shogi has no touch-move rule (spec 3.1) and no stacks. A move is
+// final when the hand leaves the piece, but with a clock it is committed at
+// the press (spec 3.4), because the board cannot see the hand leave; and a
+// foul loses at once (spec 2.8).
+func (g *Game) Traits() rules.Traits {
+	return rules.Traits{IllegalMoveLoses: true}
+}
+
+// SideName returns "sente" or "gote".
+func (g *Game) SideName(c rules.Color) string {
+	if c == rules.First {
+		return "sente"
+	}
+	return "gote"
+}
+
+// Start returns the even game's initial position.
+func (g *Game) Start() rules.Position { return g.StartPosition() }
+
+// StartPosition returns the even game's initial position.
+func (g *Game) StartPosition() *Position {
+	b, err := ParseSFEN(StartSFEN)
+	if err != nil {
+		panic("shogi: bad start position: " + err.Error())
+	}
+	return &Position{b: *b, game: g}
+}
+
+// ParsePosition reads an SFEN, "startpos", a KIF handicap name ("香落ち",
+// see [Handicaps]), or a USI position line body ("startpos moves 7g7f
+// ...", "sfen <SFEN> moves ...") and plays the moves.
+func (g *Game) ParsePosition(s string) (rules.Position, error) { return g.Position(s) }
+
+// Position is ParsePosition with the concrete result type.
+func (g *Game) Position(s string) (*Position, error) {
+	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "position "))
+	head, moves, hasMoves := strings.Cut(s, " moves")
+	if h, ok := Handicaps[strings.TrimSpace(head)]; ok {
+		head = h
+	}
+	b, err := ParseSFEN(head)
+	if err != nil {
+		return nil, err
+	}
+	p := &Position{b: *b, game: g}
+	if hasMoves {
+		for i, ms := range strings.Fields(moves) {
+			m, err := p.b.ParseUSI(ms)
+			if err != nil {
+				return nil, fmt.Errorf("move %d: %w", i+1, err)
+			}
+			p = p.play(m)
+		}
+	}
+	return p, nil
+}
+
+// Handicaps maps the KIF 手合割 names to their start positions (spec 1.5:
+// the handicap giver, White, moves first).
+var Handicaps = map[string]string{
+	"平手":   StartSFEN,
+	"香落ち":  "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+	"右香落ち": "1nsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+	"角落ち":  "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+	"飛車落ち": "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+	"飛香落ち": "lnsgkgsn1/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+	"二枚落ち": "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+	"四枚落ち": "1nsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+	"六枚落ち": "2sgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+	"八枚落ち": "3gkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+	"十枚落ち": "4k4/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+}
+
+// FromBoard returns the position of b under g's rules.
+func (g *Game) FromBoard(b *Board) *Position { return &Position{b: *b, game: g} }

@@ -1,0 +1,543 @@
+package kifu
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"arbiter/rules"
+	"arbiter/rules/shogi"
+)
+
+// WriteCSA writes r in CSA V2.2 (spec 5.4): names, $ headers, the start
+// position (PI for the even game, P1-P9 and hand lines otherwise), the
+// moves each followed by its T time line, move comments as '* lines, and
+// the special line of the terminal event.
+func WriteCSA(r *Record) (string, error) {
+	pos, moves, err := r.Replay(nil)
+	if err != nil {
+		return "", err
+	}
+	var sb strings.Builder
+	line := func(s string) {
+		sb.WriteString(s)
+		sb.WriteByte('\n')
+	}
+	m := r.Meta
+	line("V2.2")
+	if m.Sente != "" {
+		line("N+" + oneLine(m.Sente))
+	}
+	if m.Gote != "" {
+		line("N-" + oneLine(m.Gote))
+	}
+	h := func(k, v string) {
+		if v = oneLine(v); v != "" {
+			line("$" + k + ":" + v)
+		}
+	}
+	h("EVENT", m.Event)
+	h("SITE", m.Site)
+	if !m.StartTime.IsZero() {
+		h("START_TIME", formatRecordTime(m.StartTime))
+	}
+	if !m.EndTime.IsZero() {
+		h("END_TIME", formatRecordTime(m.EndTime))
+	}
+	if m.MainTime > 0 || m.Byoyomi > 0 {
+		mt := seconds(m.MainTime)
+		h("TIME_LIMIT", fmt.Sprintf("%02d:%02d+%02d", mt/3600, mt/60%60, seconds(m.Byoyomi)))
+	}
+	if m.Increment > 0 {
+		line(fmt.Sprintf("'Fischer increment %d s", seconds(m.Increment)))
+	}
+	h("OPENING", m.Opening)
+	writeComment(&sb, "'", m.Note)
+	start := pos[0].Board()
+	if pos[0].String() == shogi.StartSFEN {
+		line("PI")
+	} else {
+		writeCSABoard(&sb, start)
+	}
+	line(csaSign(start.Turn()))
+	for i, rm := range r.Moves {
+		line(pos[i].CSAMove(moves[i]))
+		line("T" + strconv.FormatInt(seconds(rm.Time), 10))
+		writeComment(&sb, "'*", rm.Comment)
+	}
+	turn := pos[len(pos)-1].Turn()
+	if sp := csaSpecial(r.End, turn); sp != "" {
+		writeComment(&sb, "'", r.End.Comment)
+		if r.End.Side != turn {
+			// The event is not by the side to move: say who won.
+			switch r.End.Kind {
+			case Resign, TimeUp:
+				line("'winner:" + csaSign(r.End.Side.Other()))
+			case EnteringKingWin:
+				line("'winner:" + csaSign(r.End.Side))
+			}
+		}
+		line(sp)
+	}
+	return sb.String(), nil
+}
+
+func csaSpecial(t Terminal, turn rules.Color) string {
+	switch t.Kind {
+	case Resign:
+		return "%TORYO"
+	case Mate:
+		return "%TSUMI"
+	case TimeUp:
+		return "%TIME_UP"
+	case FoulLoss:
+		return "%" + csaSign(t.Side) + "ILLEGAL_ACTION"
+	case Sennichite:
+		return "%SENNICHITE"
+	case JishogiDraw:
+		return "%JISHOGI"
+	case EnteringKingWin:
+		return "%KACHI"
+	case Abort:
+		return "%CHUDAN"
+	case MoveLimit:
+		return "%MAX_MOVES"
+	case DrawGame:
+		return "%HIKIWAKE"
+	}
+	return ""
+}
+
+func csaSign(c rules.Color) string {
+	if c == rules.First {
+		return "+"
+	}
+	return "-"
+}
+
+// writeCSABoard writes P1-P9 and the P+/P- hand lines.
+func writeCSABoard(sb *strings.Builder, b *shogi.Board) {
+	for r := 1; r <= 9; r++ {
+		fmt.Fprintf(sb, "P%d", r)
+		for f := 9; f >= 1; f-- {
+			p := b.At(shogi.SquareAt(f, r))
+			if p == shogi.NoPiece {
+				sb.WriteString(" * ")
+				continue
+			}
+			sb.WriteString(csaSign(p.Color()) + p.Type().CSACode())
+		}
+		sb.WriteByte('\n')
+	}
+	for c := rules.First; c <= rules.Second; c++ {
+		var items strings.Builder
+		for _, t := range shogi.HandTypes() {
+			for range b.Hand(c, t) {
+				items.WriteString("00" + t.CSACode())
+			}
+		}
+		if items.Len() > 0 {
+			sb.WriteString("P" + csaSign(c) + items.String() + "\n")
+		}
+	}
+}
+
+// csaState is the CSA reader's progress through a file.
+type csaState struct {
+	r        *Record
+	board    *shogi.Board // the start position being built
+	hasBoard bool
+	pos      *shogi.Position
+	ended    bool
+	winner   int    // 0 none, 1 Black, 2 White, from a 'winner: comment
+	pending  string // comment lines since the last move, for the terminal event
+}
+
+// ReadCSA reads a CSA record, V2.2 or V3.0 (UTF-8 or Shift_JIS): names,
+// $ headers, PI or P1-P9 and P+/P- start positions, moves with T times,
+// comments, and the special that ends the game. Several statements may
+// share a line, separated by commas.
+func ReadCSA(data []byte) (*Record, error) {
+	lines, err := decodeText(data)
+	if err != nil {
+		return nil, &LineError{"csa", 1, err}
+	}
+	st := &csaState{r: &Record{}}
+	for i, l := range lines {
+		l = strings.TrimRight(l, " \t")
+		if l == "" {
+			continue
+		}
+		if l[0] == '\'' {
+			st.comment(l[1:])
+			continue
+		}
+		stmts := []string{l}
+		if l[0] != 'P' && l[0] != 'N' && l[0] != '$' {
+			stmts = strings.Split(l, ",")
+		}
+		for _, s := range stmts {
+			if err := st.statement(s); err != nil {
+				return nil, &LineError{"csa", i + 1, err}
+			}
+		}
+	}
+	if st.pos == nil && st.hasBoard {
+		return nil, &LineError{"csa", len(lines), errors.New("no line giving the side to move (+ or -)")}
+	}
+	if st.winner != 0 {
+		switch w := rules.Color(st.winner - 1); st.r.End.Kind {
+		case Resign, TimeUp:
+			st.r.End.Side = w.Other()
+		case EnteringKingWin:
+			st.r.End.Side = w
+		}
+	}
+	return st.r, nil
+}
+
+func (st *csaState) comment(text string) {
+	switch {
+	case strings.HasPrefix(text, "*"):
+		if n := len(st.r.Moves); n > 0 && !st.ended {
+			st.r.Moves[n-1].Comment = joinComment(st.r.Moves[n-1].Comment, text[1:])
+		}
+	case strings.HasPrefix(text, "winner:+"):
+		st.winner = 1
+	case strings.HasPrefix(text, "winner:-"):
+		st.winner = 2
+	case strings.HasPrefix(text, "CSA encoding="), strings.HasPrefix(text, "Fischer increment "):
+		if v, ok := strings.CutPrefix(text, "Fischer increment "); ok {
+			if n, err := strconv.Atoi(strings.TrimSuffix(v, " s")); err == nil {
+				st.r.Meta.Increment = time.Duration(n) * time.Second
+			}
+		}
+	case st.pos == nil:
+		st.r.Meta.Note = joinComment(st.r.Meta.Note, text)
+	case st.ended:
+		st.r.End.Comment = joinComment(st.r.End.Comment, text)
+	default:
+		st.pending = joinComment(st.pending, text)
+	}
+}
+
+func (st *csaState) statement(s string) error {
+	if s == "" {
+		return nil
+	}
+	switch {
+	case s[0] == 'V':
+		switch s {
+		case "V2", "V2.1", "V2.2", "V3.0":
+			return nil
+		}
+		return fmt.Errorf("unknown CSA version %q", s)
+	case strings.HasPrefix(s, "N+"):
+		st.r.Meta.Sente = s[2:]
+	case strings.HasPrefix(s, "N-"):
+		st.r.Meta.Gote = s[2:]
+	case s[0] == '$':
+		return st.info(s)
+	case s[0] == 'P':
+		if st.pos != nil {
+			return fmt.Errorf("position line %q after the moves began", s)
+		}
+		return st.position(s)
+	case s == "+" || s == "-":
+		if st.pos != nil {
+			return fmt.Errorf("side to move %q given twice", s)
+		}
+		return st.begin(s)
+	case s[0] == '+' || s[0] == '-':
+		return st.move(s)
+	case s[0] == 'T':
+		if st.pos == nil {
+			return fmt.Errorf("time %q before the first move", s)
+		}
+		v, err := strconv.ParseFloat(s[1:], 64)
+		if err != nil || v < 0 || v > 1e9 || math.IsNaN(v) {
+			return fmt.Errorf("bad time %q: want T and seconds", s)
+		}
+		d := time.Duration(v * float64(time.Second))
+		switch {
+		case st.ended:
+			st.r.End.Time = d
+		case len(st.r.Moves) > 0:
+			st.r.Moves[len(st.r.Moves)-1].Time = d
+		default:
+			return fmt.Errorf("time %q before the first move", s)
+		}
+	case s[0] == '%':
+		return st.special(s)
+	default:
+		return fmt.Errorf("unexpected statement %q", s)
+	}
+	return nil
+}
+
+func (st *csaState) info(s string) error {
+	k, v, ok := strings.Cut(s[1:], ":")
+	if !ok || k == "" {
+		return fmt.Errorf("header %q: want $KEY:value", s)
+	}
+	m := &st.r.Meta
+	switch k {
+	case "EVENT":
+		m.Event = v
+	case "SITE":
+		m.Site = v
+	case "START_TIME":
+		m.setTime(&m.StartTime, k, v)
+	case "END_TIME":
+		m.setTime(&m.EndTime, k, v)
+	case "OPENING":
+		m.Opening = v
+	case "TIME_LIMIT":
+		var h, mi, by int
+		if _, e := fmt.Sscanf(v, "%d:%d+%d", &h, &mi, &by); e != nil || h < 0 || mi < 0 || by < 0 {
+			return fmt.Errorf("header $TIME_LIMIT %q: want HH:MM+SS", v)
+		}
+		m.MainTime = time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute
+		m.Byoyomi = time.Duration(by) * time.Second
+	case "TIME":
+		parts := strings.Split(v, "+")
+		var ds [3]time.Duration
+		for i, p := range parts {
+			f, e := strconv.ParseFloat(p, 64)
+			if i >= 3 || e != nil || f < 0 || f > 1e9 {
+				return fmt.Errorf("header $TIME %q: want main+byoyomi+increment in seconds", v)
+			}
+			ds[i] = time.Duration(f * float64(time.Second))
+		}
+		m.MainTime, m.Byoyomi, m.Increment = ds[0], ds[1], ds[2]
+	case "NOTE":
+		m.Note = joinComment(m.Note, v)
+	default:
+		m.Extra = append(m.Extra, Header{k, v})
+	}
+	return nil
+}
+
+func (st *csaState) position(s string) error {
+	if st.board == nil {
+		st.board = shogi.NewBoard()
+	}
+	st.hasBoard = true
+	b := st.board
+	switch {
+	case strings.HasPrefix(s, "PI"):
+		sb, err := shogi.ParseSFEN(shogi.StartSFEN)
+		if err != nil {
+			return err
+		}
+		*b = *sb
+		rest := s[2:]
+		for len(rest) > 0 {
+			if len(rest) < 4 {
+				return fmt.Errorf("PI line %q: want pairs of square and piece", s)
+			}
+			sq, err := csaSquare(rest[:2])
+			if err != nil {
+				return fmt.Errorf("PI line %q: %w", s, err)
+			}
+			if p := b.At(sq); p == shogi.NoPiece || p.Type().CSACode() != rest[2:4] {
+				return fmt.Errorf("PI line %q: no %s on %s to remove", s, rest[2:4], rest[:2])
+			}
+			if err := b.Put(sq, shogi.NoPiece); err != nil {
+				return err
+			}
+			rest = rest[4:]
+		}
+	case len(s) >= 2 && s[1] >= '1' && s[1] <= '9':
+		r := int(s[1] - '0')
+		row := s[2:]
+		if len(row) < 27 {
+			row += strings.Repeat(" ", 27-len(row))
+		}
+		if len(row) != 27 {
+			return fmt.Errorf("board line %q: want 9 cells of 3 characters", s)
+		}
+		for i := range 9 {
+			cell := row[3*i : 3*i+3]
+			sq := shogi.SquareAt(9-i, r)
+			var p shogi.Piece
+			if t := strings.TrimSpace(cell); t != "*" && t != "" {
+				c, err := csaColor(cell[0])
+				if err != nil {
+					return fmt.Errorf("board line %q cell %d: %w", s, i+1, err)
+				}
+				t := shogi.ParseCSACode(cell[1:])
+				if t == shogi.NoPieceType {
+					return fmt.Errorf("board line %q cell %d: unknown piece %q", s, i+1, cell[1:])
+				}
+				p = shogi.MakePiece(c, t)
+			}
+			if err := b.Put(sq, p); err != nil {
+				return fmt.Errorf("board line %q: %w", s, err)
+			}
+		}
+	case strings.HasPrefix(s, "P+") || strings.HasPrefix(s, "P-"):
+		c, _ := csaColor(s[1])
+		rest := s[2:]
+		for len(rest) > 0 {
+			if len(rest) < 4 {
+				return fmt.Errorf("piece line %q: want pairs of square and piece", s)
+			}
+			sqs, code := rest[:2], rest[2:4]
+			rest = rest[4:]
+			if sqs == "00" && code == "AL" {
+				st.allToHand(c)
+				continue
+			}
+			t := shogi.ParseCSACode(code)
+			if t == shogi.NoPieceType {
+				return fmt.Errorf("piece line %q: unknown piece %q", s, code)
+			}
+			if sqs == "00" {
+				if t.IsPromoted() || t == shogi.King {
+					return fmt.Errorf("piece line %q: %s cannot be in hand", s, code)
+				}
+				if err := b.SetHand(c, t, b.Hand(c, t)+1); err != nil {
+					return fmt.Errorf("piece line %q: %w", s, err)
+				}
+				continue
+			}
+			sq, err := csaSquare(sqs)
+			if err != nil {
+				return fmt.Errorf("piece line %q: %w", s, err)
+			}
+			if err := b.Put(sq, shogi.MakePiece(c, t)); err != nil {
+				return fmt.Errorf("piece line %q: %w", s, err)
+			}
+		}
+	default:
+		return fmt.Errorf("unknown position line %q", s)
+	}
+	return nil
+}
+
+// allToHand puts every piece of a full set that is neither on the board
+// nor in a hand into c's hand (CSA's 00AL), kings excepted.
+func (st *csaState) allToHand(c rules.Color) {
+	b := st.board
+	var count [16]int
+	for sq := range rules.Square(81) {
+		if p := b.At(sq); p != shogi.NoPiece {
+			count[p.Type().Base()]++
+		}
+	}
+	for _, t := range shogi.HandTypes() {
+		n := t.SetCount() - count[t] - b.Hand(rules.First, t) - b.Hand(rules.Second, t)
+		if n > 0 {
+			// Cannot fail: the hand stays within the set.
+			_ = b.SetHand(c, t, b.Hand(c, t)+n)
+		}
+	}
+}
+
+func csaColor(ch byte) (rules.Color, error) {
+	switch ch {
+	case '+':
+		return rules.First, nil
+	case '-':
+		return rules.Second, nil
+	}
+	return 0, fmt.Errorf("bad side %q: want + or -", ch)
+}
+
+func csaSquare(s string) (rules.Square, error) {
+	sq := shogi.SquareAt(int(s[0])-'0', int(s[1])-'0')
+	if sq == rules.NoSquare {
+		return sq, fmt.Errorf("bad square %q", s)
+	}
+	return sq, nil
+}
+
+func (st *csaState) begin(s string) error {
+	if st.board == nil {
+		return errors.New("side to move before any position line")
+	}
+	c, _ := csaColor(s[0])
+	st.board.SetTurn(c)
+	if err := st.board.Validate(); err != nil {
+		return fmt.Errorf("start position: %w", err)
+	}
+	sfen := st.board.SFEN()
+	if sfen != shogi.StartSFEN {
+		st.r.Start = sfen
+	}
+	p, err := st.r.startPosition()
+	if err != nil {
+		return err
+	}
+	st.pos = p
+	return nil
+}
+
+func (st *csaState) move(s string) error {
+	if st.pos == nil {
+		return fmt.Errorf("move %q before the start position", s)
+	}
+	if st.ended {
+		return fmt.Errorf("move %q after the game ended", s)
+	}
+	if len(s) != 7 {
+		return fmt.Errorf("move %d %q: want sign, origin, destination and piece, e.g. +7776FU", len(st.r.Moves)+1, s)
+	}
+	pos, m, err := playText(st.pos, s)
+	if err != nil {
+		return fmt.Errorf("move %d: %w", len(st.r.Moves)+1, err)
+	}
+	st.pos = pos
+	st.r.Moves = append(st.r.Moves, RecordMove{USI: m.String()})
+	st.pending = ""
+	return nil
+}
+
+func (st *csaState) special(s string) error {
+	if st.pos == nil {
+		return fmt.Errorf("special %q before the start position", s)
+	}
+	if st.ended {
+		return fmt.Errorf("special %q after the game ended", s)
+	}
+	turn := st.pos.Turn()
+	var t Terminal
+	switch s {
+	case "%TORYO":
+		t = Terminal{Kind: Resign, Side: turn}
+	case "%TSUMI":
+		t = Terminal{Kind: Mate, Side: turn}
+	case "%TIME_UP":
+		t = Terminal{Kind: TimeUp, Side: turn}
+	case "%ILLEGAL_MOVE", "%MATTA":
+		t = Terminal{Kind: FoulLoss, Side: turn}
+	case "%+ILLEGAL_ACTION":
+		t = Terminal{Kind: FoulLoss, Side: rules.First}
+	case "%-ILLEGAL_ACTION":
+		t = Terminal{Kind: FoulLoss, Side: rules.Second}
+	case "%SENNICHITE":
+		t = Terminal{Kind: Sennichite}
+	case "%JISHOGI":
+		t = Terminal{Kind: JishogiDraw}
+	case "%KACHI":
+		t = Terminal{Kind: EnteringKingWin, Side: turn}
+	case "%CHUDAN", "%ERROR":
+		t = Terminal{Kind: Abort}
+	case "%MAX_MOVES":
+		t = Terminal{Kind: MoveLimit}
+	case "%HIKIWAKE":
+		t = Terminal{Kind: DrawGame}
+	case "%FUZUMI":
+		t = Terminal{Kind: NoTerminal}
+	default:
+		return fmt.Errorf("unknown special %q", s)
+	}
+	t.Comment = st.pending
+	st.r.End = t
+	st.ended = true
+	return nil
+}

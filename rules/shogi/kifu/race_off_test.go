@@ -1,0 +1,5 @@
+//go:build !race
+
+package kifu
+
+const raceEnabled = false

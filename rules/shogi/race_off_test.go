@@ -1,0 +1,5 @@
+//go:build !race
+
+package shogi
+
+const raceEnabled = false
