@@ -70,6 +70,22 @@ func (l *RawLog) Append(boardID string, hostNs int64, wall time.Time, data []byt
 	return seq, nil
 }
 
+// Next returns the sequence number the next frame of boardID will get: a
+// game starting now records it so that its replay starts there.
+func (l *RawLog) Next(boardID string) (uint64, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if seq, ok := l.next[boardID]; ok {
+		return seq, nil
+	}
+	last, err := l.db.lastRawSeq(boardID)
+	if err != nil {
+		return 0, err
+	}
+	l.next[boardID] = last + 1
+	return last + 1, nil
+}
+
 // Run flushes every interval until ctx ends, then flushes what is left.
 func (l *RawLog) Run(ctx context.Context) error {
 	defer close(l.done)
