@@ -147,3 +147,26 @@ func TestView(t *testing.T) {
 	assert.False(t, v.Equal(w))
 	assert.Empty(t, v.Changed(w, nil), "zones are not squares")
 }
+
+type fakeMove int
+
+func (fakeMove) From() rules.Square { return rules.NoSquare }
+func (fakeMove) To() rules.Square   { return rules.NoSquare }
+func (fakeMove) String() string     { return "m" }
+
+func TestAdapters(t *testing.T) {
+	ms := rules.MoveList([]fakeMove{1, 2})
+	require.Len(t, ms, 2)
+	assert.Equal(t, fakeMove(2), ms[1])
+
+	var nilPos *countPos
+	p, err := rules.Played(nilPos, assert.AnError)
+	assert.Nil(t, p, "an error gives a nil interface, not a typed nil")
+	assert.ErrorIs(t, err, assert.AnError)
+	p, err = rules.Played(&countPos{}, nil)
+	require.NoError(t, err)
+	assert.NotNil(t, p)
+}
+
+// countPos is a minimal position for the adapter test.
+type countPos struct{ counter }

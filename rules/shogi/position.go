@@ -43,21 +43,12 @@ func (p *Position) Moves() []Move {
 
 // Legal returns the legal moves, all of type [Move].
 func (p *Position) Legal() []rules.Move {
-	ms := p.Moves()
-	out := make([]rules.Move, len(ms))
-	for i, m := range ms {
-		out[i] = m
-	}
-	return out
+	return rules.MoveList(p.Moves())
 }
 
 // Play returns the position after m, which must be a legal move of p.
 func (p *Position) Play(m rules.Move) (rules.Position, error) {
-	q, err := p.PlayMove(m)
-	if err != nil {
-		return nil, err
-	}
-	return q, nil
+	return rules.Played(p.PlayMove(m))
 }
 
 // PlayMove is Play with concrete types.
