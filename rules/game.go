@@ -101,3 +101,11 @@ type Game interface {
 	// ParsePosition reads a position in the game's format.
 	ParsePosition(s string) (Position, error)
 }
+
+// Winnable is implemented by positions of games where a flag fall or a
+// dead position depends on whether a side can still win (FIDE 6.9: can the
+// opponent checkmate by any series of legal moves). known is false when
+// the game cannot tell, and the arbiter decides.
+type Winnable interface {
+	CanEverWin(c Color) (can, known bool)
+}
