@@ -60,6 +60,9 @@ type Geometry struct {
 	bySquare      []Square // grid index (r*width+f) to square, NoSquare where no cell
 	byName        map[string]Square
 	zones         []Zone
+	// sensor maps a board's sensor number to a square; nil when they are
+	// the same (see SensorSquare).
+	sensor, sensorIndex []Square
 }
 
 const fileLetters = "abcdefghijklmnopqrstuvwxyz"
@@ -111,6 +114,47 @@ func NewGrid(width, height int, cells [][2]int, zones ...Zone) *Geometry {
 		g.byName[name] = sq
 	}
 	return g
+}
+
+// WithSensorRanksReversed returns a copy of g for a game whose rank 1 (row
+// 0) is on the second player's side, as shogi's rank a is. Sensor boards
+// number their squares rank*W+file from the first player's side (see the
+// sensor-board protocol); the copy maps those numbers onto the game's
+// squares.
+func (g *Geometry) WithSensorRanksReversed() *Geometry {
+	c := *g
+	n := len(g.names)
+	c.sensor, c.sensorIndex = make([]Square, n), make([]Square, n)
+	for i := range n {
+		f, r := g.Coords(Square(i))
+		sq := g.Square(f, g.height-1-r)
+		if sq == NoSquare {
+			panic("rules: reversed sensor ranks need a rectangular board")
+		}
+		c.sensor[i], c.sensorIndex[sq] = sq, Square(i)
+	}
+	return &c
+}
+
+// SensorSquare returns the square a board's sensor number i stands for,
+// or NoSquare if the board has no such square.
+func (g *Geometry) SensorSquare(i int) Square {
+	switch {
+	case i < 0 || i >= len(g.names):
+		return NoSquare
+	case g.sensor != nil:
+		return g.sensor[i]
+	}
+	return Square(i)
+}
+
+// SensorIndex returns the sensor number of square sq: the inverse of
+// SensorSquare.
+func (g *Geometry) SensorIndex(sq Square) int {
+	if g.sensorIndex != nil && g.Valid(sq) {
+		return int(g.sensorIndex[sq])
+	}
+	return int(sq)
 }
 
 // Len returns the number of squares.

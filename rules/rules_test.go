@@ -170,3 +170,21 @@ func TestAdapters(t *testing.T) {
 
 // countPos is a minimal position for the adapter test.
 type countPos struct{ counter }
+
+func TestSensorOrder(t *testing.T) {
+	g := rules.NewRect(9, 9)
+	assert.Equal(t, rules.Square(5), g.SensorSquare(5), "the same by default")
+	assert.Equal(t, 5, g.SensorIndex(5))
+	assert.Equal(t, rules.NoSquare, g.SensorSquare(81))
+
+	r := g.WithSensorRanksReversed()
+	// Sensor 0 is the first player's near-left corner: row 8 of a game
+	// whose row 0 is the far side.
+	assert.Equal(t, g.Square(0, 8), r.SensorSquare(0))
+	assert.Equal(t, g.Square(3, 0), r.SensorSquare(8*9+3))
+	for i := range 81 {
+		assert.Equal(t, i, r.SensorIndex(r.SensorSquare(i)))
+	}
+	assert.Equal(t, g.Name(4), r.Name(4), "names do not change")
+	assert.Equal(t, 0, g.SensorIndex(0), "the original is untouched")
+}

@@ -55,10 +55,12 @@ type Game struct {
 	maxMoves    int
 }
 
+// geometry's row 0 is rank a, on gote's side; sensor boards number their
+// squares from sente's side, hence the reversed sensor ranks.
 var geometry = rules.NewRect(9, 9,
 	rules.Zone{Name: "hand-sente", Kind: rules.Hand, Owner: rules.First},
 	rules.Zone{Name: "hand-gote", Kind: rules.Hand, Owner: rules.Second},
-)
+).WithSensorRanksReversed()
 
 // NewGame returns shogi with the given options (see [OptDeclaration] and
 // [OptMaxMoves]); nil or empty options give the defaults.
