@@ -1,0 +1,566 @@
+package sensorboard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"go.bug.st/serial"
+	"go.bug.st/serial/enumerator"
+)
+
+// PortSpec selects serial ports that may hold boards. Set one way of
+// choosing: Path, Glob, or USB identity (any of VID, PID, SerialNumber;
+// empty fields match anything). The board's identity always comes from its
+// handshake, never from the port name.
+type PortSpec struct {
+	Path         string // a device path, e.g. /dev/serial/by-id/usb-...
+	Glob         string // a pattern for filepath.Glob, e.g. /dev/ttyACM*
+	VID, PID     string // USB vendor and product ids, hex ("2341")
+	SerialNumber string // USB serial number
+}
+
+func (s PortSpec) usb() bool { return s.VID != "" || s.PID != "" || s.SerialNumber != "" }
+
+func (s PortSpec) matchUSB(p *enumerator.PortDetails) bool {
+	if !p.IsUSB {
+		return false
+	}
+	return (s.VID == "" || strings.EqualFold(s.VID, p.VID)) &&
+		(s.PID == "" || strings.EqualFold(s.PID, p.PID)) &&
+		(s.SerialNumber == "" || s.SerialNumber == p.SerialNumber)
+}
+
+// Config configures a [Driver].
+type Config struct {
+	// Ports lists where boards may be found.
+	Ports []PortSpec
+	// Baud is the serial speed (default 115200).
+	Baud int
+	// Scan is how often the driver looks for new or returned ports
+	// (default 1 s).
+	Scan time.Duration
+	// Handshake is how long a newly opened port has to answer HELLO_REQ
+	// (default 3 s); a port that does not is left alone for Backoff.
+	Handshake time.Duration
+	// Backoff is how long a port that failed to open or to handshake is
+	// skipped (default 5 s).
+	Backoff time.Duration
+	// ReadTimeout bounds each read, which sets how often health is
+	// checked (default 100 ms).
+	ReadTimeout time.Duration
+	// Now returns the host's monotonic time. Every event's Host time comes
+	// from it. Default: time since the driver was made.
+	Now func() time.Duration
+	// Handler receives every event. It is called from the goroutine of the
+	// board's port: sequentially for one board, concurrently for different
+	// boards. A slow handler slows only its own board, whose frames then
+	// wait in the serial buffers (and whose losses are healed by a dump).
+	// [Fanout.Handle] turns this into one channel per board.
+	Handler func(Event)
+	// Raw, if set, receives every frame read, good or bad, before it is
+	// interpreted, and every frame sent: the raw sensor log, from which
+	// [Replay] recreates the events. It is called sequentially for one
+	// port, and must not call the driver. Wire is valid only during the
+	// call.
+	Raw func(RawFrame)
+	// Logger receives diagnostics (default slog.Default()).
+	Logger *slog.Logger
+}
+
+// RawFrame is one frame as it crossed the wire.
+type RawFrame struct {
+	Board string // empty before the port's handshake
+	Port  string
+	Host  time.Duration // when it was read, or queued for writing
+	Sent  bool          // a host frame to the board
+	Wire  []byte        // COBS bytes and the zero delimiter
+	Err   error         // why a received frame was rejected, nil if good
+}
+
+// MonotonicSince returns a clock that reads the monotonic time elapsed
+// since epoch, for [Config.Now].
+func MonotonicSince(epoch time.Time) func() time.Duration {
+	return func() time.Duration { return time.Since(epoch) }
+}
+
+// Driver owns the serial ports of a set of boards. Make it with [New] and
+// run it with [Driver.Run].
+type Driver struct {
+	cfg Config
+	log *slog.Logger
+
+	mu      sync.Mutex
+	ports   map[string]*portConn  // by path, while open
+	boards  map[string]*boardSlot // by board id, forever
+	backoff map[string]time.Duration
+	wg      sync.WaitGroup
+}
+
+// boardSlot is a board's lasting state: its link survives the port.
+type boardSlot struct {
+	link   Link
+	port   *portConn // nil while disconnected; guarded by Driver.mu
+	health atomic.Uint32
+}
+
+// ErrUnknownBoard is returned by [Driver.Send] for a board id the driver
+// has never seen.
+var ErrUnknownBoard = errors.New("unknown board")
+
+// ErrNotConnected is returned by [Driver.Send] when the board is not
+// connected now.
+var ErrNotConnected = errors.New("board not connected")
+
+// ErrBusy is returned by [Driver.Send] when the board's output queue is
+// full: the board is not reading.
+var ErrBusy = errors.New("board output queue full")
+
+// New checks the configuration and returns a driver.
+func New(cfg Config) (*Driver, error) {
+	if cfg.Handler == nil {
+		return nil, errors.New("sensorboard: Config.Handler is required")
+	}
+	for i, p := range cfg.Ports {
+		n := 0
+		if p.Path != "" {
+			n++
+		}
+		if p.Glob != "" {
+			n++
+			if _, err := filepath.Match(p.Glob, ""); err != nil {
+				return nil, fmt.Errorf("sensorboard: port %d: glob %q: %w", i, p.Glob, err)
+			}
+		}
+		if p.usb() {
+			n++
+		}
+		if n != 1 {
+			return nil, fmt.Errorf("sensorboard: port %d: set exactly one of path, glob, or USB ids", i)
+		}
+	}
+	if cfg.Baud == 0 {
+		cfg.Baud = 115200
+	}
+	if cfg.Scan <= 0 {
+		cfg.Scan = time.Second
+	}
+	if cfg.Handshake <= 0 {
+		cfg.Handshake = 3 * time.Second
+	}
+	if cfg.Backoff <= 0 {
+		cfg.Backoff = 5 * time.Second
+	}
+	if cfg.ReadTimeout <= 0 {
+		cfg.ReadTimeout = 100 * time.Millisecond
+	}
+	if cfg.Now == nil {
+		cfg.Now = MonotonicSince(time.Now())
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	return &Driver{
+		cfg:     cfg,
+		log:     cfg.Logger,
+		ports:   map[string]*portConn{},
+		boards:  map[string]*boardSlot{},
+		backoff: map[string]time.Duration{},
+	}, nil
+}
+
+// Run finds ports and serves them until ctx ends; then it closes every
+// port and returns ctx's error once all port goroutines have stopped.
+func (d *Driver) Run(ctx context.Context) error {
+	t := time.NewTicker(d.cfg.Scan)
+	defer t.Stop()
+	for {
+		d.scan(ctx)
+		select {
+		case <-ctx.Done():
+			d.wg.Wait()
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// Candidates lists the ports the configuration selects now, sorted.
+func (d *Driver) Candidates() []string { return candidates(d.cfg.Ports, d.log) }
+
+func candidates(specs []PortSpec, log *slog.Logger) []string {
+	seen := map[string]bool{}
+	var usb []*enumerator.PortDetails
+	usbListed := false
+	for _, s := range specs {
+		switch {
+		case s.Path != "":
+			if _, err := os.Stat(s.Path); err == nil {
+				seen[s.Path] = true
+			}
+		case s.Glob != "":
+			m, _ := filepath.Glob(s.Glob) // the pattern was checked in New
+			for _, p := range m {
+				seen[p] = true
+			}
+		case s.usb():
+			if !usbListed {
+				var err error
+				usb, err = enumerator.GetDetailedPortsList()
+				if err != nil {
+					log.Warn("list USB serial ports", "err", err)
+				}
+				usbListed = true
+			}
+			for _, p := range usb {
+				if s.matchUSB(p) {
+					seen[p.Name] = true
+				}
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (d *Driver) scan(ctx context.Context) {
+	if ctx.Err() != nil {
+		return
+	}
+	now := d.cfg.Now()
+	for _, path := range d.Candidates() {
+		d.mu.Lock()
+		_, busy := d.ports[path]
+		until, waiting := d.backoff[path]
+		if busy || (waiting && now < until) {
+			d.mu.Unlock()
+			continue
+		}
+		delete(d.backoff, path)
+		pc := &portConn{d: d, path: path, out: make(chan []byte, 64)}
+		d.ports[path] = pc
+		d.mu.Unlock()
+		d.wg.Add(1)
+		go func() {
+			defer d.wg.Done()
+			pc.serve(ctx)
+		}()
+	}
+}
+
+// Send transmits a message to a board: a clock display, lights, an alert
+// or a move acknowledgement. It does not wait for the write.
+func (d *Driver) Send(board string, m Message) error {
+	d.mu.Lock()
+	b, ok := d.boards[board]
+	var pc *portConn
+	if ok {
+		pc = b.port
+	}
+	d.mu.Unlock()
+	switch {
+	case !ok:
+		return fmt.Errorf("send %s to %q: %w", m.Type(), board, ErrUnknownBoard)
+	case pc == nil:
+		return fmt.Errorf("send %s to %q: %w", m.Type(), board, ErrNotConnected)
+	}
+	if err := pc.send(m); err != nil {
+		return fmt.Errorf("send %s to %q: %w", m.Type(), board, err)
+	}
+	return nil
+}
+
+// Resync asks a board for a full-state dump; its snapshot event follows
+// (within the read timeout plus the board's answer). The daemon uses it
+// when it needs the board's present state, for example to check a set-up.
+func (d *Driver) Resync(board string) error {
+	d.mu.Lock()
+	b, ok := d.boards[board]
+	var pc *portConn
+	if ok {
+		pc = b.port
+	}
+	d.mu.Unlock()
+	switch {
+	case !ok:
+		return fmt.Errorf("resync %q: %w", board, ErrUnknownBoard)
+	case pc == nil:
+		return fmt.Errorf("resync %q: %w", board, ErrNotConnected)
+	}
+	pc.resync.Store(true)
+	return nil
+}
+
+// BoardStatus is what [Driver.Boards] reports per board.
+type BoardStatus struct {
+	ID     string
+	Port   string // empty while disconnected
+	Health Health
+}
+
+// Boards lists every board seen since the driver started, by id.
+func (d *Driver) Boards() []BoardStatus {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]BoardStatus, 0, len(d.boards))
+	for id, b := range d.boards {
+		s := BoardStatus{ID: id, Health: Health(b.health.Load())}
+		if b.port != nil {
+			s.Port = b.port.path
+		}
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b BoardStatus) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+// portConn is one open port and its goroutines.
+type portConn struct {
+	d    *Driver
+	path string
+	out  chan []byte
+
+	mu     sync.Mutex // guards enc, closed and board
+	enc    Encoder
+	closed bool
+	board  string
+	rawMu  sync.Mutex // serialises the raw log of the port
+
+	slot   *boardSlot  // after the handshake; used only by serve
+	resync atomic.Bool // a dump was asked for from outside
+}
+
+func (pc *portConn) now() time.Duration { return pc.d.cfg.Now() }
+
+// send frames m and queues it for the writer.
+func (pc *portConn) send(m Message) error {
+	pc.mu.Lock()
+	if pc.closed {
+		pc.mu.Unlock()
+		return ErrNotConnected
+	}
+	now := pc.now()
+	b := pc.enc.Append(nil, m, uint32(now/time.Millisecond))
+	select {
+	case pc.out <- b:
+	default:
+		pc.mu.Unlock()
+		return ErrBusy
+	}
+	board := pc.board
+	pc.mu.Unlock()
+	pc.raw(RawFrame{Board: board, Port: pc.path, Host: now, Sent: true, Wire: b})
+	return nil
+}
+
+// raw hands a frame to the raw log, one at a time per port.
+func (pc *portConn) raw(r RawFrame) {
+	if log := pc.d.cfg.Raw; log != nil {
+		pc.rawMu.Lock()
+		log(r)
+		pc.rawMu.Unlock()
+	}
+}
+
+func (pc *portConn) writer(port serial.Port) {
+	for b := range pc.out {
+		if _, err := port.Write(b); err != nil {
+			// The reader sees the same failure and handles it; drain the
+			// queue so senders never block.
+			continue
+		}
+	}
+}
+
+func (pc *portConn) serve(ctx context.Context) {
+	d := pc.d
+	log := d.log.With("port", pc.path)
+	release := func(backoff bool) {
+		d.mu.Lock()
+		delete(d.ports, pc.path)
+		if backoff {
+			d.backoff[pc.path] = pc.now() + d.cfg.Backoff
+		}
+		if pc.slot != nil && pc.slot.port == pc {
+			pc.slot.port = nil
+		}
+		d.mu.Unlock()
+	}
+	// Reads go through a second descriptor of the device, opened first
+	// (serial.Open then locks the tty with TIOCEXCL) and served by the
+	// runtime's poller: go.bug.st/serial v1.8 waits in select(2), which
+	// costs an OS thread per port, needs two more descriptors per port for
+	// its cancel pipe, and panics on descriptors above 1023, so it cannot
+	// serve hundreds of boards in one process. serial.Open still does the
+	// configuration (raw mode, speed, no flow control) and the writes.
+	rf, err := os.OpenFile(pc.path, os.O_RDONLY|syscall.O_NOCTTY, 0)
+	if err != nil {
+		log.Debug("open port", "err", err)
+		release(true)
+		return
+	}
+	port, err := serial.Open(pc.path, &serial.Mode{BaudRate: d.cfg.Baud})
+	if err != nil {
+		log.Debug("open port", "err", err)
+		rf.Close()
+		release(true)
+		return
+	}
+	stop := context.AfterFunc(ctx, func() { rf.Close() })
+	defer stop()
+	go pc.writer(port)
+	defer func() {
+		pc.mu.Lock()
+		pc.closed = true
+		close(pc.out)
+		pc.mu.Unlock()
+		rf.Close()
+		port.Close()
+	}()
+
+	dec := NewDecoder()
+	buf := make([]byte, 4096)
+	opened := pc.now()
+	var asked time.Duration = -time.Hour
+	for {
+		now := pc.now()
+		if pc.slot == nil {
+			if now-opened > d.cfg.Handshake {
+				log.Debug("no handshake; leaving the port alone", "after", d.cfg.Handshake)
+				release(true)
+				return
+			}
+			if now-asked >= 500*time.Millisecond {
+				_ = pc.send(&HelloReqMsg{Major: VersionMajor, Minor: VersionMinor})
+				asked = now
+			}
+		}
+		if err := rf.SetReadDeadline(time.Now().Add(d.cfg.ReadTimeout)); err != nil {
+			log.Warn("port cannot time out reads", "err", err)
+			release(true)
+			return
+		}
+		n, err := rf.Read(buf)
+		host := pc.now()
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			err = nil // no data yet
+		} else if err == nil && n == 0 {
+			err = io.EOF
+		}
+		if n > 0 {
+			if pc.feed(ctx, dec, buf[:n], host) {
+				release(true)
+				return
+			}
+		}
+		if err != nil || ctx.Err() != nil {
+			if ctx.Err() == nil {
+				log.Info("port lost", "err", err)
+			}
+			if pc.slot != nil {
+				pc.slot.link.Disconnected(pc.now())
+			}
+			release(false)
+			return
+		}
+		if pc.slot != nil {
+			if pc.resync.Swap(false) {
+				pc.slot.link.RequestDump(host)
+			}
+			pc.slot.link.Tick(host)
+		}
+	}
+}
+
+// feed decodes bytes read at host and hands the frames on. It reports true
+// when the port must be given up (a duplicate board id).
+func (pc *portConn) feed(ctx context.Context, dec *Decoder, p []byte, host time.Duration) bool {
+	d := pc.d
+	for len(p) > 0 && ctx.Err() == nil {
+		n, f, err := dec.Decode(p)
+		p = p[n:]
+		if err == ErrIncomplete {
+			break
+		}
+		if d.cfg.Raw != nil {
+			r := RawFrame{Port: pc.path, Host: host, Wire: dec.Wire(), Err: err}
+			if pc.slot != nil {
+				r.Board = pc.slot.link.board
+			}
+			pc.raw(r)
+		}
+		if err != nil {
+			continue // the sequence numbers reveal the loss
+		}
+		if pc.slot == nil {
+			if f.Type != TypeHello {
+				continue
+			}
+			attached, giveUp := pc.attach(f, host)
+			if giveUp {
+				return true
+			}
+			if !attached {
+				continue
+			}
+		}
+		pc.slot.link.Frame(f, host)
+	}
+	return false
+}
+
+// attach binds the port to the board named in a HELLO frame. It reports
+// whether it did, and whether the port must be given up.
+func (pc *portConn) attach(f Frame, host time.Duration) (attached, giveUp bool) {
+	d := pc.d
+	var h Hello
+	if err := h.UnmarshalPayload(f.Payload); err != nil {
+		d.log.Warn("bad handshake", "port", pc.path, "err", err)
+		return false, false // keep waiting for a good HELLO
+	}
+	d.mu.Lock()
+	slot, ok := d.boards[h.ID]
+	if ok && slot.port != nil && slot.port != pc {
+		other := slot.port.path
+		d.mu.Unlock()
+		d.log.Error("two ports claim one board id", "board", h.ID, "port", pc.path, "other", other)
+		return false, true
+	}
+	if !ok {
+		slot = &boardSlot{}
+		slot.link.Emit = func(e Event) {
+			if e.Kind == EventHealth {
+				slot.health.Store(uint32(e.Health))
+			}
+			d.cfg.Handler(e)
+		}
+		d.boards[h.ID] = slot
+	}
+	slot.port = pc
+	d.mu.Unlock()
+	slot.link.Send = func(m Message) {
+		if err := pc.send(m); err != nil {
+			d.log.Warn("send to board", "board", h.ID, "type", m.Type(), "err", err)
+		}
+	}
+	slot.link.SetPort(pc.path, host)
+	pc.slot = slot
+	pc.mu.Lock()
+	pc.board = h.ID
+	pc.mu.Unlock()
+	return true, false
+}

@@ -1,0 +1,501 @@
+package sensorboard
+
+import (
+	"fmt"
+	"time"
+
+	"arbiter/rules"
+)
+
+// Link is the protocol state of one board as the host sees it: sequence
+// checking, clock unwrapping and mapping, dump assembly, missed-press
+// detection and health. It is pure: frames and instants go in, events and
+// requests come out through the two functions the owner sets. A Link
+// survives port changes: the driver keeps one per board id, so a board that
+// is unplugged and plugged in again continues where it stopped.
+type Link struct {
+	// Emit receives every event. It is called synchronously.
+	Emit func(Event)
+	// Send transmits a host message to the board (a dump request).
+	Send func(Message)
+
+	port  string
+	hello *Hello
+	board string
+
+	expect  uint16
+	synced  bool
+	oldRun  int // consecutive frames older than expected
+	rawTime uint32
+	boardMs int64
+	timed   bool
+	tm      TimeMap
+
+	token       uint16
+	dumpPending bool
+	dumpAsked   time.Duration
+	dump        *Snapshot
+	dumpGot     []bool
+	dumpZones   []bool
+	dumpGap     bool
+
+	presses  map[buttonKey]uint8
+	txLost   uint16
+	haveTxLo bool
+
+	lastRx time.Duration
+	health Health
+
+	Stats LinkStats
+}
+
+type buttonKey struct {
+	b ButtonKind
+	s Side
+}
+
+// LinkStats counts what a link has dealt with.
+type LinkStats struct {
+	Frames     uint64 // frames accepted
+	Lost       uint64 // frames missing according to sequence numbers
+	Duplicates uint64 // frames dropped as duplicated or out of order
+	PreHello   uint64 // frames dropped before the handshake
+	Unknown    uint64 // frames of types this version does not know
+	Dumps      uint64 // snapshots delivered
+}
+
+// Dump-request retry interval, and health thresholds in heartbeats.
+const (
+	dumpRetry       = 2 * time.Second
+	delayedBeats    = 2.5
+	notRespondBeats = 6
+	maxOldRun       = 16
+	clockJumpMs     = 1000
+)
+
+// Board returns the board id, empty before the first handshake.
+func (l *Link) Board() string { return l.board }
+
+// Hello returns the last handshake, or nil.
+func (l *Link) Hello() *Hello { return l.hello }
+
+// Health returns the current health.
+func (l *Link) Health() Health { return l.health }
+
+// TimeMap returns the link's board-to-host time map.
+func (l *Link) TimeMap() *TimeMap { return &l.tm }
+
+// SetPort records the port the board is now reached through, and starts
+// the handshake state: frames are ignored until the next HELLO.
+func (l *Link) SetPort(port string, now time.Duration) {
+	l.port = port
+	l.synced = false
+	l.lastRx = now
+	l.setHealth(Connecting, now)
+}
+
+// Disconnected reports that the port failed. Everything received so far has
+// already been delivered; the link keeps its state for the board's return.
+func (l *Link) Disconnected(now time.Duration) {
+	l.synced = false
+	l.dumpPending = false
+	l.dump = nil
+	l.setHealth(Disconnected, now)
+}
+
+func (l *Link) setHealth(h Health, now time.Duration) {
+	if h == l.health {
+		return
+	}
+	l.health = h
+	if l.board == "" {
+		return
+	}
+	l.Emit(Event{Kind: EventHealth, Board: l.board, Port: l.port, Host: now, At: now, Health: h})
+}
+
+// Tick lets time pass: it updates health from the silence since the last
+// frame and retries an unanswered dump request. The driver calls it after
+// every read, including timed-out ones.
+func (l *Link) Tick(now time.Duration) {
+	if l.hello == nil || l.health == Disconnected || l.health == Connecting {
+		return
+	}
+	hb := time.Duration(l.hello.Heartbeat) * time.Millisecond
+	if hb <= 0 {
+		hb = time.Second
+	}
+	silent := now - l.lastRx
+	switch {
+	case silent > time.Duration(notRespondBeats*float64(hb)):
+		if l.health != NotResponding {
+			l.hail() // a board that lost its way answers a HELLO_REQ
+		}
+		l.setHealth(NotResponding, now)
+	case silent > time.Duration(delayedBeats*float64(hb)):
+		l.setHealth(Delayed, now)
+	}
+	if l.dumpPending && now-l.dumpAsked > dumpRetry {
+		l.requestDump(now)
+	}
+}
+
+func (l *Link) requestDump(now time.Duration) {
+	l.token++
+	l.dumpPending = true
+	l.dumpAsked = now
+	l.dump = nil
+	if l.Send != nil {
+		l.Send(&DumpReqMsg{Token: l.token})
+	}
+}
+
+// hail asks the board for its HELLO.
+func (l *Link) hail() {
+	if l.Send != nil {
+		l.Send(&HelloReqMsg{Major: VersionMajor, Minor: VersionMinor})
+	}
+}
+
+// Sent tells the link about a host frame that was sent to the board by
+// someone else (a replay of a raw log): a dump request sets the token the
+// link waits for, as if the link had made it.
+func (l *Link) Sent(m Message, now time.Duration) {
+	if r, ok := m.(*DumpReqMsg); ok {
+		l.token = r.Token
+		l.dumpPending = true
+		l.dumpAsked = now
+		l.dump = nil
+	}
+}
+
+// DumpPending reports whether a dump has been asked for and not yet
+// delivered.
+func (l *Link) DumpPending() bool { return l.dumpPending }
+
+// RequestDump asks the board for a full-state dump now.
+func (l *Link) RequestDump(now time.Duration) { l.requestDump(now) }
+
+func (l *Link) protoErr(f Frame, host time.Duration, err error) {
+	l.Emit(Event{Kind: EventError, Board: l.board, Port: l.port, Seq: f.Seq, Host: host, At: host,
+		Err: fmt.Errorf("%s frame #%d: %w", f.Type, f.Seq, err)})
+}
+
+// Frame handles one good frame read at host.
+func (l *Link) Frame(f Frame, host time.Duration) {
+	if f.Type == TypeHello {
+		l.handleHello(f, host)
+		return
+	}
+	if !l.synced {
+		l.Stats.PreHello++
+		return
+	}
+	// Sequence: equal is the normal case; ahead means frames were lost;
+	// behind means a duplicate or a reordered frame, unless so many come
+	// in a row that the board must have restarted unseen.
+	if d := int16(f.Seq - l.expect); d != 0 {
+		if d < 0 && l.oldRun < maxOldRun {
+			l.oldRun++
+			l.Stats.Duplicates++
+			return
+		}
+		lost := int(d)
+		if d < 0 {
+			// The board must have restarted and its HELLO was lost:
+			// ask who it is now.
+			lost = 0
+			l.hail()
+		}
+		l.Stats.Lost += uint64(lost)
+		l.gap(lost, f.Seq, host)
+	}
+	l.oldRun = 0
+	l.expect = f.Seq + 1
+	l.Stats.Frames++
+	l.lastRx = host
+	if l.health != Active {
+		l.setHealth(Active, host)
+	}
+
+	ev := Event{Board: l.board, Port: l.port, Seq: f.Seq, Host: host}
+	l.stamp(&ev, f.Time, host)
+
+	switch f.Type {
+	case TypeSquare:
+		var m SquareMsg
+		if err := m.UnmarshalPayload(f.Payload); err != nil {
+			l.protoErr(f, host, err)
+			return
+		}
+		if int(m.Square) >= int(l.hello.Cells) {
+			l.protoErr(f, host, fmt.Errorf("square %d beyond the board's %d cells", m.Square, l.hello.Cells))
+			return
+		}
+		ev.Kind = EventSquare
+		ev.Square = rules.Square(m.Square)
+		ev.Height = int(m.Height)
+		ev.Saturated = m.Saturated
+		ev.Top = m.Top
+	case TypeZone:
+		var m ZoneMsg
+		if err := m.UnmarshalPayload(f.Payload); err != nil {
+			l.protoErr(f, host, err)
+			return
+		}
+		if int(m.Zone) >= len(l.hello.Zones) {
+			l.protoErr(f, host, fmt.Errorf("zone %d beyond the board's %d zones", m.Zone, len(l.hello.Zones)))
+			return
+		}
+		ev.Kind = EventZone
+		ev.Zone = int(m.Zone)
+		ev.Count = int(m.Count)
+		ev.Saturated = m.Saturated
+		ev.ZoneAction = m.Action
+		ev.Piece = m.Piece
+	case TypeButton:
+		var m ButtonMsg
+		if err := m.UnmarshalPayload(f.Payload); err != nil {
+			l.protoErr(f, host, err)
+			return
+		}
+		ev.Kind = EventButton
+		ev.Button, ev.Side, ev.Pressed, ev.Presses, ev.Value = m.Button, m.Side, m.Pressed, m.Count, m.Value
+		if m.Pressed {
+			k := buttonKey{m.Button, m.Side}
+			if last, ok := l.presses[k]; ok && m.Count != last {
+				ev.Missed = int(m.Count - last - 1)
+			}
+			l.setPresses(k, m.Count)
+		}
+	case TypeHeartbeat:
+		var m HeartbeatMsg
+		if err := m.UnmarshalPayload(f.Payload); err != nil {
+			l.protoErr(f, host, err)
+			return
+		}
+		// Frames the board failed to send carry no sequence number, so
+		// its own loss counter is the only trace of them.
+		if l.haveTxLo && m.TxLost != l.txLost {
+			l.gap(int(m.TxLost-l.txLost), f.Seq, host)
+		}
+		l.txLost, l.haveTxLo = m.TxLost, true
+		ev.Kind = EventHeartbeat
+	case TypePong:
+		var m PongMsg
+		if err := m.UnmarshalPayload(f.Payload); err != nil {
+			l.protoErr(f, host, err)
+			return
+		}
+		ev.Kind = EventPong
+		ev.RTT = time.Duration(uint32(host/time.Millisecond)-m.HostTime) * time.Millisecond
+	case TypeNak:
+		if err := ev.Nak.UnmarshalPayload(f.Payload); err != nil {
+			l.protoErr(f, host, err)
+			return
+		}
+		ev.Kind = EventNak
+	case TypeDumpSquares, TypeDumpZone, TypeDumpEnd:
+		l.dumpFrame(f, host, ev)
+		return
+	default:
+		if !f.Type.FromBoard() {
+			l.protoErr(f, host, fmt.Errorf("host message type sent by the board"))
+			return
+		}
+		l.Stats.Unknown++ // a newer minor version's message: ignore it
+		return
+	}
+	l.Emit(ev)
+}
+
+func (l *Link) setPresses(k buttonKey, n uint8) {
+	if l.presses == nil {
+		l.presses = make(map[buttonKey]uint8)
+	}
+	l.presses[k] = n
+}
+
+// stamp fills the event's board and host times.
+func (l *Link) stamp(ev *Event, raw uint32, host time.Duration) {
+	if !l.timed {
+		l.boardMs = int64(raw)
+		l.timed = true
+	} else {
+		d := int64(int32(raw - l.rawTime))
+		if d < 0 {
+			// The board clock went back: it restarted unseen. The old
+			// mapping no longer holds; the HELLO will tell.
+			l.tm.Reset()
+			l.hail()
+			d = 0
+		}
+		l.boardMs += d
+	}
+	l.rawTime = raw
+	l.tm.Observe(l.boardMs, host)
+	ev.BoardMs = l.boardMs
+	at, ok := l.tm.Map(l.boardMs)
+	if !ok || at > host {
+		// Nothing is received before it happens.
+		at = host
+	}
+	ev.At, ev.Mapped = at, ok
+}
+
+func (l *Link) gap(lost int, seq uint16, host time.Duration) {
+	l.Emit(Event{Kind: EventGap, Board: l.board, Port: l.port, Seq: seq, Host: host, At: host, Lost: lost})
+	if l.dump != nil {
+		l.dumpGap = true
+	}
+	if !l.dumpPending {
+		l.requestDump(host)
+	}
+}
+
+func (l *Link) handleHello(f Frame, host time.Duration) {
+	h := new(Hello)
+	if err := h.UnmarshalPayload(f.Payload); err != nil {
+		l.protoErr(f, host, err)
+		return
+	}
+	if h.Major != VersionMajor {
+		l.board = h.ID
+		l.protoErr(f, host, fmt.Errorf("board %s speaks protocol %d.%d, host speaks %d.%d", h.ID, h.Major, h.Minor, VersionMajor, VersionMinor))
+		return
+	}
+	if l.board != "" && h.ID != l.board {
+		l.protoErr(f, host, fmt.Errorf("board id changed from %q to %q on one link", l.board, h.ID))
+		return
+	}
+	restarted := l.hello == nil || l.hello.Boot != h.Boot
+	if restarted {
+		l.timed = false
+		l.tm.Reset()
+		l.presses = nil
+		l.haveTxLo = false
+	} else if l.synced {
+		// A repeated HELLO on a live link counts in the sequence.
+		if d := int16(f.Seq - l.expect); d > 0 {
+			l.Stats.Lost += uint64(d)
+		}
+	}
+	l.hello, l.board = h, h.ID
+	l.expect = f.Seq + 1
+	l.synced = true
+	l.oldRun = 0
+	l.lastRx = host
+	l.Stats.Frames++
+	ev := Event{Kind: EventHello, Board: l.board, Port: l.port, Seq: f.Seq, Host: host, Hello: h, Restarted: restarted}
+	l.stamp(&ev, f.Time, host)
+	l.Emit(ev)
+	l.setHealth(Active, host)
+	// Whatever happened while the link was down, the dump tells.
+	l.requestDump(host)
+}
+
+// dumpPart is one of the three message types of a dump.
+type dumpPart interface {
+	Message
+	dumpToken() uint16
+}
+
+func (m *DumpSquaresMsg) dumpToken() uint16 { return m.Token }
+func (m *DumpZoneMsg) dumpToken() uint16    { return m.Token }
+func (m *DumpEndMsg) dumpToken() uint16     { return m.Token }
+
+func (l *Link) dumpFrame(f Frame, host time.Duration, ev Event) {
+	var part dumpPart
+	switch f.Type {
+	case TypeDumpSquares:
+		part = new(DumpSquaresMsg)
+	case TypeDumpZone:
+		part = new(DumpZoneMsg)
+	default:
+		part = new(DumpEndMsg)
+	}
+	if err := part.UnmarshalPayload(f.Payload); err != nil {
+		l.protoErr(f, host, err)
+		return
+	}
+	if !l.dumpPending || part.dumpToken() != l.token {
+		return // an answer to an older request
+	}
+	l.startDump()
+	switch m := part.(type) {
+	case *DumpSquaresMsg:
+		for i, s := range m.Squares {
+			sq := int(m.First) + i
+			if sq >= len(l.dump.Squares) {
+				l.protoErr(f, host, fmt.Errorf("dump square %d beyond the board's %d cells", sq, len(l.dump.Squares)))
+				l.dumpGap = true
+				return
+			}
+			l.dump.Squares[sq] = s
+			l.dumpGot[sq] = true
+		}
+	case *DumpZoneMsg:
+		if int(m.Zone) >= len(l.dump.Zones) {
+			l.protoErr(f, host, fmt.Errorf("dump zone %d beyond the board's %d zones", m.Zone, len(l.dump.Zones)))
+			l.dumpGap = true
+			return
+		}
+		z := ZoneState{Count: int(m.Count), Saturated: m.Saturated}
+		if len(m.Pieces) > 0 {
+			z.Pieces = append([]rules.Piece(nil), m.Pieces...)
+		}
+		l.dump.Zones[m.Zone] = z
+		l.dumpZones[m.Zone] = true
+	case *DumpEndMsg:
+		complete := !l.dumpGap && int(m.Squares) == len(l.dump.Squares) && int(m.Zones) == len(l.dump.Zones)
+		for _, ok := range l.dumpGot {
+			complete = complete && ok
+		}
+		for _, ok := range l.dumpZones {
+			complete = complete && ok
+		}
+		if !complete {
+			l.requestDump(host)
+			return
+		}
+		snap := l.dump
+		snap.Token = m.Token
+		snap.Buttons = append([]ButtonState(nil), m.Buttons...)
+		l.dump = nil
+		l.dumpPending = false
+		l.Stats.Dumps++
+		ev.Kind = EventSnapshot
+		ev.Snapshot = snap
+		// Presses the counters show but no frame reported were lost:
+		// report them now, stamped with the snapshot's time.
+		for _, b := range snap.Buttons {
+			k := buttonKey{b.Button, b.Side}
+			last, ok := l.presses[k]
+			l.setPresses(k, b.Count)
+			if !ok || last == b.Count {
+				continue
+			}
+			be := ev
+			be.Kind = EventButton
+			be.Snapshot = nil
+			be.Button, be.Side, be.Pressed, be.Presses = b.Button, b.Side, true, b.Count
+			be.Missed = int(b.Count - last - 1)
+			be.Recovered = true
+			l.Emit(be)
+		}
+		l.Emit(ev)
+	}
+}
+
+func (l *Link) startDump() {
+	if l.dump != nil {
+		return
+	}
+	l.dump = &Snapshot{
+		Squares: make([]SquareState, l.hello.Cells),
+		Zones:   make([]ZoneState, len(l.hello.Zones)),
+	}
+	l.dumpGot = make([]bool, l.hello.Cells)
+	l.dumpZones = make([]bool, len(l.hello.Zones))
+	l.dumpGap = false
+}

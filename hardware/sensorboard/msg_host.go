@@ -1,0 +1,311 @@
+package sensorboard
+
+import (
+	"unicode/utf8"
+
+	"arbiter/rules"
+)
+
+// HelloReqMsg asks the board for its [Hello]. The host sends it after
+// every open of the port, and names its own protocol version.
+type HelloReqMsg struct {
+	Major, Minor uint8
+}
+
+// Type implements [Message].
+func (*HelloReqMsg) Type() Type { return TypeHelloReq }
+
+// AppendPayload implements [Message].
+func (m *HelloReqMsg) AppendPayload(dst []byte) []byte { return append(dst, m.Major, m.Minor) }
+
+// UnmarshalPayload implements [Message].
+func (m *HelloReqMsg) UnmarshalPayload(p []byte) error {
+	r := reader{msg: "HELLO_REQ", b: p}
+	m.Major = r.u8("major")
+	m.Minor = r.u8("minor")
+	return r.err
+}
+
+// DumpReqMsg asks for a full-state dump, answered by DUMP_SQUARES and
+// DUMP_ZONE frames and a DUMP_END, all carrying Token.
+type DumpReqMsg struct {
+	Token uint16
+}
+
+// Type implements [Message].
+func (*DumpReqMsg) Type() Type { return TypeDumpReq }
+
+// AppendPayload implements [Message].
+func (m *DumpReqMsg) AppendPayload(dst []byte) []byte { return appendU16(dst, m.Token) }
+
+// UnmarshalPayload implements [Message].
+func (m *DumpReqMsg) UnmarshalPayload(p []byte) error {
+	r := reader{msg: "DUMP_REQ", b: p}
+	m.Token = r.u16("token")
+	return r.err
+}
+
+// PingMsg asks for a [PongMsg], to measure the round trip.
+type PingMsg struct {
+	Token uint32
+}
+
+// Type implements [Message].
+func (*PingMsg) Type() Type { return TypePing }
+
+// AppendPayload implements [Message].
+func (m *PingMsg) AppendPayload(dst []byte) []byte { return appendU32(dst, m.Token) }
+
+// UnmarshalPayload implements [Message].
+func (m *PingMsg) UnmarshalPayload(p []byte) error {
+	r := reader{msg: "PING", b: p}
+	m.Token = r.u32("token")
+	return r.err
+}
+
+// Clock flags.
+const (
+	ClockFirstFlag  = 0x01 // the first player's flag has fallen
+	ClockSecondFlag = 0x02 // the second player's flag has fallen
+	ClockPaused     = 0x04 // the arbiter has paused the clocks
+)
+
+// ClockMsg sets the clock display. Times are what remains, in ms; the
+// board counts the running side down by itself until the next CLOCK.
+type ClockMsg struct {
+	First, Second uint32
+	Running       Side // SideNone when both clocks stand
+	Flags         uint8
+}
+
+// Type implements [Message].
+func (*ClockMsg) Type() Type { return TypeClock }
+
+// AppendPayload implements [Message].
+func (m *ClockMsg) AppendPayload(dst []byte) []byte {
+	dst = appendU32(dst, m.First)
+	dst = appendU32(dst, m.Second)
+	return append(dst, byte(m.Running), m.Flags)
+}
+
+// UnmarshalPayload implements [Message].
+func (m *ClockMsg) UnmarshalPayload(p []byte) error {
+	r := reader{msg: "CLOCK", b: p}
+	m.First = r.u32("first")
+	m.Second = r.u32("second")
+	m.Running = Side(r.u8("running"))
+	m.Flags = r.u8("flags")
+	if r.err == nil && m.Running != SideFirst && m.Running != SideSecond && m.Running != SideNone {
+		r.fail("running", "side 0x%02x", uint8(m.Running))
+	}
+	return r.err
+}
+
+// LightMode says how lit squares show.
+type LightMode uint8
+
+// Light modes.
+const (
+	LightOff    LightMode = 0
+	LightSteady LightMode = 1
+	LightBlink  LightMode = 2
+)
+
+// Light colours. Boards with one colour show them all the same.
+const (
+	ColorDefault uint8 = 0
+	ColorGood    uint8 = 1 // green: the move was accepted
+	ColorBad     uint8 = 2 // red: restore this square
+	ColorAttn    uint8 = 3 // amber: look here
+)
+
+// MaxLights is the most squares one LIGHT frame lights.
+const MaxLights = 255
+
+// LightMsg replaces the whole set of lit squares: the listed squares light
+// in the given mode and colour, every other square goes dark. A LIGHT with
+// no squares turns all lights off.
+type LightMsg struct {
+	Mode    LightMode
+	Color   uint8
+	Squares []uint16
+}
+
+// Type implements [Message].
+func (*LightMsg) Type() Type { return TypeLight }
+
+// AppendPayload implements [Message].
+func (m *LightMsg) AppendPayload(dst []byte) []byte {
+	sq := m.Squares
+	if len(sq) > MaxLights {
+		sq = sq[:MaxLights]
+	}
+	dst = append(dst, byte(m.Mode), m.Color, byte(len(sq)))
+	for _, s := range sq {
+		dst = appendU16(dst, s)
+	}
+	return dst
+}
+
+// UnmarshalPayload implements [Message].
+func (m *LightMsg) UnmarshalPayload(p []byte) error {
+	r := reader{msg: "LIGHT", b: p}
+	m.Mode = LightMode(r.u8("mode"))
+	m.Color = r.u8("color")
+	n := int(r.u8("count"))
+	if r.err == nil && m.Mode > LightBlink {
+		r.fail("mode", "unknown mode %d", m.Mode)
+	}
+	m.Squares = m.Squares[:0]
+	for i := 0; i < n && r.err == nil; i++ {
+		r.i = i
+		m.Squares = append(m.Squares, r.u16("square #"))
+	}
+	return r.err
+}
+
+// Alert levels.
+const (
+	AlertClear   uint8 = 0
+	AlertInfo    uint8 = 1
+	AlertWarning uint8 = 2
+	AlertError   uint8 = 3
+)
+
+// MaxText is the longest text, in bytes, that ALERT and ACK_MOVE carry.
+const MaxText = 64
+
+// AlertMsg shows a message to the players (or clears it, level 0).
+type AlertMsg struct {
+	Level uint8
+	Beep  bool
+	Text  string // UTF-8, at most MaxText bytes; longer text is cut
+}
+
+// Type implements [Message].
+func (*AlertMsg) Type() Type { return TypeAlert }
+
+// AppendPayload implements [Message].
+func (m *AlertMsg) AppendPayload(dst []byte) []byte {
+	var b byte
+	if m.Beep {
+		b = 1
+	}
+	dst = append(dst, m.Level, b)
+	return appendStr(dst, cutText(m.Text))
+}
+
+// UnmarshalPayload implements [Message].
+func (m *AlertMsg) UnmarshalPayload(p []byte) error {
+	r := reader{msg: "ALERT", b: p}
+	m.Level = r.u8("level")
+	m.Beep = r.u8("beep")&1 != 0
+	m.Text = r.str("text")
+	if r.err == nil && m.Level > AlertError {
+		r.fail("level", "unknown level %d", m.Level)
+	}
+	return r.err
+}
+
+// AckMoveMsg tells the board that a move was recorded: the board may light
+// its squares briefly and show its text.
+type AckMoveMsg struct {
+	Ply      uint16 // number of the move in the game, from 1
+	From, To rules.Square
+	Text     string // the move in record notation, at most MaxText bytes
+}
+
+// Type implements [Message].
+func (*AckMoveMsg) Type() Type { return TypeAckMove }
+
+// AppendPayload implements [Message].
+func (m *AckMoveMsg) AppendPayload(dst []byte) []byte {
+	dst = appendU16(dst, m.Ply)
+	dst = appendU16(dst, uint16(m.From))
+	dst = appendU16(dst, uint16(m.To))
+	return appendStr(dst, cutText(m.Text))
+}
+
+// UnmarshalPayload implements [Message].
+func (m *AckMoveMsg) UnmarshalPayload(p []byte) error {
+	r := reader{msg: "ACK_MOVE", b: p}
+	m.Ply = r.u16("ply")
+	m.From = rules.Square(int16(r.u16("from")))
+	m.To = rules.Square(int16(r.u16("to")))
+	m.Text = r.str("text")
+	return r.err
+}
+
+func cutText(s string) string {
+	if len(s) <= MaxText {
+		return s
+	}
+	s = s[:MaxText]
+	for !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// NewMessage returns an empty message of type t, or nil for a type this
+// version does not know.
+func NewMessage(t Type) Message {
+	switch t {
+	case TypeHello:
+		return new(Hello)
+	case TypeSquare:
+		return new(SquareMsg)
+	case TypeZone:
+		return new(ZoneMsg)
+	case TypeButton:
+		return new(ButtonMsg)
+	case TypeHeartbeat:
+		return new(HeartbeatMsg)
+	case TypePong:
+		return new(PongMsg)
+	case TypeNak:
+		return new(NakMsg)
+	case TypeDumpSquares:
+		return new(DumpSquaresMsg)
+	case TypeDumpZone:
+		return new(DumpZoneMsg)
+	case TypeDumpEnd:
+		return new(DumpEndMsg)
+	case TypeHelloReq:
+		return new(HelloReqMsg)
+	case TypeDumpReq:
+		return new(DumpReqMsg)
+	case TypePing:
+		return new(PingMsg)
+	case TypeClock:
+		return new(ClockMsg)
+	case TypeLight:
+		return new(LightMsg)
+	case TypeAlert:
+		return new(AlertMsg)
+	case TypeAckMove:
+		return new(AckMoveMsg)
+	}
+	return nil
+}
+
+// Encoder numbers and frames the messages of one sender.
+type Encoder struct {
+	seq uint16
+	buf []byte
+}
+
+// Seq returns the sequence number the next frame will carry.
+func (e *Encoder) Seq() uint16 { return e.seq }
+
+// Reset starts numbering from 0 again, as after a power-up.
+func (e *Encoder) Reset() { e.seq = 0 }
+
+// Append frames m with the next sequence number and the sender's time in
+// ms, appends the wire bytes to dst and returns them.
+func (e *Encoder) Append(dst []byte, m Message, timeMs uint32) []byte {
+	e.buf = m.AppendPayload(e.buf[:0])
+	dst = AppendFrame(dst, Header{Type: m.Type(), Seq: e.seq, Time: timeMs}, e.buf)
+	e.seq++
+	return dst
+}

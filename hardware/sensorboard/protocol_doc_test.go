@@ -1,0 +1,128 @@
+package sensorboard
+
+import (
+	"encoding/hex"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arbiter/rules"
+)
+
+// docExamples are the worked examples of PROTOCOL.md, by name. The test
+// checks that the document's wire bytes are exactly what the codec makes
+// of these values, and that they decode back to them, so the document
+// cannot drift from the code.
+var docExamples = map[string]struct {
+	h Header
+	m Message
+}{
+	"hello": {Header{TypeHello, 0, 1200}, &Hello{
+		Major: 1, Minor: 0, Boot: 0x1A2B3C4D, Caps: CapHeight | CapIdentity | CapColor,
+		MaxHeight: 31, Heartbeat: 500, Width: 8, Height: 8, Cells: 64,
+		Buttons: []ButtonInfo{{ButtonClock, SideFirst}, {ButtonClock, SideSecond}, {ButtonArbiter, SideNone}},
+		ID:      "TB-7", Firmware: "2.1",
+	}},
+	"hello-kvaa": {Header{TypeHello, 0, 35}, &Hello{
+		Major: 1, Minor: 0, Boot: 7, Caps: CapZoneCount,
+		MaxHeight: 1, Heartbeat: 1000, Width: 5, Height: 5, Cells: 13,
+		Zones:   []ZoneInfo{{rules.Reserve, rules.First}, {rules.Reserve, rules.Second}},
+		Buttons: []ButtonInfo{{ButtonClock, SideFirst}, {ButtonClock, SideSecond}},
+		ID:      "KV-1", Firmware: "1", Graph: "kvaa13",
+	}},
+	"square-lift":    {Header{TypeSquare, 5, 73000}, &SquareMsg{Square: 12, Height: 0}},
+	"square-tower":   {Header{TypeSquare, 6, 73850}, &SquareMsg{Square: 28, Height: 2, Top: Ident{true, rules.Piece{Color: rules.First, Kind: 'P', Mark: 'H'}}}},
+	"square-shogi":   {Header{TypeSquare, 300, 0x00FFFF00}, &SquareMsg{Square: 40, Height: 1, Top: Ident{true, rules.Piece{Color: rules.Second, Kind: 'S', Face: rules.Back}}}},
+	"zone-drop":      {Header{TypeZone, 301, 0x00FFFF10}, &ZoneMsg{Zone: 0, Count: 2, Action: ZoneRemoved, Piece: Ident{true, rules.Piece{Kind: 'P'}}}},
+	"button-clock":   {Header{TypeButton, 7, 74400}, &ButtonMsg{Button: ButtonClock, Side: SideFirst, Pressed: true, Count: 1}},
+	"button-answer":  {Header{TypeButton, 8, 75000}, &ButtonMsg{Button: ButtonAnswer, Side: SideSecond, Pressed: true, Count: 3, Value: AnswerYes}},
+	"heartbeat":      {Header{TypeHeartbeat, 9, 75500}, &HeartbeatMsg{HostSeen: true, LastHostSeq: 4}},
+	"dump-req":       {Header{TypeDumpReq, 5, 81234}, &DumpReqMsg{Token: 2}},
+	"dump-squares":   {Header{TypeDumpSquares, 10, 75510}, &DumpSquaresMsg{Token: 2, First: 0, Squares: []SquareState{{Height: 1}, {Height: 0}, {Height: 3}, {Height: 31, Saturated: true}}}},
+	"dump-end":       {Header{TypeDumpEnd, 11, 75512}, &DumpEndMsg{Token: 2, Squares: 4, Zones: 0, Buttons: []ButtonState{{ButtonClock, SideFirst, 1, false}, {ButtonClock, SideSecond, 0, false}}}},
+	"clock":          {Header{TypeClock, 6, 81300}, &ClockMsg{First: 5_400_000, Second: 5_385_250, Running: SideSecond}},
+	"light":          {Header{TypeLight, 7, 81400}, &LightMsg{Mode: LightBlink, Color: ColorBad, Squares: []uint16{12, 28}}},
+	"alert":          {Header{TypeAlert, 8, 81500}, &AlertMsg{Level: AlertWarning, Beep: true, Text: "Restore e4"}},
+	"ack-move":       {Header{TypeAckMove, 9, 81600}, &AckMoveMsg{Ply: 1, From: 12, To: 28, Text: "e2-e4"}},
+	"ping":           {Header{TypePing, 10, 81700}, &PingMsg{Token: 99}},
+	"pong":           {Header{TypePong, 12, 76000}, &PongMsg{Token: 99, HostTime: 81700}},
+	"nak":            {Header{TypeNak, 13, 76010}, &NakMsg{HostSeq: 11, HostType: 0x9A, Reason: NakUnknownType}},
+	"hello-req":      {Header{TypeHelloReq, 0, 10}, &HelloReqMsg{Major: 1, Minor: 0}},
+	"dump-zone-hand": {Header{TypeDumpZone, 14, 76020}, &DumpZoneMsg{Token: 3, Zone: 0, Count: 2, Pieces: []rules.Piece{{Kind: 'P'}, {Kind: 'S'}}}},
+}
+
+var (
+	exampleRE = regexp.MustCompile("(?m)^example ([a-z0-9-]+):\\n((?:[0-9A-F]{2}[ \\n])+)")
+	bodyRE    = regexp.MustCompile("(?m)^body ([a-z0-9-]+):\\n((?:[0-9A-F]{2}[ \\n])+)")
+)
+
+func TestProtocolDocExamples(t *testing.T) {
+	doc, err := os.ReadFile("PROTOCOL.md")
+	require.NoError(t, err)
+	found := map[string]bool{}
+	for _, m := range exampleRE.FindAllStringSubmatch(string(doc), -1) {
+		name := m[1]
+		ex, ok := docExamples[name]
+		if !assert.True(t, ok, "PROTOCOL.md example %q has no Go value in docExamples", name) {
+			continue
+		}
+		found[name] = true
+		wire, err := hex.DecodeString(strings.Join(strings.Fields(m[2]), ""))
+		require.NoError(t, err, name)
+		want := AppendFrame(nil, ex.h, ex.m.AppendPayload(nil))
+		assert.Equal(t, hexLines(want), hexLines(wire), "example %s: the document's bytes differ from the codec's", name)
+
+		d := NewDecoder()
+		n, f, err := d.Decode(wire)
+		require.NoError(t, err, name)
+		assert.Equal(t, len(wire), n, name)
+		assert.Equal(t, ex.h, f.Header, name)
+		got := NewMessage(f.Type)
+		require.NoError(t, got.UnmarshalPayload(f.Payload), name)
+		assert.Equal(t, ex.m, got, name)
+	}
+	bodies := 0
+	for _, m := range bodyRE.FindAllStringSubmatch(string(doc), -1) {
+		ex, ok := docExamples[m[1]]
+		if !assert.True(t, ok, "PROTOCOL.md body %q has no Go value", m[1]) {
+			continue
+		}
+		bodies++
+		w := AppendFrame(nil, ex.h, ex.m.AppendPayload(nil))
+		body := make([]byte, MaxBody)
+		n, ok := cobsDecode(body, w[:len(w)-1])
+		require.True(t, ok)
+		assert.Equal(t, hexLines(body[:n]), hexLines(mustHex(t, m[2])), "body %s", m[1])
+	}
+	assert.GreaterOrEqual(t, bodies, 4, "the document's body examples were not found")
+	for name := range docExamples {
+		assert.True(t, found[name], "example %q missing from PROTOCOL.md; it reads:\nexample %s:\n%s", name, name, hexLines(AppendFrame(nil, docExamples[name].h, docExamples[name].m.AppendPayload(nil))))
+	}
+}
+
+// hexLines writes bytes as upper-case hex pairs, 16 to a line.
+func hexLines(b []byte) string {
+	var sb strings.Builder
+	for i, c := range b {
+		if i > 0 {
+			if i%16 == 0 {
+				sb.WriteByte('\n')
+			} else {
+				sb.WriteByte(' ')
+			}
+		}
+		sb.WriteString(strings.ToUpper(hex.EncodeToString([]byte{c})))
+	}
+	return sb.String()
+}
+
+func mustHex(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(strings.Join(strings.Fields(s), ""))
+	require.NoError(t, err)
+	return b
+}

@@ -1,0 +1,512 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"arbiter/hardware/sensorboard"
+	"arbiter/rules"
+)
+
+// Op is a physical action of a player.
+type Op uint8
+
+// Physical actions.
+const (
+	OpLift  Op = iota + 1 // lift the top N pieces of Square
+	OpPlace               // put Pieces (bottom first) on Square
+	OpTurn                // turn the top piece of Square to Face
+	OpTake                // take Piece out of Zone
+	OpPut                 // put Piece into Zone
+	OpPress               // press Button of Side (answer Value)
+)
+
+// Step is one timed physical action.
+type Step struct {
+	At     time.Duration // from the start of the turn
+	Op     Op
+	Square rules.Square
+	N      int
+	Pieces []rules.Piece
+	Face   rules.Face
+	Zone   int
+	Piece  rules.Piece
+	Button sensorboard.ButtonKind
+	Side   sensorboard.Side
+	Value  uint8
+}
+
+// String writes the step for logs and test failures.
+func (s Step) String() string {
+	switch s.Op {
+	case OpLift:
+		return fmt.Sprintf("%v lift %d x%d", s.At, s.Square, s.N)
+	case OpPlace:
+		return fmt.Sprintf("%v place %d %v", s.At, s.Square, s.Pieces)
+	case OpTurn:
+		return fmt.Sprintf("%v turn %d face=%d", s.At, s.Square, s.Face)
+	case OpTake:
+		return fmt.Sprintf("%v take zone%d %s", s.At, s.Zone, s.Piece)
+	case OpPut:
+		return fmt.Sprintf("%v put zone%d %s", s.At, s.Zone, s.Piece)
+	case OpPress:
+		return fmt.Sprintf("%v press %s side=%d", s.At, s.Button, s.Side)
+	}
+	return fmt.Sprintf("%v op(%d)", s.At, s.Op)
+}
+
+// Human sets how a simulated person handles pieces: delays as
+// [min, max) ranges and habits as probabilities per move.
+type Human struct {
+	Think [2]time.Duration // before the first touch
+	Hand  [2]time.Duration // between two hand actions
+	Glide [2]time.Duration // per square crossed in a slide
+	Press [2]time.Duration // from the last placement to the clock press
+
+	TouchBack float64 // lift the moving piece, put it back, then move it
+	Adjust    float64 // press adjust, straighten another piece, press again
+	Slide     float64 // slide a single piece across empty squares
+	OneByOne  float64 // lift a group piece by piece instead of in one pinch
+	TurnAfter float64 // turn a promoted piece over after placing it
+}
+
+// DefaultHuman is a calm player with every habit.
+var DefaultHuman = Human{
+	Think: [2]time.Duration{800 * time.Millisecond, 4 * time.Second},
+	Hand:  [2]time.Duration{150 * time.Millisecond, 600 * time.Millisecond},
+	Glide: [2]time.Duration{30 * time.Millisecond, 90 * time.Millisecond},
+	Press: [2]time.Duration{200 * time.Millisecond, 900 * time.Millisecond},
+
+	TouchBack: 0.1, Adjust: 0.05, Slide: 0.2, OneByOne: 0.3, TurnAfter: 0.5,
+}
+
+func span(rng *rand.Rand, r [2]time.Duration) time.Duration {
+	if r[1] <= r[0] {
+		return r[0]
+	}
+	return r[0] + time.Duration(rng.Int64N(int64(r[1]-r[0])))
+}
+
+// loc is a place pieces come from or go to: a square, or a zone.
+type loc struct {
+	zone bool
+	i    int
+}
+
+type removal struct {
+	at    loc
+	p     rules.Piece
+	taken bool // matched to an addition
+}
+
+type addition struct {
+	at  loc
+	p   rules.Piece
+	src int // index into removals, -1 from outside the board
+}
+
+// planner turns the difference of two views into a person's actions.
+type planner struct {
+	g     *rules.Geometry
+	rng   *rand.Rand
+	h     Human
+	t     time.Duration
+	steps []Step
+	cur   rules.View // the physical state as the steps leave it
+
+	rem    []removal
+	add    []addition
+	lifted map[rules.Square]bool
+	pinch  map[rules.Square]bool // lifted in one movement
+}
+
+// PlanMove returns the actions of the player of side mover who makes move
+// m, turning the board from before into after. The views must be of
+// geometry g. Every piece that leaves a square is lifted from the top of
+// its stack; pieces that disappear go off the board; pieces that appear
+// from nowhere (a chess promotion's queen) come from the box.
+func PlanMove(g *rules.Geometry, before, after rules.View, m rules.Move, mover rules.Color, h Human, rng *rand.Rand) ([]Step, error) {
+	p := &planner{g: g, rng: rng, h: h, cur: before.Clone(), lifted: map[rules.Square]bool{}, pinch: map[rules.Square]bool{}}
+	if err := p.diff(before, after); err != nil {
+		return nil, err
+	}
+	p.match(m)
+	from, to := m.From(), m.To()
+
+	p.t = span(rng, h.Think)
+	if p.chance(h.Adjust) {
+		p.adjust(from, to, mover)
+	}
+	if g.Valid(from) && p.chance(h.TouchBack) && len(p.cur.Stacks[from]) > 0 {
+		k := p.removedAt(from)
+		if k > 0 {
+			st := p.cur.Stacks[from]
+			group := slices.Clone(st[len(st)-k:])
+			p.emit(Step{Op: OpLift, Square: from, N: k})
+			p.emit(Step{Op: OpPlace, Square: from, Pieces: group})
+		}
+	}
+	// Captures in either order: the victim first, or the mover first.
+	orphansFirst := p.chance(0.5)
+	if g.Valid(to) && p.chance(0.5) {
+		p.liftSquare(to)
+	}
+	if g.Valid(from) {
+		p.liftSquare(from)
+	}
+	if orphansFirst {
+		p.liftOrphans()
+	}
+	for _, d := range p.destinations(to) {
+		p.fill(d, from)
+	}
+	p.liftAll()
+	p.t += span(rng, h.Press) - span(rng, h.Hand)
+	p.emit(Step{Op: OpPress, Button: sensorboard.ButtonClock, Side: sensorboard.SideOf(mover)})
+
+	if !p.cur.Equal(after) {
+		return nil, fmt.Errorf("plan of %s leaves\n%s\nwant\n%s", m, p.cur.Format(g), after.Format(g))
+	}
+	return p.steps, nil
+}
+
+func (p *planner) chance(r float64) bool { return r > 0 && p.rng.Float64() < r }
+
+func (p *planner) emit(s Step) {
+	p.t += span(p.rng, p.h.Hand)
+	s.At = p.t
+	p.apply(s)
+	p.steps = append(p.steps, s)
+}
+
+// apply mirrors a step on the planner's picture of the board.
+func (p *planner) apply(s Step) {
+	switch s.Op {
+	case OpLift:
+		st := p.cur.Stacks[s.Square]
+		p.cur.Stacks[s.Square] = st[:len(st)-s.N]
+	case OpPlace:
+		p.cur.Stacks[s.Square] = append(slices.Clip(p.cur.Stacks[s.Square]), s.Pieces...)
+	case OpTurn:
+		st := p.cur.Stacks[s.Square]
+		st[len(st)-1].Face = s.Face
+	case OpTake:
+		z := p.cur.Zones[s.Zone]
+		i := slices.Index(z, s.Piece)
+		p.cur.Zones[s.Zone] = slices.Delete(slices.Clone(z), i, i+1)
+	case OpPut:
+		p.cur.Zones[s.Zone] = append(slices.Clone(p.cur.Zones[s.Zone]), s.Piece)
+		rules.View{Zones: p.cur.Zones[s.Zone : s.Zone+1]}.SortZones()
+	}
+}
+
+// diff lists what leaves and what arrives where.
+func (p *planner) diff(before, after rules.View) error {
+	if len(before.Stacks) != p.g.Len() || len(after.Stacks) != p.g.Len() {
+		return fmt.Errorf("views of %d and %d squares on a board of %d", len(before.Stacks), len(after.Stacks), p.g.Len())
+	}
+	for sq := range before.Stacks {
+		b, a := before.Stacks[sq], after.Stacks[sq]
+		k := 0
+		for k < len(b) && k < len(a) && b[k] == a[k] {
+			k++
+		}
+		for _, pc := range b[k:] {
+			p.rem = append(p.rem, removal{at: loc{i: sq}, p: pc})
+		}
+		for _, pc := range a[k:] {
+			p.add = append(p.add, addition{at: loc{i: sq}, p: pc, src: -1})
+		}
+	}
+	for z := range before.Zones {
+		left := slices.Clone(after.Zones[z])
+		for _, pc := range before.Zones[z] {
+			if i := slices.Index(left, pc); i >= 0 {
+				left = slices.Delete(left, i, i+1)
+				continue
+			}
+			p.rem = append(p.rem, removal{at: loc{zone: true, i: z}, p: pc})
+		}
+		for _, pc := range left {
+			p.add = append(p.add, addition{at: loc{zone: true, i: z}, p: pc, src: -1})
+		}
+	}
+	return nil
+}
+
+// match pairs each arriving piece with a leaving one: the same piece
+// first, then the same piece turned over, then the same kind of piece
+// changing sides (a shogi capture). Ties prefer the move's own from/to.
+func (p *planner) match(m rules.Move) {
+	from, to := loc{i: int(m.From())}, loc{i: int(m.To())}
+	levels := []func(a, b rules.Piece) bool{
+		func(a, b rules.Piece) bool { return a == b },
+		func(a, b rules.Piece) bool { return a.Color == b.Color && a.Kind == b.Kind && a.Mark == b.Mark },
+		func(a, b rules.Piece) bool { return a.Kind == b.Kind && a.Mark == b.Mark },
+	}
+	for _, same := range levels {
+		for ai := range p.add {
+			a := &p.add[ai]
+			if a.src >= 0 {
+				continue
+			}
+			best := -1
+			for ri, r := range p.rem {
+				if r.taken || !same(r.p, a.p) {
+					continue
+				}
+				if best < 0 || (r.at == from && a.at == to && p.rem[best].at != from) {
+					best = ri
+				}
+			}
+			if best >= 0 {
+				a.src = best
+				p.rem[best].taken = true
+			}
+		}
+	}
+}
+
+func (p *planner) removedAt(sq rules.Square) int {
+	n := 0
+	for _, r := range p.rem {
+		if !r.at.zone && r.at.i == int(sq) {
+			n++
+		}
+	}
+	return n
+}
+
+// liftSquare lifts everything that leaves sq, once.
+func (p *planner) liftSquare(sq rules.Square) {
+	if p.lifted[sq] {
+		return
+	}
+	k := p.removedAt(sq)
+	if k == 0 {
+		return
+	}
+	p.lifted[sq] = true
+	if k > 1 && p.chance(p.h.OneByOne) {
+		for range k {
+			p.emit(Step{Op: OpLift, Square: sq, N: 1})
+		}
+		return
+	}
+	p.pinch[sq] = true
+	p.emit(Step{Op: OpLift, Square: sq, N: k})
+}
+
+// liftOrphans lifts the squares whose leaving pieces go nowhere on the
+// board or in a zone (an en passant victim, a jumped Kvaa counter).
+func (p *planner) liftOrphans() {
+	for _, r := range p.rem {
+		if !r.at.zone && !r.taken {
+			p.liftSquare(rules.Square(r.at.i))
+		}
+	}
+}
+
+// liftAll lifts whatever still has to leave the board's squares.
+func (p *planner) liftAll() {
+	for _, r := range p.rem {
+		if !r.at.zone {
+			p.liftSquare(rules.Square(r.at.i))
+		}
+	}
+}
+
+// destinations orders the places that receive pieces: the move's target
+// first, then squares in order, then zones (captured pieces go to the
+// stand last).
+func (p *planner) destinations(to rules.Square) []loc {
+	var sq, zn []loc
+	seen := map[loc]bool{}
+	for _, a := range p.add {
+		if seen[a.at] {
+			continue
+		}
+		seen[a.at] = true
+		switch {
+		case a.at.zone:
+			zn = append(zn, a.at)
+		case a.at.i == int(to):
+			sq = append([]loc{a.at}, sq...)
+		default:
+			sq = append(sq, a.at)
+		}
+	}
+	return append(sq, zn...)
+}
+
+// fill brings every arriving piece of d.
+func (p *planner) fill(d loc, from rules.Square) {
+	var here []addition
+	for _, a := range p.add {
+		if a.at == d {
+			here = append(here, a)
+		}
+	}
+	// Lift the sources first; a capture on d is lifted before or after
+	// the mover's pieces.
+	if !d.zone && p.chance(0.5) {
+		p.liftSquare(rules.Square(d.i))
+	}
+	for _, a := range here {
+		if a.src >= 0 && !p.rem[a.src].at.zone {
+			p.liftSquare(rules.Square(p.rem[a.src].at.i))
+		}
+	}
+	if !d.zone {
+		p.liftSquare(rules.Square(d.i))
+	}
+	for i := 0; i < len(here); {
+		a := here[i]
+		var r *removal
+		if a.src >= 0 {
+			r = &p.rem[a.src]
+		}
+		if r != nil && r.at.zone {
+			p.emit(Step{Op: OpTake, Zone: r.at.i, Piece: r.p})
+		}
+		if d.zone {
+			p.emit(Step{Op: OpPut, Zone: d.i, Piece: a.p})
+			i++
+			continue
+		}
+		sq := rules.Square(d.i)
+		// A pinch of several pieces from one square lands together.
+		j := i + 1
+		if r != nil && !r.at.zone && p.pinch[rules.Square(r.at.i)] {
+			for j < len(here) && here[j].src == here[j-1].src+1 && p.rem[here[j].src].at == r.at &&
+				here[j].p == p.rem[here[j].src].p {
+				j++
+			}
+		}
+		group := make([]rules.Piece, 0, j-i)
+		for _, b := range here[i:j] {
+			group = append(group, b.p)
+		}
+		if r != nil && !r.at.zone && j-i == 1 && rules.Square(r.at.i) == from && p.chance(p.h.Slide) {
+			p.slide(from, sq, group[0])
+		}
+		turn := j-i == 1 && r != nil && r.p.Face != a.p.Face && p.chance(p.h.TurnAfter)
+		if turn {
+			old := a.p
+			old.Face = r.p.Face
+			p.emit(Step{Op: OpPlace, Square: sq, Pieces: []rules.Piece{old}})
+			p.emit(Step{Op: OpTurn, Square: sq, Face: a.p.Face})
+		} else {
+			p.emit(Step{Op: OpPlace, Square: sq, Pieces: group})
+		}
+		i = j
+	}
+}
+
+// slide drags pc from a to b across the empty squares between them on a
+// straight line, touching each one briefly.
+func (p *planner) slide(a, b rules.Square, pc rules.Piece) {
+	fa, ra := p.g.Coords(a)
+	fb, rb := p.g.Coords(b)
+	df, dr := sign(fb-fa), sign(rb-ra)
+	straight := df == 0 || dr == 0 || abs(fb-fa) == abs(rb-ra)
+	if !straight || (df == 0 && dr == 0) {
+		return
+	}
+	var path []rules.Square
+	for f, r := fa+df, ra+dr; f != fb || r != rb; f, r = f+df, r+dr {
+		sq := p.g.Square(f, r)
+		if sq == rules.NoSquare || len(p.cur.Stacks[sq]) != 0 {
+			return
+		}
+		path = append(path, sq)
+	}
+	for _, sq := range path {
+		p.t += span(p.rng, p.h.Glide) - span(p.rng, p.h.Hand)
+		p.emit(Step{Op: OpPlace, Square: sq, Pieces: []rules.Piece{pc}})
+		p.t += span(p.rng, p.h.Glide) - span(p.rng, p.h.Hand)
+		p.emit(Step{Op: OpLift, Square: sq, N: 1})
+	}
+}
+
+// adjust presses the adjust button, straightens a piece not involved in
+// the move and presses again.
+func (p *planner) adjust(from, to rules.Square, mover rules.Color) {
+	var cands []rules.Square
+	for sq, st := range p.cur.Stacks {
+		s := rules.Square(sq)
+		if len(st) > 0 && s != from && s != to && p.removedAt(s) == 0 && !p.arrives(s) {
+			cands = append(cands, s)
+		}
+	}
+	if len(cands) == 0 {
+		return
+	}
+	sq := cands[p.rng.IntN(len(cands))]
+	side := sensorboard.SideOf(mover)
+	p.emit(Step{Op: OpPress, Button: sensorboard.ButtonAdjust, Side: side})
+	top := p.cur.Stacks[sq][len(p.cur.Stacks[sq])-1]
+	p.emit(Step{Op: OpLift, Square: sq, N: 1})
+	p.emit(Step{Op: OpPlace, Square: sq, Pieces: []rules.Piece{top}})
+	p.emit(Step{Op: OpPress, Button: sensorboard.ButtonAdjust, Side: side})
+}
+
+func (p *planner) arrives(sq rules.Square) bool {
+	for _, a := range p.add {
+		if !a.at.zone && a.at.i == int(sq) {
+			return true
+		}
+	}
+	return false
+}
+
+// PlanKnock returns the actions of a stack on sq knocked over onto its
+// empty neighbours (or off the board) and set up again, bottom first.
+func PlanKnock(g *rules.Geometry, v rules.View, sq rules.Square, h Human, rng *rand.Rand) []Step {
+	p := &planner{g: g, rng: rng, h: h, cur: v.Clone()}
+	st := slices.Clone(v.Stacks[sq])
+	if len(st) == 0 {
+		return nil
+	}
+	p.emit(Step{Op: OpLift, Square: sq, N: len(st)})
+	// The pieces scatter onto empty neighbours, one each.
+	f, r := g.Coords(sq)
+	var spots []rules.Square
+	for _, d := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, -1}, {1, -1}, {-1, 1}} {
+		n := g.Square(f+d[0], r+d[1])
+		if n != rules.NoSquare && len(v.Stacks[n]) == 0 && len(spots) < len(st) {
+			spots = append(spots, n)
+		}
+	}
+	p.t -= span(rng, h.Hand)
+	for i, n := range spots {
+		p.emit(Step{Op: OpPlace, Square: n, Pieces: []rules.Piece{st[len(st)-1-i]}})
+	}
+	p.t += time.Second
+	for _, n := range spots {
+		p.emit(Step{Op: OpLift, Square: n, N: 1})
+	}
+	for _, pc := range st {
+		p.emit(Step{Op: OpPlace, Square: sq, Pieces: []rules.Piece{pc}})
+	}
+	return p.steps
+}
+
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,351 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	sb "arbiter/hardware/sensorboard"
+	"arbiter/rules"
+)
+
+type move struct{ from, to rules.Square }
+
+func (m move) From() rules.Square { return m.from }
+func (m move) To() rules.Square   { return m.to }
+func (m move) String() string     { return fmt.Sprintf("%d-%d", m.from, m.to) }
+
+var (
+	geo8 = rules.NewRect(8, 8)
+	geoH = rules.NewRect(9, 9, rules.Zone{Name: "hand-first", Kind: rules.Hand, Owner: rules.First},
+		rules.Zone{Name: "hand-second", Kind: rules.Hand, Owner: rules.Second})
+	wP = rules.Piece{Color: rules.First, Kind: 'P'}
+	wN = rules.Piece{Color: rules.First, Kind: 'N'}
+	bP = rules.Piece{Color: rules.Second, Kind: 'P'}
+	bR = rules.Piece{Color: rules.Second, Kind: 'R'}
+	wS = rules.Piece{Color: rules.First, Kind: 'S'}
+)
+
+func sq(g *rules.Geometry, name string) rules.Square {
+	s, ok := g.Lookup(name)
+	if !ok {
+		panic(name)
+	}
+	return s
+}
+
+// view builds a view from "square: pieces bottom first" pairs.
+func view(g *rules.Geometry, stacks map[string][]rules.Piece, zones ...[]rules.Piece) rules.View {
+	v := rules.NewView(g)
+	for name, ps := range stacks {
+		v.Stacks[sq(g, name)] = ps
+	}
+	for i, z := range zones {
+		v.Zones[i] = z
+	}
+	v.SortZones()
+	return v
+}
+
+func ops(steps []Step) []Op {
+	var out []Op
+	for _, s := range steps {
+		out = append(out, s.Op)
+	}
+	return out
+}
+
+func TestPlanCaptureEitherOrder(t *testing.T) {
+	before := view(geo8, map[string][]rules.Piece{"e4": {wP}, "d5": {bP}})
+	after := view(geo8, map[string][]rules.Piece{"d5": {wP}})
+	m := move{sq(geo8, "e4"), sq(geo8, "d5")}
+	firsts := map[rules.Square]int{}
+	for seed := range uint64(40) {
+		steps, err := PlanMove(geo8, before, after, m, rules.First, Human{}, rand.New(rand.NewPCG(seed, 1)))
+		require.NoError(t, err)
+		assert.Equal(t, []Op{OpLift, OpLift, OpPlace, OpPress}, ops(steps))
+		firsts[steps[0].Square]++
+		assert.Equal(t, sb.ButtonClock, steps[len(steps)-1].Button)
+	}
+	assert.Positive(t, firsts[m.from], "mover lifted first")
+	assert.Positive(t, firsts[m.to], "victim lifted first")
+}
+
+func TestPlanTowerSplit(t *testing.T) {
+	// The top two of a three-high tower go onto an enemy piece.
+	before := view(geo8, map[string][]rules.Piece{"d4": {bP, wP, wN}, "d8": {bR}})
+	after := view(geo8, map[string][]rules.Piece{"d4": {bP}, "d8": {bR, wP, wN}})
+	m := move{sq(geo8, "d4"), sq(geo8, "d8")}
+	pinch := Human{OneByOne: 0}
+	steps, err := PlanMove(geo8, before, after, m, rules.First, pinch, rand.New(rand.NewPCG(1, 1)))
+	require.NoError(t, err)
+	require.Equal(t, []Op{OpLift, OpPlace, OpPress}, ops(steps))
+	assert.Equal(t, 2, steps[0].N)
+	assert.Equal(t, []rules.Piece{wP, wN}, steps[1].Pieces)
+	steps, err = PlanMove(geo8, before, after, m, rules.First, Human{OneByOne: 1}, rand.New(rand.NewPCG(1, 1)))
+	require.NoError(t, err)
+	assert.Equal(t, []Op{OpLift, OpLift, OpPlace, OpPlace, OpPress}, ops(steps))
+}
+
+func TestPlanPromotionTurnsThePiece(t *testing.T) {
+	before := view(geoH, map[string][]rules.Piece{"e6": {wS}})
+	promoted := wS
+	promoted.Face = rules.Back
+	after := view(geoH, map[string][]rules.Piece{"e7": {promoted}})
+	m := move{sq(geoH, "e6"), sq(geoH, "e7")}
+	steps, err := PlanMove(geoH, before, after, m, rules.First, Human{TurnAfter: 1}, rand.New(rand.NewPCG(1, 1)))
+	require.NoError(t, err)
+	require.Equal(t, []Op{OpLift, OpPlace, OpTurn, OpPress}, ops(steps))
+	assert.Equal(t, rules.Front, steps[1].Pieces[0].Face, "placed unpromoted")
+	assert.Equal(t, rules.Back, steps[2].Face)
+	steps, err = PlanMove(geoH, before, after, m, rules.First, Human{}, rand.New(rand.NewPCG(1, 1)))
+	require.NoError(t, err)
+	require.Equal(t, []Op{OpLift, OpPlace, OpPress}, ops(steps))
+	assert.Equal(t, rules.Back, steps[1].Pieces[0].Face, "turned over in the air")
+}
+
+func TestPlanShogiCaptureAndDrop(t *testing.T) {
+	gP := rules.Piece{Color: rules.Second, Kind: 'P'}
+	before := view(geoH, map[string][]rules.Piece{"e5": {wS}, "e6": {gP}}, nil, nil)
+	after := view(geoH, map[string][]rules.Piece{"e6": {wS}}, []rules.Piece{wP}, nil)
+	m := move{sq(geoH, "e5"), sq(geoH, "e6")}
+	steps, err := PlanMove(geoH, before, after, m, rules.First, Human{}, rand.New(rand.NewPCG(2, 1)))
+	require.NoError(t, err)
+	assert.Equal(t, OpPut, steps[len(steps)-2].Op, "the captured pawn goes to the hand last")
+	assert.Equal(t, wP, steps[len(steps)-2].Piece)
+
+	// Dropping it again.
+	drop := view(geoH, map[string][]rules.Piece{"e6": {wS}, "c3": {wP}}, nil, nil)
+	steps, err = PlanMove(geoH, after, drop, move{rules.NoSquare, sq(geoH, "c3")}, rules.First, Human{}, rand.New(rand.NewPCG(2, 1)))
+	require.NoError(t, err)
+	require.Equal(t, []Op{OpTake, OpPlace, OpPress}, ops(steps))
+	assert.Equal(t, 0, steps[0].Zone)
+}
+
+func TestPlanSlideTouchesTheSquaresBetween(t *testing.T) {
+	before := view(geo8, map[string][]rules.Piece{"a1": {wN}})
+	after := view(geo8, map[string][]rules.Piece{"a4": {wN}})
+	steps, err := PlanMove(geo8, before, after, move{sq(geo8, "a1"), sq(geo8, "a4")}, rules.First, Human{Slide: 1}, rand.New(rand.NewPCG(1, 1)))
+	require.NoError(t, err)
+	require.Equal(t, []Op{OpLift, OpPlace, OpLift, OpPlace, OpLift, OpPlace, OpPress}, ops(steps))
+	assert.Equal(t, sq(geo8, "a2"), steps[1].Square)
+	assert.Equal(t, sq(geo8, "a3"), steps[3].Square)
+	for i := 1; i < len(steps); i++ {
+		assert.GreaterOrEqual(t, steps[i].At, steps[i-1].At, "steps in time order")
+	}
+}
+
+func TestPlanCastlingKingFirst(t *testing.T) {
+	wK := rules.Piece{Color: rules.First, Kind: 'K'}
+	wR := rules.Piece{Color: rules.First, Kind: 'R'}
+	before := view(geo8, map[string][]rules.Piece{"e1": {wK}, "h1": {wR}})
+	after := view(geo8, map[string][]rules.Piece{"g1": {wK}, "f1": {wR}})
+	steps, err := PlanMove(geo8, before, after, move{sq(geo8, "e1"), sq(geo8, "g1")}, rules.First, Human{}, rand.New(rand.NewPCG(1, 1)))
+	require.NoError(t, err)
+	require.Equal(t, []Op{OpLift, OpPlace, OpLift, OpPlace, OpPress}, ops(steps))
+	assert.Equal(t, []rules.Square{sq(geo8, "e1"), sq(geo8, "g1"), sq(geo8, "h1"), sq(geo8, "f1")},
+		[]rules.Square{steps[0].Square, steps[1].Square, steps[2].Square, steps[3].Square})
+}
+
+func TestPlanKnockRestores(t *testing.T) {
+	before := view(geo8, map[string][]rules.Piece{"d4": {bP, wP, wN}, "e4": {wP}})
+	steps := PlanKnock(geo8, before, sq(geo8, "d4"), DefaultHuman, rand.New(rand.NewPCG(1, 1)))
+	p := &planner{g: geo8, cur: before.Clone()}
+	for _, s := range steps {
+		p.apply(s)
+	}
+	assert.True(t, p.cur.Equal(before), "the tower is set up again")
+	assert.Equal(t, OpLift, steps[0].Op)
+	assert.Equal(t, 3, steps[0].N)
+}
+
+// sink decodes every frame a board writes.
+type sink struct {
+	dec    *sb.Decoder
+	frames []sb.Frame
+}
+
+func (s *sink) write(b []byte) {
+	p := b
+	for len(p) > 0 {
+		n, f, err := s.dec.Decode(p)
+		p = p[n:]
+		if err == nil {
+			f.Payload = slices.Clone(f.Payload)
+			s.frames = append(s.frames, f)
+		}
+	}
+}
+
+func newTestBoard(t *testing.T, caps sb.Caps, maxH int) (*Board, *sink) {
+	b, err := NewBoard(Config{ID: "T", Geometry: geo8, Caps: caps, MaxHeight: maxH}, &Virtual{})
+	require.NoError(t, err)
+	s := &sink{dec: sb.NewDecoder()}
+	b.SetOutput(s.write)
+	return b, s
+}
+
+func squareMsgs(t *testing.T, fs []sb.Frame) []sb.SquareMsg {
+	var out []sb.SquareMsg
+	for _, f := range fs {
+		if f.Type == sb.TypeSquare {
+			var m sb.SquareMsg
+			require.NoError(t, m.UnmarshalPayload(f.Payload))
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func TestBoardSensing(t *testing.T) {
+	s0 := sq(geo8, "a1")
+	t.Run("occupancy only", func(t *testing.T) {
+		b, s := newTestBoard(t, 0, 0)
+		b.Place(s0, wP, bP)
+		_, err := b.Lift(s0, 1)
+		require.NoError(t, err)
+		ms := squareMsgs(t, s.frames)
+		require.Len(t, ms, 1, "the lift from a stack of two is invisible")
+		assert.Equal(t, uint8(1), ms[0].Height)
+		assert.False(t, ms[0].Top.Known)
+	})
+	t.Run("saturation", func(t *testing.T) {
+		b, s := newTestBoard(t, sb.CapHeight, 3)
+		b.Place(s0, wP, wP, wP, wP, wP)
+		ms := squareMsgs(t, s.frames)
+		require.Len(t, ms, 1)
+		assert.Equal(t, uint8(3), ms[0].Height)
+		assert.True(t, ms[0].Saturated)
+	})
+	t.Run("identity without colour or face", func(t *testing.T) {
+		b, s := newTestBoard(t, sb.CapHeight|sb.CapIdentity, 0)
+		promoted := rules.Piece{Color: rules.Second, Kind: 'S', Face: rules.Back}
+		b.Place(s0, promoted)
+		require.NoError(t, b.Turn(s0, rules.Front))
+		ms := squareMsgs(t, s.frames)
+		require.Len(t, ms, 1, "the face change is invisible")
+		assert.Equal(t, sb.Ident{Known: true, Piece: rules.Piece{Kind: 'S'}}, ms[0].Top)
+	})
+	t.Run("identity with face", func(t *testing.T) {
+		b, s := newTestBoard(t, sb.CapHeight|sb.CapIdentity|sb.CapColor|sb.CapFace, 0)
+		b.Place(s0, wS)
+		require.NoError(t, b.Turn(s0, rules.Back))
+		ms := squareMsgs(t, s.frames)
+		require.Len(t, ms, 2)
+		assert.Equal(t, rules.Back, ms[1].Top.Piece.Face)
+	})
+}
+
+func TestBoardAnswersTheHost(t *testing.T) {
+	b, s := newTestBoard(t, sb.CapHeight, 0)
+	b.Place(sq(geo8, "c3"), wP)
+	var enc sb.Encoder
+	host := func(m sb.Message) {
+		d := sb.NewDecoder()
+		_, f, err := d.Decode(enc.Append(nil, m, 77))
+		require.NoError(t, err)
+		b.HandleHost(f)
+	}
+	select {
+	case <-b.Connected():
+		t.Fatal("connected before any host frame")
+	default:
+	}
+	host(&sb.HelloReqMsg{Major: 1})
+	<-b.Connected()
+	host(&sb.DumpReqMsg{Token: 9})
+	host(&sb.PingMsg{Token: 5})
+	host(&sb.ClockMsg{First: 1000, Second: 2000, Running: sb.SideFirst})
+	d := sb.NewDecoder()
+	_, bad, _ := d.Decode(sb.AppendFrame(nil, sb.Header{Type: 0xF0, Seq: 4}, nil))
+	b.HandleHost(bad)
+	var types []sb.Type
+	for _, f := range s.frames {
+		types = append(types, f.Type)
+	}
+	assert.Equal(t, []sb.Type{sb.TypeSquare, sb.TypeHello, sb.TypeDumpSquares, sb.TypeDumpEnd, sb.TypePong, sb.TypeNak}, types)
+	var pong sb.PongMsg
+	require.NoError(t, pong.UnmarshalPayload(s.frames[4].Payload))
+	assert.Equal(t, sb.PongMsg{Token: 5, HostTime: 77}, pong)
+	var dump sb.DumpSquaresMsg
+	require.NoError(t, dump.UnmarshalPayload(s.frames[2].Payload))
+	assert.Len(t, dump.Squares, 64)
+	assert.Equal(t, uint8(1), dump.Squares[sq(geo8, "c3")].Height)
+	clock, _, _, _ := b.HostState()
+	assert.Equal(t, uint32(2000), clock.Second)
+	for i, f := range s.frames {
+		assert.Equal(t, uint16(i), f.Seq, "frames numbered from 0")
+	}
+}
+
+func TestBoardLinkFaults(t *testing.T) {
+	b, err := NewBoard(Config{ID: "F", Geometry: geo8, Caps: sb.CapHeight, Seed: 3,
+		Faults: Faults{Drop: 0.2, Duplicate: 0.2, Corrupt: 0.2}}, &Virtual{})
+	require.NoError(t, err)
+	b.KeepLog()
+	s := &sink{dec: sb.NewDecoder()}
+	b.SetOutput(s.write)
+	for i := range 200 {
+		b.Place(rules.Square(i%64), wP)
+	}
+	dropped := 0
+	for _, l := range b.Log() {
+		if l.Dropped {
+			dropped++
+		}
+	}
+	seen := map[uint16]int{}
+	for _, f := range s.frames {
+		seen[f.Seq]++
+	}
+	dups := 0
+	for _, n := range seen {
+		if n > 1 {
+			dups++
+		}
+	}
+	assert.InDelta(t, 40, dropped, 20)
+	assert.Positive(t, dups)
+	assert.Positive(t, s.dec.Stats.Bad, "corrupted frames are rejected")
+	assert.Less(t, len(seen), 200-dropped+1)
+}
+
+func TestRunnerAnswers(t *testing.T) {
+	clock := &Virtual{}
+	b, err := NewBoard(Config{ID: "A", Geometry: geoH, Caps: sb.CapHeight}, clock)
+	require.NoError(t, err)
+	before := view(geoH, map[string][]rules.Piece{"e6": {wS}})
+	promoted := wS
+	promoted.Face = rules.Back
+	after := view(geoH, map[string][]rules.Piece{"e7": {promoted}})
+	b.Load(before)
+	s := &sink{dec: sb.NewDecoder()}
+	b.SetOutput(s.write)
+	var enc sb.Encoder
+	d := sb.NewDecoder()
+	_, f, err := d.Decode(enc.Append(nil, &sb.HelloReqMsg{Major: 1}, 0))
+	require.NoError(t, err)
+	b.HandleHost(f)
+	run := NewRunner(b, clock)
+	run.Answer = func(t Turn) (uint8, bool) { return sb.AnswerYes, true }
+	turn := Turn{Move: move{sq(geoH, "e6"), sq(geoH, "e7")}, Mover: rules.First, Before: before, After: after}
+	require.NoError(t, run.Play(context.Background(), []Turn{turn}))
+	var buttons []sb.ButtonMsg
+	for _, f := range s.frames {
+		if f.Type == sb.TypeButton {
+			var m sb.ButtonMsg
+			require.NoError(t, m.UnmarshalPayload(f.Payload))
+			if m.Pressed {
+				buttons = append(buttons, m)
+			}
+		}
+	}
+	require.Len(t, buttons, 2)
+	assert.Equal(t, sb.ButtonMsg{Button: sb.ButtonAnswer, Side: sb.SideFirst, Pressed: true, Count: 1, Value: sb.AnswerYes}, buttons[0])
+	assert.Equal(t, sb.ButtonClock, buttons[1].Button)
+}
