@@ -1,0 +1,127 @@
+package arbiter
+
+import (
+	"fmt"
+	"time"
+
+	"arbiter/rules"
+)
+
+// Completion says when a session commits a move.
+type Completion uint8
+
+const (
+	// OnPress commits the move the board shows when the player presses the
+	// clock.
+	OnPress Completion = iota
+	// OnRelease also commits a move once the board has settled on it
+	// (Tavreli: a move is made when the pieces are set down); a press then
+	// confirms.
+	OnRelease
+)
+
+// Enforcement says what happens to a touch-move violation.
+type Enforcement uint8
+
+const (
+	// Strict refuses the move until the obligation is met.
+	Strict Enforcement = iota
+	// Report accepts the move and records the violation for a claim.
+	Report
+	// Off ignores touches.
+	Off
+)
+
+// Penalty is the event's policy for a completed illegal move.
+type Penalty uint8
+
+const (
+	// ReportOnly records it and asks for the position to be restored.
+	ReportOnly Penalty = iota
+	// ChessPenalty adds time to the opponent for the first illegal move
+	// and loses the game at the IllegalLossAt-th.
+	ChessPenalty
+	// LossPenalty loses the game at once (shogi).
+	LossPenalty
+)
+
+// Config is the event's arbitration policy for one board.
+type Config struct {
+	Caps       Caps
+	Completion Completion
+	TouchMove  Enforcement
+	Penalty    Penalty
+	// IllegalAddTime is the time added to the opponent under ChessPenalty;
+	// IllegalLossAt the illegal move that loses (2: the second).
+	IllegalAddTime time.Duration
+	IllegalLossAt  int
+	// Settle is how long the board must stay unchanged before a settled
+	// state is judged (OnRelease) or a recovery is declared.
+	Settle time.Duration
+	// Release is how long a state must have lasted to count as a completed
+	// move when the opponent's first lift follows it at once (two quick
+	// moves in a row, OnRelease only).
+	Release time.Duration
+	// Simultaneous is the window within which two lifts count as one touch
+	// (a Volkhv and a Ratoborets lifted together for castling).
+	Simultaneous time.Duration
+	// RecoveryAfter is how long a settled board may match no legal move
+	// before the session enters recovery mode.
+	RecoveryAfter time.Duration
+	// AwaitSetup makes a new game wait until the board shows its start
+	// position (settled), then start the clock: the pieces being set up are
+	// not touches, and the clock does not run while the players set up.
+	AwaitSetup bool
+	// BoardTime judges settling by what the board has reported (its events
+	// and heartbeats, mapped to host time) rather than by the host's clock,
+	// so that frames delivered late are never judged early.
+	BoardTime bool
+}
+
+// DefaultConfig returns the default policy for a game, from its traits:
+// moves complete on release where the rules say so, touch-move is strict
+// where the game has it, and an illegal move loses where the rules say so
+// and is otherwise penalised chess-style.
+func DefaultConfig(g rules.Game) Config {
+	t := g.Traits()
+	c := Config{
+		Completion:     OnPress,
+		TouchMove:      Off,
+		Penalty:        ChessPenalty,
+		IllegalAddTime: 2 * time.Minute,
+		IllegalLossAt:  2,
+		Settle:         300 * time.Millisecond,
+		Release:        150 * time.Millisecond,
+		Simultaneous:   500 * time.Millisecond,
+		RecoveryAfter:  10 * time.Second,
+	}
+	if t.CompleteOnRelease {
+		c.Completion = OnRelease
+	}
+	if t.TouchMove {
+		c.TouchMove = Strict
+	}
+	if t.IllegalMoveLoses {
+		c.Penalty = LossPenalty
+	}
+	return c
+}
+
+// Validate reports the first setting that makes no sense.
+func (c Config) Validate() error {
+	switch {
+	case c.Settle <= 0:
+		return fmt.Errorf("settle time %v: must be positive", c.Settle)
+	case c.Release < 0 || c.Release > c.Settle:
+		return fmt.Errorf("release time %v: must be between 0 and the settle time %v", c.Release, c.Settle)
+	case c.Simultaneous < 0:
+		return fmt.Errorf("simultaneous-touch window %v: must not be negative", c.Simultaneous)
+	case c.RecoveryAfter < c.Settle:
+		return fmt.Errorf("recovery delay %v: must be at least the settle time %v", c.RecoveryAfter, c.Settle)
+	case c.Penalty == ChessPenalty && c.IllegalLossAt < 1:
+		return fmt.Errorf("illegal-move loss count %d: must be at least 1", c.IllegalLossAt)
+	case c.Completion > OnRelease || c.TouchMove > Off || c.Penalty > LossPenalty:
+		return fmt.Errorf("unknown completion, enforcement or penalty value")
+	}
+	return nil
+}

@@ -1,0 +1,83 @@
+package arbiter
+
+import (
+	"fmt"
+	"time"
+
+	"arbiter/rules"
+)
+
+// EventKind says what a board reported.
+type EventKind uint8
+
+// The kinds of board events a session understands.
+const (
+	// SquareChanged: a square's stack height (and, where sensed, top
+	// piece) is now Height (and Top).
+	SquareChanged EventKind = iota + 1
+	// ZoneChanged: zone Zone now holds Count pieces.
+	ZoneChanged
+	// ClockPressed: Side pressed its clock button.
+	ClockPressed
+	// AdjustPressed: Side pressed its adjust (j'adoube) button.
+	AdjustPressed
+	// ArbiterCalled: a player pressed the arbiter-call button.
+	ArbiterCalled
+	// Answered: Side answered a prompt with choice Choice (from 0).
+	Answered
+	// StateDump: the board's full state (resynchronisation): Heights,
+	// Tops (where sensed) and ZoneCounts replace what the session knew.
+	StateDump
+	// LinkLost and LinkRestored: the board stopped or resumed talking.
+	LinkLost
+	LinkRestored
+	// Heartbeat: the board is alive and has reported everything up to At.
+	Heartbeat
+	// Gap: frames from the board were lost; a StateDump will follow. Until
+	// it does, the session's picture may be stale, so a clock press is
+	// held and judged on the dump.
+	Gap
+)
+
+var eventNames = [...]string{
+	SquareChanged: "square", ZoneChanged: "zone", ClockPressed: "press", AdjustPressed: "adjust",
+	ArbiterCalled: "call", Answered: "answer", StateDump: "dump", LinkLost: "link-lost",
+	LinkRestored: "link-restored", Heartbeat: "heartbeat", Gap: "gap",
+}
+
+// String names the kind as scenario files write it.
+func (k EventKind) String() string {
+	if int(k) < len(eventNames) && eventNames[k] != "" {
+		return eventNames[k]
+	}
+	return fmt.Sprintf("EventKind(%d)", uint8(k))
+}
+
+// Event is one report from a board, already mapped to host time.
+type Event struct {
+	Kind EventKind
+	// At is the host monotonic instant of the event (the board's timestamp
+	// mapped to host time); BoardMs is the board's own timestamp.
+	At      time.Duration
+	BoardMs int64
+
+	// Square is the board's own number of the square (its sensor number,
+	// see rules.Geometry.SensorSquare); Heights and Tops of a StateDump
+	// are in that order too.
+	Square rules.Square
+	Height int
+	Top    rules.Piece // sensed top piece; zero if not sensed or empty
+
+	Zone  int
+	Count int
+
+	Side   rules.Color
+	Choice int
+
+	Heights    []int         // StateDump
+	Tops       []rules.Piece // StateDump, where sensed
+	ZoneCounts []int         // StateDump, where sensed
+
+	// RawSeq is the raw-log sequence number of the frame, for evidence.
+	RawSeq uint64
+}

@@ -1,0 +1,146 @@
+package arbiter
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"arbiter/rules"
+)
+
+// Caps says what a board senses beyond stack heights.
+type Caps struct {
+	// TopKind: the kind and mark of each stack's top piece.
+	TopKind bool
+	// TopFace: which face of the top piece is up.
+	TopFace bool
+	// TopColor: the colour of the top piece (not shogi, where owners are
+	// shown only by facing).
+	TopColor bool
+	// Zones: the number of pieces in each off-board zone.
+	Zones bool
+}
+
+// String lists the capabilities, "heights" first.
+func (c Caps) String() string {
+	parts := []string{"heights"}
+	for _, p := range []struct {
+		on   bool
+		name string
+	}{{c.TopKind, "kind"}, {c.TopFace, "face"}, {c.TopColor, "color"}, {c.Zones, "zones"}} {
+		if p.on {
+			parts = append(parts, p.name)
+		}
+	}
+	return strings.Join(parts, "+")
+}
+
+// cell is what a board can sense of one square: the height and, masked by
+// the board's capabilities, the top piece.
+type cell struct {
+	height int
+	top    rules.Piece // zero where not sensed or empty
+}
+
+// project reduces a piece to what caps can sense.
+func (c Caps) project(p rules.Piece) rules.Piece {
+	var q rules.Piece
+	if c.TopKind {
+		q.Kind, q.Mark = p.Kind, p.Mark
+	}
+	if c.TopFace {
+		q.Face = p.Face
+	}
+	if c.TopColor {
+		q.Color = p.Color
+	}
+	return q
+}
+
+// cells projects a view onto what caps can sense: one cell per square, and
+// after them one pseudo-cell per zone holding its count.
+func (c Caps) cells(v rules.View) []cell {
+	out := make([]cell, len(v.Stacks)+len(v.Zones))
+	for i, s := range v.Stacks {
+		out[i].height = len(s)
+		if len(s) > 0 && (c.TopKind || c.TopFace || c.TopColor) {
+			out[i].top = c.project(s[len(s)-1])
+		}
+	}
+	if c.Zones {
+		for i, z := range v.Zones {
+			out[len(v.Stacks)+i].height = len(z)
+		}
+	}
+	return out
+}
+
+// signature is the canonical text of the cells that differ from a
+// baseline: "sq:h:top;..." in square order. Equal signatures mean equal
+// sensed states.
+func signature(base, cur []cell) string {
+	var b strings.Builder
+	for i := range cur {
+		if cur[i] != base[i] {
+			b.WriteString(strconv.Itoa(i))
+			b.WriteByte(':')
+			b.WriteString(strconv.Itoa(cur[i].height))
+			if cur[i].top != (rules.Piece{}) {
+				b.WriteByte(':')
+				b.WriteString(cur[i].top.String())
+			}
+			b.WriteByte(';')
+		}
+	}
+	return b.String()
+}
+
+// diffSquares lists the squares (not zones) whose cells differ, with the
+// expected content, for telling people what to fix.
+func diffSquares(g *rules.Geometry, want, got []cell) []SquareFix {
+	var fixes []SquareFix
+	for i := 0; i < g.Len(); i++ {
+		if want[i] != got[i] {
+			fixes = append(fixes, SquareFix{Square: rules.Square(i), Name: g.Name(rules.Square(i)), Want: want[i].height, Got: got[i].height})
+		}
+	}
+	return fixes
+}
+
+// SquareFix is one square that does not show what it should.
+type SquareFix struct {
+	Square rules.Square
+	Name   string
+	Want   int // expected stack height
+	Got    int // sensed stack height
+	// Stack is the expected contents, bottom to top, for a person to
+	// rebuild a tower ("P(H) q N").
+	Stack string
+}
+
+// String writes "e4: 2 pieces, expected 3 (P(H) q N)".
+func (f SquareFix) String() string {
+	s := fmt.Sprintf("%s: %d pieces, expected %d", f.Name, f.Got, f.Want)
+	if f.Stack != "" {
+		s += " (" + f.Stack + ")"
+	}
+	return s
+}
+
+func stackText(v rules.View, sq rules.Square) string {
+	parts := make([]string, len(v.Stacks[sq]))
+	for i, p := range v.Stacks[sq] {
+		parts[i] = p.String()
+	}
+	return strings.Join(parts, " ")
+}
+
+func sortedSquares(set map[rules.Square]bool) []rules.Square {
+	out := make([]rules.Square, 0, len(set))
+	for sq := range set {
+		out = append(out, sq)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,166 @@
+package arbiter
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"arbiter/clock"
+	"arbiter/rules"
+)
+
+// Output is something a session decided: a move, an alert, a question, a
+// result. The daemon stores it (moves, results and alerts are acknowledged
+// only after they are stored) and publishes it.
+type Output interface{ output() }
+
+// MoveMade is a committed move.
+type MoveMade struct {
+	Ply      int
+	Side     rules.Color
+	Move     rules.Move
+	Notation string // the game's record notation
+	Position rules.Position
+	// At is the instant the move was completed (the clock press, or the
+	// last placement for games completed on release); BoardMs its board
+	// timestamp.
+	At      time.Duration
+	BoardMs int64
+	// Used is the time the move took on the clock; Clock the remaining
+	// time of each side after it (zero without a clock).
+	Used  time.Duration
+	Clock [2]time.Duration
+	// RawSeq is the raw frame that completed the move.
+	RawSeq uint64
+}
+
+// AlertKind classifies alerts for the arbiter's queue.
+type AlertKind uint8
+
+// The alert kinds.
+const (
+	IllegalMoveAlert AlertKind = iota + 1
+	TouchMoveAlert
+	AmbiguityAlert
+	RecoveryAlert
+	IrregularityAlert // a press without a move, an enemy piece lifted, ...
+	AdjustAlert       // position altered during adjusting
+	FlagAlert
+	LinkAlert
+	ArbiterCallAlert
+)
+
+var alertNames = [...]string{
+	IllegalMoveAlert: "illegal-move", TouchMoveAlert: "touch-move", AmbiguityAlert: "ambiguity",
+	RecoveryAlert: "recovery", IrregularityAlert: "irregularity", AdjustAlert: "adjust",
+	FlagAlert: "flag", LinkAlert: "link", ArbiterCallAlert: "arbiter-call",
+}
+
+// String returns the stable name of the kind.
+func (k AlertKind) String() string {
+	if int(k) < len(alertNames) && alertNames[k] != "" {
+		return alertNames[k]
+	}
+	return fmt.Sprintf("AlertKind(%d)", uint8(k))
+}
+
+// Alert asks for the human arbiter's attention.
+type Alert struct {
+	Kind AlertKind
+	Side rules.Color // the side concerned
+	At   time.Duration
+	// Message says what happened and what to do, for people.
+	Message string
+	// Squares to light on the board.
+	Squares []rules.Square
+	// Evidence is the turn's event log that led to the alert.
+	Evidence []string
+	// Enforced: the session refuses to go on until the matter is put right
+	// (strict touch-move, recovery); otherwise the alert is a report.
+	Enforced bool
+}
+
+// Prompt asks the player to move (or the arbiter) to choose among legal
+// moves that the board cannot tell apart, such as promoting or not on a
+// board that cannot see the face of a piece.
+type Prompt struct {
+	Side     rules.Color
+	At       time.Duration
+	Question string
+	// Choices are the candidate moves in record notation; Moves the same
+	// in canonical form, for [Session.Resolve].
+	Choices []string
+	Moves   []string
+}
+
+// Recovery reports that the board does not show the game's position and
+// says exactly which squares to fix; Done reports that it matches again.
+type Recovery struct {
+	At     time.Duration
+	Reason string
+	Fixes  []SquareFix
+	Done   bool
+}
+
+// GameOver is the end of the game.
+type GameOver struct {
+	Outcome rules.Outcome
+	At      time.Duration
+	Detail  string
+}
+
+// Started reports that the game has begun: the board shows the start
+// position and the first mover's clock runs.
+type Started struct {
+	At time.Duration
+}
+
+// ClockEvent passes on what the clock did by itself: a stage reached,
+// byoyomi entered, a period lost, a flag pending.
+type ClockEvent struct {
+	Event clock.Event
+}
+
+func (MoveMade) output()   {}
+func (Alert) output()      {}
+func (Prompt) output()     {}
+func (Recovery) output()   {}
+func (GameOver) output()   {}
+func (ClockEvent) output() {}
+func (Started) output()    {}
+
+// String formats outputs for logs and scenario files.
+func (m MoveMade) String() string {
+	return fmt.Sprintf("move %d %s %s", m.Ply, m.Notation, m.Move)
+}
+
+func (a Alert) String() string {
+	return fmt.Sprintf("alert %s %s: %s", a.Kind, a.Side, a.Message)
+}
+
+func (p Prompt) String() string {
+	return fmt.Sprintf("prompt %s: %s [%s]", p.Side, p.Question, strings.Join(p.Choices, " | "))
+}
+
+func (r Recovery) String() string {
+	if r.Done {
+		return "recovered"
+	}
+	fixes := make([]string, len(r.Fixes))
+	for i, f := range r.Fixes {
+		fixes[i] = f.String()
+	}
+	return fmt.Sprintf("recovery %s: %s", r.Reason, strings.Join(fixes, "; "))
+}
+
+func (g GameOver) String() string {
+	s := "over " + g.Outcome.String()
+	if g.Detail != "" {
+		s += ": " + g.Detail
+	}
+	return s
+}
+
+func (c ClockEvent) String() string { return "clock " + c.Event.String() }
+
+func (s Started) String() string { return "started" }

@@ -1,0 +1,82 @@
+package arbiter
+
+import (
+	"arbiter/hardware/sensorboard"
+	"arbiter/rules"
+)
+
+// FromSensor translates a sensor-board driver event into a session event;
+// it reports false for events a session has no use for (handshakes,
+// health, pongs), which the caller handles itself. Instants are
+// the board's timestamps mapped to host time when the mapping is known,
+// and the receive time otherwise.
+func FromSensor(e sensorboard.Event) (Event, bool) {
+	at := e.Host
+	if e.Mapped {
+		at = e.At
+	}
+	ev := Event{At: at, BoardMs: e.BoardMs}
+	switch e.Kind {
+	case sensorboard.EventSquare:
+		ev.Kind, ev.Square, ev.Height = SquareChanged, e.Square, e.Height
+		if e.Top.Known {
+			ev.Top = e.Top.Piece
+		}
+	case sensorboard.EventZone:
+		ev.Kind, ev.Zone, ev.Count = ZoneChanged, e.Zone, e.Count
+	case sensorboard.EventButton:
+		if !e.Pressed {
+			return ev, false
+		}
+		side, ok := e.Side.Color()
+		ev.Side = side
+		switch e.Button {
+		case sensorboard.ButtonClock:
+			ev.Kind = ClockPressed
+		case sensorboard.ButtonAdjust:
+			ev.Kind = AdjustPressed
+		case sensorboard.ButtonArbiter:
+			ev.Kind = ArbiterCalled
+		case sensorboard.ButtonAnswer:
+			ev.Kind, ev.Choice = Answered, int(e.Value)
+		default:
+			return ev, false
+		}
+		if !ok && ev.Kind != ArbiterCalled {
+			return ev, false
+		}
+	case sensorboard.EventSnapshot:
+		if e.Snapshot == nil {
+			return ev, false
+		}
+		ev.Kind = StateDump
+		ev.Heights = e.Snapshot.Heights()
+		ev.Tops = make([]rules.Piece, len(e.Snapshot.Squares))
+		for i, s := range e.Snapshot.Squares {
+			if s.Top.Known {
+				ev.Tops[i] = s.Top.Piece
+			}
+		}
+		for _, z := range e.Snapshot.Zones {
+			ev.ZoneCounts = append(ev.ZoneCounts, z.Count)
+		}
+	case sensorboard.EventHeartbeat:
+		ev.Kind = Heartbeat
+	case sensorboard.EventGap:
+		ev.Kind = Gap
+	default:
+		return ev, false
+	}
+	return ev, true
+}
+
+// CapsOf maps a board's handshake capabilities onto what the session
+// compares.
+func CapsOf(c sensorboard.Caps) Caps {
+	return Caps{
+		TopKind:  c&sensorboard.CapIdentity != 0,
+		TopFace:  c&sensorboard.CapFace != 0,
+		TopColor: c&sensorboard.CapColor != 0,
+		Zones:    c&(sensorboard.CapZoneCount|sensorboard.CapZoneIdentity) != 0,
+	}
+}

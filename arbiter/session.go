@@ -1,0 +1,784 @@
+package arbiter
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"arbiter/clock"
+	"arbiter/rules"
+)
+
+// touch is the first lift of a square in a turn.
+type touch struct {
+	sq rules.Square
+	at time.Duration
+	// uncertain: the lift came while frames were lost, when an adjust
+	// announcement may have been lost with them; such a touch binds no one.
+	uncertain bool
+}
+
+// Session is one game on one board. It is not safe for concurrent use: the
+// daemon owns one goroutine per board.
+type Session struct {
+	cfg  Config
+	game rules.Game
+	geo  *rules.Geometry
+	clk  *clock.Clock
+
+	pos     rules.Position
+	history []rules.Position // positions before pos, oldest first
+	plies   int
+	over    rules.Outcome
+
+	turn *turn // built on demand for pos
+
+	obs        []cell // the board as sensed: squares, then zones
+	lastChange time.Duration
+	lastRaw    uint64
+	lastBoard  int64
+
+	// The window: everything since the last committed move.
+	lifted   map[rules.Square]bool
+	touches  []touch
+	adjust   bool
+	log      []string
+	judged   string // signature last judged at a settle, so it is judged once
+	alerted  string // signature last alerted, so an alert is not repeated
+	pressAt  time.Duration
+	pressing bool // a press is waiting for an answer to a prompt
+	prompt   []int
+
+	now      time.Duration // the latest instant seen
+	reported time.Duration // the latest instant the board has reported
+	adjusted bool          // something was lifted in adjust mode
+	setup    bool          // waiting for the board to show the start position
+	dumped   bool          // the board's whole state has been seen since Start
+	stale    bool          // frames were lost; waiting for a state dump
+	held     []Event       // buttons pressed while stale, judged on the dump
+	recovery bool
+	illegal  [2]int
+	linkDown bool
+}
+
+// NewSession starts a session for a game from a position (nil: the game's
+// start). clk may be nil for a game without a clock; a clock is started by
+// the session at the first call of [Session.Start].
+func NewSession(cfg Config, game rules.Game, start rules.Position, clk *clock.Clock) (*Session, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("arbiter config: %w", err)
+	}
+	if start == nil {
+		start = game.Start()
+	}
+	if !game.Traits().TouchMove {
+		cfg.TouchMove = Off
+	}
+	s := &Session{cfg: cfg, game: game, geo: game.Geometry(), clk: clk, pos: start}
+	s.obs = cfg.Caps.cells(start.View())
+	s.resetWindow()
+	return s, nil
+}
+
+// Start starts the game at instant at: the clock of the side to move
+// starts now, or, with Config.AwaitSetup, once the board has settled on
+// the start position.
+func (s *Session) Start(at time.Duration) []Output {
+	s.now = max(s.now, at)
+	if s.cfg.AwaitSetup {
+		s.setup = true
+		s.dumped = false
+		s.lastChange = at
+		s.note(at, "waiting for the start position")
+		return nil
+	}
+	return append(s.startClock(at), Started{At: at})
+}
+
+// SettingUp reports whether the session waits for the start position.
+func (s *Session) SettingUp() bool { return s.setup }
+
+func (s *Session) startClock(at time.Duration) []Output {
+	if s.clk == nil {
+		return nil
+	}
+	if err := s.clk.Start(at); err != nil && !errors.Is(err, clock.ErrStarted) {
+		return []Output{s.alert(IrregularityAlert, s.pos.Turn(), at, "clock: "+err.Error(), false)}
+	}
+	return nil
+}
+
+// Position returns the current position.
+func (s *Session) Position() rules.Position { return s.pos }
+
+// History returns the positions before the current one, oldest first.
+func (s *Session) History() []rules.Position { return s.history }
+
+// Plies returns the number of moves made.
+func (s *Session) Plies() int { return s.plies }
+
+// Outcome returns the result, or the zero Outcome while the game goes on.
+func (s *Session) Outcome() rules.Outcome { return s.over }
+
+// InRecovery reports whether the board must be put right before play goes
+// on.
+func (s *Session) InRecovery() bool { return s.recovery }
+
+// Clock returns the session's clock, or nil.
+func (s *Session) Clock() *clock.Clock { return s.clk }
+
+func (s *Session) resetWindow() {
+	s.lifted = map[rules.Square]bool{}
+	s.touches = s.touches[:0]
+	s.adjust = false
+	s.log = s.log[:0]
+	s.judged = ""
+	s.alerted = ""
+	s.pressing = false
+	s.prompt = nil
+}
+
+func (s *Session) currentTurn() (*turn, error) {
+	if s.turn == nil || s.turn.pos != s.pos {
+		s.turn = newTurn(s.pos, s.cfg.Caps)
+	}
+	return s.turn, nil
+}
+
+const maxLog = 400
+
+func (s *Session) note(at time.Duration, format string, args ...any) {
+	if len(s.log) < maxLog {
+		s.log = append(s.log, fmt.Sprintf("%8.3fs ", at.Seconds())+fmt.Sprintf(format, args...))
+	}
+}
+
+// Handle takes one board event and returns what the session decided.
+func (s *Session) Handle(e Event) []Output {
+	var out []Output
+	s.now = max(s.now, e.At)
+	if e.Kind != LinkLost && e.Kind != LinkRestored {
+		s.reported = max(s.reported, e.At)
+	}
+	if s.clk != nil && e.Kind != LinkLost {
+		s.clk.Delivered(e.At)
+		out = s.clockEvents(out, e.At)
+	}
+	if e.RawSeq != 0 {
+		s.lastRaw = e.RawSeq
+	}
+	switch e.Kind {
+	case SquareChanged:
+		out = s.squareChanged(out, e)
+	case ZoneChanged:
+		if s.cfg.Caps.Zones && e.Zone >= 0 && e.Zone < len(s.obs)-s.geo.Len() {
+			s.note(e.At, "zone %d count %d", e.Zone, e.Count)
+			s.obs[s.geo.Len()+e.Zone].height = e.Count
+			s.changed(e)
+		}
+	case StateDump:
+		out = s.dump(out, e)
+	case ClockPressed:
+		out = s.press(out, e)
+	case AdjustPressed:
+		out = s.adjustPressed(out, e)
+	case ArbiterCalled:
+		out = append(out, s.alert(ArbiterCallAlert, e.Side, e.At, s.game.SideName(e.Side)+" calls the arbiter", false))
+	case Answered:
+		out = s.answered(out, e)
+	case LinkLost:
+		if !s.linkDown {
+			s.linkDown = true
+			out = append(out, s.alert(LinkAlert, s.pos.Turn(), e.At, "the board stopped answering", false))
+		}
+	case LinkRestored:
+		s.linkDown = false
+		s.note(e.At, "link restored")
+	case Gap:
+		s.stale = true
+		s.note(e.At, "frames lost: waiting for the board's state")
+	case Heartbeat:
+	}
+	return out
+}
+
+func (s *Session) changed(e Event) {
+	s.lastChange = e.At
+	s.lastBoard = e.BoardMs
+}
+
+func (s *Session) squareChanged(out []Output, e Event) []Output {
+	sensor := int(e.Square)
+	if e.Square = s.geo.SensorSquare(sensor); e.Square == rules.NoSquare {
+		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), e.At, fmt.Sprintf("the board reported square %d, which this game does not have", sensor), false))
+	}
+	old := s.obs[e.Square]
+	nc := cell{height: e.Height}
+	if e.Height > 0 {
+		nc.top = s.cfg.Caps.project(e.Top)
+	}
+	if nc == old {
+		return out
+	}
+	if s.setup {
+		s.obs[e.Square] = nc
+		s.changed(e)
+		return out
+	}
+	if s.adjust {
+		s.adjusted = true
+	}
+	// Two quick moves: the mover's settled move is followed at once by the
+	// opponent's first lift. Commit the move before taking the lift.
+	if s.cfg.Completion == OnRelease && e.Height < old.height && !s.over.Over() && !s.recovery &&
+		e.At-s.lastChange >= s.cfg.Release {
+		out = s.quickCommit(out, e)
+	}
+	name := s.geo.Name(e.Square)
+	if e.Height < old.height {
+		s.note(e.At, "lift %s %d→%d", name, old.height, e.Height)
+		if !s.lifted[e.Square] && !s.adjust {
+			s.lifted[e.Square] = true
+			s.touches = append(s.touches, touch{e.Square, e.At, s.stale})
+		}
+	} else {
+		s.note(e.At, "place %s %d→%d", name, old.height, e.Height)
+	}
+	s.obs[e.Square] = nc
+	s.changed(e)
+	return s.afterChange(out, e.At)
+}
+
+// quickCommit commits the move the board showed before event e if e is a
+// lift of a square the opponent owns after that move.
+func (s *Session) quickCommit(out []Output, e Event) []Output {
+	t, err := s.currentTurn()
+	if err != nil || signature(t.baseCells, s.obs) == "" {
+		return out
+	}
+	idx, err := t.match(s.obs, s.lifted)
+	if err != nil || len(idx) != 1 {
+		return out
+	}
+	c := t.cands[idx[0]]
+	top, ok := c.next.View().Top(e.Square)
+	if !ok || top.Color != c.next.Turn() {
+		return out
+	}
+	if v := s.touchViolation(t, *c); v != "" && s.cfg.TouchMove == Strict {
+		return out
+	}
+	return s.commit(out, idx[0], s.lastChange, s.lastBoard)
+}
+
+func (s *Session) dump(out []Output, e Event) []Output {
+	if len(e.Heights) != s.geo.Len() {
+		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), e.At, fmt.Sprintf("state dump has %d squares, the board has %d", len(e.Heights), s.geo.Len()), false))
+	}
+	s.note(e.At, "state dump")
+	for i, h := range e.Heights {
+		c := cell{height: h}
+		if h > 0 && i < len(e.Tops) {
+			c.top = s.cfg.Caps.project(e.Tops[i])
+		}
+		s.obs[s.geo.SensorSquare(i)] = c
+	}
+	if s.cfg.Caps.Zones {
+		for i, n := range e.ZoneCounts {
+			if s.geo.Len()+i < len(s.obs) {
+				s.obs[s.geo.Len()+i].height = n
+			}
+		}
+	}
+	s.changed(e)
+	s.dumped = true
+	out = s.afterChange(out, e.At)
+	s.stale = false
+	held := s.held
+	s.held = nil
+	for _, h := range held {
+		if h.Kind == ClockPressed {
+			out = s.press(out, h)
+		} else {
+			out = s.adjustPress(out, h, true)
+		}
+	}
+	return out
+}
+
+// afterChange handles what a change of the board means at once: leaving
+// recovery when the board matches again, ending adjust mode.
+func (s *Session) afterChange(out []Output, at time.Duration) []Output {
+	s.judged = ""
+	t, err := s.currentTurn()
+	if err != nil {
+		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), at, err.Error(), false))
+	}
+	if s.recovery && signature(t.baseCells, s.obs) == "" {
+		s.recovery = false
+		s.alerted = ""
+		out = append(out, Recovery{At: at, Done: true})
+	}
+	return out
+}
+
+// Tick lets time pass to instant now: a settled board is judged, the clock
+// fires its deadlines.
+func (s *Session) Tick(now time.Duration) []Output {
+	var out []Output
+	s.now = max(s.now, now)
+	if s.clk != nil {
+		s.clk.Advance(now)
+		out = s.clockEvents(out, now)
+	}
+	horizon := now
+	if s.cfg.BoardTime {
+		horizon = min(now, s.reported)
+	}
+	if s.over.Over() || horizon-s.lastChange < s.cfg.Settle {
+		return out
+	}
+	t, err := s.currentTurn()
+	if err != nil {
+		return out
+	}
+	sig := signature(t.baseCells, s.obs)
+	if s.setup {
+		if sig == "" && s.dumped {
+			s.setup = false
+			s.resetWindow()
+			s.note(now, "start position set up")
+			out = append(out, s.startClock(s.lastChange)...)
+			out = append(out, Started{At: s.lastChange})
+		}
+		return out
+	}
+	if s.adjust && sig == "" && (s.adjusted || horizon-s.lastChange >= s.cfg.RecoveryAfter) {
+		s.adjust = false
+		s.note(now, "adjust mode ended: board back at its baseline")
+	}
+	if sig == "" || s.adjust || s.pressing {
+		return out
+	}
+	if s.judged != sig && s.cfg.Completion == OnRelease && !s.recovery {
+		s.judged = sig
+		idx, err := t.match(s.obs, s.lifted)
+		if err != nil {
+			return append(out, s.alert(IrregularityAlert, s.pos.Turn(), now, err.Error(), false))
+		}
+		switch {
+		case len(idx) == 1:
+			return s.tryCommit(out, idx[0], s.lastChange, s.lastBoard)
+		case len(idx) > 1:
+			return s.ambiguous(out, idx, s.lastChange)
+		}
+	}
+	if idx, err := t.match(s.obs, s.lifted); err == nil && !s.recovery && horizon-s.lastChange >= s.cfg.RecoveryAfter && len(idx) == 0 {
+		out = s.enterRecovery(out, now, "the board has matched no legal move for "+s.cfg.RecoveryAfter.String())
+	}
+	return out
+}
+
+// NextDeadline returns when the session next needs a Tick.
+func (s *Session) NextDeadline() (time.Duration, bool) {
+	var best time.Duration
+	ok := false
+	consider := func(t time.Duration) {
+		if !ok || t < best {
+			best, ok = t, true
+		}
+	}
+	if !s.over.Over() {
+		consider(s.lastChange + s.cfg.Settle)
+		if !s.recovery {
+			consider(s.lastChange + s.cfg.RecoveryAfter)
+		}
+	}
+	if s.clk != nil {
+		if d, has := s.clk.NextDeadline(s.now); has {
+			consider(d.At)
+		}
+	}
+	return best, ok
+}
+
+func (s *Session) press(out []Output, e Event) []Output {
+	s.note(e.At, "press %s", s.game.SideName(e.Side))
+	if s.over.Over() || s.setup {
+		return out
+	}
+	if s.stale {
+		s.held = append(s.held, e)
+		return out
+	}
+	side := s.pos.Turn()
+	if e.Side != side {
+		return append(out, s.alert(IrregularityAlert, e.Side, e.At, s.game.SideName(e.Side)+" pressed the clock on the opponent's turn", false))
+	}
+	if s.recovery {
+		return append(out, s.alert(RecoveryAlert, side, e.At, "the clock was pressed before the board was put right", true))
+	}
+	t, err := s.currentTurn()
+	if err != nil {
+		return append(out, s.alert(IrregularityAlert, side, e.At, err.Error(), false))
+	}
+	if signature(t.baseCells, s.obs) == "" {
+		return append(out, s.alert(IrregularityAlert, side, e.At, s.game.SideName(side)+" pressed the clock without moving", false))
+	}
+	idx, err := t.match(s.obs, s.lifted)
+	if err != nil {
+		return append(out, s.alert(IrregularityAlert, side, e.At, err.Error(), false))
+	}
+	switch {
+	case len(idx) == 1:
+		return s.tryCommit(out, idx[0], e.At, e.BoardMs)
+	case len(idx) > 1:
+		s.pressing, s.pressAt, s.lastBoard = true, e.At, e.BoardMs
+		return s.ambiguous(out, idx, e.At)
+	}
+	return s.illegalMove(out, e.At)
+}
+
+// tryCommit commits candidate i unless a strict touch-move obligation
+// forbids it.
+func (s *Session) tryCommit(out []Output, i int, at time.Duration, boardMs int64) []Output {
+	t := s.turn
+	c := *t.cands[i]
+	if v := s.touchViolation(t, c); v != "" {
+		switch s.cfg.TouchMove {
+		case Strict:
+			if s.alerted != v {
+				s.alerted = v
+				a := s.alert(TouchMoveAlert, s.pos.Turn(), at, v+": put the pieces back and move the touched piece", true)
+				a.Squares = []rules.Square{c.move.From(), c.move.To()}
+				out = append(out, a)
+			}
+			s.pressing = false
+			return out
+		case Report:
+			out = append(out, s.alert(TouchMoveAlert, s.pos.Turn(), at, v+" (recorded for a claim)", false))
+		}
+	}
+	return s.commit(out, i, at, boardMs)
+}
+
+// touchViolation returns a description of the touch-move rule that the
+// move of c breaks, or "".
+func (s *Session) touchViolation(t *turn, c candidate) string {
+	if s.cfg.TouchMove == Off {
+		return ""
+	}
+	side := t.pos.Turn()
+	// Own stacks touched, in order of first lift.
+	var own []touch
+	for _, tc := range s.touches {
+		if col, ok := t.owner(tc.sq); ok && col == side && !tc.uncertain {
+			own = append(own, tc)
+		}
+	}
+	if len(own) == 0 {
+		return ""
+	}
+	// Lifts within the simultaneous window of the first count as one touch;
+	// among them a square whose move also involves another of them (the
+	// Volkhv in castling) binds.
+	first := own[0]
+	for _, tc := range own[1:] {
+		if tc.at-own[0].at > s.cfg.Simultaneous {
+			break
+		}
+		if t.involves(tc.sq, own[0].sq) && t.movesFrom(tc.sq) {
+			first = tc
+		}
+	}
+	ordered := append([]touch{first}, own...)
+	for _, tc := range ordered {
+		if !t.movesFrom(tc.sq) {
+			continue
+		}
+		if c.move.From() == tc.sq {
+			return ""
+		}
+		return fmt.Sprintf("touch-move: %s touched %s first and must move it", s.game.SideName(side), s.geo.Name(tc.sq))
+	}
+	return ""
+}
+
+// uncertain reports whether the first lift of sq came while frames were
+// lost.
+func (s *Session) uncertain(sq rules.Square) bool {
+	for _, tc := range s.touches {
+		if tc.sq == sq {
+			return tc.uncertain
+		}
+	}
+	return false
+}
+
+// commit plays candidate i: the clock is pressed at instant at, the move is
+// reported, and the game's end is judged.
+func (s *Session) commit(out []Output, i int, at time.Duration, boardMs int64) []Output {
+	t := s.turn
+	c := t.cands[i]
+	side := s.pos.Turn()
+	mm := MoveMade{Ply: s.plies + 1, Side: side, Move: c.move, Notation: s.pos.FormatMove(c.move),
+		Position: c.next, At: at, BoardMs: boardMs, RawSeq: s.lastRaw}
+	if s.clk != nil {
+		cm, err := s.clk.Press(clock.Side(side), at)
+		switch {
+		case errors.Is(err, clock.ErrFlagged):
+			return s.clockEvents(out, at)
+		case err != nil && !errors.Is(err, clock.ErrNotStarted):
+			out = append(out, s.alert(IrregularityAlert, side, at, "clock: "+err.Error(), false))
+		case err == nil:
+			mm.Used = cm.Used
+		}
+		mm.Clock = [2]time.Duration{s.clk.Remaining(clock.First, at), s.clk.Remaining(clock.Second, at)}
+	}
+	// The irregular lifts of the opponent's pieces that the move did not
+	// need (the opponent's lifts after a move are attributed to the mover).
+	for _, sq := range sortedSquares(s.lifted) {
+		if col, ok := t.owner(sq); ok && col != side && !slices.Contains(c.changed, sq) && !s.uncertain(sq) {
+			out = append(out, s.alert(IrregularityAlert, side, at, fmt.Sprintf("the opponent's piece on %s was lifted", s.geo.Name(sq)), false))
+		}
+	}
+	s.history = append(s.history, s.pos)
+	s.pos = c.next
+	s.plies++
+	s.resetWindow()
+	out = append(out, mm)
+	if o := s.pos.Outcome(s.history); o.Over() {
+		out = s.end(out, o, at, "")
+	}
+	return out
+}
+
+func (s *Session) ambiguous(out []Output, idx []int, at time.Duration) []Output {
+	t := s.turn
+	p := Prompt{Side: t.pos.Turn(), At: at}
+	sameOrigin := true
+	for _, i := range idx {
+		m := t.cands[i].move
+		p.Choices = append(p.Choices, t.pos.FormatMove(m))
+		p.Moves = append(p.Moves, m.String())
+		if m.From() != t.cands[idx[0]].move.From() || m.To() != t.cands[idx[0]].move.To() {
+			sameOrigin = false
+		}
+	}
+	if sameOrigin {
+		p.Question = "which move was made? (the board cannot see the difference)"
+	} else {
+		p.Question = "several legal moves fit what the board shows: which one was made?"
+	}
+	s.prompt = idx
+	sig := "ambiguity:" + strings.Join(p.Moves, ",")
+	if s.alerted == sig {
+		return out
+	}
+	s.alerted = sig
+	out = append(out, p)
+	if !sameOrigin {
+		a := s.alert(AmbiguityAlert, p.Side, at, "ambiguous move: "+strings.Join(p.Choices, " or "), true)
+		out = append(out, a)
+	}
+	return out
+}
+
+func (s *Session) answered(out []Output, e Event) []Output {
+	if s.prompt == nil || e.Side != s.pos.Turn() || e.Choice < 0 || e.Choice >= len(s.prompt) {
+		s.note(e.At, "answer %d ignored", e.Choice)
+		return out
+	}
+	return s.resolve(out, s.prompt[e.Choice], e.At)
+}
+
+// Resolve settles an ambiguity or answers a prompt with the canonical form
+// of one of the candidate moves (the arbiter console or the player).
+func (s *Session) Resolve(move string, at time.Duration) ([]Output, error) {
+	if s.prompt == nil {
+		return nil, errors.New("resolve: no question is open")
+	}
+	for _, i := range s.prompt {
+		if s.turn.cands[i].move.String() == move {
+			return s.resolve(nil, i, at), nil
+		}
+	}
+	return nil, fmt.Errorf("resolve: %q is not one of the candidate moves", move)
+}
+
+func (s *Session) resolve(out []Output, i int, at time.Duration) []Output {
+	when, board := s.lastChange, s.lastBoard
+	if s.pressing {
+		when = s.pressAt
+	}
+	s.note(at, "resolved as %s", s.turn.cands[i].move)
+	return s.tryCommit(out, i, when, board)
+}
+
+func (s *Session) illegalMove(out []Output, at time.Duration) []Output {
+	side := s.pos.Turn()
+	s.illegal[side]++
+	n := s.illegal[side]
+	a := s.alert(IllegalMoveAlert, side, at, fmt.Sprintf("illegal move by %s (number %d): the board shows no legal move", s.game.SideName(side), n), true)
+	t := s.turn
+	a.Squares = slices.Collect(func(yield func(rules.Square) bool) {
+		for _, f := range diffSquares(s.geo, t.baseCells, s.obs) {
+			if !yield(f.Square) {
+				return
+			}
+		}
+	})
+	out = append(out, a)
+	switch s.cfg.Penalty {
+	case LossPenalty:
+		return s.end(out, rules.Loss(side, rules.IllegalMove), at, "illegal move")
+	case ChessPenalty:
+		if n >= s.cfg.IllegalLossAt {
+			return s.end(out, rules.Loss(side, rules.IllegalMove), at, fmt.Sprintf("illegal move number %d", n))
+		}
+		if s.clk != nil && s.cfg.IllegalAddTime > 0 {
+			if err := s.clk.AddTime(clock.Side(side.Other()), s.cfg.IllegalAddTime); err != nil {
+				out = append(out, s.alert(IrregularityAlert, side, at, "clock: "+err.Error(), false))
+			}
+		}
+	}
+	return s.enterRecovery(out, at, "restore the position before the illegal move")
+}
+
+func (s *Session) enterRecovery(out []Output, at time.Duration, reason string) []Output {
+	s.recovery = true
+	t := s.turn
+	fixes := diffSquares(s.geo, t.baseCells, s.obs)
+	for i := range fixes {
+		fixes[i].Stack = stackText(t.base, fixes[i].Square)
+	}
+	return append(out, Recovery{At: at, Reason: reason, Fixes: fixes})
+}
+
+func (s *Session) adjustPressed(out []Output, e Event) []Output {
+	return s.adjustPress(out, e, false)
+}
+
+func (s *Session) adjustPress(out []Output, e Event, late bool) []Output {
+	if s.setup {
+		return out
+	}
+	if s.stale {
+		s.held = append(s.held, e)
+		return out
+	}
+	if e.Side != s.pos.Turn() {
+		s.note(e.At, "adjust by %s ignored: not their turn", s.game.SideName(e.Side))
+		return out
+	}
+	if s.adjust {
+		s.adjust = false
+		s.note(e.At, "adjust mode ended")
+		t, err := s.currentTurn()
+		// A press recovered from a state dump is judged after the board
+		// has moved on; the altered position can no longer be told from a
+		// move made after the adjustment, so only a timely press checks.
+		if err == nil && !late && signature(t.baseCells, s.obs) != "" {
+			out = append(out, s.alert(AdjustAlert, e.Side, e.At, "position altered during adjusting: restore it", true))
+			return s.enterRecovery(out, e.At, "position altered during adjusting")
+		}
+		return out
+	}
+	s.adjust = true
+	s.adjusted = false
+	s.lastChange = e.At // adjust mode ends after the board has settled from now
+	s.note(e.At, "adjust mode")
+	return out
+}
+
+// clockEvents turns the clock's events into outputs, ending the game on a
+// final flag.
+func (s *Session) clockEvents(out []Output, at time.Duration) []Output {
+	evs := s.clk.Events(nil)
+	for _, ev := range evs {
+		out = append(out, ClockEvent{ev})
+		if ev.Kind == clock.LinkSilent {
+			out = append(out, s.alert(LinkAlert, rules.Color(ev.Side), at, "the board fell silent past a flag: the clock is held", false))
+		}
+		if ev.Kind != clock.Flag || !ev.Final || s.over.Over() {
+			continue
+		}
+		side := rules.Color(ev.Side)
+		switch ev.Verdict {
+		case clock.FlagLoses:
+			out = s.end(out, rules.Loss(side, rules.Time), ev.At, s.game.SideName(side)+" lost on time")
+		case clock.FlagDraws:
+			out = s.end(out, rules.Draw(rules.Time), ev.At, s.game.SideName(side)+"'s flag fell, but the opponent cannot win")
+		default:
+			out = append(out, s.alert(FlagAlert, side, ev.At, s.game.SideName(side)+"'s flag fell: the arbiter decides the result", true))
+		}
+	}
+	return out
+}
+
+func (s *Session) end(out []Output, o rules.Outcome, at time.Duration, detail string) []Output {
+	if s.over.Over() {
+		return out
+	}
+	s.over = o
+	if s.clk != nil {
+		_ = s.clk.Stop(at) // a flagged clock is already frozen
+	}
+	return append(out, GameOver{Outcome: o, At: at, Detail: detail})
+}
+
+// SetResult ends the game by a decision outside the board: resignation,
+// agreement, the arbiter.
+func (s *Session) SetResult(o rules.Outcome, at time.Duration, detail string) ([]Output, error) {
+	if !o.Over() {
+		return nil, errors.New("set result: the outcome is not a result")
+	}
+	if s.over.Over() {
+		return nil, fmt.Errorf("set result: the game is already over (%s)", s.over)
+	}
+	return s.end(nil, o, at, detail), nil
+}
+
+// Claim checks a draw claim by the side to move (threefold repetition, the
+// 50-move rule) and ends the game if it is valid.
+func (s *Session) Claim(side rules.Color, at time.Duration) ([]Output, error) {
+	if side != s.pos.Turn() {
+		return nil, errors.New("claim: only the side to move may claim")
+	}
+	c, ok := s.pos.(rules.Claimer)
+	if !ok {
+		return nil, fmt.Errorf("claim: %s has no claimable draws", s.game.Name())
+	}
+	claims := c.Claims(s.history)
+	if len(claims) == 0 {
+		return nil, errors.New("claim: no draw can be claimed in this position")
+	}
+	return s.end(nil, claims[0], at, "draw claimed by "+s.game.SideName(side)), nil
+}
+
+// TakeBack undoes the last move (an arbiter's correction): the position,
+// and the board must then be restored to it.
+func (s *Session) TakeBack(at time.Duration) ([]Output, error) {
+	if len(s.history) == 0 {
+		return nil, errors.New("take back: no move to take back")
+	}
+	s.pos = s.history[len(s.history)-1]
+	s.history = s.history[:len(s.history)-1]
+	s.plies--
+	s.over = rules.Outcome{}
+	s.resetWindow()
+	t, err := s.currentTurn()
+	if err != nil {
+		return nil, err
+	}
+	if signature(t.baseCells, s.obs) != "" {
+		return s.enterRecovery(nil, at, "restore the position before the taken-back move"), nil
+	}
+	return nil, nil
+}
+
+func (s *Session) alert(k AlertKind, side rules.Color, at time.Duration, msg string, enforced bool) Alert {
+	return Alert{Kind: k, Side: side, At: at, Message: msg, Evidence: slices.Clone(s.log), Enforced: enforced}
+}

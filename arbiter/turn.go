@@ -1,0 +1,203 @@
+package arbiter
+
+import (
+	"fmt"
+	"slices"
+
+	"arbiter/rules"
+)
+
+// candidate is one legal move of the turn with what a board would show
+// after it. Candidates are worked out only for moves that could explain
+// what the board shows, so a turn with hundreds of legal moves (Tavreli
+// splits) costs little.
+type candidate struct {
+	move rules.Move
+	next rules.Position
+	sig  string // sensed signature of the position after the move
+	// changed lists the squares whose stacks differ from the baseline;
+	// hidden the ones among them whose sensed cell does not change
+	// (an occupant replaced by another the board cannot tell apart): such
+	// a move shows only through the lifts on those squares.
+	changed []rules.Square
+	hidden  []rules.Square
+}
+
+// turn is the baseline of the side to move and its legal moves.
+type turn struct {
+	pos       rules.Position
+	caps      Caps
+	base      rules.View
+	baseCells []cell
+	moves     []rules.Move
+	cands     []*candidate // by move index; nil until worked out
+	// origins are the squares from which some legal move starts.
+	origins map[rules.Square]bool
+}
+
+func newTurn(pos rules.Position, caps Caps) *turn {
+	t := &turn{pos: pos, caps: caps, base: pos.View()}
+	t.baseCells = caps.cells(t.base)
+	return t
+}
+
+// legal lists the legal moves on first use: most events (lifts, a hand in
+// the air) need only the baseline.
+func (t *turn) legal() []rules.Move {
+	if t.origins == nil {
+		t.moves = t.pos.Legal()
+		t.cands = make([]*candidate, len(t.moves))
+		t.origins = map[rules.Square]bool{}
+		for _, m := range t.moves {
+			if m.From() != rules.NoSquare {
+				t.origins[m.From()] = true
+			}
+		}
+	}
+	return t.moves
+}
+
+// candidate works out move i.
+func (t *turn) candidate(i int) (*candidate, error) {
+	if c := t.cands[i]; c != nil {
+		return c, nil
+	}
+	m := t.moves[i]
+	next, err := t.pos.Play(m)
+	if err != nil {
+		return nil, fmt.Errorf("play legal move %s: %w", m, err)
+	}
+	v := next.View()
+	cells := t.caps.cells(v)
+	c := &candidate{move: m, next: next, changed: t.base.Changed(v, nil), sig: signature(t.baseCells, cells)}
+	for _, sq := range c.changed {
+		if cells[sq] == t.baseCells[sq] {
+			c.hidden = append(c.hidden, sq)
+		}
+	}
+	t.cands[i] = c
+	return c, nil
+}
+
+// owner returns the colour of the top piece of sq at the baseline.
+func (t *turn) owner(sq rules.Square) (rules.Color, bool) {
+	p, ok := t.base.Top(sq)
+	return p.Color, ok
+}
+
+// matchAll returns the candidates whose sensed state equals cells: only
+// moves whose squares were changed or lifted are worked out.
+func (t *turn) matchAll(cells []cell, lifted map[rules.Square]bool) ([]int, error) {
+	sig := signature(t.baseCells, cells)
+	touched := func(sq rules.Square) bool {
+		return lifted[sq] || (int(sq) < len(cells) && cells[sq] != t.baseCells[sq])
+	}
+	var out []int
+	for i, m := range t.legal() {
+		if from := m.From(); from != rules.NoSquare && !touched(from) {
+			continue
+		}
+		if to := m.To(); to != rules.NoSquare && !touched(to) {
+			continue
+		}
+		c, err := t.candidate(i)
+		if err != nil {
+			return nil, err
+		}
+		if c.sig == sig {
+			out = append(out, i)
+		}
+	}
+	return out, nil
+}
+
+// match returns the candidates whose sensed state equals cells, narrowed
+// by the lifts of the window as tensor.md 5.4 and shogi.md 6.3 describe:
+// first drop candidates whose hidden changes were never lifted (unless
+// that drops them all: a missed lift is no reason to see nothing), then
+// prefer those whose hidden changes are exactly the lifted-and-refilled
+// squares, then those whose origin was lifted.
+func (t *turn) match(cells []cell, lifted map[rules.Square]bool) ([]int, error) {
+	all, err := t.matchAll(cells, lifted)
+	if err != nil || len(all) <= 1 {
+		return all, err
+	}
+	c2 := filter(all, func(i int) bool {
+		for _, sq := range t.cands[i].hidden {
+			if !lifted[sq] {
+				return false
+			}
+		}
+		return true
+	})
+	if len(c2) == 0 {
+		c2 = all
+	}
+	if len(c2) == 1 {
+		return c2, nil
+	}
+	refilled := map[rules.Square]bool{}
+	for sq := range lifted {
+		if int(sq) < len(t.baseCells) && t.baseCells[sq].height > 0 && cells[sq].height > 0 {
+			refilled[sq] = true
+		}
+	}
+	c3 := filter(c2, func(i int) bool {
+		h := t.cands[i].hidden
+		if len(h) != len(refilled) {
+			return false
+		}
+		for _, sq := range h {
+			if !refilled[sq] {
+				return false
+			}
+		}
+		return true
+	})
+	if len(c3) == 1 {
+		return c3, nil
+	}
+	if len(c3) > 1 {
+		c2 = c3
+	}
+	c4 := filter(c2, func(i int) bool {
+		from := t.cands[i].move.From()
+		return from != rules.NoSquare && lifted[from]
+	})
+	if len(c4) >= 1 && len(c4) < len(c2) {
+		return c4, nil
+	}
+	return c2, nil
+}
+
+func filter(idx []int, keep func(int) bool) []int {
+	var out []int
+	for _, i := range idx {
+		if keep(i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// movesFrom reports whether some legal move starts on sq.
+func (t *turn) movesFrom(sq rules.Square) bool {
+	t.legal()
+	return t.origins[sq]
+}
+
+// involves reports whether some legal move from a also moves the piece on
+// b, which is not its destination (castling: the Volkhv's move that also
+// moves the Ratoborets).
+func (t *turn) involves(a, b rules.Square) bool {
+	for i, m := range t.legal() {
+		if m.From() != a || m.To() == b {
+			continue
+		}
+		c, err := t.candidate(i)
+		if err == nil && slices.Contains(c.changed, b) {
+			return true
+		}
+	}
+	return false
+}
