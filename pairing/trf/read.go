@@ -16,6 +16,7 @@ type SyntaxError struct {
 	Msg    string
 }
 
+// Error formats the error with its line and column.
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("trf: line %d, column %d: %s", e.Line, e.Column, e.Msg)
 }
@@ -34,7 +35,10 @@ func Read(r io.Reader) (*Tournament, error) {
 // bytes otherwise (Latin-1 files).
 func Parse(data []byte) (*Tournament, error) {
 	t := &Tournament{Scoring: DefaultScoring}
-	p := parser{t: t, utf8: utf8.Valid(data)}
+	p := parser{t: t, utf8: utf8.Valid(data), text: map[string]*string{
+		"012": &t.Name, "022": &t.City, "032": &t.Federation, "042": &t.StartDate,
+		"052": &t.EndDate, "102": &t.Arbiter, "122": &t.TimeControl, "192": &t.System,
+	}}
 	for n, line := range splitLines(data) {
 		if err := p.line(n+1, line); err != nil {
 			return nil, err
@@ -65,12 +69,11 @@ func splitLines(data []byte) []string {
 }
 
 type parser struct {
-	t       *Tournament
-	utf8    bool
-	idLine  map[int]int // player ID -> line number
-	no      int         // current line number
-	rounds  bool        // an XXR or 142 line was seen
-	colours bool        // an XXC or 152 line was seen
+	t      *Tournament
+	utf8   bool
+	idLine map[int]int        // player ID -> line number
+	no     int                // current line number
+	text   map[string]*string // header records holding free text
 }
 
 func (p *parser) errorf(col int, format string, args ...any) error {
@@ -107,32 +110,19 @@ func (p *parser) line(no int, line string) error {
 	code := field(cols, 1, 3)
 	rest := field(cols, 4, len(cols))
 	t := p.t
+	if f, ok := p.text[code]; ok {
+		*f = rest
+		return nil
+	}
 	switch code {
 	case "001":
 		return p.player(cols)
-	case "012":
-		t.Name = rest
-	case "022":
-		t.City = rest
-	case "032":
-		t.Federation = rest
-	case "042":
-		t.StartDate = rest
-	case "052":
-		t.EndDate = rest
-	case "102":
-		t.Arbiter = rest
-	case "122":
-		t.TimeControl = rest
-	case "192":
-		t.System = rest
 	case "142", "XXR":
 		n, err := strconv.Atoi(rest)
 		if err != nil || n < 0 || n > 999 {
 			return p.errorf(5, "%s: number of rounds %q is not a number from 0 to 999", code, rest)
 		}
 		t.Rounds = n
-		p.rounds = true
 	case "152":
 		switch strings.ToLower(rest) {
 		case "w":
@@ -142,7 +132,8 @@ func (p *parser) line(no int, line string) error {
 		default:
 			return p.errorf(5, "152: initial colour %q is not W or B", rest)
 		}
-		p.colours = true
+	case "162":
+		return p.scoring162(cols)
 	case "XXC":
 		return p.xxc(rest)
 	case "XXA":
@@ -176,6 +167,46 @@ func (p *parser) line(no int, line string) error {
 	return nil
 }
 
+// scoring162 reads a TRF26 scoring record: a symbol at column 5 followed by
+// the points in columns 6–9, repeated every 9 columns. W is a win (and the
+// PAB unless P is given), D a draw, L a loss, A a zero-point bye or forfeit
+// loss, P the pairing-allocated bye.
+func (p *parser) scoring162(cols []rune) error {
+	sc := &p.t.Scoring
+	pab := false
+	for c := 5; c <= len(cols); c += 9 {
+		sym := field(cols, c, c)
+		if sym == "" {
+			if field(cols, c, c+8) != "" {
+				return p.errorf(c, "162: points without a result symbol")
+			}
+			continue
+		}
+		v, err := parsePoints(field(cols, c+1, c+4))
+		if err != nil {
+			return p.errorf(c+1, "162: %s: %v", sym, err)
+		}
+		switch sym {
+		case "W":
+			sc.Win = v
+			if !pab {
+				sc.PAB = v
+			}
+		case "D":
+			sc.Draw = v
+		case "L":
+			sc.Loss = v
+		case "A":
+			sc.ZeroBye, sc.ForfeitLoss = v, v
+		case "P":
+			sc.PAB, pab = v, true
+		default:
+			return p.errorf(c, "162: result symbol %q is not W, D, L, A or P", sym)
+		}
+	}
+	return nil
+}
+
 func (p *parser) xxc(rest string) error {
 	for _, tok := range strings.Fields(rest) {
 		switch strings.ToLower(tok) {
@@ -189,7 +220,6 @@ func (p *parser) xxc(rest string) error {
 			return p.errorf(5, "XXC: unknown token %q", tok)
 		}
 	}
-	p.colours = true
 	return nil
 }
 

@@ -121,3 +121,49 @@ func FuzzParse(f *testing.F) {
 		require.Equal(t, len(tour.Players), len(again.Players))
 	})
 }
+
+func TestSampleGolden(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "sample26.trf"))
+	require.NoError(t, err)
+	tour, err := Parse(data)
+	require.NoError(t, err)
+	assert.Equal(t, "Oslo Open 2026", tour.Name)
+	assert.Equal(t, "Chief Arbiter, Anna", tour.Arbiter)
+	assert.Equal(t, 5, tour.Rounds)
+	assert.Equal(t, byte('b'), tour.InitialColour)
+	assert.Equal(t, "FIDE_DUTCH_2026", tour.System)
+	require.Len(t, tour.Players, 3)
+	assert.Equal(t, "Ålesund, Øyvind", tour.Players[0].Name, "columns count characters in UTF-8 files")
+	assert.Equal(t, 2650, tour.Players[0].Rating)
+	assert.Equal(t, []Game{{0, '-', 'U'}, {3, 'w', '-'}}, tour.Players[1].Games)
+	assert.Equal(t, []string{"### a TRF26 comment line", "NOR    1 some national rating record"}, tour.Extra)
+	var buf bytes.Buffer
+	require.NoError(t, tour.Write(&buf))
+	golden := filepath.Join("testdata", "sample26.golden")
+	if os.Getenv("UPDATE_GOLDEN") != "" {
+		require.NoError(t, os.WriteFile(golden, buf.Bytes(), 0o644))
+	}
+	want, err := os.ReadFile(golden)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), buf.String())
+}
+
+func TestScoringRecords(t *testing.T) {
+	tour, err := Parse([]byte("162 W 3.0    D 1.0    L 0.0    A 0.0    P 1.0\n001    1"))
+	require.NoError(t, err)
+	assert.Equal(t, Scoring{Win: 3, Draw: 1, PAB: 1}, tour.Scoring)
+	var buf bytes.Buffer
+	require.NoError(t, tour.Write(&buf))
+	again, err := Parse(buf.Bytes())
+	require.NoError(t, err)
+	assert.Equal(t, tour.Scoring, again.Scoring)
+
+	tour, err = Parse([]byte("BBW 2.0\nBBD 1.0\nXXS ZPB=0.5\n001    1"))
+	require.NoError(t, err)
+	assert.Equal(t, Scoring{Win: 2, Draw: 1, ZeroBye: 0.5, PAB: 1}, tour.Scoring)
+
+	_, err = Parse([]byte("162 X 1.0"))
+	var se *SyntaxError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, 5, se.Column)
+}

@@ -32,6 +32,11 @@ func (t *Tournament) Write(w io.Writer) error {
 	if t.InitialColour != 0 {
 		fmt.Fprintf(bw, "152 %c\n", t.InitialColour-'a'+'A')
 	}
+	custom := t.Scoring != DefaultScoring && t.Scoring != (Scoring{})
+	if custom && t.Scoring.ZeroBye == t.Scoring.ForfeitLoss {
+		s := t.Scoring
+		fmt.Fprintf(bw, "162 W%4.1f    D%4.1f    L%4.1f    A%4.1f    P%4.1f\n", s.Win, s.Draw, s.Loss, s.ZeroBye, s.PAB)
+	}
 	if t.System != "" {
 		fmt.Fprintf(bw, "192 %s\n", t.System)
 	}
@@ -52,7 +57,7 @@ func (t *Tournament) Write(w io.Writer) error {
 	case 'b':
 		bw.WriteString("XXC black1\n")
 	}
-	if t.Scoring != DefaultScoring && t.Scoring != (Scoring{}) {
+	if custom {
 		s := t.Scoring
 		for _, l := range []struct {
 			code string
@@ -117,9 +122,10 @@ func formatPlayer(p *Player) string {
 		if g.Opponent == 0 && g.Result == ' ' {
 			continue
 		}
-		put(col, 4, fmt.Sprintf("%04d", g.Opponent), true)
 		if g.Opponent != 0 {
-			put(col, 4, strconv.Itoa(g.Opponent), true)
+			put(col, 4, fmt.Sprintf("%4d", g.Opponent), true)
+		} else {
+			put(col, 4, "0000", true)
 		}
 		c := g.Colour
 		if c == 0 {

@@ -1,0 +1,99 @@
+package pairing
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"syscall"
+	"testing"
+	"time"
+
+	"arbiter/pairing/trf"
+)
+
+// syntheticHistory builds a plausible history of `rounds` rounds for n
+// players without the engine: each round pairs neighbours in score order,
+// avoiding rematches, and alternates colours. It feeds the benchmarks,
+// which need large late-round tournaments quickly.
+func syntheticHistory(n, rounds int, seed uint64) *trf.Tournament {
+	rng := rand.New(rand.NewPCG(seed, 99))
+	t := &trf.Tournament{Rounds: rounds + 2, InitialColour: 'w', Scoring: trf.DefaultScoring}
+	for i := 0; i < n; i++ {
+		t.Players = append(t.Players, trf.Player{ID: i + 1, Rating: 2800 - i})
+	}
+	score := make([]float64, n)
+	met := make([]map[int]bool, n)
+	for i := range met {
+		met[i] = map[int]bool{}
+	}
+	for r := 0; r < rounds; r++ {
+		order := make([]int, n)
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(a, b int) bool { return score[order[a]] > score[order[b]] })
+		used := make([]bool, n)
+		for k, a := range order {
+			if used[a] {
+				continue
+			}
+			used[a] = true
+			partner := -1
+			for _, b := range order[k+1:] {
+				if !used[b] && !met[a][b] {
+					partner = b
+					break
+				}
+			}
+			if partner < 0 {
+				t.Players[a].Games = append(t.Players[a].Games, trf.Game{Colour: '-', Result: 'U'})
+				score[a]++
+				continue
+			}
+			b := partner
+			used[b] = true
+			met[a][b], met[b][a] = true, true
+			ca, cb := byte('w'), byte('b')
+			if (r+k)%2 == 1 {
+				ca, cb = cb, ca
+			}
+			x := rng.IntN(3)
+			res := [3][2]byte{{'1', '0'}, {'=', '='}, {'0', '1'}}[x]
+			score[a] += [3]float64{1, 0.5, 0}[x]
+			score[b] += [3]float64{0, 0.5, 1}[x]
+			t.Players[a].Games = append(t.Players[a].Games, trf.Game{Opponent: b + 1, Colour: ca, Result: res[0]})
+			t.Players[b].Games = append(t.Players[b].Games, trf.Game{Opponent: a + 1, Colour: cb, Result: res[1]})
+		}
+	}
+	return t
+}
+
+// cpuTime returns the process's user+system CPU time. The benchmarks
+// report it next to wall time because the shared build machine is often
+// loaded, which inflates ns/op.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func benchmarkPair(b *testing.B, n, rounds int) {
+	t := syntheticHistory(n, rounds, 1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := cpuTime()
+	for b.Loop() {
+		if _, err := Pair(t, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
+
+func BenchmarkPair(b *testing.B) {
+	for _, c := range []struct{ n, rounds int }{{100, 0}, {100, 5}, {500, 0}, {500, 6}, {2000, 0}, {2000, 8}} {
+		b.Run(fmt.Sprintf("players=%d/round=%d", c.n, c.rounds+1), func(b *testing.B) { benchmarkPair(b, c.n, c.rounds) })
+	}
+}

@@ -1,0 +1,169 @@
+package pairing
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// bruteForce returns the maximum total weight over all matchings.
+func bruteForce(n int, w [][]uint64) uint64 {
+	var best uint64
+	used := make([]bool, n)
+	var rec func(i int, total uint64)
+	rec = func(i int, total uint64) {
+		for i < n && used[i] {
+			i++
+		}
+		if i == n {
+			best = max(best, total)
+			return
+		}
+		used[i] = true
+		rec(i+1, total)
+		for j := i + 1; j < n; j++ {
+			if !used[j] && w[i][j] > 0 {
+				used[j] = true
+				rec(i+1, total+w[i][j])
+				used[j] = false
+			}
+		}
+		used[i] = false
+	}
+	rec(0, 0)
+	return best
+}
+
+func matchingWeight(t *testing.T, mate []int, w [][]uint64) uint64 {
+	var total uint64
+	for v, u := range mate {
+		if u != v {
+			require.Equal(t, v, mate[u])
+			require.NotZero(t, w[v][u], "matched edge %d-%d has no weight", v, u)
+			if v < u {
+				total += w[v][u]
+			}
+		}
+	}
+	return total
+}
+
+// TestMatcherAgainstBruteForce checks fresh and incremental matchings on
+// random graphs against exhaustive search.
+func TestMatcherAgainstBruteForce(t *testing.T) {
+	seeds := 4
+	if testing.Short() || RaceEnabled {
+		seeds = 1
+	}
+	for seed := range seeds {
+		matcherRandomTrials(t, rand.New(rand.NewPCG(uint64(seed)+1, 2)))
+	}
+}
+
+func matcherRandomTrials(t *testing.T, rng *rand.Rand) {
+	for iter := 0; iter < 1500; iter++ {
+		n := 1 + rng.IntN(12)
+		w := make([][]uint64, n)
+		for i := range w {
+			w[i] = make([]uint64, n)
+		}
+		maxW := uint64(1 + rng.IntN(20))
+		if iter%3 == 0 {
+			maxW = 1 << 40
+		}
+		shift := 0
+		if iter%5 == 0 {
+			shift = 40 // spread weights over two words
+		}
+		m := newMatcher(n, 2)
+		setEdge := func(i, j int, x uint64) {
+			w[i][j], w[j][i] = x, x
+			wt := newWeight(2)
+			wt[0] = x
+			wt.shl(shift)
+			m.set(i, j, wt)
+		}
+		randomEdge := func() uint64 {
+			if rng.IntN(3) == 0 {
+				return 0
+			}
+			return 1 + rng.Uint64N(maxW)
+		}
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				setEdge(i, j, randomEdge())
+			}
+		}
+		require.Equal(t, bruteForce(n, w), matchingWeight(t, m.compute(), w), "iteration %d", iter)
+		for step := 0; step < 6 && n > 1; step++ {
+			// Change the edges at one or two vertices, as the engine does.
+			for range 1 + rng.IntN(2) {
+				v := rng.IntN(n)
+				for u := 0; u < n; u++ {
+					if u != v && rng.IntN(2) == 0 {
+						setEdge(v, u, randomEdge())
+					}
+				}
+			}
+			require.Equal(t, bruteForce(n, w), matchingWeight(t, m.compute(), w), "iteration %d step %d", iter, step)
+		}
+	}
+}
+
+// TestMatcherRetire fixes pairs, as the engine does, and checks that later
+// changes elsewhere, and even on a fixed pair, still give optimal matchings.
+func TestMatcherRetire(t *testing.T) {
+	for _, touch := range []bool{false, true} {
+		matcherRetireTrials(t, touch)
+	}
+}
+
+func matcherRetireTrials(t *testing.T, touch bool) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for iter := 0; iter < 300; iter++ {
+		n := 4 + rng.IntN(8)
+		w := make([][]uint64, n)
+		for i := range w {
+			w[i] = make([]uint64, n)
+		}
+		m := newMatcher(n, 1)
+		setEdge := func(i, j int, x uint64) {
+			w[i][j], w[j][i] = x, x
+			m.set(i, j, weight{x})
+		}
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				setEdge(i, j, uint64(rng.IntN(20)))
+			}
+		}
+		mate := m.compute()
+		require.Equal(t, bruteForce(n, w), matchingWeight(t, mate, w))
+		// Fix the pair of vertex 0, if matched, as finalize does.
+		a, b := 0, mate[0]
+		if b != a {
+			for u := 0; u < n; u++ {
+				if u != a && u != b {
+					setEdge(a, u, 0)
+					setEdge(b, u, 0)
+				}
+			}
+			setEdge(a, b, 100)
+			m.retire(a, b)
+			require.Equal(t, bruteForce(n, w), matchingWeight(t, m.compute(), w))
+			if touch && rng.IntN(2) == 0 {
+				setEdge(a, n-1-rng.IntN(n-2), 150) // touch the fixed pair again
+			}
+		}
+		v := rng.IntN(n)
+		for u := 0; u < n; u++ {
+			if !touch && (u == a || u == b || v == a || v == b) {
+				continue
+			}
+			if u != v && rng.IntN(2) == 0 {
+				setEdge(v, u, uint64(rng.IntN(20)))
+			}
+		}
+		require.Equal(t, bruteForce(n, w), matchingWeight(t, m.compute(), w), "iteration %d touch %v", iter, touch)
+	}
+}

@@ -1,0 +1,634 @@
+package pairing
+
+import (
+	"fmt"
+	"sort"
+)
+
+// dutch pairs one round by the FIDE Dutch system. The criteria are turned
+// into bit fields of an edge weight, most important first, and a maximum
+// weight matching over all remaining players settles one bracket at a time,
+// from the top score group down; this keeps every later bracket pairable
+// (completion, C4) while optimising the current one. The decisions that the
+// rules make by generation order (which MDPs, which exchanges, which
+// opponent) are taken by small weight nudges and re-matching, one player at
+// a time, as in bbpPairings, whose results this engine reproduces.
+type dutch struct {
+	s      *state
+	sorted []*player
+	trace  *Trace
+
+	sgBits   int         // bits to count the players of the largest score group
+	sgShift  int         // total width of a per-score-group field
+	shifts   map[int]int // score -> bit offset inside a per-score-group field
+	words    int
+	maxW     weight
+	byeScore int
+	// singleBye is set when the bracket downfloats exactly one player who
+	// will receive the PAB (C9 applies).
+	singleBye   bool
+	playedRanks map[int]int
+	matchings   int // maximum weight matchings computed
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (d *dutch) score(p *player) int { return p.pscore }
+
+// float returns the cached float of p `back` rounds before (1 or 2).
+func (d *dutch) float(p *player, back int) floatKind { return p.floats[back-1] }
+
+func (d *dutch) isByeCandidate(p *player) bool {
+	return d.s.eligibleForBye(p) && d.score(p) <= d.byeScore
+}
+
+// fieldBits returns the width of the edge weight below its top field.
+func (d *dutch) fieldBits() int {
+	r := d.sgBits + d.sgShift + d.sgBits + d.sgShift + d.sgBits + 4*d.sgBits
+	if d.s.playedRounds >= 1 {
+		r += 2*d.sgBits + 2*d.sgShift
+	}
+	if d.s.playedRounds >= 2 {
+		r += 2*d.sgBits + 2*d.sgShift
+	}
+	return r + 3*d.sgBits + 1
+}
+
+// edgeWeight computes the weight of pairing hi (ranked higher) with lo.
+// inCur: lo is a resident of the current bracket; inNext: lo belongs to the
+// next score group. A zero weight means the pair is not allowed.
+func (d *dutch) edgeWeight(hi, lo *player, inCur, inNext bool) weight {
+	w := newWeight(d.words)
+	d.edgeWeightInto(w, hi, lo, inCur, inNext)
+	return w
+}
+
+// edgeWeightInto is edgeWeight writing into w, which must be zero.
+func (d *dutch) edgeWeightInto(w weight, hi, lo *player, inCur, inNext bool) {
+	s := d.s
+	if !s.compatible(hi, lo) {
+		return
+	}
+	// C4 completion and C5 bye assignee score: pairs of players who cannot
+	// take the bye are worth most.
+	w.addSmall(1 + b2u(!d.isByeCandidate(hi)) + b2u(!d.isByeCandidate(lo)))
+	// C6: maximise pairs in the current bracket.
+	w.shl(d.sgBits)
+	w.addSmall(b2u(inCur))
+	// C7: maximise the scores paired in the current bracket.
+	w.shl(d.sgShift)
+	if inCur {
+		w.addBit(d.shifts[d.score(hi)])
+	}
+	// C8: the same for the next bracket.
+	w.shl(d.sgBits)
+	w.addSmall(b2u(inNext))
+	w.shl(d.sgShift)
+	if inNext {
+		w.addBit(d.shifts[d.score(hi)])
+	}
+	// C9: unplayed games of the bye assignee.
+	w.shl(d.sgBits)
+	if d.singleBye && s.edition != Dutch2017 {
+		if d.score(hi) == d.byeScore {
+			w.addSmall(uint64(d.playedRanks[hi.playedGames]))
+		}
+		if d.score(lo) == d.byeScore {
+			w.addSmall(uint64(d.playedRanks[lo.playedGames]))
+		}
+	}
+	d.colourBits(w, lo, hi, inCur)
+	pr := s.playedRounds
+	for back := 1; back <= 2; back++ {
+		if pr < back {
+			break
+		}
+		// C14/C16: downfloaters repeated from `back` rounds before.
+		w.shl(d.sgBits)
+		if inCur {
+			w.addSmall(b2u(d.float(lo, back) == floatDown))
+			w.addSmall(b2u(d.score(hi) <= d.score(lo) && d.float(hi, back) == floatDown))
+		}
+		// C15/C17: upfloaters repeated.
+		w.shl(d.sgBits)
+		if inCur {
+			w.addSmall(b2u(!(d.score(hi) > d.score(lo) && d.float(lo, back) == floatUp)))
+		}
+	}
+	for back := 1; back <= 2; back++ {
+		if pr < back {
+			break
+		}
+		// C18/C20: scores of repeated downfloaters.
+		w.shl(d.sgShift)
+		if inCur {
+			if d.float(lo, back) == floatDown {
+				w.addBit(d.shifts[d.score(lo)])
+			}
+			if d.float(hi, back) == floatDown {
+				w.addBit(d.shifts[d.score(hi)])
+			}
+		}
+		// C19/C21: scores of opponents of repeated upfloaters.
+		w.shl(d.sgShift)
+		if inCur && !(d.float(lo, back) == floatUp && d.score(hi) > d.score(lo)) {
+			w.addBit(d.shifts[d.score(hi)])
+		}
+	}
+	// Room for the ordering rules of homogeneous brackets and remainders.
+	w.shl(3*d.sgBits + 1)
+}
+
+// colourBits appends the colour criteria fields (C10–C13) for p against o.
+func (d *dutch) colourBits(w weight, p, o *player, inCur bool) {
+	// C10: topscorers' colour difference beyond ±2.
+	w.shl(d.sgBits)
+	w.addSmall(b2u(inCur && (!p.absoluteImbalance() || !o.absoluteImbalance() || p.colourPref != o.colourPref)))
+	// C11: topscorers' same colour three times in a row.
+	w.shl(d.sgBits)
+	var c11 bool
+	if !p.absolutePref() || !o.absolutePref() || p.colourPref != o.colourPref {
+		c11 = true
+	} else if p.colourImbalance == o.colourImbalance {
+		c11 = p.repeatedColour == NoColour || p.repeatedColour != o.repeatedColour
+	} else {
+		q := p
+		if p.colourImbalance > o.colourImbalance {
+			q = o
+		}
+		c11 = q.repeatedColour != p.colourPref.invert()
+	}
+	w.addSmall(b2u(inCur && c11))
+	// C12: colour preferences.
+	w.shl(d.sgBits)
+	w.addSmall(b2u(inCur && prefsCompatible(p.colourPref, o.colourPref)))
+	// C13: strong colour preferences.
+	w.shl(d.sgBits)
+	w.addSmall(b2u(inCur && ((!p.strongPref && !p.absolutePref()) || (!o.strongPref && !o.absolutePref()) ||
+		(p.absolutePref() && o.absolutePref()) || p.colourPref != o.colourPref)))
+}
+
+func prefsCompatible(a, b Colour) bool { return a != b || a == NoColour || b == NoColour }
+
+// setup sorts the players and sizes the weight fields.
+func (d *dutch) setup() {
+	s := d.s
+	for _, p := range s.players {
+		if p.valid && p.present {
+			d.sorted = append(d.sorted, p)
+			for _, m := range p.matches[:s.playedRounds] {
+				if m.played {
+					p.forbidden[m.opponent] = true
+				}
+			}
+		}
+	}
+	// Cache what the edge weights ask for again and again.
+	for _, p := range s.players {
+		if !p.valid {
+			continue
+		}
+		p.pscore = s.pairScore(p)
+		p.floats = [2]floatKind{floatNone, floatNone}
+		if p.present {
+			for back := 1; back <= min(2, s.playedRounds); back++ {
+				p.floats[back-1] = s.floatAt(p, back)
+			}
+		}
+	}
+	sort.SliceStable(d.sorted, func(i, j int) bool { return s.ranksAbove(d.sorted[i], d.sorted[j]) })
+	d.shifts = map[int]int{}
+	maxGroup, repeated := 0, 0
+	for i := len(d.sorted) - 1; i >= 0; i-- {
+		repeated++
+		sc := d.score(d.sorted[i])
+		if i == 0 || sc < d.score(d.sorted[i-1]) {
+			d.shifts[sc] = d.sgShift
+			maxGroup = max(maxGroup, repeated)
+			d.sgShift += bitLen(repeated)
+			repeated = 0
+		}
+	}
+	d.sgBits = bitLen(maxGroup)
+	bits := 2 + d.fieldBits()
+	// Four spare bits: weights may carry one bit past the top field, the
+	// matcher doubles them, and it adds two duals.
+	d.words = (bits + 4 + 63) / 64
+	d.maxW = newWeight(d.words)
+	d.maxW.addBit(bits)
+	d.maxW.subSmall(1)
+	d.playedRanks = map[int]int{}
+}
+
+// pairRound returns the pairs as vertex index pairs (into d.sorted) and the
+// index of the player left without an opponent, or -1.
+func (d *dutch) pairRound() (pairs [][2]int, bye int, err error) {
+	s := d.s
+	d.setup()
+	n := len(d.sorted)
+	if n == 0 {
+		return nil, -1, nil
+	}
+	if n > 65535 {
+		return nil, -1, fmt.Errorf("%d players to pair; at most 65535 are supported", n)
+	}
+	mc := newMatcher(n, d.words)
+	odd := n%2 == 1
+	top := d.score(d.sorted[0])
+	for i, p := range d.sorted {
+		for j := 0; j < i; j++ {
+			o := d.sorted[j]
+			if odd {
+				w := newWeight(d.words)
+				if s.compatible(p, o) {
+					w.addSmall(1 + b2u(!s.eligibleForBye(p)) + b2u(!s.eligibleForBye(o)))
+					w.shl(d.sgShift)
+					w.addSmall(uint64(d.shifts[d.score(p)] + d.shifts[d.score(o)]))
+					w.shl(d.sgBits)
+					w.addSmall(b2u(d.score(p) >= top))
+				}
+				mc.set(i, j, w)
+			} else {
+				mc.set(i, j, d.edgeWeight(o, p, false, false))
+			}
+		}
+	}
+	first := mc.compute()
+	unmatched := 0
+	for v, u := range first {
+		if u == v {
+			unmatched++
+		}
+	}
+	if unmatched > 1 {
+		return nil, -1, &NoValidPairingError{Reason: "the players cannot all be paired (all but one) without a rematch, an ineligible bye or a clash of absolute colour preferences"}
+	}
+	if odd {
+		for v, u := range first {
+			if u == v {
+				d.byeScore = d.score(d.sorted[v])
+				break
+			}
+		}
+		for i, p := range d.sorted {
+			for j := 0; j < i; j++ {
+				mc.set(i, j, d.edgeWeight(d.sorted[j], p, false, false))
+			}
+		}
+		if d.byeScore >= top {
+			d.singleBye = true
+			for v, p := range d.sorted {
+				if d.score(p) < top {
+					break
+				}
+				if d.score(d.sorted[first[v]]) < top {
+					d.singleBye = false
+					break
+				}
+			}
+		}
+		var counts []int
+		for _, p := range d.sorted {
+			if d.score(p) == d.byeScore {
+				counts = append(counts, p.playedGames)
+			}
+		}
+		sort.Sort(sort.Reverse(sort.IntSlice(counts)))
+		for r, c := range counts {
+			d.playedRanks[c] = r
+		}
+	}
+	return d.brackets(mc)
+}
+
+// brackets runs the bracket-by-bracket optimisation.
+func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
+	n := len(d.sorted)
+	odd := n%2 == 1
+	partner := make([]int, n)
+	for i := range partner {
+		partner[i] = -1
+	}
+	var vi []int
+	next := 0
+	for next < n && d.score(d.sorted[next]) >= d.score(d.sorted[0]) {
+		vi = append(vi, len(vi))
+		next++
+	}
+	matched := make([]bool, n)
+	sgBegin, sgBeginVertex := 0, 0
+	var base [][]weight
+	for len(vi) > 1 || next != n {
+		nextBegin := len(vi)
+		nextBeginVertex := sgBeginVertex + (nextBegin - sgBegin)
+		sgIt := next
+		for next < n && d.score(d.sorted[next]) >= d.score(d.sorted[sgIt]) {
+			vi = append(vi, vi[len(vi)-1]+1)
+			next++
+		}
+		bt := d.trace.openBracket(d, vi[:sgBegin], vi[sgBegin:nextBegin])
+		// Base weights for the bracket and the next score group.
+		base = make([][]weight, len(vi))
+		cells := 0
+		for l := sgBegin; l < len(vi); l++ {
+			cells += l
+		}
+		// One backing array for the bracket's weights: fewer, larger
+		// allocations for big brackets.
+		backing := make([]uint64, cells*d.words)
+		cells = 0
+		for l := sgBegin; l < len(vi); l++ {
+			base[l] = make([]weight, l)
+			for sm := 0; sm < l; sm++ {
+				w := weight(backing[cells*d.words : (cells+1)*d.words : (cells+1)*d.words])
+				cells++
+				d.edgeWeightInto(w, d.sorted[vi[sm]], d.sorted[vi[l]], l < nextBegin, l >= nextBegin)
+				base[l][sm] = w
+				mc.set(vi[l], vi[sm], w)
+			}
+		}
+		// Scratch weights: every use is copied into the matcher at once.
+		scratchA, scratchB := newWeight(d.words), newWeight(d.words)
+		inBracket := func(v int) bool { return v >= sgBeginVertex && v < nextBeginVertex }
+		ewc := func(sm, l, smRem, remPairs int) weight {
+			r := scratchA
+			copy(r, base[l][sm])
+			if !r.isZero() {
+				add := scratchB
+				add.setZero()
+				add.addSmall(b2u(smRem < remPairs))
+				add.shl(2 * d.sgBits)
+				add.subSmall(uint64(smRem))
+				add.shl(1)
+				addWrap(r, add)
+			}
+			return r
+		}
+		stable := mc.compute()
+
+		// Choose the MDPs to pair in this bracket.
+		var mdScore, remainingMD, remainingMatchedMD int
+		for pi := 0; pi < sgBegin; pi++ {
+			if pi == 0 || d.score(d.sorted[vi[pi]]) < mdScore {
+				mdScore = d.score(d.sorted[vi[pi]])
+				remainingMatchedMD, remainingMD = 0, 0
+				for m := pi; d.score(d.sorted[vi[m]]) >= mdScore; m++ {
+					remainingMD++
+					if inBracket(stable[vi[m]]) {
+						remainingMatchedMD++
+					}
+				}
+			}
+			if remainingMatchedMD == 0 {
+				continue
+			}
+			pv := vi[pi]
+			if remainingMD <= remainingMatchedMD {
+				matched[pv] = true
+				continue
+			}
+			remainingMD--
+			if !inBracket(stable[pv]) {
+				for oi := sgBegin; oi < nextBegin; oi++ {
+					w := scratchA
+					copy(w, base[oi][pi])
+					if !w.isZero() {
+						w.orSmall(1)
+						mc.set(pv, vi[oi], w)
+					}
+				}
+				stable = mc.compute()
+			}
+			if inBracket(stable[pv]) {
+				matched[pv] = true
+				remainingMatchedMD--
+				for oi := sgBegin; oi < nextBegin; oi++ {
+					w := scratchA
+					copy(w, base[oi][pi])
+					if !w.isZero() {
+						w.orSmall(uint64(nextBegin - sgBegin))
+						w.addSmall(1)
+						mc.set(pv, vi[oi], w)
+					}
+				}
+			}
+		}
+		// Choose the opponents of the MDPs.
+		for pi := 0; pi < sgBegin; pi++ {
+			pv := vi[pi]
+			if !matched[pv] {
+				continue
+			}
+			addend := uint64(len(vi))
+			for oi := nextBegin - 1; oi >= sgBegin; oi-- {
+				ov := vi[oi]
+				if matched[ov] {
+					continue
+				}
+				w := scratchA
+				copy(w, base[oi][pi])
+				if !w.isZero() {
+					w.addSmall(addend)
+					mc.set(pv, ov, w)
+					addend++
+				}
+			}
+			stable = mc.compute()
+			mv := stable[pv]
+			matched[mv] = true
+			d.finalize(mc, pv, mv)
+		}
+
+		// The remainder: residents not paired with MDPs.
+		var remainder []int
+		remPairs := 0
+		for pi := sgBegin; pi < nextBegin; pi++ {
+			pv := vi[pi]
+			if stable[pv] < sgBeginVertex {
+				continue
+			}
+			remainder = append(remainder, pi)
+			if stable[pv] < pv {
+				remPairs++
+			}
+		}
+		for oidx, oi := range remainder {
+			ov := vi[oi]
+			for pr, pi := range remainder[:oidx] {
+				mc.set(vi[pi], ov, ewc(pi, oi, pr, remPairs))
+			}
+		}
+		stable = mc.compute()
+		inS1 := func(v int) bool { return stable[v] > v && stable[v] < nextBeginVertex }
+		exchangeCount := 0
+		for _, pi := range remainder[:remPairs] {
+			if !inS1(vi[pi]) {
+				exchangeCount++
+			}
+		}
+		// Exchange the lowest possible players of S1.
+		remaining := exchangeCount
+		for it := remPairs; it > 0 && remaining > 0; {
+			it--
+			pr := it
+			pi := remainder[it]
+			pv := vi[pi]
+			if inS1(pv) {
+				for _, oi := range remainder[it+1:] {
+					w := ewc(pi, oi, pr, remPairs)
+					if !w.isZero() {
+						w.subSmall(1)
+						mc.set(pv, vi[oi], w)
+					}
+				}
+				stable = mc.compute()
+			}
+			exchange := !inS1(pv)
+			if exchange {
+				remaining--
+			}
+			for _, oi := range remainder[it+1:] {
+				if exchange {
+					base[oi][pi].setZero()
+				}
+				mc.set(pv, vi[oi], ewc(pi, oi, pr, remPairs))
+			}
+		}
+		// Exchange the highest possible players of S2.
+		remaining = exchangeCount
+		ri := remPairs
+		for it := remPairs; it < len(remainder) && remaining > 1; it++ {
+			pi := remainder[it]
+			pv := vi[pi]
+			already := inS1(pv)
+			if !already {
+				for _, oi := range remainder[it+1:] {
+					w := ewc(pi, oi, ri, remPairs)
+					if !w.isZero() {
+						w.addSmall(1)
+						mc.set(pv, vi[oi], w)
+					}
+				}
+				stable = mc.compute()
+			}
+			if inS1(pv) {
+				remaining--
+				for _, oi := range remainder[:it] {
+					base[pi][oi].setZero()
+					mc.set(pv, vi[oi], base[pi][oi])
+				}
+				for oi := nextBegin; oi < len(vi); oi++ {
+					base[oi][pi].setZero()
+					mc.set(pv, vi[oi], base[oi][pi])
+				}
+			}
+			if !already {
+				for _, oi := range remainder[it+1:] {
+					mc.set(pv, vi[oi], ewc(pi, oi, ri, remPairs))
+				}
+			}
+			ri++
+		}
+		// Fix the exchanges and drop the nudges.
+		for it, pi := range remainder {
+			pv := vi[pi]
+			for _, oi := range remainder[it+1:] {
+				ov := vi[oi]
+				if !inS1(pv) || inS1(ov) {
+					base[oi][pi].setZero()
+				}
+				mc.set(pv, ov, base[oi][pi])
+			}
+		}
+		// Pair each S1 player with the highest possible S2 player.
+		for _, pi := range remainder {
+			pv := vi[pi]
+			if !inS1(pv) {
+				continue
+			}
+			var addend uint64
+			for k := len(remainder) - 1; k >= 0; k-- {
+				oi := remainder[k]
+				ov := vi[oi]
+				if oi <= pi || matched[ov] {
+					continue
+				}
+				w := scratchA
+				copy(w, base[oi][pi])
+				if !w.isZero() {
+					w.addSmall(addend)
+					mc.set(pv, ov, w)
+				}
+				addend++
+			}
+			stable = mc.compute()
+			mv := stable[pv]
+			matched[pv], matched[mv] = true, true
+			d.finalize(mc, pv, mv)
+		}
+
+		// Carry the unpaired players into the next bracket.
+		var newVi []int
+		sgBegin = 0
+		d.singleBye = odd && sgIt != n && d.byeScore == d.score(d.sorted[sgIt])
+		for pi, pv := range vi {
+			if pi < nextBegin && matched[pv] {
+				partner[pv] = stable[pv]
+				partner[stable[pv]] = pv
+				continue
+			}
+			newVi = append(newVi, pv)
+			if pi < nextBegin {
+				sgBegin++
+				bt.downfloat(pv)
+			}
+			if d.score(d.sorted[stable[pv]]) < d.byeScore {
+				d.singleBye = false
+			}
+		}
+		bt.close(partner)
+		vi = newVi
+		sgBeginVertex = nextBeginVertex
+	}
+	d.matchings = mc.calls
+	bye = -1
+	for v := range d.sorted {
+		if partner[v] < 0 {
+			if bye >= 0 {
+				return nil, -1, &NoValidPairingError{Reason: "more than one player left unpaired"}
+			}
+			bye = v
+		} else if v < partner[v] {
+			pairs = append(pairs, [2]int{v, partner[v]})
+		}
+	}
+	return pairs, bye, nil
+}
+
+// finalize fixes the pair (a, b): their edge gets the maximum weight and all
+// their other edges are removed.
+func (d *dutch) finalize(mc *matcher, a, b int) {
+	zero := newWeight(d.words)
+	for u := 0; u < mc.n; u++ {
+		if u != a {
+			if u == b {
+				mc.set(a, u, d.maxW)
+			} else {
+				mc.set(a, u, zero)
+			}
+		}
+		if u != b && u != a {
+			mc.set(b, u, zero)
+		}
+	}
+	mc.retire(a, b)
+}
+
+// addWrap adds y to x modulo the width, so that a "negative" y written in
+// two's complement subtracts.
+func addWrap(x, y weight) { add(x, x, y) }

@@ -1,0 +1,4 @@
+package pairing
+
+// RaceEnabled exposes raceEnabled to the external tests.
+const RaceEnabled = raceEnabled

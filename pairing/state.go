@@ -1,0 +1,427 @@
+package pairing
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"arbiter/pairing/trf"
+)
+
+// Colour is a piece colour, or the side that moves first in games without
+// colours.
+type Colour uint8
+
+// Colours.
+const (
+	White Colour = iota
+	Black
+	NoColour
+)
+
+func (c Colour) invert() Colour {
+	switch c {
+	case White:
+		return Black
+	case Black:
+		return White
+	}
+	return NoColour
+}
+
+// String returns "White", "Black" or "none".
+func (c Colour) String() string {
+	switch c {
+	case White:
+		return "White"
+	case Black:
+		return "Black"
+	}
+	return "none"
+}
+
+// match is one round of a player's history as the pairing rules see it.
+type match struct {
+	opponent     int // index into state.players; the player's own index if none
+	colour       Colour
+	score        int // points in tenths
+	played       bool
+	participated bool // paired (even if forfeited) or given the PAB
+	win          bool // scored a win (played or not)
+}
+
+// player is a participant with the data derived from the history.
+type player struct {
+	id    int // starting rank (TRF ID)
+	index int // index into state.players
+	// rank is the effective pairing number (0-based) among valid players.
+	rank    int
+	valid   bool
+	present bool // to be paired this round
+	rating  int
+	matches []match
+	accel   []int // virtual points per round, tenths
+	score   int   // real score after the played rounds, tenths
+
+	colourImbalance int
+	colourPref      Colour
+	repeatedColour  Colour // set only when the same colour was played twice in a row
+	strongPref      bool
+	playedGames     int
+	forbidden       map[int]bool
+
+	pscore int          // pairing score, cached by the engine
+	floats [2]floatKind // floats one and two rounds before, cached by the engine
+}
+
+func (p *player) absoluteImbalance() bool { return p.colourImbalance > 1 }
+func (p *player) absolutePref() bool {
+	return p.absoluteImbalance() || p.repeatedColour != NoColour
+}
+
+// state is a tournament as it stands before the round to be paired.
+type state struct {
+	players        []*player // by ID order
+	playedRounds   int
+	expectedRounds int
+	win, draw      int // points in tenths
+	loss           int
+	zeroBye        int
+	forfeitLoss    int
+	pab            int
+	initialColour  Colour
+	edition        Edition
+	colourBlind    bool
+}
+
+func tenths(x float64) int { return int(math.Round(x * 10)) }
+
+// newState derives the pairing state for round (1-based) from t.
+func newState(t *trf.Tournament, round int, opts Options) (*state, error) {
+	s := &state{
+		playedRounds:   round - 1,
+		expectedRounds: t.Rounds,
+		win:            tenths(t.Scoring.Win),
+		draw:           tenths(t.Scoring.Draw),
+		loss:           tenths(t.Scoring.Loss),
+		zeroBye:        tenths(t.Scoring.ZeroBye),
+		forfeitLoss:    tenths(t.Scoring.ForfeitLoss),
+		pab:            tenths(t.Scoring.PAB),
+		edition:        opts.Edition,
+		colourBlind:    opts.Colours == FirstPlayerByLot,
+	}
+	if s.expectedRounds < round {
+		s.expectedRounds = round
+	}
+	initial := t.InitialColour
+	if opts.InitialColour != 0 {
+		initial = opts.InitialColour
+	}
+	s.initialColour = White
+	if initial == 'b' {
+		s.initialColour = Black
+	}
+	order := make([]int, len(t.Players))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return t.Players[order[a]].ID < t.Players[order[b]].ID })
+	byID := make(map[int]int, len(t.Players))
+	for i, oi := range order {
+		tp := &t.Players[oi]
+		byID[tp.ID] = i
+		s.players = append(s.players, &player{id: tp.ID, index: i, rating: tp.Rating, forbidden: map[int]bool{}})
+	}
+	pr := s.playedRounds
+	for i, oi := range order {
+		tp := &t.Players[oi]
+		p := s.players[i]
+		if len(tp.Games) > pr+1 {
+			return nil, fmt.Errorf("player %d has results for round %d, after the round %d to be paired", tp.ID, len(tp.Games), round)
+		}
+		for r, g := range tp.Games {
+			m := match{opponent: i, colour: NoColour}
+			if g.Opponent != 0 {
+				oj, ok := byID[g.Opponent]
+				if !ok {
+					return nil, fmt.Errorf("player %d round %d: opponent %d does not exist", tp.ID, r+1, g.Opponent)
+				}
+				if r == pr {
+					return nil, fmt.Errorf("player %d is already paired in round %d", tp.ID, round)
+				}
+				m.opponent = oj
+				m.participated = true
+				switch g.Colour {
+				case 'w':
+					m.colour = White
+				case 'b':
+					m.colour = Black
+				}
+			}
+			switch g.Result {
+			case '1', 'W':
+				m.win = true
+				m.played = m.participated
+				m.score = s.win
+			case '0', 'L':
+				m.played = m.participated
+				m.score = s.loss
+			case '=', 'D':
+				m.played = m.participated
+				m.score = s.draw
+			case '+':
+				m.win = true
+				m.score = s.win
+			case '-':
+				if m.participated {
+					m.score = s.forfeitLoss
+				} else {
+					m.score = s.zeroBye
+				}
+			case 'H':
+				m.score = s.draw
+			case 'F':
+				m.win = true
+				m.score = s.win
+			case 'U':
+				if r == pr {
+					return nil, fmt.Errorf("player %d: a pairing-allocated bye in round %d is produced by the pairing, not input", tp.ID, round)
+				}
+				m.win = true
+				m.participated = true
+				m.score = s.pab
+			default: // 'Z', ' '
+				m.score = s.zeroBye
+			}
+			if !m.played {
+				m.colour = NoColour
+			}
+			p.matches = append(p.matches, m)
+		}
+		if len(p.matches) > pr {
+			// An entry for the round being paired: a known absence or bye.
+			p.present = false
+		} else {
+			p.present = true
+			for len(p.matches) < pr {
+				p.matches = append(p.matches, match{opponent: i, colour: NoColour, score: s.zeroBye})
+			}
+		}
+		for r := 0; r < pr; r++ {
+			p.score += p.matches[r].score
+		}
+		if acc, ok := t.Accelerations[tp.ID]; ok {
+			for _, a := range acc {
+				p.accel = append(p.accel, tenths(a))
+			}
+		}
+	}
+	for _, f := range t.Forbidden {
+		a, okA := byID[f[0]]
+		b, okB := byID[f[1]]
+		if okA && okB {
+			s.players[a].forbidden[b] = true
+			s.players[b].forbidden[a] = true
+		}
+	}
+	// Validity and effective pairing numbers: players who are to be paired
+	// or who took part in an earlier pairing.
+	rank := 0
+	for _, p := range s.players {
+		p.valid = p.present
+		for _, m := range p.matches {
+			if m.participated {
+				p.valid = true
+			}
+		}
+		if p.valid {
+			p.rank = rank
+			rank++
+		}
+	}
+	if opts.Baku && len(t.Accelerations) == 0 {
+		s.applyBaku()
+	}
+	for _, p := range s.players {
+		if p.valid {
+			s.computeColourData(p)
+		}
+	}
+	return s, nil
+}
+
+// computeColourData derives the colour preference from played games.
+func (s *state) computeColourData(p *player) {
+	white, black, consecutive := 0, 0, 0
+	p.repeatedColour = NoColour
+	for _, m := range p.matches[:min(len(p.matches), s.playedRounds)] {
+		if !m.played {
+			continue
+		}
+		p.playedGames++
+		if m.colour == White {
+			white++
+		} else {
+			black++
+		}
+		if consecutive == 0 || m.colour != p.repeatedColour {
+			consecutive = 1
+		} else {
+			consecutive++
+		}
+		p.repeatedColour = m.colour
+	}
+	lower := White
+	if white > black {
+		lower = Black
+		p.colourImbalance = white - black
+	} else {
+		p.colourImbalance = black - white
+	}
+	switch {
+	case p.colourImbalance > 1:
+		p.colourPref = lower
+	case consecutive > 1:
+		p.colourPref = p.repeatedColour.invert()
+	case p.colourImbalance > 0:
+		p.colourPref = lower
+	case consecutive > 0:
+		p.colourPref = p.repeatedColour.invert()
+	default:
+		p.colourPref = NoColour
+	}
+	if consecutive <= 1 {
+		p.repeatedColour = NoColour
+	}
+	p.strongPref = !p.absolutePref() && p.colourImbalance > 0
+	if s.colourBlind {
+		p.colourImbalance = 0
+		p.colourPref = NoColour
+		p.repeatedColour = NoColour
+		p.strongPref = false
+	}
+}
+
+// applyBaku gives Baku acceleration (FIDE C.04.7) virtual points to group A:
+// the first half of the valid players by pairing number, rounded up to even.
+func (s *state) applyBaku() {
+	var valid []*player
+	for _, p := range s.players {
+		if p.valid {
+			valid = append(valid, p)
+		}
+	}
+	if len(valid) == 0 || s.expectedRounds == 0 {
+		return
+	}
+	// Group A: the first half, rounded up to an even number (C.04.7).
+	lastRank := min(2*((len(valid)+3)/4), len(valid)) - 1
+	lastRound := (s.expectedRounds - 1) / 2
+	lastFull := lastRound / 2
+	for r := 0; r <= lastRank; r++ {
+		p := valid[r]
+		p.accel = p.accel[:0]
+		for round := 0; round <= lastRound && round <= s.playedRounds; round++ {
+			if round <= lastFull {
+				p.accel = append(p.accel, s.win)
+			} else {
+				p.accel = append(p.accel, s.draw)
+			}
+		}
+	}
+}
+
+// scoreAt returns the accelerated pairing score roundsBack rounds before the
+// round being paired.
+func (s *state) scoreAt(p *player, roundsBack int) int {
+	score := p.score
+	r := s.playedRounds
+	for ; roundsBack > 0; roundsBack-- {
+		r--
+		score -= p.matches[r].score
+	}
+	if r < len(p.accel) {
+		score += p.accel[r]
+	}
+	return score
+}
+
+// pairScore is the accelerated score used for pairing this round.
+func (s *state) pairScore(p *player) int { return s.scoreAt(p, 0) }
+
+// ranksAbove reports whether a is ranked above b (score, then rank).
+func (s *state) ranksAbove(a, b *player) bool {
+	sa, sb := s.pairScore(a), s.pairScore(b)
+	if sa != sb {
+		return sa > sb
+	}
+	return a.rank < b.rank
+}
+
+// eligibleForBye implements the PAB eligibility criterion: no earlier PAB
+// and no round scored as a win without playing (2026); in the 2017 edition,
+// no earlier PAB or forfeit win.
+func (s *state) eligibleForBye(p *player) bool {
+	for _, m := range p.matches[:s.playedRounds] {
+		if m.played {
+			continue
+		}
+		if s.edition == Dutch2017 {
+			if m.participated && m.win {
+				return false
+			}
+			continue
+		}
+		if m.score >= s.win {
+			return false
+		}
+	}
+	return true
+}
+
+type floatKind uint8
+
+const (
+	floatDown floatKind = iota
+	floatUp
+	floatNone
+)
+
+// floatAt returns the float of p roundsBack rounds ago.
+func (s *state) floatAt(p *player, roundsBack int) floatKind {
+	m := p.matches[s.playedRounds-roundsBack]
+	if !m.played {
+		// 2017: every unplayed round is a downfloat; 2026: only rounds that
+		// scored more than a loss without playing, and nobody else floats.
+		if s.edition == Dutch2017 || m.score > s.loss {
+			return floatDown
+		}
+		return floatNone
+	}
+	ps := s.scoreAt(p, roundsBack)
+	os := s.scoreAt(s.players[m.opponent], roundsBack)
+	switch {
+	case ps > os:
+		return floatDown
+	case ps < os:
+		return floatUp
+	}
+	return floatNone
+}
+
+// compatible reports whether a and b may meet under the absolute criteria
+// (no rematch, no clash of absolute colour preferences except between
+// topscorers in the last round).
+func (s *state) compatible(a, b *player) bool {
+	if a.forbidden[b.index] {
+		return false
+	}
+	if !a.absolutePref() || !b.absolutePref() || a.colourPref != b.colourPref {
+		return true
+	}
+	if s.playedRounds >= s.expectedRounds-1 {
+		threshold := s.playedRounds * max(s.win, s.draw) >> 1
+		return s.pairScore(a) > threshold || s.pairScore(b) > threshold
+	}
+	return false
+}

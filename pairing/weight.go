@@ -1,0 +1,129 @@
+package pairing
+
+import "math/bits"
+
+// weight is a fixed-width unsigned integer, little-endian in 64-bit words.
+// Edge weights of the Dutch matching carry one bit field per pairing
+// criterion, several hundred bits wide, so they do not fit a machine word.
+// All weights of one matching share the same width.
+type weight []uint64
+
+func newWeight(words int) weight { return make(weight, words) }
+
+func (w weight) clone() weight { return append(weight(nil), w...) }
+
+func (w weight) isZero() bool {
+	for _, x := range w {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (w weight) setZero() {
+	clear(w)
+}
+
+// shl shifts w left by n bits in place; bits shifted out are lost.
+func (w weight) shl(n int) {
+	if n <= 0 {
+		return
+	}
+	words, rem := n/64, uint(n%64)
+	for i := len(w) - 1; i >= 0; i-- {
+		var v uint64
+		if j := i - words; j >= 0 {
+			v = w[j] << rem
+			if rem != 0 && j-1 >= 0 {
+				v |= w[j-1] >> (64 - rem)
+			}
+		}
+		w[i] = v
+	}
+}
+
+// addSmall adds a word-sized value.
+func (w weight) addSmall(x uint64) {
+	var c uint64
+	w[0], c = bits.Add64(w[0], x, 0)
+	for i := 1; c != 0 && i < len(w); i++ {
+		w[i], c = bits.Add64(w[i], 0, c)
+	}
+}
+
+// subSmall subtracts a word-sized value; the caller guarantees no underflow.
+func (w weight) subSmall(x uint64) {
+	var b uint64
+	w[0], b = bits.Sub64(w[0], x, 0)
+	for i := 1; b != 0 && i < len(w); i++ {
+		w[i], b = bits.Sub64(w[i], 0, b)
+	}
+}
+
+// orSmall sets the low bits of x.
+func (w weight) orSmall(x uint64) { w[0] |= x }
+
+// addBit adds 1<<n.
+func (w weight) addBit(n int) {
+	i, r := n/64, uint(n%64)
+	var c uint64
+	w[i], c = bits.Add64(w[i], 1<<r, 0)
+	for i++; c != 0 && i < len(w); i++ {
+		w[i], c = bits.Add64(w[i], 0, c)
+	}
+}
+
+// add sets z = x + y.
+func add(z, x, y weight) {
+	var c uint64
+	for i := range z {
+		z[i], c = bits.Add64(x[i], y[i], c)
+	}
+}
+
+// sub sets z = x - y; the caller guarantees x >= y.
+func sub(z, x, y weight) {
+	var b uint64
+	for i := range z {
+		z[i], b = bits.Sub64(x[i], y[i], b)
+	}
+}
+
+// cmpWeight returns -1, 0 or 1 as x <, = or > y.
+func cmpWeight(x, y weight) int {
+	for i := len(x) - 1; i >= 0; i-- {
+		if x[i] != y[i] {
+			if x[i] < y[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+// half sets z = x / 2.
+func half(z, x weight) {
+	for i := range z {
+		v := x[i] >> 1
+		if i+1 < len(x) {
+			v |= x[i+1] << 63
+		}
+		z[i] = v
+	}
+}
+
+// double sets z = 2x.
+func double(z, x weight) {
+	var c uint64
+	for i := range z {
+		v := x[i]
+		z[i] = v<<1 | c
+		c = v >> 63
+	}
+}
+
+// bitLen returns the number of bits needed to represent n (0 for 0), like
+// bbpPairings' bitsToRepresent.
+func bitLen(n int) int { return bits.Len(uint(n)) }
