@@ -1,0 +1,438 @@
+// Package demo runs the built-in demo event: simulated sensor boards on
+// pseudo-terminals, played by simulated people who make random legal moves
+// with human timing, so that the daemon reads them through exactly the
+// serial code path real boards use.
+package demo
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"arbiter/arbiter"
+	"arbiter/director"
+	"arbiter/hardware/sensorboard"
+	"arbiter/hardware/sensorboard/sim"
+	"arbiter/internal/config"
+	"arbiter/rules"
+	"arbiter/store"
+)
+
+// Demo is the set of simulated boards and players of the demo event.
+type Demo struct {
+	d      *director.Director
+	dir    string // where the pseudo-terminal links live
+	log    *slog.Logger
+	speed  float64
+	seed   uint64
+	faults float64
+
+	plies   int
+	players map[string]*player // by board id
+	ptys    []*sim.PTY
+	stats   *Stats
+}
+
+// Stats count what the simulated players did and how it was read.
+type Stats struct {
+	mu sync.Mutex
+	// Played moves were made on the boards; Read were stored as made;
+	// Misread were stored as another move (never expected); Retried were
+	// put back and made again after the arbiter refused them or did not
+	// read them; Abandoned games were stopped because a move was never
+	// read.
+	Played, Read, Misread, Retried, Abandoned int
+}
+
+func (s *Stats) add(f func(s *Stats)) {
+	s.mu.Lock()
+	f(s)
+	s.mu.Unlock()
+}
+
+// Stats returns a copy of the counts so far.
+func (dm *Demo) Stats() Stats {
+	dm.stats.mu.Lock()
+	defer dm.stats.mu.Unlock()
+	return Stats{Played: dm.stats.Played, Read: dm.stats.Read, Misread: dm.stats.Misread, Retried: dm.stats.Retried, Abandoned: dm.stats.Abandoned}
+}
+
+// player is the two simulated people at one table, and its board.
+type player struct {
+	d      *director.Director
+	stats  *Stats
+	plies  int
+	table  *director.Table
+	game   rules.Game
+	board  *sim.Board
+	runner *sim.Runner
+	rng    *rand.Rand
+
+	news chan news // from the table's goroutine; never blocks it
+}
+
+// news is what a player hears from the director.
+type news struct {
+	start  *rules.Position // a game started from this position
+	output arbiter.Output
+}
+
+// New creates the simulated boards for every tournament of cfg (cfg.Demo
+// boards each) in dir, adds a table for each to d, and returns the serial
+// port pattern the driver must watch.
+func New(d *director.Director, cfg *config.Config, dir string, log *slog.Logger) (*Demo, string, error) {
+	dm := &Demo{d: d, dir: dir, log: log, speed: cfg.Demo.Speed, seed: cfg.Demo.Seed, faults: cfg.Demo.Faults,
+		plies: cfg.Demo.Plies, players: map[string]*player{}, stats: &Stats{}}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, "", fmt.Errorf("demo: %w", err)
+	}
+	ids := d.TournamentIDs()
+	for ti, tc := range cfg.Tournaments {
+		opts, err := rules.ParseOptions(tc.Options)
+		if err != nil {
+			return nil, "", err
+		}
+		g, err := rules.New(tc.Game, opts)
+		if err != nil {
+			return nil, "", err
+		}
+		for n := 1; n <= cfg.Demo.Boards; n++ {
+			id := fmt.Sprintf("SIM-%s-%d", abbrev(tc.Game), n)
+			if ti < len(ids) {
+				if _, err := dm.addBoard(ids[ti], id, g, uint64(ti*100+n)); err != nil {
+					dm.Close()
+					return nil, "", err
+				}
+			}
+		}
+	}
+	return dm, filepath.Join(dir, "board-*"), nil
+}
+
+func abbrev(game string) string {
+	if len(game) > 3 {
+		return game[:3]
+	}
+	return game
+}
+
+func (dm *Demo) addBoard(tournament uint64, id string, g rules.Game, n uint64) (*player, error) {
+	caps := sensorboard.CapHeight | sensorboard.CapClockDisplay | sensorboard.CapText
+	// Every other board also reads piece identities and faces: both classes
+	// of hardware play in the demo.
+	if n%2 == 0 {
+		caps |= sensorboard.CapIdentity | sensorboard.CapFace
+	}
+	b, err := sim.NewBoard(sim.Config{
+		ID: id, Geometry: g.Geometry(), Caps: caps, Seed: dm.seed*1000 + n,
+		Faults: sim.Faults{Drop: dm.faults, Corrupt: dm.faults, Duplicate: dm.faults, Bounce: dm.faults * 5},
+	}, sim.NewReal())
+	if err != nil {
+		return nil, err
+	}
+	p, err := sim.Attach(b, filepath.Join(dm.dir, "board-"+id))
+	if err != nil {
+		return nil, fmt.Errorf("demo board %s: %w", id, err)
+	}
+	dm.ptys = append(dm.ptys, p)
+	t, err := dm.d.AddTable(tournament, id)
+	if err != nil {
+		return nil, err
+	}
+	r := sim.NewRunner(b, sim.NewReal())
+	r.Human = ScaledHuman(sim.DefaultHuman, dm.speed)
+	pl := &player{d: dm.d, stats: dm.stats, plies: dm.plies, table: t, game: g, board: b, runner: r, rng: rand.New(rand.NewPCG(dm.seed, n)), news: make(chan news, 64)}
+	dm.players[id] = pl
+	return pl, nil
+}
+
+// ScaledHuman speeds a simulated person up by factor f.
+func ScaledHuman(h sim.Human, f float64) sim.Human {
+	s := func(r [2]time.Duration) [2]time.Duration {
+		return [2]time.Duration{time.Duration(float64(r[0]) / f), time.Duration(float64(r[1]) / f)}
+	}
+	h.Think, h.Hand, h.Glide, h.Press = s(h.Think), s(h.Hand), s(h.Glide), s(h.Press)
+	return h
+}
+
+// GameStarted implements director.Watcher.
+func (dm *Demo) GameStarted(t *director.Table, g store.Game, start rules.Position) {
+	if p, ok := dm.players[t.ID]; ok {
+		p.tell(news{start: &start})
+	}
+}
+
+// Decided implements director.Watcher.
+func (dm *Demo) Decided(t *director.Table, o arbiter.Output) {
+	if p, ok := dm.players[t.ID]; ok {
+		p.tell(news{output: o})
+	}
+}
+
+func (p *player) tell(n news) {
+	select {
+	case p.news <- n:
+	default: // a player that fell behind catches up from the next news
+	}
+}
+
+// Run plays until ctx ends.
+func (dm *Demo) Run(ctx context.Context) error {
+	var wg sync.WaitGroup
+	for _, p := range dm.players {
+		wg.Go(func() {
+			if err := p.run(ctx, dm.log.With("board", p.table.ID)); err != nil && ctx.Err() == nil {
+				dm.log.Error("demo player stopped", "board", p.table.ID, "err", err)
+			}
+		})
+	}
+	<-ctx.Done()
+	wg.Wait()
+	dm.Close()
+	return nil
+}
+
+// Close unplugs every simulated board.
+func (dm *Demo) Close() {
+	for _, p := range dm.ptys {
+		_ = p.Close()
+	}
+	dm.ptys = nil
+}
+
+// run plays every game the table is given.
+func (p *player) run(ctx context.Context, log *slog.Logger) error {
+	if err := p.runner.WaitHost(ctx); err != nil {
+		return err
+	}
+	for {
+		var start rules.Position
+		err := p.listen(ctx, func(n news) bool {
+			if n.start != nil {
+				start = *n.start
+			}
+			return start != nil
+		})
+		if err != nil {
+			return err
+		}
+		if err := p.play(ctx, start, log); err != nil {
+			return err
+		}
+	}
+}
+
+// play plays one game: random legal moves with human handling, until the
+// game ends or one side gives up after a while.
+func (p *player) play(ctx context.Context, pos rules.Position, log *slog.Logger) error {
+	// Set up the pieces for the new game, as the players do, and wait for
+	// the arbiter to start the clock.
+	if err := p.restore(ctx, pos.View()); err != nil {
+		return err
+	}
+	if err := p.waitStart(ctx); err != nil {
+		return err
+	}
+	limit := p.plies/2 + p.rng.IntN(p.plies/2+1)
+	for ply := 1; ; ply++ {
+		moves := pos.Legal()
+		if len(moves) == 0 {
+			return p.waitEnd(ctx)
+		}
+		if ply > limit {
+			// The side to move resigns: the arbiter enters it.
+			side := pos.Turn()
+			err := p.d.Resign(ctx, p.table, side, "demo")
+			if err != nil {
+				log.Warn("resign", "err", err)
+			}
+			return p.waitEnd(ctx)
+		}
+		m := moves[p.rng.IntN(len(moves))]
+		next, err := pos.Play(m)
+		if err != nil {
+			return err
+		}
+		done := false
+		for try := 0; try < 3 && !done; try++ {
+			if try > 0 {
+				p.stats.add(func(s *Stats) { s.Retried++ })
+				// The move was refused or not read: put the position back,
+				// as the arbiter would ask, and make the move again.
+				if err := p.restore(ctx, pos.View()); err != nil {
+					return err
+				}
+			}
+			steps, err := sim.PlanMove(p.game.Geometry(), pos.View(), next.View(), m, pos.Turn(), p.runner.Human, p.rng)
+			if err != nil {
+				return fmt.Errorf("plan %s: %w", m, err)
+			}
+			if err := p.runner.Run(ctx, steps); err != nil {
+				return err
+			}
+			p.stats.add(func(s *Stats) { s.Played++ })
+			var over bool
+			var stored rules.Position
+			stored, over, err = p.await(ctx, ply, m, pos, log)
+			if err != nil || over {
+				return err
+			}
+			if stored != nil {
+				// Play on from what the arbiter stored.
+				done, next = true, stored
+			}
+		}
+		if !done {
+			// Still not read: the arbiter stops the game (the demo must go
+			// on) and the alert queue shows why.
+			log.Warn("giving up the game", "ply", ply)
+			p.stats.add(func(s *Stats) { s.Abandoned++ })
+			if err := p.d.Resign(ctx, p.table, pos.Turn(), "demo"); err != nil {
+				log.Warn("resign", "err", err)
+			}
+			return p.waitEnd(ctx)
+		}
+		pos = next
+	}
+}
+
+// restore puts the board back to view want by hand: every square that
+// differs is cleared and rebuilt, every zone refilled.
+func (p *player) restore(ctx context.Context, want rules.View) error {
+	pause := func() error {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(40 * time.Millisecond):
+			return nil
+		}
+	}
+	cur := p.board.View()
+	var rebuild []rules.Square
+	for i := range want.Stacks {
+		sq := rules.Square(i)
+		if slices.Equal(cur.Stacks[i], want.Stacks[i]) {
+			continue
+		}
+		rebuild = append(rebuild, sq)
+		if n := len(cur.Stacks[i]); n > 0 {
+			if _, err := p.board.Lift(sq, n); err != nil {
+				return err
+			}
+			if err := pause(); err != nil {
+				return err
+			}
+		}
+	}
+	for _, sq := range rebuild {
+		if len(want.Stacks[sq]) > 0 {
+			p.board.Place(sq, want.Stacks[sq]...)
+			if err := pause(); err != nil {
+				return err
+			}
+		}
+	}
+	for z := range want.Zones {
+		for _, pc := range cur.Zones[z] {
+			if err := p.board.Take(z, pc); err != nil {
+				return err
+			}
+		}
+		for _, pc := range want.Zones[z] {
+			p.board.Put(z, pc)
+		}
+	}
+	return pause()
+}
+
+// await waits for the director to store the move of ply, answering a
+// question about it. It returns the position after the stored move (nil
+// if none was stored in time) and whether the game is over.
+func (p *player) await(ctx context.Context, ply int, m rules.Move, pos rules.Position, log *slog.Logger) (stored rules.Position, over bool, err error) {
+	timeout := time.NewTimer(30 * time.Second)
+	defer timeout.Stop()
+	idle := time.NewTicker(p.heartbeat())
+	defer idle.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, false, ctx.Err()
+		case <-idle.C:
+			p.board.Idle()
+		case <-timeout.C:
+			log.Warn("move not read", "ply", ply, "move", m.String())
+			return nil, false, nil
+		case n := <-p.news:
+			switch o := n.output.(type) {
+			case arbiter.MoveMade:
+				if o.Ply == ply {
+					if o.Move.String() != m.String() {
+						log.Error("move read wrongly", "ply", ply, "made", m.String(), "read", o.Move.String())
+						p.stats.add(func(s *Stats) { s.Misread++ })
+					} else {
+						p.stats.add(func(s *Stats) { s.Read++ })
+					}
+					return o.Position, false, nil
+				}
+			case arbiter.Prompt:
+				for i, mv := range o.Moves {
+					if mv == m.String() {
+						p.board.Press(sensorboard.ButtonAnswer, sensorboard.Side(pos.Turn()), uint8(i))
+					}
+				}
+			case arbiter.GameOver:
+				return nil, true, nil
+			}
+		}
+	}
+}
+
+// listen waits for news until done says it is the one awaited, keeping
+// the board's heartbeat going meanwhile.
+func (p *player) listen(ctx context.Context, done func(news) bool) error {
+	idle := time.NewTicker(p.heartbeat())
+	defer idle.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-idle.C:
+			p.board.Idle()
+		case n := <-p.news:
+			if done(n) {
+				return nil
+			}
+		}
+	}
+}
+
+// waitStart waits until the session has seen the start position and
+// started the clock.
+func (p *player) waitStart(ctx context.Context) error {
+	return p.listen(ctx, func(n news) bool {
+		_, ok := n.output.(arbiter.Started)
+		return ok
+	})
+}
+
+// heartbeat is how often an idle board says it is alive.
+func (p *player) heartbeat() time.Duration { return p.board.Config().Heartbeat }
+
+// waitEnd waits until the game on the table is over.
+func (p *player) waitEnd(ctx context.Context) error {
+	return p.listen(ctx, func(n news) bool {
+		if n.start != nil {
+			// A new game began without our seeing the end.
+			p.tell(n)
+			return true
+		}
+		_, ok := n.output.(arbiter.GameOver)
+		return ok
+	})
+}

@@ -1,0 +1,145 @@
+package director
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"arbiter/arbiter"
+	"arbiter/hardware/sensorboard"
+	"arbiter/rules"
+)
+
+// Sender talks to boards: the driver.
+type Sender interface {
+	// Send sends a host message (clock display, move acknowledgement).
+	Send(board string, m sensorboard.Message) error
+	// Resync asks the board for its whole state; a snapshot event follows.
+	Resync(board string) error
+}
+
+// BoardEvent takes one event from the sensor-board driver. It runs on the
+// driver's goroutine for the board and blocks only when that board's table
+// is far behind.
+func (d *Director) BoardEvent(ctx context.Context, e sensorboard.Event) {
+	t, ok := d.Table(e.Board)
+	if !ok {
+		if e.Kind != sensorboard.EventHello {
+			return
+		}
+		var err error
+		if t, err = d.adopt(ctx, e.Board); err != nil {
+			d.log.Warn("a board with no table answered", "board", e.Board, "port", e.Port, "err", err)
+			return
+		}
+	}
+	switch e.Kind {
+	case sensorboard.EventHello:
+		if e.Hello != nil {
+			t.setCaps(arbiter.CapsOf(e.Hello.Caps))
+		}
+		t.SetHealth(sensorboard.Active.String())
+		return
+	case sensorboard.EventHealth:
+		t.SetHealth(e.Health.String())
+		switch e.Health {
+		case sensorboard.Disconnected, sensorboard.NotResponding:
+			t.Input(ctx, arbiter.Event{Kind: arbiter.LinkLost, At: e.Host})
+		case sensorboard.Active:
+			t.Input(ctx, arbiter.Event{Kind: arbiter.LinkRestored, At: e.Host})
+		}
+		return
+	}
+	if ev, ok := arbiter.FromSensor(e); ok {
+		t.Input(ctx, ev)
+	}
+}
+
+// display sends the board what it should show after a stored move: the
+// acknowledgement and both clocks.
+func display(s Sender, board string, geo *rules.Geometry, m arbiter.MoveMade) {
+	if s == nil {
+		return
+	}
+	from, to := m.Move.From(), m.Move.To()
+	if from != rules.NoSquare {
+		from = rules.Square(geo.SensorIndex(from))
+	}
+	if to != rules.NoSquare {
+		to = rules.Square(geo.SensorIndex(to))
+	}
+	_ = s.Send(board, &sensorboard.AckMoveMsg{Ply: uint16(m.Ply), From: from, To: to, Text: m.Notation})
+	running := sensorboard.SideFirst
+	if m.Side == rules.First {
+		running = sensorboard.SideSecond
+	}
+	_ = s.Send(board, &sensorboard.ClockMsg{First: ms(m.Clock[0]), Second: ms(m.Clock[1]), Running: running})
+}
+
+func ms(d time.Duration) uint32 {
+	if d < 0 {
+		return 0
+	}
+	return uint32(d / time.Millisecond)
+}
+
+// adopt gives a newly plugged board without an assignment a table: the
+// first tournament that has fewer tables than boards in a round gets it,
+// and a game of the current round that has no table yet starts on it.
+func (d *Director) adopt(ctx context.Context, board string) (*Table, error) {
+	for _, id := range d.TournamentIDs() {
+		players, err := d.db.Players(id)
+		if err != nil {
+			return nil, err
+		}
+		tables := 0
+		for _, l := range d.Tables() {
+			if l.Tournament == id {
+				tables++
+			}
+		}
+		if tables >= len(players)/2 {
+			continue
+		}
+		t, err := d.AddTable(id, board)
+		if err != nil {
+			return nil, err
+		}
+		d.log.Info("board adopted", "board", board, "tournament", id, "table", t.Number)
+		return t, d.startWaiting(ctx, t)
+	}
+	return nil, errors.New("every tournament has a table for each board")
+}
+
+// startWaiting starts on t the first unfinished game of its tournament's
+// current round that is not on a table.
+func (d *Director) startWaiting(ctx context.Context, t *Table) error {
+	tr := d.tour(t.Tournament)
+	rounds, err := d.db.Rounds(t.Tournament)
+	if err != nil || len(rounds) == 0 || d.ctx == nil {
+		return err
+	}
+	playing := map[uint64]bool{}
+	for _, l := range d.Tables() {
+		playing[l.GameID] = true
+	}
+	for _, p := range rounds[len(rounds)-1].Pairings {
+		if p.GameID == 0 || p.Result != "" || playing[p.GameID] {
+			continue
+		}
+		g, err := d.db.Game(p.GameID)
+		if err != nil {
+			return err
+		}
+		if moves, err := d.db.Moves(g.ID); err != nil || len(moves) > 0 {
+			continue // begun elsewhere: the arbiter moves it by hand
+		}
+		g.BoardID = t.ID
+		if err := d.db.UpdateGame(&g); err != nil {
+			return err
+		}
+		cfg := d.arbiterConfig(tr)
+		return t.Do(ctx, func() error { return t.start(&g, tr.game, cfg, tr.ctl) })
+	}
+	return nil
+}

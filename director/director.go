@@ -1,0 +1,310 @@
+// Package director runs an event: its tournaments, their rounds and
+// pairings, the tables where games are played, and the sensor boards on
+// them. It joins the pieces below it: boards feed table sessions
+// (package arbiter), every decision goes to the store before anyone is
+// told, rounds are paired when the previous one has ended, and live
+// updates fan out to the web pages through a [Hub].
+package director
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"arbiter/arbiter"
+	"arbiter/clock"
+	"arbiter/internal/config"
+	"arbiter/rules"
+	"arbiter/store"
+)
+
+// Director runs one event.
+type Director struct {
+	cfg *config.Config
+	db  *store.DB
+	hub *Hub
+	log *slog.Logger
+
+	origin time.Time
+	now    func() time.Duration // host monotonic time since the director started
+	wall   func() time.Time
+
+	metrics Metrics
+
+	done     chan struct{} // closed when every tournament is complete
+	doneOnce sync.Once
+
+	mu      sync.RWMutex
+	tours   []*tour
+	tables  []*Table
+	byBoard map[string]*Table
+	ctx     context.Context
+	wg      sync.WaitGroup
+
+	sender Sender
+	raw    *store.RawLog // where board frames are logged, if any
+
+	// Watchers are told about games and decisions (the demo players).
+	watchMu  sync.Mutex
+	watchers []Watcher
+}
+
+// tour is a tournament as the director runs it.
+type tour struct {
+	rec  store.Tournament
+	cfg  config.Tournament
+	game rules.Game
+	ctl  *clock.Control
+}
+
+// New prepares an event from its configuration and database: tournaments
+// and players named in the configuration are created in the database if
+// they are not there yet.
+func New(cfg *config.Config, db *store.DB, log *slog.Logger) (*Director, error) {
+	origin := time.Now()
+	d := &Director{
+		cfg: cfg, db: db, hub: NewHub(), log: log, origin: origin,
+		now:     func() time.Duration { return time.Since(origin) },
+		wall:    func() time.Time { return time.Now() },
+		byBoard: map[string]*Table{},
+		done:    make(chan struct{}),
+	}
+	stored, err := db.Tournaments()
+	if err != nil {
+		return nil, fmt.Errorf("read tournaments: %w", err)
+	}
+	for _, tc := range cfg.Tournaments {
+		opts, err := rules.ParseOptions(tc.Options)
+		if err != nil {
+			return nil, fmt.Errorf("tournament %q: %w", tc.Name, err)
+		}
+		g, err := rules.New(tc.Game, opts)
+		if err != nil {
+			return nil, fmt.Errorf("tournament %q: %w", tc.Name, err)
+		}
+		t := &tour{cfg: tc, game: g}
+		if tc.TimeControl != "" && tc.TimeControl != "-" {
+			ctl, err := clock.Parse(tc.TimeControl)
+			if err != nil {
+				return nil, fmt.Errorf("tournament %q: %w", tc.Name, err)
+			}
+			t.ctl = &ctl
+		}
+		i := slices.IndexFunc(stored, func(s store.Tournament) bool { return s.Name == tc.Name })
+		if i >= 0 {
+			t.rec = stored[i]
+		} else {
+			t.rec = store.Tournament{Name: tc.Name, Game: tc.Game, Options: g.Options().String(), TimeControl: tc.TimeControl,
+				System: tc.System, Rounds: tc.Rounds, TieBreaks: tc.TieBreaks, Created: d.wall()}
+			if err := db.CreateTournament(&t.rec); err != nil {
+				return nil, fmt.Errorf("create tournament %q: %w", tc.Name, err)
+			}
+			for j, p := range tc.Players {
+				if err := db.PutPlayer(&store.Player{TournamentID: t.rec.ID, ID: j + 1, Name: p.Name, Rating: p.Rating}); err != nil {
+					return nil, fmt.Errorf("tournament %q: %w", tc.Name, err)
+				}
+			}
+		}
+		d.tours = append(d.tours, t)
+	}
+	return d, nil
+}
+
+// Hub returns the live-update hub.
+func (d *Director) Hub() *Hub { return d.hub }
+
+// DB returns the event database.
+func (d *Director) DB() *store.DB { return d.db }
+
+// Name returns the event's name.
+func (d *Director) Name() string { return d.cfg.Event.Name }
+
+// Now returns the director's host monotonic time.
+func (d *Director) Now() time.Duration { return d.now() }
+
+// Watch registers w to be told about games and decisions.
+func (d *Director) Watch(w Watcher) {
+	d.watchMu.Lock()
+	d.watchers = append(d.watchers, w)
+	d.watchMu.Unlock()
+}
+
+// AddTable adds a playing table for a tournament, with the id of the board
+// that will stand on it. Tables are numbered per tournament in the order
+// they are added; the pairing's board n is played on table n.
+func (d *Director) AddTable(tournament uint64, boardID string) (*Table, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, dup := d.byBoard[boardID]; dup {
+		return nil, fmt.Errorf("board %s already has a table", boardID)
+	}
+	if d.tourLocked(tournament) == nil {
+		return nil, fmt.Errorf("tournament %d: %w", tournament, store.ErrNotFound)
+	}
+	n := 1
+	for _, t := range d.tables {
+		if t.Tournament == tournament {
+			n++
+		}
+	}
+	t := newTable(boardID, tournament, n, d)
+	d.tables = append(d.tables, t)
+	d.byBoard[boardID] = t
+	if d.ctx != nil {
+		d.startTable(t)
+	}
+	return t, nil
+}
+
+func (d *Director) startTable(t *Table) {
+	d.wg.Go(func() { t.Run(d.ctx) })
+}
+
+// Table returns the table of a board.
+func (d *Director) Table(boardID string) (*Table, bool) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	t, ok := d.byBoard[boardID]
+	return t, ok
+}
+
+// Tables returns every table's live state, by tournament and number.
+func (d *Director) Tables() []Live {
+	d.mu.RLock()
+	ts := slices.Clone(d.tables)
+	d.mu.RUnlock()
+	out := make([]Live, len(ts))
+	for i, t := range ts {
+		out[i] = t.Live()
+	}
+	return out
+}
+
+func (d *Director) tourLocked(id uint64) *tour {
+	for _, t := range d.tours {
+		if t.rec.ID == id {
+			return t
+		}
+	}
+	return nil
+}
+
+func (d *Director) tour(id uint64) *tour {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.tourLocked(id)
+}
+
+// TournamentIDs returns the tournaments in configuration order.
+func (d *Director) TournamentIDs() []uint64 {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	ids := make([]uint64, len(d.tours))
+	for i, t := range d.tours {
+		ids[i] = t.rec.ID
+	}
+	return ids
+}
+
+// Run runs the event until ctx ends: every table's goroutine, and the
+// first round of every tournament that has none yet (or the next round of
+// one whose last round is complete) when auto-pairing is on. It returns
+// after every table has paused its clock and stored its state.
+func (d *Director) Run(ctx context.Context) error {
+	d.mu.Lock()
+	d.ctx = ctx
+	for _, t := range d.tables {
+		d.startTable(t)
+	}
+	tours := slices.Clone(d.tours)
+	d.mu.Unlock()
+	for _, t := range tours {
+		if t.cfg.AutoPair {
+			if err := d.advance(ctx, t.rec.ID, "auto", ""); err != nil && !errors.Is(err, errRoundRunning) && !errors.Is(err, errTournamentOver) {
+				d.log.Error("pair", "tournament", t.rec.Name, "err", err)
+			}
+		}
+	}
+	d.checkDone()
+	<-ctx.Done()
+	d.wg.Wait()
+	return nil
+}
+
+// Done is closed when every round of every tournament has been played and
+// every game has a result.
+func (d *Director) Done() <-chan struct{} { return d.done }
+
+// checkDone closes Done if the event is complete.
+func (d *Director) checkDone() {
+	for _, id := range d.TournamentIDs() {
+		tr := d.tour(id)
+		rounds, err := d.db.Rounds(id)
+		if err != nil || len(rounds) < tr.rec.Rounds {
+			return
+		}
+		for _, r := range rounds {
+			for _, p := range r.Pairings {
+				if p.Result == "" {
+					return
+				}
+			}
+		}
+	}
+	d.doneOnce.Do(func() {
+		d.log.Info("every tournament is complete")
+		close(d.done)
+	})
+}
+
+// gameStarted tells the watchers.
+func (d *Director) gameStarted(t *Table, g store.Game, start rules.Position) {
+	for _, w := range d.watcherList() {
+		w.GameStarted(t, g, start)
+	}
+}
+
+// decided tells the board and the watchers what a table decided.
+func (d *Director) decided(t *Table, o arbiter.Output) {
+	if m, ok := o.(arbiter.MoveMade); ok {
+		display(d.sender, t.ID, t.rgame.Geometry(), m)
+	}
+	for _, w := range d.watcherList() {
+		w.Decided(t, o)
+	}
+}
+
+// gameEnded pairs the next round when the round is complete and
+// auto-pairing is on.
+func (d *Director) gameEnded(t *Table, g store.Game) {
+	tr := d.tour(g.TournamentID)
+	if tr == nil || !tr.cfg.AutoPair || d.ctx == nil {
+		go d.checkDone()
+		return
+	}
+	// Pair from a fresh goroutine: pairing starts games on tables,
+	// including this one, whose goroutine is calling.
+	go func() {
+		if err := d.advance(d.ctx, g.TournamentID, "auto", ""); err != nil && !errors.Is(err, errRoundRunning) && !errors.Is(err, errTournamentOver) {
+			d.log.Error("pair next round", "tournament", tr.rec.Name, "err", err)
+		}
+		d.checkDone()
+	}()
+}
+
+func (d *Director) watcherList() []Watcher {
+	d.watchMu.Lock()
+	defer d.watchMu.Unlock()
+	return slices.Clone(d.watchers)
+}
+
+// SetRawLog tells the director where the boards' raw frames are logged, so
+// that every game records where its frames begin.
+func (d *Director) SetRawLog(l *store.RawLog) { d.raw = l }
+
+// SetSender sets where board display messages go (the driver).
+func (d *Director) SetSender(s Sender) { d.sender = s }

@@ -1,0 +1,183 @@
+package director_test
+
+import (
+	"log/slog"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arbiter/director"
+	"arbiter/hardware/sensorboard"
+	"arbiter/internal/config"
+	"arbiter/rules"
+	_ "arbiter/rules/chess"
+	_ "arbiter/rules/shogi"
+	_ "arbiter/rules/tavreli"
+	"arbiter/store"
+)
+
+func eventConfig(t *testing.T, system string, players int, rounds int) *config.Config {
+	t.Helper()
+	cfg, err := config.Load("", nil)
+	require.NoError(t, err)
+	cfg.Event.Database = filepath.Join(t.TempDir(), "event.db")
+	tc := config.Tournament{Name: "Club " + system, Game: "chess", System: system, Rounds: rounds,
+		TimeControl: "5m+3s", TieBreaks: []string{"BH", "SB"}, AutoPair: true}
+	for i := range players {
+		tc.Players = append(tc.Players, config.Player{Name: string(rune('A'+i)) + " <Player>", Rating: 2000 - 10*i})
+	}
+	cfg.Tournaments = []config.Tournament{tc}
+	return cfg
+}
+
+// A round-robin event played without sensor boards: the arbiter enters
+// every result, rounds follow one another, and the event completes.
+func TestResultsEnteredByHand(t *testing.T) {
+	cfg := eventConfig(t, "round-robin", 4, 3)
+	db, err := store.Open(cfg.Event.Database, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	d, err := director.New(cfg, db, slog.Default())
+	require.NoError(t, err)
+	ctx := run(t, d)
+	id := d.TournamentIDs()[0]
+
+	outcomes := []rules.Outcome{rules.Win(rules.First, rules.ArbiterDecision), rules.Draw(rules.Agreement), rules.Loss(rules.First, rules.Resignation)}
+	for round := 1; round <= 3; round++ {
+		var rounds []store.Round
+		require.Eventually(t, func() bool {
+			rounds, err = db.Rounds(id)
+			return err == nil && len(rounds) == round
+		}, 5*time.Second, 10*time.Millisecond, "round %d was not paired", round)
+		r := rounds[round-1]
+		require.Len(t, r.Pairings, 2)
+		for _, p := range r.Pairings {
+			require.NoError(t, d.SetResult(ctx, p.GameID, outcomes[round-1], "chief", "scoresheet"))
+			assert.Error(t, d.SetResult(ctx, p.GameID, outcomes[0], "chief", "twice"), "a result is set once")
+		}
+	}
+	select {
+	case <-d.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the event did not complete")
+	}
+	st, err := d.Standings(id)
+	require.NoError(t, err)
+	total := 0.0
+	for _, row := range st.Rows {
+		total += row.Values[0].Num
+	}
+	assert.Equal(t, 6.0, total, "six games, a point each")
+
+	// Every result is an action with who and why.
+	acts, err := db.Actions(0)
+	require.NoError(t, err)
+	results := 0
+	for _, a := range acts {
+		if a.What == "set-result" {
+			results++
+			assert.Equal(t, "chief", a.Who)
+			assert.Equal(t, "scoresheet", a.Why)
+		}
+	}
+	assert.Equal(t, 6, results)
+
+	// The TRF of the event round-trips the results.
+	tr, err := d.TRF(id)
+	require.NoError(t, err)
+	require.Len(t, tr.Players, 4)
+	assert.Len(t, tr.Players[0].Games, 3)
+}
+
+// A Swiss event on tables: games start on the boards' tables, moves made on
+// a board are stored, and an arbiter's decision ends the game.
+func TestGamesOnTables(t *testing.T) {
+	cfg := eventConfig(t, "swiss-dutch", 4, 2)
+	db, err := store.Open(cfg.Event.Database, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	d, err := director.New(cfg, db, slog.Default())
+	require.NoError(t, err)
+	id := d.TournamentIDs()[0]
+	t1, err := d.AddTable(id, "B1")
+	require.NoError(t, err)
+	_, err = d.AddTable(id, "B1")
+	assert.Error(t, err, "one table per board")
+	ctx := run(t, d)
+
+	require.Eventually(t, func() bool { return t1.Live().GameID != 0 }, 5*time.Second, 10*time.Millisecond)
+	live := t1.Live()
+	assert.Equal(t, "chess", live.Game)
+	require.NotNil(t, live.View)
+	assert.Len(t, live.View.Squares, 64)
+
+	// The board reports its state, then e2-e4 and a clock press.
+	heights := make([]int, 64)
+	for i := range 16 {
+		heights[i], heights[63-i] = 1, 1
+	}
+	now := d.Now()
+	t1.Input(ctx, arbiterEvent(now, heights))
+	// The board's heartbeat tells that it has stayed so.
+	time.Sleep(400 * time.Millisecond)
+	t1.Input(ctx, heartbeat(d.Now()))
+	e2, _ := rules.NewRect(8, 8).Lookup("e2")
+	e4, _ := rules.NewRect(8, 8).Lookup("e4")
+	require.Eventually(t, func() bool { return t1.Live().Clock[0].Running }, 5*time.Second, 10*time.Millisecond, "the clock did not start after the set-up")
+	now = d.Now()
+	t1.Input(ctx, square(now+time.Millisecond, e2, 0))
+	t1.Input(ctx, square(now+2*time.Millisecond, e4, 1))
+	t1.Input(ctx, press(now+3*time.Millisecond, rules.White))
+	require.Eventually(t, func() bool { return t1.Live().Plies == 1 }, 5*time.Second, 10*time.Millisecond)
+	moves, err := db.Moves(live.GameID)
+	require.NoError(t, err)
+	require.Len(t, moves, 1)
+	assert.Equal(t, "e4", moves[0].Notation)
+
+	require.NoError(t, d.SetResult(ctx, live.GameID, rules.Win(rules.Black, rules.ArbiterDecision), "chief", "illegal conduct"))
+	g, err := db.Game(live.GameID)
+	require.NoError(t, err)
+	assert.Equal(t, "0-1", g.Result)
+	assert.Equal(t, "arbiter", g.Reason)
+}
+
+// A board plugged in without an assignment is given a table, and a game of
+// the current round that had none starts on it.
+func TestBoardAdopted(t *testing.T) {
+	cfg := eventConfig(t, "swiss-dutch", 4, 1)
+	db, err := store.Open(cfg.Event.Database, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	d, err := director.New(cfg, db, slog.Default())
+	require.NoError(t, err)
+	ctx := run(t, d)
+	id := d.TournamentIDs()[0]
+	require.Eventually(t, func() bool {
+		rs, err := db.Rounds(id)
+		return err == nil && len(rs) == 1
+	}, 5*time.Second, 10*time.Millisecond)
+
+	d.BoardEvent(ctx, sensorboard.Event{Kind: sensorboard.EventHello, Board: "NEW-1",
+		Hello: &sensorboard.Hello{ID: "NEW-1", Caps: sensorboard.CapHeight, Width: 8, Height: 8, Cells: 64}})
+	tbl, ok := d.Table("NEW-1")
+	require.True(t, ok, "the board has a table")
+	assert.Equal(t, 1, tbl.Number)
+	require.Eventually(t, func() bool { return tbl.Live().GameID != 0 }, 5*time.Second, 10*time.Millisecond)
+	g, err := db.Game(tbl.Live().GameID)
+	require.NoError(t, err)
+	assert.Equal(t, "NEW-1", g.BoardID)
+	assert.Equal(t, "active", tbl.Live().Health)
+
+	// A second board takes the other game; a third has nothing to do.
+	d.BoardEvent(ctx, sensorboard.Event{Kind: sensorboard.EventHello, Board: "NEW-2", Hello: &sensorboard.Hello{ID: "NEW-2"}})
+	d.BoardEvent(ctx, sensorboard.Event{Kind: sensorboard.EventHello, Board: "NEW-3", Hello: &sensorboard.Hello{ID: "NEW-3"}})
+	_, ok = d.Table("NEW-3")
+	assert.False(t, ok)
+	t2, ok := d.Table("NEW-2")
+	require.True(t, ok)
+	require.Eventually(t, func() bool { return t2.Live().GameID != 0 }, 5*time.Second, 10*time.Millisecond)
+	assert.NotEqual(t, tbl.Live().GameID, t2.Live().GameID)
+}

@@ -1,0 +1,445 @@
+package director
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"arbiter/arbiter"
+	"arbiter/clock"
+	"arbiter/rules"
+	"arbiter/store"
+)
+
+// Watcher is told what happens at tables: a game started, and every
+// decision of a session once it is stored (moves, alerts, prompts,
+// recoveries, results). The board displays and the demo players watch.
+// Calls come from the table's goroutine and must not block.
+type Watcher interface {
+	GameStarted(t *Table, g store.Game, start rules.Position)
+	Decided(t *Table, o arbiter.Output)
+}
+
+// Table is one playing table of a tournament: the sensor board on it (if
+// any) and the game being played there. All game state is owned by the
+// table's goroutine; other goroutines talk to it through Input and Do.
+type Table struct {
+	ID         string // board id, or a name for a table without a board
+	Tournament uint64
+	Number     int
+
+	db     *store.DB
+	hub    *Hub
+	log    *slog.Logger
+	now    func() time.Duration
+	wall   func() time.Time
+	notify *Director
+
+	events chan arbiter.Event
+	cmds   chan func()
+
+	capsMu sync.Mutex
+	caps   arbiter.Caps // what the board on the table senses
+
+	// Owned by the table goroutine.
+	game    *store.Game
+	rgame   rules.Game
+	session *arbiter.Session
+	epoch   time.Duration // host instant the game started; stored HostNs are relative to it
+
+	mu   sync.RWMutex
+	live Live // what the web shows, copied under mu
+}
+
+// Live is a table's state for display.
+type Live struct {
+	Table      string          `json:"table"`
+	Tournament uint64          `json:"tournament"`
+	Number     int             `json:"number"`
+	GameID     uint64          `json:"game,omitempty"`
+	Game       string          `json:"gameType,omitempty"`
+	First      string          `json:"first,omitempty"`
+	Second     string          `json:"second,omitempty"`
+	Position   string          `json:"position,omitempty"`
+	View       *BoardView      `json:"view,omitempty"`
+	Turn       string          `json:"turn,omitempty"`
+	Plies      int             `json:"plies"`
+	LastMove   string          `json:"lastMove,omitempty"`
+	Clock      [2]ClockFace    `json:"clock"`
+	Result     string          `json:"result,omitempty"`
+	Recovery   bool            `json:"recovery,omitempty"`
+	Health     string          `json:"health"`
+	Prompt     *arbiter.Prompt `json:"prompt,omitempty"`
+	Updated    time.Time       `json:"updated"`
+}
+
+// ClockFace is one side's clock for display.
+type ClockFace struct {
+	Millis  int64  `json:"ms"`
+	Running bool   `json:"running"`
+	Phase   string `json:"phase,omitempty"`
+	Periods int    `json:"periods,omitempty"`
+}
+
+// BoardView is a position drawn for the web: every square's stack from
+// bottom to top, and the zones.
+type BoardView struct {
+	Width   int          `json:"width"`
+	Height  int          `json:"height"`
+	Squares []SquareView `json:"squares"`
+	Zones   []ZoneView   `json:"zones,omitempty"`
+}
+
+// SquareView is one square with its stack, pieces written as in
+// rules.Piece.String ("P(H)", "s+").
+type SquareView struct {
+	Name  string   `json:"name"`
+	File  int      `json:"file"`
+	Rank  int      `json:"rank"`
+	Stack []string `json:"stack,omitempty"`
+}
+
+// ZoneView is an off-board zone.
+type ZoneView struct {
+	Name   string   `json:"name"`
+	Owner  string   `json:"owner"`
+	Pieces []string `json:"pieces,omitempty"`
+}
+
+// NewBoardView draws a position's physical view.
+func NewBoardView(g rules.Game, p rules.Position) *BoardView {
+	geo := g.Geometry()
+	v := p.View()
+	bv := &BoardView{Width: geo.Width(), Height: geo.Height(), Squares: make([]SquareView, geo.Len())}
+	for i := range bv.Squares {
+		sq := rules.Square(i)
+		f, r := geo.Coords(sq)
+		s := SquareView{Name: geo.Name(sq), File: f, Rank: r}
+		for _, pc := range v.Stacks[sq] {
+			s.Stack = append(s.Stack, pc.String())
+		}
+		bv.Squares[i] = s
+	}
+	for i, z := range geo.Zones() {
+		zv := ZoneView{Name: z.Name, Owner: g.SideName(z.Owner)}
+		for _, pc := range v.Zones[i] {
+			zv.Pieces = append(zv.Pieces, pc.String())
+		}
+		bv.Zones = append(bv.Zones, zv)
+	}
+	return bv
+}
+
+func newTable(id string, tournament uint64, number int, d *Director) *Table {
+	t := &Table{
+		ID: id, Tournament: tournament, Number: number,
+		db: d.db, hub: d.hub, log: d.log.With("table", id), now: d.now, wall: d.wall, notify: d,
+		events: make(chan arbiter.Event, 1024),
+		cmds:   make(chan func()),
+	}
+	t.live = Live{Table: id, Tournament: tournament, Number: number, Health: "no board"}
+	return t
+}
+
+// Live returns a copy of the table's display state.
+func (t *Table) Live() Live {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.live
+}
+
+// Input queues a board event. It blocks when the table is far behind, which
+// slows only this board.
+func (t *Table) Input(ctx context.Context, e arbiter.Event) {
+	select {
+	case t.events <- e:
+	case <-ctx.Done():
+	}
+}
+
+// Do runs f on the table's goroutine and waits for it.
+func (t *Table) Do(ctx context.Context, f func() error) error {
+	errc := make(chan error, 1)
+	select {
+	case t.cmds <- func() { errc <- f() }:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// SetHealth records the board's link health for display.
+func (t *Table) SetHealth(h string) {
+	t.mu.Lock()
+	t.live.Health = h
+	t.live.Updated = t.wall()
+	t.mu.Unlock()
+	t.hub.Publish(Update{Kind: "board", Table: t.ID, At: t.wall(), Data: h})
+}
+
+func (t *Table) setCaps(c arbiter.Caps) {
+	t.capsMu.Lock()
+	t.caps = c
+	t.capsMu.Unlock()
+}
+
+// Caps returns what the table's board senses.
+func (t *Table) Caps() arbiter.Caps {
+	t.capsMu.Lock()
+	defer t.capsMu.Unlock()
+	return t.caps
+}
+
+// Run is the table's goroutine.
+func (t *Table) Run(ctx context.Context) {
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		t.arm(timer)
+		select {
+		case <-ctx.Done():
+			t.shutdown()
+			return
+		case e := <-t.events:
+			if t.session != nil {
+				start := time.Now()
+				outs := t.session.Handle(e)
+				t.notify.metrics.observe(&t.notify.metrics.decide, time.Since(start))
+				t.notify.metrics.Events.Add(1)
+				t.apply(outs)
+			}
+		case f := <-t.cmds:
+			f()
+		case <-timer.C:
+			if t.session != nil {
+				t.apply(t.session.Tick(t.now()))
+			}
+		}
+		t.refresh()
+	}
+}
+
+// arm sets the timer to the session's next deadline, and at least once a
+// second while a game runs so that clocks on the page stay fresh.
+func (t *Table) arm(timer *time.Timer) {
+	wait := time.Hour
+	if t.session != nil && !t.session.Outcome().Over() {
+		wait = time.Second
+		if d, ok := t.session.NextDeadline(); ok {
+			wait = min(wait, max(d-t.now(), time.Millisecond))
+		}
+	}
+	if !timer.Stop() {
+		select {
+		case <-timer.C:
+		default:
+		}
+	}
+	timer.Reset(wait)
+}
+
+// shutdown pauses a running clock and stores its state, so a restarted
+// daemon resumes the game.
+func (t *Table) shutdown() {
+	if t.session == nil || t.session.Outcome().Over() || t.game == nil {
+		return
+	}
+	if c := t.session.Clock(); c != nil {
+		_ = c.Pause(t.now())
+		snap, err := c.Snapshot().MarshalBinary()
+		if err != nil {
+			t.log.Error("clock snapshot at shutdown", "err", err)
+			return
+		}
+		t.game.Clock = snap
+		if err := t.db.UpdateGame(t.game); err != nil {
+			t.log.Error("store game at shutdown", "err", err)
+		}
+	}
+}
+
+// adjudicator answers the clock's question at a flag fall from the game's
+// rules: a side that cannot win by any legal continuation does not win on
+// time.
+type adjudicator struct{ t *Table }
+
+func (a adjudicator) CanEverWin(side clock.Side) clock.Answer {
+	if a.t.session == nil {
+		return clock.Unknown
+	}
+	return arbiter.CanEverWin(a.t.session.Position(), side)
+}
+
+// Start begins a game on the table. Called on the table's goroutine
+// (through Do).
+func (t *Table) start(g *store.Game, rg rules.Game, cfg arbiter.Config, ctl *clock.Control) error {
+	var clk *clock.Clock
+	if ctl != nil {
+		var err error
+		clk, err = clock.New(*ctl, clock.Options{Adjudicator: adjudicator{t}})
+		if err != nil {
+			return fmt.Errorf("table %s: clock: %w", t.ID, err)
+		}
+	}
+	cfg.Caps = t.Caps()
+	var start rules.Position
+	if g.StartPosition != "" {
+		p, err := rg.ParsePosition(g.StartPosition)
+		if err != nil {
+			return fmt.Errorf("table %s: start position: %w", t.ID, err)
+		}
+		start = p
+	}
+	s, err := arbiter.NewSession(cfg, rg, start, clk)
+	if err != nil {
+		return fmt.Errorf("table %s: %w", t.ID, err)
+	}
+	t.game, t.rgame, t.session = g, rg, s
+	t.epoch = t.now()
+	t.mu.Lock()
+	t.live.LastMove, t.live.Result, t.live.Prompt = "", "", nil
+	t.mu.Unlock()
+	t.apply(s.Start(t.now()))
+	// Ask the board for its whole state: the session compares it with the
+	// start position and starts the clock once they agree.
+	if t.notify.sender != nil {
+		if err := t.notify.sender.Resync(t.ID); err != nil {
+			// Not connected yet: its connection brings a dump anyway.
+			t.log.Debug("resync at game start", "err", err)
+		}
+	}
+	t.refresh()
+	t.notify.gameStarted(t, *g, s.Position())
+	t.log.Info("game started", "game", g.ID, "first", g.First, "second", g.Second)
+	return nil
+}
+
+// apply stores and publishes what the session decided. A move is stored
+// before anyone is told about it.
+func (t *Table) apply(outs []arbiter.Output) {
+	for _, o := range outs {
+		switch o := o.(type) {
+		case arbiter.MoveMade:
+			t.storeMove(o)
+		case arbiter.Alert:
+			t.storeAlert(o)
+		case arbiter.Prompt:
+			t.mu.Lock()
+			t.live.Prompt = &o
+			t.mu.Unlock()
+			t.hub.Publish(Update{Kind: "prompt", Table: t.ID, Game: t.gameID(), At: t.wall(), Data: o})
+			t.notify.decided(t, o)
+		case arbiter.Recovery:
+			t.mu.Lock()
+			t.live.Recovery = !o.Done
+			t.mu.Unlock()
+			if !o.Done {
+				t.storeAlert(arbiter.Alert{Kind: arbiter.RecoveryAlert, At: o.At, Message: o.String(), Enforced: true})
+			}
+			t.notify.decided(t, o)
+		case arbiter.GameOver:
+			t.finish(o)
+		case arbiter.Started:
+			t.hub.Publish(Update{Kind: "started", Table: t.ID, Game: t.gameID(), At: t.wall()})
+			t.notify.decided(t, o)
+		case arbiter.ClockEvent:
+			t.log.Debug("clock", "event", o.Event.String())
+		}
+	}
+}
+
+func (t *Table) gameID() uint64 {
+	if t.game == nil {
+		return 0
+	}
+	return t.game.ID
+}
+
+func (t *Table) storeMove(m arbiter.MoveMade) {
+	rec := store.Move{
+		GameID: t.game.ID, Ply: m.Ply, Notation: m.Notation, Canonical: m.Move.String(),
+		Position: m.Position.String(), BoardMs: m.BoardMs, HostNs: int64(m.At - t.epoch), Wall: t.wall(),
+		ClockFirst: m.Clock[0], ClockSecond: m.Clock[1], Used: m.Used, RawSeq: m.RawSeq,
+	}
+	start := time.Now()
+	err := t.db.AppendMove(&rec)
+	t.notify.metrics.observe(&t.notify.metrics.storeMove, time.Since(start))
+	if err != nil {
+		// Not stored means not acknowledged: the arbiter must look.
+		t.log.Error("store move", "game", t.game.ID, "ply", m.Ply, "err", err)
+		t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, At: m.At, Message: "move " + m.Notation + " could not be stored: " + err.Error(), Enforced: true})
+		return
+	}
+	t.notify.metrics.Moves.Add(1)
+	t.mu.Lock()
+	t.live.Prompt = nil
+	t.live.LastMove = m.Notation
+	t.mu.Unlock()
+	t.hub.Publish(Update{Kind: "move", Table: t.ID, Game: t.game.ID, At: rec.Wall, Data: rec})
+	t.notify.decided(t, m)
+}
+
+func (t *Table) storeAlert(a arbiter.Alert) {
+	rec := store.Alert{GameID: t.gameID(), BoardID: t.ID, Kind: a.Kind.String(), Message: a.Message, At: t.wall()}
+	if len(a.Evidence) > 0 {
+		rec.Evidence = fmt.Sprint(a.Evidence)
+	}
+	if err := t.db.AddAlert(&rec); err != nil {
+		t.log.Error("store alert", "err", err)
+	}
+	t.notify.metrics.Alerts.Add(1)
+	t.hub.Publish(Update{Kind: "alert", Table: t.ID, Game: t.gameID(), At: rec.At, Data: rec})
+	t.notify.decided(t, a)
+}
+
+func (t *Table) finish(o arbiter.GameOver) {
+	reason := o.Outcome.Reason.String()
+	if err := t.db.SetResult(t.game.ID, o.Outcome.Result.String(), reason, t.wall(), nil); err != nil {
+		t.log.Error("store result", "game", t.game.ID, "err", err)
+		return
+	}
+	t.game.Result, t.game.Reason, t.game.Ended = o.Outcome.Result.String(), reason, t.wall()
+	t.notify.metrics.Results.Add(1)
+	t.log.Info("game over", "game", t.game.ID, "result", t.game.Result, "reason", reason)
+	t.hub.Publish(Update{Kind: "result", Table: t.ID, Game: t.game.ID, At: t.wall(), Data: o.Outcome.String()})
+	t.notify.decided(t, o)
+	t.notify.gameEnded(t, *t.game)
+}
+
+// refresh copies the session's state into the display state.
+func (t *Table) refresh() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.live.Updated = t.wall()
+	if t.session == nil || t.game == nil {
+		return
+	}
+	g, s := t.game, t.session
+	t.live.GameID, t.live.Game, t.live.First, t.live.Second = g.ID, g.Game, g.First, g.Second
+	pos := s.Position()
+	if t.live.Plies != s.Plies() || t.live.View == nil {
+		t.live.Position = pos.String()
+		t.live.View = NewBoardView(t.rgame, pos)
+	}
+	t.live.Plies = s.Plies()
+	t.live.Turn = t.rgame.SideName(pos.Turn())
+	t.live.Result = g.Result
+	if c := s.Clock(); c != nil {
+		now := t.now()
+		for side := range 2 {
+			r := c.Reading(clock.Side(side), now)
+			t.live.Clock[side] = ClockFace{Millis: r.Display.Milliseconds(), Running: r.Running, Phase: r.Phase.String(), Periods: r.ByoyomiLeft}
+		}
+	}
+}
+
+// errNoGame is returned by commands on a table without a game.
+var errNoGame = errors.New("no game is running on this table")
