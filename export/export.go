@@ -1,0 +1,178 @@
+// Package export writes an event's records for people and other programs:
+// scoresheets of every game in its own notation (Tavreli in Latin or
+// Cyrillic files, shogi in KIF, CSA and KI2, chess and Tensor chess in PGN,
+// Kvaa in its record format), a printable HTML scoresheet per game with
+// the time of every move, a tournament's TRF report, and a zip archive of
+// the whole event with a folder per tournament.
+//
+// Everything is written from what the store holds: a game's stored
+// canonical moves are replayed with the game's rules, so a record is
+// always legal and in the notation of the game's own package.
+package export
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unicode"
+
+	"arbiter/store"
+)
+
+// Format is one record format of a game.
+type Format struct {
+	Name      string // short name used in URLs and file names, e.g. "kif"
+	Ext       string // file extension without the dot
+	MediaType string // Content-Type of the file
+	Title     string // human name, e.g. "KIF (Japanese)"
+}
+
+var (
+	pgn        = Format{"pgn", "pgn", "application/x-chess-pgn; charset=utf-8", "PGN"}
+	tavLatin   = Format{"latin", "tav", "text/plain; charset=utf-8", "Tavreli record, Latin files"}
+	tavCyril   = Format{"cyrillic", "tav", "text/plain; charset=utf-8", "Tavreli record, Cyrillic files"}
+	kif        = Format{"kif", "kifu", "text/plain; charset=utf-8", "KIF (UTF-8)"}
+	csa        = Format{"csa", "csa", "text/plain; charset=utf-8", "CSA"}
+	ki2        = Format{"ki2", "ki2u", "text/plain; charset=utf-8", "KI2 (UTF-8)"}
+	kvaaRecord = Format{"kvaa", "kvaa", "text/plain; charset=utf-8", "Kvaa record"}
+)
+
+// formats lists the record formats of every game, the usual one first.
+var formats = map[string][]Format{
+	"tavreli": {tavLatin, tavCyril},
+	"shogi":   {kif, csa, ki2},
+	"chess":   {pgn},
+	"tensor":  {pgn},
+	"kvaa":    {kvaaRecord},
+}
+
+// ErrFormat is returned for a format the game has no writer for.
+var ErrFormat = errors.New("no such record format for this game")
+
+// Formats returns the record formats of a game (by its registered name),
+// the usual one first; nil for a game without a record writer.
+func Formats(game string) []Format { return slices.Clone(formats[game]) }
+
+// LookupFormat returns the named format of a game.
+func LookupFormat(game, name string) (Format, error) {
+	for _, f := range formats[game] {
+		if f.Name == name {
+			return f, nil
+		}
+	}
+	names := make([]string, 0, len(formats[game]))
+	for _, f := range formats[game] {
+		names = append(names, f.Name)
+	}
+	return Format{}, fmt.Errorf("format %q of %s (have %s): %w", name, game, strings.Join(names, ", "), ErrFormat)
+}
+
+// Sheet is one game with what its records need: the stored game and
+// moves, and the names of the event and the tournament for the headers.
+type Sheet struct {
+	Event      string
+	Tournament string
+	Game       store.Game
+	Moves      []store.Move
+}
+
+// Load reads a game and its moves from the database.
+func Load(db *store.DB, event string, gameID uint64) (*Sheet, error) {
+	g, err := db.Game(gameID)
+	if err != nil {
+		return nil, err
+	}
+	moves, err := db.Moves(gameID)
+	if err != nil {
+		return nil, err
+	}
+	s := &Sheet{Event: event, Game: g, Moves: moves}
+	if g.TournamentID != 0 {
+		t, err := db.Tournament(g.TournamentID)
+		if err != nil {
+			return nil, err
+		}
+		s.Tournament = t.Name
+	}
+	return s, nil
+}
+
+// FileName returns a file name for the sheet's record in format f:
+// round, board and players, e.g. "r02-b1-Ivanov-Petrov.pgn".
+func (s *Sheet) FileName(f Format) string {
+	g := s.Game
+	var b strings.Builder
+	if g.Round > 0 {
+		fmt.Fprintf(&b, "r%02d-b%d-", g.Round, g.BoardNo)
+	} else {
+		fmt.Fprintf(&b, "game%d-", g.ID)
+	}
+	b.WriteString(Slug(g.First))
+	b.WriteByte('-')
+	b.WriteString(Slug(g.Second))
+	if f.Name == tavCyril.Name {
+		b.WriteString("-cyrillic")
+	}
+	b.WriteByte('.')
+	b.WriteString(f.Ext)
+	return b.String()
+}
+
+// Write writes the sheet's record in the named format of its game.
+func (s *Sheet) Write(w io.Writer, format string) error {
+	f, err := LookupFormat(s.Game.Game, format)
+	if err != nil {
+		return err
+	}
+	r, err := replay(s)
+	if err != nil {
+		return fmt.Errorf("game %d: %w", s.Game.ID, err)
+	}
+	var text string
+	switch f {
+	case tavLatin, tavCyril:
+		text, err = tavreliRecord(s, r, f == tavCyril)
+	case kif, csa, ki2:
+		text, err = shogiRecord(s, r, f)
+	case pgn:
+		text, err = pgnRecord(s, r)
+	case kvaaRecord:
+		text, err = kvaaText(s, r)
+	}
+	if err != nil {
+		return fmt.Errorf("game %d: %s record: %w", s.Game.ID, f.Name, err)
+	}
+	_, err = io.WriteString(w, text)
+	return err
+}
+
+// Slug makes a name safe for a file or folder name: letters and digits
+// (any script) kept, runs of anything else turned into one hyphen.
+func Slug(name string) string {
+	var b strings.Builder
+	dash, dot := false, false
+	for _, r := range name {
+		switch {
+		case r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+			dash, dot = false, false
+		case r == '.' && b.Len() > 0 && !dot && !dash:
+			// A dot between words stays ("2026.11"); never two in a row.
+			b.WriteRune(r)
+			dot = true
+		case !dash && !dot && b.Len() > 0:
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	s := strings.Trim(b.String(), "-.")
+	if len(s) > 60 {
+		s = strings.Trim(strings.ToValidUTF8(s[:60], ""), "-.")
+	}
+	if s == "" {
+		return "unnamed"
+	}
+	return s
+}

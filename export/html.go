@@ -1,0 +1,100 @@
+package export
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"time"
+
+	"arbiter/rules"
+)
+
+//go:embed sheet.html
+var sheetHTML string
+
+var sheetTemplate = template.Must(template.New("sheet").Parse(sheetHTML))
+
+// sheetPage is what the printable scoresheet shows.
+type sheetPage struct {
+	Heading, GameName, TimeControl, Date string
+	ID                                   uint64
+	Round, Board                         int
+	White, Black                         string
+	FirstSide, SecondSide                string
+	Rows                                 []sheetRow
+	Result, Reason                       string
+}
+
+// sheetRow is one numbered line: a move of each side.
+type sheetRow struct {
+	Number        int
+	First, Second *sheetMove
+}
+
+type sheetMove struct {
+	Notation, Used, Clock string
+}
+
+// WriteHTML writes the printable scoresheet: both players, every move in
+// the game's notation with the time it took and the clock after it, the
+// result and lines to sign. Every stored text is escaped.
+func (s *Sheet) WriteHTML(w io.Writer) error {
+	r, err := replay(s)
+	if err != nil {
+		return fmt.Errorf("game %d: %w", s.Game.ID, err)
+	}
+	g := s.Game
+	p := sheetPage{
+		Heading: eventTag(s), GameName: g.Game, TimeControl: g.TimeControl, ID: g.ID,
+		Round: g.Round, Board: g.BoardNo, White: g.First, Black: g.Second,
+		FirstSide: r.game.SideName(rules.First), SecondSide: r.game.SideName(rules.Second),
+		Result: resultToken(r.outcome),
+	}
+	if p.Heading == "" {
+		p.Heading = "Scoresheet"
+	}
+	if r.outcome.Over() {
+		p.Reason = r.outcome.Reason.String()
+	}
+	if !g.Started.IsZero() {
+		p.Date = g.Started.UTC().Format("2006-01-02")
+	}
+	clocks, timed := remaining(s, r)
+	var row *sheetRow
+	number := 0
+	for i, m := range s.Moves {
+		sm := &sheetMove{Notation: m.Notation, Used: FormatUsed(m.Used)}
+		if timed {
+			sm.Clock = FormatClock(clocks[i])
+		}
+		if r.sides[i] == rules.First || row == nil || row.Second != nil {
+			number++
+			p.Rows = append(p.Rows, sheetRow{Number: number})
+			row = &p.Rows[len(p.Rows)-1]
+		}
+		if r.sides[i] == rules.First {
+			row.First = sm
+		} else {
+			row.Second = sm
+		}
+	}
+	return sheetTemplate.Execute(w, p)
+}
+
+// FormatUsed writes the time a move took: "12s", "1:05", "1:02:03", with
+// tenths under ten seconds.
+func FormatUsed(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	switch {
+	case d < 10*time.Second:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	case d < time.Hour:
+		return fmt.Sprintf("%d:%02d", int(d/time.Minute), int(d%time.Minute/time.Second))
+	}
+	return FormatClock(d)
+}

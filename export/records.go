@@ -1,0 +1,265 @@
+package export
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"arbiter/rules"
+	"arbiter/rules/chess"
+	"arbiter/rules/kvaa"
+	"arbiter/rules/shogi/kifu"
+	"arbiter/rules/tavreli"
+	"arbiter/rules/tensor"
+)
+
+// The per-game record writers. Each turns the replayed game into its
+// package's record type and lets that package write it, so the notation is
+// always the game's own.
+
+// date is the PGN-style date of a game, "????.??.??" when unknown.
+func date(s *Sheet) string {
+	if s.Game.Started.IsZero() {
+		return "????.??.??"
+	}
+	return s.Game.Started.UTC().Format("2006.01.02")
+}
+
+// round is the round tag: "3", "3.2" with the board, "-" outside a tournament.
+func round(s *Sheet) string {
+	if s.Game.Round == 0 {
+		return "-"
+	}
+	if s.Game.BoardNo > 0 {
+		return fmt.Sprintf("%d.%d", s.Game.Round, s.Game.BoardNo)
+	}
+	return strconv.Itoa(s.Game.Round)
+}
+
+// eventTag names the event and the tournament.
+func eventTag(s *Sheet) string {
+	switch {
+	case s.Event != "" && s.Tournament != "":
+		return s.Event + ": " + s.Tournament
+	case s.Tournament != "":
+		return s.Tournament
+	}
+	return s.Event
+}
+
+// resultToken is "1-0", "0-1", "1/2-1/2" or "*".
+func resultToken(o rules.Outcome) string {
+	if !o.Over() {
+		return "*"
+	}
+	return o.Result.String()
+}
+
+// FormatClock writes a clock reading as H:MM:SS, the [%clk] form.
+func FormatClock(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	d = d.Truncate(time.Second)
+	h := d / time.Hour
+	m := (d % time.Hour) / time.Minute
+	sec := (d % time.Minute) / time.Second
+	return fmt.Sprintf("%d:%02d:%02d", h, m, sec)
+}
+
+func tavreliRecord(s *Sheet, r *replayed, cyrillic bool) (string, error) {
+	start, ok := r.start.(*tavreli.Position)
+	g, gok := r.game.(*tavreli.Game)
+	if !ok || !gok {
+		return "", fmt.Errorf("not a Tavreli game: %T", r.start)
+	}
+	rec := &tavreli.Record{
+		Tags: []tavreli.Tag{
+			{Name: "Event", Value: eventTag(s)}, {Name: "Date", Value: date(s)}, {Name: "Round", Value: round(s)},
+			{Name: "White", Value: s.Game.First}, {Name: "Black", Value: s.Game.Second},
+		},
+		Start:  start.Board(),
+		Result: resultToken(r.outcome),
+	}
+	if s.Game.TimeControl != "" {
+		rec.SetTag("TimeControl", s.Game.TimeControl)
+	}
+	if r.outcome.Over() {
+		rec.SetTag("Termination", r.outcome.Reason.String())
+	}
+	clocks, timed := remaining(s, r)
+	for i, m := range r.moves {
+		mv, ok := m.(tavreli.Move)
+		if !ok {
+			return "", fmt.Errorf("ply %d: not a Tavreli move: %T", i+1, m)
+		}
+		p := tavreli.Ply{Move: mv}
+		if timed {
+			p.Comment = "[%clk " + FormatClock(clocks[i]) + "]"
+		}
+		rec.Plies = append(rec.Plies, p)
+	}
+	alpha := tavreli.Latin
+	if cyrillic {
+		alpha = tavreli.Cyrillic
+	}
+	return rec.Format(alpha, g.Array()), nil
+}
+
+func shogiRecord(s *Sheet, r *replayed, f Format) (string, error) {
+	rec := &kifu.Record{Start: s.Game.StartPosition}
+	rec.Meta = kifu.Meta{
+		Event: eventTag(s), Sente: s.Game.First, Gote: s.Game.Second,
+		StartTime: s.Game.Started, EndTime: s.Game.Ended,
+	}
+	if s.Game.TimeControl != "" {
+		rec.Meta.Note = "time control " + s.Game.TimeControl
+	}
+	if s.Game.Round > 0 {
+		rec.Meta.Extra = append(rec.Meta.Extra, kifu.Header{Key: "Round", Value: round(s)})
+	}
+	for i, m := range r.moves {
+		rec.Moves = append(rec.Moves, kifu.RecordMove{USI: m.String(), Time: s.Moves[i].Used})
+	}
+	rec.End = shogiTerminal(r.outcome)
+	switch f {
+	case kif:
+		return kifu.WriteKIF(rec, kifu.KIFOptions{})
+	case csa:
+		return kifu.WriteCSA(rec)
+	}
+	return kifu.WriteKI2(rec)
+}
+
+// shogiTerminal maps a result onto the terminal event of shogi records.
+func shogiTerminal(o rules.Outcome) kifu.Terminal {
+	if !o.Over() {
+		return kifu.Terminal{}
+	}
+	winner, decisive := o.Winner()
+	loser := winner.Other()
+	if !decisive {
+		switch o.Reason {
+		case rules.Repetition:
+			return kifu.Terminal{Kind: kifu.Sennichite}
+		case rules.Impasse:
+			return kifu.Terminal{Kind: kifu.JishogiDraw}
+		case rules.MoveCountRule:
+			return kifu.Terminal{Kind: kifu.MoveLimit}
+		}
+		return kifu.Terminal{Kind: kifu.DrawGame}
+	}
+	switch o.Reason {
+	case rules.Checkmate:
+		return kifu.Terminal{Kind: kifu.Mate, Side: loser}
+	case rules.Time:
+		return kifu.Terminal{Kind: kifu.TimeUp, Side: loser}
+	case rules.IllegalMove, rules.PerpetualCheck:
+		return kifu.Terminal{Kind: kifu.FoulLoss, Side: loser}
+	case rules.Impasse:
+		return kifu.Terminal{Kind: kifu.EnteringKingWin, Side: winner}
+	}
+	// Resignation, and decisions the formats have no word for (an
+	// arbiter's decision, a forfeit) are written as the loser's
+	// resignation, the only decisive event that needs no position.
+	return kifu.Terminal{Kind: kifu.Resign, Side: loser, Comment: o.Reason.String()}
+}
+
+func pgnRecord(s *Sheet, r *replayed) (string, error) {
+	clocks, _ := remaining(s, r)
+	start, ok := r.start.(*chess.Position)
+	if !ok {
+		return "", fmt.Errorf("not a chess-family position: %T", r.start)
+	}
+	newRecord := chess.NewRecord
+	if s.Game.Game == "tensor" {
+		newRecord = tensor.NewRecord
+	}
+	rec, err := newRecord(start, r.moves, clocks)
+	if err != nil {
+		return "", err
+	}
+	tags := []chess.Tag{
+		{Name: "Event", Value: eventTag(s)}, {Name: "Site", Value: "?"}, {Name: "Date", Value: date(s)},
+		{Name: "Round", Value: round(s)}, {Name: "White", Value: s.Game.First}, {Name: "Black", Value: s.Game.Second},
+	}
+	rec.Tags = append(tags, rec.Tags...)
+	if s.Game.Game == "tensor" {
+		if _, ok := rec.Tag("Variant"); !ok {
+			rec.SetTag("Variant", "Tensor")
+		}
+	}
+	if s.Game.TimeControl != "" {
+		rec.SetTag("TimeControl", s.Game.TimeControl)
+	}
+	rec.Result = resultToken(r.outcome)
+	if r.outcome.Over() {
+		rec.SetTag("Termination", chess.Termination(r.outcome))
+	}
+	var b strings.Builder
+	if err := chess.WritePGN(&b, rec); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+func kvaaText(s *Sheet, r *replayed) (string, error) {
+	start, ok := r.start.(*kvaa.Position)
+	if !ok {
+		return "", fmt.Errorf("not a Kvaa position: %T", r.start)
+	}
+	turns := make([]kvaa.Turn, len(r.moves))
+	for i, m := range r.moves {
+		t, ok := m.(kvaa.Turn)
+		if !ok {
+			return "", fmt.Errorf("ply %d: not a Kvaa turn: %T", i+1, m)
+		}
+		turns[i] = t
+	}
+	term := kvaa.Termination("")
+	if r.outcome.Over() {
+		term = kvaaTermination(r)
+	}
+	rec := kvaa.NewRecord(start.Game(), turns, r.outcome.Result, term,
+		kvaa.Tag{Name: "Event", Value: tagSafe(eventTag(s))}, kvaa.Tag{Name: "Date", Value: date(s)},
+		kvaa.Tag{Name: "Round", Value: round(s)},
+		kvaa.Tag{Name: "South", Value: tagSafe(s.Game.First)}, kvaa.Tag{Name: "North", Value: tagSafe(s.Game.Second)})
+	if clocks, timed := remaining(s, r); timed {
+		for i, c := range clocks {
+			rec.Comments = append(rec.Comments, kvaa.Comment{Before: i + 1, Text: "[%clk " + FormatClock(c) + "]"})
+		}
+	}
+	return rec.Format()
+}
+
+// kvaaTermination is the record's termination code of a stored result:
+// the rules' own code when the final position ends the game that way,
+// otherwise the code of the stored reason.
+func kvaaTermination(r *replayed) kvaa.Termination {
+	if p, ok := r.last().(*kvaa.Position); ok {
+		history := append([]rules.Position{r.start}, r.after...)
+		history = history[:len(history)-1]
+		if o, t := p.End(history); o.Over() && t.Reason() == r.outcome.Reason {
+			return t
+		}
+	}
+	for _, t := range []kvaa.Termination{kvaa.CapturedAll, kvaa.Blocked, kvaa.NoProgress, kvaa.RepetitionEnd,
+		kvaa.TimeForfeit, kvaa.Resigned, kvaa.Agreed, kvaa.Forfeited} {
+		if t.Reason() == r.outcome.Reason {
+			return t
+		}
+	}
+	return kvaa.Termination(r.outcome.Reason.String())
+}
+
+// tagSafe removes what a Kvaa tag value cannot hold (quotes, newlines).
+func tagSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '"', '\n', '\r':
+			return '\''
+		}
+		return r
+	}, s)
+}

@@ -1,0 +1,114 @@
+package export
+
+import (
+	"fmt"
+	"time"
+
+	"arbiter/rules"
+	"arbiter/store"
+	// The games whose records this package writes.
+	_ "arbiter/rules/chess"
+	_ "arbiter/rules/kvaa"
+	_ "arbiter/rules/shogi"
+	_ "arbiter/rules/tavreli"
+	_ "arbiter/rules/tensor"
+)
+
+// replayed is a stored game played again with its rules.
+type replayed struct {
+	game  rules.Game
+	start rules.Position
+	moves []rules.Move
+	// after[i] is the position after moves[i]; sides[i] the side that
+	// played it.
+	after []rules.Position
+	sides []rules.Color
+	// outcome is the stored result, Ongoing while the game runs.
+	outcome rules.Outcome
+}
+
+// replay plays the sheet's stored canonical moves from its start position.
+// A move that does not parse or is not legal is an error naming its ply:
+// the database and the rules disagree.
+func replay(s *Sheet) (*replayed, error) {
+	g := s.Game
+	opts, err := rules.ParseOptions(g.Options)
+	if err != nil {
+		return nil, fmt.Errorf("options %q: %w", g.Options, err)
+	}
+	game, err := rules.New(g.Game, opts)
+	if err != nil {
+		return nil, err
+	}
+	start := game.Start()
+	if g.StartPosition != "" {
+		if start, err = game.ParsePosition(g.StartPosition); err != nil {
+			return nil, fmt.Errorf("start position: %w", err)
+		}
+	}
+	r := &replayed{game: game, start: start}
+	pos := start
+	for i, m := range s.Moves {
+		if m.Ply != i+1 {
+			return nil, fmt.Errorf("stored move %d has ply %d", i+1, m.Ply)
+		}
+		mv, err := pos.ParseMove(m.Canonical)
+		if err != nil {
+			return nil, fmt.Errorf("ply %d %q: %w", m.Ply, m.Canonical, err)
+		}
+		next, err := pos.Play(mv)
+		if err != nil {
+			return nil, fmt.Errorf("ply %d %q: %w", m.Ply, m.Canonical, err)
+		}
+		r.moves = append(r.moves, mv)
+		r.sides = append(r.sides, pos.Turn())
+		r.after = append(r.after, next)
+		pos = next
+	}
+	r.outcome = storedOutcome(g)
+	return r, nil
+}
+
+// storedOutcome reads a stored result and reason.
+func storedOutcome(g store.Game) rules.Outcome {
+	var o rules.Outcome
+	switch g.Result {
+	case "1-0":
+		o.Result = rules.FirstWins
+	case "0-1":
+		o.Result = rules.SecondWins
+	case "1/2-1/2":
+		o.Result = rules.Drawn
+	default:
+		return o
+	}
+	o.Reason, _ = rules.ParseReason(g.Reason)
+	return o
+}
+
+// last returns the position after the last move.
+func (r *replayed) last() rules.Position {
+	if len(r.after) == 0 {
+		return r.start
+	}
+	return r.after[len(r.after)-1]
+}
+
+// remaining returns the mover's clock after each move, and whether the
+// game has a clock at all.
+func remaining(s *Sheet, r *replayed) ([]time.Duration, bool) {
+	if !hasClock(s.Game) {
+		return nil, false
+	}
+	out := make([]time.Duration, len(s.Moves))
+	for i, m := range s.Moves {
+		out[i] = m.ClockFirst
+		if r.sides[i] == rules.Second {
+			out[i] = m.ClockSecond
+		}
+	}
+	return out, true
+}
+
+// hasClock reports whether a game was played with a clock.
+func hasClock(g store.Game) bool { return g.TimeControl != "" && g.TimeControl != "-" }

@@ -1,0 +1,194 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"arbiter/store"
+)
+
+// writeJSON sends v as JSON. encoding/json escapes <, > and & inside
+// strings, so stored text cannot break out into HTML if a browser is made
+// to render the response.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, `{"error":"internal error"}`, http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(data)
+	_, _ = w.Write([]byte("\n"))
+}
+
+// apiError sends {"error": msg}.
+func apiError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]any{"error": msg, "status": status})
+}
+
+// wantsJSON reports whether a request is an API call rather than a page.
+func wantsJSON(r *http.Request) bool {
+	return strings.HasPrefix(r.URL.Path, "/api/") || strings.Contains(r.Header.Get("Accept"), "application/json")
+}
+
+// apiRoutes documents the JSON API at /api.
+var apiRoutes = []struct {
+	Path string `json:"path"`
+	What string `json:"what"`
+}{
+	{"/api/event", "the event's name and tournaments"},
+	{"/api/tables", "every table live: players, board view (stacks bottom to top, zones), clocks, prompt, result"},
+	{"/api/tournaments", "the tournaments with their progress"},
+	{"/api/tournaments/{id}", "a tournament with its players and every round's pairings, latest first"},
+	{"/api/tournaments/{id}/standings", "standings with tie-breaks"},
+	{"/api/tournaments/{id}/crosstable", "the crosstable in standings order"},
+	{"/api/games?tournament={id}&round={n}", "games, optionally of one tournament and round"},
+	{"/api/games/{id}", "a game with its moves, times and clocks, record formats and live table"},
+	{"/api/games/{id}/board?ply={n}", "the board after move n (default: the latest)"},
+	{"/events", "server-sent events: move, result, prompt, board, round, alert (no details), reload"},
+	{"/api/console/alerts?all=1", "arbiter login: open alerts with evidence (all=1: every alert)"},
+	{"/api/console/actions?game={id}", "arbiter login: arbiter actions with who and why"},
+}
+
+func (s *Site) apiIndex(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, apiRoutes)
+}
+
+// lookup reads the path's id and looks it up, answering the error itself.
+func lookup[T any](s *Site, w http.ResponseWriter, r *http.Request, get func(uint64) (T, error)) (T, bool) {
+	var zero T
+	id, err := pathID(r, "id")
+	if err != nil {
+		s.failErr(w, r, err)
+		return zero, false
+	}
+	v, err := get(id)
+	if err != nil {
+		s.failErr(w, r, err)
+		return zero, false
+	}
+	return v, true
+}
+
+// apiOf serves what get finds by the path's id as JSON.
+func apiOf[T any](s *Site, get func(uint64) (T, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if v, ok := lookup(s, w, r, get); ok {
+			writeJSON(w, http.StatusOK, v)
+		}
+	}
+}
+
+func (s *Site) apiEvent(w http.ResponseWriter, r *http.Request) {
+	tours, err := s.tourSummaries()
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"name": s.d.Name(), "tournaments": tours})
+}
+
+func (s *Site) apiTables(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.d.Tables())
+}
+
+func (s *Site) apiTournaments(w http.ResponseWriter, r *http.Request) {
+	tours, err := s.tourSummaries()
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, tours)
+}
+
+// apiGames lists games, optionally of one tournament (?tournament=id) and
+// round (?round=n).
+func (s *Site) apiGames(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	var tid uint64
+	round := 0
+	if v := q.Get("tournament"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("tournament %q is not a number", v))
+			return
+		}
+		tid = n
+	}
+	if v := q.Get("round"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("round %q is not a round number", v))
+			return
+		}
+		round = n
+	}
+	games, err := s.d.DB().Games()
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	out := []store.Game{}
+	for _, g := range games {
+		if (tid == 0 || g.TournamentID == tid) && (round == 0 || g.Round == round) {
+			g.Clock = nil
+			out = append(out, g)
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// apiBoard returns the board after ?ply=n (default: the latest).
+func (s *Site) apiBoard(w http.ResponseWriter, r *http.Request) {
+	b, err := s.gameBody(r)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	bv, _, err := s.boardAt(b.View.Game, b.Ply)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"game": b.View.Game.ID, "ply": b.Ply, "view": bv})
+}
+
+// apiAlerts lists the open alerts (?all=1: every alert).
+func (s *Site) apiAlerts(w http.ResponseWriter, r *http.Request) {
+	as, err := s.d.DB().Alerts(r.URL.Query().Get("all") == "")
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	if as == nil {
+		as = []store.Alert{}
+	}
+	writeJSON(w, http.StatusOK, as)
+}
+
+// apiActions lists the arbiter actions (?game=id: of one game).
+func (s *Site) apiActions(w http.ResponseWriter, r *http.Request) {
+	var gid uint64
+	if v := r.URL.Query().Get("game"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("game %q is not a number", v))
+			return
+		}
+		gid = n
+	}
+	as, err := s.d.DB().Actions(gid)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	if as == nil {
+		as = []store.Action{}
+	}
+	writeJSON(w, http.StatusOK, as)
+}

@@ -1,0 +1,136 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arbiter/rules"
+)
+
+// TestBrowser drives headless Chromium through the public pages and the
+// console: the standings, a live game where a move appears without a
+// reload, a login and the resolution of an alert. It skips when no
+// Chromium is installed.
+func TestBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	bin := findChromium()
+	if bin == "" {
+		t.Skip("no chromium binary found (install chromium or set ARBITER_CHROMIUM)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	e := newEvent(t)
+	// The profile is removed by hand: Chromium's helper processes may
+	// still be writing to it for a moment after the browser is gone.
+	profile, err := os.MkdirTemp("", "arbiter-chromium-")
+	require.NoError(t, err)
+	defer removeEventually(t, profile)
+	b, err := startBrowser(ctx, bin, profile)
+	require.NoError(t, err)
+	defer b.close()
+	p, err := b.page()
+	require.NoError(t, err)
+	defer p.close()
+	require.NoError(t, p.call("Page.enable", nil, nil))
+	require.NoError(t, p.call("Runtime.enable", nil, nil))
+	shots := artifactDir(t)
+	shot := func(name string) {
+		png, err := p.screenshot()
+		require.NoError(t, err)
+		for _, dir := range shots {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))
+		}
+	}
+	base := e.srv.URL
+
+	// The standings, hostile names shown as text and never run.
+	require.NoError(t, p.navigate(fmt.Sprintf("%s/tournaments/%d/standings", base, e.chess)))
+	v, err := p.eval(`document.querySelector("table.standings").innerText`)
+	require.NoError(t, err)
+	assert.Contains(t, v, evilScript)
+	assert.Contains(t, v, evilImg)
+	assert.Contains(t, v, "Carla")
+
+	// A live game: the move appears without a reload.
+	gid := e.live().GameID
+	require.NoError(t, p.navigate(fmt.Sprintf("%s/games/%d", base, gid)))
+	require.NoError(t, p.waitTrue(`document.getElementById("status").classList.contains("on")`, 10*time.Second), "the event stream connects")
+	_, err = p.eval(`window.__sameDocument = true`)
+	require.NoError(t, err)
+	e.move("e2", "e4", rules.White, 0, 1)
+	require.NoError(t, p.waitTrue(`document.querySelector("table.moves").innerText.includes("e4") && document.querySelector('.sq[title="e4: P"]') !== null`, 10*time.Second))
+	v, err = p.eval(`window.__sameDocument === true`)
+	require.NoError(t, err)
+	assert.Equal(t, true, v, "the page was not reloaded")
+	// The clock of the side to move ticks down in the browser.
+	first, err := p.eval(`document.querySelector(".second-player .clock").textContent`)
+	require.NoError(t, err)
+	require.NoError(t, p.waitTrue(fmt.Sprintf(`document.querySelector(".second-player .clock").textContent !== %q`, first), 5*time.Second))
+	shot("game.png")
+
+	// The console: log in and resolve an alert.
+	al := e.irregularity()
+	require.NoError(t, p.navigate(base+"/console/login"))
+	_, err = p.eval(`(() => {
+		document.querySelector("input[name=name]").value = "chief";
+		document.querySelector("input[name=password]").value = "arbiter";
+		document.querySelector("form.login").submit();
+		return true })()`)
+	require.NoError(t, err)
+	require.NoError(t, p.waitTrue(`location.pathname === "/console" && document.readyState === "complete"`, 10*time.Second))
+	sel := fmt.Sprintf(`article[data-alert="%d"]`, al.ID)
+	require.NoError(t, p.waitTrue(fmt.Sprintf(`document.querySelector(%q) !== null`, sel), 5*time.Second))
+	shot("console-alert.png")
+	_, err = p.eval(fmt.Sprintf(`(() => {
+		const a = document.querySelector(%q);
+		a.querySelector("input[name=why]").value = "pressed by mistake, no penalty";
+		a.querySelector("form").requestSubmit();
+		return true })()`, sel))
+	require.NoError(t, err)
+	require.NoError(t, p.waitTrue(`location.search.startsWith("?done=") && document.readyState === "complete"`, 10*time.Second))
+	v, err = p.eval(`document.querySelector(".done").innerText`)
+	require.NoError(t, err)
+	assert.Equal(t, fmt.Sprintf("alert %d resolved", al.ID), v)
+	open, err := e.db.Alerts(true)
+	require.NoError(t, err)
+	assert.Empty(t, open)
+	acts, err := e.db.Actions(al.GameID)
+	require.NoError(t, err)
+	assert.Contains(t, fmt.Sprint(acts), "pressed by mistake, no penalty")
+	shot("console.png")
+
+	assert.False(t, p.sawEvent("Page.javascriptDialogOpening"), "no hostile name ran as script")
+}
+
+// removeEventually removes a directory, retrying while other processes
+// finish writing to it.
+func removeEventually(t *testing.T, dir string) {
+	var err error
+	for range 40 {
+		if err = os.RemoveAll(dir); err == nil {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("could not remove %s: %v", dir, err)
+}
+
+// artifactDir returns where screenshots go: the test's artifact directory
+// and, when ARBITER_ARTIFACTS is set, that directory too.
+func artifactDir(t *testing.T) []string {
+	dirs := []string{t.ArtifactDir()}
+	if d := os.Getenv("ARBITER_ARTIFACTS"); d != "" {
+		require.NoError(t, os.MkdirAll(d, 0o755))
+		dirs = append(dirs, d)
+	}
+	return dirs
+}

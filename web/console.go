@@ -1,0 +1,293 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"arbiter/rules"
+	"arbiter/store"
+)
+
+// maxWhy bounds the explanation stored with an action.
+const maxWhy = 500
+
+// consolePage shows the alert queue, the tables with their actions, the
+// games waiting for a hand-entered result, the rounds and the recent
+// actions.
+func (s *Site) consolePage(w http.ResponseWriter, r *http.Request) {
+	sess := sessionOf(r)
+	db := s.d.DB()
+	alerts, err := db.Alerts(true)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	slices.Reverse(alerts) // newest first
+	tours, err := s.tourSummaries()
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	unboarded, err := s.unboarded()
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	acts, err := db.Actions(0)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	slices.Reverse(acts)
+	if len(acts) > 30 {
+		acts = acts[:30]
+	}
+	s.render(w, r, http.StatusOK, "console", map[string]any{
+		"User": sess.user, "CSRF": sess.csrf, "Done": r.URL.Query().Get("done"),
+		"Alerts": alerts, "Tables": s.cards(), "Unboarded": unboarded, "Tournaments": tours,
+		"Actions": acts, "Reasons": resultReasons(),
+	})
+}
+
+// resultReasons lists the reasons an arbiter may give with a result.
+func resultReasons() []string {
+	var out []string
+	for r := rules.Reason(1); ; r++ {
+		name := r.String()
+		if strings.HasPrefix(name, "reason(") {
+			break
+		}
+		out = append(out, name)
+	}
+	// The arbiter's own decision first: the usual choice.
+	i := slices.Index(out, rules.ArbiterDecision.String())
+	if i > 0 {
+		out = append([]string{out[i]}, append(out[:i:i], out[i+1:]...)...)
+	}
+	return out
+}
+
+// action is one state-changing console route.
+type action struct {
+	path string
+	// do carries the action out for who, with the reason why, and says
+	// what was done.
+	do func(s *Site, ctx context.Context, r *http.Request, who, why string) (string, error)
+}
+
+var actions = []action{
+	{"/console/alerts/{id}/resolve", (*Site).resolveAlert},
+	{"/console/games/{id}/resolve", (*Site).resolveMove},
+	{"/console/games/{id}/takeback", (*Site).takeBack},
+	{"/console/games/{id}/result", (*Site).setResult},
+	{"/console/games/{id}/addtime", (*Site).addTime},
+	{"/console/games/{id}/pause", (*Site).pause},
+	{"/console/games/{id}/resume", (*Site).resume},
+	{"/console/tournaments/{id}/pair", (*Site).pairRound},
+}
+
+// act runs an action for the logged-in arbiter: the why is required, and
+// the outcome is a redirect to the console (forms) or JSON (API clients).
+func (s *Site) act(a action) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		sess := sessionOf(r)
+		why := strings.TrimSpace(r.PostForm.Get("why"))
+		switch {
+		case why == "":
+			s.fail(w, r, http.StatusBadRequest, "say why: the reason is stored with the action")
+			return
+		case utf8.RuneCountInString(why) > maxWhy || !utf8.ValidString(why):
+			s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("the reason must be valid text of at most %d characters", maxWhy))
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+		defer cancel()
+		done, err := a.do(s, ctx, r, sess.user, why)
+		if err != nil {
+			s.log.Warn("console action refused", "user", sess.user, "path", r.URL.Path, "err", err)
+			s.fail(w, r, actionStatus(err), err.Error())
+			return
+		}
+		s.log.Info("console action", "user", sess.user, "path", r.URL.Path, "why", why, "done", done)
+		if wantsJSON(r) {
+			writeJSON(w, http.StatusOK, map[string]any{"ok": true, "done": done})
+			return
+		}
+		http.Redirect(w, r, "/console?done="+url.QueryEscape(done), http.StatusSeeOther)
+	}
+}
+
+// actionStatus maps an action's error onto a status: the director refuses
+// actions that do not fit the game's state with a conflict.
+func actionStatus(err error) int {
+	switch {
+	case errors.Is(err, errBadRequest):
+		return http.StatusBadRequest
+	case errors.Is(err, store.ErrNotFound):
+		return http.StatusNotFound
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusConflict
+}
+
+func formErr(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", errBadRequest, fmt.Sprintf(format, args...))
+}
+
+func (s *Site) resolveAlert(_ context.Context, r *http.Request, who, why string) (string, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return "", err
+	}
+	if err := s.d.ResolveAlert(id, who, why); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("alert %d resolved", id), nil
+}
+
+func (s *Site) resolveMove(ctx context.Context, r *http.Request, who, why string) (string, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return "", err
+	}
+	move := strings.TrimSpace(r.PostForm.Get("move"))
+	if move == "" || len(move) > 64 {
+		return "", formErr("choose one of the candidate moves")
+	}
+	if l, ok := s.liveOf(id); ok && l.Prompt != nil && !slices.Contains(l.Prompt.Moves, move) {
+		return "", formErr("%q is not one of the candidate moves %s", move, strings.Join(l.Prompt.Moves, ", "))
+	}
+	if err := s.d.Resolve(ctx, id, move, who, why); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("game %d: %s played", id, move), nil
+}
+
+func (s *Site) takeBack(ctx context.Context, r *http.Request, who, why string) (string, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return "", err
+	}
+	if err := s.d.TakeBack(ctx, id, who, why); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("game %d: last move taken back; restore the board", id), nil
+}
+
+// parseOutcome reads a result ("1-0", "0-1", "1/2-1/2") and a reason
+// name; no reason means the arbiter's decision.
+func parseOutcome(result, reason string) (rules.Outcome, error) {
+	var o rules.Outcome
+	switch strings.TrimSpace(result) {
+	case "1-0":
+		o.Result = rules.FirstWins
+	case "0-1":
+		o.Result = rules.SecondWins
+	case "1/2-1/2", "½-½", "draw":
+		o.Result = rules.Drawn
+	default:
+		return o, formErr("result %q: want 1-0, 0-1 or 1/2-1/2", result)
+	}
+	o.Reason = rules.ArbiterDecision
+	if reason = strings.TrimSpace(reason); reason != "" {
+		rs, ok := rules.ParseReason(reason)
+		if !ok || rs == rules.NoReason {
+			return o, formErr("reason %q: want one of %s", reason, strings.Join(resultReasons(), ", "))
+		}
+		o.Reason = rs
+	}
+	return o, nil
+}
+
+func (s *Site) setResult(ctx context.Context, r *http.Request, who, why string) (string, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return "", err
+	}
+	o, err := parseOutcome(r.PostForm.Get("result"), r.PostForm.Get("reason"))
+	if err != nil {
+		return "", err
+	}
+	if err := s.d.SetResult(ctx, id, o, who, why); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("game %d: result %s", id, o), nil
+}
+
+// parseSide reads "first" or "second" (or a side's usual names).
+func parseSide(v string) (rules.Color, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "first", "white", "sente", "south":
+		return rules.First, nil
+	case "second", "black", "gote", "north":
+		return rules.Second, nil
+	}
+	return 0, formErr("side %q: want first or second", v)
+}
+
+func (s *Site) addTime(ctx context.Context, r *http.Request, who, why string) (string, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return "", err
+	}
+	side, err := parseSide(r.PostForm.Get("side"))
+	if err != nil {
+		return "", err
+	}
+	secs, err := strconv.Atoi(strings.TrimSpace(r.PostForm.Get("seconds")))
+	if err != nil || secs < 1 || secs > 36000 {
+		return "", formErr("seconds %q: want a whole number from 1 to 36000", r.PostForm.Get("seconds"))
+	}
+	extra := time.Duration(secs) * time.Second
+	if err := s.d.AddTime(ctx, id, side, extra, who, why); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("game %d: %s added to %s", id, extra, side), nil
+}
+
+func (s *Site) pause(ctx context.Context, r *http.Request, who, why string) (string, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return "", err
+	}
+	if err := s.d.Pause(ctx, id, who, why); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("game %d: clocks paused", id), nil
+}
+
+func (s *Site) resume(ctx context.Context, r *http.Request, who, why string) (string, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return "", err
+	}
+	if err := s.d.Resume(ctx, id, who, why); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("game %d: clocks resumed", id), nil
+}
+
+// pairRound pairs and starts a tournament's next round; the director
+// stores the action with the arbiter's name and reason.
+func (s *Site) pairRound(ctx context.Context, r *http.Request, who, why string) (string, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return "", err
+	}
+	if _, err := s.summary(id); err != nil {
+		return "", err
+	}
+	if err := s.d.PairNextRound(ctx, id, who, why); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("tournament %d: next round paired and started", id), nil
+}

@@ -1,0 +1,413 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"net/http"
+	"strconv"
+	"time"
+
+	"arbiter/director"
+	"arbiter/export"
+	"arbiter/pairing/tiebreak"
+	"arbiter/store"
+)
+
+// pages holds one template set per page: the layout, the shared partials
+// and the page's own content.
+type pages struct {
+	sets map[string]*template.Template
+	// partials renders the fragments the script fetches.
+	partials *template.Template
+}
+
+var pageNames = []string{"event", "live", "tournament", "standings", "crosstable", "game", "login", "console", "error"}
+
+var funcs = template.FuncMap{
+	"clock": clockText,
+	"inc":   func(n int) int { return n + 1 },
+	"dec": func(n int) int {
+		if n > 0 {
+			return n - 1
+		}
+		return 0
+	},
+	"tbvalue":  func(v tiebreak.Value, s tiebreak.Spec) string { return v.Format(s.Kind) },
+	"cellcode": func(c tiebreak.Cell, first, second byte) string { return c.Code(first, second) },
+	"points":   func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) },
+	"resultArgs": func(game uint64, csrf string, reasons []string) map[string]any {
+		return map[string]any{"Game": game, "CSRF": csrf, "Reasons": reasons}
+	},
+}
+
+func mustParsePages() *pages {
+	base := template.Must(template.New("layout.html").Funcs(funcs).ParseFS(assets, "templates/layout.html"))
+	p := &pages{sets: map[string]*template.Template{}, partials: base}
+	for _, name := range pageNames {
+		t := template.Must(template.Must(base.Clone()).ParseFS(assets, "templates/"+name+".html"))
+		p.sets[name] = t
+	}
+	return p
+}
+
+// clockText writes a clock in milliseconds as H:MM:SS or M:SS, with
+// tenths under ten seconds, as the script does.
+func clockText(ms int64) string {
+	if ms < 0 {
+		ms = 0
+	}
+	if ms < 10_000 {
+		return fmt.Sprintf("0:%02d.%d", ms/1000, ms%1000/100)
+	}
+	s := ms / 1000
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s%3600/60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// pageData is what the layout needs around a page's own data.
+type pageData struct {
+	Event       string
+	Page        string
+	Tournament  uint64
+	Tournaments []tourSummary
+	Data        any
+}
+
+// render executes a page into a buffer first, so a template error gives a
+// clean 500 instead of half a page.
+func (s *Site) render(w http.ResponseWriter, r *http.Request, status int, page string, data any) {
+	tours, err := s.tourSummaries()
+	if err != nil {
+		s.log.Error("render: tournaments", "err", err)
+	}
+	pd := pageData{Event: s.d.Name(), Page: page, Tournaments: tours, Data: data}
+	if id, err := strconv.ParseUint(r.PathValue("id"), 10, 64); err == nil && (page == "tournament" || page == "standings" || page == "crosstable") {
+		pd.Tournament = id
+	}
+	var buf bytes.Buffer
+	if err := s.pages.sets[page].ExecuteTemplate(&buf, "layout", pd); err != nil {
+		s.log.Error("render page", "page", page, "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// fragment renders a partial for the script.
+func (s *Site) fragment(w http.ResponseWriter, name string, data any) {
+	var buf bytes.Buffer
+	if err := s.pages.partials.ExecuteTemplate(&buf, name, data); err != nil {
+		s.log.Error("render fragment", "fragment", name, "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(buf.Bytes())
+}
+
+// fail answers an error: an HTML page for browsers, JSON for the API.
+func (s *Site) fail(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	if status >= 500 {
+		s.log.Error("web request failed", "method", r.Method, "path", r.URL.Path, "err", msg)
+		msg = "internal error: " + msg
+	}
+	if wantsJSON(r) {
+		apiError(w, status, msg)
+		return
+	}
+	back := "/"
+	if len(r.URL.Path) > 8 && r.URL.Path[:8] == "/console" {
+		back = "/console"
+	}
+	s.render(w, r, status, "error", map[string]any{"Status": status, "StatusText": http.StatusText(status), "Message": msg, "Back": back})
+}
+
+// failErr answers an error with the status its kind calls for.
+func (s *Site) failErr(w http.ResponseWriter, r *http.Request, err error) {
+	s.fail(w, r, statusOf(err), err.Error())
+}
+
+// tableCard is a live table with its board drawn.
+type tableCard struct {
+	Live    director.Live
+	Board   *boardModel
+	Choices []choice
+}
+
+// choice is one candidate move of a prompt.
+type choice struct{ Move, Label string }
+
+func card(l director.Live) tableCard {
+	c := tableCard{Live: l, Board: newBoardModel(l.Game, l.View)}
+	if p := l.Prompt; p != nil {
+		for i, m := range p.Moves {
+			label := m
+			if i < len(p.Choices) {
+				label = p.Choices[i] + " (" + m + ")"
+			}
+			c.Choices = append(c.Choices, choice{Move: m, Label: label})
+		}
+	}
+	return c
+}
+
+func (s *Site) cards() []tableCard {
+	var out []tableCard
+	for _, l := range s.d.Tables() {
+		out = append(out, card(l))
+	}
+	return out
+}
+
+func (s *Site) eventPage(w http.ResponseWriter, r *http.Request) {
+	tours, err := s.tourSummaries()
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "event", map[string]any{"Tournaments": tours, "Tables": s.cards()})
+}
+
+func (s *Site) livePage(w http.ResponseWriter, r *http.Request) {
+	s.render(w, r, http.StatusOK, "live", s.cards())
+}
+
+func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request) {
+	if td, ok := lookup(s, w, r, s.tourDetail); ok {
+		s.render(w, r, http.StatusOK, "tournament", td)
+	}
+}
+
+func (s *Site) standingsPage(w http.ResponseWriter, r *http.Request) {
+	id, _ := pathID(r, "id")
+	if st, ok := lookup(s, w, r, s.standings); ok {
+		t, _ := s.d.DB().Tournament(id)
+		s.render(w, r, http.StatusOK, "standings", map[string]any{"Tournament": t, "Standings": st})
+	}
+}
+
+// colourLetters are the crosstable letters of each game's sides.
+func colourLetters(game string) (byte, byte) {
+	switch game {
+	case "shogi":
+		return 's', 'g'
+	case "kvaa":
+		return 's', 'n'
+	}
+	return 'w', 'b'
+}
+
+func (s *Site) crosstablePage(w http.ResponseWriter, r *http.Request) {
+	id, _ := pathID(r, "id")
+	ct, ok := lookup(s, w, r, s.crosstableOnly)
+	if !ok {
+		return
+	}
+	t, _ := s.d.DB().Tournament(id)
+	first, second := colourLetters(t.Game)
+	rounds := make([]int, ct.Rounds)
+	for i := range rounds {
+		rounds[i] = i + 1
+	}
+	s.render(w, r, http.StatusOK, "crosstable", map[string]any{"Tournament": t, "Cross": ct, "RoundNumbers": rounds, "FirstLetter": first, "SecondLetter": second})
+}
+
+// gameBody is the game viewer's live part: the board after Ply and the
+// move list.
+type gameBody struct {
+	View  *gameView
+	Board *boardModel
+	Ply   int
+}
+
+// gameBody reads the viewer's ply (?ply=n; absent: the latest) and draws it.
+func (s *Site) gameBody(r *http.Request) (*gameBody, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.gameView(id)
+	if err != nil {
+		return nil, err
+	}
+	ply := -1
+	if q := r.URL.Query().Get("ply"); q != "" {
+		n, err := strconv.Atoi(q)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("%w: ply %q is not a move number", errBadRequest, q)
+		}
+		ply = n
+	}
+	bv, ply, err := s.boardAt(v.Game, ply)
+	if err != nil {
+		return nil, err
+	}
+	if v.Live != nil && ply == len(v.Moves) && v.Live.View != nil && v.Live.Plies == ply {
+		bv = v.Live.View // what the table shows now
+	}
+	return &gameBody{View: v, Board: newBoardModel(v.Game.Game, bv), Ply: ply}, nil
+}
+
+func (s *Site) gamePage(w http.ResponseWriter, r *http.Request) {
+	b, err := s.gameBody(r)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "game", b)
+}
+
+func (s *Site) gameFragment(w http.ResponseWriter, r *http.Request) {
+	b, err := s.gameBody(r)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	s.fragment(w, "gamebody", b)
+}
+
+func (s *Site) tableFragment(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("table")
+	for _, l := range s.d.Tables() {
+		if l.Table == id {
+			s.fragment(w, "tablecard", card(l))
+			return
+		}
+	}
+	s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no table %q", id))
+}
+
+// sheet loads a game for export.
+func (s *Site) sheet(r *http.Request) (*export.Sheet, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return nil, err
+	}
+	return export.Load(s.d.DB(), s.d.Name(), id)
+}
+
+func (s *Site) recordFile(w http.ResponseWriter, r *http.Request) {
+	sh, err := s.sheet(r)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	f, err := export.LookupFormat(sh.Game.Game, r.PathValue("format"))
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	var buf bytes.Buffer
+	if err := sh.Write(&buf, f.Name); err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	download(w, f.MediaType, sh.FileName(f), buf.Bytes())
+}
+
+func (s *Site) scoresheetPage(w http.ResponseWriter, r *http.Request) {
+	sh, err := s.sheet(r)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	var buf bytes.Buffer
+	if err := sh.WriteHTML(&buf); err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	// The printable sheet is one self-contained file with its own inline
+	// style and no script.
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, _ = w.Write(buf.Bytes())
+}
+
+func (s *Site) trfFile(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	t, err := s.summary(id)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	var buf bytes.Buffer
+	if err := export.WriteTRF(&buf, s.d, id); err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	download(w, "text/plain; charset=utf-8", export.Slug(t.Name)+".trf", buf.Bytes())
+}
+
+func (s *Site) archiveFile(w http.ResponseWriter, r *http.Request) {
+	var buf bytes.Buffer
+	if err := export.Archive(&buf, s.d.DB(), s.d.Name(), s.d); err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	name := export.Slug(s.d.Name()) + "-" + time.Now().UTC().Format("20060102-1504") + ".zip"
+	download(w, "application/zip", name, buf.Bytes())
+}
+
+// download sends a file as an attachment. The name is quoted for the
+// header; non-ASCII names also go in the RFC 5987 form.
+func download(w http.ResponseWriter, mediaType, name string, data []byte) {
+	w.Header().Set("Content-Type", mediaType)
+	w.Header().Set("Content-Disposition", contentDisposition(name))
+	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	_, _ = w.Write(data)
+}
+
+func contentDisposition(name string) string {
+	ascii := make([]byte, 0, len(name))
+	for _, c := range []byte(name) {
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			c = '_'
+		}
+		ascii = append(ascii, c)
+	}
+	return fmt.Sprintf(`attachment; filename="%s"; filename*=UTF-8''%s`, ascii, urlPathEscape(name))
+}
+
+// urlPathEscape percent-encodes everything but unreserved characters.
+func urlPathEscape(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b []byte
+	for _, c := range []byte(s) {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
+			b = append(b, c)
+			continue
+		}
+		b = append(b, '%', hex[c>>4], hex[c&15])
+	}
+	return string(b)
+}
+
+// unboarded returns the games of running rounds that have no result and
+// are not on a table: their results are entered by hand.
+func (s *Site) unboarded() ([]store.Game, error) {
+	games, err := s.d.DB().Games()
+	if err != nil {
+		return nil, err
+	}
+	onTable := map[uint64]bool{}
+	for _, l := range s.d.Tables() {
+		onTable[l.GameID] = true
+	}
+	var out []store.Game
+	for _, g := range games {
+		if g.Result == "" && !onTable[g.ID] {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,159 @@
+// arbiter: live updates for the event pages. Server-sent events say what
+// changed; the page fetches the server-rendered fragment again, so boards
+// are drawn in one place (the Go templates). Clocks tick here between
+// updates.
+(function () {
+  "use strict";
+
+  var body = document.body;
+  var page = body.getAttribute("data-page");
+  var status = document.getElementById("status");
+  // Every update the page applied, for people debugging and for tests.
+  var seen = (window.arbiterSeen = []);
+
+  // ---- clocks -------------------------------------------------------
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+  function clockText(ms) {
+    if (ms < 0) ms = 0;
+    if (ms < 10000) return "0:" + pad(Math.floor(ms / 1000)) + "." + Math.floor((ms % 1000) / 100);
+    var s = Math.floor(ms / 1000);
+    if (s >= 3600) return Math.floor(s / 3600) + ":" + pad(Math.floor((s % 3600) / 60)) + ":" + pad(s % 60);
+    return Math.floor(s / 60) + ":" + pad(s % 60);
+  }
+  function armClocks(root) {
+    var now = performance.now();
+    root.querySelectorAll(".clock").forEach(function (el) {
+      el._base = parseInt(el.getAttribute("data-ms"), 10) || 0;
+      el._t0 = now;
+      el._running = el.getAttribute("data-running") === "true";
+    });
+  }
+  function tick() {
+    var now = performance.now();
+    document.querySelectorAll(".clock").forEach(function (el) {
+      if (el._base === undefined) return;
+      var ms = el._running ? el._base - (now - el._t0) : el._base;
+      el.textContent = clockText(ms);
+      el.classList.toggle("low", el._running && ms < 10000);
+    });
+  }
+  armClocks(document);
+  setInterval(tick, 100);
+
+  // ---- fragments ----------------------------------------------------
+  var pending = {};
+  function refresh(key, url, node, after) {
+    if (pending[key]) { pending[key].again = true; return; }
+    pending[key] = { again: false };
+    fetch(url, { headers: { Accept: "text/html" }, cache: "no-store" })
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) {
+        var box = document.createElement("div");
+        box.innerHTML = html;
+        var fresh = box.firstElementChild;
+        if (fresh && node.parentNode) {
+          node.parentNode.replaceChild(fresh, node);
+          armClocks(fresh);
+          tick();
+          if (after) after(fresh);
+        }
+      })
+      .catch(function () {})
+      .then(function () {
+        var again = pending[key] && pending[key].again;
+        delete pending[key];
+        if (again) {
+          var n = find(key);
+          if (n) refresh(key, url, n, after);
+        }
+      });
+  }
+  function find(key) {
+    var parts = key.split(":");
+    if (parts[0] === "table") return document.querySelector('.table-card[data-table="' + CSS.escape(parts[1]) + '"]');
+    if (parts[0] === "game") return document.querySelector(".game-body");
+    return null;
+  }
+  function refreshTable(id) {
+    var node = find("table:" + id);
+    if (node) refresh("table:" + id, "/fragment/table/" + encodeURIComponent(id), node);
+  }
+  function refreshAllTables() {
+    document.querySelectorAll(".table-card[data-table]").forEach(function (n) {
+      refreshTable(n.getAttribute("data-table"));
+    });
+  }
+
+  // ---- the game viewer ------------------------------------------------
+  var game = document.getElementById("game");
+  var chosenPly = null; // null: follow the game
+  function refreshGame() {
+    var node = find("game");
+    if (!node) return;
+    var id = game.getAttribute("data-game");
+    var url = "/fragment/game/" + encodeURIComponent(id) + (chosenPly === null ? "" : "?ply=" + chosenPly);
+    refresh("game:" + id, url, node, bindViewer);
+  }
+  function bindViewer(root) {
+    root.querySelectorAll("a[data-ply]").forEach(function (a) {
+      a.addEventListener("click", function (e) {
+        e.preventDefault();
+        var v = a.getAttribute("data-ply");
+        chosenPly = v === "" ? null : parseInt(v, 10);
+        refreshGame();
+      });
+    });
+  }
+  if (game) bindViewer(game);
+
+  // ---- the console ----------------------------------------------------
+  function consoleNews() {
+    var busy = Array.prototype.some.call(document.querySelectorAll("form.act input[name=why]"), function (i) {
+      return i.value !== "";
+    });
+    if (busy) {
+      var n = document.getElementById("news");
+      if (n) n.hidden = false;
+    } else {
+      location.reload();
+    }
+  }
+
+  // Clocks and boards are re-read now and then even without news, so a
+  // page left open never drifts from the tables.
+  if (page !== "console") {
+    setInterval(function () {
+      refreshAllTables();
+      if (game && chosenPly === null) refreshGame();
+    }, 30000);
+  }
+
+  // ---- the stream -----------------------------------------------------
+  if (!window.EventSource) return;
+  var src = new EventSource(page === "console" ? "/console/events" : "/events");
+  src.onopen = function () { if (status) status.classList.add("on"); };
+  src.onerror = function () { if (status) status.classList.remove("on"); };
+  function on(kind, f) {
+    src.addEventListener(kind, function (e) {
+      var u = {};
+      try { u = JSON.parse(e.data); } catch (err) {}
+      seen.push({ kind: kind, table: u.table, game: u.game });
+      f(u);
+    });
+  }
+  function changed(u) {
+    // The console redraws its forms when a question or a result comes;
+    // moves only redraw the boards.
+    if (page === "console" && (u.kind === "prompt" || u.kind === "result")) { consoleNews(); return; }
+    if (u.table) refreshTable(u.table); else refreshAllTables();
+    if (game && u.game && String(u.game) === game.getAttribute("data-game")) refreshGame();
+    if (u.kind === "result" && (page === "tournament" || page === "standings" || page === "crosstable")) location.reload();
+  }
+  ["move", "result", "prompt", "board", "clock"].forEach(function (k) { on(k, changed); });
+  on("alert", function (u) { if (page === "console") consoleNews(); });
+  on("round", function () {
+    if (page === "console" || page === "tournament" || page === "standings" || page === "crosstable") location.reload();
+    else refreshAllTables();
+  });
+  on("reload", function () { location.reload(); });
+})();

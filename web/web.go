@@ -1,0 +1,162 @@
+// Package web serves the event's public pages, the arbiter console and the
+// JSON API.
+//
+// Public pages (no login) show the event, every tournament's pairings,
+// standings and crosstable, every game live with its board and ticking
+// clocks, a game viewer with the move list and the time of every move, and
+// the exports (scoresheets, TRF, the event archive). Pages update without
+// reloading through server-sent events from the director's hub. Everything
+// is embedded: templates, CSS and a small script, no external assets.
+//
+// The arbiter console sits behind a login (config console.users). Every
+// state-changing request needs the session cookie and the session's CSRF
+// token, and every arbiter action goes through the director with the
+// logged-in user as who and a required why.
+package web
+
+import (
+	"embed"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"arbiter/director"
+	"arbiter/internal/config"
+)
+
+//go:embed templates static
+var assets embed.FS
+
+// Site is the web front of an event.
+type Site struct {
+	d     *director.Director
+	log   *slog.Logger
+	mu    sync.RWMutex
+	users []config.User
+	mux   *http.ServeMux
+	pages *pages
+
+	sessions *sessions
+	limit    *loginLimit
+	// closing ends the event streams when the server shuts down.
+	closing   chan struct{}
+	closeOnce sync.Once
+	// heartbeat is how often an idle event stream sends a comment line, so
+	// proxies keep it open and dead clients are noticed.
+	heartbeat time.Duration
+}
+
+// New returns the site of the event d runs.
+func New(d *director.Director, cfg *config.Config, log *slog.Logger) *Site {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Site{
+		d: d, log: log, mux: http.NewServeMux(), pages: mustParsePages(),
+		sessions: newSessions(12 * time.Hour), heartbeat: 15 * time.Second,
+		closing: make(chan struct{}), limit: newLoginLimit(10, 5*time.Minute),
+	}
+	if cfg != nil {
+		s.users = cfg.Console.Users
+	}
+	s.routes()
+	return s
+}
+
+// SetUsers replaces the console logins (on SIGHUP). Sessions of users who
+// are no longer listed, or whose password changed, end at once.
+func (s *Site) SetUsers(u []config.User) {
+	s.mu.Lock()
+	s.users = append([]config.User(nil), u...)
+	s.mu.Unlock()
+}
+
+// Shutdown ends every open event stream, so that http.Server.Shutdown
+// does not wait for them: register it with the server's
+// RegisterOnShutdown. Pages served later get streams that end at once.
+func (s *Site) Shutdown() { s.closeOnce.Do(func() { close(s.closing) }) }
+
+// ServeHTTP implements http.Handler.
+func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
+	defer func() {
+		// A bug in a handler must not take the daemon down; the request
+		// gets a 500 and the log says why.
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.log.Error("web handler panic", "method", r.Method, "path", r.URL.Path, "panic", v)
+			http.Error(w, "internal error", http.StatusInternalServerError)
+		}
+	}()
+	s.mux.ServeHTTP(w, r)
+}
+
+// routes registers every page, API and console route.
+func (s *Site) routes() {
+	m := s.mux
+	static, _ := fs.Sub(assets, "static")
+	m.Handle("GET /static/", http.StripPrefix("/static/", staticHandler(static)))
+
+	// Public pages.
+	m.HandleFunc("GET /{$}", s.eventPage)
+	m.HandleFunc("GET /live", s.livePage)
+	m.HandleFunc("GET /tournaments/{id}", s.tournamentPage)
+	m.HandleFunc("GET /tournaments/{id}/standings", s.standingsPage)
+	m.HandleFunc("GET /tournaments/{id}/crosstable", s.crosstablePage)
+	m.HandleFunc("GET /tournaments/{id}/trf", s.trfFile)
+	m.HandleFunc("GET /games/{id}", s.gamePage)
+	m.HandleFunc("GET /games/{id}/record/{format}", s.recordFile)
+	m.HandleFunc("GET /games/{id}/scoresheet", s.scoresheetPage)
+	m.HandleFunc("GET /archive.zip", s.archiveFile)
+	m.HandleFunc("GET /fragment/table/{table}", s.tableFragment)
+	m.HandleFunc("GET /fragment/game/{id}", s.gameFragment)
+	m.HandleFunc("GET /events", s.events)
+
+	// The JSON API.
+	m.HandleFunc("GET /api", s.apiIndex)
+	m.HandleFunc("GET /api/event", s.apiEvent)
+	m.HandleFunc("GET /api/tables", s.apiTables)
+	m.HandleFunc("GET /api/tournaments", s.apiTournaments)
+	m.HandleFunc("GET /api/tournaments/{id}", apiOf(s, s.tourDetail))
+	m.HandleFunc("GET /api/tournaments/{id}/standings", apiOf(s, s.standings))
+	m.HandleFunc("GET /api/tournaments/{id}/crosstable", apiOf(s, s.crosstableOnly))
+	m.HandleFunc("GET /api/games", s.apiGames)
+	m.HandleFunc("GET /api/games/{id}", apiOf(s, s.gameView))
+	m.HandleFunc("GET /api/games/{id}/board", s.apiBoard)
+
+	// The arbiter console.
+	m.HandleFunc("GET /console/login", s.loginPage)
+	m.HandleFunc("POST /console/login", s.login)
+	m.HandleFunc("POST /console/logout", s.arbiter(s.logout))
+	m.HandleFunc("GET /console", s.console(s.consolePage))
+	m.HandleFunc("GET /console/events", s.console(s.consoleEvents))
+	m.HandleFunc("GET /api/console/alerts", s.console(s.apiAlerts))
+	m.HandleFunc("GET /api/console/actions", s.console(s.apiActions))
+	for _, a := range actions {
+		m.HandleFunc("POST "+a.path, s.arbiter(s.act(a)))
+	}
+}
+
+// staticHandler serves the embedded assets with a short cache lifetime.
+func staticHandler(fsys fs.FS) http.Handler {
+	files := http.FileServerFS(fsys)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Only plain names of files that exist: anything else (bad UTF-8,
+		// dot segments, directories) is simply not there.
+		name := r.URL.Path
+		if st, err := fs.Stat(fsys, name); !fs.ValidPath(name) || err != nil || st.IsDir() {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		files.ServeHTTP(w, r)
+	})
+}
