@@ -51,14 +51,19 @@ func run(ctx context.Context, args []string) int {
 	root.SetArgs(args)
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "arbiter:", err)
-		var ce *codedError
-		if errors.As(err, &ce) {
-			return ce.code
-		}
-		if errors.Is(err, errUsage) {
-			return exitUsage
-		}
-		return exitError
+		return exitCode(err)
 	}
 	return exitOK
+}
+
+// exitCode maps an error to the process exit code.
+func exitCode(err error) int {
+	var ce *codedError
+	switch {
+	case errors.As(err, &ce):
+		return ce.code
+	case errors.Is(err, errUsage):
+		return exitUsage
+	}
+	return exitError
 }

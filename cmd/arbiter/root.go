@@ -20,6 +20,7 @@ func newRootCmd() *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w: %v (see %s --help)", errUsage, err, c.CommandPath())
 	})
-	root.AddCommand(newVersionCmd(), newPerftCmd())
+	root.AddCommand(newVersionCmd(), newPerftCmd(), newDBCmd(), newServeCmd(),
+		newPairCmd(), newCheckCmd(), newGenerateCmd(), newStandingsCmd(), newPortsCmd(), newSimulateCmd(), newExportCmd())
 	return root
 }

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"arbiter/demo"
+	"arbiter/hardware/sensorboard"
+	"arbiter/hardware/sensorboard/sim"
+	"arbiter/rules"
+)
+
+func newPortsCmd() *cobra.Command {
+	var (
+		paths, globs []string
+		baud         int
+		timeout      time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "ports [--path DEV]... [--glob PATTERN]...",
+		Short: "List serial ports and the sensor boards that answer the handshake",
+		Long: `ports lists the machine's serial ports, and any named with --path or --glob
+(pseudo-terminals, such as simulated boards, are not listed by the system),
+and asks each for the board handshake. Do not run it while the daemon runs:
+it would talk to the daemon's boards.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var specs []sensorboard.PortSpec
+			for _, p := range paths {
+				specs = append(specs, sensorboard.PortSpec{Path: p})
+			}
+			for _, g := range globs {
+				specs = append(specs, sensorboard.PortSpec{Glob: g})
+			}
+			infos, err := sensorboard.ListPorts(cmd.Context(), specs, baud, timeout)
+			if err != nil {
+				return err
+			}
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 2, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "PORT\tUSB\tBOARD\tFIRMWARE\tGEOMETRY\tSTATUS")
+			for _, p := range infos {
+				usb := "-"
+				if p.IsUSB {
+					usb = p.VID + ":" + p.PID + " " + p.SerialNumber
+				}
+				if p.Hello == nil {
+					status := "no board"
+					if p.Err != nil {
+						status = p.Err.Error()
+					}
+					fmt.Fprintf(w, "%s\t%s\t-\t-\t-\t%s\n", p.Path, usb, status)
+					continue
+				}
+				h := p.Hello
+				geo := fmt.Sprintf("%dx%d", h.Width, h.Height)
+				if h.Graph != "" {
+					geo = h.Graph
+				}
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\tprotocol %d.%d\n", p.Path, usb, h.ID, h.Firmware, geo, h.Major, h.Minor)
+			}
+			return w.Flush()
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&paths, "path", nil, "also probe this device")
+	f.StringArrayVar(&globs, "glob", nil, "also probe the devices matching this pattern")
+	f.IntVar(&baud, "baud", 115200, "serial speed")
+	f.DurationVar(&timeout, "timeout", 2*time.Second, "how long to wait for each handshake")
+	return cmd
+}
+
+func newSimulateCmd() *cobra.Command {
+	var (
+		game, options, id, link, capsText string
+		games, plies                      int
+		speed, faults                     float64
+		seed                              uint64
+	)
+	cmd := &cobra.Command{
+		Use:   "simulate --game NAME [--link PATH]",
+		Short: "Run a simulated sensor board on a pseudo-terminal, playing random games",
+		Long: `simulate creates a pseudo-terminal that speaks the sensor-board protocol
+exactly as hardware does, and plays random legal games on it with human
+timing: lifts and places, slides, touches, towers split, captures in either
+order, drops, clock presses, and the faults asked for. Point a daemon at the
+printed path (boards.ports: [{path: ...}]) to test it without hardware.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts, err := rules.ParseOptions(options)
+			if err != nil {
+				return fmt.Errorf("%w: --options: %v", errUsage, err)
+			}
+			g, err := rules.New(game, opts)
+			if err != nil {
+				return fmt.Errorf("%w: %v", errUsage, err)
+			}
+			caps := sensorboard.CapHeight | sensorboard.CapClockDisplay | sensorboard.CapText
+			for _, c := range strings.Split(capsText, "+") {
+				switch c {
+				case "heights", "":
+				case "identity":
+					caps |= sensorboard.CapIdentity | sensorboard.CapFace | sensorboard.CapColor
+				case "zones":
+					caps |= sensorboard.CapZoneCount
+				default:
+					return fmt.Errorf("%w: --caps %q: want heights, identity and/or zones joined by +", errUsage, c)
+				}
+			}
+			if speed <= 0 {
+				return fmt.Errorf("%w: --speed must be positive", errUsage)
+			}
+			b, err := sim.NewBoard(sim.Config{ID: id, Geometry: g.Geometry(), Caps: caps, Seed: seed,
+				Faults: sim.Faults{Drop: faults, Corrupt: faults, Duplicate: faults, Bounce: faults * 5}}, sim.NewReal())
+			if err != nil {
+				return err
+			}
+			p, err := sim.Attach(b, link)
+			if err != nil {
+				return err
+			}
+			defer p.Close()
+			fmt.Fprintf(cmd.OutOrStdout(), "board %s (%s) on %s\n", id, game, p.Path())
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			r := sim.NewRunner(b, sim.NewReal())
+			r.Plug = p
+			r.Human = demo.ScaledHuman(sim.DefaultHuman, speed)
+			rng := rand.New(rand.NewPCG(seed, 1))
+			for n := 0; games == 0 || n < games; n++ {
+				start := g.Start()
+				b.Load(start.View())
+				turns, err := sim.RandomGame(start, plies, rng)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "game %d: %d moves\n", n+1, len(turns))
+				if err := r.Play(ctx, turns); err != nil {
+					if ctx.Err() != nil {
+						return nil
+					}
+					return err
+				}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&game, "game", "tavreli", "game: "+strings.Join(rules.Games(), ", "))
+	f.StringVar(&options, "options", "", "rule options, key=value,...")
+	f.StringVar(&id, "id", "SIM-1", "the board id its handshake gives")
+	f.StringVar(&link, "link", "", "also make this symbolic link to the pseudo-terminal")
+	f.StringVar(&capsText, "caps", "heights", "what the board senses: heights, identity, zones (joined by +)")
+	f.IntVar(&games, "games", 0, "games to play (0: until interrupted)")
+	f.IntVar(&plies, "plies", 80, "moves per game at most")
+	f.Float64Var(&speed, "speed", 1, "how much faster than a person to play")
+	f.Float64Var(&faults, "faults", 0, "fault rate (0 to 1): dropped, corrupted and duplicated frames, bouncing sensors")
+	f.Uint64Var(&seed, "seed", 1, "random seed")
+	return cmd
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arbiter/store"
+)
+
+// runCLI runs the command line in-process and returns its exit code and
+// standard output.
+func runCLI(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	old := os.Stdout
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	os.Stdout = w
+	code := make(chan int)
+	go func() {
+		root := newRootCmd()
+		root.SetArgs(args)
+		root.SetOut(w)
+		c := exitOK
+		if err := root.ExecuteContext(context.Background()); err != nil {
+			c = exitCode(err)
+			t.Logf("arbiter %v: %v", args, err)
+		}
+		w.Close()
+		code <- c
+	}()
+	var buf bytes.Buffer
+	_, _ = buf.ReadFrom(r)
+	os.Stdout = old
+	return <-code, buf.String()
+}
+
+func TestUsageErrors(t *testing.T) {
+	code, _ := runCLI(t, "perft", "--game", "no-such-game")
+	assert.Equal(t, exitUsage, code)
+	code, _ = runCLI(t, "perft", "--depth", "x")
+	assert.Equal(t, exitUsage, code)
+	code, _ = runCLI(t, "no-such-command")
+	assert.NotEqual(t, exitOK, code)
+}
+
+func TestDBCommands(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "event.db")
+	db, err := store.Open(path, nil)
+	require.NoError(t, err)
+	g := store.Game{Game: "chess", First: "A", Second: "B"}
+	require.NoError(t, db.CreateGame(&g))
+
+	// Held by a running daemon: a distinct exit code.
+	code, _ := runCLI(t, "db", "check", "--database", path)
+	assert.Equal(t, exitDBLocked, code)
+	require.NoError(t, db.Close())
+
+	code, out := runCLI(t, "db", "check", "--database", path)
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, out, "ok")
+	code, _ = runCLI(t, "db", "backup", "--database", path, filepath.Join(dir, "b.db"))
+	assert.Equal(t, exitOK, code)
+	code, _ = runCLI(t, "db", "compact", "--database", path, filepath.Join(dir, "c.db"))
+	assert.Equal(t, exitOK, code)
+	code, _ = runCLI(t, "db", "export", "--database", path, filepath.Join(dir, "event.jsonl"))
+	assert.Equal(t, exitOK, code)
+	code, _ = runCLI(t, "db", "import", "--database", filepath.Join(dir, "copy.db"), filepath.Join(dir, "event.jsonl"))
+	assert.Equal(t, exitOK, code)
+	code, out = runCLI(t, "db", "check", "--database", filepath.Join(dir, "copy.db"))
+	assert.Equal(t, exitOK, code, out)
+
+	// A foreign file is refused and left alone.
+	notes := filepath.Join(dir, "notes.txt")
+	require.NoError(t, os.WriteFile(notes, []byte("not a database, but the arbiter's notes"), 0o600))
+	code, _ = runCLI(t, "db", "check", "--database", notes)
+	assert.Equal(t, exitError, code)
+	data, _ := os.ReadFile(notes)
+	assert.Equal(t, "not a database, but the arbiter's notes", string(data))
+}

@@ -1,0 +1,235 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	bolt "go.etcd.io/bbolt"
+
+	"arbiter/demo"
+	"arbiter/director"
+	"arbiter/hardware/sensorboard"
+	"arbiter/internal/config"
+	"arbiter/store"
+	"arbiter/web"
+)
+
+func newServeCmd() *cobra.Command {
+	var cfgPath string
+	var exitWhenDone bool
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the event: boards, games, clocks, pairings and the web pages",
+		Long: `serve runs a whole event. With no configuration it runs the built-in demo:
+simulated sensor boards on pseudo-terminals play a Tavreli and a shogi Swiss
+tournament, paired automatically as the games finish. With --config it runs
+the event the file describes, on real boards.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := config.Load(cfgPath, cmd.Flags())
+			if err != nil {
+				if config.IsInvalid(err) {
+					return withCode(exitConfig, err)
+				}
+				return err
+			}
+			return serve(cmd.Context(), cfg, cfgPath, exitWhenDone, cmd)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&cfgPath, "config", "", "configuration file (default: the built-in demo)")
+	f.String("listen", "", "address of the web pages, e.g. 127.0.0.1:8080 (overrides http.listen)")
+	f.String("database", "", "event database file (overrides event.database)")
+	f.String("log-level", "", "debug, info, warn or error (overrides log.level)")
+	f.BoolVar(&exitWhenDone, "exit-when-done", false, "stop once every round of every tournament has a result")
+	return cmd
+}
+
+func newLogger(cfg *config.Config, level *slog.LevelVar) *slog.Logger {
+	_ = level.UnmarshalText([]byte(cfg.Log.Level))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.Log.Format == "json" {
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+}
+
+func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone bool, cmd *cobra.Command) error {
+	var level slog.LevelVar
+	log := newLogger(cfg, &level)
+	log.Info("starting", "config", cfg.Source, "database", cfg.Event.Database)
+
+	db, err := openDB(cfg.Event.Database, false)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := db.Close(); err != nil {
+			log.Error("close database", "err", err)
+		}
+	}()
+	d, err := director.New(cfg, db, log)
+	if err != nil {
+		return err
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+
+	// Boards: the configured ports, or the demo's simulated boards.
+	ports := make([]sensorboard.PortSpec, 0, len(cfg.Boards.Ports))
+	for _, p := range cfg.Boards.Ports {
+		ports = append(ports, sensorboard.PortSpec{Path: p.Path, Glob: p.Glob, VID: p.USB.VID, PID: p.USB.PID, SerialNumber: p.USB.Serial})
+	}
+	if len(ports) == 0 {
+		dir, err := os.MkdirTemp("", "arbiter-demo-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		dm, glob, err := demo.New(d, cfg, filepath.Join(dir, "boards"), log.With("part", "demo"))
+		if err != nil {
+			return err
+		}
+		d.Watch(dm)
+		ports = append(ports, sensorboard.PortSpec{Glob: glob})
+		wg.Go(func() { _ = dm.Run(ctx) })
+		defer func() {
+			st := dm.Stats()
+			fmt.Fprintf(cmd.OutOrStdout(), "demo: %d moves played, %d read right, %d misread, %d made again, %d games abandoned\n",
+				st.Played, st.Read, st.Misread, st.Retried, st.Abandoned)
+		}()
+	} else {
+		for _, a := range cfg.Boards.Assign {
+			if err := assign(d, a); err != nil {
+				return withCode(exitConfig, err)
+			}
+		}
+	}
+
+	raw := db.NewRawLog(store.DefaultRawFlush)
+	d.SetRawLog(raw)
+	var rawErr error
+	rawDone := make(chan struct{})
+	go func() { rawErr = raw.Run(ctx); close(rawDone) }()
+	wall := time.Now
+	drv, err := sensorboard.New(sensorboard.Config{
+		Ports:  ports,
+		Baud:   cfg.Boards.Baud,
+		Scan:   cfg.Boards.Scan,
+		Now:    d.Now,
+		Logger: log.With("part", "boards"),
+		Handler: func(e sensorboard.Event) {
+			d.BoardEvent(ctx, e)
+		},
+		Raw: func(f sensorboard.RawFrame) {
+			if f.Board == "" {
+				return
+			}
+			if _, err := raw.Append(f.Board, int64(f.Host), wall(), f.Wire); err != nil {
+				log.Error("raw log", "board", f.Board, "err", err)
+			}
+		},
+	})
+	if err != nil {
+		return withCode(exitConfig, err)
+	}
+	d.SetSender(drv)
+	wg.Go(func() { _ = drv.Run(ctx) })
+
+	// The web pages.
+	ln, err := net.Listen("tcp", cfg.HTTP.Listen)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.HTTP.Listen, err)
+	}
+	site := web.New(d, cfg, log.With("part", "web"))
+	mux := http.NewServeMux()
+	mux.Handle("/", site)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		if err := db.Bolt().View(func(*bolt.Tx) error { return nil }); err != nil {
+			http.Error(w, "database: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ok")
+	})
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+		_ = d.WritePrometheus(w)
+	})
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv.RegisterOnShutdown(site.Shutdown) // ends the live-update streams
+	wg.Go(func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("web server", "err", err)
+			cancel()
+		}
+	})
+	url := "http://" + ln.Addr().String() + "/"
+	fmt.Fprintf(cmd.OutOrStdout(), "arbiter: %s is live at %s\n", cfg.Event.Name, url)
+	log.Info("serving", "url", url)
+
+	// SIGHUP reloads what can change safely: the log level and the logins.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	wg.Go(func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				next, err := config.Load(cfgPath, cmd.Flags())
+				if err != nil {
+					log.Error("reload refused", "err", err)
+					continue
+				}
+				_ = level.UnmarshalText([]byte(next.Log.Level))
+				site.SetUsers(next.Console.Users)
+				log.Info("configuration reloaded", "level", next.Log.Level, "users", len(next.Console.Users))
+			}
+		}
+	})
+
+	if exitWhenDone {
+		wg.Go(func() {
+			select {
+			case <-d.Done():
+				fmt.Fprintln(cmd.OutOrStdout(), "arbiter: every tournament is complete")
+				cancel()
+			case <-ctx.Done():
+			}
+		})
+	}
+	runErr := d.Run(ctx) // returns when ctx ends, clocks paused and stored
+	shutdown, stop := context.WithTimeout(context.Background(), 5*time.Second)
+	defer stop()
+	_ = srv.Shutdown(shutdown)
+	cancel()
+	wg.Wait()
+	<-rawDone
+	log.Info("stopped")
+	return errors.Join(runErr, rawErr)
+}
+
+func assign(d *director.Director, a config.Assignment) error {
+	for _, id := range d.TournamentIDs() {
+		t, err := d.DB().Tournament(id)
+		if err == nil && t.Name == a.Tournament {
+			_, err := d.AddTable(id, a.Board)
+			return err
+		}
+	}
+	return fmt.Errorf("boards.assign: no tournament %q", a.Tournament)
+}

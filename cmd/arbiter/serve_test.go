@@ -1,0 +1,167 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arbiter/director"
+	"arbiter/internal/config"
+	"arbiter/store"
+)
+
+// TestDemoEventRunsToTheEnd runs the built-in demo, sped up and shortened
+// to three rounds, through simulated boards on pseudo-terminals until every
+// tournament is complete, then checks that every game was read right and
+// that the standings add up to the results.
+func TestDemoEventRunsToTheEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a whole demo event")
+	}
+	cfg, err := config.Load("", nil)
+	require.NoError(t, err)
+	cfg.Event.Database = filepath.Join(t.TempDir(), "event.db")
+	cfg.HTTP.Listen = "127.0.0.1:0"
+	cfg.Demo.Speed = 40
+	cfg.Demo.Plies = 16
+	cfg.Log.Level = "warn"
+	for i := range cfg.Tournaments {
+		cfg.Tournaments[i].Rounds = 3
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	cmd := newServeCmd()
+	var out syncBuffer
+	cmd.SetOut(&out)
+	start := time.Now()
+	errc := make(chan error, 1)
+	go func() { errc <- serve(ctx, cfg, "", true, cmd) }()
+
+	// While it runs: the health check and the metrics answer.
+	var url string
+	require.Eventually(t, func() bool {
+		m := regexp.MustCompile(`live at (http://\S+)`).FindStringSubmatch(out.String())
+		if m != nil {
+			url = m[1]
+		}
+		return m != nil
+	}, 30*time.Second, 20*time.Millisecond)
+	body := get(t, url+"healthz")
+	assert.Equal(t, "ok\n", body)
+	require.Eventually(t, func() bool {
+		return regexp.MustCompile(`(?m)^arbiter_moves_total [1-9]`).MatchString(get(t, url+"metrics"))
+	}, 60*time.Second, 100*time.Millisecond, "no moves in the metrics")
+
+	require.NoError(t, <-errc)
+	require.NoError(t, ctx.Err(), "the event did not finish in time:\n%s", out.String())
+	t.Logf("event finished in %v\n%s", time.Since(start).Round(time.Second), out.String())
+	assert.Contains(t, out.String(), "every tournament is complete")
+
+	m := regexp.MustCompile(`demo: (\d+) moves played, (\d+) read right, (\d+) misread, (\d+) made again, (\d+) games abandoned`).FindStringSubmatch(out.String())
+	require.NotNil(t, m, "no demo summary")
+	played, _ := strconv.Atoi(m[1])
+	assert.Positive(t, played)
+	assert.Equal(t, "0", m[3], "moves misread")
+	assert.Equal(t, "0", m[5], "games abandoned")
+
+	db, err := store.Open(cfg.Event.Database, nil)
+	require.NoError(t, err)
+	defer db.Close()
+	require.NoError(t, db.Check())
+	d, err := director.New(cfg, db, slog.Default())
+	require.NoError(t, err)
+	games := 0
+	for _, id := range d.TournamentIDs() {
+		rounds, err := db.Rounds(id)
+		require.NoError(t, err)
+		require.Len(t, rounds, 3)
+		wantPoints := 0.0
+		for _, r := range rounds {
+			for _, p := range r.Pairings {
+				require.NotEmpty(t, p.Result, "round %d board %d has no result", r.Number, p.Board)
+				wantPoints++ // a decided game, a draw and a bye are all worth one point in all
+				if p.GameID == 0 {
+					continue
+				}
+				games++
+				g, err := db.Game(p.GameID)
+				require.NoError(t, err)
+				assert.Equal(t, p.Result, g.Result)
+				moves, err := db.Moves(p.GameID)
+				require.NoError(t, err)
+				assert.NotEmpty(t, moves, "game %d has no moves", g.ID)
+			}
+		}
+		st, err := d.Standings(id)
+		require.NoError(t, err)
+		got := 0.0
+		for _, row := range st.Rows {
+			got += row.Values[0].Num
+		}
+		assert.Equal(t, wantPoints, got, "standings points of tournament %d", id)
+	}
+	assert.Equal(t, 18, games, "two tournaments of six players, three rounds")
+	require.NoError(t, db.Close())
+
+	// The records export: a Tavreli scoresheet with Cyrillic files, a KIF,
+	// a TRF report and the whole archive.
+	dir := t.TempDir()
+	code, sheet := runCLI(t, "export", "--database", cfg.Event.Database, "--game", "1", "--format", "cyrillic")
+	require.Equal(t, exitOK, code)
+	assert.Regexp(t, `[абвгдежз][1-8]`, sheet)
+	code, kif := runCLI(t, "export", "--database", cfg.Event.Database, "--game", "4", "--format", "kif")
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, kif, "手数")
+	code, trfText := runCLI(t, "export", "--database", cfg.Event.Database, "--tournament", "1")
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, trfText, "XXR 3")
+	code, _ = runCLI(t, "export", "--database", cfg.Event.Database, "-o", filepath.Join(dir, "event.zip"))
+	require.Equal(t, exitOK, code)
+	zr, err := zip.OpenReader(filepath.Join(dir, "event.zip"))
+	require.NoError(t, err)
+	defer zr.Close()
+	assert.Greater(t, len(zr.File), 18, "a record per game and the reports")
+	code, _ = runCLI(t, "export", "--database", cfg.Event.Database, "--game", "1", "--format", "kif")
+	assert.Equal(t, exitUsage, code, "Tavreli has no KIF")
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func get(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%s: %s", url, data)
+	return string(data)
+}
