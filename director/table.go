@@ -117,7 +117,7 @@ func NewBoardView(g rules.Game, p rules.Position) *BoardView {
 	for i := range bv.Squares {
 		sq := rules.Square(i)
 		f, r := geo.Coords(sq)
-		s := SquareView{Name: geo.Name(sq), File: f, Rank: r}
+		s := SquareView{Name: rules.SquareName(g, sq), File: f, Rank: r}
 		for _, pc := range v.Stacks[sq] {
 			s.Stack = append(s.Stack, pc.String())
 		}

@@ -109,3 +109,17 @@ type Game interface {
 type Winnable interface {
 	CanEverWin(c Color) (can, known bool)
 }
+
+// SquareNamer is implemented by games whose squares have names of their
+// own ("7g" in shogi) rather than the geometry's algebraic ones.
+type SquareNamer interface {
+	SquareName(sq Square) string
+}
+
+// SquareName names sq in g's own terms.
+func SquareName(g Game, sq Square) string {
+	if n, ok := g.(SquareNamer); ok {
+		return n.SquareName(sq)
+	}
+	return g.Geometry().Name(sq)
+}

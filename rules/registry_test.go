@@ -105,3 +105,7 @@ func TestRegistry(t *testing.T) {
 	_, err = rules.New("no-such-game", nil)
 	assert.ErrorContains(t, err, `unknown game "no-such-game"`)
 }
+
+func TestSquareName(t *testing.T) {
+	assert.Equal(t, "a1", rules.SquareName(fakeGame{}, 0), "the geometry's name by default")
+}

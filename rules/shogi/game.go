@@ -115,6 +115,9 @@ func (g *Game) Traits() rules.Traits {
 	return rules.Traits{IllegalMoveLoses: true}
 }
 
+// SquareName names a square the shogi way ("7g").
+func (g *Game) SquareName(sq rules.Square) string { return SquareName(sq) }
+
 // SideName returns "sente" or "gote".
 func (g *Game) SideName(c rules.Color) string {
 	if c == rules.First {

@@ -163,3 +163,10 @@ func TestSharedPosition(t *testing.T) {
 	}
 	assert.Equal(t, "7nk/9/7G1/9/9/9/9/9/4K4 b P 1", p.String())
 }
+
+func TestSquareNamesThroughTheCore(t *testing.T) {
+	g, err := rules.New("shogi", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "7g", rules.SquareName(g, SquareAt(7, 7)))
+	assert.Equal(t, "9a", rules.SquareName(g, 0))
+}
