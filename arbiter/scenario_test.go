@@ -16,6 +16,7 @@ import (
 	"arbiter/clock"
 	"arbiter/rules"
 	_ "arbiter/rules/chess"
+	_ "arbiter/rules/kvaa"
 	_ "arbiter/rules/shogi"
 	_ "arbiter/rules/tavreli"
 	_ "arbiter/rules/tensor"
