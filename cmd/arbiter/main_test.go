@@ -17,27 +17,16 @@ import (
 // standard output.
 func runCLI(t *testing.T, args ...string) (int, string) {
 	t.Helper()
-	old := os.Stdout
-	r, w, err := os.Pipe()
-	require.NoError(t, err)
-	os.Stdout = w
-	code := make(chan int)
-	go func() {
-		root := newRootCmd()
-		root.SetArgs(args)
-		root.SetOut(w)
-		c := exitOK
-		if err := root.ExecuteContext(context.Background()); err != nil {
-			c = exitCode(err)
-			t.Logf("arbiter %v: %v", args, err)
-		}
-		w.Close()
-		code <- c
-	}()
-	var buf bytes.Buffer
-	_, _ = buf.ReadFrom(r)
-	os.Stdout = old
-	return <-code, buf.String()
+	var out, errOut bytes.Buffer
+	root := newRootCmd()
+	root.SetArgs(args)
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	if err := root.ExecuteContext(context.Background()); err != nil {
+		t.Logf("arbiter %v: %v", args, err)
+		return exitCode(err), out.String()
+	}
+	return exitOK, out.String()
 }
 
 func TestUsageErrors(t *testing.T) {
