@@ -125,3 +125,33 @@ func (c Config) Validate() error {
 	}
 	return nil
 }
+
+// Policy applies an event's written policy to c: touch-move "strict",
+// "report" or "off", illegal moves "chess", "loss" or "report"; empty
+// strings keep the game's defaults. The same words are used in the
+// configuration file and stored with each tournament.
+func (c *Config) Policy(touchMove, illegalMove string) error {
+	switch touchMove {
+	case "":
+	case "strict":
+		c.TouchMove = Strict
+	case "report":
+		c.TouchMove = Report
+	case "off":
+		c.TouchMove = Off
+	default:
+		return fmt.Errorf("touch-move policy %q: want strict, report or off", touchMove)
+	}
+	switch illegalMove {
+	case "":
+	case "chess":
+		c.Penalty = ChessPenalty
+	case "loss":
+		c.Penalty = LossPenalty
+	case "report":
+		c.Penalty = ReportOnly
+	default:
+		return fmt.Errorf("illegal-move policy %q: want chess, loss or report", illegalMove)
+	}
+	return nil
+}

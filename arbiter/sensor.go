@@ -38,7 +38,12 @@ func FromSensor(e sensorboard.Event) (Event, bool) {
 		case sensorboard.ButtonArbiter:
 			ev.Kind = ArbiterCalled
 		case sensorboard.ButtonAnswer:
-			ev.Kind, ev.Choice = Answered, int(e.Value)
+			// A press recovered from a dump's counters has lost its value:
+			// guessing it could commit a move nobody chose.
+			if e.Recovered || e.Value < sensorboard.AnswerChoice {
+				return ev, false
+			}
+			ev.Kind, ev.Choice = Answered, int(e.Value-sensorboard.AnswerChoice)
 		default:
 			return ev, false
 		}

@@ -54,6 +54,10 @@ type Session struct {
 	now      time.Duration // the latest instant seen
 	reported time.Duration // the latest instant the board has reported
 	adjusted bool          // something was lifted in adjust mode
+	autoEnd  bool          // adjust mode ended by itself: the player's closing press is due
+	lossy    bool          // frames were lost in this window: lifts may be missing
+	mover    rules.Color   // who made the last move
+	pressDue bool          // the last move was committed on release; its press may follow
 	setup    bool          // waiting for the board to show the start position
 	dumped   bool          // the board's whole state has been seen since Start
 	stale    bool          // frames were lost; waiting for a state dump
@@ -130,6 +134,8 @@ func (s *Session) InRecovery() bool { return s.recovery }
 func (s *Session) Clock() *clock.Clock { return s.clk }
 
 func (s *Session) resetWindow() {
+	s.lossy = false
+	s.autoEnd = false
 	s.lifted = map[rules.Square]bool{}
 	s.touches = s.touches[:0]
 	s.adjust = false
@@ -198,8 +204,12 @@ func (s *Session) Handle(e Event) []Output {
 		s.note(e.At, "link restored")
 	case Gap:
 		s.stale = true
+		s.lossy = true
 		s.note(e.At, "frames lost: waiting for the board's state")
 	case Heartbeat:
+		// The board has now reported further: a settled board can be
+		// judged without waiting for the host's timer.
+		out = append(out, s.Tick(s.now)...)
 	}
 	return out
 }
@@ -230,6 +240,7 @@ func (s *Session) squareChanged(out []Output, e Event) []Output {
 	if s.adjust {
 		s.adjusted = true
 	}
+	s.autoEnd = false
 	// Two quick moves: the mover's settled move is followed at once by the
 	// opponent's first lift. Commit the move before taking the lift.
 	if s.cfg.Completion == OnRelease && e.Height < old.height && !s.over.Over() && !s.recovery &&
@@ -258,7 +269,7 @@ func (s *Session) quickCommit(out []Output, e Event) []Output {
 	if err != nil || signature(t.baseCells, s.obs) == "" {
 		return out
 	}
-	idx, err := t.match(s.obs, s.lifted)
+	idx, err := t.match(s.obs, s.lifted, s.lossy)
 	if err != nil || len(idx) != 1 {
 		return out
 	}
@@ -357,6 +368,7 @@ func (s *Session) Tick(now time.Duration) []Output {
 	}
 	if s.adjust && sig == "" && (s.adjusted || horizon-s.lastChange >= s.cfg.RecoveryAfter) {
 		s.adjust = false
+		s.autoEnd = true
 		s.note(now, "adjust mode ended: board back at its baseline")
 	}
 	if sig == "" || s.adjust || s.pressing {
@@ -364,7 +376,7 @@ func (s *Session) Tick(now time.Duration) []Output {
 	}
 	if s.judged != sig && s.cfg.Completion == OnRelease && !s.recovery {
 		s.judged = sig
-		idx, err := t.match(s.obs, s.lifted)
+		idx, err := t.match(s.obs, s.lifted, s.lossy)
 		if err != nil {
 			return append(out, s.alert(IrregularityAlert, s.pos.Turn(), now, err.Error(), false))
 		}
@@ -375,7 +387,7 @@ func (s *Session) Tick(now time.Duration) []Output {
 			return s.ambiguous(out, idx, s.lastChange)
 		}
 	}
-	if idx, err := t.match(s.obs, s.lifted); err == nil && !s.recovery && horizon-s.lastChange >= s.cfg.RecoveryAfter && len(idx) == 0 {
+	if idx, err := t.match(s.obs, s.lifted, s.lossy); err == nil && !s.recovery && horizon-s.lastChange >= s.cfg.RecoveryAfter && len(idx) == 0 {
 		out = s.enterRecovery(out, now, "the board has matched no legal move for "+s.cfg.RecoveryAfter.String())
 	}
 	return out
@@ -391,9 +403,13 @@ func (s *Session) NextDeadline() (time.Duration, bool) {
 		}
 	}
 	if !s.over.Over() {
-		consider(s.lastChange + s.cfg.Settle)
-		if !s.recovery {
-			consider(s.lastChange + s.cfg.RecoveryAfter)
+		// Only deadlines still ahead: one the board has not yet reported
+		// past is met by its next heartbeat (Handle judges then).
+		if d := s.lastChange + s.cfg.Settle; d > s.now {
+			consider(d)
+		}
+		if d := s.lastChange + s.cfg.RecoveryAfter; !s.recovery && d > s.now {
+			consider(d)
 		}
 	}
 	if s.clk != nil {
@@ -415,6 +431,11 @@ func (s *Session) press(out []Output, e Event) []Output {
 	}
 	side := s.pos.Turn()
 	if e.Side != side {
+		if s.pressDue && e.Side == s.mover {
+			// The press that confirms a move already complete on release.
+			s.pressDue = false
+			return out
+		}
 		return append(out, s.alert(IrregularityAlert, e.Side, e.At, s.game.SideName(e.Side)+" pressed the clock on the opponent's turn", false))
 	}
 	if s.recovery {
@@ -424,10 +445,10 @@ func (s *Session) press(out []Output, e Event) []Output {
 	if err != nil {
 		return append(out, s.alert(IrregularityAlert, side, e.At, err.Error(), false))
 	}
-	if signature(t.baseCells, s.obs) == "" {
+	if signature(t.baseCells, s.obs) == "" && !t.swapLifted(s.lifted) {
 		return append(out, s.alert(IrregularityAlert, side, e.At, s.game.SideName(side)+" pressed the clock without moving", false))
 	}
-	idx, err := t.match(s.obs, s.lifted)
+	idx, err := t.match(s.obs, s.lifted, s.lossy)
 	if err != nil {
 		return append(out, s.alert(IrregularityAlert, side, e.At, err.Error(), false))
 	}
@@ -447,7 +468,12 @@ func (s *Session) tryCommit(out []Output, i int, at time.Duration, boardMs int64
 	t := s.turn
 	c := *t.cands[i]
 	if v := s.touchViolation(t, c); v != "" {
-		switch s.cfg.TouchMove {
+		enforce := s.cfg.TouchMove
+		if s.lossy && enforce == Strict {
+			// Lost frames may hide the lift that came first: report only.
+			enforce = Report
+		}
+		switch enforce {
 		case Strict:
 			if s.alerted != v {
 				s.alerted = v
@@ -471,10 +497,15 @@ func (s *Session) touchViolation(t *turn, c candidate) string {
 		return ""
 	}
 	side := t.pos.Turn()
-	// Own stacks touched, in order of first lift.
+	// Own stacks touched, in order of first lift; the pieces the move
+	// uses as tools bind no one.
+	var tools []rules.Square
+	if tm, ok := c.move.(rules.Tooled); ok {
+		tools = tm.Tools()
+	}
 	var own []touch
 	for _, tc := range s.touches {
-		if col, ok := t.owner(tc.sq); ok && col == side && !tc.uncertain {
+		if col, ok := t.owner(tc.sq); ok && col == side && !tc.uncertain && !slices.Contains(tools, tc.sq) {
 			own = append(own, tc)
 		}
 	}
@@ -547,6 +578,8 @@ func (s *Session) commit(out []Output, i int, at time.Duration, boardMs int64) [
 	s.history = append(s.history, s.pos)
 	s.pos = c.next
 	s.plies++
+	s.mover = side
+	s.pressDue = s.cfg.Completion == OnRelease
 	s.resetWindow()
 	out = append(out, mm)
 	if o := s.pos.Outcome(s.history); o.Over() {
@@ -671,6 +704,12 @@ func (s *Session) adjustPress(out []Output, e Event, late bool) []Output {
 	}
 	if e.Side != s.pos.Turn() {
 		s.note(e.At, "adjust by %s ignored: not their turn", s.game.SideName(e.Side))
+		return out
+	}
+	if s.autoEnd {
+		// The player closes an adjustment the session already saw end.
+		s.autoEnd = false
+		s.note(e.At, "adjust closed")
 		return out
 	}
 	if s.adjust {

@@ -86,8 +86,10 @@ func (t *turn) owner(sq rules.Square) (rules.Color, bool) {
 }
 
 // matchAll returns the candidates whose sensed state equals cells: only
-// moves whose squares were changed or lifted are worked out.
-func (t *turn) matchAll(cells []cell, lifted map[rules.Square]bool) ([]int, error) {
+// moves whose squares were changed or lifted are worked out. With lossy
+// (frames were lost) a lift may be missing, so a destination need not
+// have been seen lifted.
+func (t *turn) matchAll(cells []cell, lifted map[rules.Square]bool, lossy bool) ([]int, error) {
 	sig := signature(t.baseCells, cells)
 	touched := func(sq rules.Square) bool {
 		return lifted[sq] || (int(sq) < len(cells) && cells[sq] != t.baseCells[sq])
@@ -97,7 +99,7 @@ func (t *turn) matchAll(cells []cell, lifted map[rules.Square]bool) ([]int, erro
 		if from := m.From(); from != rules.NoSquare && !touched(from) {
 			continue
 		}
-		if to := m.To(); to != rules.NoSquare && !touched(to) {
+		if to := m.To(); to != rules.NoSquare && !touched(to) && !lossy {
 			continue
 		}
 		c, err := t.candidate(i)
@@ -117,9 +119,10 @@ func (t *turn) matchAll(cells []cell, lifted map[rules.Square]bool) ([]int, erro
 // that drops them all: a missed lift is no reason to see nothing), then
 // prefer those whose hidden changes are exactly the lifted-and-refilled
 // squares, then those whose origin was lifted.
-func (t *turn) match(cells []cell, lifted map[rules.Square]bool) ([]int, error) {
-	all, err := t.matchAll(cells, lifted)
-	if err != nil || len(all) <= 1 {
+func (t *turn) match(cells []cell, lifted map[rules.Square]bool, lossy bool) ([]int, error) {
+	all, err := t.matchAll(cells, lifted, lossy)
+	if err != nil || len(all) <= 1 || lossy {
+		// Lifts lost with frames cannot tell look-alike moves apart: ask.
 		return all, err
 	}
 	c2 := filter(all, func(i int) bool {
@@ -168,6 +171,33 @@ func (t *turn) match(cells []cell, lifted map[rules.Square]bool) ([]int, error) 
 		return c4, nil
 	}
 	return c2, nil
+}
+
+// swapLifted reports whether a legal move that changes nothing a board
+// senses (a Tensor push that swaps the pusher and the monster) had every
+// square it changes lifted: then a press with the board unchanged may
+// still be that move.
+func (t *turn) swapLifted(lifted map[rules.Square]bool) bool {
+	if len(lifted) < 2 {
+		return false
+	}
+	for i, m := range t.legal() {
+		if from := m.From(); from == rules.NoSquare || !lifted[from] {
+			continue
+		}
+		c, err := t.candidate(i)
+		if err != nil || c.sig != "" || len(c.hidden) == 0 {
+			continue
+		}
+		all := true
+		for _, sq := range c.hidden {
+			all = all && lifted[sq]
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
 
 func filter(idx []int, keep func(int) bool) []int {

@@ -383,7 +383,7 @@ func (p *player) await(ctx context.Context, ply int, m rules.Move, pos rules.Pos
 			case arbiter.Prompt:
 				for i, mv := range o.Moves {
 					if mv == m.String() {
-						p.board.Press(sensorboard.ButtonAnswer, sensorboard.Side(pos.Turn()), uint8(i))
+						p.board.Press(sensorboard.ButtonAnswer, sensorboard.Side(pos.Turn()), sensorboard.AnswerChoice+uint8(i))
 					}
 				}
 			case arbiter.GameOver:

@@ -47,6 +47,7 @@ type Director struct {
 
 	sender Sender
 	raw    *store.RawLog // where board frames are logged, if any
+	rawSeq sync.Map      // board id -> uint64, its last logged frame
 
 	// Watchers are told about games and decisions (the demo players).
 	watchMu  sync.Mutex
@@ -99,7 +100,8 @@ func New(cfg *config.Config, db *store.DB, log *slog.Logger) (*Director, error) 
 			t.rec = stored[i]
 		} else {
 			t.rec = store.Tournament{Name: tc.Name, Game: tc.Game, Options: g.Options().String(), TimeControl: tc.TimeControl,
-				System: tc.System, Rounds: tc.Rounds, TieBreaks: tc.TieBreaks, Created: d.wall()}
+				System: tc.System, Rounds: tc.Rounds, TieBreaks: tc.TieBreaks, TouchMove: tc.TouchMove, IllegalMove: tc.IllegalMove,
+				Created: d.wall()}
 			if err := db.CreateTournament(&t.rec); err != nil {
 				return nil, fmt.Errorf("create tournament %q: %w", tc.Name, err)
 			}

@@ -280,21 +280,7 @@ func (d *Director) arbiterConfig(tr *tour) arbiter.Config {
 	c := arbiter.DefaultConfig(tr.game)
 	c.AwaitSetup = true
 	c.BoardTime = true
-	switch tr.cfg.TouchMove {
-	case "strict":
-		c.TouchMove = arbiter.Strict
-	case "report":
-		c.TouchMove = arbiter.Report
-	case "off":
-		c.TouchMove = arbiter.Off
-	}
-	switch tr.cfg.IllegalMove {
-	case "chess":
-		c.Penalty = arbiter.ChessPenalty
-	case "loss":
-		c.Penalty = arbiter.LossPenalty
-	case "report":
-		c.Penalty = arbiter.ReportOnly
-	}
+	// The configuration was validated: the words are known.
+	_ = c.Policy(tr.cfg.TouchMove, tr.cfg.IllegalMove)
 	return c
 }

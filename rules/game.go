@@ -123,3 +123,11 @@ func SquareName(g Game, sq Square) string {
 	}
 	return g.Geometry().Name(sq)
 }
+
+// Tooled is implemented by moves that use other own pieces as tools: a
+// Tensor push moves the pusher onto its own monster's square and the
+// monster on. Touching a tool first binds the player to nothing (Tensor
+// D34: either piece of a push may be touched first).
+type Tooled interface {
+	Tools() []Square
+}

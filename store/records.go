@@ -4,14 +4,19 @@ import "time"
 
 // Tournament is one tournament of the event.
 type Tournament struct {
-	ID          uint64    `json:"id"`
-	Name        string    `json:"name"`
-	Game        string    `json:"game"`                  // registered game name, e.g. "tavreli"
-	Options     string    `json:"options,omitempty"`     // rule options, "k=v,k=v"
-	TimeControl string    `json:"timeControl,omitempty"` // clock text form
-	System      string    `json:"system"`                // "swiss-dutch", "round-robin", ...
-	Rounds      int       `json:"rounds"`
-	TieBreaks   []string  `json:"tieBreaks,omitempty"`
+	ID          uint64   `json:"id"`
+	Name        string   `json:"name"`
+	Game        string   `json:"game"`                  // registered game name, e.g. "tavreli"
+	Options     string   `json:"options,omitempty"`     // rule options, "k=v,k=v"
+	TimeControl string   `json:"timeControl,omitempty"` // clock text form
+	System      string   `json:"system"`                // "swiss-dutch", "round-robin", ...
+	Rounds      int      `json:"rounds"`
+	TieBreaks   []string `json:"tieBreaks,omitempty"`
+	// TouchMove and IllegalMove are the event's arbitration policy
+	// ("strict", "chess", ...; empty: the game's default), kept so that a
+	// replay judges as the event did.
+	TouchMove   string    `json:"touchMove,omitempty"`
+	IllegalMove string    `json:"illegalMove,omitempty"`
 	Created     time.Time `json:"created"`
 }
 

@@ -21,6 +21,6 @@ func newRootCmd() *cobra.Command {
 		return fmt.Errorf("%w: %v (see %s --help)", errUsage, err, c.CommandPath())
 	})
 	root.AddCommand(newVersionCmd(), newPerftCmd(), newDBCmd(), newServeCmd(),
-		newPairCmd(), newCheckCmd(), newGenerateCmd(), newStandingsCmd(), newPortsCmd(), newSimulateCmd(), newExportCmd())
+		newPairCmd(), newCheckCmd(), newGenerateCmd(), newStandingsCmd(), newPortsCmd(), newSimulateCmd(), newExportCmd(), newReplayCmd())
 	return root
 }

@@ -138,9 +138,12 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 			if f.Board == "" {
 				return
 			}
-			if _, err := raw.Append(f.Board, int64(f.Host), wall(), f.Wire); err != nil {
+			seq, err := raw.Append(f.Board, int64(f.Host), wall(), f.Wire)
+			if err != nil {
 				log.Error("raw log", "board", f.Board, "err", err)
+				return
 			}
+			d.NoteRaw(f.Board, seq)
 		},
 	})
 	if err != nil {

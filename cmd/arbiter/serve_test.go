@@ -135,6 +135,10 @@ func TestDemoEventRunsToTheEnd(t *testing.T) {
 	assert.Greater(t, len(zr.File), 18, "a record per game and the reports")
 	code, _ = runCLI(t, "export", "--database", cfg.Event.Database, "--game", "1", "--format", "kif")
 	assert.Equal(t, exitUsage, code, "Tavreli has no KIF")
+
+	// Every game's raw sensor log replays to the stored moves.
+	code, report := runCLI(t, "replay", "--database", cfg.Event.Database, "--all")
+	assert.Equal(t, exitOK, code, report)
 }
 
 // syncBuffer is a bytes.Buffer safe for a writer and a reader.

@@ -500,6 +500,13 @@ func (pc *portConn) feed(ctx context.Context, dec *Decoder, p []byte, host time.
 			r := RawFrame{Port: pc.path, Host: host, Wire: dec.Wire(), Err: err}
 			if pc.slot != nil {
 				r.Board = pc.slot.link.board
+			} else if err == nil && f.Type == TypeHello {
+				// The handshake that attaches a board is logged as its own,
+				// so that a replay knows what the board can sense.
+				var h Hello
+				if h.UnmarshalPayload(f.Payload) == nil {
+					r.Board = h.ID
+				}
 			}
 			pc.raw(r)
 		}

@@ -16,6 +16,8 @@ type Census struct {
 // Positions are told apart by their repetition key, so the quiet-ply count
 // and turn number are ignored, and so are the rules that look at the past
 // (no progress, repetition): they end games, they do not make positions.
+// It keeps every key in memory, 16 to 24 bytes a position: the default game
+// from the standard start has about 247 million positions.
 func (g *Game) Reachable(start State) Census { return g.explore(start, nil) }
 
 // explore is [Game.Reachable], calling visit, if not nil, with every

@@ -51,6 +51,15 @@ func (m LegalMove) To() rules.Square { return m.to }
 // String returns the move's canonical machine form.
 func (m LegalMove) String() string { return m.text }
 
+// Tools returns the square of the own monster a push moves on: touching
+// it first is no obligation (Tensor D34). Other moves have none.
+func (m LegalMove) Tools() []rules.Square {
+	if m.Move.Kind == Push {
+		return []rules.Square{m.to}
+	}
+	return nil
+}
+
 // Turn returns the side to move.
 func (p *Position) Turn() rules.Color { return p.b.turn }
 

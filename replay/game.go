@@ -1,0 +1,397 @@
+package replay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"arbiter/arbiter"
+	"arbiter/clock"
+	"arbiter/hardware/sensorboard"
+	"arbiter/rules"
+	"arbiter/store"
+)
+
+// Options adjust a replay.
+type Options struct {
+	// Configure adjusts the arbitration policy after the daemon's defaults
+	// (the game's rules, AwaitSetup, BoardTime) and the tournament's stored
+	// touch-move and illegal-move policy.
+	Configure func(*arbiter.Config)
+	// Caps are used when the raw log holds no HELLO of the board before
+	// the game; the link is then synchronised by a handshake made up from
+	// the game's geometry. Without them such a game cannot be replayed.
+	Caps *sensorboard.Caps
+	// NoActions replays the sensor log alone, without the arbiter's stored
+	// actions (resolutions, take-backs, results, clock corrections).
+	NoActions bool
+	// Tail is how long time runs on after the game's last frame, so that a
+	// last move settles (default 1 s).
+	Tail time.Duration
+}
+
+// Errors of [Game] that callers may want to tell apart.
+var (
+	// ErrNoBoard: the game was not played on a sensor board.
+	ErrNoBoard = errors.New("the game was not played on a sensor board")
+	// ErrNoFrames: the raw log holds no frame of the game.
+	ErrNoFrames = errors.New("no raw frames")
+	// ErrNoHello: the board's capabilities are unknown.
+	ErrNoHello = errors.New("no HELLO of the board in the raw log before the game")
+)
+
+// rawChunk is how many frames a look back in the raw log reads at once.
+const rawChunk = 4096
+
+// Game replays a stored game's raw sensor log through a fresh session made
+// as the daemon made it (game, options, start position, clock, arbitration
+// policy, the capabilities of the board's last HELLO) and reports whether
+// it gives the stored moves. Frames are fed at their stored host times with
+// the driver's and the table's ticks in between, from the game's RawFrom
+// until the next game on the board began or the log ends; the link is
+// first brought up to date with the frames from the board's last HELLO.
+// The arbiter's stored actions are applied at their wall-clock times.
+func Game(ctx context.Context, db *store.DB, gameID uint64, opts Options) (*Report, error) {
+	g, err := db.Game(gameID)
+	if err != nil {
+		return nil, err
+	}
+	if g.BoardID == "" {
+		return nil, fmt.Errorf("replay game %d: %w", gameID, ErrNoBoard)
+	}
+	if g.RawFrom == 0 {
+		return nil, fmt.Errorf("replay game %d on board %s: %w: the game recorded no raw-log position", gameID, g.BoardID, ErrNoFrames)
+	}
+	ro, err := rules.ParseOptions(g.Options)
+	if err != nil {
+		return nil, fmt.Errorf("replay game %d: options %q: %w", gameID, g.Options, err)
+	}
+	rg, err := rules.New(g.Game, ro)
+	if err != nil {
+		return nil, fmt.Errorf("replay game %d: %w", gameID, err)
+	}
+	var start rules.Position
+	if g.StartPosition != "" {
+		if start, err = rg.ParsePosition(g.StartPosition); err != nil {
+			return nil, fmt.Errorf("replay game %d: start position: %w", gameID, err)
+		}
+	}
+	end, err := rawEnd(db, g)
+	if err != nil {
+		return nil, fmt.Errorf("replay game %d: %w", gameID, err)
+	}
+	frames, err := db.RawFrames(g.BoardID, g.RawFrom, end)
+	if err != nil {
+		return nil, fmt.Errorf("replay game %d: %w", gameID, err)
+	}
+	if len(frames) == 0 {
+		return nil, fmt.Errorf("replay game %d: %w of board %s from sequence %d", gameID, ErrNoFrames, g.BoardID, g.RawFrom)
+	}
+	warm, err := lookBack(ctx, db, g.BoardID, g.RawFrom)
+	if err != nil {
+		return nil, fmt.Errorf("replay game %d: %w", gameID, err)
+	}
+	stored, err := db.Moves(gameID)
+	if err != nil {
+		return nil, fmt.Errorf("replay game %d: %w", gameID, err)
+	}
+	var actions []store.Action
+	if !opts.NoActions {
+		if actions, err = db.Actions(gameID); err != nil {
+			return nil, fmt.Errorf("replay game %d: %w", gameID, err)
+		}
+		slices.SortStableFunc(actions, func(a, b store.Action) int { return a.At.Compare(b.At) })
+	}
+	alerts, err := db.Alerts(false)
+	if err != nil {
+		return nil, fmt.Errorf("replay game %d: %w", gameID, err)
+	}
+
+	// The event's policy is stored with its tournament.
+	var policy [2]string
+	if g.TournamentID != 0 {
+		t, err := db.Tournament(g.TournamentID)
+		if err != nil {
+			return nil, fmt.Errorf("replay game %d: %w", gameID, err)
+		}
+		policy = [2]string{t.TouchMove, t.IllegalMove}
+	}
+	rp := &replayer{
+		policy: policy,
+		rep: &Report{GameID: gameID, Game: g.Game, Board: g.BoardID, StoredAlerts: map[string]int{},
+			StoredResult: g.Result, StoredReason: g.Reason, FirstSeq: frames[0].Seq, LastSeq: frames[len(frames)-1].Seq,
+			Frames: len(frames), WarmUp: len(warm)},
+		game: g, rg: rg, opts: opts,
+	}
+	for _, a := range alerts {
+		if a.GameID == gameID {
+			rp.rep.StoredAlerts[a.Kind]++
+		}
+	}
+	if err := rp.run(ctx, warm, frames, start, actions); err != nil {
+		return nil, fmt.Errorf("replay game %d: %w", gameID, err)
+	}
+	var sp []Ply
+	for _, m := range stored {
+		sp = append(sp, Ply{Ply: m.Ply, Stored: m.Canonical, StoredNotation: m.Notation, StoredAt: time.Duration(m.HostNs), StoredRaw: m.RawSeq,
+			StoredClock: [2]time.Duration{m.ClockFirst, m.ClockSecond}})
+	}
+	rp.rep.pair(sp, rp.moves)
+	return rp.rep, nil
+}
+
+// rawEnd returns the last raw sequence of g: the frame before the next game
+// on its board began, or 0 for the log's end.
+func rawEnd(db *store.DB, g store.Game) (uint64, error) {
+	games, err := db.Games()
+	if err != nil {
+		return 0, err
+	}
+	var next uint64
+	for _, o := range games {
+		if o.ID != g.ID && o.BoardID == g.BoardID && o.RawFrom > g.RawFrom && (next == 0 || o.RawFrom < next) {
+			next = o.RawFrom
+		}
+	}
+	if next == 0 {
+		return 0, nil
+	}
+	return next - 1, nil
+}
+
+// frameType decodes the type of a stored frame; ok is false for a frame
+// that does not decode.
+func frameType(data []byte) (sensorboard.Type, bool) {
+	d := sensorboard.NewDecoder()
+	for len(data) > 0 {
+		n, f, err := d.Decode(data)
+		data = data[n:]
+		if err == nil {
+			return f.Type, true
+		}
+	}
+	return 0, false
+}
+
+// lookBack returns the board's frames from its last good HELLO before
+// sequence from up to from-1, or nil when there is none.
+func lookBack(ctx context.Context, db *store.DB, board string, from uint64) ([]store.Frame, error) {
+	var chunks [][]store.Frame
+	hi := from - 1
+	for hi >= 1 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		lo := uint64(1)
+		if hi > rawChunk {
+			lo = hi - rawChunk + 1
+		}
+		fs, err := db.RawFrames(board, lo, hi)
+		if err != nil {
+			return nil, err
+		}
+		for i := len(fs) - 1; i >= 0; i-- {
+			if t, ok := frameType(fs[i].Data); ok && t == sensorboard.TypeHello {
+				out := slices.Clone(fs[i:])
+				for j := len(chunks) - 1; j >= 0; j-- {
+					out = append(out, chunks[j]...)
+				}
+				return out, nil
+			}
+		}
+		chunks = append(chunks, fs)
+		hi = lo - 1
+	}
+	return nil, nil
+}
+
+// replayer carries one replay.
+type replayer struct {
+	policy [2]string // the tournament's touch-move and illegal-move policy
+	rep    *Report
+	game   store.Game
+	rg     rules.Game
+	opts   Options
+	rd     *Reader
+	start  time.Duration
+	moves  []Ply
+}
+
+func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start rules.Position, actions []store.Action) error {
+	first := time.Duration(frames[0].HostNs)
+	origin := first
+	if len(warm) > 0 {
+		origin = time.Duration(warm[0].HostNs)
+	}
+	rd := NewReader("replay", origin)
+	rp.rd = rd
+	rd.Output = rp.output
+	rd.Bad = func(seq uint64, host time.Duration, err error) {
+		if rd.Session() == nil {
+			return
+		}
+		rp.rep.Corrupt = append(rp.rep.Corrupt, CorruptFrame{Seq: seq, At: host - rp.start, Err: err.Error(), FromPly: rp.ply()})
+	}
+	rd.Event = func(e sensorboard.Event) {
+		if e.Kind != sensorboard.EventSnapshot {
+			return
+		}
+		for i := range rp.rep.Corrupt {
+			if c := &rp.rep.Corrupt[i]; c.HealedBy == 0 {
+				c.HealedBy, c.ToPly = rd.rawSeq, rp.ply()
+			}
+		}
+	}
+	for i, f := range warm {
+		if i%1024 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		rd.Feed(f.Data, time.Duration(f.HostNs), f.Seq)
+	}
+	if rd.Hello() == nil {
+		if rp.opts.Caps == nil {
+			return fmt.Errorf("board %s: %w (sequence %d): its capabilities are unknown; give them as an option", rp.game.BoardID, ErrNoHello, rp.game.RawFrom)
+		}
+		if err := rp.synthesize(frames[0], first); err != nil {
+			return err
+		}
+		rp.rep.Synthetic = true
+	}
+	caps := arbiter.CapsOf(rd.Hello().Caps)
+	rp.rep.Caps = caps
+	cfg := arbiter.DefaultConfig(rp.rg)
+	cfg.AwaitSetup, cfg.BoardTime = true, true
+	if err := cfg.Policy(rp.policy[0], rp.policy[1]); err != nil {
+		return err
+	}
+	if rp.opts.Configure != nil {
+		rp.opts.Configure(&cfg)
+	}
+	cfg.Caps = caps
+	clk, err := rp.clock()
+	if err != nil {
+		return err
+	}
+	s, err := arbiter.NewSession(cfg, rp.rg, start, clk)
+	if err != nil {
+		return err
+	}
+	rp.start = first
+	rd.Attach(s, first)
+
+	next := 0 // the next action
+	prevHost, prevWall := first, frames[0].Wall
+	for i, f := range frames {
+		if i%1024 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		host := time.Duration(f.HostNs)
+		for next < len(actions) && !actions[next].At.After(f.Wall) {
+			at := prevHost + actions[next].At.Sub(prevWall)
+			rd.Advance(min(max(at, prevHost), host))
+			rp.apply(actions[next])
+			next++
+		}
+		rd.Feed(f.Data, host, f.Seq)
+		prevHost, prevWall = host, f.Wall
+	}
+	tail := rp.opts.Tail
+	if tail <= 0 {
+		tail = time.Second
+	}
+	rd.Advance(prevHost + tail)
+	for ; next < len(actions); next++ {
+		rp.apply(actions[next])
+	}
+	rp.rep.Stats = rd.Stats
+	rp.rep.Outcome = s.Outcome()
+	return nil
+}
+
+// ply returns the ply being played.
+func (rp *replayer) ply() int {
+	if s := rp.rd.Session(); s != nil {
+		return s.Plies() + 1
+	}
+	return 1
+}
+
+func (rp *replayer) output(o arbiter.Output) {
+	at := func(t time.Duration) time.Duration { return t - rp.start }
+	switch o := o.(type) {
+	case arbiter.MoveMade:
+		rp.moves = append(rp.moves, Ply{Ply: o.Ply, Replayed: o.Move.String(), ReplayedNotation: o.Notation, ReplayedAt: at(o.At), Raw: o.RawSeq, ReplayedClock: o.Clock})
+	case arbiter.Alert:
+		rp.rep.Alerts = append(rp.rep.Alerts, Alert{Kind: o.Kind.String(), Side: o.Side, At: at(o.At), Ply: rp.ply(), Message: o.Message})
+	case arbiter.Recovery:
+		if !o.Done {
+			rp.rep.Alerts = append(rp.rep.Alerts, Alert{Kind: arbiter.RecoveryAlert.String(), At: at(o.At), Ply: rp.ply(), Message: o.String()})
+		}
+	case arbiter.Prompt:
+		rp.rep.Prompts++
+	}
+}
+
+// clock makes the game's clock as the daemon does, or nil without one.
+func (rp *replayer) clock() (*clock.Clock, error) {
+	tc := rp.game.TimeControl
+	if tc == "" || tc == "-" {
+		return nil, nil
+	}
+	ctl, err := clock.Parse(tc)
+	if err != nil {
+		return nil, fmt.Errorf("time control %q: %w", tc, err)
+	}
+	return clock.New(ctl, clock.Options{Adjudicator: adjudicator{rp}})
+}
+
+// adjudicator answers the clock's question at a flag fall from the
+// position, as the daemon's tables do.
+type adjudicator struct{ rp *replayer }
+
+// CanEverWin implements clock.Adjudicator.
+func (a adjudicator) CanEverWin(side clock.Side) clock.Answer {
+	s := a.rp.rd.Session()
+	if s == nil {
+		return clock.Unknown
+	}
+	return arbiter.CanEverWin(s.Position(), side)
+}
+
+// synthesize synchronises the link with a handshake made up from the
+// game's geometry and the given capabilities, numbered just before the
+// game's first frame so that no loss is reported.
+func (rp *replayer) synthesize(first store.Frame, host time.Duration) error {
+	d := sensorboard.NewDecoder()
+	var hdr sensorboard.Header
+	found := false
+	for p := first.Data; len(p) > 0 && !found; {
+		n, f, err := d.Decode(p)
+		p = p[n:]
+		if err == nil {
+			hdr, found = f.Header, true
+		}
+	}
+	if !found {
+		return fmt.Errorf("board %s: %w, and the game's first frame %d does not decode", rp.game.BoardID, ErrNoHello, first.Seq)
+	}
+	geo := rp.rg.Geometry()
+	h := &sensorboard.Hello{
+		Major: sensorboard.VersionMajor, Minor: sensorboard.VersionMinor, Caps: *rp.opts.Caps, MaxHeight: 31, Heartbeat: 500,
+		Width: uint8(geo.Width()), Height: uint8(geo.Height()), Cells: uint16(geo.Len()), ID: rp.game.BoardID,
+	}
+	if !geo.Rectangular() {
+		h.Graph = rp.rg.Name()
+	}
+	for _, z := range geo.Zones() {
+		h.Zones = append(h.Zones, sensorboard.ZoneInfo{Kind: z.Kind, Owner: z.Owner})
+	}
+	payload := h.AppendPayload(nil)
+	rp.rd.Link().Frame(sensorboard.Frame{Header: sensorboard.Header{Type: sensorboard.TypeHello, Seq: hdr.Seq - 1, Time: hdr.Time}, Payload: payload}, host)
+	if rp.rd.Hello() == nil {
+		return fmt.Errorf("board %s: %w, and a made-up handshake was refused", rp.game.BoardID, ErrNoHello)
+	}
+	return nil
+}

@@ -1,0 +1,77 @@
+package replay_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	sb "arbiter/hardware/sensorboard"
+	"arbiter/replay"
+)
+
+// board frames for the reader tests.
+type wire struct{ enc sb.Encoder }
+
+func (w *wire) frame(m sb.Message, ms uint32) []byte { return w.enc.Append(nil, m, ms) }
+
+func (w *wire) dump(token uint16, ms uint32) [][]byte {
+	sq := &sb.DumpSquaresMsg{Token: token}
+	for range 4 {
+		sq.Squares = append(sq.Squares, sb.SquareState{Height: 1})
+	}
+	return [][]byte{w.frame(sq, ms), w.frame(&sb.DumpEndMsg{Token: token, Squares: 4}, ms)}
+}
+
+// A dump answers the link's pending request whatever its token (a replay's
+// link counts its requests from the last HELLO, the live one from its
+// start), and is ignored, as live, when no request is pending.
+func TestReaderTakesDumpsWhilePending(t *testing.T) {
+	var sent []sb.Message
+	rd := replay.NewReader("test", 0)
+	rd.Send = func(m sb.Message) { sent = append(sent, m) }
+	var w wire
+	rd.Feed(w.frame(&sb.Hello{Major: sb.VersionMajor, Caps: sb.CapHeight, Width: 2, Height: 2, Cells: 4, ID: "B1", Heartbeat: 500}, 10), 10*time.Millisecond, 1)
+	require.NotNil(t, rd.Hello())
+	require.Len(t, sent, 1)
+	req, ok := sent[0].(*sb.DumpReqMsg)
+	require.True(t, ok)
+	require.True(t, rd.Link().DumpPending())
+
+	for _, f := range w.dump(req.Token+41, 20) {
+		rd.Feed(f, 20*time.Millisecond, 2)
+	}
+	require.Equal(t, 1, rd.Stats.Dumps)
+	require.False(t, rd.Link().DumpPending())
+
+	for _, f := range w.dump(req.Token+42, 30) {
+		rd.Feed(f, 30*time.Millisecond, 3)
+	}
+	require.Equal(t, 1, rd.Stats.Dumps, "a dump nobody asked for is dropped")
+
+	// A lost frame: the link reports the gap and asks again.
+	w.enc.Append(nil, &sb.HeartbeatMsg{}, 40)
+	rd.Feed(w.frame(&sb.HeartbeatMsg{}, 50), 50*time.Millisecond, 4)
+	require.Equal(t, 1, rd.Stats.Gaps)
+	require.Len(t, sent, 2)
+	// Unanswered, the request is repeated after the link's retry time, as
+	// the driver's read timeouts tick the link.
+	rd.Advance(3 * time.Second)
+	require.Len(t, sent, 3)
+}
+
+// Bad bytes are reported with the raw sequence they came with.
+func TestReaderReportsBadFrames(t *testing.T) {
+	rd := replay.NewReader("test", 0)
+	var bad []uint64
+	rd.Bad = func(seq uint64, _ time.Duration, err error) {
+		require.Error(t, err)
+		bad = append(bad, seq)
+	}
+	var w wire
+	f := w.frame(&sb.HeartbeatMsg{}, 1)
+	f[3] ^= 0x10
+	rd.Feed(f, time.Millisecond, 7)
+	require.Equal(t, []uint64{7}, bad)
+	require.Equal(t, 1, rd.Stats.Bad)
+}
