@@ -1,6 +1,9 @@
 package pairing
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // This file implements maximum weight matching in general graphs with
 // Edmonds' blossom algorithm in its primal-dual form (Galil, "Efficient
@@ -27,13 +30,30 @@ import "math/bits"
 //     the number of stages shrinks from O(n) to about the number of changed
 //     vertices.
 //
+// What makes it fast enough for thousands of players:
+//
+//   - Edge weights are ids into a pool of distinct weights (pool.go), 4
+//     bytes an edge instead of a multi-word weight, kept twice: by edge
+//     number for the algorithm and by rows (sq) for the scans of a vertex's
+//     edges, which are most of the work.
+//   - A stage keeps no least-slack edges until its first dual change
+//     (eager): most stages augment along tight edges before any, and the
+//     bookkeeping would be wasted. findBestEdges computes them when needed.
+//   - The slack of each best edge is cached until the duals change, and a
+//     candidate whose slack's top word is already larger is dropped without
+//     computing it.
+//   - addBlossom looks only at queued (S) vertices, through a bit set.
+//
 // The solver is checked against exhaustive search on random graphs, fresh
 // and after incremental changes (blossom_test.go).
 
 type blossomSolver struct {
-	n, words  int
-	wt2       []uint64 // doubled weights, lower triangle, words each
-	present   []bool   // edge weight non-zero
+	n, words int
+	// wid holds the doubled weight of each edge (lower triangle) as an id
+	// into pool; 0 means no edge.
+	wid       []uint32
+	sq        []uint32 // sq[a*n+b] = sq[b*n+a] = wid[tri(a, b)], by rows for scans
+	pool      *weightPool
 	ends      []uint16 // ends[2k], ends[2k+1]: larger and smaller vertex of edge k
 	dirty     []bool
 	dirtyList []int
@@ -58,12 +78,32 @@ type blossomSolver struct {
 	hasBestEdges     []bool
 	unused           []int
 	dual             []weight
-	allowStamp       []uint16
-	stamp            uint16
-	queue            []int
-	tmp, tmp2        weight
-	bestedgeto       []int
-	bestslack        []weight
+	// allowStamp[a*n+b] and [b*n+a] say whether edge (a, b) is allowed
+	// in this stage. Rows make the scans of a vertex's edges sequential.
+	allowStamp []uint16
+	stamp      uint16
+	queue      []int
+	// eager says whether this stage keeps the least-slack edges
+	// (bestedge, blossombestedges) up to date. Most stages end in an
+	// augmentation along tight edges before any dual change, so a stage
+	// starts without them and computes them at its first dual change.
+	eager bool
+	// outer has a bit for every vertex queued in this stage: a superset of
+	// the vertices in S-blossoms, for scans that only look at those.
+	outer      []uint64
+	tmp, tmp2  weight
+	bestedgeto []int
+	touched    []int
+	bestBuf    [][]int
+	bestslack  []weight
+
+	// The slack of bestedge[b], cached until the vertex duals change
+	// (epoch): the scan compares against it once per edge it looks at.
+	epoch   uint64
+	bsEpoch []uint64
+	bsEdge  []int
+	bsSlack []weight
+	cand    weight
 }
 
 func tri(a, b int) int {
@@ -76,8 +116,8 @@ func tri(a, b int) int {
 func newBlossomSolver(n, words int) *blossomSolver {
 	s := &blossomSolver{n: n, words: words}
 	m := n * (n - 1) / 2
-	s.wt2 = make([]uint64, m*words)
-	s.present = make([]bool, m)
+	s.wid = make([]uint32, m)
+	s.pool = newWeightPool(words)
 	s.ends = make([]uint16, 2*m)
 	for a := 1; a < n; a++ {
 		for b := 0; b < a; b++ {
@@ -103,12 +143,26 @@ func newBlossomSolver(n, words int) *blossomSolver {
 	s.blossombestedges = make([][]int, 2*n)
 	s.hasBestEdges = make([]bool, 2*n)
 	s.bestedgeto = make([]int, 2*n)
+	for i := range s.bestedgeto {
+		s.bestedgeto[i] = -1
+	}
+	s.bestBuf = make([][]int, 2*n)
+	s.outer = make([]uint64, (n+63)/64)
 	s.dual = make([]weight, 2*n)
 	backing := make([]uint64, 2*n*words)
 	for i := range s.dual {
 		s.dual[i] = backing[i*words : (i+1)*words : (i+1)*words]
 	}
-	s.allowStamp = make([]uint16, m)
+	s.allowStamp = make([]uint16, n*n)
+	s.sq = make([]uint32, n*n)
+	s.bsEpoch = make([]uint64, 2*n)
+	s.bsEdge = make([]int, 2*n)
+	s.bsSlack = make([]weight, 2*n)
+	bsBacking := make([]uint64, 2*n*words)
+	for i := range s.bsSlack {
+		s.bsSlack[i] = bsBacking[i*words : (i+1)*words : (i+1)*words]
+	}
+	s.cand = newWeight(words)
 	s.tmp = newWeight(words)
 	s.tmp2 = newWeight(words)
 	for v := 0; v < n; v++ {
@@ -130,9 +184,7 @@ func newBlossomSolver(n, words int) *blossomSolver {
 	return s
 }
 
-func (s *blossomSolver) w2(k int) weight {
-	return s.wt2[k*s.words : (k+1)*s.words : (k+1)*s.words]
-}
+func (s *blossomSolver) w2(k int) weight { return s.pool.get(s.wid[k]) }
 
 // retire marks v as belonging to a pair fixed for good; it takes effect at
 // the next solve once the pair is settled.
@@ -161,8 +213,10 @@ func (s *blossomSolver) setDoubled(a, b int, x weight) {
 		}
 	}
 	increase := cmpWeight(x, w) > 0
-	copy(w, x)
-	s.present[k] = !x.isZero()
+	old := s.wid[k]
+	s.wid[k] = s.pool.acquire(x)
+	s.sq[a*s.n+b], s.sq[b*s.n+a] = s.wid[k], s.wid[k]
+	s.pool.release(old)
 	if !s.started {
 		return
 	}
@@ -202,7 +256,7 @@ func (s *blossomSolver) endpoint(p int) int { return int(s.ends[p]) }
 
 func (s *blossomSolver) slack(dst weight, k int) weight {
 	i, j := s.ends[2*k], s.ends[2*k+1]
-	x, y, w := s.dual[i], s.dual[j], s.wt2[k*s.words:(k+1)*s.words]
+	x, y, w := s.dual[i], s.dual[j], s.w2(k)
 	var c, b uint64
 	for t := range dst {
 		var v uint64
@@ -214,8 +268,15 @@ func (s *blossomSolver) slack(dst weight, k int) weight {
 
 // tight reports whether edge k has zero slack.
 func (s *blossomSolver) tight(k int) bool {
-	i, j := s.ends[2*k], s.ends[2*k+1]
-	x, y, w := s.dual[i], s.dual[j], s.wt2[k*s.words:(k+1)*s.words]
+	return s.tightAt(int(s.ends[2*k]), int(s.ends[2*k+1]), k)
+}
+
+// tightAt is tight for edge k between vertices i and j.
+func (s *blossomSolver) tightAt(i, j, k int) bool { return s.tightID(i, j, s.wid[k]) }
+
+// tightID is tight for the edge between i and j with weight id.
+func (s *blossomSolver) tightID(i, j int, id uint32) bool {
+	x, y, w := s.dual[i], s.dual[j], s.pool.get(id)
 	var c, b uint64
 	for t := range x {
 		var v uint64
@@ -228,12 +289,44 @@ func (s *blossomSolver) tight(k int) bool {
 	return true
 }
 
-func (s *blossomSolver) slackLess(k, l int) bool {
-	return cmpWeight(s.slack(s.tmp, k), s.slack(s.tmp2, l)) < 0
+// bestSlack returns the slack of bestedge[b], which must be set.
+func (s *blossomSolver) bestSlack(b int) weight {
+	if s.bsEpoch[b] != s.epoch || s.bsEdge[b] != s.bestedge[b] {
+		s.slack(s.bsSlack[b], s.bestedge[b])
+		s.bsEpoch[b], s.bsEdge[b] = s.epoch, s.bestedge[b]
+	}
+	return s.bsSlack[b]
 }
 
-func (s *blossomSolver) allowed(k int) bool { return s.allowStamp[k] == s.stamp }
-func (s *blossomSolver) allow(k int)        { s.allowStamp[k] = s.stamp }
+// setBest makes k, whose slack is sl, the best edge of b.
+func (s *blossomSolver) setBest(b, k int, sl weight) {
+	s.bestedge[b] = k
+	copy(s.bsSlack[b], sl)
+	s.bsEpoch[b], s.bsEdge[b] = s.epoch, k
+}
+
+// offerBest makes k the best edge of b if its slack is smaller.
+func (s *blossomSolver) offerBest(b, k int) {
+	if s.bestedge[b] != -1 {
+		// The top word of the slack is the top words' sum give or take
+		// the carry from below: when that already says larger, k loses.
+		t := s.words - 1
+		est := s.dual[s.ends[2*k]][t] + s.dual[s.ends[2*k+1]][t] - s.w2(k)[t]
+		if est < 1<<62 && est >= s.bestSlack(b)[t]+2 {
+			return
+		}
+	}
+	sl := s.slack(s.cand, k)
+	if s.bestedge[b] == -1 || cmpWeight(sl, s.bestSlack(b)) < 0 {
+		s.setBest(b, k, sl)
+	}
+}
+
+func (s *blossomSolver) allow(k int) {
+	a, b := int(s.ends[2*k]), int(s.ends[2*k+1])
+	s.allowStamp[a*s.n+b] = s.stamp
+	s.allowStamp[b*s.n+a] = s.stamp
+}
 
 func (s *blossomSolver) leaves(b int, f func(v int)) {
 	if b < s.n {
@@ -256,9 +349,9 @@ func (s *blossomSolver) solve() []int {
 		for v := 0; v < n; v++ {
 			d := s.dual[v]
 			d.setZero()
-			for u := 0; u < n; u++ {
-				if u != v && s.present[tri(v, u)] && cmpWeight(s.w2(tri(v, u)), d) > 0 {
-					copy(d, s.w2(tri(v, u)))
+			for _, id := range s.sq[v*n : (v+1)*n] {
+				if id != 0 && cmpWeight(s.pool.get(id), d) > 0 {
+					copy(d, s.pool.get(id))
 				}
 			}
 			odd := d[0]&1 == 1
@@ -331,7 +424,7 @@ func (s *blossomSolver) greedy() {
 				continue
 			}
 			k := tri(x, y)
-			if s.present[k] && s.tight(k) {
+			if (s.wid[k] != 0) && s.tight(k) {
 				s.mate[x] = remote(x, y)
 				s.mate[y] = remote(y, x)
 				break
@@ -383,20 +476,17 @@ func (s *blossomSolver) repair(x int) {
 	}
 	ok := true
 	if p := s.mate[x]; p >= 0 {
-		if !s.slack(s.tmp, p/2).isZero() || !s.present[p/2] {
+		if !s.slack(s.tmp, p/2).isZero() || (s.wid[p/2] == 0) {
 			ok = false
 		}
 	}
+	row := s.sq[x*s.n : (x+1)*s.n]
 	for u := 0; ok && u < s.n; u++ {
-		if u == x {
-			continue
-		}
-		k := tri(x, u)
-		if !s.present[k] {
-			continue
+		if row[u] == 0 {
+			continue // no edge, or u == x
 		}
 		add(s.tmp, s.dual[x], s.dual[u])
-		if cmpWeight(s.tmp, s.w2(k)) < 0 {
+		if cmpWeight(s.tmp, s.pool.get(row[u])) < 0 {
 			ok = false
 		}
 	}
@@ -408,7 +498,7 @@ func (s *blossomSolver) repair(x int) {
 	// optimal: no search is needed.
 	s.lowerDual(x)
 	if p := s.mate[x]; p >= 0 {
-		if s.present[p/2] && s.tight(p/2) {
+		if (s.wid[p/2] != 0) && s.tight(p/2) {
 			return
 		}
 		s.mate[s.endpoint(p)] = -1
@@ -421,15 +511,16 @@ func (s *blossomSolver) repair(x int) {
 func (s *blossomSolver) lowerDual(x int) {
 	d := s.dual[x]
 	d.setZero()
+	row := s.sq[x*s.n : (x+1)*s.n]
 	for u := 0; u < s.n; u++ {
-		if u == x {
+		if row[u] == 0 {
+			continue // no edge, or u == x
+		}
+		w := s.pool.get(row[u])
+		if cmpWeight(w, s.dual[u]) <= 0 {
 			continue
 		}
-		k := tri(x, u)
-		if !s.present[k] || cmpWeight(s.w2(k), s.dual[u]) <= 0 {
-			continue
-		}
-		sub(s.tmp, s.w2(k), s.dual[u])
+		sub(s.tmp, w, s.dual[u])
 		if cmpWeight(s.tmp, d) > 0 {
 			copy(d, s.tmp)
 		}
@@ -443,12 +534,57 @@ func (s *blossomSolver) assignLabel(w, t, p int) {
 		s.labelend[w], s.labelend[b] = p, p
 		s.bestedge[w], s.bestedge[b] = -1, -1
 		if t == 1 {
-			s.leaves(b, func(v int) { s.queue = append(s.queue, v) })
+			s.leaves(b, s.push)
 			return
 		}
 		base := s.blossombase[b]
 		w, t, p = s.endpoint(s.mate[base]), 1, s.mate[base]^1
 	}
+}
+
+// findBestEdges computes, once every queued vertex is scanned, what the
+// scans of an eager stage would have kept: for every vertex outside the
+// S-blossoms its least-slack edge from one, and for every top-level
+// S-blossom its least-slack edge to another. No edge between S-vertices of
+// different blossoms is tight at this point, and none from an S-vertex to a
+// vertex outside is tight without being allowed.
+func (s *blossomSolver) findBestEdges() {
+	for i, word := range s.outer {
+		for word != 0 {
+			v := i*64 + bits.TrailingZeros64(word)
+			word &= word - 1
+			bv := s.inblossom[v]
+			if s.label[bv] != 1 {
+				continue
+			}
+			rowV, row := v*(v-1)/2, v*s.n
+			for _, w := range s.alive {
+				if s.sq[row+w] == 0 || bv == s.inblossom[w] || s.allowStamp[row+w] == s.stamp {
+					continue
+				}
+				var k int
+				switch {
+				case w < v:
+					k = rowV + w
+				case w > v:
+					k = w*(w-1)/2 + v
+				default:
+					continue
+				}
+				if s.label[s.inblossom[w]] == 1 {
+					s.offerBest(bv, k)
+				} else if s.label[w] == 0 {
+					s.offerBest(w, k)
+				}
+			}
+		}
+	}
+}
+
+// push queues v for scanning.
+func (s *blossomSolver) push(v int) {
+	s.queue = append(s.queue, v)
+	s.outer[v/64] |= 1 << uint(v%64)
 }
 
 func (s *blossomSolver) scanBlossom(v, w int) int {
@@ -516,15 +652,26 @@ func (s *blossomSolver) addBlossom(base, k int) {
 	s.dual[b].setZero()
 	s.leaves(b, func(v int) {
 		if s.label[s.inblossom[v]] == 2 {
-			s.queue = append(s.queue, v)
+			s.push(v)
 		}
 		s.inblossom[v] = b
 	})
-	bestedgeto := s.bestedgeto
-	for i := range bestedgeto {
-		bestedgeto[i] = -1
+	if !s.eager {
+		// The least-slack edges are not kept yet in this stage: they are
+		// worked out if and when the duals have to change.
+		for _, bv := range path {
+			s.blossombestedges[bv] = nil
+			s.hasBestEdges[bv] = false
+			s.bestedge[bv] = -1
+		}
+		s.blossombestedges[b] = nil
+		s.hasBestEdges[b] = false
+		s.bestedge[b] = -1
+		return
 	}
-	var touched []int
+	// bestedgeto is all -1 between calls: only touched entries are reset.
+	bestedgeto := s.bestedgeto
+	touched := s.touched[:0]
 	if s.bestslack == nil {
 		s.bestslack = make([]weight, 2*n)
 		backing := make([]uint64, 2*n*s.words)
@@ -553,10 +700,17 @@ func (s *blossomSolver) addBlossom(base, k int) {
 	}
 	for _, bv := range path {
 		if !s.hasBestEdges[bv] {
+			// Only edges to S-blossoms count, and every vertex of one
+			// has been queued: scan those, in vertex order like a full
+			// scan, so that ties go the same way.
 			s.leaves(bv, func(v int) {
-				for _, u := range s.alive {
-					if u != v && s.present[tri(v, u)] {
-						consider(tri(v, u))
+				for i, word := range s.outer {
+					for word != 0 {
+						u := i*64 + bits.TrailingZeros64(word)
+						word &= word - 1
+						if u != v && s.wid[tri(v, u)] != 0 {
+							consider(tri(v, u))
+						}
 					}
 				}
 			})
@@ -570,25 +724,22 @@ func (s *blossomSolver) addBlossom(base, k int) {
 		s.bestedge[bv] = -1
 	}
 	// Keep the order by blossom index, as a full scan would.
-	sortInts(touched)
-	best := make([]int, 0, len(touched))
+	slices.Sort(touched)
+	// The list's array is kept per blossom index and reused: only
+	// blossombestedges[b] refers to it, and it is dropped whenever b is.
+	best := s.bestBuf[b][:0]
 	for _, bj := range touched {
 		best = append(best, bestedgeto[bj])
+		bestedgeto[bj] = -1
 	}
+	s.bestBuf[b] = best
+	s.touched = touched
 	s.blossombestedges[b] = best
 	s.hasBestEdges[b] = true
 	s.bestedge[b] = -1
-	for _, k := range best {
-		if s.bestedge[b] == -1 || s.slackLess(k, s.bestedge[b]) {
-			s.bestedge[b] = k
-		}
-	}
-}
-
-func sortInts(a []int) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
+	for i, k := range best {
+		if sl := s.bestslack[touched[i]]; s.bestedge[b] == -1 || cmpWeight(sl, s.bestSlack(b)) < 0 {
+			s.setBest(b, k, sl)
 		}
 	}
 }
@@ -761,8 +912,8 @@ func (s *blossomSolver) run() {
 	n := s.n
 	delta := newWeight(s.words)
 	d := newWeight(s.words)
-	ks := newWeight(s.words)
 	for {
+		s.epoch++
 		s.greedy()
 		clear(s.label)
 		for i := range s.bestedge {
@@ -778,6 +929,8 @@ func (s *blossomSolver) run() {
 			s.stamp = 1
 		}
 		s.queue = s.queue[:0]
+		clear(s.outer)
+		s.eager = false
 		roots := 0
 		for _, v := range s.alive {
 			if s.mate[v] == -1 && !s.dual[v].isZero() && s.label[s.inblossom[v]] == 0 {
@@ -793,19 +946,31 @@ func (s *blossomSolver) run() {
 			for len(s.queue) > 0 && !augmented {
 				v := s.queue[len(s.queue)-1]
 				s.queue = s.queue[:len(s.queue)-1]
+				rowV, row := v*(v-1)/2, v*s.n
 				for _, w := range s.alive {
-					if w == v {
+					id := s.sq[row+w]
+					if id == 0 || s.inblossom[v] == s.inblossom[w] {
 						continue
 					}
-					k := tri(v, w)
-					if !s.present[k] || s.inblossom[v] == s.inblossom[w] {
+					// k is tri(v, w); p is remote(v, w).
+					var k, p int
+					switch {
+					case w < v:
+						k = rowV + w
+						p = 2*k + 1
+					case w > v:
+						k = w*(w-1)/2 + v
+						p = 2 * k
+					default:
 						continue
 					}
-					p := remote(v, w)
-					if !s.allowed(k) && s.tight(k) {
-						s.allow(k)
+					allowed := s.allowStamp[row+w] == s.stamp
+					if !allowed && s.tightID(v, w, id) {
+						s.allowStamp[row+w] = s.stamp
+						s.allowStamp[w*s.n+v] = s.stamp
+						allowed = true
 					}
-					if s.allowed(k) {
+					if allowed {
 						bw := s.inblossom[w]
 						if s.label[bw] == 0 && s.mate[s.blossombase[bw]] == -1 {
 							// A free vertex with zero dual: augment to it.
@@ -826,20 +991,21 @@ func (s *blossomSolver) run() {
 							s.label[w] = 2
 							s.labelend[w] = p ^ 1
 						}
+					} else if !s.eager {
+						continue
 					} else if s.label[s.inblossom[w]] == 1 {
-						b := s.inblossom[v]
-						if s.bestedge[b] == -1 || cmpWeight(s.slack(ks, k), s.slack(s.tmp2, s.bestedge[b])) < 0 {
-							s.bestedge[b] = k
-						}
+						s.offerBest(s.inblossom[v], k)
 					} else if s.label[w] == 0 {
-						if s.bestedge[w] == -1 || cmpWeight(s.slack(ks, k), s.slack(s.tmp2, s.bestedge[w])) < 0 {
-							s.bestedge[w] = k
-						}
+						s.offerBest(w, k)
 					}
 				}
 			}
 			if augmented {
 				break
+			}
+			if !s.eager {
+				s.eager = true
+				s.findBestEdges()
 			}
 			deltatype := -1
 			deltaedge, deltablossom, deltavertex := -1, -1, -1
@@ -852,8 +1018,7 @@ func (s *blossomSolver) run() {
 			}
 			for _, v := range s.alive {
 				if s.label[s.inblossom[v]] == 0 && s.bestedge[v] != -1 {
-					s.slack(d, s.bestedge[v])
-					if cmpWeight(d, delta) < 0 {
+					if d := s.bestSlack(v); cmpWeight(d, delta) < 0 {
 						copy(delta, d)
 						deltatype = 2
 						deltaedge = s.bestedge[v]
@@ -862,8 +1027,7 @@ func (s *blossomSolver) run() {
 			}
 			for b := 0; b < 2*n; b++ {
 				if s.blossomparent[b] == -1 && s.label[b] == 1 && s.bestedge[b] != -1 {
-					s.slack(d, s.bestedge[b])
-					half(d, d)
+					half(d, s.bestSlack(b))
 					if cmpWeight(d, delta) < 0 {
 						copy(delta, d)
 						deltatype = 3
@@ -878,6 +1042,7 @@ func (s *blossomSolver) run() {
 					deltablossom = b
 				}
 			}
+			s.epoch++
 			for _, v := range s.alive {
 				switch s.label[s.inblossom[v]] {
 				case 1:
@@ -912,10 +1077,10 @@ func (s *blossomSolver) run() {
 				if s.label[s.inblossom[i]] == 0 {
 					i = s.endpoint(2*deltaedge + 1)
 				}
-				s.queue = append(s.queue, i)
+				s.push(i)
 			case 3:
 				s.allow(deltaedge)
-				s.queue = append(s.queue, s.endpoint(2*deltaedge))
+				s.push(s.endpoint(2 * deltaedge))
 			case 4:
 				s.expandBlossom(deltablossom, false)
 			}

@@ -59,65 +59,62 @@ func (d *dutch) fieldBits() int {
 	return r + 3*d.sgBits + 1
 }
 
-// edgeWeight computes the weight of pairing hi (ranked higher) with lo.
-// inCur: lo is a resident of the current bracket; inNext: lo belongs to the
-// next score group. A zero weight means the pair is not allowed.
-func (d *dutch) edgeWeight(hi, lo *player, inCur, inNext bool) weight {
-	w := newWeight(d.words)
-	d.edgeWeightInto(w, hi, lo, inCur, inNext)
-	return w
-}
-
-// edgeWeightInto is edgeWeight writing into w, which must be zero.
+// edgeWeightInto writes into w, which must be zero, the weight of pairing
+// hi (ranked higher) with lo. inCur: lo is a resident of the current
+// bracket; inNext: lo belongs to the next score group. A zero weight means
+// the pair is not allowed.
 func (d *dutch) edgeWeightInto(w weight, hi, lo *player, inCur, inNext bool) {
 	s := d.s
 	if !s.compatible(hi, lo) {
 		return
 	}
+	// The fields are added in place at their bit offsets, top first,
+	// rather than by shifting the whole multi-word weight for each.
+	f := fieldWriter{w: w, pos: d.fieldBits()}
 	// C4 completion and C5 bye assignee score: pairs of players who cannot
 	// take the bye are worth most.
-	w.addSmall(1 + b2u(!d.isByeCandidate(hi)) + b2u(!d.isByeCandidate(lo)))
+	f.add(1 + b2u(!d.isByeCandidate(hi)) + b2u(!d.isByeCandidate(lo)))
 	// C6: maximise pairs in the current bracket.
-	w.shl(d.sgBits)
-	w.addSmall(b2u(inCur))
+	f.skip(d.sgBits)
+	f.add(b2u(inCur))
 	// C7: maximise the scores paired in the current bracket.
-	w.shl(d.sgShift)
+	f.skip(d.sgShift)
 	if inCur {
-		w.addBit(d.shifts[d.score(hi)])
+		f.bit(d.shifts[d.score(hi)])
 	}
 	// C8: the same for the next bracket.
-	w.shl(d.sgBits)
-	w.addSmall(b2u(inNext))
-	w.shl(d.sgShift)
+	f.skip(d.sgBits)
+	f.add(b2u(inNext))
+	f.skip(d.sgShift)
 	if inNext {
-		w.addBit(d.shifts[d.score(hi)])
+		f.bit(d.shifts[d.score(hi)])
 	}
 	// C9: unplayed games of the bye assignee.
-	w.shl(d.sgBits)
+	f.skip(d.sgBits)
 	if d.singleBye && s.edition != Dutch2017 {
 		if d.score(hi) == d.byeScore {
-			w.addSmall(uint64(d.playedRanks[hi.playedGames]))
+			f.add(uint64(d.playedRanks[hi.playedGames]))
 		}
 		if d.score(lo) == d.byeScore {
-			w.addSmall(uint64(d.playedRanks[lo.playedGames]))
+			f.add(uint64(d.playedRanks[lo.playedGames]))
 		}
 	}
-	d.colourBits(w, lo, hi, inCur)
+	d.colourBits(&f, lo, hi, inCur)
 	pr := s.playedRounds
 	for back := 1; back <= 2; back++ {
 		if pr < back {
 			break
 		}
 		// C14/C16: downfloaters repeated from `back` rounds before.
-		w.shl(d.sgBits)
+		f.skip(d.sgBits)
 		if inCur {
-			w.addSmall(b2u(d.float(lo, back) == floatDown))
-			w.addSmall(b2u(d.score(hi) <= d.score(lo) && d.float(hi, back) == floatDown))
+			f.add(b2u(d.float(lo, back) == floatDown))
+			f.add(b2u(d.score(hi) <= d.score(lo) && d.float(hi, back) == floatDown))
 		}
 		// C15/C17: upfloaters repeated.
-		w.shl(d.sgBits)
+		f.skip(d.sgBits)
 		if inCur {
-			w.addSmall(b2u(!(d.score(hi) > d.score(lo) && d.float(lo, back) == floatUp)))
+			f.add(b2u(!(d.score(hi) > d.score(lo) && d.float(lo, back) == floatUp)))
 		}
 	}
 	for back := 1; back <= 2; back++ {
@@ -125,32 +122,32 @@ func (d *dutch) edgeWeightInto(w weight, hi, lo *player, inCur, inNext bool) {
 			break
 		}
 		// C18/C20: scores of repeated downfloaters.
-		w.shl(d.sgShift)
+		f.skip(d.sgShift)
 		if inCur {
 			if d.float(lo, back) == floatDown {
-				w.addBit(d.shifts[d.score(lo)])
+				f.bit(d.shifts[d.score(lo)])
 			}
 			if d.float(hi, back) == floatDown {
-				w.addBit(d.shifts[d.score(hi)])
+				f.bit(d.shifts[d.score(hi)])
 			}
 		}
 		// C19/C21: scores of opponents of repeated upfloaters.
-		w.shl(d.sgShift)
+		f.skip(d.sgShift)
 		if inCur && !(d.float(lo, back) == floatUp && d.score(hi) > d.score(lo)) {
-			w.addBit(d.shifts[d.score(hi)])
+			f.bit(d.shifts[d.score(hi)])
 		}
 	}
 	// Room for the ordering rules of homogeneous brackets and remainders.
-	w.shl(3*d.sgBits + 1)
+	f.skip(3*d.sgBits + 1)
 }
 
 // colourBits appends the colour criteria fields (C10–C13) for p against o.
-func (d *dutch) colourBits(w weight, p, o *player, inCur bool) {
+func (d *dutch) colourBits(f *fieldWriter, p, o *player, inCur bool) {
 	// C10: topscorers' colour difference beyond ±2.
-	w.shl(d.sgBits)
-	w.addSmall(b2u(inCur && (!p.absoluteImbalance() || !o.absoluteImbalance() || p.colourPref != o.colourPref)))
+	f.skip(d.sgBits)
+	f.add(b2u(inCur && (!p.absoluteImbalance() || !o.absoluteImbalance() || p.colourPref != o.colourPref)))
 	// C11: topscorers' same colour three times in a row.
-	w.shl(d.sgBits)
+	f.skip(d.sgBits)
 	var c11 bool
 	if !p.absolutePref() || !o.absolutePref() || p.colourPref != o.colourPref {
 		c11 = true
@@ -163,13 +160,13 @@ func (d *dutch) colourBits(w weight, p, o *player, inCur bool) {
 		}
 		c11 = q.repeatedColour != p.colourPref.invert()
 	}
-	w.addSmall(b2u(inCur && c11))
+	f.add(b2u(inCur && c11))
 	// C12: colour preferences.
-	w.shl(d.sgBits)
-	w.addSmall(b2u(inCur && prefsCompatible(p.colourPref, o.colourPref)))
+	f.skip(d.sgBits)
+	f.add(b2u(inCur && prefsCompatible(p.colourPref, o.colourPref)))
 	// C13: strong colour preferences.
-	w.shl(d.sgBits)
-	w.addSmall(b2u(inCur && ((!p.strongPref && !p.absolutePref()) || (!o.strongPref && !o.absolutePref()) ||
+	f.skip(d.sgBits)
+	f.add(b2u(inCur && ((!p.strongPref && !p.absolutePref()) || (!o.strongPref && !o.absolutePref()) ||
 		(p.absolutePref() && o.absolutePref()) || p.colourPref != o.colourPref)))
 }
 
@@ -240,11 +237,13 @@ func (d *dutch) pairRound() (pairs [][2]int, bye int, err error) {
 	mc := newMatcher(n, d.words)
 	odd := n%2 == 1
 	top := d.score(d.sorted[0])
+	// The matcher copies what it is given: one scratch weight serves all.
+	w := newWeight(d.words)
 	for i, p := range d.sorted {
 		for j := 0; j < i; j++ {
 			o := d.sorted[j]
+			w.setZero()
 			if odd {
-				w := newWeight(d.words)
 				if s.compatible(p, o) {
 					w.addSmall(1 + b2u(!s.eligibleForBye(p)) + b2u(!s.eligibleForBye(o)))
 					w.shl(d.sgShift)
@@ -252,10 +251,10 @@ func (d *dutch) pairRound() (pairs [][2]int, bye int, err error) {
 					w.shl(d.sgBits)
 					w.addSmall(b2u(d.score(p) >= top))
 				}
-				mc.set(i, j, w)
 			} else {
-				mc.set(i, j, d.edgeWeight(o, p, false, false))
+				d.edgeWeightInto(w, o, p, false, false)
 			}
+			mc.set(i, j, w)
 		}
 	}
 	first := mc.compute()
@@ -277,7 +276,9 @@ func (d *dutch) pairRound() (pairs [][2]int, bye int, err error) {
 		}
 		for i, p := range d.sorted {
 			for j := 0; j < i; j++ {
-				mc.set(i, j, d.edgeWeight(d.sorted[j], p, false, false))
+				w.setZero()
+				d.edgeWeightInto(w, d.sorted[j], p, false, false)
+				mc.set(i, j, w)
 			}
 		}
 		if d.byeScore >= top {

@@ -18,6 +18,9 @@ func newMatcher(n, words int) *matcher {
 
 // set stores the weight of edge (a, b); zero removes the edge.
 func (m *matcher) set(a, b int, x weight) {
+	if m.solver.wid[tri(a, b)] == 0 && x.isZero() {
+		return // no edge, and none wanted: most of finalize's calls
+	}
 	double(m.buf, x)
 	m.solver.setDoubled(a, b, m.buf)
 }

@@ -64,6 +64,42 @@ func (w weight) subSmall(x uint64) {
 // orSmall sets the low bits of x.
 func (w weight) orSmall(x uint64) { w[0] |= x }
 
+// addAt adds x<<n; bits shifted past the top are lost.
+func (w weight) addAt(x uint64, n int) {
+	i, r := n/64, uint(n%64)
+	if i >= len(w) {
+		return
+	}
+	var c uint64
+	w[i], c = bits.Add64(w[i], x<<r, 0)
+	i++
+	if i < len(w) {
+		var hi uint64
+		if r != 0 {
+			hi = x >> (64 - r)
+		}
+		w[i], c = bits.Add64(w[i], hi, c)
+		for i++; c != 0 && i < len(w); i++ {
+			w[i], c = bits.Add64(w[i], 0, c)
+		}
+	}
+}
+
+// fieldWriter builds a weight from bit fields, most significant first:
+// skip moves down past a field's width and add puts a value at the field
+// now reached. This is the same sum as shifting the whole weight left by
+// each width and adding at the bottom, without the multi-word shifts.
+type fieldWriter struct {
+	w   weight
+	pos int // bit offset of the current field
+}
+
+func (f *fieldWriter) skip(n int)   { f.pos -= n }
+func (f *fieldWriter) add(x uint64) { f.w.addAt(x, f.pos) }
+
+// bit adds 1<<n within the current field.
+func (f *fieldWriter) bit(n int) { f.w.addAt(1, f.pos+n) }
+
 // addBit adds 1<<n.
 func (w weight) addBit(n int) {
 	i, r := n/64, uint(n%64)

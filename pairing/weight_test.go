@@ -1,0 +1,75 @@
+package pairing
+
+import (
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func weightToBig(w weight) *big.Int {
+	z := new(big.Int)
+	for i := len(w) - 1; i >= 0; i-- {
+		z.Lsh(z, 64)
+		z.Or(z, new(big.Int).SetUint64(w[i]))
+	}
+	return z
+}
+
+// TestFieldWriterMatchesShifts checks fieldWriter against math/big: the sum
+// of each field's value shifted to its offset, modulo the width.
+func TestFieldWriterMatchesShifts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for iter := 0; iter < 2000; iter++ {
+		words := 1 + rng.IntN(5)
+		total := rng.IntN(64*words + 8)
+		f := fieldWriter{w: newWeight(words), pos: total}
+		want := new(big.Int)
+		for f.pos > 0 {
+			n := min(f.pos, 1+rng.IntN(70))
+			f.skip(n)
+			x := rng.Uint64() >> uint(rng.IntN(64))
+			if rng.IntN(3) == 0 {
+				b := rng.IntN(n + 1)
+				f.bit(b)
+				want.Add(want, new(big.Int).Lsh(big.NewInt(1), uint(f.pos+b)))
+			} else {
+				f.add(x)
+				want.Add(want, new(big.Int).Lsh(new(big.Int).SetUint64(x), uint(f.pos)))
+			}
+		}
+		mod := new(big.Int).Lsh(big.NewInt(1), uint(64*words))
+		want.Mod(want, mod)
+		require.Zero(t, want.Cmp(weightToBig(f.w)), "iteration %d", iter)
+	}
+}
+
+// TestWeightPool checks that equal weights share an id, that ids are
+// recycled once released, and that zero is id 0.
+func TestWeightPool(t *testing.T) {
+	p := newWeightPool(2)
+	a := weight{1, 2}
+	require.Equal(t, uint32(0), p.acquire(newWeight(2)))
+	ida := p.acquire(a)
+	require.NotZero(t, ida)
+	require.Equal(t, ida, p.acquire(weight{1, 2}))
+	idb := p.acquire(weight{3, 0})
+	require.NotEqual(t, ida, idb)
+	require.Equal(t, weight{1, 2}, p.get(ida))
+	p.release(ida)
+	require.Equal(t, weight{1, 2}, p.get(ida), "one reference is left")
+	p.release(ida)
+	idc := p.acquire(weight{5, 5})
+	require.Equal(t, ida, idc, "a released id is reused")
+	require.Equal(t, weight{5, 5}, p.get(idc))
+	require.Equal(t, weight{3, 0}, p.get(idb))
+	// Many distinct weights span several slabs.
+	ids := map[uint32]bool{}
+	for i := range 3 * poolChunk {
+		id := p.acquire(weight{uint64(i) + 100, 1})
+		require.False(t, ids[id])
+		ids[id] = true
+	}
+	require.Equal(t, weight{150, 1}, p.get(p.acquire(weight{150, 1})))
+}
