@@ -23,7 +23,8 @@ const (
 	AdjustPressed
 	// ArbiterCalled: a player pressed the arbiter-call button.
 	ArbiterCalled
-	// Answered: Side answered a prompt with choice Choice (from 0).
+	// Answered: Side answered a prompt with choice Choice (from 0), or
+	// AnswerLost when the board knows a press happened but not its value.
 	Answered
 	// StateDump: the board's full state (resynchronisation): Heights,
 	// Tops (where sensed) and ZoneCounts replace what the session knew.
@@ -81,3 +82,7 @@ type Event struct {
 	// RawSeq is the raw-log sequence number of the frame, for evidence.
 	RawSeq uint64
 }
+
+// AnswerLost is the Choice of an answer whose value was lost with its
+// frame: the question is asked again.
+const AnswerLost = -1

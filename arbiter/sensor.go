@@ -38,12 +38,18 @@ func FromSensor(e sensorboard.Event) (Event, bool) {
 		case sensorboard.ButtonArbiter:
 			ev.Kind = ArbiterCalled
 		case sensorboard.ButtonAnswer:
-			// A press recovered from a dump's counters has lost its value:
-			// guessing it could commit a move nobody chose.
-			if e.Recovered || e.Value < sensorboard.AnswerChoice {
+			ev.Kind = Answered
+			switch {
+			case e.Recovered:
+				// A press recovered from a dump's counters has lost its
+				// value: guessing could commit a move nobody chose, so the
+				// question is asked again.
+				ev.Choice = AnswerLost
+			case e.Value < sensorboard.AnswerChoice:
 				return ev, false
+			default:
+				ev.Choice = int(e.Value - sensorboard.AnswerChoice)
 			}
-			ev.Kind, ev.Choice = Answered, int(e.Value-sensorboard.AnswerChoice)
 		default:
 			return ev, false
 		}

@@ -86,6 +86,29 @@ func NewSession(cfg Config, game rules.Game, start rules.Position, clk *clock.Cl
 	return s, nil
 }
 
+// Resume replays moves already made (stored before a restart) from the
+// session's start position, so that the game goes on with its whole
+// history for repetition. It must be called before Start.
+func (s *Session) Resume(moves []string) error {
+	for i, text := range moves {
+		m, err := s.pos.ParseMove(text)
+		if err != nil {
+			return fmt.Errorf("resume: move %d %q: %w", i+1, text, err)
+		}
+		next, err := s.pos.Play(m)
+		if err != nil {
+			return fmt.Errorf("resume: move %d %q: %w", i+1, text, err)
+		}
+		s.history = append(s.history, s.pos)
+		s.mover = s.pos.Turn()
+		s.pos = next
+		s.plies++
+	}
+	s.obs = s.cfg.Caps.cells(s.pos.View())
+	s.turn = nil
+	return nil
+}
+
 // Start starts the game at instant at: the clock of the side to move
 // starts now, or, with Config.AwaitSetup, once the board has settled on
 // the start position.
@@ -588,30 +611,48 @@ func (s *Session) commit(out []Output, i int, at time.Duration, boardMs int64) [
 	return out
 }
 
-func (s *Session) ambiguous(out []Output, idx []int, at time.Duration) []Output {
+// promptFor is the question that asks which of the candidates idx was
+// made.
+func (s *Session) promptFor(idx []int, at time.Duration) Prompt {
 	t := s.turn
 	p := Prompt{Side: t.pos.Turn(), At: at}
-	sameOrigin := true
 	for _, i := range idx {
 		m := t.cands[i].move
 		p.Choices = append(p.Choices, t.pos.FormatMove(m))
 		p.Moves = append(p.Moves, m.String())
-		if m.From() != t.cands[idx[0]].move.From() || m.To() != t.cands[idx[0]].move.To() {
-			sameOrigin = false
-		}
 	}
-	if sameOrigin {
+	if sameSquares(t, idx) {
 		p.Question = "which move was made? (the board cannot see the difference)"
 	} else {
 		p.Question = "several legal moves fit what the board shows: which one was made?"
 	}
+	return p
+}
+
+// sameSquares reports whether the candidates all go from one square to
+// another (a promotion or not), rather than being different moves.
+func sameSquares(t *turn, idx []int) bool {
+	first := t.cands[idx[0]].move
+	for _, i := range idx[1:] {
+		if m := t.cands[i].move; m.From() != first.From() || m.To() != first.To() {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Session) ambiguous(out []Output, idx []int, at time.Duration) []Output {
+	p := s.promptFor(idx, at)
+	sameOrigin := sameSquares(s.turn, idx)
 	s.prompt = idx
+	// The question is asked every time the board comes to it (a lost
+	// answer is asked again); the arbiter is alerted once.
+	out = append(out, p)
 	sig := "ambiguity:" + strings.Join(p.Moves, ",")
 	if s.alerted == sig {
 		return out
 	}
 	s.alerted = sig
-	out = append(out, p)
 	if !sameOrigin {
 		a := s.alert(AmbiguityAlert, p.Side, at, "ambiguous move: "+strings.Join(p.Choices, " or "), true)
 		out = append(out, a)
@@ -620,6 +661,10 @@ func (s *Session) ambiguous(out []Output, idx []int, at time.Duration) []Output 
 }
 
 func (s *Session) answered(out []Output, e Event) []Output {
+	if e.Choice == AnswerLost && s.prompt != nil && e.Side == s.pos.Turn() {
+		s.note(e.At, "answer lost: asking again")
+		return append(out, s.promptFor(s.prompt, e.At))
+	}
 	if s.prompt == nil || e.Side != s.pos.Turn() || e.Choice < 0 || e.Choice >= len(s.prompt) {
 		s.note(e.At, "answer %d ignored", e.Choice)
 		return out

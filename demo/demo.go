@@ -240,7 +240,8 @@ func (p *player) play(ctx context.Context, pos rules.Position, log *slog.Logger)
 		return err
 	}
 	limit := p.plies/2 + p.rng.IntN(p.plies/2+1)
-	for ply := 1; ; ply++ {
+	// A game resumed after a restart goes on from its stored moves.
+	for ply := p.table.Live().Plies + 1; ; ply++ {
 		moves := pos.Legal()
 		if len(moves) == 0 {
 			return p.waitEnd(ctx)

@@ -8,6 +8,7 @@ import (
 	"arbiter/arbiter"
 	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
+	"arbiter/store"
 )
 
 // Sender talks to boards: the driver.
@@ -119,8 +120,10 @@ func (d *Director) adopt(ctx context.Context, board string) (*Table, error) {
 	return nil, errors.New("every tournament has a table for each board")
 }
 
-// startWaiting starts on t the first unfinished game of its tournament's
-// current round that is not on a table.
+// startWaiting starts on t the game of its tournament's current round that
+// is not on a table yet: first an unfinished game that was played on this
+// board before a restart (it goes on from its stored moves), else the
+// first unfinished game no board has begun.
 func (d *Director) startWaiting(ctx context.Context, t *Table) error {
 	tr := d.tour(t.Tournament)
 	rounds, err := d.db.Rounds(t.Tournament)
@@ -131,6 +134,7 @@ func (d *Director) startWaiting(ctx context.Context, t *Table) error {
 	for _, l := range d.Tables() {
 		playing[l.GameID] = true
 	}
+	var pick *store.Game
 	for _, p := range rounds[len(rounds)-1].Pairings {
 		if p.GameID == 0 || p.Result != "" || playing[p.GameID] {
 			continue
@@ -139,15 +143,23 @@ func (d *Director) startWaiting(ctx context.Context, t *Table) error {
 		if err != nil {
 			return err
 		}
-		if moves, err := d.db.Moves(g.ID); err != nil || len(moves) > 0 {
-			continue // begun elsewhere: the arbiter moves it by hand
+		if g.BoardID == t.ID {
+			pick = &g
+			break
 		}
-		g.BoardID = t.ID
-		if err := d.db.UpdateGame(&g); err != nil {
-			return err
+		if moves, err := d.db.Moves(g.ID); err != nil || len(moves) > 0 || pick != nil {
+			continue // begun on another board: it waits for that board
 		}
-		cfg := d.arbiterConfig(tr)
-		return t.Do(ctx, func() error { return t.start(&g, tr.game, cfg, tr.ctl) })
+		pick = &g
 	}
-	return nil
+	if pick == nil {
+		return nil
+	}
+	g := pick
+	g.BoardID = t.ID
+	if err := d.db.UpdateGame(g); err != nil {
+		return err
+	}
+	cfg := d.arbiterConfig(tr)
+	return t.Do(ctx, func() error { return t.start(g, tr.game, cfg, tr.ctl) })
 }

@@ -45,7 +45,8 @@ type Director struct {
 	ctx     context.Context
 	wg      sync.WaitGroup
 
-	sender Sender
+	sender     Sender
+	autoResume bool // resume clocks held by a restart without the arbiter (demo)
 	raw    *store.RawLog // where board frames are logged, if any
 	rawSeq sync.Map      // board id -> uint64, its last logged frame
 
@@ -224,6 +225,13 @@ func (d *Director) Run(ctx context.Context) error {
 	}
 	tours := slices.Clone(d.tours)
 	d.mu.Unlock()
+	for _, t := range d.Tables() {
+		if tbl, ok := d.Table(t.Table); ok {
+			if err := d.startWaiting(ctx, tbl); err != nil {
+				d.log.Error("resume", "table", t.Table, "err", err)
+			}
+		}
+	}
 	for _, t := range tours {
 		if t.cfg.AutoPair {
 			if err := d.advance(ctx, t.rec.ID, "auto", ""); err != nil && !errors.Is(err, errRoundRunning) && !errors.Is(err, errTournamentOver) {
@@ -307,6 +315,11 @@ func (d *Director) watcherList() []Watcher {
 // SetRawLog tells the director where the boards' raw frames are logged, so
 // that every game records where its frames begin.
 func (d *Director) SetRawLog(l *store.RawLog) { d.raw = l }
+
+// AutoResume makes clocks held by a restart go on by themselves once the
+// board shows the position again (for the demo; at a real event the
+// arbiter resumes them).
+func (d *Director) AutoResume(on bool) { d.autoResume = on }
 
 // SetSender sets where board display messages go (the driver).
 func (d *Director) SetSender(s Sender) { d.sender = s }

@@ -48,6 +48,7 @@ type Table struct {
 	game    *store.Game
 	rgame   rules.Game
 	session *arbiter.Session
+	resumed bool // the game was interrupted by a restart
 	epoch   time.Duration // host instant the game started; stored HostNs are relative to it
 
 	mu   sync.RWMutex
@@ -259,7 +260,7 @@ func (t *Table) shutdown() {
 			t.log.Error("clock snapshot at shutdown", "err", err)
 			return
 		}
-		t.game.Clock = snap
+		t.game.Clock, t.game.ClockPly = snap, t.session.Plies()
 		if err := t.db.UpdateGame(t.game); err != nil {
 			t.log.Error("store game at shutdown", "err", err)
 		}
@@ -281,13 +282,13 @@ func (a adjudicator) CanEverWin(side clock.Side) clock.Answer {
 // Start begins a game on the table. Called on the table's goroutine
 // (through Do).
 func (t *Table) start(g *store.Game, rg rules.Game, cfg arbiter.Config, ctl *clock.Control) error {
-	var clk *clock.Clock
-	if ctl != nil {
-		var err error
-		clk, err = clock.New(*ctl, clock.Options{Adjudicator: adjudicator{t}})
-		if err != nil {
-			return fmt.Errorf("table %s: clock: %w", t.ID, err)
-		}
+	moves, err := t.db.Moves(g.ID)
+	if err != nil {
+		return fmt.Errorf("table %s: %w", t.ID, err)
+	}
+	clk, err := t.gameClock(g, moves, ctl)
+	if err != nil {
+		return fmt.Errorf("table %s: clock: %w", t.ID, err)
 	}
 	cfg.Caps = t.Caps()
 	var start rules.Position
@@ -302,14 +303,28 @@ func (t *Table) start(g *store.Game, rg rules.Game, cfg arbiter.Config, ctl *clo
 	if err != nil {
 		return fmt.Errorf("table %s: %w", t.ID, err)
 	}
+	if len(moves) > 0 {
+		// A game interrupted by a restart goes on from its stored moves.
+		played := make([]string, len(moves))
+		for i, m := range moves {
+			played[i] = m.Canonical
+		}
+		if err := s.Resume(played); err != nil {
+			return fmt.Errorf("table %s: game %d: %w", t.ID, g.ID, err)
+		}
+	}
 	t.game, t.rgame, t.session = g, rg, s
+	t.resumed = len(moves) > 0
 	t.epoch = t.now()
 	t.mu.Lock()
-	t.live.LastMove, t.live.Result, t.live.Prompt = "", "", nil
+	t.live.LastMove, t.live.Result, t.live.Prompt, t.live.View = "", "", nil, nil
+	if len(moves) > 0 {
+		t.live.LastMove = moves[len(moves)-1].Notation
+	}
 	t.mu.Unlock()
 	t.apply(s.Start(t.now()))
 	// Ask the board for its whole state: the session compares it with the
-	// start position and starts the clock once they agree.
+	// position and starts the clock once they agree.
 	if t.notify.sender != nil {
 		if err := t.notify.sender.Resync(t.ID); err != nil {
 			// Not connected yet: its connection brings a dump anyway.
@@ -318,8 +333,38 @@ func (t *Table) start(g *store.Game, rg rules.Game, cfg arbiter.Config, ctl *clo
 	}
 	t.refresh()
 	t.notify.gameStarted(t, *g, s.Position())
-	t.log.Info("game started", "game", g.ID, "first", g.First, "second", g.Second)
+	t.log.Info("game started", "game", g.ID, "first", g.First, "second", g.Second, "resumed at ply", len(moves))
 	return nil
+}
+
+// gameClock makes the clock of a game: a new one, or for a game that was
+// interrupted by a restart, its last stored state, moved onto this
+// process's timeline and held until it is resumed.
+func (t *Table) gameClock(g *store.Game, moves []store.Move, ctl *clock.Control) (*clock.Clock, error) {
+	if ctl == nil {
+		return nil, nil
+	}
+	opts := clock.Options{Adjudicator: adjudicator{t}}
+	var state []byte
+	switch {
+	case len(g.Clock) > 0 && g.ClockPly == len(moves):
+		state = g.Clock // stored at a clean stop, after the last move
+	case len(moves) > 0:
+		state = moves[len(moves)-1].ClockState // stored with the last move
+	}
+	if len(state) == 0 {
+		return clock.New(*ctl, opts)
+	}
+	var snap clock.Snapshot
+	if err := snap.UnmarshalBinary(state); err != nil {
+		return nil, fmt.Errorf("game %d: stored clock: %w", g.ID, err)
+	}
+	c, err := clock.FromSnapshot(snap, opts)
+	if err != nil {
+		return nil, fmt.Errorf("game %d: stored clock: %w", g.ID, err)
+	}
+	c.Rebase(snap.Known, t.now())
+	return c, nil
 }
 
 // apply stores and publishes what the session decided. A move is stored
@@ -348,6 +393,15 @@ func (t *Table) apply(outs []arbiter.Output) {
 		case arbiter.GameOver:
 			t.finish(o)
 		case arbiter.Started:
+			if c := t.session.Clock(); t.resumed && c != nil && t.notify.autoResume {
+				// The demo's players go on at once; at a real event the
+				// arbiter resumes the clocks from the console.
+				if err := c.Resume(t.now()); err != nil {
+					t.log.Warn("resume clock", "err", err)
+				}
+			} else if t.resumed && c != nil {
+				t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, At: o.At, Message: "the daemon restarted: the clocks are held until the arbiter resumes them"})
+			}
 			t.hub.Publish(Update{Kind: "started", Table: t.ID, Game: t.gameID(), At: t.wall()})
 			t.notify.decided(t, o)
 		case arbiter.ClockEvent:
@@ -368,6 +422,11 @@ func (t *Table) storeMove(m arbiter.MoveMade) {
 		GameID: t.game.ID, Ply: m.Ply, Notation: m.Notation, Canonical: m.Move.String(),
 		Position: m.Position.String(), BoardMs: m.BoardMs, HostNs: int64(m.At - t.epoch), Wall: t.wall(),
 		ClockFirst: m.Clock[0], ClockSecond: m.Clock[1], Used: m.Used, RawSeq: m.RawSeq,
+	}
+	if c := t.session.Clock(); c != nil {
+		if state, err := c.Snapshot().MarshalBinary(); err == nil {
+			rec.ClockState = state
+		}
 	}
 	start := time.Now()
 	err := t.db.AppendMove(&rec)

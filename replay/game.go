@@ -97,6 +97,24 @@ func Game(ctx context.Context, db *store.DB, gameID uint64, opts Options) (*Repo
 	if err != nil {
 		return nil, fmt.Errorf("replay game %d: %w", gameID, err)
 	}
+	// A daemon restart starts a new host timeline and a resumed session;
+	// the replay covers the game up to the restart, and the moves made
+	// before it.
+	var restartSeq uint64
+	for i := 1; i < len(frames); i++ {
+		if frames[i].HostNs < frames[i-1].HostNs {
+			restartSeq = frames[i].Seq
+			frames = frames[:i]
+			kept := stored[:0:0]
+			for _, m := range stored {
+				if m.RawSeq != 0 && m.RawSeq < restartSeq {
+					kept = append(kept, m)
+				}
+			}
+			stored = kept
+			break
+		}
+	}
 	var actions []store.Action
 	if !opts.NoActions {
 		if actions, err = db.Actions(gameID); err != nil {
@@ -122,7 +140,8 @@ func Game(ctx context.Context, db *store.DB, gameID uint64, opts Options) (*Repo
 		policy: policy,
 		rep: &Report{GameID: gameID, Game: g.Game, Board: g.BoardID, StoredAlerts: map[string]int{},
 			StoredResult: g.Result, StoredReason: g.Reason, FirstSeq: frames[0].Seq, LastSeq: frames[len(frames)-1].Seq,
-			Frames: len(frames), WarmUp: len(warm)},
+			RestartSeq: restartSeq,
+			Frames:     len(frames), WarmUp: len(warm)},
 		game: g, rg: rg, opts: opts,
 	}
 	for _, a := range alerts {

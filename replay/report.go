@@ -27,7 +27,11 @@ type Report struct {
 	FirstSeq, LastSeq uint64
 	Frames            int
 	WarmUp            int
-	Stats             ReaderStats
+	// RestartSeq is the first frame after a daemon restart in the middle
+	// of the game (0 if none): the replay stops there, and compares the
+	// moves stored before it.
+	RestartSeq uint64
+	Stats      ReaderStats
 
 	// Plies pairs the stored and the replayed moves, one entry per ply of
 	// the longer of the two.
@@ -165,6 +169,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "raw frames %d..%d: %d replayed after %d to bring the link up to date; %d bad, %d gaps, %d dumps, %d duplicates dropped\n",
 		r.FirstSeq, r.LastSeq, r.Frames, r.WarmUp, r.Stats.Bad, r.Stats.Gaps, r.Stats.Dumps, r.Stats.Duplicate)
 	fmt.Fprintf(&b, "%s\n", verdict)
+	if r.RestartSeq != 0 {
+		fmt.Fprintf(&b, "the daemon restarted at raw frame %d: the replay covers the %d moves before it\n", r.RestartSeq, len(r.Plies))
+	}
 	stored := "*"
 	if r.StoredResult != "" {
 		stored = strings.TrimSpace(r.StoredResult + " " + r.StoredReason)

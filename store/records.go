@@ -76,8 +76,10 @@ type Game struct {
 	// RawFrom is the first raw-log sequence number of BoardID that belongs
 	// to this game, so a replay starts there.
 	RawFrom uint64 `json:"rawFrom,omitempty"`
-	// Clock is the last clock snapshot, so a restarted daemon resumes.
-	Clock []byte `json:"clock,omitempty"`
+	// Clock is the clock's snapshot taken when the daemon stopped, after
+	// ClockPly moves, so a restarted daemon resumes the times.
+	Clock    []byte `json:"clock,omitempty"`
+	ClockPly int    `json:"clockPly,omitempty"`
 	// Position is the position after the last stored move, in the game's
 	// format, for quick display.
 	Position string `json:"position,omitempty"`
@@ -104,6 +106,9 @@ type Move struct {
 	// RawSeq is the raw-log sequence number of the frame that completed the
 	// move.
 	RawSeq uint64 `json:"rawSeq,omitempty"`
+	// ClockState is the clock's snapshot after the move, so that a daemon
+	// restarted after a crash resumes the times.
+	ClockState []byte `json:"clockState,omitempty"`
 }
 
 // Alert is something the human arbiter must look at.

@@ -104,6 +104,7 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 			return err
 		}
 		d.Watch(dm)
+		d.AutoResume(true)
 		ports = append(ports, sensorboard.PortSpec{Glob: glob})
 		wg.Go(func() { _ = dm.Run(ctx) })
 		defer func() {

@@ -169,3 +169,64 @@ func get(t *testing.T, url string) string {
 	require.Equal(t, http.StatusOK, resp.StatusCode, "%s: %s", url, data)
 	return string(data)
 }
+
+// TestDemoSurvivesRestart stops the demo in the middle of its first round,
+// as SIGINT does, and starts it again on the same database: the games go
+// on from their stored moves and the event runs to the end with every
+// game replaying to its stored moves.
+func TestDemoSurvivesRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a demo event twice")
+	}
+	cfg, err := config.Load("", nil)
+	require.NoError(t, err)
+	cfg.Event.Database = filepath.Join(t.TempDir(), "event.db")
+	cfg.HTTP.Listen = "127.0.0.1:0"
+	cfg.Demo.Speed = 40
+	cfg.Demo.Plies = 40
+	cfg.Log.Level = "warn"
+	for i := range cfg.Tournaments {
+		cfg.Tournaments[i].Rounds = 2
+	}
+	// The first run stops (as on SIGINT) once some moves are stored.
+	first, stop := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer stop()
+	var out syncBuffer
+	cmd := newServeCmd()
+	cmd.SetOut(&out)
+	errc := make(chan error, 1)
+	go func() { errc <- serve(first, cfg, "", false, cmd) }()
+	require.Eventually(t, func() bool {
+		m := regexp.MustCompile(`live at (http://\S+)`).FindStringSubmatch(out.String())
+		return m != nil && regexp.MustCompile(`(?m)^arbiter_moves_total ([2-9]\d|\d{3,})`).MatchString(get(t, m[1]+"metrics"))
+	}, time.Minute, 50*time.Millisecond, "no moves before the stop")
+	stop()
+	require.NoError(t, <-errc)
+
+	db, err := store.Open(cfg.Event.Database, nil)
+	require.NoError(t, err)
+	before := 0
+	games, err := db.Games()
+	require.NoError(t, err)
+	for _, g := range games {
+		ms, err := db.Moves(g.ID)
+		require.NoError(t, err)
+		before += len(ms)
+		if g.Result == "" && len(ms) > 0 {
+			assert.NotEmpty(t, g.Clock, "game %d: the clock was stored at the stop", g.ID)
+		}
+	}
+	require.NoError(t, db.Close())
+	require.Positive(t, before, "moves were made before the stop")
+
+	second, stop2 := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer stop2()
+	cmd = newServeCmd()
+	cmd.SetOut(&out)
+	require.NoError(t, serve(second, cfg, "", true, cmd))
+	require.NoError(t, second.Err(), "the event did not finish after the restart:\n%s", out.String())
+	assert.Contains(t, out.String(), "every tournament is complete")
+	assert.NotContains(t, out.String(), " 1 misread")
+	code, report := runCLI(t, "replay", "--database", cfg.Event.Database, "--all")
+	assert.Equal(t, exitOK, code, report)
+}
