@@ -48,7 +48,7 @@ type Table struct {
 	game    *store.Game
 	rgame   rules.Game
 	session *arbiter.Session
-	resumed bool // the game was interrupted by a restart
+	resumed bool          // the game was interrupted by a restart
 	epoch   time.Duration // host instant the game started; stored HostNs are relative to it
 
 	mu   sync.RWMutex
