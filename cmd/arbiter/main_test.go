@@ -73,3 +73,20 @@ func TestDBCommands(t *testing.T) {
 	data, _ := os.ReadFile(notes)
 	assert.Equal(t, "not a database, but the arbiter's notes", string(data))
 }
+
+// An invalid configuration is refused at start with every problem listed
+// and its own exit code.
+func TestServeRefusesBadConfig(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.yaml")
+	require.NoError(t, os.WriteFile(path, []byte("http:\n  listen: nowhere\nlog:\n  level: loud\n"), 0o600))
+	var out, errOut bytes.Buffer
+	root := newRootCmd()
+	root.SetArgs([]string{"serve", "--config", path})
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	err := root.ExecuteContext(context.Background())
+	require.Error(t, err)
+	assert.Equal(t, exitConfig, exitCode(err))
+	assert.Contains(t, err.Error(), "http.listen")
+	assert.Contains(t, err.Error(), "log.level")
+}
