@@ -30,16 +30,7 @@ func TestDemoEventRunsToTheEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a whole demo event")
 	}
-	cfg, err := config.Load("", nil)
-	require.NoError(t, err)
-	cfg.Event.Database = filepath.Join(t.TempDir(), "event.db")
-	cfg.HTTP.Listen = "127.0.0.1:0"
-	cfg.Demo.Speed = 40
-	cfg.Demo.Plies = 16
-	cfg.Log.Level = "warn"
-	for i := range cfg.Tournaments {
-		cfg.Tournaments[i].Rounds = 3
-	}
+	cfg := fastDemo(t, 3, 16)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	cmd := newServeCmd()
@@ -178,16 +169,7 @@ func TestDemoSurvivesRestart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a demo event twice")
 	}
-	cfg, err := config.Load("", nil)
-	require.NoError(t, err)
-	cfg.Event.Database = filepath.Join(t.TempDir(), "event.db")
-	cfg.HTTP.Listen = "127.0.0.1:0"
-	cfg.Demo.Speed = 40
-	cfg.Demo.Plies = 40
-	cfg.Log.Level = "warn"
-	for i := range cfg.Tournaments {
-		cfg.Tournaments[i].Rounds = 2
-	}
+	cfg := fastDemo(t, 2, 40)
 	// The first run stops (as on SIGINT) once some moves are stored.
 	first, stop := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer stop()
@@ -229,4 +211,21 @@ func TestDemoSurvivesRestart(t *testing.T) {
 	assert.NotContains(t, out.String(), " 1 misread")
 	code, report := runCLI(t, "replay", "--database", cfg.Event.Database, "--all")
 	assert.Equal(t, exitOK, code, report)
+}
+
+// fastDemo is the built-in demo on a fresh database, sped up, with the
+// given rounds per tournament and moves per game at most.
+func fastDemo(t *testing.T, rounds, plies int) *config.Config {
+	t.Helper()
+	cfg, err := config.Load("", nil)
+	require.NoError(t, err)
+	cfg.Event.Database = filepath.Join(t.TempDir(), "event.db")
+	cfg.HTTP.Listen = "127.0.0.1:0"
+	cfg.Demo.Speed = 40
+	cfg.Demo.Plies = plies
+	cfg.Log.Level = "warn"
+	for i := range cfg.Tournaments {
+		cfg.Tournaments[i].Rounds = rounds
+	}
+	return cfg
 }

@@ -265,18 +265,9 @@ func (d *Driver) scan(ctx context.Context) {
 // Send transmits a message to a board: a clock display, lights, an alert
 // or a move acknowledgement. It does not wait for the write.
 func (d *Driver) Send(board string, m Message) error {
-	d.mu.Lock()
-	b, ok := d.boards[board]
-	var pc *portConn
-	if ok {
-		pc = b.port
-	}
-	d.mu.Unlock()
-	switch {
-	case !ok:
-		return fmt.Errorf("send %s to %q: %w", m.Type(), board, ErrUnknownBoard)
-	case pc == nil:
-		return fmt.Errorf("send %s to %q: %w", m.Type(), board, ErrNotConnected)
+	pc, err := d.connected(board)
+	if err != nil {
+		return fmt.Errorf("send %s to %q: %w", m.Type(), board, err)
 	}
 	if err := pc.send(m); err != nil {
 		return fmt.Errorf("send %s to %q: %w", m.Type(), board, err)
@@ -288,21 +279,26 @@ func (d *Driver) Send(board string, m Message) error {
 // (within the read timeout plus the board's answer). The daemon uses it
 // when it needs the board's present state, for example to check a set-up.
 func (d *Driver) Resync(board string) error {
-	d.mu.Lock()
-	b, ok := d.boards[board]
-	var pc *portConn
-	if ok {
-		pc = b.port
-	}
-	d.mu.Unlock()
-	switch {
-	case !ok:
-		return fmt.Errorf("resync %q: %w", board, ErrUnknownBoard)
-	case pc == nil:
-		return fmt.Errorf("resync %q: %w", board, ErrNotConnected)
+	pc, err := d.connected(board)
+	if err != nil {
+		return fmt.Errorf("resync %q: %w", board, err)
 	}
 	pc.resync.Store(true)
 	return nil
+}
+
+// connected returns the port a board is connected through now.
+func (d *Driver) connected(board string) (*portConn, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	b, ok := d.boards[board]
+	switch {
+	case !ok:
+		return nil, ErrUnknownBoard
+	case b.port == nil:
+		return nil, ErrNotConnected
+	}
+	return b.port, nil
 }
 
 // BoardStatus is what [Driver.Boards] reports per board.
