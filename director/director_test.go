@@ -33,15 +33,22 @@ func eventConfig(t *testing.T, system string, players int, rounds int) *config.C
 	return cfg
 }
 
-// A round-robin event played without sensor boards: the arbiter enters
-// every result, rounds follow one another, and the event completes.
-func TestResultsEnteredByHand(t *testing.T) {
-	cfg := eventConfig(t, "round-robin", 4, 3)
+// newEvent opens a fresh event database and a director for it.
+func newEvent(t *testing.T, system string, players, rounds int) (*director.Director, *store.DB) {
+	t.Helper()
+	cfg := eventConfig(t, system, players, rounds)
 	db, err := store.Open(cfg.Event.Database, nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	d, err := director.New(cfg, db, slog.Default())
 	require.NoError(t, err)
+	return d, db
+}
+
+// A round-robin event played without sensor boards: the arbiter enters
+// every result, rounds follow one another, and the event completes.
+func TestResultsEnteredByHand(t *testing.T) {
+	d, db := newEvent(t, "round-robin", 4, 3)
 	ctx := run(t, d)
 	id := d.TournamentIDs()[0]
 
@@ -49,6 +56,7 @@ func TestResultsEnteredByHand(t *testing.T) {
 	for round := 1; round <= 3; round++ {
 		var rounds []store.Round
 		require.Eventually(t, func() bool {
+			var err error
 			rounds, err = db.Rounds(id)
 			return err == nil && len(rounds) == round
 		}, 5*time.Second, 10*time.Millisecond, "round %d was not paired", round)
@@ -95,12 +103,7 @@ func TestResultsEnteredByHand(t *testing.T) {
 // A Swiss event on tables: games start on the boards' tables, moves made on
 // a board are stored, and an arbiter's decision ends the game.
 func TestGamesOnTables(t *testing.T) {
-	cfg := eventConfig(t, "swiss-dutch", 4, 2)
-	db, err := store.Open(cfg.Event.Database, nil)
-	require.NoError(t, err)
-	t.Cleanup(func() { db.Close() })
-	d, err := director.New(cfg, db, slog.Default())
-	require.NoError(t, err)
+	d, db := newEvent(t, "swiss-dutch", 4, 2)
 	id := d.TournamentIDs()[0]
 	t1, err := d.AddTable(id, "B1")
 	require.NoError(t, err)
@@ -147,12 +150,7 @@ func TestGamesOnTables(t *testing.T) {
 // A board plugged in without an assignment is given a table, and a game of
 // the current round that had none starts on it.
 func TestBoardAdopted(t *testing.T) {
-	cfg := eventConfig(t, "swiss-dutch", 4, 1)
-	db, err := store.Open(cfg.Event.Database, nil)
-	require.NoError(t, err)
-	t.Cleanup(func() { db.Close() })
-	d, err := director.New(cfg, db, slog.Default())
-	require.NoError(t, err)
+	d, db := newEvent(t, "swiss-dutch", 4, 1)
 	ctx := run(t, d)
 	id := d.TournamentIDs()[0]
 	require.Eventually(t, func() bool {
