@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -191,4 +192,35 @@ func (s *Site) apiActions(w http.ResponseWriter, r *http.Request) {
 		as = []store.Action{}
 	}
 	writeJSON(w, http.StatusOK, as)
+}
+
+// consoleTrace shows the pairing engine's explanation of a round (its
+// brackets, floaters, why the bye went where it did, which colour rule
+// decided each board), for the arbiter only.
+func (s *Site) consoleTrace(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	n, err := pathID(r, "round")
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	rounds, err := s.d.DB().Rounds(id)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	if n > uint64(len(rounds)) {
+		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("tournament %d has no round %d", id, n))
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	trace := rounds[n-1].Trace
+	if trace == "" {
+		trace = "no explanation was stored for this round\n"
+	}
+	_, _ = io.WriteString(w, trace)
 }

@@ -140,6 +140,7 @@ func (s *Site) routes() {
 	m.HandleFunc("GET /console/events", s.console(s.consoleEvents))
 	m.HandleFunc("GET /api/console/alerts", s.console(s.apiAlerts))
 	m.HandleFunc("GET /api/console/actions", s.console(s.apiActions))
+	m.HandleFunc("GET /console/tournaments/{id}/rounds/{round}/explanation", s.console(s.consoleTrace))
 	for _, a := range actions {
 		m.HandleFunc("POST "+a.path, s.arbiter(s.act(a)))
 	}

@@ -786,3 +786,25 @@ func TestSecurityHeaders(t *testing.T) {
 	assert.Contains(t, h.Get("Content-Type"), "javascript")
 	assert.Contains(t, body, "EventSource")
 }
+
+// The arbiter sees why a round was paired as it was; a visitor does not.
+func TestPairingExplanation(t *testing.T) {
+	e := newEvent(t)
+	c := e.client()
+	code, _, h := c.get("/console/tournaments/1/rounds/1/explanation")
+	assert.Equal(t, http.StatusSeeOther, code)
+	assert.Equal(t, "/console/login", h.Get("Location"))
+
+	c.login("chief", "arbiter")
+	code, body, _ := c.get("/console")
+	require.Equal(t, http.StatusOK, code)
+	assert.Contains(t, body, `/console/tournaments/1/rounds/1/explanation`)
+	code, body, h = c.get("/console/tournaments/1/rounds/1/explanation")
+	require.Equal(t, http.StatusOK, code)
+	assert.Equal(t, "text/plain; charset=utf-8", h.Get("Content-Type"))
+	assert.Contains(t, strings.ToLower(body), "round 1")
+	code, _, _ = c.get("/console/tournaments/1/rounds/9/explanation")
+	assert.Equal(t, http.StatusNotFound, code)
+	code, _, _ = c.get("/console/tournaments/x/rounds/1/explanation")
+	assert.Equal(t, http.StatusBadRequest, code)
+}
