@@ -31,8 +31,11 @@ type cellModel struct {
 
 // pieceModel is one physical piece.
 type pieceModel struct {
-	Text   string // as rules.Piece.String writes it: "P(H)", "s+"
-	Glyph  string // what the diagram shows
+	Text  string // as rules.Piece.String writes it: "P(H)", "s+"
+	Glyph string // what the diagram shows
+	// Letter is a shogi piece in Latin letters ("S+"), shown where the
+	// device has no font for its kanji.
+	Letter string
 	Second bool
 	Back   bool // promoted / turned over
 	Mark   string
@@ -91,11 +94,15 @@ func parsePiece(game, s string) pieceModel {
 			p.Glyph = g
 		}
 	}
+	letter := kind
+	if p.Back {
+		letter += "+"
+	}
 	if p.Glyph == "" {
-		p.Glyph = kind
-		if p.Back {
-			p.Glyph += "+"
-		}
+		p.Glyph = letter
+	}
+	if game == "shogi" {
+		p.Letter = letter
 	}
 	return p
 }

@@ -23,8 +23,8 @@ func TestParsePiece(t *testing.T) {
 	}{
 		{"tavreli", "P(H)", pieceModel{Text: "P(H)", Glyph: "P", Mark: "H"}},
 		{"tavreli", "p(Q)", pieceModel{Text: "p(Q)", Glyph: "P", Mark: "Q", Second: true}},
-		{"shogi", "s+", pieceModel{Text: "s+", Glyph: "全", Second: true, Back: true}},
-		{"shogi", "K", pieceModel{Text: "K", Glyph: "玉"}},
+		{"shogi", "s+", pieceModel{Text: "s+", Glyph: "全", Letter: "S+", Second: true, Back: true}},
+		{"shogi", "K", pieceModel{Text: "K", Glyph: "玉", Letter: "K"}},
 		{"chess", "q", pieceModel{Text: "q", Glyph: "♛", Second: true}},
 		{"kvaa", "C", pieceModel{Text: "C", Glyph: "C"}},
 		{"kvaa", "c+", pieceModel{Text: "c+", Glyph: "C+", Second: true, Back: true}},
@@ -61,11 +61,13 @@ func TestShogiDiagram(t *testing.T) {
 	require.NoError(t, mustParsePages().partials.ExecuteTemplate(&buf, "board", newBoardModel("shogi", director.NewBoardView(g, pos))))
 	html := buf.String()
 	// Square 0 is 9a, gote's lance, top left.
-	assert.Regexp(t, `class="sq c1 r1" title="[^"]*: l"><span class="pc second">香</span>`, html)
+	// Each piece also carries its letters, shown on a device without a
+	// Japanese font.
+	assert.Regexp(t, `class="sq c1 r1" title="[^"]*: l"><span class="pc second" data-letter="L">香</span>`, html)
 	// Sente's king on 5i, bottom row.
-	assert.Regexp(t, `class="sq c5 r9" title="[^"]*: K"><span class="pc first">玉</span>`, html)
-	assert.Regexp(t, `hand-sente \(sente\)</span> <span class="pc first">歩</span><sub>×2</sub>`, html)
-	assert.Regexp(t, `hand-gote \(gote\)</span> <span class="pc second">歩</span></div>`, html)
+	assert.Regexp(t, `class="sq c5 r9" title="[^"]*: K"><span class="pc first" data-letter="K">玉</span>`, html)
+	assert.Regexp(t, `hand-sente \(sente\)</span> <span class="pc first" data-letter="P">歩</span><sub>×2</sub>`, html)
+	assert.Regexp(t, `hand-gote \(gote\)</span> <span class="pc second" data-letter="P">歩</span></div>`, html)
 }
 
 // The console offers a prompt's candidate moves with their notation.

@@ -7,6 +7,17 @@
 
   var body = document.body;
   var page = body.getAttribute("data-page");
+
+  // Kanji need a Japanese font: without one they would show as boxes, so
+  // the pieces' letters are shown instead. A missing glyph measures like
+  // an unassigned code point.
+  try {
+    var cx = document.createElement("canvas").getContext("2d");
+    cx.font = "32px sans-serif";
+    if (cx.measureText("\u6B69").width === cx.measureText("\uFFFF").width) {
+      document.documentElement.classList.add("no-cjk");
+    }
+  } catch (e) { /* no canvas: keep the glyphs */ }
   var status = document.getElementById("status");
   // Every update the page applied, for people debugging and for tests.
   var seen = (window.arbiterSeen = []);
