@@ -39,9 +39,12 @@ import (
 //   - A stage keeps no least-slack edges until its first dual change
 //     (eager): most stages augment along tight edges before any, and the
 //     bookkeeping would be wasted. findBestEdges computes them when needed.
-//   - The slack of each best edge is cached until the duals change, and a
-//     candidate whose slack's top word is already larger is dropped without
-//     computing it.
+//   - The slack of each best edge is cached until the duals change, with
+//     the index of its top nonzero word; a candidate whose slack is surely
+//     larger in that word is dropped without computing it.
+//   - The scans take an edge's weight id from the row they walk and pass
+//     it down, instead of looking it up again by edge number, and the
+//     tight test decides on the lowest word inline.
 //   - addBlossom looks only at queued (S) vertices, through a bit set.
 //
 // The solver is checked against exhaustive search on random graphs, fresh
@@ -100,10 +103,16 @@ type blossomSolver struct {
 	// The slack of bestedge[b], cached until the vertex duals change
 	// (epoch): the scan compares against it once per edge it looks at.
 	epoch   uint64
-	bsEpoch []uint64
-	bsEdge  []int
+	bsKey   []bestKey
 	bsSlack []weight
+	bsTop   []int // index of the top nonzero word of bsSlack[b], or -1
 	cand    weight
+}
+
+// bestKey says for which epoch and edge a cached best slack was computed.
+type bestKey struct {
+	epoch uint64
+	edge  int
 }
 
 func tri(a, b int) int {
@@ -155,8 +164,8 @@ func newBlossomSolver(n, words int) *blossomSolver {
 	}
 	s.allowStamp = make([]uint16, n*n)
 	s.sq = make([]uint32, n*n)
-	s.bsEpoch = make([]uint64, 2*n)
-	s.bsEdge = make([]int, 2*n)
+	s.bsKey = make([]bestKey, 2*n)
+	s.bsTop = make([]int, 2*n)
 	s.bsSlack = make([]weight, 2*n)
 	bsBacking := make([]uint64, 2*n*words)
 	for i := range s.bsSlack {
@@ -255,8 +264,14 @@ func remote(v, u int) int {
 func (s *blossomSolver) endpoint(p int) int { return int(s.ends[p]) }
 
 func (s *blossomSolver) slack(dst weight, k int) weight {
-	i, j := s.ends[2*k], s.ends[2*k+1]
-	x, y, w := s.dual[i], s.dual[j], s.w2(k)
+	return s.slackAt(dst, int(s.ends[2*k]), int(s.ends[2*k+1]), s.wid[k])
+}
+
+// slackAt is slack for the edge between i and j with weight id; the scans
+// have all three at hand and so skip the lookups by edge number.
+func (s *blossomSolver) slackAt(dst weight, i, j int, id uint32) weight {
+	x, y, w := s.dual[i], s.dual[j], s.pool.get(id)
+	x, y, w = x[:len(dst)], y[:len(dst)], w[:len(dst)]
 	var c, b uint64
 	for t := range dst {
 		var v uint64
@@ -274,11 +289,23 @@ func (s *blossomSolver) tight(k int) bool {
 // tightAt is tight for edge k between vertices i and j.
 func (s *blossomSolver) tightAt(i, j, k int) bool { return s.tightID(i, j, s.wid[k]) }
 
-// tightID is tight for the edge between i and j with weight id.
+// tightID is tight for the edge between i and j with weight id. The
+// lowest word decides most calls, so it is checked inline first.
 func (s *blossomSolver) tightID(i, j int, id uint32) bool {
 	x, y, w := s.dual[i], s.dual[j], s.pool.get(id)
-	var c, b uint64
-	for t := range x {
+	if x[0]+y[0] != w[0] {
+		return false
+	}
+	return tightRest(x, y, w)
+}
+
+// tightRest reports whether x+y-w is zero, given that its lowest word is:
+// that word borrows nothing, and carries what x[0]+y[0] does.
+func tightRest(x, y, w weight) bool {
+	_, c := bits.Add64(x[0], y[0], 0)
+	var b uint64
+	y, w = y[:len(x)], w[:len(x)]
+	for t := 1; t < len(x); t++ {
 		var v uint64
 		v, c = bits.Add64(x[t], y[t], c)
 		v, b = bits.Sub64(v, w[t], b)
@@ -291,35 +318,60 @@ func (s *blossomSolver) tightID(i, j int, id uint32) bool {
 
 // bestSlack returns the slack of bestedge[b], which must be set.
 func (s *blossomSolver) bestSlack(b int) weight {
-	if s.bsEpoch[b] != s.epoch || s.bsEdge[b] != s.bestedge[b] {
-		s.slack(s.bsSlack[b], s.bestedge[b])
-		s.bsEpoch[b], s.bsEdge[b] = s.epoch, s.bestedge[b]
+	if s.bsKey[b] != (bestKey{s.epoch, s.bestedge[b]}) {
+		s.refreshBestSlack(b)
 	}
 	return s.bsSlack[b]
+}
+
+// refreshBestSlack recomputes the cached slack of bestedge[b].
+func (s *blossomSolver) refreshBestSlack(b int) {
+	s.slack(s.bsSlack[b], s.bestedge[b])
+	s.bsKey[b] = bestKey{s.epoch, s.bestedge[b]}
+	s.bsTop[b] = topWord(s.bsSlack[b])
+}
+
+// topWord returns the index of w's top nonzero word, or -1 if w is zero.
+func topWord(w weight) int {
+	for t := len(w) - 1; t >= 0; t-- {
+		if w[t] != 0 {
+			return t
+		}
+	}
+	return -1
 }
 
 // setBest makes k, whose slack is sl, the best edge of b.
 func (s *blossomSolver) setBest(b, k int, sl weight) {
 	s.bestedge[b] = k
 	copy(s.bsSlack[b], sl)
-	s.bsEpoch[b], s.bsEdge[b] = s.epoch, k
+	s.bsKey[b] = bestKey{s.epoch, k}
+	s.bsTop[b] = topWord(sl)
 }
 
-// offerBest makes k the best edge of b if its slack is smaller.
-func (s *blossomSolver) offerBest(b, k int) {
+// offerBest makes edge k, between i and j with weight id, the best edge
+// of b if its slack is smaller. The scans have i, j and id at hand.
+func (s *blossomSolver) offerBest(b, k, i, j int, id uint32) {
 	if s.bestedge[b] != -1 {
-		// The top word of the slack is the top words' sum give or take
-		// the carry from below: when that already says larger, k loses.
-		t := s.words - 1
-		est := s.dual[s.ends[2*k]][t] + s.dual[s.ends[2*k+1]][t] - s.w2(k)[t]
-		if est < 1<<62 && est >= s.bestSlack(b)[t]+2 {
+		// Let t be the top nonzero word of the best slack (nothing is
+		// below a zero one). Word t of k's slack is the sum of the words
+		// t give or take a carry from below; when that is surely larger
+		// than the best's word t, so is k's slack, and k loses.
+		best := s.bestSlack(b)
+		t := s.bsTop[b]
+		if t < 0 {
 			return
 		}
+		est := s.dual[i][t] + s.dual[j][t] - s.pool.get(id)[t]
+		if est != ^uint64(0) && est >= best[t] && est-best[t] >= 2 {
+			return
+		}
+		if sl := s.slackAt(s.cand, i, j, id); cmpWeight(sl, best) < 0 {
+			s.setBest(b, k, sl)
+		}
+		return
 	}
-	sl := s.slack(s.cand, k)
-	if s.bestedge[b] == -1 || cmpWeight(sl, s.bestSlack(b)) < 0 {
-		s.setBest(b, k, sl)
-	}
+	s.setBest(b, k, s.slackAt(s.cand, i, j, id))
 }
 
 func (s *blossomSolver) allow(k int) {
@@ -334,7 +386,11 @@ func (s *blossomSolver) leaves(b int, f func(v int)) {
 		return
 	}
 	for _, t := range s.blossomchilds[b] {
-		s.leaves(t, f)
+		if t < s.n {
+			f(t) // most children are vertices: spare the call
+		} else {
+			s.leaves(t, f)
+		}
 	}
 }
 
@@ -419,12 +475,12 @@ func (s *blossomSolver) greedy() {
 		if s.mate[x] != -1 || s.inblossom[x] != x || s.dual[x].isZero() {
 			continue
 		}
+		row := s.sq[x*s.n : (x+1)*s.n]
 		for _, y := range s.alive {
 			if y == x || s.mate[y] != -1 || s.inblossom[y] != y {
 				continue
 			}
-			k := tri(x, y)
-			if (s.wid[k] != 0) && s.tight(k) {
+			if id := row[y]; id != 0 && s.tightID(x, y, id) {
 				s.mate[x] = remote(x, y)
 				s.mate[y] = remote(y, x)
 				break
@@ -558,8 +614,10 @@ func (s *blossomSolver) findBestEdges() {
 				continue
 			}
 			rowV, row := v*(v-1)/2, v*s.n
+			rowSq, rowAllow := s.sq[row:row+s.n], s.allowStamp[row:row+s.n]
 			for _, w := range s.alive {
-				if s.sq[row+w] == 0 || bv == s.inblossom[w] || s.allowStamp[row+w] == s.stamp {
+				id := rowSq[w]
+				if id == 0 || bv == s.inblossom[w] || rowAllow[w] == s.stamp {
 					continue
 				}
 				var k int
@@ -572,9 +630,9 @@ func (s *blossomSolver) findBestEdges() {
 					continue
 				}
 				if s.label[s.inblossom[w]] == 1 {
-					s.offerBest(bv, k)
+					s.offerBest(bv, k, v, w, id)
 				} else if s.label[w] == 0 {
-					s.offerBest(w, k)
+					s.offerBest(w, k, v, w, id)
 				}
 			}
 		}
@@ -679,17 +737,18 @@ func (s *blossomSolver) addBlossom(base, k int) {
 			s.bestslack[i] = backing[i*s.words : (i+1)*s.words : (i+1)*s.words]
 		}
 	}
-	consider := func(k int) {
+	// consider offers edge k, between v and u with weight id.
+	consider := func(k, v, u int, id uint32) {
 		// The end outside the new blossom.
-		j := s.endpoint(2*k + 1)
+		j := u
 		if s.inblossom[j] == b {
-			j = s.endpoint(2 * k)
+			j = v
 		}
 		bj := s.inblossom[j]
 		if bj == b || s.label[bj] != 1 {
 			return
 		}
-		s.slack(s.tmp, k)
+		s.slackAt(s.tmp, v, u, id)
 		if bestedgeto[bj] == -1 || cmpWeight(s.tmp, s.bestslack[bj]) < 0 {
 			if bestedgeto[bj] == -1 {
 				touched = append(touched, bj)
@@ -704,19 +763,20 @@ func (s *blossomSolver) addBlossom(base, k int) {
 			// has been queued: scan those, in vertex order like a full
 			// scan, so that ties go the same way.
 			s.leaves(bv, func(v int) {
+				row := s.sq[v*n : (v+1)*n]
 				for i, word := range s.outer {
 					for word != 0 {
 						u := i*64 + bits.TrailingZeros64(word)
 						word &= word - 1
-						if u != v && s.wid[tri(v, u)] != 0 {
-							consider(tri(v, u))
+						if id := row[u]; u != v && id != 0 {
+							consider(tri(v, u), v, u, id)
 						}
 					}
 				}
 			})
 		} else {
 			for _, k := range s.blossombestedges[bv] {
-				consider(k)
+				consider(k, s.endpoint(2*k), s.endpoint(2*k+1), s.wid[k])
 			}
 		}
 		s.blossombestedges[bv] = nil
@@ -947,9 +1007,11 @@ func (s *blossomSolver) run() {
 				v := s.queue[len(s.queue)-1]
 				s.queue = s.queue[:len(s.queue)-1]
 				rowV, row := v*(v-1)/2, v*s.n
+				rowSq := s.sq[row : row+n]
+				bv := s.inblossom[v] // changes only in addBlossom
 				for _, w := range s.alive {
-					id := s.sq[row+w]
-					if id == 0 || s.inblossom[v] == s.inblossom[w] {
+					id := rowSq[w]
+					if id == 0 || bv == s.inblossom[w] {
 						continue
 					}
 					// k is tri(v, w); p is remote(v, w).
@@ -982,6 +1044,7 @@ func (s *blossomSolver) run() {
 							base := s.scanBlossom(v, w)
 							if base >= 0 {
 								s.addBlossom(base, k)
+								bv = s.inblossom[v]
 							} else {
 								s.augmentMatching(k)
 								augmented = true
@@ -994,9 +1057,9 @@ func (s *blossomSolver) run() {
 					} else if !s.eager {
 						continue
 					} else if s.label[s.inblossom[w]] == 1 {
-						s.offerBest(s.inblossom[v], k)
+						s.offerBest(bv, k, v, w, id)
 					} else if s.label[w] == 0 {
-						s.offerBest(w, k)
+						s.offerBest(w, k, v, w, id)
 					}
 				}
 			}

@@ -1,6 +1,9 @@
 package pairing
 
-import "unsafe"
+import (
+	"slices"
+	"unsafe"
+)
 
 // weightPool stores distinct weights once and hands out small ids for
 // them, counting references. A round's edge weights are made of a few
@@ -10,27 +13,35 @@ import "unsafe"
 // 2,000-player round would otherwise take hundreds of megabytes. Id 0 is
 // the zero weight, which is not counted.
 type weightPool struct {
-	words  int
-	chunks [][]uint64 // fixed-size slabs: entries never move, so map keys can alias them
-	refs   []int32
-	free   []uint32
+	words int
+	// data holds entry id at words*id. It is reallocated as it grows;
+	// the index's keys alias the array current when they were added,
+	// which is never written again once replaced, and a live entry is
+	// never written at all, so the keys stay valid.
+	data []uint64
+	refs []int32
+	free []uint32
+	// idle lists the ids whose count fell to zero but that stay indexed
+	// (isIdle marks them): the engine often sets an edge back to a
+	// weight it just dropped, and finding it again is cheaper than
+	// forgetting and re-adding it. They are freed when an id is needed.
+	idle   []uint32
+	isIdle []bool
 	index  map[string]uint32
 }
-
-// poolChunk is the number of entries per slab.
-const poolChunk = 1024
 
 func newWeightPool(words int) *weightPool {
 	p := &weightPool{words: words, index: map[string]uint32{}}
 	p.refs = append(p.refs, 0) // id 0: the zero weight
-	p.chunks = append(p.chunks, make([]uint64, poolChunk*words))
+	p.isIdle = append(p.isIdle, false)
+	p.data = make([]uint64, words, 1024*words)
 	return p
 }
 
 // get returns the weight with the given id; the caller must not modify it.
 func (p *weightPool) get(id uint32) weight {
-	c, o := int(id)/poolChunk, int(id)%poolChunk*p.words
-	return p.chunks[c][o : o+p.words : o+p.words]
+	o := uint(id) * uint(p.words)
+	return p.data[o : o+uint(p.words) : o+uint(p.words)]
 }
 
 // key views w's words as a string for the index, without copying.
@@ -48,6 +59,9 @@ func (p *weightPool) acquire(x weight) uint32 {
 		p.refs[id]++
 		return id
 	}
+	if len(p.free) == 0 && len(p.idle) > 0 {
+		p.sweep()
+	}
 	var id uint32
 	if n := len(p.free); n > 0 {
 		id = p.free[n-1]
@@ -55,9 +69,8 @@ func (p *weightPool) acquire(x weight) uint32 {
 	} else {
 		id = uint32(len(p.refs))
 		p.refs = append(p.refs, 0)
-		if int(id)/poolChunk == len(p.chunks) {
-			p.chunks = append(p.chunks, make([]uint64, poolChunk*p.words))
-		}
+		p.isIdle = append(p.isIdle, false)
+		p.data = slices.Grow(p.data, p.words)[:len(p.data)+p.words]
 	}
 	w := p.get(id)
 	copy(w, x)
@@ -66,15 +79,28 @@ func (p *weightPool) acquire(x weight) uint32 {
 	return id
 }
 
-// release drops a reference to id, forgetting the weight when it was the
-// last one.
+// release drops a reference to id; the weight is forgotten by a later
+// sweep if nothing acquires it again before.
 func (p *weightPool) release(id uint32) {
 	if id == 0 {
 		return
 	}
 	p.refs[id]--
-	if p.refs[id] == 0 {
-		delete(p.index, key(p.get(id)))
-		p.free = append(p.free, id)
+	if p.refs[id] == 0 && !p.isIdle[id] {
+		p.isIdle[id] = true
+		p.idle = append(p.idle, id)
 	}
+}
+
+// sweep forgets the idle weights that are still unreferenced and frees
+// their ids.
+func (p *weightPool) sweep() {
+	for _, id := range p.idle {
+		p.isIdle[id] = false
+		if p.refs[id] == 0 {
+			delete(p.index, key(p.get(id)))
+			p.free = append(p.free, id)
+		}
+	}
+	p.idle = p.idle[:0]
 }

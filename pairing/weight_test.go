@@ -64,12 +64,40 @@ func TestWeightPool(t *testing.T) {
 	require.Equal(t, ida, idc, "a released id is reused")
 	require.Equal(t, weight{5, 5}, p.get(idc))
 	require.Equal(t, weight{3, 0}, p.get(idb))
-	// Many distinct weights span several slabs.
+	// Many distinct weights make the storage grow several times; the
+	// index must still find the early ones, and forget released ones.
 	ids := map[uint32]bool{}
-	for i := range 3 * poolChunk {
+	byValue := map[uint64]uint32{}
+	for i := range 5000 {
 		id := p.acquire(weight{uint64(i) + 100, 1})
 		require.False(t, ids[id])
 		ids[id] = true
+		byValue[uint64(i)+100] = id
 	}
-	require.Equal(t, weight{150, 1}, p.get(p.acquire(weight{150, 1})))
+	for v, id := range byValue {
+		require.Equal(t, id, p.acquire(weight{v, 1}))
+		require.Equal(t, weight{v, 1}, p.get(id))
+	}
+	for v, id := range byValue {
+		p.release(id)
+		p.release(id)
+		require.Equal(t, weight{3, 0}, p.get(idb))
+		again := p.acquire(weight{v, 2})
+		require.Equal(t, id, again, "a released id is reused")
+		require.Equal(t, weight{v, 2}, p.get(again))
+	}
+	require.Equal(t, byValue[150], p.acquire(weight{150, 2}))
+	// A weight released and acquired again keeps its id, and is not
+	// freed by a later sweep.
+	x := p.acquire(weight{7, 7})
+	p.release(x)
+	require.Equal(t, x, p.acquire(weight{7, 7}))
+	p.release(x)
+	p.release(p.acquire(weight{9, 9}))
+	require.Equal(t, x, p.acquire(weight{7, 7}))
+	y := p.acquire(weight{8, 8})
+	require.NotEqual(t, x, y)
+	require.Equal(t, weight{7, 7}, p.get(x))
+	require.Equal(t, weight{8, 8}, p.get(y))
+	require.Equal(t, x, p.acquire(weight{7, 7}))
 }
