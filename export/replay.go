@@ -72,17 +72,10 @@ func replay(s *Sheet) (*replayed, error) {
 // storedOutcome reads a stored result and reason.
 func storedOutcome(g store.Game) rules.Outcome {
 	var o rules.Outcome
-	switch g.Result {
-	case "1-0":
-		o.Result = rules.FirstWins
-	case "0-1":
-		o.Result = rules.SecondWins
-	case "1/2-1/2":
-		o.Result = rules.Drawn
-	default:
-		return o
+	if r, ok := rules.ParseResult(g.Result); ok && r != rules.Ongoing {
+		o.Result = r
+		o.Reason, _ = rules.ParseReason(g.Reason)
 	}
-	o.Reason, _ = rules.ParseReason(g.Reason)
 	return o
 }
 

@@ -28,6 +28,17 @@ func (r Result) String() string {
 	return "result(" + strconv.Itoa(int(r)) + ")"
 }
 
+// ParseResult is the inverse of [Result.String]: it reads "*", "1-0",
+// "0-1" or "1/2-1/2".
+func ParseResult(s string) (Result, bool) {
+	for r := Ongoing; r <= Drawn; r++ {
+		if r.String() == s {
+			return r, true
+		}
+	}
+	return Ongoing, false
+}
+
 // Reason says why a game ended.
 type Reason uint8
 

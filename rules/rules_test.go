@@ -99,6 +99,15 @@ func TestOutcome(t *testing.T) {
 	}
 	_, ok = rules.ParseReason("nonsense")
 	assert.False(t, ok)
+	for r := rules.Ongoing; r <= rules.Drawn; r++ {
+		back, ok := rules.ParseResult(r.String())
+		assert.True(t, ok, r.String())
+		assert.Equal(t, r, back)
+	}
+	for _, bad := range []string{"", "1:0", "draw", "½-½"} {
+		_, ok := rules.ParseResult(bad)
+		assert.False(t, ok, bad)
+	}
 }
 
 func TestOptions(t *testing.T) {

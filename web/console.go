@@ -187,16 +187,15 @@ func (s *Site) takeBack(ctx context.Context, r *http.Request, who, why string) (
 // name; no reason means the arbiter's decision.
 func parseOutcome(result, reason string) (rules.Outcome, error) {
 	var o rules.Outcome
-	switch strings.TrimSpace(result) {
-	case "1-0":
-		o.Result = rules.FirstWins
-	case "0-1":
-		o.Result = rules.SecondWins
-	case "1/2-1/2", "½-½", "draw":
-		o.Result = rules.Drawn
-	default:
+	text := strings.TrimSpace(result)
+	if text == "½-½" || text == "draw" {
+		text = rules.Drawn.String()
+	}
+	r, ok := rules.ParseResult(text)
+	if !ok || r == rules.Ongoing {
 		return o, formErr("result %q: want 1-0, 0-1 or 1/2-1/2", result)
 	}
+	o.Result = r
 	o.Reason = rules.ArbiterDecision
 	if reason = strings.TrimSpace(reason); reason != "" {
 		rs, ok := rules.ParseReason(reason)

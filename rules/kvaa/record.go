@@ -120,11 +120,6 @@ func (r *Record) Replay() (*Game, []*Position, error) {
 	return g, out, nil
 }
 
-// resultTokens maps the movetext's result tokens to results.
-var resultTokens = map[string]rules.Result{
-	"1-0": rules.FirstWins, "0-1": rules.SecondWins, "1/2-1/2": rules.Drawn, "*": rules.Ongoing,
-}
-
 // ParseRecord reads a record (6.4). It checks the syntax, the entry
 // numbering and that every turn is well formed; [Record.Replay] checks that
 // the turns are legal. Errors give the line and column.
@@ -233,7 +228,7 @@ func (r *Record) parseMovetext(lines []string, first int) error {
 			end++
 		}
 		tok := text[i:end]
-		switch res, isResult := resultTokens[tok]; {
+		switch res, isResult := rules.ParseResult(tok); {
 		case isResult:
 			if inEntry < 0 {
 				return at("entry %d has no turn before the result", next-1)
