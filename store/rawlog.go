@@ -179,11 +179,10 @@ func (db *DB) RawFrames(boardID string, from, to uint64) ([]Frame, error) {
 			if to != 0 && beUint64(k) > to {
 				break
 			}
-			var f Frame
-			if err := get(b, k, &f); err != nil {
-				return err
+			f, err := decode[Frame](v)
+			if err != nil {
+				return fmt.Errorf("raw frame %d of board %q: %w", beUint64(k), boardID, err)
 			}
-			_ = v
 			fs = append(fs, f)
 		}
 		return nil
