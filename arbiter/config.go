@@ -107,6 +107,16 @@ func DefaultConfig(g rules.Game) Config {
 	return c
 }
 
+// BoardConfig is the policy for a game read from a sensor board at an
+// event, as the daemon runs it and a replay must repeat it: the game's
+// defaults, waiting for the set-up, settling judged on the board's time,
+// and the event's touch-move and illegal-move policy (see Policy).
+func BoardConfig(g rules.Game, touchMove, illegalMove string) (Config, error) {
+	c := DefaultConfig(g)
+	c.AwaitSetup, c.BoardTime = true, true
+	return c, c.Policy(touchMove, illegalMove)
+}
+
 // Validate reports the first setting that makes no sense.
 func (c Config) Validate() error {
 	switch {

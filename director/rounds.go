@@ -277,10 +277,7 @@ func (d *Director) pair(tr *tour, number int) ([][2]int, int, string, error) {
 
 // arbiterConfig is the arbitration policy of a tournament's games.
 func (d *Director) arbiterConfig(tr *tour) arbiter.Config {
-	c := arbiter.DefaultConfig(tr.game)
-	c.AwaitSetup = true
-	c.BoardTime = true
-	// The configuration was validated: the words are known.
-	_ = c.Policy(tr.cfg.TouchMove, tr.cfg.IllegalMove)
+	// The configuration was validated: the policy words are known.
+	c, _ := arbiter.BoardConfig(tr.game, tr.cfg.TouchMove, tr.cfg.IllegalMove)
 	return c
 }

@@ -280,9 +280,8 @@ func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start r
 	}
 	caps := arbiter.CapsOf(rd.Hello().Caps)
 	rp.rep.Caps = caps
-	cfg := arbiter.DefaultConfig(rp.rg)
-	cfg.AwaitSetup, cfg.BoardTime = true, true
-	if err := cfg.Policy(rp.policy[0], rp.policy[1]); err != nil {
+	cfg, err := arbiter.BoardConfig(rp.rg, rp.policy[0], rp.policy[1])
+	if err != nil {
 		return err
 	}
 	if rp.opts.Configure != nil {
