@@ -301,7 +301,7 @@ func (s *Session) quickCommit(out []Output, e Event) []Output {
 	if !ok || top.Color != c.next.Turn() {
 		return out
 	}
-	if v := s.touchViolation(t, *c); v != "" && s.cfg.TouchMove == Strict {
+	if v := s.touchViolation(t, c); v != "" && s.cfg.TouchMove == Strict {
 		return out
 	}
 	return s.commit(out, idx[0], s.lastChange, s.lastBoard)
@@ -489,7 +489,7 @@ func (s *Session) press(out []Output, e Event) []Output {
 // forbids it.
 func (s *Session) tryCommit(out []Output, i int, at time.Duration, boardMs int64) []Output {
 	t := s.turn
-	c := *t.cands[i]
+	c := t.cands[i]
 	if v := s.touchViolation(t, c); v != "" {
 		enforce := s.cfg.TouchMove
 		if s.lossy && enforce == Strict {
@@ -515,7 +515,7 @@ func (s *Session) tryCommit(out []Output, i int, at time.Duration, boardMs int64
 
 // touchViolation returns a description of the touch-move rule that the
 // move of c breaks, or "".
-func (s *Session) touchViolation(t *turn, c candidate) string {
+func (s *Session) touchViolation(t *turn, c *candidate) string {
 	if s.cfg.TouchMove == Off {
 		return ""
 	}

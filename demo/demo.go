@@ -131,7 +131,7 @@ func (dm *Demo) addBoard(tournament uint64, id string, g rules.Game, n uint64) (
 	}
 	b, err := sim.NewBoard(sim.Config{
 		ID: id, Geometry: g.Geometry(), Caps: caps, Seed: dm.seed*1000 + n,
-		Faults: sim.Faults{Drop: dm.faults, Corrupt: dm.faults, Duplicate: dm.faults, Bounce: dm.faults * 5},
+		Faults: LinkFaults(dm.faults),
 	}, sim.NewReal())
 	if err != nil {
 		return nil, err
@@ -150,6 +150,13 @@ func (dm *Demo) addBoard(tournament uint64, id string, g rules.Game, n uint64) (
 	pl := &player{d: dm.d, stats: dm.stats, plies: dm.plies, table: t, game: g, board: b, runner: r, rng: rand.New(rand.NewPCG(dm.seed, n)), news: make(chan news, 64)}
 	dm.players[id] = pl
 	return pl, nil
+}
+
+// LinkFaults are the faults of a simulated board at one rate: dropped,
+// corrupted and duplicated frames, and sensors that bounce (five times as
+// often, as contacts chatter more than cables fail).
+func LinkFaults(rate float64) sim.Faults {
+	return sim.Faults{Drop: rate, Corrupt: rate, Duplicate: rate, Bounce: rate * 5}
 }
 
 // ScaledHuman speeds a simulated person up by factor f.

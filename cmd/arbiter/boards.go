@@ -117,7 +117,7 @@ printed path (boards.ports: [{path: ...}]) to test it without hardware.`,
 				return fmt.Errorf("%w: --speed must be positive", errUsage)
 			}
 			b, err := sim.NewBoard(sim.Config{ID: id, Geometry: g.Geometry(), Caps: caps, Seed: seed,
-				Faults: sim.Faults{Drop: faults, Corrupt: faults, Duplicate: faults, Bounce: faults * 5}}, sim.NewReal())
+				Faults: demo.LinkFaults(faults)}, sim.NewReal())
 			if err != nil {
 				return err
 			}
