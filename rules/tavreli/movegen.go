@@ -111,15 +111,45 @@ func (b *Board) appendVolkhvMoves(dst []Move, o int8, h int, remEnemy uint32, nt
 	return dst
 }
 
-// IsLegal reports whether m is a legal move of b.
+// IsLegal reports whether m is a legal move of b. It looks only at the
+// moves from m's origin and plays m to judge it, rather than generating
+// every legal move: callers check moves one at a time (Position.Play).
 func (b *Board) IsLegal(m Move) bool {
+	c := b.side
+	o := m.from
+	if o < 0 || o >= 64 || b.own[c]&(1<<uint(o)) == 0 {
+		return false
+	}
 	var buf [256]Move
-	for _, l := range b.GenerateLegal(buf[:0]) {
-		if l == m {
-			return true
+	for _, p := range b.pseudoFrom(o, c, buf[:0]) {
+		if p == m {
+			return b.legalAfter(m, c)
 		}
 	}
 	return false
+}
+
+// pseudoFrom appends the moves of c's stack on o that follow the movement
+// rules, before the test of its own Volkhv's safety: the same moves
+// GenerateLegal considers for o.
+func (b *Board) pseudoFrom(o int8, c rules.Color, dst []Move) []Move {
+	role := b.role(b.top[o])
+	h := int(b.height[o])
+	var tg [40]int8
+	for _, d := range b.targets(o, role, c, tg[:0]) {
+		for k := 1; k <= h; k++ {
+			dst = append(dst, Move{from: o, to: d, n: uint8(k)})
+		}
+	}
+	if role == Ratnik && b.ep >= 0 && isForwardDiagonal(o, b.ep, c) {
+		for k := 1; k <= h; k++ {
+			dst = append(dst, Move{from: o, to: b.ep, n: uint8(k), kind: EnPassant})
+		}
+	}
+	if role == Volkhv && !b.attacked(b.king[c], c.Other()) {
+		dst = b.appendCastling(dst, o, c)
+	}
+	return dst
 }
 
 // legalAfter plays m and reports whether c's Volkhv is then safe.
