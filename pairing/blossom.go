@@ -69,6 +69,7 @@ type blossomSolver struct {
 	started    bool
 
 	mate             []int
+	out              []int
 	label            []int
 	labelend         []int
 	inblossom        []int
@@ -141,6 +142,7 @@ func newBlossomSolver(n, words int) *blossomSolver {
 		s.alive[v] = v
 	}
 	s.mate = make([]int, n)
+	s.out = make([]int, n)
 	s.label = make([]int, 2*n)
 	s.labelend = make([]int, 2*n)
 	s.inblossom = make([]int, n)
@@ -395,7 +397,8 @@ func (s *blossomSolver) leaves(b int, f func(v int)) {
 }
 
 // solve brings the matching back to optimality after weight changes and
-// returns mate[v] (the partner vertex or -1).
+// returns mate[v] (the partner vertex or -1) in a buffer that the next call
+// overwrites.
 func (s *blossomSolver) solve() []int {
 	n := s.n
 	if !s.started {
@@ -458,7 +461,7 @@ func (s *blossomSolver) solve() []int {
 		}
 	}
 	s.run()
-	out := make([]int, n)
+	out := s.out[:n]
 	for v := range out {
 		out[v] = -1
 		if s.mate[v] >= 0 {
@@ -1011,7 +1014,14 @@ func (s *blossomSolver) run() {
 				bv := s.inblossom[v] // changes only in addBlossom
 				for _, w := range s.alive {
 					id := rowSq[w]
-					if id == 0 || bv == s.inblossom[w] {
+					if id == 0 {
+						continue
+					}
+					bw := s.inblossom[w]
+					if bw == bv || (s.label[bw] == 2 && s.label[w] != 0) {
+						// An edge to a vertex already reached inside a
+						// T-blossom can do nothing: neither a new label
+						// nor a least-slack candidate, whatever its slack.
 						continue
 					}
 					// k is tri(v, w); p is remote(v, w).
