@@ -63,8 +63,17 @@ type blossomSolver struct {
 	// alive lists, in order, the vertices not retired: a retired vertex
 	// belongs to a pair fixed for good, whose only edge is to each other,
 	// so searches can skip it.
-	alive      []int
-	retired    []bool
+	alive     []int
+	aliveBits []uint64 // alive as a bit set
+	retired   []bool
+	// The scans walk bit sets of rows words each: adj has bit w of row v
+	// set when (v, w) is an edge, and leafBits row b-n holds the vertices
+	// of blossom b. A vertex's scan then skips absent edges, retired
+	// vertices and its own blossom a word at a time: late in a round most
+	// of the graph is one big blossom of tight edges.
+	rows       int
+	adj        []uint64
+	leafBits   []uint64
 	retireList []int
 	started    bool
 
@@ -137,10 +146,11 @@ func newBlossomSolver(n, words int) *blossomSolver {
 	}
 	s.dirty = make([]bool, n)
 	s.retired = make([]bool, n)
-	s.alive = make([]int, n)
-	for v := range s.alive {
-		s.alive[v] = v
-	}
+	s.rows = (n + 63) / 64
+	s.adj = make([]uint64, n*s.rows)
+	s.leafBits = make([]uint64, n*s.rows)
+	s.aliveBits = make([]uint64, s.rows)
+	s.rebuildAlive()
 	s.mate = make([]int, n)
 	s.out = make([]int, n)
 	s.label = make([]int, 2*n)
@@ -216,16 +226,15 @@ func (s *blossomSolver) setDoubled(a, b int, x weight) {
 				s.retired[s.endpoint(s.mate[v])] = false
 			}
 		}
-		s.alive = s.alive[:0]
-		for v := 0; v < s.n; v++ {
-			if !s.retired[v] {
-				s.alive = append(s.alive, v)
-			}
-		}
+		s.rebuildAlive()
 	}
 	increase := cmpWeight(x, w) > 0
 	old := s.wid[k]
 	s.wid[k] = s.pool.acquire(x)
+	if (old == 0) != (s.wid[k] == 0) {
+		s.adj[a*s.rows+b/64] ^= 1 << uint(b%64)
+		s.adj[b*s.rows+a/64] ^= 1 << uint(a%64)
+	}
 	s.sq[a*s.n+b], s.sq[b*s.n+a] = s.wid[k], s.wid[k]
 	s.pool.release(old)
 	if !s.started {
@@ -245,6 +254,28 @@ func (s *blossomSolver) setDoubled(a, b int, x weight) {
 			s.markDirty(a)
 		}
 	}
+}
+
+// rebuildAlive lists the vertices not retired, in order.
+func (s *blossomSolver) rebuildAlive() {
+	s.alive = s.alive[:0]
+	clear(s.aliveBits)
+	for v := 0; v < s.n; v++ {
+		if !s.retired[v] {
+			s.alive = append(s.alive, v)
+			s.aliveBits[v/64] |= 1 << uint(v%64)
+		}
+	}
+}
+
+// scanWord returns word i of the bit set of v's neighbours that v's scans
+// look at: alive, joined by an edge, outside v's top-level blossom bv.
+func (s *blossomSolver) scanWord(v, bv, i int) uint64 {
+	word := s.adj[v*s.rows+i] & s.aliveBits[i]
+	if bv >= s.n {
+		word &^= s.leafBits[(bv-s.n)*s.rows+i]
+	}
+	return word
 }
 
 func (s *blossomSolver) markDirty(v int) {
@@ -439,13 +470,7 @@ func (s *blossomSolver) solve() []int {
 		}
 		s.retireList = s.retireList[:0]
 		if changed {
-			alive := s.alive[:0]
-			for _, v := range s.alive {
-				if !s.retired[v] {
-					alive = append(alive, v)
-				}
-			}
-			s.alive = alive
+			s.rebuildAlive()
 		}
 	}
 	// All deficient roots must share one parity so that slacks between
@@ -618,24 +643,24 @@ func (s *blossomSolver) findBestEdges() {
 			}
 			rowV, row := v*(v-1)/2, v*s.n
 			rowSq, rowAllow := s.sq[row:row+s.n], s.allowStamp[row:row+s.n]
-			for _, w := range s.alive {
-				id := rowSq[w]
-				if id == 0 || bv == s.inblossom[w] || rowAllow[w] == s.stamp {
-					continue
-				}
-				var k int
-				switch {
-				case w < v:
-					k = rowV + w
-				case w > v:
-					k = w*(w-1)/2 + v
-				default:
-					continue
-				}
-				if s.label[s.inblossom[w]] == 1 {
-					s.offerBest(bv, k, v, w, id)
-				} else if s.label[w] == 0 {
-					s.offerBest(w, k, v, w, id)
+			for j := range s.rows {
+				for cand := s.scanWord(v, bv, j); cand != 0; cand &= cand - 1 {
+					w := j*64 + bits.TrailingZeros64(cand)
+					id := rowSq[w]
+					if rowAllow[w] == s.stamp {
+						continue
+					}
+					var k int
+					if w < v {
+						k = rowV + w
+					} else {
+						k = w*(w-1)/2 + v
+					}
+					if s.label[s.inblossom[w]] == 1 {
+						s.offerBest(bv, k, v, w, id)
+					} else if s.label[w] == 0 {
+						s.offerBest(w, k, v, w, id)
+					}
 				}
 			}
 		}
@@ -708,6 +733,17 @@ func (s *blossomSolver) addBlossom(base, k int) {
 	}
 	s.blossomchilds[b] = path
 	s.blossomendps[b] = endps
+	mask := s.leafBits[(b-n)*s.rows : (b-n+1)*s.rows]
+	clear(mask)
+	for _, c := range path {
+		if c < n {
+			mask[c/64] |= 1 << uint(c%64)
+			continue
+		}
+		for i, x := range s.leafBits[(c-n)*s.rows : (c-n+1)*s.rows] {
+			mask[i] |= x
+		}
+	}
 	s.label[b] = 1
 	s.labelend[b] = s.labelend[bb]
 	s.dual[b].setZero()
@@ -1006,70 +1042,69 @@ func (s *blossomSolver) run() {
 		}
 		augmented := false
 		for {
-			for len(s.queue) > 0 && !augmented {
+		scan:
+			for len(s.queue) > 0 {
 				v := s.queue[len(s.queue)-1]
 				s.queue = s.queue[:len(s.queue)-1]
 				rowV, row := v*(v-1)/2, v*s.n
 				rowSq := s.sq[row : row+n]
 				bv := s.inblossom[v] // changes only in addBlossom
-				for _, w := range s.alive {
-					id := rowSq[w]
-					if id == 0 {
-						continue
-					}
-					bw := s.inblossom[w]
-					if bw == bv || (s.label[bw] == 2 && s.label[w] != 0) {
-						// An edge to a vertex already reached inside a
-						// T-blossom can do nothing: neither a new label
-						// nor a least-slack candidate, whatever its slack.
-						continue
-					}
-					// k is tri(v, w); p is remote(v, w).
-					var k, p int
-					switch {
-					case w < v:
-						k = rowV + w
-						p = 2*k + 1
-					case w > v:
-						k = w*(w-1)/2 + v
-						p = 2 * k
-					default:
-						continue
-					}
-					allowed := s.allowStamp[row+w] == s.stamp
-					if !allowed && s.tightID(v, w, id) {
-						s.allowStamp[row+w] = s.stamp
-						s.allowStamp[w*s.n+v] = s.stamp
-						allowed = true
-					}
-					if allowed {
+				for j := range s.rows {
+					for cand := s.scanWord(v, bv, j); cand != 0; {
+						t := bits.TrailingZeros64(cand)
+						cand &^= 1 << uint(t)
+						w := j*64 + t
 						bw := s.inblossom[w]
-						if s.label[bw] == 0 && s.mate[s.blossombase[bw]] == -1 {
-							// A free vertex with zero dual: augment to it.
-							s.assignLabel(w, 1, -1)
+						if bw == bv || (s.label[bw] == 2 && s.label[w] != 0) {
+							// An edge to a vertex already reached inside a
+							// T-blossom can do nothing: neither a new label
+							// nor a least-slack candidate, whatever its slack.
+							continue
 						}
-						if s.label[bw] == 0 {
-							s.assignLabel(w, 2, p^1)
-						} else if s.label[bw] == 1 {
-							base := s.scanBlossom(v, w)
-							if base >= 0 {
+						id := rowSq[w]
+						// k is tri(v, w); p is remote(v, w).
+						var k, p int
+						if w < v {
+							k = rowV + w
+							p = 2*k + 1
+						} else {
+							k = w*(w-1)/2 + v
+							p = 2 * k
+						}
+						allowed := s.allowStamp[row+w] == s.stamp
+						if !allowed && s.tightID(v, w, id) {
+							s.allowStamp[row+w] = s.stamp
+							s.allowStamp[w*s.n+v] = s.stamp
+							allowed = true
+						}
+						switch {
+						case allowed:
+							if s.label[bw] == 0 && s.mate[s.blossombase[bw]] == -1 {
+								// A free vertex with zero dual: augment to it.
+								s.assignLabel(w, 1, -1)
+							}
+							if s.label[bw] == 0 {
+								s.assignLabel(w, 2, p^1)
+							} else if s.label[bw] == 1 {
+								base := s.scanBlossom(v, w)
+								if base < 0 {
+									s.augmentMatching(k)
+									augmented = true
+									break scan
+								}
 								s.addBlossom(base, k)
 								bv = s.inblossom[v]
-							} else {
-								s.augmentMatching(k)
-								augmented = true
-								break
+								cand &^= s.leafBits[(bv-n)*s.rows+j]
+							} else if s.label[w] == 0 {
+								s.label[w] = 2
+								s.labelend[w] = p ^ 1
 							}
-						} else if s.label[w] == 0 {
-							s.label[w] = 2
-							s.labelend[w] = p ^ 1
+						case !s.eager:
+						case s.label[bw] == 1:
+							s.offerBest(bv, k, v, w, id)
+						case s.label[w] == 0:
+							s.offerBest(w, k, v, w, id)
 						}
-					} else if !s.eager {
-						continue
-					} else if s.label[s.inblossom[w]] == 1 {
-						s.offerBest(bv, k, v, w, id)
-					} else if s.label[w] == 0 {
-						s.offerBest(w, k, v, w, id)
 					}
 				}
 			}
