@@ -74,7 +74,6 @@ type blossomSolver struct {
 	rows       int
 	adj        []uint64
 	leafBits   []uint64
-	retireList []int
 	started    bool
 
 	mate             []int
@@ -207,9 +206,36 @@ func newBlossomSolver(n, words int) *blossomSolver {
 
 func (s *blossomSolver) w2(k int) weight { return s.pool.get(s.wid[k]) }
 
-// retire marks v as belonging to a pair fixed for good; it takes effect at
-// the next solve once the pair is settled.
-func (s *blossomSolver) retire(v int) { s.retireList = append(s.retireList, v) }
+// fix takes the matched pair (a, b) out of the graph for good: the
+// searches skip both, and their other edges no longer count, though they
+// keep their weights. Blossoms around them are dissolved first, which may
+// free other vertices for the next search. Setting an edge at either
+// brings the pair back.
+func (s *blossomSolver) fix(a, b int) {
+	if a == b || s.mate[a] < 0 || s.endpoint(s.mate[a]) != b {
+		panic("pairing: fixing a pair that is not matched")
+	}
+	for _, v := range [2]int{a, b} {
+		for s.inblossom[v] != v {
+			s.dissolveAround(v)
+		}
+	}
+	s.mate[a], s.mate[b] = remote(a, b), remote(b, a)
+	s.retired[a], s.retired[b] = true, true
+	s.rebuildAlive()
+}
+
+// eachNeighbour calls f for every vertex in the searches joined to x by an
+// edge, with the edge's weight id.
+func (s *blossomSolver) eachNeighbour(x int, f func(u int, id uint32)) {
+	row := s.sq[x*s.n : (x+1)*s.n]
+	for j := range s.rows {
+		for word := s.adj[x*s.rows+j] & s.aliveBits[j]; word != 0; word &= word - 1 {
+			u := j*64 + bits.TrailingZeros64(word)
+			f(u, row[u])
+		}
+	}
+}
 
 // setDoubled sets twice the weight of edge (a, b).
 func (s *blossomSolver) setDoubled(a, b int, x weight) {
@@ -219,11 +245,16 @@ func (s *blossomSolver) setDoubled(a, b int, x weight) {
 		return
 	}
 	if s.retired[a] || s.retired[b] {
-		// A fixed pair touched again goes back into the searches.
+		// A fixed pair touched again goes back into the searches; their
+		// duals ignored the edges of the rest while they were out.
 		for _, v := range [2]int{a, b} {
 			if s.retired[v] {
-				s.retired[v] = false
-				s.retired[s.endpoint(s.mate[v])] = false
+				u := s.endpoint(s.mate[v])
+				s.retired[v], s.retired[u] = false, false
+				if s.started {
+					s.markDirty(v)
+					s.markDirty(u)
+				}
 			}
 		}
 		s.rebuildAlive()
@@ -459,20 +490,6 @@ func (s *blossomSolver) solve() []int {
 		s.dirty[x] = false
 	}
 	s.dirtyList = s.dirtyList[:0]
-	if len(s.retireList) > 0 {
-		changed := false
-		for _, v := range s.retireList {
-			// Retire only a settled pair: matched, outside any blossom.
-			if p := s.mate[v]; p >= 0 && s.inblossom[v] == v && s.inblossom[s.endpoint(p)] == s.endpoint(p) {
-				s.retired[v] = true
-				changed = true
-			}
-		}
-		s.retireList = s.retireList[:0]
-		if changed {
-			s.rebuildAlive()
-		}
-	}
 	// All deficient roots must share one parity so that slacks between
 	// them stay even; make them even.
 	for _, v := range s.alive {
@@ -564,15 +581,13 @@ func (s *blossomSolver) repair(x int) {
 			ok = false
 		}
 	}
-	row := s.sq[x*s.n : (x+1)*s.n]
-	for u := 0; ok && u < s.n; u++ {
-		if row[u] == 0 {
-			continue // no edge, or u == x
-		}
-		add(s.tmp, s.dual[x], s.dual[u])
-		if cmpWeight(s.tmp, s.pool.get(row[u])) < 0 {
-			ok = false
-		}
+	if ok {
+		s.eachNeighbour(x, func(u int, id uint32) {
+			if ok {
+				add(s.tmp, s.dual[x], s.dual[u])
+				ok = cmpWeight(s.tmp, s.pool.get(id)) >= 0
+			}
+		})
 	}
 	if ok {
 		return
@@ -595,20 +610,16 @@ func (s *blossomSolver) repair(x int) {
 func (s *blossomSolver) lowerDual(x int) {
 	d := s.dual[x]
 	d.setZero()
-	row := s.sq[x*s.n : (x+1)*s.n]
-	for u := 0; u < s.n; u++ {
-		if row[u] == 0 {
-			continue // no edge, or u == x
-		}
-		w := s.pool.get(row[u])
+	s.eachNeighbour(x, func(u int, id uint32) {
+		w := s.pool.get(id)
 		if cmpWeight(w, s.dual[u]) <= 0 {
-			continue
+			return
 		}
 		sub(s.tmp, w, s.dual[u])
 		if cmpWeight(s.tmp, d) > 0 {
 			copy(d, s.tmp)
 		}
-	}
+	})
 }
 
 func (s *blossomSolver) assignLabel(w, t, p int) {

@@ -611,23 +611,10 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 	return pairs, bye, nil
 }
 
-// finalize fixes the pair (a, b): their edge gets the maximum weight and all
-// their other edges are removed.
+// finalize fixes the pair (a, b), matched in the last matching computed:
+// the matcher leaves it out from then on.
 func (d *dutch) finalize(mc *matcher, a, b int) {
-	zero := newWeight(d.words)
-	for u := 0; u < mc.n; u++ {
-		if u != a {
-			if u == b {
-				mc.set(a, u, d.maxW)
-			} else {
-				mc.set(a, u, zero)
-			}
-		}
-		if u != b && u != a {
-			mc.set(b, u, zero)
-		}
-	}
-	mc.retire(a, b)
+	mc.fix(a, b)
 }
 
 // addWrap adds y to x modulo the width, so that a "negative" y written in

@@ -53,11 +53,10 @@ func (m *matcher) set(a, b int, x weight) {
 	m.solver.setDoubled(a, b, m.buf)
 }
 
-// retire tells the matcher that the pair (a, b) is fixed for good: the
-// caller has left it a single edge, and the searches may skip it.
-func (m *matcher) retire(a, b int) {
-	m.solver.retire(m.vertex(a))
-	m.solver.retire(m.vertex(b))
+// fix takes the pair (a, b), matched in the last matching computed, out
+// of the graph for good.
+func (m *matcher) fix(a, b int) {
+	m.solver.fix(m.vertex(a), m.vertex(b))
 }
 
 // compute returns, for every vertex, its partner in a maximum weight
