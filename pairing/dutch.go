@@ -239,7 +239,17 @@ func (d *dutch) pairRound() (pairs [][2]int, bye int, err error) {
 	top := d.score(d.sorted[0])
 	// The matcher copies what it is given: one scratch weight serves all.
 	w := newWeight(d.words)
+	// With an even number of players, the first matching only proves that
+	// all can be paired, and the first bracket's does that as well. When
+	// that bracket (the top score group and the next) holds everyone, as
+	// in round 1, its weights are all there is: none are set here, and no
+	// matching is computed. Otherwise the matching of these weights is a
+	// better start for the first bracket's than none.
+	skip := !odd && d.firstBracketEnd() == n
 	for i, p := range d.sorted {
+		if skip {
+			break
+		}
 		for j := 0; j < i; j++ {
 			o := d.sorted[j]
 			w.setZero()
@@ -257,15 +267,12 @@ func (d *dutch) pairRound() (pairs [][2]int, bye int, err error) {
 			mc.set(i, j, w)
 		}
 	}
-	first := mc.compute()
-	unmatched := 0
-	for v, u := range first {
-		if u == v {
-			unmatched++
+	var first []int
+	if !skip {
+		first = mc.compute()
+		if err := checkComplete(first); err != nil {
+			return nil, -1, err
 		}
-	}
-	if unmatched > 1 {
-		return nil, -1, &NoValidPairingError{Reason: "the players cannot all be paired (all but one) without a rematch, an ineligible bye or a clash of absolute colour preferences"}
 	}
 	if odd {
 		for v, u := range first {
@@ -305,6 +312,36 @@ func (d *dutch) pairRound() (pairs [][2]int, bye int, err error) {
 		}
 	}
 	return d.brackets(mc)
+}
+
+// firstBracketEnd returns the number of players in the top score group and
+// the next, whose edges the first bracket sets.
+func (d *dutch) firstBracketEnd() int {
+	n := len(d.sorted)
+	next := 0
+	for next < n && d.score(d.sorted[next]) >= d.score(d.sorted[0]) {
+		next++
+	}
+	for sgIt := next; next < n && d.score(d.sorted[next]) >= d.score(d.sorted[sgIt]); {
+		next++
+	}
+	return next
+}
+
+// checkComplete reports the round as impossible to pair when the maximum
+// weight matching mate, whose heaviest field counts pairs, leaves more than
+// one player unpaired.
+func checkComplete(mate []int) error {
+	unmatched := 0
+	for v, u := range mate {
+		if u == v {
+			unmatched++
+		}
+	}
+	if unmatched > 1 {
+		return &NoValidPairingError{Reason: "the players cannot all be paired (all but one) without a rematch, an ineligible bye or a clash of absolute colour preferences"}
+	}
+	return nil
 }
 
 // brackets runs the bracket-by-bracket optimisation.
@@ -371,6 +408,12 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 			return r
 		}
 		stable := mc.compute()
+		if sgBeginVertex == 0 {
+			// The first matching of all: see pairRound.
+			if err := checkComplete(stable); err != nil {
+				return nil, -1, err
+			}
+		}
 
 		// Choose the MDPs to pair in this bracket.
 		var mdScore, remainingMD, remainingMatchedMD int
