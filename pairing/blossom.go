@@ -74,6 +74,10 @@ type blossomSolver struct {
 	rows       int
 	adj        []uint64
 	leafBits   []uint64
+	// reached has a bit for each vertex reached inside a T-blossom
+	// (label[w] != 0 under a T label): edges to those can do nothing, and
+	// in a stage that labels a large part of the graph they are half of it.
+	reached []uint64
 	started    bool
 
 	mate             []int
@@ -149,6 +153,7 @@ func newBlossomSolver(n, words int) *blossomSolver {
 	s.adj = make([]uint64, n*s.rows)
 	s.leafBits = make([]uint64, n*s.rows)
 	s.aliveBits = make([]uint64, s.rows)
+	s.reached = make([]uint64, s.rows)
 	s.rebuildAlive()
 	s.mate = make([]int, n)
 	s.out = make([]int, n)
@@ -300,9 +305,10 @@ func (s *blossomSolver) rebuildAlive() {
 }
 
 // scanWord returns word i of the bit set of v's neighbours that v's scans
-// look at: alive, joined by an edge, outside v's top-level blossom bv.
+// look at: alive, joined by an edge, outside v's top-level blossom bv, and
+// not reached inside a T-blossom.
 func (s *blossomSolver) scanWord(v, bv, i int) uint64 {
-	word := s.adj[v*s.rows+i] & s.aliveBits[i]
+	word := s.adj[v*s.rows+i] & s.aliveBits[i] &^ s.reached[i]
 	if bv >= s.n {
 		word &^= s.leafBits[(bv-s.n)*s.rows+i]
 	}
@@ -626,6 +632,9 @@ func (s *blossomSolver) assignLabel(w, t, p int) {
 	for {
 		b := s.inblossom[w]
 		s.label[w], s.label[b] = t, t
+		if t == 2 {
+			s.reached[w/64] |= 1 << uint(w%64)
+		}
 		s.labelend[w], s.labelend[b] = p, p
 		s.bestedge[w], s.bestedge[b] = -1, -1
 		if t == 1 {
@@ -680,6 +689,7 @@ func (s *blossomSolver) findBestEdges() {
 
 // push queues v for scanning.
 func (s *blossomSolver) push(v int) {
+	s.reached[v/64] &^= 1 << uint(v%64) // outer now
 	s.queue = append(s.queue, v)
 	s.outer[v/64] |= 1 << uint(v%64)
 }
@@ -892,6 +902,10 @@ func indexOf(a []int, x int) int {
 
 func (s *blossomSolver) expandBlossom(b int, endstage bool) {
 	n := s.n
+	if !endstage {
+		// Its vertices are labelled again below.
+		s.leaves(b, func(v int) { s.reached[v/64] &^= 1 << uint(v%64) })
+	}
 	for _, c := range s.blossomchilds[b] {
 		s.blossomparent[c] = -1
 		if c < n {
@@ -1040,6 +1054,7 @@ func (s *blossomSolver) run() {
 		}
 		s.queue = s.queue[:0]
 		clear(s.outer)
+		clear(s.reached)
 		s.eager = false
 		roots := 0
 		for _, v := range s.alive {
@@ -1109,6 +1124,7 @@ func (s *blossomSolver) run() {
 							} else if s.label[w] == 0 {
 								s.label[w] = 2
 								s.labelend[w] = p ^ 1
+								s.reached[w/64] |= 1 << uint(w%64)
 							}
 						case !s.eager:
 						case s.label[bw] == 1:
