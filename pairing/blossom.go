@@ -46,6 +46,13 @@ import (
 //     it down, instead of looking it up again by edge number, and the
 //     tight test decides on the lowest word inline.
 //   - addBlossom looks only at queued (S) vertices, through a bit set.
+//   - A vertex's scan walks bit sets (rows of edges, live vertices, the
+//     vertices of its blossom, vertices reached inside T-blossoms) a word
+//     at a time: late in a round most of the graph is one big blossom.
+//   - Until its first dual change, a stage goes on after an augmentation
+//     with the trees that did not take part (forest.go).
+//   - A pair fixed for good leaves the graph (fix) instead of having all
+//     its other edges set to zero.
 //
 // The solver is checked against exhaustive search on random graphs, fresh
 // and after incremental changes (blossom_test.go).
@@ -71,14 +78,19 @@ type blossomSolver struct {
 	// of blossom b. A vertex's scan then skips absent edges, retired
 	// vertices and its own blossom a word at a time: late in a round most
 	// of the graph is one big blossom of tight edges.
-	rows       int
-	adj        []uint64
-	leafBits   []uint64
+	rows     int
+	adj      []uint64
+	leafBits []uint64
 	// reached has a bit for each vertex reached inside a T-blossom
 	// (label[w] != 0 under a T label): edges to those can do nothing, and
 	// in a stage that labels a large part of the graph they are half of it.
 	reached []uint64
-	started    bool
+	// tree[b] is the root of the alternating tree that the labelled
+	// top-level blossom b belongs to (forest.go).
+	tree    []int
+	dropped []int
+	seen    []bool // scratch by blossom, all false between calls
+	started bool
 
 	mate             []int
 	out              []int
@@ -94,11 +106,7 @@ type blossomSolver struct {
 	hasBestEdges     []bool
 	unused           []int
 	dual             []weight
-	// allowStamp[a*n+b] and [b*n+a] say whether edge (a, b) is allowed
-	// in this stage. Rows make the scans of a vertex's edges sequential.
-	allowStamp []uint16
-	stamp      uint16
-	queue      []int
+	queue            []int
 	// eager says whether this stage keeps the least-slack edges
 	// (bestedge, blossombestedges) up to date. Most stages end in an
 	// augmentation along tight edges before any dual change, so a stage
@@ -154,6 +162,8 @@ func newBlossomSolver(n, words int) *blossomSolver {
 	s.leafBits = make([]uint64, n*s.rows)
 	s.aliveBits = make([]uint64, s.rows)
 	s.reached = make([]uint64, s.rows)
+	s.tree = make([]int, 2*n)
+	s.seen = make([]bool, 2*n)
 	s.rebuildAlive()
 	s.mate = make([]int, n)
 	s.out = make([]int, n)
@@ -178,7 +188,6 @@ func newBlossomSolver(n, words int) *blossomSolver {
 	for i := range s.dual {
 		s.dual[i] = backing[i*words : (i+1)*words : (i+1)*words]
 	}
-	s.allowStamp = make([]uint16, n*n)
 	s.sq = make([]uint32, n*n)
 	s.bsKey = make([]bestKey, 2*n)
 	s.bsTop = make([]int, 2*n)
@@ -444,12 +453,6 @@ func (s *blossomSolver) offerBest(b, k, i, j int, id uint32) {
 	s.setBest(b, k, s.slackAt(s.cand, i, j, id))
 }
 
-func (s *blossomSolver) allow(k int) {
-	a, b := int(s.ends[2*k]), int(s.ends[2*k+1])
-	s.allowStamp[a*s.n+b] = s.stamp
-	s.allowStamp[b*s.n+a] = s.stamp
-}
-
 func (s *blossomSolver) leaves(b int, f func(v int)) {
 	if b < s.n {
 		f(b)
@@ -631,6 +634,7 @@ func (s *blossomSolver) lowerDual(x int) {
 func (s *blossomSolver) assignLabel(w, t, p int) {
 	for {
 		b := s.inblossom[w]
+		s.tree[b] = s.treeOf(w, p)
 		s.label[w], s.label[b] = t, t
 		if t == 2 {
 			s.reached[w/64] |= 1 << uint(w%64)
@@ -650,8 +654,9 @@ func (s *blossomSolver) assignLabel(w, t, p int) {
 // scans of an eager stage would have kept: for every vertex outside the
 // S-blossoms its least-slack edge from one, and for every top-level
 // S-blossom its least-slack edge to another. No edge between S-vertices of
-// different blossoms is tight at this point, and none from an S-vertex to a
-// vertex outside is tight without being allowed.
+// different blossoms is tight at this point. One from an S-vertex to an
+// unlabelled vertex may be, when a tree was dropped (forest.go): it is
+// recorded with its zero slack, and a dual change of zero takes it.
 func (s *blossomSolver) findBestEdges() {
 	for i, word := range s.outer {
 		for word != 0 {
@@ -662,14 +667,13 @@ func (s *blossomSolver) findBestEdges() {
 				continue
 			}
 			rowV, row := v*(v-1)/2, v*s.n
-			rowSq, rowAllow := s.sq[row:row+s.n], s.allowStamp[row:row+s.n]
+			rowSq := s.sq[row : row+s.n]
 			for j := range s.rows {
 				for cand := s.scanWord(v, bv, j); cand != 0; cand &= cand - 1 {
 					w := j*64 + bits.TrailingZeros64(cand)
+					// Allowed edges count too: after a tree was dropped
+					// (forest.go), one may lead to an unlabelled vertex.
 					id := rowSq[w]
-					if rowAllow[w] == s.stamp {
-						continue
-					}
 					var k int
 					if w < v {
 						k = rowV + w
@@ -767,6 +771,7 @@ func (s *blossomSolver) addBlossom(base, k int) {
 	}
 	s.label[b] = 1
 	s.labelend[b] = s.labelend[bb]
+	s.tree[b] = s.tree[bb]
 	s.dual[b].setZero()
 	s.leaves(b, func(v int) {
 		if s.label[s.inblossom[v]] == 2 {
@@ -927,15 +932,14 @@ func (s *blossomSolver) expandBlossom(b int, endstage bool) {
 			s.label[s.endpoint(p^1)] = 0
 			s.label[s.endpoint(endps[at(j-endptrick)]^endptrick^1)] = 0
 			s.assignLabel(s.endpoint(p^1), 2, p)
-			s.allow(endps[at(j-endptrick)] / 2)
 			j += jstep
 			p = endps[at(j-endptrick)] ^ endptrick
-			s.allow(p / 2)
 			j += jstep
 		}
 		bv := childs[at(j)]
 		s.label[s.endpoint(p^1)], s.label[bv] = 2, 2
 		s.labelend[s.endpoint(p^1)], s.labelend[bv] = p, p
+		s.tree[bv] = s.tree[s.inblossom[s.endpoint(p)]]
 		s.bestedge[bv] = -1
 		j += jstep
 		for childs[at(j)] != entrychild {
@@ -1047,11 +1051,6 @@ func (s *blossomSolver) run() {
 			s.blossombestedges[b] = nil
 			s.hasBestEdges[b] = false
 		}
-		s.stamp++
-		if s.stamp == 0 {
-			clear(s.allowStamp)
-			s.stamp = 1
-		}
 		s.queue = s.queue[:0]
 		clear(s.outer)
 		clear(s.reached)
@@ -1097,14 +1096,11 @@ func (s *blossomSolver) run() {
 							k = w*(w-1)/2 + v
 							p = 2 * k
 						}
-						allowed := s.allowStamp[row+w] == s.stamp
-						if !allowed && s.tightID(v, w, id) {
-							s.allowStamp[row+w] = s.stamp
-							s.allowStamp[w*s.n+v] = s.stamp
-							allowed = true
-						}
+						// An edge is allowed while it is tight. The
+						// algorithm's flag for that is a cache that a
+						// dropped tree (forest.go) would make stale.
 						switch {
-						case allowed:
+						case s.tightID(v, w, id):
 							if s.label[bw] == 0 && s.mate[s.blossombase[bw]] == -1 {
 								// A free vertex with zero dual: augment to it.
 								s.assignLabel(w, 1, -1)
@@ -1114,9 +1110,15 @@ func (s *blossomSolver) run() {
 							} else if s.label[bw] == 1 {
 								base := s.scanBlossom(v, w)
 								if base < 0 {
+									t1, t2 := s.tree[bv], s.tree[bw]
 									s.augmentMatching(k)
 									augmented = true
-									break scan
+									if s.eager || !s.dropTrees(t1, t2) {
+										break scan
+									}
+									// The other trees go on: scan again
+									// from what is left in the queue.
+									continue scan
 								}
 								s.addBlossom(base, k)
 								bv = s.inblossom[v]
@@ -1135,9 +1137,10 @@ func (s *blossomSolver) run() {
 					}
 				}
 			}
-			if augmented {
+			if augmented && (s.eager || !s.anyTree()) {
 				break
 			}
+			augmented = false
 			if !s.eager {
 				s.eager = true
 				s.findBestEdges()
@@ -1207,14 +1210,12 @@ func (s *blossomSolver) run() {
 			}
 			switch deltatype {
 			case 2:
-				s.allow(deltaedge)
 				i := s.endpoint(2 * deltaedge)
 				if s.label[s.inblossom[i]] == 0 {
 					i = s.endpoint(2*deltaedge + 1)
 				}
 				s.push(i)
 			case 3:
-				s.allow(deltaedge)
 				s.push(s.endpoint(2 * deltaedge))
 			case 4:
 				s.expandBlossom(deltablossom, false)
