@@ -107,6 +107,7 @@ type blossomSolver struct {
 	unused           []int
 	dual             []weight
 	queue            []int
+	qhead            int // queue[qhead:] waits to be scanned
 	// eager says whether this stage keeps the least-slack edges
 	// (bestedge, blossombestedges) up to date. Most stages end in an
 	// augmentation along tight edges before any dual change, so a stage
@@ -1051,7 +1052,7 @@ func (s *blossomSolver) run() {
 			s.blossombestedges[b] = nil
 			s.hasBestEdges[b] = false
 		}
-		s.queue = s.queue[:0]
+		s.queue, s.qhead = s.queue[:0], 0
 		clear(s.outer)
 		clear(s.reached)
 		s.eager = false
@@ -1068,9 +1069,12 @@ func (s *blossomSolver) run() {
 		augmented := false
 		for {
 		scan:
-			for len(s.queue) > 0 {
-				v := s.queue[len(s.queue)-1]
-				s.queue = s.queue[:len(s.queue)-1]
+			for s.qhead < len(s.queue) {
+				// First in, first out: the trees grow level by level, and
+				// short augmenting paths are found before a tree wanders
+				// into the rest of the graph.
+				v := s.queue[s.qhead]
+				s.qhead++
 				rowV, row := v*(v-1)/2, v*s.n
 				rowSq := s.sq[row : row+n]
 				bv := s.inblossom[v] // changes only in addBlossom

@@ -73,12 +73,12 @@ func (s *blossomSolver) dropTrees(r1, r2 int) bool {
 	}
 	// The queue keeps outer vertices of the other trees only.
 	q := s.queue[:0]
-	for _, v := range s.queue {
+	for _, v := range s.queue[s.qhead:] {
 		if s.label[s.inblossom[v]] == 1 {
 			q = append(q, v)
 		}
 	}
-	s.queue = q
+	s.queue, s.qhead = q, 0
 	return true
 }
 
