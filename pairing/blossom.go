@@ -254,10 +254,17 @@ func (s *blossomSolver) eachNeighbour(x int, f func(u int, id uint32)) {
 
 // setDoubled sets twice the weight of edge (a, b).
 func (s *blossomSolver) setDoubled(a, b int, x weight) {
+	id := s.pool.acquire(x)
+	s.setID(a, b, id)
+	s.pool.release(id)
+}
+
+// setID sets the doubled weight of edge (a, b) to the pool's weight id.
+func (s *blossomSolver) setID(a, b int, id uint32) {
 	k := tri(a, b)
-	w := s.w2(k)
-	if cmpWeight(w, x) == 0 {
-		return
+	old := s.wid[k]
+	if old == id {
+		return // the pool keeps each weight once
 	}
 	if s.retired[a] || s.retired[b] {
 		// A fixed pair touched again goes back into the searches; their
@@ -274,14 +281,15 @@ func (s *blossomSolver) setDoubled(a, b int, x weight) {
 		}
 		s.rebuildAlive()
 	}
-	increase := cmpWeight(x, w) > 0
-	old := s.wid[k]
-	s.wid[k] = s.pool.acquire(x)
-	if (old == 0) != (s.wid[k] == 0) {
+	x := s.pool.get(id)
+	increase := cmpWeight(x, s.pool.get(old)) > 0
+	s.pool.ref(id)
+	s.wid[k] = id
+	if (old == 0) != (id == 0) {
 		s.adj[a*s.rows+b/64] ^= 1 << uint(b%64)
 		s.adj[b*s.rows+a/64] ^= 1 << uint(a%64)
 	}
-	s.sq[a*s.n+b], s.sq[b*s.n+a] = s.wid[k], s.wid[k]
+	s.sq[a*s.n+b], s.sq[b*s.n+a] = id, id
 	s.pool.release(old)
 	if !s.started {
 		return

@@ -360,7 +360,10 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 	}
 	matched := make([]bool, n)
 	sgBegin, sgBeginVertex := 0, 0
-	var base [][]weight
+	// base[l][sm] is the id (see matcher.intern) of the weight of the pair
+	// (vi[sm], vi[l]) in the current bracket, for sm < l.
+	var base [][]uint32
+	w := newWeight(d.words) // scratch
 	for len(vi) > 1 || next != n {
 		nextBegin := len(vi)
 		nextBeginVertex := sgBeginVertex + (nextBegin - sgBegin)
@@ -371,41 +374,68 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 		}
 		bt := d.trace.openBracket(d, vi[:sgBegin], vi[sgBegin:nextBegin])
 		// Base weights for the bracket and the next score group.
-		base = make([][]weight, len(vi))
+		for _, row := range base {
+			for _, id := range row {
+				mc.release(id)
+			}
+		}
+		base = make([][]uint32, len(vi))
 		cells := 0
 		for l := sgBegin; l < len(vi); l++ {
 			cells += l
 		}
-		// One backing array for the bracket's weights: fewer, larger
-		// allocations for big brackets.
-		backing := make([]uint64, cells*d.words)
-		cells = 0
+		backing := make([]uint32, cells)
 		for l := sgBegin; l < len(vi); l++ {
-			base[l] = make([]weight, l)
+			base[l], backing = backing[:l:l], backing[l:]
 			for sm := 0; sm < l; sm++ {
-				w := weight(backing[cells*d.words : (cells+1)*d.words : (cells+1)*d.words])
-				cells++
+				w.setZero()
 				d.edgeWeightInto(w, d.sorted[vi[sm]], d.sorted[vi[l]], l < nextBegin, l >= nextBegin)
-				base[l][sm] = w
-				mc.set(vi[l], vi[sm], w)
+				base[l][sm] = mc.intern(w)
+				mc.setID(vi[l], vi[sm], base[l][sm])
 			}
 		}
-		// Scratch weights: every use is copied into the matcher at once.
-		scratchA, scratchB := newWeight(d.words), newWeight(d.words)
+		dropBase := func(l, sm int) {
+			mc.release(base[l][sm])
+			base[l][sm] = 0
+		}
 		inBracket := func(v int) bool { return v >= sgBeginVertex && v < nextBeginVertex }
-		ewc := func(sm, l, smRem, remPairs int) weight {
-			r := scratchA
-			copy(r, base[l][sm])
-			if !r.isZero() {
-				add := scratchB
-				add.setZero()
-				add.addSmall(b2u(smRem < remPairs))
-				add.shl(2 * d.sgBits)
-				add.subSmall(uint64(smRem))
-				add.shl(1)
-				addWrap(r, add)
+		// The remainder's nudges: a pair's weight in the remainder gains
+		// ewcDelta of its higher player's place smRem there; extra adds
+		// a unit more or less.
+		delta := newWeight(d.words)
+		ewcDelta := func(smRem, remPairs, extra int) weight {
+			delta.setZero()
+			delta.addSmall(b2u(smRem < remPairs))
+			delta.shl(2 * d.sgBits)
+			delta.subSmall(uint64(smRem))
+			delta.shl(1)
+			switch {
+			case extra > 0:
+				delta.addSmall(uint64(extra))
+			case extra < 0:
+				delta.subSmall(uint64(-extra))
 			}
-			return r
+			return delta
+		}
+		// setEWC sets the pair (vi[sm], vi[l]) to its nudged weight; an
+		// absent pair stays absent.
+		setEWC := func(sm, l, smRem, remPairs, extra int) {
+			if id := base[l][sm]; id != 0 {
+				mc.setShifted(vi[sm], vi[l], id, ewcDelta(smRem, remPairs, extra))
+			} else {
+				mc.setID(vi[sm], vi[l], 0)
+			}
+		}
+		// setPlus sets the pair to its base weight plus x, if present.
+		setPlus := func(sm, l int, x uint64) bool {
+			id := base[l][sm]
+			if id == 0 {
+				return false
+			}
+			delta.setZero()
+			delta.addSmall(x)
+			mc.setShifted(vi[sm], vi[l], id, delta)
+			return true
 		}
 		stable := mc.compute()
 		if sgBeginVertex == 0 {
@@ -439,9 +469,8 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 			remainingMD--
 			if !inBracket(stable[pv]) {
 				for oi := sgBegin; oi < nextBegin; oi++ {
-					w := scratchA
-					copy(w, base[oi][pi])
-					if !w.isZero() {
+					if id := base[oi][pi]; id != 0 {
+						mc.weightOf(w, id)
 						w.orSmall(1)
 						mc.set(pv, vi[oi], w)
 					}
@@ -452,9 +481,8 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 				matched[pv] = true
 				remainingMatchedMD--
 				for oi := sgBegin; oi < nextBegin; oi++ {
-					w := scratchA
-					copy(w, base[oi][pi])
-					if !w.isZero() {
+					if id := base[oi][pi]; id != 0 {
+						mc.weightOf(w, id)
 						w.orSmall(uint64(nextBegin - sgBegin))
 						w.addSmall(1)
 						mc.set(pv, vi[oi], w)
@@ -474,11 +502,7 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 				if matched[ov] {
 					continue
 				}
-				w := scratchA
-				copy(w, base[oi][pi])
-				if !w.isZero() {
-					w.addSmall(addend)
-					mc.set(pv, ov, w)
+				if setPlus(pi, oi, addend) {
 					addend++
 				}
 			}
@@ -501,10 +525,9 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 				remPairs++
 			}
 		}
-		for oidx, oi := range remainder {
-			ov := vi[oi]
-			for pr, pi := range remainder[:oidx] {
-				mc.set(vi[pi], ov, ewc(pi, oi, pr, remPairs))
+		for pr, pi := range remainder {
+			for _, oi := range remainder[pr+1:] {
+				setEWC(pi, oi, pr, remPairs, 0)
 			}
 		}
 		stable = mc.compute()
@@ -524,10 +547,8 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 			pv := vi[pi]
 			if inS1(pv) {
 				for _, oi := range remainder[it+1:] {
-					w := ewc(pi, oi, pr, remPairs)
-					if !w.isZero() {
-						w.subSmall(1)
-						mc.set(pv, vi[oi], w)
+					if base[oi][pi] != 0 {
+						setEWC(pi, oi, pr, remPairs, -1)
 					}
 				}
 				stable = mc.compute()
@@ -538,9 +559,9 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 			}
 			for _, oi := range remainder[it+1:] {
 				if exchange {
-					base[oi][pi].setZero()
+					dropBase(oi, pi)
 				}
-				mc.set(pv, vi[oi], ewc(pi, oi, pr, remPairs))
+				setEWC(pi, oi, pr, remPairs, 0)
 			}
 		}
 		// Exchange the highest possible players of S2.
@@ -552,10 +573,8 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 			already := inS1(pv)
 			if !already {
 				for _, oi := range remainder[it+1:] {
-					w := ewc(pi, oi, ri, remPairs)
-					if !w.isZero() {
-						w.addSmall(1)
-						mc.set(pv, vi[oi], w)
+					if base[oi][pi] != 0 {
+						setEWC(pi, oi, ri, remPairs, 1)
 					}
 				}
 				stable = mc.compute()
@@ -563,17 +582,17 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 			if inS1(pv) {
 				remaining--
 				for _, oi := range remainder[:it] {
-					base[pi][oi].setZero()
-					mc.set(pv, vi[oi], base[pi][oi])
+					dropBase(pi, oi)
+					mc.setID(pv, vi[oi], 0)
 				}
 				for oi := nextBegin; oi < len(vi); oi++ {
-					base[oi][pi].setZero()
-					mc.set(pv, vi[oi], base[oi][pi])
+					dropBase(oi, pi)
+					mc.setID(pv, vi[oi], 0)
 				}
 			}
 			if !already {
 				for _, oi := range remainder[it+1:] {
-					mc.set(pv, vi[oi], ewc(pi, oi, ri, remPairs))
+					setEWC(pi, oi, ri, remPairs, 0)
 				}
 			}
 			ri++
@@ -584,9 +603,9 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 			for _, oi := range remainder[it+1:] {
 				ov := vi[oi]
 				if !inS1(pv) || inS1(ov) {
-					base[oi][pi].setZero()
+					dropBase(oi, pi)
 				}
-				mc.set(pv, ov, base[oi][pi])
+				mc.setID(pv, ov, base[oi][pi])
 			}
 		}
 		// Pair each S1 player with the highest possible S2 player.
@@ -602,12 +621,7 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 				if oi <= pi || matched[ov] {
 					continue
 				}
-				w := scratchA
-				copy(w, base[oi][pi])
-				if !w.isZero() {
-					w.addSmall(addend)
-					mc.set(pv, ov, w)
-				}
+				setPlus(pi, oi, addend)
 				addend++
 			}
 			stable = mc.compute()

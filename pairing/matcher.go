@@ -13,6 +13,14 @@ type matcher struct {
 	// perm maps the engine's vertices to the solver's and inv back; nil
 	// is the identity. See shuffleSeed.
 	perm, inv []int
+	// The ids of weights plus shiftBy (see setShifted): shifted[id] is
+	// valid while shiftGen[id] is gen; held lists the pairs of ids it
+	// holds a reference to.
+	shiftBy  weight
+	gen      uint32
+	shiftGen []uint32
+	shifted  []uint32
+	held     []uint32
 }
 
 // shuffleSeed, when nonzero, makes every matcher number its vertices in a
@@ -24,7 +32,8 @@ var shuffleSeed uint64
 func newMatcher(n, words int) *matcher {
 	// The engine sizes weights with at least four spare top bits, enough
 	// for doubling and for the sum of two duals.
-	m := &matcher{n: n, words: words, solver: newBlossomSolver(n, words), buf: newWeight(words)}
+	m := &matcher{n: n, words: words, solver: newBlossomSolver(n, words), buf: newWeight(words),
+		shiftBy: newWeight(words), gen: 1}
 	if shuffleSeed != 0 {
 		m.perm = rand.New(rand.NewPCG(shuffleSeed, uint64(n))).Perm(n)
 		m.inv = make([]int, n)
@@ -52,6 +61,57 @@ func (m *matcher) set(a, b int, x weight) {
 	double(m.buf, x)
 	m.solver.setDoubled(a, b, m.buf)
 }
+
+// Weights by id. The engine keeps a bracket's base weights as ids of the
+// matcher's pool, 4 bytes a pair, and sets edges to them, or to them with
+// a small change, without building and looking up whole weights again.
+
+// intern returns the id of x, counting a reference that the caller must
+// release. The zero weight (no edge) is id 0.
+func (m *matcher) intern(x weight) uint32 {
+	double(m.buf, x)
+	return m.solver.pool.acquire(m.buf)
+}
+
+// release drops a reference taken by intern.
+func (m *matcher) release(id uint32) { m.solver.pool.release(id) }
+
+// setID sets edge (a, b) to the weight with the given id.
+func (m *matcher) setID(a, b int, id uint32) {
+	m.solver.setID(m.vertex(a), m.vertex(b), id)
+}
+
+// setShifted sets edge (a, b) to the weight id plus delta, where delta may
+// be negative in two's complement; id must not be 0. The result for each
+// id is kept until delta changes: the engine shifts whole rows of edges by
+// one delta, and their weights take few values.
+func (m *matcher) setShifted(a, b int, id uint32, delta weight) {
+	if cmpWeight(delta, m.shiftBy) != 0 {
+		for _, id := range m.held {
+			m.release(id)
+		}
+		m.held = m.held[:0]
+		m.gen++
+		copy(m.shiftBy, delta)
+	}
+	if int(id) >= len(m.shifted) {
+		m.shifted = append(m.shifted, make([]uint32, int(id)+1-len(m.shifted))...)
+		m.shiftGen = append(m.shiftGen, make([]uint32, int(id)+1-len(m.shiftGen))...)
+	}
+	if m.shiftGen[id] != m.gen {
+		double(m.buf, delta)
+		add(m.buf, m.buf, m.solver.pool.get(id))
+		r := m.solver.pool.acquire(m.buf)
+		// Holding id too: one freed and reused must not hit.
+		m.solver.pool.ref(id)
+		m.held = append(m.held, id, r)
+		m.shifted[id], m.shiftGen[id] = r, m.gen
+	}
+	m.setID(a, b, m.shifted[id])
+}
+
+// weightOf writes into w the engine's weight with the given id.
+func (m *matcher) weightOf(w weight, id uint32) { half(w, m.solver.pool.get(id)) }
 
 // fix takes the pair (a, b), matched in the last matching computed, out
 // of the graph for good.

@@ -79,6 +79,14 @@ func (p *weightPool) acquire(x weight) uint32 {
 	return id
 }
 
+// ref counts another reference to id, which must be referenced already
+// (or be 0).
+func (p *weightPool) ref(id uint32) {
+	if id != 0 {
+		p.refs[id]++
+	}
+}
+
 // release drops a reference to id; the weight is forgotten by a later
 // sweep if nothing acquires it again before.
 func (p *weightPool) release(id uint32) {
