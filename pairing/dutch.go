@@ -246,14 +246,13 @@ func (d *dutch) pairRound() (pairs [][2]int, bye int, err error) {
 	// matching is computed. Otherwise the matching of these weights is a
 	// better start for the first bracket's than none.
 	skip := !odd && d.firstBracketEnd() == n
-	for i, p := range d.sorted {
-		if skip {
-			break
-		}
-		for j := 0; j < i; j++ {
-			o := d.sorted[j]
-			w.setZero()
-			if odd {
+	switch {
+	case skip:
+	case odd:
+		// The first matching decides the score of the bye.
+		for i, p := range d.sorted {
+			for j, o := range d.sorted[:i] {
+				w.setZero()
 				if s.compatible(p, o) {
 					w.addSmall(1 + b2u(!s.eligibleForBye(p)) + b2u(!s.eligibleForBye(o)))
 					w.shl(d.sgShift)
@@ -261,11 +260,11 @@ func (d *dutch) pairRound() (pairs [][2]int, bye int, err error) {
 					w.shl(d.sgBits)
 					w.addSmall(b2u(d.score(p) >= top))
 				}
-			} else {
-				d.edgeWeightInto(w, o, p, false, false)
+				mc.set(i, j, w)
 			}
-			mc.set(i, j, w)
 		}
+	default:
+		d.setFlat(mc, w)
 	}
 	var first []int
 	if !skip {
@@ -281,13 +280,7 @@ func (d *dutch) pairRound() (pairs [][2]int, bye int, err error) {
 				break
 			}
 		}
-		for i, p := range d.sorted {
-			for j := 0; j < i; j++ {
-				w.setZero()
-				d.edgeWeightInto(w, d.sorted[j], p, false, false)
-				mc.set(i, j, w)
-			}
-		}
+		d.setFlat(mc, w)
 		if d.byeScore >= top {
 			d.singleBye = true
 			for v, p := range d.sorted {
@@ -312,6 +305,45 @@ func (d *dutch) pairRound() (pairs [][2]int, bye int, err error) {
 		}
 	}
 	return d.brackets(mc)
+}
+
+// setFlat sets every edge to its weight outside any bracket. Before the
+// single-bye rule applies, that weight depends only on whether the two
+// may meet and which of them may take the bye: the few weights are built
+// once, by edgeWeightInto, and the edges set to their ids (w is scratch).
+func (d *dutch) setFlat(mc *matcher, w weight) {
+	if d.singleBye {
+		panic("pairing: flat weights with the single-bye rule in force")
+	}
+	bye := make([]bool, len(d.sorted))
+	for i, p := range d.sorted {
+		bye[i] = d.isByeCandidate(p)
+	}
+	var ids [8]uint32
+	var built [8]bool
+	for i, p := range d.sorted {
+		for j, o := range d.sorted[:i] {
+			k := 0
+			if d.s.compatible(p, o) {
+				k = 1
+			}
+			if bye[j] {
+				k |= 2
+			}
+			if bye[i] {
+				k |= 4
+			}
+			if !built[k] {
+				w.setZero()
+				d.edgeWeightInto(w, o, p, false, false)
+				ids[k], built[k] = mc.intern(w), true
+			}
+			mc.setID(i, j, ids[k])
+		}
+	}
+	for _, id := range ids {
+		mc.release(id)
+	}
 }
 
 // firstBracketEnd returns the number of players in the top score group and

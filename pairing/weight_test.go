@@ -101,3 +101,29 @@ func TestWeightPool(t *testing.T) {
 	require.Equal(t, weight{8, 8}, p.get(y))
 	require.Equal(t, x, p.acquire(weight{7, 7}))
 }
+
+// TestSetFlat checks that the few weights setFlat builds are those that
+// edgeWeightInto gives every pair outside a bracket, with an even and an
+// odd number of players.
+func TestSetFlat(t *testing.T) {
+	for _, n := range []int{40, 41} {
+		tour := syntheticHistory(n, 4, 5)
+		s, err := newState(tour, 5, Options{Round: 5})
+		require.NoError(t, err)
+		d := &dutch{s: s}
+		d.setup()
+		d.byeScore = d.score(d.sorted[len(d.sorted)/2])
+		mc := newMatcher(len(d.sorted), d.words)
+		w := newWeight(d.words)
+		d.setFlat(mc, w)
+		for i, p := range d.sorted {
+			for j, o := range d.sorted[:i] {
+				w.setZero()
+				d.edgeWeightInto(w, o, p, false, false)
+				id := mc.intern(w)
+				require.Equal(t, id, mc.solver.wid[tri(i, j)], "players %d and %d", i, j)
+				mc.release(id)
+			}
+		}
+	}
+}
