@@ -690,7 +690,12 @@ func (s *blossomSolver) findBestEdges() {
 						k = w*(w-1)/2 + v
 					}
 					if s.label[s.inblossom[w]] == 1 {
-						s.offerBest(bv, k, v, w, id)
+						// Kept at one end only, as a scan keeps it at
+						// the end scanned last: both would double the
+						// work for nothing.
+						if w > v {
+							s.offerBest(bv, k, v, w, id)
+						}
 					} else if s.label[w] == 0 {
 						s.offerBest(w, k, v, w, id)
 					}
