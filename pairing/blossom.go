@@ -106,6 +106,7 @@ type blossomSolver struct {
 	hasBestEdges     []bool
 	unused           []int
 	dual             []weight
+	dualWords        []uint64 // the duals' words: dual[v] is dualWords[v*words:]
 	queue            []int
 	qhead            int // queue[qhead:] waits to be scanned
 	// eager says whether this stage keeps the least-slack edges
@@ -186,6 +187,7 @@ func newBlossomSolver(n, words int) *blossomSolver {
 	s.outer = make([]uint64, (n+63)/64)
 	s.dual = make([]weight, 2*n)
 	backing := make([]uint64, 2*n*words)
+	s.dualWords = backing
 	for i := range s.dual {
 		s.dual[i] = backing[i*words : (i+1)*words : (i+1)*words]
 	}
@@ -380,11 +382,11 @@ func (s *blossomSolver) tightAt(i, j, k int) bool { return s.tightID(i, j, s.wid
 // tightID is tight for the edge between i and j with weight id. The
 // lowest word decides most calls, so it is checked inline first.
 func (s *blossomSolver) tightID(i, j int, id uint32) bool {
-	x, y, w := s.dual[i], s.dual[j], s.pool.get(id)
-	if x[0]+y[0] != w[0] {
+	k := s.words
+	if s.dualWords[i*k]+s.dualWords[j*k] != s.pool.data[int(id)*k] {
 		return false
 	}
-	return tightRest(x, y, w)
+	return tightRest(s.dual[i], s.dual[j], s.pool.get(id))
 }
 
 // tightRest reports whether x+y-w is zero, given that its lowest word is:
