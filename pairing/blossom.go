@@ -452,7 +452,8 @@ func (s *blossomSolver) offerBest(b, k, i, j int, id uint32) {
 		if t < 0 {
 			return
 		}
-		est := s.dual[i][t] + s.dual[j][t] - s.pool.get(id)[t]
+		nw := s.words
+		est := s.dualWords[i*nw+t] + s.dualWords[j*nw+t] - s.pool.data[int(id)*nw+t]
 		if est != ^uint64(0) && est >= best[t] && est-best[t] >= 2 {
 			return
 		}
