@@ -51,8 +51,15 @@ import (
 //     at a time: late in a round most of the graph is one big blossom.
 //   - Until its first dual change, a stage goes on after an augmentation
 //     with the trees that did not take part (forest.go).
+//   - The trees grow breadth first, so short augmenting paths are found
+//     before a tree spreads through the near-complete graph of tight edges
+//     below the bracket. Which of several maximum weight matchings comes
+//     out does not matter to the engine (shuffle_test.go), so the search
+//     order is free.
 //   - A pair fixed for good leaves the graph (fix) instead of having all
 //     its other edges set to zero.
+//   - Edges can be set by weight id (setID): the engine keeps a bracket's
+//     weights as ids and sets most edges without building a weight.
 //
 // The solver is checked against exhaustive search on random graphs, fresh
 // and after incremental changes (blossom_test.go).

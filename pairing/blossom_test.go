@@ -181,3 +181,33 @@ func matcherFixTrials(t *testing.T, touch bool) {
 		require.Equal(t, expect, matchingWeight(t, m.compute(), w), "iteration %d touch %v", iter, touch)
 	}
 }
+
+// TestMatcherManySmallGraphs checks fresh matchings on many small random
+// graphs with few distinct weights, where ties and blossoms abound and a
+// stage often goes on after an augmentation (forest.go).
+func TestMatcherManySmallGraphs(t *testing.T) {
+	graphs := 30000
+	if testing.Short() || RaceEnabled {
+		graphs = 3000
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for iter := 0; iter < graphs; iter++ {
+		n := 2 + rng.IntN(9)
+		w := make([][]uint64, n)
+		for i := range w {
+			w[i] = make([]uint64, n)
+		}
+		m := newMatcher(n, 1)
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				var x uint64
+				if rng.IntN(3) != 0 {
+					x = 1 + rng.Uint64N(8)
+				}
+				w[i][j], w[j][i] = x, x
+				m.set(i, j, weight{x})
+			}
+		}
+		require.Equal(t, bruteForce(n, w), matchingWeight(t, m.compute(), w), "graph %d: %v", iter, w)
+	}
+}
