@@ -153,10 +153,15 @@ func tri(a, b int) int {
 }
 
 func newBlossomSolver(n, words int) *blossomSolver {
+	return newBlossomSolverPool(n, words, newWeightPool(words))
+}
+
+// newBlossomSolverPool returns a solver whose weights are ids of pool.
+func newBlossomSolverPool(n, words int, pool *weightPool) *blossomSolver {
 	s := &blossomSolver{n: n, words: words}
 	m := n * (n - 1) / 2
 	s.wid = make([]uint32, m)
-	s.pool = newWeightPool(words)
+	s.pool = pool
 	s.ends = make([]uint16, 2*m)
 	for a := 1; a < n; a++ {
 		for b := 0; b < a; b++ {

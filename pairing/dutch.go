@@ -426,6 +426,9 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 				mc.setID(vi[l], vi[sm], base[l][sm])
 			}
 		}
+		if len(vi)-sgBegin >= warmMin {
+			mc.warmStart(vi)
+		}
 		dropBase := func(l, sm int) {
 			mc.release(base[l][sm])
 			base[l][sm] = 0
@@ -705,6 +708,10 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 func (d *dutch) finalize(mc *matcher, a, b int) {
 	mc.fix(a, b)
 }
+
+// warmMin is the smallest bracket (with the next score group) whose
+// matching starts from a solution of its own (matcher.warmStart).
+const warmMin = 32
 
 // addWrap adds y to x modulo the width, so that a "negative" y written in
 // two's complement subtracts.

@@ -113,6 +113,16 @@ func (m *matcher) setShifted(a, b int, id uint32, delta weight) {
 // weightOf writes into w the engine's weight with the given id.
 func (m *matcher) weightOf(w weight, id uint32) { half(w, m.solver.pool.get(id)) }
 
+// warmStart solves the graph spanned by vs (engine vertices) on its own
+// and starts the next matching from that (see warm.go).
+func (m *matcher) warmStart(vs []int) {
+	sv := make([]int, len(vs))
+	for i, v := range vs {
+		sv[i] = m.vertex(v)
+	}
+	m.solver.warmStart(sv)
+}
+
 // fix takes the pair (a, b), matched in the last matching computed, out
 // of the graph for good.
 func (m *matcher) fix(a, b int) {
@@ -121,9 +131,16 @@ func (m *matcher) fix(a, b int) {
 
 // compute returns, for every vertex, its partner in a maximum weight
 // matching, or the vertex itself when it is unmatched.
+// checkMatching, when set (by tests), is called with every matching
+// computed.
+var checkMatching func(m *matcher, mate []int)
+
 func (m *matcher) compute() []int {
 	m.calls++
 	mate := m.solver.solve()
+	if checkMatching != nil {
+		checkMatching(m, mate)
+	}
 	out := make([]int, m.n)
 	for v := range out {
 		u := mate[m.vertex(v)]

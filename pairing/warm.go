@@ -1,0 +1,60 @@
+package pairing
+
+// Warm starts.
+//
+// When a bracket starts, the engine sets the weights of every pair among
+// its players and the next score group at once. Repairing the duals vertex
+// by vertex then unmatches nearly all of them, and the searches that follow
+// re-pair hundreds of roots a few at a time, each stage reaching through
+// the near-complete graph of tight edges below the bracket. Most of that
+// work concerns the bracket alone, so warmStart first solves the bracket as
+// a graph of its own, small and fresh, and takes its matching and duals as
+// the start: within the bracket they are optimal already. Edges to the rest
+// may not be feasible with them, and the old partners outside lose their
+// match: the usual repair and search put that right, on a few vertices.
+
+// warmStart replaces the matching and duals of the vertices vs (alive, not
+// fixed) by an optimal solution of the graph they span, and marks them for
+// repair.
+func (s *blossomSolver) warmStart(vs []int) {
+	if !s.started {
+		return // the first matching starts fresh anyway
+	}
+	n := s.n
+	sub := newBlossomSolverPool(len(vs), s.words, s.pool)
+	for i, a := range vs {
+		for j, b := range vs[:i] {
+			sub.setID(i, j, s.sq[a*n+b])
+		}
+	}
+	sub.solve()
+	// The main solver takes no blossoms from it: moving their duals onto
+	// their vertices keeps the edges inside tight.
+	for v := range vs {
+		for sub.inblossom[v] != v {
+			sub.dissolveAround(v)
+		}
+	}
+	for _, v := range vs {
+		for s.inblossom[v] != v {
+			s.dissolveAround(v)
+		}
+	}
+	for _, v := range vs {
+		if p := s.mate[v]; p >= 0 {
+			s.mate[s.endpoint(p)] = -1
+			s.mate[v] = -1
+		}
+	}
+	for i, v := range vs {
+		copy(s.dual[v], sub.dual[i])
+		if p := sub.mate[i]; p >= 0 {
+			s.mate[v] = remote(v, vs[sub.endpoint(p)])
+		}
+		s.markDirty(v)
+	}
+	// The sub-solver shares the pool: give back its references.
+	for _, id := range sub.wid {
+		s.pool.release(id)
+	}
+}
