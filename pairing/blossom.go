@@ -546,6 +546,17 @@ func (s *blossomSolver) solve() []int {
 	return out
 }
 
+// deficient reports whether a free vertex has a positive dual: whether a
+// search is needed.
+func (s *blossomSolver) deficient() bool {
+	for _, v := range s.alive {
+		if s.mate[v] == -1 && !s.dual[v].isZero() {
+			return true
+		}
+	}
+	return false
+}
+
 // greedy matches free vertices joined by a tight edge to each other: an
 // augmenting path of one edge, found without growing trees.
 func (s *blossomSolver) greedy() {
@@ -1070,6 +1081,9 @@ func (s *blossomSolver) run() {
 	delta := newWeight(s.words)
 	d := newWeight(s.words)
 	for {
+		if !s.deficient() {
+			return // optimal: often so after a repair alone
+		}
 		s.epoch++
 		s.greedy()
 		clear(s.label)
