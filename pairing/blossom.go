@@ -79,6 +79,7 @@ type blossomSolver struct {
 	// so searches can skip it.
 	alive     []int
 	aliveBits []uint64 // alive as a bit set
+	free      []uint64 // scratch for greedy
 	retired   []bool
 	// The scans walk bit sets of rows words each: adj has bit w of row v
 	// set when (v, w) is an edge, and leafBits row b-n holds the vertices
@@ -175,6 +176,7 @@ func newBlossomSolverPool(n, words int, pool *weightPool) *blossomSolver {
 	s.adj = make([]uint64, n*s.rows)
 	s.leafBits = make([]uint64, n*s.rows)
 	s.aliveBits = make([]uint64, s.rows)
+	s.free = make([]uint64, s.rows)
 	s.reached = make([]uint64, s.rows)
 	s.tree = make([]int, 2*n)
 	s.seen = make([]bool, 2*n)
@@ -560,19 +562,30 @@ func (s *blossomSolver) deficient() bool {
 // greedy matches free vertices joined by a tight edge to each other: an
 // augmenting path of one edge, found without growing trees.
 func (s *blossomSolver) greedy() {
+	// free has a bit for each free top-level vertex: the candidates.
+	free := s.free
+	clear(free)
+	for _, v := range s.alive {
+		if s.mate[v] == -1 && s.inblossom[v] == v {
+			free[v/64] |= 1 << uint(v%64)
+		}
+	}
 	for _, x := range s.alive {
-		if s.mate[x] != -1 || s.inblossom[x] != x || s.dual[x].isZero() {
+		if free[x/64]&(1<<uint(x%64)) == 0 || s.dual[x].isZero() {
 			continue
 		}
 		row := s.sq[x*s.n : (x+1)*s.n]
-		for _, y := range s.alive {
-			if y == x || s.mate[y] != -1 || s.inblossom[y] != y {
-				continue
-			}
-			if id := row[y]; id != 0 && s.tightID(x, y, id) {
-				s.mate[x] = remote(x, y)
-				s.mate[y] = remote(y, x)
-				break
+	search:
+		for j := range s.rows {
+			for cand := s.adj[x*s.rows+j] & free[j]; cand != 0; cand &= cand - 1 {
+				y := j*64 + bits.TrailingZeros64(cand)
+				if s.tightID(x, y, row[y]) {
+					s.mate[x] = remote(x, y)
+					s.mate[y] = remote(y, x)
+					free[x/64] &^= 1 << uint(x%64)
+					free[y/64] &^= 1 << uint(y%64)
+					break search
+				}
 			}
 		}
 	}
