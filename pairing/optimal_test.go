@@ -38,7 +38,7 @@ func TestEveryMatchingOptimal(t *testing.T) {
 	}
 	defer func() { checkMatching = nil }()
 	files := corpusFiles(t)
-	step := 10
+	step := 3
 	if testing.Short() || raceEnabled {
 		step = 40
 	}
