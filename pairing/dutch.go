@@ -62,7 +62,9 @@ func (d *dutch) fieldBits() int {
 // edgeWeightInto writes into w, which must be zero, the weight of pairing
 // hi (ranked higher) with lo. inCur: lo is a resident of the current
 // bracket; inNext: lo belongs to the next score group. A zero weight means
-// the pair is not allowed.
+// the pair is not allowed. Besides whether the two may meet, it may read of
+// a player only what playerKind (weightcache.go) holds: weights are shared
+// by players of one kind.
 func (d *dutch) edgeWeightInto(w weight, hi, lo *player, inCur, inNext bool) {
 	s := d.s
 	if !s.compatible(hi, lo) {
@@ -417,15 +419,17 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 			cells += l
 		}
 		backing := make([]uint32, cells)
+		// The cache lives for one bracket: the single-bye rule may change
+		// between brackets.
+		cache := newWeightCache(d, mc)
 		for l := sgBegin; l < len(vi); l++ {
 			base[l], backing = backing[:l:l], backing[l:]
 			for sm := 0; sm < l; sm++ {
-				w.setZero()
-				d.edgeWeightInto(w, d.sorted[vi[sm]], d.sorted[vi[l]], l < nextBegin, l >= nextBegin)
-				base[l][sm] = mc.intern(w)
+				base[l][sm] = cache.id(d.sorted[vi[sm]], d.sorted[vi[l]], l < nextBegin, l >= nextBegin)
 				mc.setID(vi[l], vi[sm], base[l][sm])
 			}
 		}
+		cache.release()
 		if len(vi)-sgBegin >= warmMin {
 			mc.warmStart(vi)
 		}

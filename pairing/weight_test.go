@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"arbiter/pairing/trf"
 	"github.com/stretchr/testify/require"
 )
 
@@ -125,5 +126,52 @@ func TestSetFlat(t *testing.T) {
 				mc.release(id)
 			}
 		}
+	}
+}
+
+// TestWeightCache checks that the weights weightCache hands out by the
+// players' kinds are those edgeWeightInto builds for every pair, with and
+// without the single-bye rule.
+func TestWeightCache(t *testing.T) {
+	for _, n := range []int{60, 61} {
+		tour := syntheticHistory(n, 5, 9)
+		// Two players got the bye in round 1 instead of meeting: they may
+		// not take it again and played a game less.
+		a := &tour.Players[5]
+		b := tour.PlayerByID(a.Games[0].Opponent)
+		a.Games[0] = trf.Game{Colour: '-', Result: 'U'}
+		b.Games[0] = trf.Game{Colour: '-', Result: 'U'}
+		s, err := newState(tour, 6, Options{Round: 6})
+		require.NoError(t, err)
+		d := &dutch{s: s}
+		d.setup()
+		d.byeScore = s.players[5].pscore
+		for _, p := range d.sorted {
+			d.playedRanks[p.playedGames] = 1 + p.playedGames%3
+		}
+		mc := newMatcher(len(d.sorted), d.words)
+		w := newWeight(d.words)
+		kinds := 0
+		for _, single := range []bool{false, true} {
+			d.singleBye = single
+			c := newWeightCache(d, mc)
+			for i, lo := range d.sorted {
+				for _, hi := range d.sorted[:i] {
+					for f := range 3 {
+						inCur, inNext := f == 1, f == 2
+						w.setZero()
+						d.edgeWeightInto(w, hi, lo, inCur, inNext)
+						want := mc.intern(w)
+						got := c.id(hi, lo, inCur, inNext)
+						require.Equal(t, want, got, "players %d and %d, flags %d, single bye %v", hi.id, lo.id, f, single)
+						mc.release(want)
+						mc.release(got)
+					}
+				}
+			}
+			kinds = max(kinds, len(c.kinds))
+			c.release()
+		}
+		require.Less(t, kinds, n, "players of the same kind share weights")
 	}
 }
