@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
-	"syscall"
 	"testing"
-	"time"
 
+	"arbiter/internal/cputime"
 	"arbiter/pairing/trf"
 )
 
@@ -68,28 +67,18 @@ func syntheticHistory(n, rounds int, seed uint64) *trf.Tournament {
 	return t
 }
 
-// cpuTime returns the process's user+system CPU time. The benchmarks
-// report it next to wall time because the shared build machine is often
-// loaded, which inflates ns/op.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 func benchmarkPair(b *testing.B, n, rounds int) {
 	t := syntheticHistory(n, rounds, 1)
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	// CPU time next to wall time: the shared machine's load inflates ns/op.
+	start := cputime.Now()
 	for b.Loop() {
 		if _, err := Pair(t, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	cputime.ReportPerOp(b, start, b.N)
 }
 
 func BenchmarkPair(b *testing.B) {

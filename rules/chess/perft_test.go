@@ -6,8 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"arbiter/internal/cputime"
 	"arbiter/rules"
-	"arbiter/rules/internal/chesscore"
 )
 
 // perftCases are published perft counts: the six positions of the
@@ -131,14 +131,11 @@ func BenchmarkPerft(b *testing.B) {
 	bd := p.Board()
 	b.ReportAllocs()
 	var nodes uint64
-	cpu0 := chesscore.CPUTime()
+	cpu0 := cputime.Now()
 	for b.Loop() {
 		nodes += bd.Perft(5)
 	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-	if cpu := chesscore.CPUTime() - cpu0; cpu > 0 {
-		b.ReportMetric(float64(nodes)/cpu.Seconds(), "nodes/cpu-s")
-	}
+	cputime.ReportRate(b, cpu0, float64(nodes), "nodes")
 }
 
 func BenchmarkPerftKiwipete(b *testing.B) {
@@ -147,14 +144,11 @@ func BenchmarkPerftKiwipete(b *testing.B) {
 	bd := p.Board()
 	b.ReportAllocs()
 	var nodes uint64
-	cpu0 := chesscore.CPUTime()
+	cpu0 := cputime.Now()
 	for b.Loop() {
 		nodes += bd.Perft(4)
 	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-	if cpu := chesscore.CPUTime() - cpu0; cpu > 0 {
-		b.ReportMetric(float64(nodes)/cpu.Seconds(), "nodes/cpu-s")
-	}
+	cputime.ReportRate(b, cpu0, float64(nodes), "nodes")
 }
 
 // BenchmarkLegal measures the arbitration API: Legal with UCI text.

@@ -1,25 +1,10 @@
 package shogi
 
 import (
-	"syscall"
 	"testing"
-	"time"
+
+	"arbiter/internal/cputime"
 )
-
-// cpuTime returns the process's user+system CPU time, so that benchmarks
-// can report CPU per operation as well as wall time on a loaded machine.
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// reportCPU adds the cpu-ns/op metric for the loop that began at start.
-func reportCPU(b *testing.B, start time.Duration) {
-	b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N), "cpu-ns/op")
-}
 
 func benchPerft(b *testing.B, sfen string, depth int, nodes uint64) {
 	bd, err := ParseSFEN(sfen)
@@ -27,14 +12,14 @@ func benchPerft(b *testing.B, sfen string, depth int, nodes uint64) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	start := cpuTime(b)
+	start := cputime.Now()
 	for b.Loop() {
 		if n := bd.Perft(depth); n != nodes {
 			b.Fatalf("perft %d = %d, want %d", depth, n, nodes)
 		}
 	}
-	reportCPU(b, start)
-	b.ReportMetric(float64(nodes)*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
+	cputime.ReportPerOp(b, start, b.N)
+	cputime.ReportRate(b, start, float64(nodes)*float64(b.N), "nodes")
 }
 
 // BenchmarkPerft5 is the speed target: depth 5 from the initial position
@@ -56,13 +41,13 @@ func BenchmarkGenerateMax(b *testing.B) {
 	}
 	buf := make([]Move, 0, MaxMoves)
 	b.ReportAllocs()
-	start := cpuTime(b)
+	start := cputime.Now()
 	for b.Loop() {
 		if n := len(bd.GenerateLegal(buf[:0])); n != 593 {
 			b.Fatalf("%d moves", n)
 		}
 	}
-	reportCPU(b, start)
+	cputime.ReportPerOp(b, start, b.N)
 }
 
 func BenchmarkGenerateStart(b *testing.B) {

@@ -2,6 +2,8 @@ package tavreli
 
 import (
 	"testing"
+
+	"arbiter/internal/cputime"
 )
 
 // benchPerft runs perft from the initial position. Leaves are counted in
@@ -12,16 +14,12 @@ import (
 func benchPerft(b *testing.B, depth int) {
 	start := StartBoard()
 	var n uint64
-	cpu0 := cpuTime()
+	cpu0 := cputime.Now()
 	for b.Loop() {
 		bd := start
 		n = bd.Perft(depth)
 	}
-	leaves := float64(n) * float64(b.N)
-	b.ReportMetric(leaves/b.Elapsed().Seconds(), "nodes/s")
-	if cpu := cpuTime() - cpu0; cpu > 0 {
-		b.ReportMetric(leaves/cpu.Seconds(), "nodes/cpu-s")
-	}
+	cputime.ReportRate(b, cpu0, float64(n)*float64(b.N), "nodes")
 }
 
 // BenchmarkPerft5 is perft 5 from the initial position (151,453,931
@@ -43,16 +41,14 @@ func BenchmarkPerft4(b *testing.B) { benchPerft(b, 4) }
 func BenchmarkGenerateLegalStart(b *testing.B) {
 	bd := StartBoard()
 	buf := make([]Move, 0, 256)
-	cpu0 := cpuTime()
+	cpu0 := cputime.Now()
 	for b.Loop() {
 		buf = bd.GenerateLegal(buf[:0])
 	}
 	if len(buf) != 39 {
 		b.Fatalf("%d moves", len(buf))
 	}
-	if cpu := cpuTime() - cpu0; cpu > 0 {
-		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
-	}
+	cputime.ReportPerOp(b, cpu0, b.N)
 }
 
 // BenchmarkMakeUnmake plays and takes back every legal move of a middle

@@ -3,39 +3,29 @@ package tensor
 import (
 	"testing"
 
+	"arbiter/internal/cputime"
 	"arbiter/rules/internal/chesscore"
 )
 
-// BenchmarkPerft measures Tensor perft(3) from the initial position with
-// the engine's Board (bulk counting at the last ply).
-func BenchmarkPerft(b *testing.B) {
-	bd := mustGame(b).StartPosition().Board()
+// benchPerft measures perft(3) from bd with the engine's Board (bulk
+// counting at the last ply).
+func benchPerft(b *testing.B, bd chesscore.Board) {
 	b.ReportAllocs()
 	var nodes uint64
-	cpu0 := chesscore.CPUTime()
+	cpu0 := cputime.Now()
 	for b.Loop() {
 		nodes += bd.Perft(3)
 	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-	if cpu := chesscore.CPUTime() - cpu0; cpu > 0 {
-		b.ReportMetric(float64(nodes)/cpu.Seconds(), "nodes/cpu-s")
-	}
+	cputime.ReportRate(b, cpu0, float64(nodes), "nodes")
 }
+
+// BenchmarkPerft is perft(3) from the initial position.
+func BenchmarkPerft(b *testing.B) { benchPerft(b, mustGame(b).StartPosition().Board()) }
 
 // BenchmarkPerftMidgame uses a position with monsters in play for both
 // sides (passing over, bounces, pushes, chains, castling rights).
 func BenchmarkPerftMidgame(b *testing.B) {
-	bd := mustFEN(b, "r4k3r/pT3p1p1p/4t5/1PpP6/5T4/10/2p6P/R4K3R w KQkq c6 0 1").Board()
-	b.ReportAllocs()
-	var nodes uint64
-	cpu0 := chesscore.CPUTime()
-	for b.Loop() {
-		nodes += bd.Perft(3)
-	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-	if cpu := chesscore.CPUTime() - cpu0; cpu > 0 {
-		b.ReportMetric(float64(nodes)/cpu.Seconds(), "nodes/cpu-s")
-	}
+	benchPerft(b, mustFEN(b, "r4k3r/pT3p1p1p/4t5/1PpP6/5T4/10/2p6P/R4K3R w KQkq c6 0 1").Board())
 }
 
 // BenchmarkLegal measures the arbitration API: Legal with canonical TLAN

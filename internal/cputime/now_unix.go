@@ -1,15 +1,15 @@
 //go:build unix
 
-package tavreli
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the process's user plus system CPU time, so that
-// benchmarks on a shared machine can report speed per CPU second.
-func cpuTime() time.Duration {
+// Now returns the user plus system CPU time the process has used, or 0 if
+// it cannot be read.
+func Now() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
