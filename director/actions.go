@@ -118,35 +118,34 @@ func (d *Director) onTable(ctx context.Context, gameID uint64, who, what, why, d
 	})
 }
 
-// AddTime gives side extra time on its clock.
-func (d *Director) AddTime(ctx context.Context, gameID uint64, side rules.Color, extra time.Duration, who, why string) error {
-	return d.onTable(ctx, gameID, who, "add-time", why, fmt.Sprintf("%s +%s", side, extra), func(t *Table) error {
+// onClock runs f on the clock of a running game, after storing the action.
+func (d *Director) onClock(ctx context.Context, gameID uint64, who, what, why, data string, f func(t *Table, c *clock.Clock) error) error {
+	return d.onTable(ctx, gameID, who, what, why, data, func(t *Table) error {
 		c := t.session.Clock()
 		if c == nil {
 			return errors.New("the game has no clock")
 		}
+		return f(t, c)
+	})
+}
+
+// AddTime gives side extra time on its clock.
+func (d *Director) AddTime(ctx context.Context, gameID uint64, side rules.Color, extra time.Duration, who, why string) error {
+	return d.onClock(ctx, gameID, who, "add-time", why, fmt.Sprintf("%s +%s", side, extra), func(_ *Table, c *clock.Clock) error {
 		return c.AddTime(clock.Side(side), extra)
 	})
 }
 
 // Pause stops both clocks of a game; Resume restarts them.
 func (d *Director) Pause(ctx context.Context, gameID uint64, who, why string) error {
-	return d.onTable(ctx, gameID, who, "pause", why, "", func(t *Table) error {
-		c := t.session.Clock()
-		if c == nil {
-			return errors.New("the game has no clock")
-		}
+	return d.onClock(ctx, gameID, who, "pause", why, "", func(t *Table, c *clock.Clock) error {
 		return c.Pause(t.now())
 	})
 }
 
 // Resume restarts the clocks of a paused game.
 func (d *Director) Resume(ctx context.Context, gameID uint64, who, why string) error {
-	return d.onTable(ctx, gameID, who, "resume", why, "", func(t *Table) error {
-		c := t.session.Clock()
-		if c == nil {
-			return errors.New("the game has no clock")
-		}
+	return d.onClock(ctx, gameID, who, "resume", why, "", func(t *Table, c *clock.Clock) error {
 		return c.Resume(t.now())
 	})
 }

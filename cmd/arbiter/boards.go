@@ -93,13 +93,9 @@ order, drops, clock presses, and the faults asked for. Point a daemon at the
 printed path (boards.ports: [{path: ...}]) to test it without hardware.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts, err := rules.ParseOptions(options)
+			g, err := gameFromFlags(game, options)
 			if err != nil {
-				return fmt.Errorf("%w: --options: %v", errUsage, err)
-			}
-			g, err := rules.New(game, opts)
-			if err != nil {
-				return fmt.Errorf("%w: %v", errUsage, err)
+				return err
 			}
 			caps := sensorboard.CapHeight | sensorboard.CapClockDisplay | sensorboard.CapText
 			for _, c := range strings.Split(capsText, "+") {

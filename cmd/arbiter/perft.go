@@ -32,13 +32,9 @@ Games: ` + strings.Join(rules.Games(), ", "),
 			if depth < 0 {
 				return fmt.Errorf("%w: --depth %d: must not be negative", errUsage, depth)
 			}
-			opts, err := rules.ParseOptions(options)
+			g, err := gameFromFlags(game, options)
 			if err != nil {
-				return fmt.Errorf("%w: --options: %v", errUsage, err)
-			}
-			g, err := rules.New(game, opts)
-			if err != nil {
-				return fmt.Errorf("%w: %v", errUsage, err)
+				return err
 			}
 			pos := g.Start()
 			if position != "" {
@@ -77,4 +73,18 @@ Games: ` + strings.Join(rules.Games(), ", "),
 	f.IntVar(&depth, "depth", 1, "depth in plies")
 	f.BoolVar(&divide, "divide", false, "print the count below each legal move")
 	return cmd
+}
+
+// gameFromFlags builds the game named by --game with the --options text;
+// a bad name or option is a usage error.
+func gameFromFlags(game, options string) (rules.Game, error) {
+	opts, err := rules.ParseOptions(options)
+	if err != nil {
+		return nil, fmt.Errorf("%w: --options: %v", errUsage, err)
+	}
+	g, err := rules.New(game, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return g, nil
 }
