@@ -716,7 +716,3 @@ func (d *dutch) finalize(mc *matcher, a, b int) {
 // warmMin is the smallest bracket (with the next score group) whose
 // matching starts from a solution of its own (matcher.warmStart).
 const warmMin = 32
-
-// addWrap adds y to x modulo the width, so that a "negative" y written in
-// two's complement subtracts.
-func addWrap(x, y weight) { add(x, x, y) }

@@ -10,8 +10,6 @@ type weight []uint64
 
 func newWeight(words int) weight { return make(weight, words) }
 
-func (w weight) clone() weight { return append(weight(nil), w...) }
-
 func (w weight) isZero() bool {
 	for _, x := range w {
 		if x != 0 {

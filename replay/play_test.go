@@ -519,18 +519,3 @@ func TestFaultGames(t *testing.T) {
 	}
 	t.Cleanup(func() { t.Logf("faults total: %s", all) })
 }
-
-// pickOther returns a square, other than the move's origin, holding a piece
-// of the side to move that has a legal move, or NoSquare.
-func pickOther(pos rules.Position, not rules.Square, rng *rand.Rand) rules.Square {
-	var cands []rules.Square
-	for _, m := range pos.Legal() {
-		if f := m.From(); f != rules.NoSquare && f != not && !slices.Contains(cands, f) {
-			cands = append(cands, f)
-		}
-	}
-	if len(cands) == 0 {
-		return rules.NoSquare
-	}
-	return cands[rng.IntN(len(cands))]
-}

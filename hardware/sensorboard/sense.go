@@ -7,16 +7,12 @@ import (
 )
 
 // Sensor describes what a board's sensors can see: its capabilities and
-// the highest stack it counts exactly. The host reduces a position's
-// rules.View with it to compare the view with what the board reports, and
-// the simulator reduces its pieces with it to know what to report.
+// the highest stack it counts exactly. The simulator reduces its pieces with
+// it to know what to report.
 type Sensor struct {
 	Caps      Caps
 	MaxHeight int // default 31
 }
-
-// SensorOf returns the sensor a board announced in its handshake.
-func SensorOf(h *Hello) Sensor { return Sensor{Caps: h.Caps, MaxHeight: int(h.MaxHeight)} }
 
 // Square returns what the sensors report for a stack (bottom first).
 func (s Sensor) Square(stack []rules.Piece) SquareState {

@@ -35,9 +35,10 @@ func ExampleCompute() {
 	if err := st.WriteText(os.Stdout); err != nil {
 		panic(err)
 	}
+	// Ada and Cy are equal on every tie-break and share first place.
 	row, _ := json.Marshal(st.Rows[0])
 	fmt.Println(string(row))
-	// Ada and Cy are equal on every tie-break and share first place.
+
 	// Output:
 	// Rank  ID  Name   Rtg  PTS  BH/C1   BH    SB
 	//   1=   1  Ada   2100  1.5    1.5  2.5  1.75

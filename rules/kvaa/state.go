@@ -86,9 +86,6 @@ func (s *State) At(x Cell) (rules.Color, bool) {
 	return 0, false
 }
 
-// empty returns the mask of empty cells.
-func (s *State) empty() uint16 { return allCells &^ (s.Occ[0] | s.Occ[1]) }
-
 // key packs the position's identity for repetition (section 3: board,
 // reserves, side to move, both forbidden steps) into 51 bits.
 func (s *State) key() uint64 {
