@@ -66,10 +66,9 @@ import (
 
 type blossomSolver struct {
 	n, words int
-	// wid holds the doubled weight of each edge (lower triangle) as an id
-	// into pool; 0 means no edge.
-	wid       []uint32
-	sq        []uint32 // sq[a*n+b] = sq[b*n+a] = wid[tri(a, b)], by rows for scans
+	// sq[a*n+b] = sq[b*n+a] is the doubled weight of edge (a, b) as an id
+	// into pool, 0 for no edge; by rows, for the scans.
+	sq        []uint32
 	pool      *weightPool
 	ends      []uint16 // ends[2k], ends[2k+1]: larger and smaller vertex of edge k
 	dirty     []bool
@@ -161,7 +160,6 @@ func newBlossomSolver(n, words int) *blossomSolver {
 func newBlossomSolverPool(n, words int, pool *weightPool) *blossomSolver {
 	s := &blossomSolver{n: n, words: words}
 	m := n * (n - 1) / 2
-	s.wid = make([]uint32, m)
 	s.pool = pool
 	s.ends = make([]uint16, 2*m)
 	for a := 1; a < n; a++ {
@@ -235,8 +233,6 @@ func newBlossomSolverPool(n, words int, pool *weightPool) *blossomSolver {
 	return s
 }
 
-func (s *blossomSolver) w2(k int) weight { return s.pool.get(s.wid[k]) }
-
 // fix takes the matched pair (a, b) out of the graph for good: the
 // searches skip both, and their other edges no longer count, though they
 // keep their weights. Blossoms around them are dissolved first, which may
@@ -277,8 +273,7 @@ func (s *blossomSolver) setDoubled(a, b int, x weight) {
 
 // setID sets the doubled weight of edge (a, b) to the pool's weight id.
 func (s *blossomSolver) setID(a, b int, id uint32) {
-	k := tri(a, b)
-	old := s.wid[k]
+	old := s.sq[a*s.n+b]
 	if old == id {
 		return // the pool keeps each weight once
 	}
@@ -300,7 +295,6 @@ func (s *blossomSolver) setID(a, b int, id uint32) {
 	x := s.pool.get(id)
 	increase := cmpWeight(x, s.pool.get(old)) > 0
 	s.pool.ref(id)
-	s.wid[k] = id
 	if (old == 0) != (id == 0) {
 		s.adj[a*s.rows+b/64] ^= 1 << uint(b%64)
 		s.adj[b*s.rows+a/64] ^= 1 << uint(a%64)
@@ -356,6 +350,9 @@ func (s *blossomSolver) markDirty(v int) {
 	}
 }
 
+// id returns the weight id of edge k.
+func (s *blossomSolver) id(k int) uint32 { return s.sq[int(s.ends[2*k])*s.n+int(s.ends[2*k+1])] }
+
 // remote returns the endpoint index p of edge (v, u) at u's end.
 func remote(v, u int) int {
 	k := tri(v, u)
@@ -368,7 +365,7 @@ func remote(v, u int) int {
 func (s *blossomSolver) endpoint(p int) int { return int(s.ends[p]) }
 
 func (s *blossomSolver) slack(dst weight, k int) weight {
-	return s.slackAt(dst, int(s.ends[2*k]), int(s.ends[2*k+1]), s.wid[k])
+	return s.slackAt(dst, int(s.ends[2*k]), int(s.ends[2*k+1]), s.id(k))
 }
 
 // slackAt is slack for the edge between i and j with weight id; the scans
@@ -391,7 +388,7 @@ func (s *blossomSolver) tight(k int) bool {
 }
 
 // tightAt is tight for edge k between vertices i and j.
-func (s *blossomSolver) tightAt(i, j, k int) bool { return s.tightID(i, j, s.wid[k]) }
+func (s *blossomSolver) tightAt(i, j, k int) bool { return s.tightID(i, j, s.id(k)) }
 
 // tightID is tight for the edge between i and j with weight id. The
 // lowest word decides most calls, so it is checked inline first.
@@ -634,7 +631,7 @@ func (s *blossomSolver) repair(x int) {
 	}
 	ok := true
 	if p := s.mate[x]; p >= 0 {
-		if !s.slack(s.tmp, p/2).isZero() || (s.wid[p/2] == 0) {
+		if !s.slack(s.tmp, p/2).isZero() || (s.id(p/2) == 0) {
 			ok = false
 		}
 	}
@@ -654,7 +651,7 @@ func (s *blossomSolver) repair(x int) {
 	// optimal: no search is needed.
 	s.lowerDual(x)
 	if p := s.mate[x]; p >= 0 {
-		if (s.wid[p/2] != 0) && s.tight(p/2) {
+		if (s.id(p/2) != 0) && s.tight(p/2) {
 			return
 		}
 		s.mate[s.endpoint(p)] = -1
@@ -894,7 +891,7 @@ func (s *blossomSolver) addBlossom(base, k int) {
 			})
 		} else {
 			for _, k := range s.blossombestedges[bv] {
-				consider(k, s.endpoint(2*k), s.endpoint(2*k+1), s.wid[k])
+				consider(k, s.endpoint(2*k), s.endpoint(2*k+1), s.id(k))
 			}
 		}
 		s.blossombestedges[bv] = nil

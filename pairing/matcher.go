@@ -55,8 +55,8 @@ func (m *matcher) vertex(v int) int {
 // set stores the weight of edge (a, b); zero removes the edge.
 func (m *matcher) set(a, b int, x weight) {
 	a, b = m.vertex(a), m.vertex(b)
-	if m.solver.wid[tri(a, b)] == 0 && x.isZero() {
-		return // no edge, and none wanted: most of finalize's calls
+	if m.solver.sq[a*m.n+b] == 0 && x.isZero() {
+		return // no edge, and none wanted
 	}
 	double(m.buf, x)
 	m.solver.setDoubled(a, b, m.buf)

@@ -54,7 +54,9 @@ func (s *blossomSolver) warmStart(vs []int) {
 		s.markDirty(v)
 	}
 	// The sub-solver shares the pool: give back its references.
-	for _, id := range sub.wid {
-		s.pool.release(id)
+	for i := range vs {
+		for _, id := range sub.sq[i*len(vs) : i*len(vs)+i] {
+			s.pool.release(id)
+		}
 	}
 }

@@ -122,7 +122,7 @@ func TestSetFlat(t *testing.T) {
 				w.setZero()
 				d.edgeWeightInto(w, o, p, false, false)
 				id := mc.intern(w)
-				require.Equal(t, id, mc.solver.wid[tri(i, j)], "players %d and %d", i, j)
+				require.Equal(t, id, mc.solver.sq[i*mc.n+j], "players %d and %d", i, j)
 				mc.release(id)
 			}
 		}
