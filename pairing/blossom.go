@@ -1118,7 +1118,7 @@ func (s *blossomSolver) run() {
 		if roots == 0 {
 			return
 		}
-		augmented := false
+		stageOver := false // an augmentation ended the stage
 		for {
 		scan:
 			for s.qhead < len(s.queue) {
@@ -1168,8 +1168,8 @@ func (s *blossomSolver) run() {
 								if base < 0 {
 									t1, t2 := s.tree[bv], s.tree[bw]
 									s.augmentMatching(k)
-									augmented = true
 									if s.eager || !s.dropTrees(t1, t2) {
+										stageOver = true
 										break scan
 									}
 									// The other trees go on: scan again
@@ -1193,10 +1193,9 @@ func (s *blossomSolver) run() {
 					}
 				}
 			}
-			if augmented && (s.eager || !s.anyTree()) {
+			if stageOver {
 				break
 			}
-			augmented = false
 			if !s.eager {
 				s.eager = true
 				s.findBestEdges()

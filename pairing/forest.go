@@ -96,13 +96,3 @@ func (s *blossomSolver) unlabel(b int) {
 		s.unlabel(c)
 	}
 }
-
-// anyTree reports whether the forest still has an outer vertex.
-func (s *blossomSolver) anyTree() bool {
-	for _, v := range s.alive {
-		if s.label[s.inblossom[v]] == 1 {
-			return true
-		}
-	}
-	return false
-}
