@@ -266,7 +266,7 @@ func (d *dutch) pairRound() (pairs [][2]int, bye int, err error) {
 			}
 		}
 	default:
-		d.setFlat(mc, w)
+		d.setFlat(mc)
 	}
 	var first []int
 	if !skip {
@@ -282,7 +282,7 @@ func (d *dutch) pairRound() (pairs [][2]int, bye int, err error) {
 				break
 			}
 		}
-		d.setFlat(mc, w)
+		d.setFlat(mc)
 		if d.byeScore >= top {
 			d.singleBye = true
 			for v, p := range d.sorted {
@@ -309,43 +309,17 @@ func (d *dutch) pairRound() (pairs [][2]int, bye int, err error) {
 	return d.brackets(mc)
 }
 
-// setFlat sets every edge to its weight outside any bracket. Before the
-// single-bye rule applies, that weight depends only on whether the two
-// may meet and which of them may take the bye: the few weights are built
-// once, by edgeWeightInto, and the edges set to their ids (w is scratch).
-func (d *dutch) setFlat(mc *matcher, w weight) {
-	if d.singleBye {
-		panic("pairing: flat weights with the single-bye rule in force")
-	}
-	bye := make([]bool, len(d.sorted))
-	for i, p := range d.sorted {
-		bye[i] = d.isByeCandidate(p)
-	}
-	var ids [8]uint32
-	var built [8]bool
+// setFlat sets every edge to its weight outside any bracket.
+func (d *dutch) setFlat(mc *matcher) {
+	c := newWeightCache(d, mc)
 	for i, p := range d.sorted {
 		for j, o := range d.sorted[:i] {
-			k := 0
-			if d.s.compatible(p, o) {
-				k = 1
-			}
-			if bye[j] {
-				k |= 2
-			}
-			if bye[i] {
-				k |= 4
-			}
-			if !built[k] {
-				w.setZero()
-				d.edgeWeightInto(w, o, p, false, false)
-				ids[k], built[k] = mc.intern(w), true
-			}
-			mc.setID(i, j, ids[k])
+			id := c.id(o, p, false, false)
+			mc.setID(i, j, id)
+			mc.release(id)
 		}
 	}
-	for _, id := range ids {
-		mc.release(id)
-	}
+	c.release()
 }
 
 // firstBracketEnd returns the number of players in the top score group and

@@ -103,7 +103,7 @@ func TestWeightPool(t *testing.T) {
 	require.Equal(t, x, p.acquire(weight{7, 7}))
 }
 
-// TestSetFlat checks that the few weights setFlat builds are those that
+// TestSetFlat checks that the weights setFlat sets are those that
 // edgeWeightInto gives every pair outside a bracket, with an even and an
 // odd number of players.
 func TestSetFlat(t *testing.T) {
@@ -116,7 +116,7 @@ func TestSetFlat(t *testing.T) {
 		d.byeScore = d.score(d.sorted[len(d.sorted)/2])
 		mc := newMatcher(len(d.sorted), d.words)
 		w := newWeight(d.words)
-		d.setFlat(mc, w)
+		d.setFlat(mc)
 		for i, p := range d.sorted {
 			for j, o := range d.sorted[:i] {
 				w.setZero()

@@ -11,7 +11,7 @@ type weightCache struct {
 	mc    *matcher
 	w     weight
 	kinds map[playerKind]uint32
-	kind  map[*player]uint32
+	kind  []uint32          // by player index: 1 + the player's kind, 0 if not known yet
 	ids   map[uint64]uint32 // by kinds and flags; each holds a reference
 }
 
@@ -27,12 +27,12 @@ type playerKind struct {
 
 func newWeightCache(d *dutch, mc *matcher) *weightCache {
 	return &weightCache{d: d, mc: mc, w: newWeight(d.words),
-		kinds: map[playerKind]uint32{}, kind: map[*player]uint32{}, ids: map[uint64]uint32{}}
+		kinds: map[playerKind]uint32{}, kind: make([]uint32, len(d.s.players)), ids: map[uint64]uint32{}}
 }
 
 func (c *weightCache) kindOf(p *player) uint32 {
-	if k, ok := c.kind[p]; ok {
-		return k
+	if k := c.kind[p.index]; k != 0 {
+		return k - 1
 	}
 	pk := playerKind{score: c.d.score(p), played: p.playedGames, imbalance: p.colourImbalance,
 		bye: c.d.isByeCandidate(p), pref: p.colourPref, repeated: p.repeatedColour,
@@ -42,7 +42,7 @@ func (c *weightCache) kindOf(p *player) uint32 {
 		k = uint32(len(c.kinds))
 		c.kinds[pk] = k
 	}
-	c.kind[p] = k
+	c.kind[p.index] = k + 1
 	return k
 }
 
