@@ -131,10 +131,14 @@ func TestSetFlat(t *testing.T) {
 
 // TestWeightCache checks that the weights weightCache hands out by the
 // players' kinds are those edgeWeightInto builds for every pair, with and
-// without the single-bye rule.
+// without the single-bye rule, among players that include twins differing
+// in one attribute each: leaving any one out of playerKind fails it.
 func TestWeightCache(t *testing.T) {
 	for _, n := range []int{60, 61} {
 		tour := syntheticHistory(n, 5, 9)
+		// Round 6 is the last: topscorers with clashing absolute colour
+		// preferences may then meet, and the colour criteria weigh how.
+		tour.Rounds = 6
 		// Two players got the bye in round 1 instead of meeting: they may
 		// not take it again and played a game less.
 		a := &tour.Players[5]
@@ -145,7 +149,40 @@ func TestWeightCache(t *testing.T) {
 		require.NoError(t, err)
 		d := &dutch{s: s}
 		d.setup()
-		d.byeScore = s.players[5].pscore
+		// Twins of a player who may take the bye, each different in one
+		// thing that edgeWeightInto reads: a kind that left it out would
+		// give a twin its original's weights.
+		var base *player
+		for _, p := range d.sorted {
+			// Its preference mild, so that twins with an absolute one
+			// differ in whom they may meet.
+			if s.eligibleForBye(p) && p.pscore >= 30 && p.colourPref != NoColour && !p.absolutePref() {
+				base = p
+				break
+			}
+		}
+		require.NotNil(t, base)
+		d.byeScore = base.pscore
+		twins := []func(q *player){
+			func(q *player) { q.playedGames-- },
+			func(q *player) {
+				q.matches = append([]match(nil), q.matches...)
+				q.matches[0].played, q.matches[0].score = false, s.win // a win without playing
+			},
+			func(q *player) { q.colourImbalance += 2 },
+			func(q *player) { q.colourPref = q.colourPref.invert() },
+			func(q *player) { q.repeatedColour = q.colourPref },
+			func(q *player) { q.strongPref = !q.strongPref },
+			func(q *player) { q.floats[0] = floatDown },
+			func(q *player) { q.floats[1] = floatUp },
+		}
+		for _, change := range twins {
+			q := *base
+			q.index = len(s.players)
+			change(&q)
+			s.players = append(s.players, &q)
+			d.sorted = append(d.sorted, &q)
+		}
 		for _, p := range d.sorted {
 			d.playedRanks[p.playedGames] = 1 + p.playedGames%3
 		}
