@@ -316,17 +316,7 @@ func alertTexts(as []arbiter.Alert) []string {
 // biasedGame plays up to n moves from start, choosing with probability p a
 // move that prefer likes when there is one, else a random legal move.
 func biasedGame(start rules.Position, n int, rng *rand.Rand, p float64, prefer func(pos rules.Position, m rules.Move) bool) ([]sim.Turn, error) {
-	pos := start
-	var history []rules.Position
-	var moves []rules.Move
-	for range n {
-		if pos.Outcome(history).Over() {
-			break
-		}
-		legal := pos.Legal()
-		if len(legal) == 0 {
-			break
-		}
+	return sim.PlayGame(start, n, func(pos rules.Position, legal []rules.Move) rules.Move {
 		m := legal[rng.IntN(len(legal))]
 		if prefer != nil && rng.Float64() < p {
 			var liked []rules.Move
@@ -339,15 +329,8 @@ func biasedGame(start rules.Position, n int, rng *rand.Rand, p float64, prefer f
 				m = liked[rng.IntN(len(liked))]
 			}
 		}
-		next, err := pos.Play(m)
-		if err != nil {
-			return nil, err
-		}
-		moves = append(moves, m)
-		history = append(history, pos)
-		pos = next
-	}
-	return sim.Replay(start, moves)
+		return m
+	})
 }
 
 // towers prefers moves that build a stack of three or more.

@@ -54,6 +54,14 @@ func ReplayText(start rules.Position, moves []string) ([]Turn, error) {
 // RandomGame plays up to n random legal moves from start, stopping early
 // when the game ends. It is deterministic for a given rng.
 func RandomGame(start rules.Position, n int, rng *rand.Rand) ([]Turn, error) {
+	return PlayGame(start, n, func(_ rules.Position, legal []rules.Move) rules.Move {
+		return legal[rng.IntN(len(legal))]
+	})
+}
+
+// PlayGame plays up to n moves from start, each the one pick chooses among
+// the legal moves, stopping early when the game ends.
+func PlayGame(start rules.Position, n int, pick func(pos rules.Position, legal []rules.Move) rules.Move) ([]Turn, error) {
 	pos := start
 	var history []rules.Position
 	var turns []Turn
@@ -65,7 +73,7 @@ func RandomGame(start rules.Position, n int, rng *rand.Rand) ([]Turn, error) {
 		if len(legal) == 0 {
 			break
 		}
-		m := legal[rng.IntN(len(legal))]
+		m := pick(pos, legal)
 		next, err := pos.Play(m)
 		if err != nil {
 			return nil, fmt.Errorf("legal move %s does not play: %w", m, err)
