@@ -3,6 +3,7 @@ package tensor
 import (
 	"arbiter/rules"
 	"arbiter/rules/internal/chesscore"
+	"cmp"
 )
 
 // The routes of this file answer notation questions (which route does the
@@ -66,21 +67,13 @@ func slideDirs(k chesscore.Kind) [][2]int {
 // line, with the distance.
 func unit(f0, r0, f1, r1 int) (d [2]int, n int, ok bool) {
 	df, dr := f1-f0, r1-r0
-	sgn := func(x int) int {
-		switch {
-		case x > 0:
-			return 1
-		case x < 0:
-			return -1
-		}
-		return 0
-	}
-	ad, ar := df*sgn(df), dr*sgn(dr)
+	sf, sr := cmp.Compare(df, 0), cmp.Compare(dr, 0)
+	ad, ar := df*sf, dr*sr
 	if (df == 0) == (dr == 0) && ad != ar || (df == 0 && dr == 0) {
 		return d, 0, false
 	}
 	n = max(ad, ar)
-	return [2]int{sgn(df), sgn(dr)}, n, true
+	return [2]int{sf, sr}, n, true
 }
 
 // line reports whether a slider moving along d from (f0,r0) reaches

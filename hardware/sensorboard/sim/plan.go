@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -410,7 +411,7 @@ func (p *planner) fill(d loc, from rules.Square) {
 func (p *planner) slide(a, b rules.Square, pc rules.Piece) {
 	fa, ra := p.g.Coords(a)
 	fb, rb := p.g.Coords(b)
-	df, dr := sign(fb-fa), sign(rb-ra)
+	df, dr := cmp.Compare(fb, fa), cmp.Compare(rb, ra)
 	straight := df == 0 || dr == 0 || abs(fb-fa) == abs(rb-ra)
 	if !straight || (df == 0 && dr == 0) {
 		return
@@ -492,16 +493,6 @@ func PlanKnock(g *rules.Geometry, v rules.View, sq rules.Square, h Human, rng *r
 		p.emit(Step{Op: OpPlace, Square: sq, Pieces: []rules.Piece{pc}})
 	}
 	return p.steps
-}
-
-func sign(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
 }
 
 func abs(x int) int {
