@@ -614,13 +614,7 @@ func (s *blossomSolver) dissolveAround(v int) {
 			s.leaves(c, func(u int) { s.inblossom[u] = c })
 		}
 	}
-	s.label[b], s.labelend[b] = 0, -1
-	s.blossomchilds[b], s.blossomendps[b] = nil, nil
-	s.blossombase[b] = -1
-	s.blossombestedges[b] = nil
-	s.hasBestEdges[b] = false
-	s.bestedge[b] = -1
-	s.unused = append(s.unused, b)
+	s.freeBlossom(b, 0)
 }
 
 // repair restores dual feasibility and complementary slackness at x after
@@ -1013,7 +1007,13 @@ func (s *blossomSolver) expandBlossom(b int, endstage bool) {
 			j += jstep
 		}
 	}
-	s.label[b], s.labelend[b] = -1, -1
+	s.freeBlossom(b, -1)
+}
+
+// freeBlossom returns blossom b, whose children are top-level again, to
+// the unused ones, leaving label on it.
+func (s *blossomSolver) freeBlossom(b, label int) {
+	s.label[b], s.labelend[b] = label, -1
 	s.blossomchilds[b], s.blossomendps[b] = nil, nil
 	s.blossombase[b] = -1
 	s.blossombestedges[b] = nil
