@@ -270,6 +270,17 @@ func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start r
 		rd.Feed(f.Data, time.Duration(f.HostNs), f.Seq)
 	}
 	if rd.Hello() == nil {
+		// A board that attached after its game began opens the game's
+		// frames with its HELLO; what comes before that reached no session
+		// in the daemon either.
+		if h := helloIndex(frames); h >= 0 && h+1 < len(frames) {
+			for _, f := range frames[:h+1] {
+				rd.Feed(f.Data, time.Duration(f.HostNs), f.Seq)
+			}
+			frames = frames[h+1:]
+		}
+	}
+	if rd.Hello() == nil {
 		if rp.opts.Caps == nil {
 			return fmt.Errorf("board %s: %w (sequence %d): its capabilities are unknown; give them as an option", rp.game.BoardID, ErrNoHello, rp.game.RawFrom)
 		}
@@ -376,6 +387,25 @@ func (a adjudicator) CanEverWin(side clock.Side) clock.Answer {
 		return clock.Unknown
 	}
 	return arbiter.CanEverWin(s.Position(), side)
+}
+
+// helloIndex returns the index of the first of frames that holds a HELLO,
+// or -1.
+func helloIndex(frames []store.Frame) int {
+	d := sensorboard.NewDecoder()
+	for i, f := range frames {
+		for p := f.Data; len(p) > 0; {
+			n, fr, err := d.Decode(p)
+			p = p[n:]
+			if err == sensorboard.ErrIncomplete {
+				break
+			}
+			if err == nil && fr.Type == sensorboard.TypeHello {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // synthesize synchronises the link with a handshake made up from the

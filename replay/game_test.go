@@ -365,3 +365,22 @@ func TestReplayErrors(t *testing.T) {
 	require.ErrorIs(t, err, store.ErrNotFound)
 	require.True(t, strings.Contains(err.Error(), "999"))
 }
+
+// TestReplayBoardAttachedLate replays a game whose board sent its HELLO
+// only after the game began, as a board switched on late does (and a
+// simulated one attaching slowly on a loaded machine): the HELLO opens the
+// game's raw frames instead of preceding them.
+func TestReplayBoardAttachedLate(t *testing.T) {
+	rc, _ := record(t, table{"tavreli/identity", "tavreli", identity}, sim.Faults{}, 15, nil, "")
+	g, err := rc.db.Game(rc.games[0])
+	require.NoError(t, err)
+	require.Greater(t, g.RawFrom, uint64(1), "the HELLO comes before the game when recorded")
+	g.RawFrom = 1 // the game began before the board's first frame
+	require.NoError(t, rc.db.UpdateGame(&g))
+	rep, err := replay.Game(context.Background(), rc.db, g.ID, replay.Options{})
+	require.NoError(t, err)
+	require.False(t, rep.Synthetic)
+	var text bytes.Buffer
+	require.NoError(t, rep.WriteText(&text))
+	require.True(t, rep.OK(), text.String())
+}
