@@ -311,12 +311,10 @@ func (d *dutch) pairRound() (pairs [][2]int, bye int, err error) {
 
 // setFlat sets every edge to its weight outside any bracket.
 func (d *dutch) setFlat(mc *matcher) {
-	c := newWeightCache(d, mc)
+	c := newWeightCache(d, mc, d.sorted)
 	for i, p := range d.sorted {
 		for j, o := range d.sorted[:i] {
-			id := c.id(o, p, false, false)
-			mc.setID(i, j, id)
-			mc.release(id)
+			mc.setID(i, j, c.peek(o, p, false, false))
 		}
 	}
 	c.release()
@@ -395,7 +393,11 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 		backing := make([]uint32, cells)
 		// The cache lives for one bracket: the single-bye rule may change
 		// between brackets.
-		cache := newWeightCache(d, mc)
+		players := make([]*player, len(vi))
+		for i, v := range vi {
+			players[i] = d.sorted[v]
+		}
+		cache := newWeightCache(d, mc, players)
 		for l := sgBegin; l < len(vi); l++ {
 			base[l], backing = backing[:l:l], backing[l:]
 			for sm := 0; sm < l; sm++ {

@@ -131,8 +131,9 @@ func TestSetFlat(t *testing.T) {
 
 // TestWeightCache checks that the weights weightCache hands out by the
 // players' kinds are those edgeWeightInto builds for every pair, with and
-// without the single-bye rule, among players that include twins differing
-// in one attribute each: leaving any one out of playerKind fails it.
+// without the single-bye rule (looked up by table, then by map), among
+// players that include twins differing in one attribute each: leaving any
+// one out of playerKind fails it.
 func TestWeightCache(t *testing.T) {
 	for _, n := range []int{60, 61} {
 		tour := syntheticHistory(n, 5, 9)
@@ -191,7 +192,11 @@ func TestWeightCache(t *testing.T) {
 		kinds := 0
 		for _, single := range []bool{false, true} {
 			d.singleBye = single
-			c := newWeightCache(d, mc)
+			c := newWeightCache(d, mc, d.sorted)
+			require.NotNil(t, c.table)
+			if single {
+				c.known, c.table = 0, nil // by map, as with many kinds
+			}
 			for i, lo := range d.sorted {
 				for _, hi := range d.sorted[:i] {
 					for f := range 3 {

@@ -13,7 +13,15 @@ type weightCache struct {
 	kinds map[playerKind]uint32
 	kind  []uint32          // by player index: 1 + the player's kind, 0 if not known yet
 	ids   map[uint64]uint32 // by kinds and flags; each holds a reference
+	// table holds the ids of the kinds known at the start, by
+	// (hi*known+lo)*4+flags, 0 where not built yet (a pair that may meet
+	// never weighs zero): the lookup of nearly every pair, without hashing.
+	table []uint32
+	known uint32
 }
+
+// tableKinds is the most kinds for which the cache keeps a table.
+const tableKinds = 512
 
 // playerKind is what edgeWeightInto reads of a player, besides whom it may
 // meet.
@@ -25,9 +33,18 @@ type playerKind struct {
 	floats                   [2]floatKind
 }
 
-func newWeightCache(d *dutch, mc *matcher) *weightCache {
-	return &weightCache{d: d, mc: mc, w: newWeight(d.words),
+// newWeightCache returns a cache for the pairs among players; it sizes its
+// table by their kinds.
+func newWeightCache(d *dutch, mc *matcher, players []*player) *weightCache {
+	c := &weightCache{d: d, mc: mc, w: newWeight(d.words),
 		kinds: map[playerKind]uint32{}, kind: make([]uint32, len(d.s.players)), ids: map[uint64]uint32{}}
+	for _, p := range players {
+		c.kindOf(p)
+	}
+	if k := uint32(len(c.kinds)); k <= tableKinds {
+		c.known, c.table = k, make([]uint32, k*k*4)
+	}
+	return c
 }
 
 func (c *weightCache) kindOf(p *player) uint32 {
@@ -49,24 +66,48 @@ func (c *weightCache) kindOf(p *player) uint32 {
 // id returns the id of edgeWeightInto(hi, lo, inCur, inNext), holding a
 // reference for the caller.
 func (c *weightCache) id(hi, lo *player, inCur, inNext bool) uint32 {
+	id := c.peek(hi, lo, inCur, inNext)
+	c.mc.solver.pool.ref(id)
+	return id
+}
+
+// peek is id without a reference for the caller: the id stays valid while
+// the cache holds it.
+func (c *weightCache) peek(hi, lo *player, inCur, inNext bool) uint32 {
 	if !c.d.s.compatible(hi, lo) {
 		return 0
 	}
-	key := uint64(c.kindOf(hi))<<33 | uint64(c.kindOf(lo))<<2 | b2u(inCur)<<1 | b2u(inNext)
+	kh, kl := c.kindOf(hi), c.kindOf(lo)
+	flags := b2u(inCur)<<1 | b2u(inNext)
+	if kh < c.known && kl < c.known {
+		i := (uint64(kh)*uint64(c.known)+uint64(kl))*4 + flags
+		if c.table[i] == 0 {
+			c.table[i] = c.build(hi, lo, inCur, inNext)
+		}
+		return c.table[i]
+	}
+	key := uint64(kh)<<33 | uint64(kl)<<2 | flags
 	id, ok := c.ids[key]
 	if !ok {
-		c.w.setZero()
-		c.d.edgeWeightInto(c.w, hi, lo, inCur, inNext)
-		id = c.mc.intern(c.w)
+		id = c.build(hi, lo, inCur, inNext)
 		c.ids[key] = id
 	}
-	c.mc.solver.pool.ref(id)
 	return id
+}
+
+// build interns the weight of a pair, holding a reference for the cache.
+func (c *weightCache) build(hi, lo *player, inCur, inNext bool) uint32 {
+	c.w.setZero()
+	c.d.edgeWeightInto(c.w, hi, lo, inCur, inNext)
+	return c.mc.intern(c.w)
 }
 
 // release gives back the cache's references.
 func (c *weightCache) release() {
 	for _, id := range c.ids {
+		c.mc.release(id)
+	}
+	for _, id := range c.table {
 		c.mc.release(id)
 	}
 }
