@@ -1,7 +1,10 @@
 package pairing
 
 import (
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 )
 
@@ -18,17 +21,29 @@ type dutch struct {
 	sorted []*player
 	trace  *Trace
 
-	sgBits   int         // bits to count the players of the largest score group
-	sgShift  int         // total width of a per-score-group field
-	shifts   map[int]int // score -> bit offset inside a per-score-group field
-	words    int
-	maxW     weight
-	byeScore int
+	sgBits int // bits to count the players of the largest score group
+	// A per-score-group field holds a counter for each score present in
+	// the bracket (layOut), not for every score of the round: the weights
+	// stay words narrower, and the matcher's arithmetic on them is that
+	// much faster.
+	width layout
+	// shifts: score -> bit offset of its counter in the fields about
+	// pairs in the current bracket; nextShifts: the same in the field
+	// about pairs in the next one.
+	shifts, nextShifts map[int]int
+	// roundShifts places every score group of the round in one field,
+	// each as wide as its group, roundShift wide in all: the first
+	// matching of an odd round weighs scores by these offsets.
+	roundShifts map[int]int
+	roundShift  int
+	words       int
+	byeScore    int
 	// singleBye is set when the bracket downfloats exactly one player who
 	// will receive the PAB (C9 applies).
 	singleBye   bool
 	playedRanks map[int]int
 	matchings   int // maximum weight matchings computed
+	retries     int // rounds paired again with wider fields (errNarrow)
 }
 
 func b2u(b bool) uint64 {
@@ -47,16 +62,108 @@ func (d *dutch) isByeCandidate(p *player) bool {
 	return d.s.eligibleForBye(p) && d.score(p) <= d.byeScore
 }
 
+// layout gives the widths of the per-score-group fields. The fields
+// about pairs in the current bracket (C7, C18-C21) count by the scores of
+// its players; the one about pairs in the next bracket (C8) also by the
+// next score group's.
+type layout struct{ cur, next int }
+
 // fieldBits returns the width of the edge weight below its top field.
-func (d *dutch) fieldBits() int {
-	r := d.sgBits + d.sgShift + d.sgBits + d.sgShift + d.sgBits + 4*d.sgBits
+func (d *dutch) fieldBits() int { return d.fieldBitsWith(d.width) }
+
+// fieldBitsWith is fieldBits with the per-score-group fields of l.
+func (d *dutch) fieldBitsWith(l layout) int {
+	r := d.sgBits + l.cur + d.sgBits + l.next + d.sgBits + 4*d.sgBits
 	if d.s.playedRounds >= 1 {
-		r += 2*d.sgBits + 2*d.sgShift
+		r += 2*d.sgBits + 2*l.cur
 	}
 	if d.s.playedRounds >= 2 {
-		r += 2*d.sgBits + 2*d.sgShift
+		r += 2*d.sgBits + 2*l.cur
 	}
 	return r + 3*d.sgBits + 1
+}
+
+// wordsFor returns the words of a weight with the fields of l. The
+// weights of an odd round's first matching (pairIn) must fit as well:
+// with many small score groups they can be the wider ones.
+func (d *dutch) wordsFor(l layout) int {
+	bits := max(2+d.fieldBitsWith(l), 2+d.roundShift+d.sgBits)
+	// Four spare bits above the top field: weights may carry one bit
+	// past it, the matcher doubles them, and it adds two duals.
+	return (bits + 4 + 63) / 64
+}
+
+// narrowLayout returns per-score-group fields for brackets of one or two
+// score groups with a few downfloaters, widened as far as the same number
+// of words allows. A bracket needing more fails with errNarrow, and the
+// round is paired again with the round-wide fields.
+func (d *dutch) narrowLayout() layout {
+	var sizes []int // bits to count each score group
+	for i := 0; i < len(d.sorted); {
+		j := i
+		for j < len(d.sorted) && d.score(d.sorted[j]) == d.score(d.sorted[i]) {
+			j++
+		}
+		sizes = append(sizes, bitLen(j-i))
+		i = j
+	}
+	var l layout
+	for k, b := range sizes {
+		l.cur = max(l.cur, b)
+		if k > 0 {
+			l.next = max(l.next, sizes[k-1]+b)
+		}
+	}
+	// Room for downfloaters of two higher scores.
+	const margin = 4
+	wide := layout{d.roundShift, d.roundShift}
+	l = layout{min(l.cur+margin, wide.cur), min(l.next+margin, wide.next)}
+	for words := d.wordsFor(l); l != wide; {
+		m := layout{min(l.cur+1, wide.cur), min(l.next+1, wide.next)}
+		if d.wordsFor(m) > words {
+			break
+		}
+		l = m
+	}
+	return l
+}
+
+// errNarrow reports a bracket whose scores need wider per-score-group
+// fields than the round's weights have.
+var errNarrow = errors.New("per-score-group fields too narrow for the bracket")
+
+// layOut places a counter for each score among the bracket's players in
+// the per-score-group fields, higher scores above lower ones, each wide
+// enough to count its players, which bounds every sum the fields take in
+// a matching. cur holds the current bracket's players, next the next
+// score group's.
+func (d *dutch) layOut(cur, next []int) error {
+	counts := map[int]int{}
+	for _, v := range cur {
+		counts[d.score(d.sorted[v])]++
+	}
+	d.shifts = make(map[int]int, len(counts))
+	off := 0
+	for _, sc := range slices.Sorted(maps.Keys(counts)) {
+		d.shifts[sc] = off
+		off += bitLen(counts[sc])
+	}
+	if off > d.width.cur {
+		return fmt.Errorf("%w: %d bits needed for the current bracket, %d available", errNarrow, off, d.width.cur)
+	}
+	// The next score group's players rank below the bracket's.
+	nextBits := bitLen(len(next))
+	d.nextShifts = make(map[int]int, len(counts)+1)
+	for sc, o := range d.shifts {
+		d.nextShifts[sc] = nextBits + o
+	}
+	if len(next) > 0 {
+		d.nextShifts[d.score(d.sorted[next[0]])] = 0
+	}
+	if off += nextBits; off > d.width.next {
+		return fmt.Errorf("%w: %d bits needed for the next bracket, %d available", errNarrow, off, d.width.next)
+	}
+	return nil
 }
 
 // edgeWeightInto writes into w, which must be zero, the weight of pairing
@@ -80,16 +187,16 @@ func (d *dutch) edgeWeightInto(w weight, hi, lo *player, inCur, inNext bool) {
 	f.skip(d.sgBits)
 	f.add(b2u(inCur))
 	// C7: maximise the scores paired in the current bracket.
-	f.skip(d.sgShift)
+	f.skip(d.width.cur)
 	if inCur {
 		f.bit(d.shifts[d.score(hi)])
 	}
 	// C8: the same for the next bracket.
 	f.skip(d.sgBits)
 	f.add(b2u(inNext))
-	f.skip(d.sgShift)
+	f.skip(d.width.next)
 	if inNext {
-		f.bit(d.shifts[d.score(hi)])
+		f.bit(d.nextShifts[d.score(hi)])
 	}
 	// C9: unplayed games of the bye assignee.
 	f.skip(d.sgBits)
@@ -124,7 +231,7 @@ func (d *dutch) edgeWeightInto(w weight, hi, lo *player, inCur, inNext bool) {
 			break
 		}
 		// C18/C20: scores of repeated downfloaters.
-		f.skip(d.sgShift)
+		f.skip(d.width.cur)
 		if inCur {
 			if d.float(lo, back) == floatDown {
 				f.bit(d.shifts[d.score(lo)])
@@ -134,7 +241,7 @@ func (d *dutch) edgeWeightInto(w weight, hi, lo *player, inCur, inNext bool) {
 			}
 		}
 		// C19/C21: scores of opponents of repeated upfloaters.
-		f.skip(d.sgShift)
+		f.skip(d.width.cur)
 		if inCur && !(d.float(lo, back) == floatUp && d.score(hi) > d.score(lo)) {
 			f.bit(d.shifts[d.score(hi)])
 		}
@@ -201,33 +308,31 @@ func (d *dutch) setup() {
 		}
 	}
 	sort.SliceStable(d.sorted, func(i, j int) bool { return s.ranksAbove(d.sorted[i], d.sorted[j]) })
-	d.shifts = map[int]int{}
+	d.roundShifts = map[int]int{}
 	maxGroup, repeated := 0, 0
 	for i := len(d.sorted) - 1; i >= 0; i-- {
 		repeated++
 		sc := d.score(d.sorted[i])
 		if i == 0 || sc < d.score(d.sorted[i-1]) {
-			d.shifts[sc] = d.sgShift
+			d.roundShifts[sc] = d.roundShift
 			maxGroup = max(maxGroup, repeated)
-			d.sgShift += bitLen(repeated)
+			d.roundShift += bitLen(repeated)
 			repeated = 0
 		}
 	}
 	d.sgBits = bitLen(maxGroup)
-	bits := 2 + d.fieldBits()
-	// Four spare bits: weights may carry one bit past the top field, the
-	// matcher doubles them, and it adds two duals.
-	d.words = (bits + 4 + 63) / 64
-	d.maxW = newWeight(d.words)
-	d.maxW.addBit(bits)
-	d.maxW.subSmall(1)
+	d.setWidth(layout{d.roundShift, d.roundShift})
 	d.playedRanks = map[int]int{}
+}
+
+// setWidth sizes the weights for the per-score-group fields of l.
+func (d *dutch) setWidth(l layout) {
+	d.width, d.words = l, d.wordsFor(l)
 }
 
 // pairRound returns the pairs as vertex index pairs (into d.sorted) and the
 // index of the player left without an opponent, or -1.
 func (d *dutch) pairRound() (pairs [][2]int, bye int, err error) {
-	s := d.s
 	d.setup()
 	n := len(d.sorted)
 	if n == 0 {
@@ -235,6 +340,31 @@ func (d *dutch) pairRound() (pairs [][2]int, bye int, err error) {
 	}
 	if n > 65535 {
 		return nil, -1, fmt.Errorf("%d players to pair; at most 65535 are supported", n)
+	}
+	narrow := d.narrowLayout()
+	if narrowHook != nil {
+		narrow = narrowHook(narrow)
+	}
+	pairs, bye, err = d.pairIn(narrow)
+	if errors.Is(err, errNarrow) {
+		d.retries++
+		pairs, bye, err = d.pairIn(layout{d.roundShift, d.roundShift})
+	}
+	return pairs, bye, err
+}
+
+// narrowHook, if set, replaces the layout narrowLayout returns: tests use
+// it to make brackets fail with errNarrow.
+var narrowHook func(layout) layout
+
+// pairIn pairs the round with the per-score-group fields of l.
+func (d *dutch) pairIn(l layout) (pairs [][2]int, bye int, err error) {
+	s := d.s
+	n := len(d.sorted)
+	d.setWidth(l)
+	d.byeScore, d.singleBye, d.playedRanks = 0, false, map[int]int{}
+	if d.trace != nil {
+		d.trace.Brackets = nil
 	}
 	mc := newMatcher(n, d.words)
 	odd := n%2 == 1
@@ -257,8 +387,8 @@ func (d *dutch) pairRound() (pairs [][2]int, bye int, err error) {
 				w.setZero()
 				if s.compatible(p, o) {
 					w.addSmall(1 + b2u(!s.eligibleForBye(p)) + b2u(!s.eligibleForBye(o)))
-					w.shl(d.sgShift)
-					w.addSmall(uint64(d.shifts[d.score(p)] + d.shifts[d.score(o)]))
+					w.shl(d.roundShift)
+					w.addSmall(uint64(d.roundShifts[d.score(p)] + d.roundShifts[d.score(o)]))
 					w.shl(d.sgBits)
 					w.addSmall(b2u(d.score(p) >= top))
 				}
@@ -377,6 +507,9 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 		for next < n && d.score(d.sorted[next]) >= d.score(d.sorted[sgIt]) {
 			vi = append(vi, vi[len(vi)-1]+1)
 			next++
+		}
+		if err := d.layOut(vi[:nextBegin], vi[nextBegin:]); err != nil {
+			return nil, -1, err
 		}
 		bt := d.trace.openBracket(d, vi[:sgBegin], vi[sgBegin:nextBegin])
 		// Base weights for the bracket and the next score group.
@@ -668,7 +801,7 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 		vi = newVi
 		sgBeginVertex = nextBeginVertex
 	}
-	d.matchings = mc.calls
+	d.matchings += mc.calls
 	bye = -1
 	for v := range d.sorted {
 		if partner[v] < 0 {

@@ -187,6 +187,14 @@ func TestWeightCache(t *testing.T) {
 		for _, p := range d.sorted {
 			d.playedRanks[p.playedGames] = 1 + p.playedGames%3
 		}
+		// One bracket of everyone, twins included: fields twice as wide
+		// as the round's hold its scores.
+		d.setWidth(layout{2 * d.roundShift, 2 * d.roundShift})
+		everyone := make([]int, len(d.sorted))
+		for v := range everyone {
+			everyone[v] = v
+		}
+		require.NoError(t, d.layOut(everyone, nil))
 		mc := newMatcher(len(d.sorted), d.words)
 		w := newWeight(d.words)
 		kinds := 0
