@@ -289,7 +289,7 @@ func (d *dutch) setup() {
 			d.sorted = append(d.sorted, p)
 			for _, m := range p.matches[:s.playedRounds] {
 				if m.played {
-					p.forbidden[m.opponent] = true
+					p.forbid(m.opponent)
 				}
 			}
 		}

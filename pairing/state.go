@@ -3,6 +3,7 @@ package pairing
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"arbiter/pairing/trf"
@@ -68,7 +69,9 @@ type player struct {
 	repeatedColour  Colour // set only when the same colour was played twice in a row
 	strongPref      bool
 	playedGames     int
-	forbidden       map[int]bool
+	// forbidden lists the indexes of the players p may not meet: few,
+	// so a scan is faster than a map on the engine's millions of checks.
+	forbidden []int
 
 	pscore int          // pairing score, cached by the engine
 	floats [2]floatKind // floats one and two rounds before, cached by the engine
@@ -130,7 +133,7 @@ func newState(t *trf.Tournament, round int, opts Options) (*state, error) {
 	for i, oi := range order {
 		tp := &t.Players[oi]
 		byID[tp.ID] = i
-		s.players = append(s.players, &player{id: tp.ID, index: i, rating: tp.Rating, forbidden: map[int]bool{}})
+		s.players = append(s.players, &player{id: tp.ID, index: i, rating: tp.Rating})
 	}
 	pr := s.playedRounds
 	for i, oi := range order {
@@ -220,8 +223,8 @@ func newState(t *trf.Tournament, round int, opts Options) (*state, error) {
 		a, okA := byID[f[0]]
 		b, okB := byID[f[1]]
 		if okA && okB {
-			s.players[a].forbidden[b] = true
-			s.players[b].forbidden[a] = true
+			s.players[a].forbid(b)
+			s.players[b].forbid(a)
 		}
 	}
 	// Validity and effective pairing numbers: players who are to be paired
@@ -349,6 +352,13 @@ func (s *state) scoreAt(p *player, roundsBack int) int {
 // pairScore is the accelerated score used for pairing this round.
 func (s *state) pairScore(p *player) int { return s.scoreAt(p, 0) }
 
+// forbid records that p may not meet the player with index o.
+func (p *player) forbid(o int) {
+	if !slices.Contains(p.forbidden, o) {
+		p.forbidden = append(p.forbidden, o)
+	}
+}
+
 // ranksAbove reports whether a is ranked above b (score, then rank).
 func (s *state) ranksAbove(a, b *player) bool {
 	sa, sb := s.pairScore(a), s.pairScore(b)
@@ -413,7 +423,7 @@ func (s *state) floatAt(p *player, roundsBack int) floatKind {
 // (no rematch, no clash of absolute colour preferences except between
 // topscorers in the last round).
 func (s *state) compatible(a, b *player) bool {
-	if a.forbidden[b.index] {
+	if slices.Contains(a.forbidden, b.index) {
 		return false
 	}
 	if !a.absolutePref() || !b.absolutePref() || a.colourPref != b.colourPref {
