@@ -1,9 +1,6 @@
 package pairing
 
-import (
-	"math/bits"
-	"slices"
-)
+import "math/bits"
 
 // This file implements maximum weight matching in general graphs with
 // Edmonds' blossom algorithm in its primal-dual form (Galil, "Efficient
@@ -45,7 +42,12 @@ import (
 //   - The scans take an edge's weight id from the row they walk and pass
 //     it down, instead of looking it up again by edge number, and the
 //     tight test decides on the lowest word inline.
-//   - addBlossom looks only at queued (S) vertices, through a bit set.
+//   - A blossom formed after the stage's first dual change does not work
+//     out its least-slack edges to other S-blossoms from its children's
+//     lists, as the reference does; the next dual change scans the
+//     edges of its vertices to outer ones, through bit sets, if it is
+//     still a blossom of its own then (refreshStale). Near a bracket a
+//     blossom is swallowed by the next hundreds of times in a row.
 //   - A vertex's scan walks bit sets (rows of edges, live vertices, the
 //     vertices of its blossom, vertices reached inside T-blossoms) a word
 //     at a time: late in a round most of the graph is one big blossom.
@@ -99,36 +101,33 @@ type blossomSolver struct {
 	seen    []bool // scratch by blossom, all false between calls
 	started bool
 
-	mate             []int
-	out              []int
-	label            []int
-	labelend         []int
-	inblossom        []int
-	blossomparent    []int
-	blossomchilds    [][]int
-	blossombase      []int
-	blossomendps     [][]int
-	bestedge         []int
-	blossombestedges [][]int
-	hasBestEdges     []bool
-	unused           []int
-	dual             []weight
-	dualWords        []uint64 // the duals' words: dual[v] is dualWords[v*words:]
-	queue            []int
-	qhead            int // queue[qhead:] waits to be scanned
+	mate          []int
+	out           []int
+	label         []int
+	labelend      []int
+	inblossom     []int
+	blossomparent []int
+	blossomchilds [][]int
+	blossombase   []int
+	blossomendps  [][]int
+	bestedge      []int
+	unused        []int
+	dual          []weight
+	dualWords     []uint64 // the duals' words: dual[v] is dualWords[v*words:]
+	queue         []int
+	qhead         int // queue[qhead:] waits to be scanned
 	// eager says whether this stage keeps the least-slack edges
-	// (bestedge, blossombestedges) up to date. Most stages end in an
+	// (bestedge) up to date. Most stages end in an
 	// augmentation along tight edges before any dual change, so a stage
 	// starts without them and computes them at its first dual change.
 	eager bool
 	// outer has a bit for every vertex queued in this stage: a superset of
 	// the vertices in S-blossoms, for scans that only look at those.
-	outer      []uint64
-	tmp, tmp2  weight
-	bestedgeto []int
-	touched    []int
-	bestBuf    [][]int
-	bestslack  []weight
+	outer     []uint64
+	tmp, tmp2 weight
+	// stale lists the blossoms formed in an eager stage whose least-slack
+	// edges are not known yet.
+	stale []int
 
 	// The slack of bestedge[b], cached until the vertex duals change
 	// (epoch): the scan compares against it once per edge it looks at.
@@ -189,13 +188,6 @@ func newBlossomSolverPool(n, words int, pool *weightPool) *blossomSolver {
 	s.blossombase = make([]int, 2*n)
 	s.blossomendps = make([][]int, 2*n)
 	s.bestedge = make([]int, 2*n)
-	s.blossombestedges = make([][]int, 2*n)
-	s.hasBestEdges = make([]bool, 2*n)
-	s.bestedgeto = make([]int, 2*n)
-	for i := range s.bestedgeto {
-		s.bestedgeto[i] = -1
-	}
-	s.bestBuf = make([][]int, 2*n)
 	s.outer = make([]uint64, (n+63)/64)
 	s.dual = make([]weight, 2*n)
 	backing := make([]uint64, 2*n*words)
@@ -823,94 +815,49 @@ func (s *blossomSolver) addBlossom(base, k int) {
 		}
 		s.inblossom[v] = b
 	})
-	if !s.eager {
-		// The least-slack edges are not kept yet in this stage: they are
-		// worked out if and when the duals have to change.
-		for _, bv := range path {
-			s.blossombestedges[bv] = nil
-			s.hasBestEdges[bv] = false
-			s.bestedge[bv] = -1
-		}
-		s.blossombestedges[b] = nil
-		s.hasBestEdges[b] = false
-		s.bestedge[b] = -1
-		return
+	for _, c := range path {
+		s.bestedge[c] = -1
 	}
-	// bestedgeto is all -1 between calls: only touched entries are reset.
-	bestedgeto := s.bestedgeto
-	touched := s.touched[:0]
-	if s.bestslack == nil {
-		s.bestslack = make([]weight, 2*n)
-		backing := make([]uint64, 2*n*s.words)
-		for i := range s.bestslack {
-			s.bestslack[i] = backing[i*s.words : (i+1)*s.words : (i+1)*s.words]
-		}
-	}
-	// consider offers edge k, between v and u with weight id.
-	consider := func(k, v, u int, id uint32) {
-		// The end outside the new blossom.
-		j := u
-		if s.inblossom[j] == b {
-			j = v
-		}
-		bj := s.inblossom[j]
-		if bj == b || s.label[bj] != 1 {
-			return
-		}
-		s.slackAt(s.tmp, v, u, id)
-		if bestedgeto[bj] == -1 || cmpWeight(s.tmp, s.bestslack[bj]) < 0 {
-			if bestedgeto[bj] == -1 {
-				touched = append(touched, bj)
-			}
-			bestedgeto[bj] = k
-			copy(s.bestslack[bj], s.tmp)
-		}
-	}
-	for _, bv := range path {
-		if !s.hasBestEdges[bv] {
-			// Only edges to S-blossoms count, and every vertex of one
-			// has been queued: scan those, in vertex order like a full
-			// scan, so that ties go the same way.
-			s.leaves(bv, func(v int) {
-				row := s.sq[v*n : (v+1)*n]
-				for i, word := range s.outer {
-					for word != 0 {
-						u := i*64 + bits.TrailingZeros64(word)
-						word &= word - 1
-						if id := row[u]; u != v && id != 0 {
-							consider(tri(v, u), v, u, id)
-						}
-					}
-				}
-			})
-		} else {
-			for _, k := range s.blossombestedges[bv] {
-				consider(k, s.endpoint(2*k), s.endpoint(2*k+1), s.id(k))
-			}
-		}
-		s.blossombestedges[bv] = nil
-		s.hasBestEdges[bv] = false
-		s.bestedge[bv] = -1
-	}
-	// Keep the order by blossom index, as a full scan would.
-	slices.Sort(touched)
-	// The list's array is kept per blossom index and reused: only
-	// blossombestedges[b] refers to it, and it is dropped whenever b is.
-	best := s.bestBuf[b][:0]
-	for _, bj := range touched {
-		best = append(best, bestedgeto[bj])
-		bestedgeto[bj] = -1
-	}
-	s.bestBuf[b] = best
-	s.touched = touched
-	s.blossombestedges[b] = best
-	s.hasBestEdges[b] = true
 	s.bestedge[b] = -1
-	for i, k := range best {
-		if sl := s.bestslack[touched[i]]; s.bestedge[b] == -1 || cmpWeight(sl, s.bestSlack(b)) < 0 {
-			s.setBest(b, k, sl)
-		}
+	if s.eager {
+		// Its least-slack edge to another S-blossom is worked out at the
+		// next dual change (refreshStale): near the bracket, a blossom is
+		// often swallowed by the next one hundreds of times in a row
+		// before the duals change, and only the last one needs it.
+		s.stale = append(s.stale, b)
 	}
+}
+
+// refreshStale sets the least-slack edge of every top-level S-blossom
+// formed since the last dual change to another S-blossom, from the edges
+// of its vertices. Those formed before keep theirs: edges to S-vertices
+// that came later are kept at the later end, by its scan.
+func (s *blossomSolver) refreshStale() {
+	n := s.n
+	for _, b := range s.stale {
+		if s.blossomparent[b] != -1 || s.blossombase[b] < 0 || s.label[b] != 1 {
+			continue // swallowed, expanded, or reused since
+		}
+		s.bestedge[b] = -1
+		mask := s.leafBits[(b-n)*s.rows : (b-n+1)*s.rows]
+		s.leaves(b, func(v int) {
+			rowV, rowSq := v*(v-1)/2, s.sq[v*n:(v+1)*n]
+			for j := range s.rows {
+				for cand := s.adj[v*s.rows+j] & s.outer[j] & s.aliveBits[j] &^ mask[j]; cand != 0; cand &= cand - 1 {
+					w := j*64 + bits.TrailingZeros64(cand)
+					if s.label[s.inblossom[w]] != 1 {
+						continue
+					}
+					k := rowV + w
+					if w > v {
+						k = w*(w-1)/2 + v
+					}
+					s.offerBest(b, k, v, w, rowSq[w])
+				}
+			}
+		})
+	}
+	s.stale = s.stale[:0]
 }
 
 // cycleWalk chooses the direction around a blossom cycle from child i to
@@ -1016,8 +963,6 @@ func (s *blossomSolver) freeBlossom(b, label int) {
 	s.label[b], s.labelend[b] = label, -1
 	s.blossomchilds[b], s.blossomendps[b] = nil, nil
 	s.blossombase[b] = -1
-	s.blossombestedges[b] = nil
-	s.hasBestEdges[b] = false
 	s.bestedge[b] = -1
 	s.unused = append(s.unused, b)
 }
@@ -1100,10 +1045,7 @@ func (s *blossomSolver) run() {
 		for i := range s.bestedge {
 			s.bestedge[i] = -1
 		}
-		for b := n; b < 2*n; b++ {
-			s.blossombestedges[b] = nil
-			s.hasBestEdges[b] = false
-		}
+		s.stale = s.stale[:0]
 		s.queue, s.qhead = s.queue[:0], 0
 		clear(s.outer)
 		clear(s.reached)
@@ -1199,6 +1141,8 @@ func (s *blossomSolver) run() {
 			if !s.eager {
 				s.eager = true
 				s.findBestEdges()
+			} else {
+				s.refreshStale()
 			}
 			deltatype := -1
 			deltaedge, deltablossom, deltavertex := -1, -1, -1

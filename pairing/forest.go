@@ -90,8 +90,6 @@ func (s *blossomSolver) unlabel(b int) {
 		s.reached[b/64] &^= 1 << uint(b%64)
 		return
 	}
-	s.blossombestedges[b] = nil
-	s.hasBestEdges[b] = false
 	for _, c := range s.blossomchilds[b] {
 		s.unlabel(c)
 	}
