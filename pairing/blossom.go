@@ -482,6 +482,16 @@ func (s *blossomSolver) leaves(b int, f func(v int)) {
 	}
 }
 
+// setInblossom makes to the top-level blossom of every vertex in blossom b,
+// through its bit set of leaves: cheaper than walking nested children.
+func (s *blossomSolver) setInblossom(b, to int) {
+	for i, word := range s.leafBits[(b-s.n)*s.rows : (b-s.n+1)*s.rows] {
+		for ; word != 0; word &= word - 1 {
+			s.inblossom[i*64+bits.TrailingZeros64(word)] = to
+		}
+	}
+}
+
 // solve brings the matching back to optimality after weight changes and
 // returns mate[v] (the partner vertex or -1) in a buffer that the next call
 // overwrites.
@@ -603,7 +613,7 @@ func (s *blossomSolver) dissolveAround(v int) {
 		if c < s.n {
 			s.inblossom[c] = c
 		} else {
-			s.leaves(c, func(u int) { s.inblossom[u] = c })
+			s.setInblossom(c, c)
 		}
 	}
 	s.freeBlossom(b, 0)
@@ -809,12 +819,12 @@ func (s *blossomSolver) addBlossom(base, k int) {
 	s.labelend[b] = s.labelend[bb]
 	s.tree[b] = s.tree[bb]
 	s.dual[b].setZero()
-	s.leaves(b, func(v int) {
-		if s.label[s.inblossom[v]] == 2 {
-			s.push(v)
+	for _, c := range path {
+		if s.label[c] == 2 {
+			s.leaves(c, s.push)
 		}
-		s.inblossom[v] = b
-	})
+	}
+	s.setInblossom(b, b)
 	for _, c := range path {
 		s.bestedge[c] = -1
 	}
@@ -840,22 +850,25 @@ func (s *blossomSolver) refreshStale() {
 		}
 		s.bestedge[b] = -1
 		mask := s.leafBits[(b-n)*s.rows : (b-n+1)*s.rows]
-		s.leaves(b, func(v int) {
-			rowV, rowSq := v*(v-1)/2, s.sq[v*n:(v+1)*n]
-			for j := range s.rows {
-				for cand := s.adj[v*s.rows+j] & s.outer[j] & s.aliveBits[j] &^ mask[j]; cand != 0; cand &= cand - 1 {
-					w := j*64 + bits.TrailingZeros64(cand)
-					if s.label[s.inblossom[w]] != 1 {
-						continue
+		for i, leaves := range mask {
+			for ; leaves != 0; leaves &= leaves - 1 {
+				v := i*64 + bits.TrailingZeros64(leaves)
+				rowV, rowSq := v*(v-1)/2, s.sq[v*n:(v+1)*n]
+				for j := range s.rows {
+					for cand := s.adj[v*s.rows+j] & s.outer[j] & s.aliveBits[j] &^ mask[j]; cand != 0; cand &= cand - 1 {
+						w := j*64 + bits.TrailingZeros64(cand)
+						if s.label[s.inblossom[w]] != 1 {
+							continue
+						}
+						k := rowV + w
+						if w > v {
+							k = w*(w-1)/2 + v
+						}
+						s.offerBest(b, k, v, w, rowSq[w])
 					}
-					k := rowV + w
-					if w > v {
-						k = w*(w-1)/2 + v
-					}
-					s.offerBest(b, k, v, w, rowSq[w])
 				}
 			}
-		})
+		}
 	}
 	s.stale = s.stale[:0]
 }
