@@ -285,7 +285,7 @@ func (s *blossomSolver) setID(a, b int, id uint32) {
 		s.rebuildAlive()
 	}
 	x := s.pool.get(id)
-	increase := cmpWeight(x, s.pool.get(old)) > 0
+	increase := s.started && cmpWeight(x, s.pool.get(old)) > 0
 	s.pool.ref(id)
 	if (old == 0) != (id == 0) {
 		s.adj[a*s.rows+b/64] ^= 1 << uint(b%64)
