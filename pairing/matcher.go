@@ -10,6 +10,7 @@ type matcher struct {
 	solver   *blossomSolver
 	buf      weight
 	calls    int // matchings computed, for the trace
+	out      []int
 	// perm maps the engine's vertices to the solver's and inv back; nil
 	// is the identity. See shuffleSeed.
 	perm, inv []int
@@ -130,7 +131,9 @@ func (m *matcher) fix(a, b int) {
 }
 
 // compute returns, for every vertex, its partner in a maximum weight
-// matching, or the vertex itself when it is unmatched.
+// matching, or the vertex itself when it is unmatched, in a buffer that
+// the next call overwrites: the engine computes a thousand matchings a
+// round and reads only the last.
 // checkMatching, when set (by tests), is called with every matching
 // computed.
 var checkMatching func(m *matcher, mate []int)
@@ -141,7 +144,10 @@ func (m *matcher) compute() []int {
 	if checkMatching != nil {
 		checkMatching(m, mate)
 	}
-	out := make([]int, m.n)
+	if m.out == nil {
+		m.out = make([]int, m.n)
+	}
+	out := m.out
 	for v := range out {
 		u := mate[m.vertex(v)]
 		switch {
