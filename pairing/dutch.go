@@ -36,6 +36,7 @@ type dutch struct {
 	// matching of an odd round weighs scores by these offsets.
 	roundShifts map[int]int
 	roundShift  int
+	groupBits   []int // bits to count each score group, lowest score first
 	words       int
 	byeScore    int
 	// singleBye is set when the bracket downfloats exactly one player who
@@ -98,20 +99,11 @@ func (d *dutch) wordsFor(l layout) int {
 // of words allows. A bracket needing more fails with errNarrow, and the
 // round is paired again with the round-wide fields.
 func (d *dutch) narrowLayout() layout {
-	var sizes []int // bits to count each score group
-	for i := 0; i < len(d.sorted); {
-		j := i
-		for j < len(d.sorted) && d.score(d.sorted[j]) == d.score(d.sorted[i]) {
-			j++
-		}
-		sizes = append(sizes, bitLen(j-i))
-		i = j
-	}
 	var l layout
-	for k, b := range sizes {
+	for k, b := range d.groupBits {
 		l.cur = max(l.cur, b)
 		if k > 0 {
-			l.next = max(l.next, sizes[k-1]+b)
+			l.next = max(l.next, d.groupBits[k-1]+b)
 		}
 	}
 	// Room for downfloaters of two higher scores.
@@ -316,6 +308,7 @@ func (d *dutch) setup() {
 		if i == 0 || sc < d.score(d.sorted[i-1]) {
 			d.roundShifts[sc] = d.roundShift
 			maxGroup = max(maxGroup, repeated)
+			d.groupBits = append(d.groupBits, bitLen(repeated))
 			d.roundShift += bitLen(repeated)
 			repeated = 0
 		}
@@ -657,7 +650,7 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 			stable = mc.compute()
 			mv := stable[pv]
 			matched[mv] = true
-			d.finalize(mc, pv, mv)
+			mc.fix(pv, mv)
 		}
 
 		// The remainder: residents not paired with MDPs.
@@ -775,7 +768,7 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 			stable = mc.compute()
 			mv := stable[pv]
 			matched[pv], matched[mv] = true, true
-			d.finalize(mc, pv, mv)
+			mc.fix(pv, mv)
 		}
 
 		// Carry the unpaired players into the next bracket.
@@ -814,12 +807,6 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 		}
 	}
 	return pairs, bye, nil
-}
-
-// finalize fixes the pair (a, b), matched in the last matching computed:
-// the matcher leaves it out from then on.
-func (d *dutch) finalize(mc *matcher, a, b int) {
-	mc.fix(a, b)
 }
 
 // warmMin is the smallest bracket (with the next score group) whose

@@ -98,16 +98,6 @@ func (f *fieldWriter) add(x uint64) { f.w.addAt(x, f.pos) }
 // bit adds 1<<n within the current field.
 func (f *fieldWriter) bit(n int) { f.w.addAt(1, f.pos+n) }
 
-// addBit adds 1<<n.
-func (w weight) addBit(n int) {
-	i, r := n/64, uint(n%64)
-	var c uint64
-	w[i], c = bits.Add64(w[i], 1<<r, 0)
-	for i++; c != 0 && i < len(w); i++ {
-		w[i], c = bits.Add64(w[i], 0, c)
-	}
-}
-
 // add sets z = x + y.
 func add(z, x, y weight) {
 	var c uint64
