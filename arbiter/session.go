@@ -30,7 +30,6 @@ type Session struct {
 
 	pos     rules.Position
 	history []rules.Position // positions before pos, oldest first
-	plies   int
 	over    rules.Outcome
 
 	turn *turn // built on demand for pos
@@ -56,8 +55,7 @@ type Session struct {
 	adjusted bool          // something was lifted in adjust mode
 	autoEnd  bool          // adjust mode ended by itself: the player's closing press is due
 	lossy    bool          // frames were lost in this window: lifts may be missing
-	mover    rules.Color   // who made the last move
-	pressDue bool          // the last move was committed on release; its press may follow
+	pressDue bool          // the last move was committed on release; its mover's press may follow
 	setup    bool          // waiting for the board to show the start position
 	dumped   bool          // the board's whole state has been seen since Start
 	stale    bool          // frames were lost; waiting for a state dump
@@ -100,9 +98,7 @@ func (s *Session) Resume(moves []string) error {
 			return fmt.Errorf("resume: move %d %q: %w", i+1, text, err)
 		}
 		s.history = append(s.history, s.pos)
-		s.mover = s.pos.Turn()
 		s.pos = next
-		s.plies++
 	}
 	s.obs = s.cfg.Caps.cells(s.pos.View())
 	s.turn = nil
@@ -144,7 +140,7 @@ func (s *Session) Position() rules.Position { return s.pos }
 func (s *Session) History() []rules.Position { return s.history }
 
 // Plies returns the number of moves made.
-func (s *Session) Plies() int { return s.plies }
+func (s *Session) Plies() int { return len(s.history) }
 
 // Outcome returns the result, or the zero Outcome while the game goes on.
 func (s *Session) Outcome() rules.Outcome { return s.over }
@@ -304,7 +300,7 @@ func (s *Session) quickCommit(out []Output, e Event) []Output {
 	if v := s.touchViolation(t, c); v != "" && s.cfg.TouchMove == Strict {
 		return out
 	}
-	return s.commit(out, idx[0], s.lastChange, s.lastBoard)
+	return s.commit(out, idx[0], s.lastChange, s.lastBoard, false)
 }
 
 func (s *Session) dump(out []Output, e Event) []Output {
@@ -405,7 +401,7 @@ func (s *Session) Tick(now time.Duration) []Output {
 		}
 		switch {
 		case len(idx) == 1:
-			return s.tryCommit(out, idx[0], s.lastChange, s.lastBoard)
+			return s.tryCommit(out, idx[0], s.lastChange, s.lastBoard, false)
 		case len(idx) > 1:
 			return s.ambiguous(out, idx, s.lastChange)
 		}
@@ -454,7 +450,7 @@ func (s *Session) press(out []Output, e Event) []Output {
 	}
 	side := s.pos.Turn()
 	if e.Side != side {
-		if s.pressDue && e.Side == s.mover {
+		if s.pressDue && e.Side == s.history[len(s.history)-1].Turn() {
 			// The press that confirms a move already complete on release.
 			s.pressDue = false
 			return out
@@ -477,7 +473,7 @@ func (s *Session) press(out []Output, e Event) []Output {
 	}
 	switch {
 	case len(idx) == 1:
-		return s.tryCommit(out, idx[0], e.At, e.BoardMs)
+		return s.tryCommit(out, idx[0], e.At, e.BoardMs, true)
 	case len(idx) > 1:
 		s.pressing, s.pressAt, s.lastBoard = true, e.At, e.BoardMs
 		return s.ambiguous(out, idx, e.At)
@@ -487,7 +483,7 @@ func (s *Session) press(out []Output, e Event) []Output {
 
 // tryCommit commits candidate i unless a strict touch-move obligation
 // forbids it.
-func (s *Session) tryCommit(out []Output, i int, at time.Duration, boardMs int64) []Output {
+func (s *Session) tryCommit(out []Output, i int, at time.Duration, boardMs int64, pressed bool) []Output {
 	t := s.turn
 	c := t.cands[i]
 	if v := s.touchViolation(t, c); v != "" {
@@ -510,7 +506,7 @@ func (s *Session) tryCommit(out []Output, i int, at time.Duration, boardMs int64
 			out = append(out, s.alert(TouchMoveAlert, s.pos.Turn(), at, v+" (recorded for a claim)", false))
 		}
 	}
-	return s.commit(out, i, at, boardMs)
+	return s.commit(out, i, at, boardMs, pressed)
 }
 
 // touchViolation returns a description of the touch-move rule that the
@@ -572,12 +568,13 @@ func (s *Session) uncertain(sq rules.Square) bool {
 }
 
 // commit plays candidate i: the clock is pressed at instant at, the move is
-// reported, and the game's end is judged.
-func (s *Session) commit(out []Output, i int, at time.Duration, boardMs int64) []Output {
+// reported, and the game's end is judged. pressed says that the mover's
+// clock press completed the move, so that no further press is due.
+func (s *Session) commit(out []Output, i int, at time.Duration, boardMs int64, pressed bool) []Output {
 	t := s.turn
 	c := t.cands[i]
 	side := s.pos.Turn()
-	mm := MoveMade{Ply: s.plies + 1, Side: side, Move: c.move, Notation: s.pos.FormatMove(c.move),
+	mm := MoveMade{Ply: len(s.history) + 1, Side: side, Move: c.move, Notation: s.pos.FormatMove(c.move),
 		Position: c.next, At: at, BoardMs: boardMs, RawSeq: s.lastRaw}
 	if s.clk != nil {
 		cm, err := s.clk.Press(clock.Side(side), at)
@@ -600,9 +597,7 @@ func (s *Session) commit(out []Output, i int, at time.Duration, boardMs int64) [
 	}
 	s.history = append(s.history, s.pos)
 	s.pos = c.next
-	s.plies++
-	s.mover = side
-	s.pressDue = s.cfg.Completion == OnRelease
+	s.pressDue = s.cfg.Completion == OnRelease && !pressed
 	s.resetWindow()
 	out = append(out, mm)
 	if o := s.pos.Outcome(s.history); o.Over() {
@@ -692,7 +687,7 @@ func (s *Session) resolve(out []Output, i int, at time.Duration) []Output {
 		when = s.pressAt
 	}
 	s.note(at, "resolved as %s", s.turn.cands[i].move)
-	return s.tryCommit(out, i, when, board)
+	return s.tryCommit(out, i, when, board, s.pressing)
 }
 
 func (s *Session) illegalMove(out []Output, at time.Duration) []Output {
@@ -850,7 +845,7 @@ func (s *Session) TakeBack(at time.Duration) ([]Output, error) {
 	}
 	s.pos = s.history[len(s.history)-1]
 	s.history = s.history[:len(s.history)-1]
-	s.plies--
+	s.pressDue = false
 	s.over = rules.Outcome{}
 	s.resetWindow()
 	t, err := s.currentTurn()
