@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
 )
 
@@ -13,10 +14,10 @@ import (
 type Caps struct {
 	// TopKind: the kind and mark of each stack's top piece.
 	TopKind bool
-	// TopFace: which face of the top piece is up.
+	// TopFace: which face of the top piece is up; with TopKind only.
 	TopFace bool
 	// TopColor: the colour of the top piece (not shogi, where owners are
-	// shown only by facing).
+	// shown only by facing); with TopKind only.
 	TopColor bool
 	// Zones: the number of pieces in each off-board zone.
 	Zones bool
@@ -43,19 +44,25 @@ type cell struct {
 	top    rules.Piece // zero where not sensed or empty
 }
 
-// project reduces a piece to what caps can sense.
+// project reduces a piece to what caps can sense: what a board with the
+// matching handshake reports of it (sensorboard.Sensor.Identify).
 func (c Caps) project(p rules.Piece) rules.Piece {
-	var q rules.Piece
-	if c.TopKind {
-		q.Kind, q.Mark = p.Kind, p.Mark
+	return sensorboard.Sensor{Caps: c.board()}.Identify(p).Piece
+}
+
+// board returns the handshake capabilities of top-piece sensing that
+// CapsOf maps onto c.
+func (c Caps) board() sensorboard.Caps {
+	var b sensorboard.Caps
+	for _, f := range []struct {
+		on  bool
+		cap sensorboard.Caps
+	}{{c.TopKind, sensorboard.CapIdentity}, {c.TopFace, sensorboard.CapFace}, {c.TopColor, sensorboard.CapColor}} {
+		if f.on {
+			b |= f.cap
+		}
 	}
-	if c.TopFace {
-		q.Face = p.Face
-	}
-	if c.TopColor {
-		q.Color = p.Color
-	}
-	return q
+	return b
 }
 
 // cells projects a view onto what caps can sense: one cell per square, and
@@ -64,7 +71,7 @@ func (c Caps) cells(v rules.View) []cell {
 	out := make([]cell, len(v.Stacks)+len(v.Zones))
 	for i, s := range v.Stacks {
 		out[i].height = len(s)
-		if len(s) > 0 && (c.TopKind || c.TopFace || c.TopColor) {
+		if len(s) > 0 && c.TopKind {
 			out[i].top = c.project(s[len(s)-1])
 		}
 	}

@@ -82,12 +82,14 @@ func FromSensor(e sensorboard.Event) (Event, bool) {
 }
 
 // CapsOf maps a board's handshake capabilities onto what the session
-// compares.
+// compares. A board reports a top piece's face or colour only along with
+// its identity (sensorboard.Sensor.Identify).
 func CapsOf(c sensorboard.Caps) Caps {
+	identity := c&sensorboard.CapIdentity != 0
 	return Caps{
-		TopKind:  c&sensorboard.CapIdentity != 0,
-		TopFace:  c&sensorboard.CapFace != 0,
-		TopColor: c&sensorboard.CapColor != 0,
+		TopKind:  identity,
+		TopFace:  identity && c&sensorboard.CapFace != 0,
+		TopColor: identity && c&sensorboard.CapColor != 0,
 		Zones:    c&(sensorboard.CapZoneCount|sensorboard.CapZoneIdentity) != 0,
 	}
 }

@@ -1,0 +1,43 @@
+package arbiter_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"arbiter/arbiter"
+	sb "arbiter/hardware/sensorboard"
+	"arbiter/rules"
+)
+
+// TestSessionExpectsWhatBoardsSend starts a game that waits for its setup
+// on boards of every class of top-piece sensing, fed the dump such a board
+// sends of the start position (sensorboard.Sensor, as the simulator
+// builds it): the session must see the start position in it. A board
+// senses a piece's colour or face only along with its kind.
+func TestSessionExpectsWhatBoardsSend(t *testing.T) {
+	for _, name := range []string{"chess", "shogi", "tavreli"} {
+		g, err := rules.New(name, nil)
+		require.NoError(t, err)
+		for _, caps := range []sb.Caps{sb.CapHeight, sb.CapHeight | sb.CapColor, sb.CapHeight | sb.CapFace,
+			sb.CapHeight | sb.CapColor | sb.CapFace, sb.CapHeight | sb.CapIdentity,
+			sb.CapHeight | sb.CapIdentity | sb.CapColor, sb.CapHeight | sb.CapIdentity | sb.CapFace,
+			sb.CapHeight | sb.CapIdentity | sb.CapColor | sb.CapFace} {
+			cfg := arbiter.DefaultConfig(g)
+			cfg.AwaitSetup = true
+			cfg.Caps = arbiter.CapsOf(caps)
+			start := g.Start()
+			s, err := arbiter.NewSession(cfg, g, start, nil)
+			require.NoError(t, err)
+			s.Start(0)
+			dump := sb.Event{Kind: sb.EventSnapshot, At: time.Second,
+				Snapshot: &sb.Snapshot{Squares: sb.Sensor{Caps: caps}.View(g.Geometry(), start.View())}}
+			ev, ok := arbiter.FromSensor(dump)
+			require.True(t, ok)
+			s.Handle(ev)
+			s.Tick(5 * time.Second)
+			require.False(t, s.SettingUp(), "%s on a board with capabilities %#x: the start position is not seen", name, caps)
+		}
+	}
+}
