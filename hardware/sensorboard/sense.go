@@ -52,11 +52,12 @@ func (s Sensor) Identify(p rules.Piece) Ident {
 	return Ident{Known: true, Piece: q}
 }
 
-// View returns what the sensors report for every square of v.
-func (s Sensor) View(v rules.View) []SquareState {
+// View returns what the sensors report for every square of v, on a board
+// of geometry g: in the board's sensor order, as a dump sends them.
+func (s Sensor) View(g *rules.Geometry, v rules.View) []SquareState {
 	out := make([]SquareState, len(v.Stacks))
-	for i, st := range v.Stacks {
-		out[i] = s.Square(st)
+	for i := range out {
+		out[i] = s.Square(v.Stacks[g.SensorSquare(i)])
 	}
 	return out
 }

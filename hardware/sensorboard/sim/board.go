@@ -461,11 +461,7 @@ func (b *Board) dumpLocked(token uint16) {
 func (b *Board) Sensed() []sensorboard.SquareState {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	out := make([]sensorboard.SquareState, len(b.stacks))
-	for i := range out {
-		out[i] = b.sense(b.stacks[b.cfg.Geometry.SensorSquare(i)])
-	}
-	return out
+	return b.sensor.View(b.cfg.Geometry, rules.View{Stacks: b.stacks})
 }
 
 // Do performs one physical step.
