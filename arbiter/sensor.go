@@ -15,7 +15,7 @@ func FromSensor(e sensorboard.Event) (Event, bool) {
 	if e.Mapped {
 		at = e.At
 	}
-	ev := Event{At: at, BoardMs: e.BoardMs}
+	ev := Event{At: at, BoardMs: e.BoardMs, RawSeq: e.RawSeq}
 	switch e.Kind {
 	case sensorboard.EventSquare:
 		ev.Kind, ev.Square, ev.Height = SquareChanged, e.Square, e.Height

@@ -52,9 +52,6 @@ func (d *Director) BoardEvent(ctx context.Context, e sensorboard.Event) {
 		return
 	}
 	if ev, ok := arbiter.FromSensor(e); ok {
-		if seq, ok := d.rawSeq.Load(e.Board); ok {
-			ev.RawSeq = seq.(uint64)
-		}
 		t.Input(ctx, ev)
 	}
 }
@@ -86,11 +83,6 @@ func ms(d time.Duration) uint32 {
 	}
 	return uint32(d / time.Millisecond)
 }
-
-// NoteRaw records the raw-log sequence number of the frame of board that
-// was just logged: the driver logs a frame before it interprets it, so the
-// events that follow come from that frame and name it as evidence.
-func (d *Director) NoteRaw(board string, seq uint64) { d.rawSeq.Store(board, seq) }
 
 // adopt gives a newly plugged board without an assignment a table: the
 // first tournament that has fewer tables than boards in a round gets it,

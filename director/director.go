@@ -48,7 +48,6 @@ type Director struct {
 	sender     Sender
 	autoResume bool          // resume clocks held by a restart without the arbiter (demo)
 	raw        *store.RawLog // where board frames are logged, if any
-	rawSeq     sync.Map      // board id -> uint64, its last logged frame
 
 	// Watchers are told about games and decisions (the demo players).
 	watchMu  sync.Mutex

@@ -135,16 +135,16 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 		Handler: func(e sensorboard.Event) {
 			d.BoardEvent(ctx, e)
 		},
-		Raw: func(f sensorboard.RawFrame) {
+		Raw: func(f sensorboard.RawFrame) uint64 {
 			if f.Board == "" {
-				return
+				return 0
 			}
 			seq, err := raw.Append(f.Board, int64(f.Host), wall(), f.Wire)
 			if err != nil {
 				log.Error("raw log", "board", f.Board, "err", err)
-				return
+				return 0
 			}
-			d.NoteRaw(f.Board, seq)
+			return seq
 		},
 	})
 	if err != nil {

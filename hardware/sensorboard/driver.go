@@ -72,8 +72,9 @@ type Config struct {
 	// interpreted, and every frame sent: the raw sensor log, from which
 	// [Replay] recreates the events. It is called sequentially for one
 	// port, and must not call the driver. Wire is valid only during the
-	// call.
-	Raw func(RawFrame)
+	// call. It returns the log's number for the frame (0 if none), which
+	// the events of a received frame carry as RawSeq.
+	Raw func(RawFrame) uint64
 	// Logger receives diagnostics (default slog.Default()).
 	Logger *slog.Logger
 }
@@ -112,6 +113,9 @@ type boardSlot struct {
 	link   Link
 	port   *portConn // nil while disconnected; guarded by Driver.mu
 	health atomic.Uint32
+	// rawSeq is the raw log's number of the frame the link is taking,
+	// for its events; set and read on the port's goroutine.
+	rawSeq uint64
 }
 
 // ErrUnknownBoard is returned by [Driver.Send] for a board id the driver
@@ -363,13 +367,16 @@ func (pc *portConn) send(m Message) error {
 	return nil
 }
 
-// raw hands a frame to the raw log, one at a time per port.
-func (pc *portConn) raw(r RawFrame) {
-	if log := pc.d.cfg.Raw; log != nil {
-		pc.rawMu.Lock()
-		log(r)
-		pc.rawMu.Unlock()
+// raw hands a frame to the raw log, one at a time per port, and returns
+// the log's number for it.
+func (pc *portConn) raw(r RawFrame) uint64 {
+	log := pc.d.cfg.Raw
+	if log == nil {
+		return 0
 	}
+	pc.rawMu.Lock()
+	defer pc.rawMu.Unlock()
+	return log(r)
 }
 
 func (pc *portConn) writer(port serial.Port) {
@@ -492,6 +499,7 @@ func (pc *portConn) feed(ctx context.Context, dec *Decoder, p []byte, host time.
 		if err == ErrIncomplete {
 			break
 		}
+		var rawSeq uint64
 		if d.cfg.Raw != nil {
 			r := RawFrame{Port: pc.path, Host: host, Wire: dec.Wire(), Err: err}
 			if pc.slot != nil {
@@ -504,7 +512,7 @@ func (pc *portConn) feed(ctx context.Context, dec *Decoder, p []byte, host time.
 					r.Board = h.ID
 				}
 			}
-			pc.raw(r)
+			rawSeq = pc.raw(r)
 		}
 		if err != nil {
 			continue // the sequence numbers reveal the loss
@@ -521,7 +529,9 @@ func (pc *portConn) feed(ctx context.Context, dec *Decoder, p []byte, host time.
 				continue
 			}
 		}
+		pc.slot.rawSeq = rawSeq
 		pc.slot.link.Frame(f, host)
+		pc.slot.rawSeq = 0
 	}
 	return false
 }
@@ -546,6 +556,7 @@ func (pc *portConn) attach(f Frame, host time.Duration) (attached, giveUp bool) 
 	if !ok {
 		slot = &boardSlot{}
 		slot.link.Emit = func(e Event) {
+			e.RawSeq = slot.rawSeq
 			if e.Kind == EventHealth {
 				slot.health.Store(uint32(e.Health))
 			}

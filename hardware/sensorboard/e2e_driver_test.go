@@ -95,7 +95,7 @@ func TestDriverRawFrames(t *testing.T) {
 	b, _ := newBoard(t, dir, "R1", g, sb.CapHeight, sim.Faults{Corrupt: 0.05}, clock, start)
 	var mu sync.Mutex
 	good, bad := 0, 0
-	r := startDriver(t, dir, sb.Config{Raw: func(f sb.RawFrame) {
+	r := startDriver(t, dir, sb.Config{Raw: func(f sb.RawFrame) uint64 {
 		mu.Lock()
 		defer mu.Unlock()
 		// The raw log must decode on its own, as a replay will.
@@ -109,6 +109,7 @@ func TestDriverRawFrames(t *testing.T) {
 		} else {
 			bad++
 		}
+		return 0
 	}})
 	run := sim.NewRunner(b, clock)
 	run.Human = fastHuman
@@ -197,7 +198,8 @@ func TestDuplicateBoardID(t *testing.T) {
 	assert.Equal(t, 1, r.col.count("SAME", sb.EventHello), "the second port never attaches")
 }
 
-// The raw log replays into the events the consumer saw live.
+// The raw log replays into the events the consumer saw live, and each
+// event of a board frame names that frame's number in the log.
 func TestReplayRawLog(t *testing.T) {
 	dir := t.TempDir()
 	g := rules.NewRect(8, 8)
@@ -206,11 +208,12 @@ func TestReplayRawLog(t *testing.T) {
 	b, p := newBoard(t, dir, "RP", g, sb.CapHeight|sb.CapIdentity, sim.Faults{Drop: 0.03, Corrupt: 0.03, Duplicate: 0.03, Disconnect: 0.03}, clock, start)
 	var mu sync.Mutex
 	var raw []sb.RawFrame
-	r := startDriver(t, dir, sb.Config{Raw: func(f sb.RawFrame) {
+	r := startDriver(t, dir, sb.Config{Raw: func(f sb.RawFrame) uint64 {
 		mu.Lock()
 		defer mu.Unlock()
 		f.Wire = append([]byte(nil), f.Wire...)
 		raw = append(raw, f)
+		return uint64(len(raw))
 	}})
 	run := sim.NewRunner(b, clock)
 	run.Human = fastHuman
@@ -238,6 +241,22 @@ func TestReplayRawLog(t *testing.T) {
 		return out
 	}
 	live, _ := r.col.snapshot("RP")
+	mu.Lock()
+	stamped := 0
+	for _, e := range live {
+		if e.Kind != sb.EventSquare && e.Kind != sb.EventButton {
+			continue
+		}
+		require.NotZero(t, e.RawSeq, "event %s names no raw frame", e)
+		f := raw[e.RawSeq-1]
+		require.False(t, f.Sent, "event %s names a frame the host sent", e)
+		_, fr, err := sb.NewDecoder().Decode(f.Wire)
+		require.NoError(t, err)
+		require.Equal(t, e.Seq, fr.Seq, "event %s names another frame", e)
+		stamped++
+	}
+	mu.Unlock()
+	require.Positive(t, stamped)
 	var replayed []sb.Event
 	mu.Lock()
 	sb.Replay(raw, func(e sb.Event) { replayed = append(replayed, e) })

@@ -100,6 +100,9 @@ type Event struct {
 	Board string // board id from the handshake
 	Port  string // port path the event came through
 	Seq   uint16 // the frame's sequence number (0 for driver events)
+	// RawSeq is the raw log's number for the frame (Config.Raw), 0 for
+	// events not taken from a logged frame.
+	RawSeq uint64
 
 	// BoardMs is the board's clock for the frame, unwrapped across the
 	// 32-bit rollover (ms since the board's power-up).
