@@ -72,14 +72,11 @@ func (rp *replayer) act(s *arbiter.Session, now time.Duration, a store.Action) (
 	return nil, errSkip
 }
 
+// loserOf returns the side that lost by the stored result, if one did.
 func loserOf(result string) (rules.Color, bool) {
-	switch result {
-	case rules.FirstWins.String():
-		return rules.Second, true
-	case rules.SecondWins.String():
-		return rules.First, true
-	}
-	return 0, false
+	r, _ := rules.ParseResult(result)
+	winner, ok := rules.Outcome{Result: r}.Winner()
+	return winner.Other(), ok
 }
 
 // parseOutcome reads an outcome as rules.Outcome.String writes it
@@ -87,14 +84,8 @@ func loserOf(result string) (rules.Color, bool) {
 func parseOutcome(s string) (rules.Outcome, error) {
 	res, reason, _ := strings.Cut(strings.TrimSpace(s), " ")
 	var o rules.Outcome
-	switch res {
-	case rules.FirstWins.String():
-		o.Result = rules.FirstWins
-	case rules.SecondWins.String():
-		o.Result = rules.SecondWins
-	case rules.Drawn.String():
-		o.Result = rules.Drawn
-	default:
+	var ok bool
+	if o.Result, ok = rules.ParseResult(res); !ok || !o.Over() {
 		return o, fmt.Errorf("outcome %q: result %q is not 1-0, 0-1 or 1/2-1/2", s, res)
 	}
 	r, ok := rules.ParseReason(reason)
@@ -111,13 +102,8 @@ func parseAddTime(s string) (rules.Color, time.Duration, error) {
 	if !ok {
 		return 0, 0, fmt.Errorf("add-time %q: want side and +duration", s)
 	}
-	var side rules.Color
-	switch sideText {
-	case rules.First.String():
-		side = rules.First
-	case rules.Second.String():
-		side = rules.Second
-	default:
+	side, ok := rules.ParseColor(sideText)
+	if !ok {
 		return 0, 0, fmt.Errorf("add-time %q: side %q is not first or second", s, sideText)
 	}
 	extra, err := time.ParseDuration(strings.TrimPrefix(d, "+"))

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -48,8 +49,12 @@ func FuzzParseAction(f *testing.F) {
 				t.Fatalf("outcome %q read as %v, which reads back as %v (%v)", s, o, again, err)
 			}
 		}
-		if side, d, err := parseAddTime(s); err == nil && !side.Valid() {
-			t.Fatalf("add-time %q gave side %v, %v", s, side, d)
+		// As the director writes it (Director.AddTime).
+		if side, d, err := parseAddTime(s); err == nil {
+			again, d2, err := parseAddTime(fmt.Sprintf("%s +%s", side, d))
+			if err != nil || again != side || d2 != d {
+				t.Fatalf("add-time %q read as %v %v, which reads back as %v %v (%v)", s, side, d, again, d2, err)
+			}
 		}
 	})
 }

@@ -33,5 +33,16 @@ func (c Color) String() string {
 	return "invalid color"
 }
 
+// ParseColor is the inverse of [Color.String]: it reads "first" or
+// "second".
+func ParseColor(s string) (Color, bool) {
+	for c := First; c <= Second; c++ {
+		if c.String() == s {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
 // Valid reports whether c is First or Second.
 func (c Color) Valid() bool { return c <= Second }

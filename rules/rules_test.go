@@ -108,6 +108,15 @@ func TestOutcome(t *testing.T) {
 		_, ok := rules.ParseResult(bad)
 		assert.False(t, ok, bad)
 	}
+	for _, c := range []rules.Color{rules.First, rules.Second} {
+		back, ok := rules.ParseColor(c.String())
+		assert.True(t, ok, c.String())
+		assert.Equal(t, c, back)
+	}
+	for _, bad := range []string{"", "white", "invalid color", "First"} {
+		_, ok := rules.ParseColor(bad)
+		assert.False(t, ok, bad)
+	}
 }
 
 func TestOptions(t *testing.T) {
