@@ -33,22 +33,10 @@ func TestDemoEventRunsToTheEnd(t *testing.T) {
 	cfg := fastDemo(t, 3, 16)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	cmd := newServeCmd()
-	var out syncBuffer
-	cmd.SetOut(&out)
 	start := time.Now()
-	errc := make(chan error, 1)
-	go func() { errc <- serve(ctx, cfg, "", true, cmd) }()
+	url, out, errc := startServe(t, ctx, cfg, true)
 
 	// While it runs: the health check and the metrics answer.
-	var url string
-	require.Eventually(t, func() bool {
-		m := regexp.MustCompile(`live at (http://\S+)`).FindStringSubmatch(out.String())
-		if m != nil {
-			url = m[1]
-		}
-		return m != nil
-	}, 30*time.Second, 20*time.Millisecond)
 	body := get(t, url+"healthz")
 	assert.Equal(t, "ok\n", body)
 	require.Eventually(t, func() bool {
@@ -60,8 +48,7 @@ func TestDemoEventRunsToTheEnd(t *testing.T) {
 	t.Logf("event finished in %v\n%s", time.Since(start).Round(time.Second), out.String())
 	assert.Contains(t, out.String(), "every tournament is complete")
 
-	m := regexp.MustCompile(`demo: (\d+) moves played, (\d+) read right, (\d+) misread, (\d+) made again, (\d+) games abandoned`).FindStringSubmatch(out.String())
-	require.NotNil(t, m, "no demo summary")
+	m := demoSummary(t, out.String())
 	played, _ := strconv.Atoi(m[1])
 	assert.Positive(t, played)
 	assert.Equal(t, "0", m[3], "moves misread")
@@ -173,14 +160,9 @@ func TestDemoSurvivesRestart(t *testing.T) {
 	// The first run stops (as on SIGINT) once some moves are stored.
 	first, stop := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer stop()
-	var out syncBuffer
-	cmd := newServeCmd()
-	cmd.SetOut(&out)
-	errc := make(chan error, 1)
-	go func() { errc <- serve(first, cfg, "", false, cmd) }()
+	url, _, errc := startServe(t, first, cfg, false)
 	require.Eventually(t, func() bool {
-		m := regexp.MustCompile(`live at (http://\S+)`).FindStringSubmatch(out.String())
-		return m != nil && regexp.MustCompile(`(?m)^arbiter_moves_total ([2-9]\d|\d{3,})`).MatchString(get(t, m[1]+"metrics"))
+		return regexp.MustCompile(`(?m)^arbiter_moves_total ([2-9]\d|\d{3,})`).MatchString(get(t, url+"metrics"))
 	}, time.Minute, 50*time.Millisecond, "no moves before the stop")
 	stop()
 	require.NoError(t, <-errc)
@@ -203,14 +185,44 @@ func TestDemoSurvivesRestart(t *testing.T) {
 
 	second, stop2 := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer stop2()
-	cmd = newServeCmd()
-	cmd.SetOut(&out)
-	require.NoError(t, serve(second, cfg, "", true, cmd))
+	_, out, errc := startServe(t, second, cfg, true)
+	require.NoError(t, <-errc)
 	require.NoError(t, second.Err(), "the event did not finish after the restart:\n%s", out.String())
 	assert.Contains(t, out.String(), "every tournament is complete")
-	assert.NotContains(t, out.String(), " 1 misread")
+	m := demoSummary(t, out.String())
+	assert.Equal(t, "0", m[3], "moves misread after the restart")
 	code, report := runCLI(t, "replay", "--database", cfg.Event.Database, "--all")
 	assert.Equal(t, exitOK, code, report)
+}
+
+// startServe runs serve in the background with cfg until ctx ends (or the
+// event is complete, if exitWhenDone), and returns its URL once it is
+// live, its output and where its error arrives.
+func startServe(t *testing.T, ctx context.Context, cfg *config.Config, exitWhenDone bool) (string, *syncBuffer, <-chan error) {
+	t.Helper()
+	cmd := newServeCmd()
+	out := &syncBuffer{}
+	cmd.SetOut(out)
+	errc := make(chan error, 1)
+	go func() { errc <- serve(ctx, cfg, "", exitWhenDone, cmd) }()
+	var url string
+	require.Eventually(t, func() bool {
+		m := regexp.MustCompile(`live at (http://\S+)`).FindStringSubmatch(out.String())
+		if m != nil {
+			url = m[1]
+		}
+		return m != nil
+	}, 30*time.Second, 20*time.Millisecond, "the server did not come up:\n%s", out.String())
+	return url, out, errc
+}
+
+// demoSummary returns the demo's closing counts: moves played, read
+// right, misread, made again, games abandoned (m[1] to m[5]).
+func demoSummary(t *testing.T, out string) []string {
+	t.Helper()
+	m := regexp.MustCompile(`demo: (\d+) moves played, (\d+) read right, (\d+) misread, (\d+) made again, (\d+) games abandoned`).FindStringSubmatch(out)
+	require.NotNil(t, m, "no demo summary in:\n%s", out)
+	return m
 }
 
 // fastDemo is the built-in demo on a fresh database, sped up, with the
