@@ -19,10 +19,11 @@ func (f *fakeBench) Elapsed() time.Duration              { return f.elapsed }
 // TestNowAdvances burns CPU and checks that Now sees it, and that the
 // reports put it into their metrics.
 func TestNowAdvances(t *testing.T) {
-	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
-		t.Skip("CPU time is not read here")
-	}
 	start := Now()
+	if start == 0 {
+		// now_other.go: the loop below would never end.
+		t.Skip("CPU time is not read on " + runtime.GOOS)
+	}
 	x := 0
 	for Since(start) < 20*time.Millisecond {
 		for i := range 1000 {
