@@ -41,3 +41,20 @@ func TestSessionExpectsWhatBoardsSend(t *testing.T) {
 		}
 	}
 }
+
+// TestFromSensorHealth checks which changes of a link's health a session
+// hears of: losing the board and having it back.
+func TestFromSensorHealth(t *testing.T) {
+	for h, want := range map[sb.Health]arbiter.EventKind{
+		sb.Disconnected: arbiter.LinkLost, sb.NotResponding: arbiter.LinkLost, sb.Active: arbiter.LinkRestored,
+	} {
+		ev, ok := arbiter.FromSensor(sb.Event{Kind: sb.EventHealth, Health: h, Host: 3 * time.Second, At: time.Second, Mapped: true})
+		require.True(t, ok, h.String())
+		require.Equal(t, want, ev.Kind, h.String())
+		require.Equal(t, 3*time.Second, ev.At, "%s: the driver's instant", h)
+	}
+	for _, h := range []sb.Health{sb.Connecting, sb.Delayed} {
+		_, ok := arbiter.FromSensor(sb.Event{Kind: sb.EventHealth, Health: h})
+		require.False(t, ok, h.String())
+	}
+}

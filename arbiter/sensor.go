@@ -7,7 +7,8 @@ import (
 
 // FromSensor translates a sensor-board driver event into a session event;
 // it reports false for events a session has no use for (handshakes,
-// health, pongs), which the caller handles itself. Instants are
+// pongs, health other than losing or regaining the link), which the
+// caller handles itself. Instants are
 // the board's timestamps mapped to host time when the mapping is known,
 // and the receive time otherwise.
 func FromSensor(e sensorboard.Event) (Event, bool) {
@@ -73,6 +74,16 @@ func FromSensor(e sensorboard.Event) (Event, bool) {
 		}
 	case sensorboard.EventHeartbeat:
 		ev.Kind = Heartbeat
+	case sensorboard.EventHealth:
+		ev.At = e.Host // the driver's judgement, not a frame's
+		switch e.Health {
+		case sensorboard.Disconnected, sensorboard.NotResponding:
+			ev.Kind = LinkLost
+		case sensorboard.Active:
+			ev.Kind = LinkRestored
+		default:
+			return ev, false
+		}
 	case sensorboard.EventGap:
 		ev.Kind = Gap
 	default:

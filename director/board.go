@@ -43,13 +43,6 @@ func (d *Director) BoardEvent(ctx context.Context, e sensorboard.Event) {
 		return
 	case sensorboard.EventHealth:
 		t.SetHealth(e.Health.String())
-		switch e.Health {
-		case sensorboard.Disconnected, sensorboard.NotResponding:
-			t.Input(ctx, arbiter.Event{Kind: arbiter.LinkLost, At: e.Host})
-		case sensorboard.Active:
-			t.Input(ctx, arbiter.Event{Kind: arbiter.LinkRestored, At: e.Host})
-		}
-		return
 	}
 	if ev, ok := arbiter.FromSensor(e); ok {
 		t.Input(ctx, ev)

@@ -247,14 +247,6 @@ func (r *Reader) emit(e sensorboard.Event) {
 		r.Stats.Gaps++
 	case sensorboard.EventSnapshot:
 		r.Stats.Dumps++
-	case sensorboard.EventHealth:
-		switch e.Health {
-		case sensorboard.Disconnected, sensorboard.NotResponding:
-			r.handle(arbiter.Event{Kind: arbiter.LinkLost, At: e.Host})
-		case sensorboard.Active:
-			r.handle(arbiter.Event{Kind: arbiter.LinkRestored, At: e.Host})
-		}
-		return
 	}
 	if ev, ok := arbiter.FromSensor(e); ok {
 		ev.RawSeq = r.rawSeq
