@@ -141,27 +141,25 @@ func (c Config) Validate() error {
 // strings keep the game's defaults. The same words are used in the
 // configuration file and stored with each tournament.
 func (c *Config) Policy(touchMove, illegalMove string) error {
-	switch touchMove {
-	case "":
-	case "strict":
-		c.TouchMove = Strict
-	case "report":
-		c.TouchMove = Report
-	case "off":
-		c.TouchMove = Off
-	default:
-		return fmt.Errorf("touch-move policy %q: want strict, report or off", touchMove)
+	if touchMove != "" {
+		e, ok := touchMoveWords[touchMove]
+		if !ok {
+			return fmt.Errorf("touch-move policy %q: want strict, report or off", touchMove)
+		}
+		c.TouchMove = e
 	}
-	switch illegalMove {
-	case "":
-	case "chess":
-		c.Penalty = ChessPenalty
-	case "loss":
-		c.Penalty = LossPenalty
-	case "report":
-		c.Penalty = ReportOnly
-	default:
-		return fmt.Errorf("illegal-move policy %q: want chess, loss or report", illegalMove)
+	if illegalMove != "" {
+		p, ok := illegalMoveWords[illegalMove]
+		if !ok {
+			return fmt.Errorf("illegal-move policy %q: want chess, loss or report", illegalMove)
+		}
+		c.Penalty = p
 	}
 	return nil
 }
+
+// The words of Policy.
+var (
+	touchMoveWords   = map[string]Enforcement{"strict": Strict, "report": Report, "off": Off}
+	illegalMoveWords = map[string]Penalty{"chess": ChessPenalty, "loss": LossPenalty, "report": ReportOnly}
+)

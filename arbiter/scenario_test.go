@@ -133,9 +133,13 @@ func (sc *scenario) setup() {
 		case "completion":
 			sc.cfg.Completion = map[string]arbiter.Completion{"press": arbiter.OnPress, "release": arbiter.OnRelease}[v]
 		case "touch":
-			sc.cfg.TouchMove = map[string]arbiter.Enforcement{"strict": arbiter.Strict, "report": arbiter.Report, "off": arbiter.Off}[v]
+			if err := sc.cfg.Policy(v, ""); err != nil {
+				sc.fail("config: %v", err)
+			}
 		case "penalty":
-			sc.cfg.Penalty = map[string]arbiter.Penalty{"report": arbiter.ReportOnly, "chess": arbiter.ChessPenalty, "loss": arbiter.LossPenalty}[v]
+			if err := sc.cfg.Policy("", v); err != nil {
+				sc.fail("config: %v", err)
+			}
 		case "boardtime":
 			sc.cfg.BoardTime = v == "on"
 		case "setup":

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
+	"arbiter/arbiter"
 	"arbiter/clock"
 	"arbiter/configs"
 	"arbiter/rules"
@@ -312,10 +313,12 @@ func (c *Config) Validate() []Problem {
 				add(key+".time_control", t.TimeControl, "%v", err)
 			}
 		}
-		if !slices.Contains([]string{"", "strict", "report", "off"}, t.TouchMove) {
+		// The words the arbiter takes (arbiter.Config.Policy), one at a time
+		// to name the key that is wrong.
+		if (&arbiter.Config{}).Policy(t.TouchMove, "") != nil {
 			add(key+".touch_move", t.TouchMove, "want strict, report or off")
 		}
-		if !slices.Contains([]string{"", "chess", "loss", "report"}, t.IllegalMove) {
+		if (&arbiter.Config{}).Policy("", t.IllegalMove) != nil {
 			add(key+".illegal_move", t.IllegalMove, "want chess, loss or report")
 		}
 		if len(t.Players) > 0 && t.PlayersTRF != "" {

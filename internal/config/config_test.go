@@ -54,7 +54,7 @@ func TestInvalidConfigListsEveryProblem(t *testing.T) {
 	for _, k := range []string{
 		"event.name", "http.listen", "log.level", "boards.ports[0]", "boards.assign[0].tournament",
 		"boards.assign[0].table", "demo.speed", "tournaments[0].game", "tournaments[0].system",
-		"tournaments[0].rounds", "tournaments[0].time_control", "tournaments[0].touch_move",
+		"tournaments[0].rounds", "tournaments[0].time_control", "tournaments[0].touch_move", "tournaments[0].illegal_move",
 		"tournaments[0].players[0].name", "tournaments[0].players[0].rating", "tournaments[1].name",
 	} {
 		assert.True(t, keys[k], "missing problem for %s in:\n%v", k, err)
