@@ -144,18 +144,11 @@ func TestReplayStoredGames(t *testing.T) {
 		// The link's losses were healed live by dumps, which the log holds.
 		{table{"tavreli/identity+faults", "tavreli", identity}, sim.Faults{Drop: 0.02, Corrupt: 0.02, Duplicate: 0.03, Bounce: 0.05}, ""},
 		{table{"chess/identity+faults", "chess", identity}, sim.Faults{Drop: 0.02, Corrupt: 0.02, Duplicate: 0.03, Bounce: 0.05}, "5m+3s"},
-		// A log without the host's frames (older daemons): the dumps are
-		// matched to the replay's own requests.
-		{table{"shogi/height+faults, no host frames", "shogi", heightOnly}, sim.Faults{Drop: 0.02, Corrupt: 0.02, Duplicate: 0.03, Bounce: 0.05}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.tb.name, func(t *testing.T) {
 			t.Parallel()
-			var skip func([]byte) bool
-			if strings.Contains(c.tb.name, "no host frames") {
-				skip = isHost
-			}
-			rc, _ := record(t, c.tb, c.faults, 11, skip, c.control)
+			rc, _ := record(t, c.tb, c.faults, 11, nil, c.control)
 			for i, id := range rc.games {
 				rep, err := replay.Game(context.Background(), rc.db, id, replay.Options{})
 				require.NoError(t, err)
@@ -201,9 +194,7 @@ func TestReplayStoredGames(t *testing.T) {
 				for _, c := range rep.Corrupt {
 					require.NotZero(t, c.HealedBy, "game %d: corrupt frame %d", id, c.Seq)
 				}
-				if skip == nil {
-					require.Positive(t, rep.Stats.Sent, "the log holds the host's frames")
-				}
+				require.Positive(t, rep.Stats.Sent, "the log holds the host's frames")
 				t.Logf("game %d: %d plies, %d frames (%d warm-up, %d from the host), %d bad, %d gaps, %d dumps", id, len(rep.Plies), rep.Frames, rep.WarmUp, rep.Stats.Sent, rep.Stats.Bad, rep.Stats.Gaps, rep.Stats.Dumps)
 			}
 		})
@@ -299,15 +290,10 @@ func TestReplayCorruptFrame(t *testing.T) {
 	assert.Contains(t, text.String(), "never healed: plies from 10 on may read differently")
 }
 
-// isHello and isHost pick frames to leave out of a raw log.
+// isHello picks the HELLO frames to leave out of a raw log.
 func isHello(wire []byte) bool {
 	_, f, err := sb.NewDecoder().Decode(wire)
 	return err == nil && f.Type == sb.TypeHello
-}
-
-func isHost(wire []byte) bool {
-	_, f, err := sb.NewDecoder().Decode(wire)
-	return err == nil && !f.Type.FromBoard()
 }
 
 func TestReplayWithoutHello(t *testing.T) {

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"encoding/binary"
 	"errors"
 	"time"
 
@@ -60,8 +59,6 @@ type Reader struct {
 
 	now      time.Duration
 	rawSeq   uint64
-	token    uint16 // of the link's last dump request
-	asked    bool
 	hostLog  bool // the log holds the host's frames
 	hello    *sensorboard.Hello
 	timer    time.Duration // the table's next timer instant
@@ -78,9 +75,8 @@ func NewReader(port string, now time.Duration) *Reader {
 	r := &Reader{dec: sensorboard.NewDecoder(), now: now}
 	r.link.Emit = r.emit
 	r.link.Send = func(m sensorboard.Message) {
-		if d, ok := m.(*sensorboard.DumpReqMsg); ok {
+		if _, ok := m.(*sensorboard.DumpReqMsg); ok {
 			r.Stats.Requests++
-			r.token, r.asked = d.Token, true
 		}
 		if r.Send != nil {
 			r.Send(m)
@@ -163,7 +159,7 @@ func (r *Reader) Feed(p []byte, host time.Duration, rawSeq uint64) {
 			continue
 		}
 		r.Stats.Frames++
-		r.link.Frame(r.retoken(f), host)
+		r.link.Frame(f, host)
 	}
 	// The driver ticks the link after every read.
 	r.link.Tick(host)
@@ -181,34 +177,6 @@ func (r *Reader) sent(f sensorboard.Frame, host time.Duration) {
 		return
 	}
 	r.link.Sent(m, host)
-}
-
-// retoken makes a dump answer count as the answer to the link's pending
-// request, for logs that do not hold the host's frames. Live, a board
-// answers the link's own requests; without the logged requests the
-// replay's token counter need not match the one the live link had (it
-// began at the last HELLO, not when the daemon started), so while the link
-// waits for a dump any dump frame is taken as the answer. Frames that
-// answer no pending request are left alone, and the link drops them as
-// live. Once the log has shown a host frame, the logged requests set the
-// tokens exactly and nothing is rewritten.
-func (r *Reader) retoken(f sensorboard.Frame) sensorboard.Frame {
-	switch f.Type {
-	case sensorboard.TypeDumpSquares, sensorboard.TypeDumpZone, sensorboard.TypeDumpEnd:
-	default:
-		return f
-	}
-	if r.hostLog || !r.link.DumpPending() || !r.asked || len(f.Payload) < 2 {
-		return f
-	}
-	if binary.BigEndian.Uint16(f.Payload) == r.token {
-		return f
-	}
-	p := make([]byte, len(f.Payload))
-	copy(p, f.Payload)
-	binary.BigEndian.PutUint16(p, r.token)
-	f.Payload = p
-	return f
 }
 
 // Advance lets time pass to instant to, firing the driver's link ticks and

@@ -23,10 +23,9 @@ func (w *wire) dump(token uint16, ms uint32) [][]byte {
 	return [][]byte{w.frame(sq, ms), w.frame(&sb.DumpEndMsg{Token: token, Squares: 4}, ms)}
 }
 
-// A dump answers the link's pending request whatever its token (a replay's
-// link counts its requests from the last HELLO, the live one from its
-// start), and is ignored, as live, when no request is pending.
-func TestReaderTakesDumpsWhilePending(t *testing.T) {
+// A dump that answers the link's pending request is taken; one with
+// another token, or when no request is pending, is ignored, as live.
+func TestReaderTakesTheAskedDump(t *testing.T) {
 	var sent []sb.Message
 	rd := replay.NewReader("test", 0)
 	rd.Send = func(m sb.Message) { sent = append(sent, m) }
@@ -38,7 +37,12 @@ func TestReaderTakesDumpsWhilePending(t *testing.T) {
 	require.True(t, ok)
 	require.True(t, rd.Link().DumpPending())
 
-	for _, f := range w.dump(req.Token+41, 20) {
+	for _, f := range w.dump(req.Token+41, 15) {
+		rd.Feed(f, 15*time.Millisecond, 2)
+	}
+	require.Zero(t, rd.Stats.Dumps, "a dump answering another request is dropped")
+	require.True(t, rd.Link().DumpPending())
+	for _, f := range w.dump(req.Token, 20) {
 		rd.Feed(f, 20*time.Millisecond, 2)
 	}
 	require.Equal(t, 1, rd.Stats.Dumps)
