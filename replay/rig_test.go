@@ -39,9 +39,6 @@ type rig struct {
 	moves   []arbiter.MoveMade
 	alerts  []arbiter.Alert
 	prompts []arbiter.Prompt
-	// blindAnswer marks the plies during which an answer press was
-	// learnt from a dump's counters, without its value.
-	blindAnswer map[int]bool
 	// The number of moves committed when each alert and prompt came.
 	alertPly, promptPly []int
 	prompt              *arbiter.Prompt    // open question
@@ -94,15 +91,10 @@ func newRig(c rigConfig) (*rig, error) {
 	b.Load(start.View())
 	b.KeepLog()
 	r := &rig{game: c.game, geo: c.game.Geometry(), clock: clock, board: b, rng: rand.New(rand.NewPCG(c.seed, 0xB0A4D)),
-		human: c.human, hdec: sb.NewDecoder(), plugged: true, blindAnswer: map[int]bool{}, raw: c.raw}
+		human: c.human, hdec: sb.NewDecoder(), plugged: true, raw: c.raw}
 	r.rd = replay.NewReader("sim", 0)
 	r.rd.Send = func(m sb.Message) { r.outbox = append(r.outbox, m) }
 	r.rd.Output = r.output
-	r.rd.Event = func(e sb.Event) {
-		if e.Kind == sb.EventButton && e.Button == sb.ButtonAnswer && e.Pressed && e.Recovered {
-			r.blindAnswer[len(r.moves)+1] = true
-		}
-	}
 	r.rd.Raw = func(wire []byte, host time.Duration, err error) uint64 {
 		if r.raw != nil {
 			return r.raw(wire, host, err)
@@ -152,7 +144,6 @@ func (r *rig) startGame(g rules.Game, start rules.Position, configure func(*arbi
 	}
 	r.moves, r.alerts, r.prompts, r.alertPly, r.promptPly, r.recov = nil, nil, nil, nil, nil, nil
 	r.prompt, r.over, r.started = nil, nil, false
-	r.blindAnswer = map[int]bool{}
 	r.rd.Attach(s, r.clock.Now())
 	r.pump()
 	for range 40 {
