@@ -1,6 +1,7 @@
 package arbiter_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -57,4 +58,38 @@ func TestFromSensorHealth(t *testing.T) {
 		_, ok := arbiter.FromSensor(sb.Event{Kind: sb.EventHealth, Health: h})
 		require.False(t, ok, h.String())
 	}
+}
+
+// TestAlertsNameSquaresAsThePlayers checks that alerts and their evidence
+// name squares as the game does: in shogi "3c", not the geometry's "g3".
+func TestAlertsNameSquaresAsThePlayers(t *testing.T) {
+	g, err := rules.New("shogi", nil)
+	require.NoError(t, err)
+	s, err := arbiter.NewSession(arbiter.DefaultConfig(g), g, g.Start(), nil)
+	require.NoError(t, err)
+	s.Start(0)
+	geo := g.Geometry()
+	at := time.Duration(0)
+	set := func(name string, h int) {
+		sq, ok := geo.Lookup(name)
+		require.True(t, ok, name)
+		at += 200 * time.Millisecond
+		s.Handle(arbiter.Event{Kind: arbiter.SquareChanged, At: at, Square: rules.Square(geo.SensorIndex(sq)), Height: h})
+	}
+	// Sente lifts gote's pawn on 3c (g3) and puts it back, then plays 7g-7f
+	// (c7-c6) and presses.
+	set("g3", 0)
+	set("g3", 1)
+	set("c7", 0)
+	set("c6", 1)
+	out := s.Handle(arbiter.Event{Kind: arbiter.ClockPressed, Side: rules.First, At: at + time.Second})
+	var alert *arbiter.Alert
+	for _, o := range out {
+		if a, ok := o.(arbiter.Alert); ok && a.Kind == arbiter.IrregularityAlert {
+			alert = &a
+		}
+	}
+	require.NotNil(t, alert, "outputs %v", out)
+	require.Contains(t, alert.Message, "the opponent's piece on 3c was lifted")
+	require.Contains(t, strings.Join(alert.Evidence, "\n"), "lift 3c")
 }

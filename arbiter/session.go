@@ -266,7 +266,7 @@ func (s *Session) squareChanged(out []Output, e Event) []Output {
 		e.At-s.lastChange >= s.cfg.Release {
 		out = s.quickCommit(out, e)
 	}
-	name := s.geo.Name(e.Square)
+	name := s.squareName(e.Square)
 	if e.Height < old.height {
 		s.note(e.At, "lift %s %d→%d", name, old.height, e.Height)
 		if !s.lifted[e.Square] && !s.adjust {
@@ -551,7 +551,7 @@ func (s *Session) touchViolation(t *turn, c *candidate) string {
 		if c.move.From() == tc.sq {
 			return ""
 		}
-		return fmt.Sprintf("touch-move: %s touched %s first and must move it", s.game.SideName(side), s.geo.Name(tc.sq))
+		return fmt.Sprintf("touch-move: %s touched %s first and must move it", s.game.SideName(side), s.squareName(tc.sq))
 	}
 	return ""
 }
@@ -592,7 +592,7 @@ func (s *Session) commit(out []Output, i int, at time.Duration, boardMs int64, p
 	// need (the opponent's lifts after a move are attributed to the mover).
 	for _, sq := range sortedSquares(s.lifted) {
 		if col, ok := t.owner(sq); ok && col != side && !slices.Contains(c.changed, sq) && !s.uncertain(sq) {
-			out = append(out, s.alert(IrregularityAlert, side, at, fmt.Sprintf("the opponent's piece on %s was lifted", s.geo.Name(sq)), false))
+			out = append(out, s.alert(IrregularityAlert, side, at, fmt.Sprintf("the opponent's piece on %s was lifted", s.squareName(sq)), false))
 		}
 	}
 	s.history = append(s.history, s.pos)
@@ -857,6 +857,10 @@ func (s *Session) TakeBack(at time.Duration) ([]Output, error) {
 	}
 	return nil, nil
 }
+
+// squareName names sq as the game's players do (rules.SquareName): in
+// alerts and in their evidence.
+func (s *Session) squareName(sq rules.Square) string { return rules.SquareName(s.game, sq) }
 
 func (s *Session) alert(k AlertKind, side rules.Color, at time.Duration, msg string, enforced bool) Alert {
 	return Alert{Kind: k, Side: side, At: at, Message: msg, Evidence: slices.Clone(s.log), Enforced: enforced}
