@@ -89,11 +89,7 @@ func NewSession(cfg Config, game rules.Game, start rules.Position, clk *clock.Cl
 // history for repetition. It must be called before Start.
 func (s *Session) Resume(moves []string) error {
 	for i, text := range moves {
-		m, err := s.pos.ParseMove(text)
-		if err != nil {
-			return fmt.Errorf("resume: move %d %q: %w", i+1, text, err)
-		}
-		next, err := s.pos.Play(m)
+		_, next, err := rules.PlayText(s.pos, text)
 		if err != nil {
 			return fmt.Errorf("resume: move %d %q: %w", i+1, text, err)
 		}

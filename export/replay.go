@@ -52,11 +52,7 @@ func replay(s *Sheet) (*replayed, error) {
 		if m.Ply != i+1 {
 			return nil, fmt.Errorf("stored move %d has ply %d", i+1, m.Ply)
 		}
-		mv, err := pos.ParseMove(m.Canonical)
-		if err != nil {
-			return nil, fmt.Errorf("ply %d %q: %w", m.Ply, m.Canonical, err)
-		}
-		next, err := pos.Play(mv)
+		mv, next, err := rules.PlayText(pos, m.Canonical)
 		if err != nil {
 			return nil, fmt.Errorf("ply %d %q: %w", m.Ply, m.Canonical, err)
 		}

@@ -124,6 +124,20 @@ func SquareName(g Game, sq Square) string {
 	return g.Geometry().Name(sq)
 }
 
+// PlayText reads a move in any notation p reads (ParseMove) and plays it:
+// stored games and records are replayed one text at a time.
+func PlayText(p Position, text string) (Move, Position, error) {
+	m, err := p.ParseMove(text)
+	if err != nil {
+		return nil, nil, err
+	}
+	next, err := p.Play(m)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, next, nil
+}
+
 // Tooled is implemented by moves that use other own pieces as tools: a
 // Tensor push moves the pusher onto its own monster's square and the
 // monster on. Touching a tool first binds the player to nothing (Tensor

@@ -42,11 +42,17 @@ func (c counter) Outcome([]rules.Position) rules.Outcome {
 	}
 	return rules.Outcome{}
 }
-func (c counter) View() rules.View                       { return rules.View{} }
-func (c counter) Key() rules.Key                         { return rules.Key(fmt.Sprint(c.n, c.ply%2)) }
-func (c counter) ParseMove(s string) (rules.Move, error) { return nil, fmt.Errorf("no notation") }
-func (c counter) FormatMove(m rules.Move) string         { return m.String() }
-func (c counter) String() string                         { return fmt.Sprint(c.n) }
+func (c counter) View() rules.View { return rules.View{} }
+func (c counter) Key() rules.Key   { return rules.Key(fmt.Sprint(c.n, c.ply%2)) }
+func (c counter) ParseMove(s string) (rules.Move, error) {
+	var k int
+	if _, err := fmt.Sscanf(s, "take%d", &k); err != nil {
+		return nil, fmt.Errorf("move %q: %w", s, err)
+	}
+	return take(k), nil
+}
+func (c counter) FormatMove(m rules.Move) string { return m.String() }
+func (c counter) String() string                 { return fmt.Sprint(c.n) }
 
 // fib(n+1) leaves at depth n for a large pile: the count of 1/2 compositions.
 func TestGenericPerft(t *testing.T) {
@@ -108,4 +114,15 @@ func TestRegistry(t *testing.T) {
 
 func TestSquareName(t *testing.T) {
 	assert.Equal(t, "a1", rules.SquareName(fakeGame{}, 0), "the geometry's name by default")
+}
+
+func TestPlayText(t *testing.T) {
+	m, next, err := rules.PlayText(counter{n: 3}, "take2")
+	require.NoError(t, err)
+	assert.Equal(t, take(2), m)
+	assert.Equal(t, counter{n: 1, ply: 1}, next)
+	_, _, err = rules.PlayText(counter{n: 1}, "take2")
+	assert.ErrorContains(t, err, "illegal move", "parsed but not legal")
+	_, _, err = rules.PlayText(counter{n: 3}, "pass")
+	assert.ErrorContains(t, err, `move "pass"`, "not parsed")
 }

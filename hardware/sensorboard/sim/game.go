@@ -37,11 +37,7 @@ func ReplayText(start rules.Position, moves []string) ([]Turn, error) {
 	pos := start
 	var ms []rules.Move
 	for i, s := range moves {
-		m, err := pos.ParseMove(s)
-		if err != nil {
-			return nil, fmt.Errorf("move %d %q: %w", i+1, s, err)
-		}
-		next, err := pos.Play(m)
+		m, next, err := rules.PlayText(pos, s)
 		if err != nil {
 			return nil, fmt.Errorf("move %d %q: %w", i+1, s, err)
 		}
