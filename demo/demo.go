@@ -94,11 +94,7 @@ func New(d *director.Director, cfg *config.Config, dir string, log *slog.Logger)
 	}
 	ids := d.TournamentIDs()
 	for ti, tc := range cfg.Tournaments {
-		opts, err := rules.ParseOptions(tc.Options)
-		if err != nil {
-			return nil, "", err
-		}
-		g, err := rules.New(tc.Game, opts)
+		g, err := rules.NewFromText(tc.Game, tc.Options)
 		if err != nil {
 			return nil, "", err
 		}

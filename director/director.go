@@ -79,11 +79,7 @@ func New(cfg *config.Config, db *store.DB, log *slog.Logger) (*Director, error) 
 		return nil, fmt.Errorf("read tournaments: %w", err)
 	}
 	for _, tc := range cfg.Tournaments {
-		opts, err := rules.ParseOptions(tc.Options)
-		if err != nil {
-			return nil, fmt.Errorf("tournament %q: %w", tc.Name, err)
-		}
-		g, err := rules.New(tc.Game, opts)
+		g, err := rules.NewFromText(tc.Game, tc.Options)
 		if err != nil {
 			return nil, fmt.Errorf("tournament %q: %w", tc.Name, err)
 		}

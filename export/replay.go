@@ -32,11 +32,7 @@ type replayed struct {
 // the database and the rules disagree.
 func replay(s *Sheet) (*replayed, error) {
 	g := s.Game
-	opts, err := rules.ParseOptions(g.Options)
-	if err != nil {
-		return nil, fmt.Errorf("options %q: %w", g.Options, err)
-	}
-	game, err := rules.New(g.Game, opts)
+	game, err := rules.NewFromText(g.Game, g.Options)
 	if err != nil {
 		return nil, err
 	}

@@ -64,11 +64,7 @@ func Game(ctx context.Context, db *store.DB, gameID uint64, opts Options) (*Repo
 	if g.RawFrom == 0 {
 		return nil, fmt.Errorf("replay game %d on board %s: %w: the game recorded no raw-log position", gameID, g.BoardID, ErrNoFrames)
 	}
-	ro, err := rules.ParseOptions(g.Options)
-	if err != nil {
-		return nil, fmt.Errorf("replay game %d: options %q: %w", gameID, g.Options, err)
-	}
-	rg, err := rules.New(g.Game, ro)
+	rg, err := rules.NewFromText(g.Game, g.Options)
 	if err != nil {
 		return nil, fmt.Errorf("replay game %d: %w", gameID, err)
 	}

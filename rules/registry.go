@@ -41,6 +41,16 @@ func New(name string, opts Options) (Game, error) {
 	return g, nil
 }
 
+// NewFromText is [New] with the options as text ("key=value,..."), as
+// configurations and stored games hold them.
+func NewFromText(name, options string) (Game, error) {
+	opts, err := ParseOptions(options)
+	if err != nil {
+		return nil, fmt.Errorf("options %q: %w", options, err)
+	}
+	return New(name, opts)
+}
+
 // Games returns the registered game names, sorted.
 func Games() []string {
 	registryMu.RLock()

@@ -110,6 +110,13 @@ func TestRegistry(t *testing.T) {
 	assert.ErrorContains(t, err, "game test-counter: option bad=1")
 	_, err = rules.New("no-such-game", nil)
 	assert.ErrorContains(t, err, `unknown game "no-such-game"`)
+	g, err = rules.NewFromText("test-counter", " y = 2 , x=1")
+	require.NoError(t, err)
+	assert.Equal(t, "x=1,y=2", g.Options().String())
+	_, err = rules.NewFromText("test-counter", "x")
+	assert.ErrorContains(t, err, `options "x": option 1 "x": want key=value`)
+	_, err = rules.NewFromText("test-counter", "bad=2")
+	assert.ErrorContains(t, err, "option bad=2 not allowed")
 }
 
 func TestSquareName(t *testing.T) {

@@ -220,11 +220,11 @@ func (s *Site) crosstableOnly(id uint64) (*tiebreak.Crosstable, error) {
 
 // ruleGame returns the rules of a stored game.
 func ruleGame(g store.Game) (rules.Game, error) {
-	opts, err := rules.ParseOptions(g.Options)
+	rg, err := rules.NewFromText(g.Game, g.Options)
 	if err != nil {
-		return nil, fmt.Errorf("game %d options: %w", g.ID, err)
+		return nil, fmt.Errorf("game %d: %w", g.ID, err)
 	}
-	return rules.New(g.Game, opts)
+	return rg, nil
 }
 
 // liveOf returns the live state of the table playing a game.

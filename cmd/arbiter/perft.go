@@ -78,11 +78,7 @@ Games: ` + strings.Join(rules.Games(), ", "),
 // gameFromFlags builds the game named by --game with the --options text;
 // a bad name or option is a usage error.
 func gameFromFlags(game, options string) (rules.Game, error) {
-	opts, err := rules.ParseOptions(options)
-	if err != nil {
-		return nil, fmt.Errorf("%w: --options: %v", errUsage, err)
-	}
-	g, err := rules.New(game, opts)
+	g, err := rules.NewFromText(game, options)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
