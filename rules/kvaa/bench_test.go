@@ -3,6 +3,8 @@ package kvaa
 import (
 	"os"
 	"testing"
+
+	"arbiter/internal/cputime"
 )
 
 func BenchmarkPerft(b *testing.B) {
@@ -18,10 +20,11 @@ func BenchmarkPerft(b *testing.B) {
 			g := newGame(b, bc.opts)
 			s := g.StartState()
 			var n uint64
+			cpu0 := cputime.Now()
 			for b.Loop() {
 				n = g.Perft(&s, bc.depth)
 			}
-			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
+			cputime.ReportRate(b, cpu0, float64(n)*float64(b.N), "nodes")
 		})
 	}
 }
