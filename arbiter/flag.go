@@ -25,3 +25,17 @@ func CanEverWin(pos rules.Position, side clock.Side) clock.Answer {
 	}
 	return clock.No
 }
+
+// Adjudicator answers a clock's question at a flag fall (CanEverWin) from
+// the position of the session it returns; nil, before the game has one,
+// is Unknown. A table and a replay make their clock before their session.
+type Adjudicator func() *Session
+
+// CanEverWin implements clock.Adjudicator.
+func (a Adjudicator) CanEverWin(side clock.Side) clock.Answer {
+	s := a()
+	if s == nil {
+		return clock.Unknown
+	}
+	return CanEverWin(s.Position(), side)
+}

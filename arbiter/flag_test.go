@@ -23,4 +23,12 @@ func TestCanEverWin(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, clock.Yes, arbiter.CanEverWin(tav.Start(), clock.Second), "Tavreli does not say: a flag loses")
 	assert.Equal(t, clock.Unknown, arbiter.CanEverWin(nil, clock.First))
+
+	var s *arbiter.Session
+	adj := arbiter.Adjudicator(func() *arbiter.Session { return s })
+	assert.Equal(t, clock.Unknown, adj.CanEverWin(clock.First), "no session yet")
+	s, err = arbiter.NewSession(arbiter.DefaultConfig(chess), chess, bare, nil)
+	require.NoError(t, err)
+	assert.Equal(t, clock.No, adj.CanEverWin(clock.Second), "the session's position")
+	assert.Equal(t, clock.Yes, adj.CanEverWin(clock.First))
 }

@@ -267,18 +267,6 @@ func (t *Table) shutdown() {
 	}
 }
 
-// adjudicator answers the clock's question at a flag fall from the game's
-// rules: a side that cannot win by any legal continuation does not win on
-// time.
-type adjudicator struct{ t *Table }
-
-func (a adjudicator) CanEverWin(side clock.Side) clock.Answer {
-	if a.t.session == nil {
-		return clock.Unknown
-	}
-	return arbiter.CanEverWin(a.t.session.Position(), side)
-}
-
 // Start begins a game on the table. Called on the table's goroutine
 // (through Do).
 func (t *Table) start(g *store.Game, rg rules.Game, cfg arbiter.Config, ctl *clock.Control) error {
@@ -344,7 +332,7 @@ func (t *Table) gameClock(g *store.Game, moves []store.Move, ctl *clock.Control)
 	if ctl == nil {
 		return nil, nil
 	}
-	opts := clock.Options{Adjudicator: adjudicator{t}}
+	opts := clock.Options{Adjudicator: arbiter.Adjudicator(func() *arbiter.Session { return t.session })}
 	var state []byte
 	switch {
 	case len(g.Clock) > 0 && g.ClockPly == len(moves):

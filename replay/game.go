@@ -369,20 +369,7 @@ func (rp *replayer) clock() (*clock.Clock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("time control %q: %w", tc, err)
 	}
-	return clock.New(ctl, clock.Options{Adjudicator: adjudicator{rp}})
-}
-
-// adjudicator answers the clock's question at a flag fall from the
-// position, as the daemon's tables do.
-type adjudicator struct{ rp *replayer }
-
-// CanEverWin implements clock.Adjudicator.
-func (a adjudicator) CanEverWin(side clock.Side) clock.Answer {
-	s := a.rp.rd.Session()
-	if s == nil {
-		return clock.Unknown
-	}
-	return arbiter.CanEverWin(s.Position(), side)
+	return clock.New(ctl, clock.Options{Adjudicator: arbiter.Adjudicator(rp.rd.Session)})
 }
 
 // helloIndex returns the index of the first of frames that holds a HELLO,
