@@ -176,18 +176,24 @@ func rawEnd(db *store.DB, g store.Game) (uint64, error) {
 	return next - 1, nil
 }
 
-// frameType decodes the type of a stored frame; ok is false for a frame
-// that does not decode.
-func frameType(data []byte) (sensorboard.Type, bool) {
+// firstFrame decodes the first good frame of a stored record (the raw log
+// stores one frame a record); ok is false when none decodes.
+func firstFrame(data []byte) (f sensorboard.Frame, ok bool) {
 	d := sensorboard.NewDecoder()
 	for len(data) > 0 {
 		n, f, err := d.Decode(data)
 		data = data[n:]
 		if err == nil {
-			return f.Type, true
+			return f, true
 		}
 	}
-	return 0, false
+	return f, false
+}
+
+// isHello reports whether a stored record holds a HELLO.
+func isHello(data []byte) bool {
+	f, ok := firstFrame(data)
+	return ok && f.Type == sensorboard.TypeHello
 }
 
 // lookBack returns the board's frames from its last good HELLO before
@@ -208,7 +214,7 @@ func lookBack(ctx context.Context, db *store.DB, board string, from uint64) ([]s
 			return nil, err
 		}
 		for i := len(fs) - 1; i >= 0; i-- {
-			if t, ok := frameType(fs[i].Data); ok && t == sensorboard.TypeHello {
+			if isHello(fs[i].Data) {
 				out := slices.Clone(fs[i:])
 				for j := len(chunks) - 1; j >= 0; j-- {
 					out = append(out, chunks[j]...)
@@ -269,7 +275,7 @@ func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start r
 		// A board that attached after its game began opens the game's
 		// frames with its HELLO; what comes before that reached no session
 		// in the daemon either.
-		if h := helloIndex(frames); h >= 0 && h+1 < len(frames) {
+		if h := slices.IndexFunc(frames, func(f store.Frame) bool { return isHello(f.Data) }); h >= 0 && h+1 < len(frames) {
 			for _, f := range frames[:h+1] {
 				rd.Feed(f.Data, time.Duration(f.HostNs), f.Seq)
 			}
@@ -372,40 +378,12 @@ func (rp *replayer) clock() (*clock.Clock, error) {
 	return clock.New(ctl, clock.Options{Adjudicator: arbiter.Adjudicator(rp.rd.Session)})
 }
 
-// helloIndex returns the index of the first of frames that holds a HELLO,
-// or -1.
-func helloIndex(frames []store.Frame) int {
-	d := sensorboard.NewDecoder()
-	for i, f := range frames {
-		for p := f.Data; len(p) > 0; {
-			n, fr, err := d.Decode(p)
-			p = p[n:]
-			if err == sensorboard.ErrIncomplete {
-				break
-			}
-			if err == nil && fr.Type == sensorboard.TypeHello {
-				return i
-			}
-		}
-	}
-	return -1
-}
-
 // synthesize synchronises the link with a handshake made up from the
 // game's geometry and the given capabilities, numbered just before the
 // game's first frame so that no loss is reported.
 func (rp *replayer) synthesize(first store.Frame, host time.Duration) error {
-	d := sensorboard.NewDecoder()
-	var hdr sensorboard.Header
-	found := false
-	for p := first.Data; len(p) > 0 && !found; {
-		n, f, err := d.Decode(p)
-		p = p[n:]
-		if err == nil {
-			hdr, found = f.Header, true
-		}
-	}
-	if !found {
+	f, ok := firstFrame(first.Data)
+	if !ok {
 		return fmt.Errorf("board %s: %w, and the game's first frame %d does not decode", rp.game.BoardID, ErrNoHello, first.Seq)
 	}
 	geo := rp.rg.Geometry()
@@ -420,7 +398,7 @@ func (rp *replayer) synthesize(first store.Frame, host time.Duration) error {
 		h.Zones = append(h.Zones, sensorboard.ZoneInfo{Kind: z.Kind, Owner: z.Owner})
 	}
 	payload := h.AppendPayload(nil)
-	rp.rd.Link().Frame(sensorboard.Frame{Header: sensorboard.Header{Type: sensorboard.TypeHello, Seq: hdr.Seq - 1, Time: hdr.Time}, Payload: payload}, host)
+	rp.rd.Link().Frame(sensorboard.Frame{Header: sensorboard.Header{Type: sensorboard.TypeHello, Seq: f.Seq - 1, Time: f.Time}, Payload: payload}, host)
 	if rp.rd.Hello() == nil {
 		return fmt.Errorf("board %s: %w, and a made-up handshake was refused", rp.game.BoardID, ErrNoHello)
 	}
