@@ -83,6 +83,8 @@ func TestTouchMoveViolations(t *testing.T) {
 			continue
 		}
 		t.Run(tb.name, func(t *testing.T) {
+			made := 0
+			defer func() { require.Positive(t, made, "no seed made a touch-move violation") }()
 			for i := range n {
 				seed := uint64(100 + i)
 				r, pos, rng := setupAfter(t, tb, seed, 4+2*i)
@@ -117,6 +119,7 @@ func TestTouchMoveViolations(t *testing.T) {
 				next, err := pos.Play(played)
 				require.NoError(t, err)
 				tl.violations["touch-move"]++
+				made++
 				before := len(r.alerts)
 				plies := len(r.moves)
 				top := view.Stacks[touched][len(view.Stacks[touched])-1]
@@ -163,6 +166,8 @@ func TestIllegalMoves(t *testing.T) {
 	tl := newTally()
 	for _, tb := range tables(t) {
 		t.Run(tb.name, func(t *testing.T) {
+			made := 0
+			defer func() { require.Positive(t, made, "no seed made an illegal move") }()
 			for i := range n {
 				seed := uint64(200 + i)
 				r, pos, rng := setupAfter(t, tb, seed, 3+3*i)
@@ -177,6 +182,7 @@ func TestIllegalMoves(t *testing.T) {
 				mover := pos.Turn()
 				view := pos.View()
 				tl.violations["illegal-move"]++
+				made++
 				before, plies := len(r.alerts), len(r.moves)
 				top := view.Stacks[src][len(view.Stacks[src])-1]
 				steps := []sim.Step{
