@@ -93,9 +93,6 @@ func (r *Reader) Link() *sensorboard.Link { return &r.link }
 // Hello returns the board's last handshake, or nil.
 func (r *Reader) Hello() *sensorboard.Hello { return r.hello }
 
-// Now returns the latest instant the reader has reached.
-func (r *Reader) Now() time.Duration { return r.now }
-
 // Session returns the attached session, or nil.
 func (r *Reader) Session() *arbiter.Session { return r.sess }
 
