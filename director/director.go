@@ -45,6 +45,12 @@ type Director struct {
 	ctx     context.Context
 	wg      sync.WaitGroup
 
+	// Work started in the background (pairing the next round) is waited
+	// for by Run, so nothing touches the database after Run returns.
+	bgMu      sync.Mutex
+	bg        sync.WaitGroup
+	bgStopped bool
+
 	sender     Sender
 	autoResume bool          // resume clocks held by a restart without the arbiter (demo)
 	raw        *store.RawLog // where board frames are logged, if any
@@ -236,8 +242,23 @@ func (d *Director) Run(ctx context.Context) error {
 	}
 	d.checkDone()
 	<-ctx.Done()
+	d.bgMu.Lock()
+	d.bgStopped = true
+	d.bgMu.Unlock()
 	d.wg.Wait()
+	d.bg.Wait()
 	return nil
+}
+
+// background runs f in a goroutine that Run waits for. Once Run is
+// stopping, f is not started: the event is shutting down.
+func (d *Director) background(f func()) {
+	d.bgMu.Lock()
+	defer d.bgMu.Unlock()
+	if d.bgStopped {
+		return
+	}
+	d.bg.Go(f)
 }
 
 // Done is closed when every round of every tournament has been played and
@@ -288,17 +309,17 @@ func (d *Director) decided(t *Table, o arbiter.Output) {
 func (d *Director) gameEnded(t *Table, g store.Game) {
 	tr := d.tour(g.TournamentID)
 	if tr == nil || !tr.cfg.AutoPair || d.ctx == nil {
-		go d.checkDone()
+		d.background(d.checkDone)
 		return
 	}
 	// Pair from a fresh goroutine: pairing starts games on tables,
 	// including this one, whose goroutine is calling.
-	go func() {
+	d.background(func() {
 		if err := d.advance(d.ctx, g.TournamentID, "auto", ""); err != nil && !errors.Is(err, errRoundRunning) && !errors.Is(err, errTournamentOver) {
 			d.log.Error("pair next round", "tournament", tr.rec.Name, "err", err)
 		}
 		d.checkDone()
-	}()
+	})
 }
 
 func (d *Director) watcherList() []Watcher {

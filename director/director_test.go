@@ -1,6 +1,7 @@
 package director_test
 
 import (
+	"context"
 	"log/slog"
 	"path/filepath"
 	"testing"
@@ -178,4 +179,32 @@ func TestBoardAdopted(t *testing.T) {
 	require.True(t, ok)
 	require.Eventually(t, func() bool { return t2.Live().GameID != 0 }, 5*time.Second, 10*time.Millisecond)
 	assert.NotEqual(t, tbl.Live().GameID, t2.Live().GameID)
+}
+
+// Run returns only when the work a result started is finished: the
+// database may be closed as soon as Run returns.
+func TestRunWaitsForPairing(t *testing.T) {
+	d, db := newEvent(t, "round-robin", 4, 3)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		d.Run(ctx)
+		close(done)
+	}()
+	id := d.TournamentIDs()[0]
+	var rounds []store.Round
+	require.Eventually(t, func() bool {
+		var err error
+		rounds, err = db.Rounds(id)
+		return err == nil && len(rounds) == 1
+	}, 5*time.Second, 10*time.Millisecond, "round 1 was not paired")
+	for _, p := range rounds[0].Pairings {
+		require.NoError(t, d.SetResult(ctx, p.GameID, rules.Draw(rules.Agreement), "chief", "scoresheet"))
+	}
+	// The last result pairs round 2 in the background; stop at once.
+	cancel()
+	<-done
+	rounds, err := db.Rounds(id)
+	require.NoError(t, err)
+	assert.Len(t, rounds, 2, "round 2 was paired and stored before Run returned")
 }
