@@ -32,8 +32,8 @@ type dutch struct {
 	// about pairs in the next one.
 	shifts, nextShifts map[int]int
 	// roundShifts places every score group of the round in one field,
-	// each as wide as its group, roundShift wide in all: the first
-	// matching of an odd round weighs scores by these offsets.
+	// each as wide as its group, roundShift wide in all: an odd round's
+	// weighted first matching (byeByWeight) weighs scores by these offsets.
 	roundShifts map[int]int
 	roundShift  int
 	groupBits   []int // bits to count each score group, lowest score first
@@ -43,8 +43,10 @@ type dutch struct {
 	// will receive the PAB (C9 applies).
 	singleBye   bool
 	playedRanks map[int]int
-	matchings   int // maximum weight matchings computed
-	retries     int // rounds paired again with wider fields (errNarrow)
+	// flatSet says that chooseBye set every edge to its flat weight.
+	flatSet   bool
+	matchings int // maximum weight matchings computed
+	retries   int // rounds paired again with wider fields (errNarrow)
 }
 
 func b2u(b bool) uint64 {
@@ -85,8 +87,8 @@ func (d *dutch) fieldBitsWith(l layout) int {
 }
 
 // wordsFor returns the words of a weight with the fields of l. The
-// weights of an odd round's first matching (pairIn) must fit as well:
-// with many small score groups they can be the wider ones.
+// weights of an odd round's weighted first matching (byeByWeight) must
+// fit as well: with many small score groups they can be the wider ones.
 func (d *dutch) wordsFor(l layout) int {
 	bits := max(2+d.fieldBitsWith(l), 2+d.roundShift+d.sgBits)
 	// Four spare bits above the top field: weights may carry one bit
@@ -352,84 +354,156 @@ var narrowHook func(layout) layout
 
 // pairIn pairs the round with the per-score-group fields of l.
 func (d *dutch) pairIn(l layout) (pairs [][2]int, bye int, err error) {
-	s := d.s
 	n := len(d.sorted)
 	d.setWidth(l)
-	d.byeScore, d.singleBye, d.playedRanks = 0, false, map[int]int{}
+	d.byeScore, d.singleBye, d.playedRanks, d.flatSet = 0, false, map[int]int{}, false
 	if d.trace != nil {
 		d.trace.Brackets = nil
 	}
-	mc := newMatcher(n, d.words)
 	odd := n%2 == 1
-	top := d.score(d.sorted[0])
+	mc := newMatcher(n, d.words)
 	// The matcher copies what it is given: one scratch weight serves all.
 	w := newWeight(d.words)
-	// With an even number of players, the first matching only proves that
-	// all can be paired, and the first bracket's does that as well. When
-	// that bracket (the top score group and the next) holds everyone, as
-	// in round 1, its weights are all there is: none are set here, and no
-	// matching is computed. Otherwise the matching of these weights is a
-	// better start for the first bracket's than none.
-	skip := !odd && d.firstBracketEnd() == n
-	switch {
-	case skip:
-	case odd:
-		// The first matching decides the score of the bye.
-		for i, p := range d.sorted {
-			for j, o := range d.sorted[:i] {
-				w.setZero()
-				if s.compatible(p, o) {
-					w.addSmall(1 + b2u(!s.eligibleForBye(p)) + b2u(!s.eligibleForBye(o)))
-					w.shl(d.roundShift)
-					w.addSmall(uint64(d.roundShifts[d.score(p)] + d.roundShifts[d.score(o)]))
-					w.shl(d.sgBits)
-					w.addSmall(b2u(d.score(p) >= top))
-				}
-				mc.set(i, j, w)
-			}
+	if odd {
+		mc = newOddMatcher(n, d.words)
+		if err := d.chooseBye(mc, w); err != nil {
+			return nil, -1, err
 		}
-	default:
-		d.setFlat(mc)
+		// The bye is worth a pair of two bye candidates, and nothing below.
+		w.setZero()
+		w.addSmall(1)
+		w.shl(d.fieldBits())
+		mc.setBye(w)
 	}
-	var first []int
-	if !skip {
-		first = mc.compute()
-		if err := checkComplete(first); err != nil {
+	// The first matching proves that all can be paired (with an odd
+	// number, all but one: chooseBye did that), and the first bracket's
+	// does that as well. When that bracket (the top score group and the
+	// next) holds everyone, as in round 1, its weights are all there is:
+	// none are set here, and no matching is computed. Otherwise the
+	// matching of these weights is a better start for the first bracket's
+	// than none.
+	if !d.flatSet && d.firstBracketEnd() < n {
+		d.setFlat(mc)
+		if err := checkComplete(mc.compute()); err != nil {
 			return nil, -1, err
 		}
 	}
-	if odd {
-		for v, u := range first {
-			if u == v {
-				d.byeScore = d.score(d.sorted[v])
-				break
+	return d.brackets(mc)
+}
+
+// chooseBye decides the score of the bye of a round with an odd number of
+// players, and whether the single-bye rule (C9) applies from the first
+// bracket.
+func (d *dutch) chooseBye(mc *matcher, w weight) error {
+	decided, err := d.byeByCardinality()
+	if err == nil && !decided {
+		err = d.byeByWeight(mc, w)
+	}
+	if err != nil {
+		return err
+	}
+	d.setPlayedRanks()
+	return nil
+}
+
+// byeByCardinality sets the score of the bye to the lowest among the
+// players that a maximum matching may leave unpaired, eligible players
+// first (C4, C5). It reports false when the bye must come from the top
+// score group and lower ones exist: whether every other player of that
+// group can then be paired within it, for C9, takes the weighted first
+// matching (byeByWeight). In round 1 all share a score, and it is so.
+func (d *dutch) byeByCardinality() (decided bool, err error) {
+	s := d.s
+	n := len(d.sorted)
+	c := newCardinality(n, func(a, b int) bool { return s.compatible(d.sorted[a], d.sorted[b]) })
+	if c.maximize() > 1 {
+		return false, errIncomplete()
+	}
+	exposable := c.exposable()
+	// d.sorted ranks higher scores first.
+	lowest := func(ok func(*player) bool) (int, bool) {
+		for v := n - 1; v >= 0; v-- {
+			if exposable[v] && ok(d.sorted[v]) {
+				return d.score(d.sorted[v]), true
 			}
 		}
-		d.setFlat(mc)
-		if d.byeScore >= top {
-			d.singleBye = true
-			for v, p := range d.sorted {
-				if d.score(p) < top {
-					break
-				}
-				if d.score(d.sorted[first[v]]) < top {
-					d.singleBye = false
-					break
-				}
+		return 0, false
+	}
+	var found bool
+	if d.byeScore, found = lowest(s.eligibleForBye); !found {
+		d.byeScore, _ = lowest(func(*player) bool { return true })
+	}
+	top := d.score(d.sorted[0])
+	if d.byeScore < top || d.score(d.sorted[n-1]) == top {
+		d.singleBye = d.byeScore >= top
+		return true, nil
+	}
+	return false, nil
+}
+
+// byeByWeight decides the bye by a maximum weight matching of the round
+// whose weights count pairs first, then eligible byes, then the scores
+// paired, then pairs within the top score group, and leaves every edge
+// at its flat weight.
+func (d *dutch) byeByWeight(mc *matcher, w weight) error {
+	s := d.s
+	top := d.score(d.sorted[0])
+	for i, p := range d.sorted {
+		for j, o := range d.sorted[:i] {
+			w.setZero()
+			if s.compatible(p, o) {
+				w.addSmall(1 + b2u(!s.eligibleForBye(p)) + b2u(!s.eligibleForBye(o)))
+				w.shl(d.roundShift)
+				w.addSmall(uint64(d.roundShifts[d.score(p)] + d.roundShifts[d.score(o)]))
+				w.shl(d.sgBits)
+				w.addSmall(b2u(d.score(p) >= top))
 			}
-		}
-		var counts []int
-		for _, p := range d.sorted {
-			if d.score(p) == d.byeScore {
-				counts = append(counts, p.playedGames)
-			}
-		}
-		sort.Sort(sort.Reverse(sort.IntSlice(counts)))
-		for r, c := range counts {
-			d.playedRanks[c] = r
+			mc.set(i, j, w)
 		}
 	}
-	return d.brackets(mc)
+	w.setZero()
+	w.addSmall(1)
+	w.shl(d.roundShift + d.sgBits)
+	mc.setBye(w)
+	first := mc.compute()
+	if err := checkComplete(first); err != nil {
+		return err
+	}
+	for v, u := range first {
+		if u == v {
+			d.byeScore = d.score(d.sorted[v])
+			break
+		}
+	}
+	d.singleBye = d.byeScore >= top
+	for v, p := range d.sorted {
+		if !d.singleBye || d.score(p) < top {
+			break
+		}
+		if d.score(d.sorted[first[v]]) < top {
+			d.singleBye = false
+			break
+		}
+	}
+	// The brackets' weights replace these.
+	d.setFlat(mc)
+	d.flatSet = true
+	return nil
+}
+
+// setPlayedRanks ranks the numbers of games played by the players with
+// the bye's score, most first, for C9.
+func (d *dutch) setPlayedRanks() {
+	var counts []int
+	for _, p := range d.sorted {
+		if d.score(p) == d.byeScore {
+			counts = append(counts, p.playedGames)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(counts)))
+	for r, c := range counts {
+		d.playedRanks[c] = r
+	}
 }
 
 // setFlat sets every edge to its weight outside any bracket.
@@ -468,9 +542,15 @@ func checkComplete(mate []int) error {
 		}
 	}
 	if unmatched > 1 {
-		return &NoValidPairingError{Reason: "the players cannot all be paired (all but one) without a rematch, an ineligible bye or a clash of absolute colour preferences"}
+		return errIncomplete()
 	}
 	return nil
+}
+
+// errIncomplete reports a round in which more than one player would be
+// left unpaired.
+func errIncomplete() error {
+	return &NoValidPairingError{Reason: "the players cannot all be paired (all but one) without a rematch, an ineligible bye or a clash of absolute colour preferences"}
 }
 
 // brackets runs the bracket-by-bracket optimisation.

@@ -14,6 +14,9 @@ type matcher struct {
 	// perm maps the engine's vertices to the solver's and inv back; nil
 	// is the identity. See shuffleSeed.
 	perm, inv []int
+	// phantom is the solver's extra vertex standing for the bye in a
+	// field of odd size, or -1 (see setBye).
+	phantom int
 	// The ids of weights plus shiftBy (see setShifted): shifted[id] is
 	// valid while shiftGen[id] is gen; held lists the pairs of ids it
 	// holds a reference to.
@@ -34,7 +37,7 @@ func newMatcher(n, words int) *matcher {
 	// The engine sizes weights with at least four spare top bits, enough
 	// for doubling and for the sum of two duals.
 	m := &matcher{n: n, words: words, solver: newBlossomSolver(n, words), buf: newWeight(words),
-		shiftBy: newWeight(words), gen: 1}
+		shiftBy: newWeight(words), gen: 1, phantom: -1}
 	if shuffleSeed != 0 {
 		m.perm = rand.New(rand.NewPCG(shuffleSeed, uint64(n))).Perm(n)
 		m.inv = make([]int, n)
@@ -43,6 +46,41 @@ func newMatcher(n, words int) *matcher {
 		}
 	}
 	return m
+}
+
+// newOddMatcher returns a matcher for an odd number n of vertices, one of
+// which a matching leaves unpaired: the bye. The solver gets one vertex
+// more, the phantom, and a bye is a pair with it (setBye). A free vertex
+// in a near-complete graph sits in a blossom spanning nearly all of it,
+// with a large dual: every change of weights inside dissolved that
+// blossom and had the search build it again. With the phantom, the
+// matching is perfect and the duals need no such blossom.
+func newOddMatcher(n, words int) *matcher {
+	m := &matcher{n: n, words: words, solver: newBlossomSolver(n+1, words), buf: newWeight(words),
+		shiftBy: newWeight(words), gen: 1, phantom: n}
+	if shuffleSeed != 0 {
+		m.perm = rand.New(rand.NewPCG(shuffleSeed, uint64(n))).Perm(n)
+		m.inv = make([]int, n)
+		for v, u := range m.perm {
+			m.inv[u] = v
+		}
+	}
+	return m
+}
+
+// setBye sets the weight of the bye of each vertex still in the graph,
+// which must be the same for all: a matching's weight then differs from
+// that of the same matching without the phantom by x, and the two have the
+// same maximum. x must be positive, or the phantom stays unmatched.
+func (m *matcher) setBye(x weight) {
+	double(m.buf, x)
+	id := m.solver.pool.acquire(m.buf)
+	for v := range m.n {
+		if sv := m.vertex(v); !m.solver.retired[sv] {
+			m.solver.setID(sv, m.phantom, id)
+		}
+	}
+	m.solver.pool.release(id)
 }
 
 // vertex returns the solver's number for the engine's vertex v.
@@ -56,7 +94,7 @@ func (m *matcher) vertex(v int) int {
 // set stores the weight of edge (a, b); zero removes the edge.
 func (m *matcher) set(a, b int, x weight) {
 	a, b = m.vertex(a), m.vertex(b)
-	if m.solver.sq[a*m.n+b] == 0 && x.isZero() {
+	if m.solver.sq[a*m.solver.n+b] == 0 && x.isZero() {
 		return // no edge, and none wanted
 	}
 	double(m.buf, x)
@@ -151,7 +189,7 @@ func (m *matcher) compute() []int {
 	for v := range out {
 		u := mate[m.vertex(v)]
 		switch {
-		case u < 0:
+		case u < 0 || u == m.phantom:
 			out[v] = v
 		case m.inv != nil:
 			out[v] = m.inv[u]

@@ -52,6 +52,16 @@ func TestNoValidPairing(t *testing.T) {
 	require.ErrorAs(t, err, &nv)
 	assert.Equal(t, 2, nv.Round)
 	assert.Contains(t, err.Error(), "round 2")
+
+	// Three players who have all met: two would be left unpaired.
+	tour = parse(t, "XXR 4", "XXC white1",
+		line(1, 2000, "   2 w 1", "   3 b 1", "0000 - U"),
+		line(2, 1900, "   1 b 0", "0000 - U", "   3 w 1"),
+		line(3, 1800, "0000 - U", "   1 w 0", "   2 b 0"))
+	_, err = Pair(tour, Options{})
+	require.ErrorAs(t, err, &nv)
+	assert.Equal(t, 4, nv.Round)
+	assert.Contains(t, nv.Reason, "cannot all be paired")
 }
 
 func TestRoundOneWithAbsentPlayers(t *testing.T) {

@@ -1,0 +1,147 @@
+package pairing
+
+import (
+	"arbiter/pairing/trf"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// maxMatchingSize is the size of a maximum matching of the vertices in
+// set, by exhaustive search.
+func maxMatchingSize(edge [][]bool, set uint) int {
+	if set == 0 {
+		return 0
+	}
+	v := 0
+	for set&(1<<uint(v)) == 0 {
+		v++
+	}
+	rest := set &^ (1 << uint(v))
+	best := maxMatchingSize(edge, rest) // v unmatched
+	for u := range edge {
+		if rest&(1<<uint(u)) != 0 && edge[v][u] {
+			best = max(best, 1+maxMatchingSize(edge, rest&^(1<<uint(u))))
+		}
+	}
+	return best
+}
+
+// The cardinality matcher finds maximum matchings, and the vertices it
+// calls exposable are exactly those whose removal keeps the maximum: those
+// some maximum matching leaves unmatched.
+func TestCardinalityExposable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	for trial := range 3000 {
+		n := 1 + rng.IntN(11)
+		density := rng.Float64()
+		edge := make([][]bool, n)
+		for i := range edge {
+			edge[i] = make([]bool, n)
+		}
+		for a := range n {
+			for b := range a {
+				if rng.Float64() < density {
+					edge[a][b], edge[b][a] = true, true
+				}
+			}
+		}
+		c := newCardinality(n, func(a, b int) bool { return edge[a][b] })
+		unmatched := c.maximize()
+		all := uint(1)<<uint(n) - 1
+		nu := maxMatchingSize(edge, all)
+		require.Equal(t, n-2*nu, unmatched, "trial %d: not maximum", trial)
+		for v, u := range c.mate {
+			if u != -1 {
+				require.True(t, edge[v][u], "trial %d: %d-%d is no edge", trial, v, u)
+				require.Equal(t, v, c.mate[u])
+			}
+		}
+		d := c.exposable()
+		for v := range n {
+			want := maxMatchingSize(edge, all&^(1<<uint(v))) == nu
+			assert.Equal(t, want, d[v], "trial %d: vertex %d of %v", trial, v, edge)
+		}
+	}
+}
+
+// byeStates returns the dutch states of rounds with an odd number of
+// players to pair: from corpus files and synthetic histories, small ones
+// with many rounds among them, where many players have had the bye.
+func byeStates(t *testing.T) []func() *dutch {
+	var out []func() *dutch
+	add := func(tour *trf.Tournament, r int) {
+		mk := func() *dutch {
+			s, err := newState(BeforeRound(tour, r), r, Options{Round: r})
+			require.NoError(t, err)
+			d := &dutch{s: s}
+			d.setup()
+			return d
+		}
+		if d := mk(); len(d.sorted)%2 == 1 {
+			out = append(out, mk)
+		}
+	}
+	files := corpusFiles(t)
+	step := 1
+	if testing.Short() || raceEnabled {
+		step = 10
+	}
+	for i := 0; i < len(files); i += step {
+		tour := loadCorpus(t, files[i])
+		for r := 1; r <= tour.PlayedRounds(); r++ {
+			add(tour, r)
+		}
+	}
+	for n := 3; n <= 25; n += 2 {
+		for rounds := range min(n, 9) {
+			for seed := range uint64(3) {
+				tour := syntheticHistory(n, rounds, seed)
+				tour.Rounds = rounds + 1
+				add(tour, rounds+1)
+			}
+		}
+	}
+	return out
+}
+
+// The bye's score and the single-bye rule come out of the cardinality
+// matching as out of the weighted first matching it replaces.
+func TestByeByCardinality(t *testing.T) {
+	var decided, weighted, ineligible, impossible int
+	for _, mk := range byeStates(t) {
+		d1, d2 := mk(), mk()
+		ok, err1 := d1.byeByCardinality()
+		err2 := d2.byeByWeight(newOddMatcher(len(d2.sorted), d2.words), newWeight(d2.words))
+		if err2 != nil {
+			var nv *NoValidPairingError
+			require.ErrorAs(t, err2, &nv)
+			require.ErrorAs(t, err1, &nv, "the weighted matching found no pairing")
+			impossible++
+			continue
+		}
+		require.NoError(t, err1)
+		if !ok {
+			weighted++
+			assert.Equal(t, d2.byeScore, d1.byeScore, "the bye's score, for the weighted matching")
+			continue
+		}
+		decided++
+		assert.Equal(t, d2.byeScore, d1.byeScore, "the bye's score")
+		assert.Equal(t, d2.singleBye, d1.singleBye, "the single-bye rule")
+		eligible := false
+		for _, p := range d1.sorted {
+			eligible = eligible || (d1.s.eligibleForBye(p) && d1.score(p) == d1.byeScore)
+		}
+		if !eligible {
+			ineligible++
+		}
+	}
+	t.Logf("%d decided by cardinality (%d with no eligible player), %d by weight, %d impossible", decided, ineligible, weighted, impossible)
+	assert.Positive(t, decided)
+	assert.Positive(t, weighted, "no case took the weighted matching")
+	assert.Positive(t, ineligible, "no case without an eligible player")
+	assert.Positive(t, impossible, "no impossible case")
+}
