@@ -43,6 +43,7 @@ type dutch struct {
 	// will receive the PAB (C9 applies).
 	singleBye   bool
 	playedRanks map[int]int
+	meet        meetings // who may meet whom
 	// flatSet says that chooseBye set every edge to its flat weight.
 	flatSet   bool
 	matchings int // maximum weight matchings computed
@@ -302,6 +303,7 @@ func (d *dutch) setup() {
 		}
 	}
 	sort.SliceStable(d.sorted, func(i, j int) bool { return s.ranksAbove(d.sorted[i], d.sorted[j]) })
+	d.setMeetings()
 	d.roundShifts = map[int]int{}
 	maxGroup, repeated := 0, 0
 	for i := len(d.sorted) - 1; i >= 0; i-- {
@@ -415,7 +417,7 @@ func (d *dutch) chooseBye(mc *matcher, w weight) error {
 func (d *dutch) byeByCardinality() (decided bool, err error) {
 	s := d.s
 	n := len(d.sorted)
-	c := newCardinality(n, func(a, b int) bool { return s.compatible(d.sorted[a], d.sorted[b]) })
+	c := newCardinality(n, d.meet.bits)
 	if c.maximize() > 1 {
 		return false, errIncomplete()
 	}

@@ -30,19 +30,10 @@ type cardinality struct {
 	queue        []int
 }
 
-// newCardinality returns the graph on n vertices with an edge wherever
-// edge says so, and no matching yet.
-func newCardinality(n int, edge func(a, b int) bool) *cardinality {
-	c := &cardinality{n: n, rows: (n + 63) / 64}
-	c.adj = make([]uint64, n*c.rows)
-	for a := range n {
-		for b := range a {
-			if edge(a, b) {
-				c.adj[a*c.rows+b/64] |= 1 << uint(b%64)
-				c.adj[b*c.rows+a/64] |= 1 << uint(a%64)
-			}
-		}
-	}
+// newCardinality returns the graph on n vertices whose edges adj holds,
+// (n+63)/64 words a row, with no matching yet. It keeps adj.
+func newCardinality(n int, adj []uint64) *cardinality {
+	c := &cardinality{n: n, rows: (n + 63) / 64, adj: adj}
 	c.mate = make([]int, n)
 	c.parent = make([]int, n)
 	c.base = make([]int, n)

@@ -48,7 +48,16 @@ func TestCardinalityExposable(t *testing.T) {
 				}
 			}
 		}
-		c := newCardinality(n, func(a, b int) bool { return edge[a][b] })
+		rows := (n + 63) / 64
+		adj := make([]uint64, n*rows)
+		for a := range n {
+			for b := range n {
+				if edge[a][b] {
+					adj[a*rows+b/64] |= 1 << uint(b%64)
+				}
+			}
+		}
+		c := newCardinality(n, adj)
 		unmatched := c.maximize()
 		all := uint(1)<<uint(n) - 1
 		nu := maxMatchingSize(edge, all)

@@ -75,6 +75,7 @@ type player struct {
 
 	pscore int          // pairing score, cached by the engine
 	floats [2]floatKind // floats one and two rounds before, cached by the engine
+	place  int          // the player's place in the engine's order (dutch.sorted)
 }
 
 func (p *player) absoluteImbalance() bool { return p.colourImbalance > 1 }

@@ -3,6 +3,7 @@ package pairing
 import (
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"arbiter/pairing/trf"
@@ -183,7 +184,13 @@ func TestWeightCache(t *testing.T) {
 			change(&q)
 			s.players = append(s.players, &q)
 			d.sorted = append(d.sorted, &q)
+			// A twin met whom its original met.
+			q.forbidden = slices.Clone(base.forbidden)
+			for _, o := range q.forbidden {
+				s.players[o].forbid(q.index)
+			}
 		}
+		d.setMeetings()
 		for _, p := range d.sorted {
 			d.playedRanks[p.playedGames] = 1 + p.playedGames%3
 		}

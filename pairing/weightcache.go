@@ -74,7 +74,7 @@ func (c *weightCache) id(hi, lo *player, inCur, inNext bool) uint32 {
 // peek is id without a reference for the caller: the id stays valid while
 // the cache holds it.
 func (c *weightCache) peek(hi, lo *player, inCur, inNext bool) uint32 {
-	if !c.d.s.compatible(hi, lo) {
+	if !c.d.meet.may(hi.place, lo.place) {
 		return 0
 	}
 	kh, kl := c.kindOf(hi), c.kindOf(lo)
