@@ -511,10 +511,10 @@ func (d *dutch) setPlayedRanks() {
 // setFlat sets every edge to its weight outside any bracket.
 func (d *dutch) setFlat(mc *matcher) {
 	c := newWeightCache(d, mc, d.sorted)
-	for i, p := range d.sorted {
-		for j, o := range d.sorted[:i] {
-			mc.setID(i, j, c.peek(o, p, false, false))
-		}
+	row := make([]uint32, len(d.sorted))
+	for i := range d.sorted {
+		c.flatRow(i, row)
+		mc.setRow(i, row[:i])
 	}
 	c.release()
 }

@@ -120,6 +120,18 @@ func (m *matcher) setID(a, b int, id uint32) {
 	m.solver.setID(m.vertex(a), m.vertex(b), id)
 }
 
+// setRow sets the edges (a, b), for every b < a, to the weights with the
+// ids in ids[b].
+func (m *matcher) setRow(a int, ids []uint32) {
+	if m.perm != nil {
+		for b, id := range ids {
+			m.setID(a, b, id)
+		}
+		return
+	}
+	m.solver.setRow(a, ids)
+}
+
 // setShifted sets edge (a, b) to the weight id plus delta, where delta may
 // be negative in two's complement; id must not be 0. The result for each
 // id is kept until delta changes: the engine shifts whole rows of edges by

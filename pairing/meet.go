@@ -30,23 +30,23 @@ func (d *dutch) setMeetings() {
 		p.place = i
 		place[p.index] = i
 	}
-	var absolute []*player
+	// Players with the same absolute colour preference may not meet,
+	// unless one is a topscorer in the last round (clashProne).
+	var prone [3][]int // by colour preference
 	for i, p := range d.sorted {
 		for _, o := range p.forbidden {
 			if j, ok := place[o]; ok {
 				m.forbid(i, j)
 			}
 		}
-		if p.absolutePref() {
-			absolute = append(absolute, p)
+		if d.s.clashProne(p) {
+			prone[p.colourPref] = append(prone[p.colourPref], i)
 		}
 	}
-	// The colour rules can part only two players with absolute
-	// preferences: compatible decides for those pairs.
-	for k, p := range absolute {
-		for _, o := range absolute[:k] {
-			if !d.s.compatible(p, o) {
-				m.forbid(p.place, o.place)
+	for _, group := range prone {
+		for k, i := range group {
+			for _, j := range group[:k] {
+				m.forbid(i, j)
 			}
 		}
 	}

@@ -424,15 +424,18 @@ func (s *state) floatAt(p *player, roundsBack int) floatKind {
 // (no rematch, no clash of absolute colour preferences except between
 // topscorers in the last round).
 func (s *state) compatible(a, b *player) bool {
-	if slices.Contains(a.forbidden, b.index) {
+	return !slices.Contains(a.forbidden, b.index) && !(s.clashProne(a) && s.clashProne(b) && a.colourPref == b.colourPref)
+}
+
+// clashProne reports whether p has an absolute colour preference that
+// keeps it from meeting a player with the same one: not in the last
+// round if either is a topscorer.
+func (s *state) clashProne(p *player) bool {
+	if !p.absolutePref() {
 		return false
 	}
-	if !a.absolutePref() || !b.absolutePref() || a.colourPref != b.colourPref {
-		return true
-	}
 	if s.playedRounds >= s.expectedRounds-1 {
-		threshold := s.playedRounds * max(s.win, s.draw) >> 1
-		return s.pairScore(a) > threshold || s.pairScore(b) > threshold
+		return s.pairScore(p) <= s.playedRounds*max(s.win, s.draw)>>1
 	}
-	return false
+	return true
 }

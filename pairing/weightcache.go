@@ -95,6 +95,32 @@ func (c *weightCache) peek(hi, lo *player, inCur, inNext bool) uint32 {
 	return id
 }
 
+// flatRow sets row[j], for every j < i, to peek(d.sorted[j], d.sorted[i],
+// false, false): the flat weights of a whole row of the round, with the
+// table's lookups inline.
+func (c *weightCache) flatRow(i int, row []uint32) {
+	sorted, m := c.d.sorted, c.d.meet
+	lo := sorted[i]
+	kl := uint64(c.kindOf(lo))
+	meet := m.bits[i*m.rows : (i+1)*m.rows]
+	for j, hi := range sorted[:i] {
+		if meet[j/64]&(1<<uint(j%64)) == 0 {
+			row[j] = 0
+			continue
+		}
+		kh := uint64(c.kindOf(hi))
+		if kh >= uint64(c.known) || kl >= uint64(c.known) {
+			row[j] = c.peek(hi, lo, false, false)
+			continue
+		}
+		t := &c.table[(kh*uint64(c.known)+kl)*4]
+		if *t == 0 {
+			*t = c.build(hi, lo, false, false)
+		}
+		row[j] = *t
+	}
+}
+
 // build interns the weight of a pair, holding a reference for the cache.
 func (c *weightCache) build(hi, lo *player, inCur, inNext bool) uint32 {
 	c.w.setZero()
