@@ -653,27 +653,20 @@ func (s *blossomSolver) repair(x int) {
 	for s.inblossom[x] != x {
 		s.dissolveAround(x)
 	}
-	ok := true
-	if p := s.mate[x]; p >= 0 {
-		if !s.slack(s.tmp, p/2).isZero() || (s.id(p/2) == 0) {
-			ok = false
+	// The least dual that keeps x's edges feasible: x is fine if its
+	// dual is at least that and its matched edge is still tight.
+	least := s.tmp2
+	s.leastDual(least, x)
+	if cmpWeight(s.dual[x], least) >= 0 {
+		p := s.mate[x]
+		if p < 0 || (s.id(p/2) != 0 && s.slack(s.tmp, p/2).isZero()) {
+			return
 		}
-	}
-	if ok {
-		s.eachNeighbour(x, func(u int, id uint32) {
-			if ok {
-				add(s.tmp, s.dual[x], s.dual[u])
-				ok = cmpWeight(s.tmp, s.pool.get(id)) >= 0
-			}
-		})
-	}
-	if ok {
-		return
 	}
 	// Give x the least feasible dual. If its matched edge is the one that
 	// sets that value, the edge is tight again and the matching stays
 	// optimal: no search is needed.
-	s.lowerDual(x)
+	copy(s.dual[x], least)
 	if p := s.mate[x]; p >= 0 {
 		if (s.id(p/2) != 0) && s.tight(p/2) {
 			return
@@ -683,10 +676,9 @@ func (s *blossomSolver) repair(x int) {
 	}
 }
 
-// lowerDual sets the dual of the top-level vertex x to the least value that
-// keeps its edges feasible.
-func (s *blossomSolver) lowerDual(x int) {
-	d := s.dual[x]
+// leastDual sets d to the least dual of the top-level vertex x that keeps
+// its edges feasible.
+func (s *blossomSolver) leastDual(d weight, x int) {
 	d.setZero()
 	s.eachNeighbour(x, func(u int, id uint32) {
 		w := s.pool.get(id)
