@@ -33,20 +33,8 @@ type matcher struct {
 // check that by shuffling, which changes the solver's search order.
 var shuffleSeed uint64
 
-func newMatcher(n, words int) *matcher {
-	// The engine sizes weights with at least four spare top bits, enough
-	// for doubling and for the sum of two duals.
-	m := &matcher{n: n, words: words, solver: newBlossomSolver(n, words), buf: newWeight(words),
-		shiftBy: newWeight(words), gen: 1, phantom: -1}
-	if shuffleSeed != 0 {
-		m.perm = rand.New(rand.NewPCG(shuffleSeed, uint64(n))).Perm(n)
-		m.inv = make([]int, n)
-		for v, u := range m.perm {
-			m.inv[u] = v
-		}
-	}
-	return m
-}
+// newMatcher returns a matcher for n vertices and weights of words words.
+func newMatcher(n, words int) *matcher { return newMatcherPhantom(n, words, false) }
 
 // newOddMatcher returns a matcher for an odd number n of vertices, one of
 // which a matching leaves unpaired: the bye. The solver gets one vertex
@@ -54,10 +42,18 @@ func newMatcher(n, words int) *matcher {
 // in a near-complete graph sits in a blossom spanning nearly all of it,
 // with a large dual: every change of weights inside dissolved that
 // blossom and had the search build it again. With the phantom, the
-// matching is perfect and the duals need no such blossom.
-func newOddMatcher(n, words int) *matcher {
-	m := &matcher{n: n, words: words, solver: newBlossomSolver(n+1, words), buf: newWeight(words),
-		shiftBy: newWeight(words), gen: 1, phantom: n}
+// matching is perfect and no vertex is left free.
+func newOddMatcher(n, words int) *matcher { return newMatcherPhantom(n, words, true) }
+
+func newMatcherPhantom(n, words int, phantom bool) *matcher {
+	// The engine sizes weights with at least four spare top bits, enough
+	// for doubling and for the sum of two duals.
+	m := &matcher{n: n, words: words, buf: newWeight(words), shiftBy: newWeight(words), gen: 1, phantom: -1}
+	if phantom {
+		m.solver, m.phantom = newBlossomSolver(n+1, words), n
+	} else {
+		m.solver = newBlossomSolver(n, words)
+	}
 	if shuffleSeed != 0 {
 		m.perm = rand.New(rand.NewPCG(shuffleSeed, uint64(n))).Perm(n)
 		m.inv = make([]int, n)
