@@ -44,10 +44,8 @@ type dutch struct {
 	singleBye   bool
 	playedRanks map[int]int
 	meet        meetings // who may meet whom
-	// flatSet says that chooseBye set every edge to its flat weight.
-	flatSet   bool
-	matchings int // maximum weight matchings computed
-	retries   int // rounds paired again with wider fields (errNarrow)
+	matchings   int      // maximum weight matchings computed
+	retries     int      // rounds paired again with wider fields (errNarrow)
 }
 
 func b2u(b bool) uint64 {
@@ -358,15 +356,17 @@ var narrowHook func(layout) layout
 func (d *dutch) pairIn(l layout) (pairs [][2]int, bye int, err error) {
 	n := len(d.sorted)
 	d.setWidth(l)
-	d.byeScore, d.singleBye, d.playedRanks, d.flatSet = 0, false, map[int]int{}, false
+	d.byeScore, d.singleBye, d.playedRanks = 0, false, map[int]int{}
 	if d.trace != nil {
 		d.trace.Brackets = nil
 	}
 	odd := n%2 == 1
-	mc := newMatcher(n, d.words)
 	// The matcher copies what it is given: one scratch weight serves all.
 	w := newWeight(d.words)
-	if odd {
+	var mc *matcher
+	if !odd {
+		mc = newMatcher(n, d.words)
+	} else {
 		mc = newOddMatcher(n, d.words)
 		if err := d.chooseBye(mc, w); err != nil {
 			return nil, -1, err
@@ -383,8 +383,8 @@ func (d *dutch) pairIn(l layout) (pairs [][2]int, bye int, err error) {
 	// next) holds everyone, as in round 1, its weights are all there is:
 	// none are set here, and no matching is computed. Otherwise the
 	// matching of these weights is a better start for the first bracket's
-	// than none.
-	if !d.flatSet && d.firstBracketEnd() < n {
+	// than none. (They replace those of byeByWeight, if it ran.)
+	if d.firstBracketEnd() < n {
 		d.setFlat(mc)
 		if err := checkComplete(mc.compute()); err != nil {
 			return nil, -1, err
@@ -398,6 +398,10 @@ func (d *dutch) pairIn(l layout) (pairs [][2]int, bye int, err error) {
 // bracket.
 func (d *dutch) chooseBye(mc *matcher, w weight) error {
 	decided, err := d.byeByCardinality()
+	if weighByeHook != nil && err == nil {
+		weighByeHook()
+		decided = false
+	}
 	if err == nil && !decided {
 		err = d.byeByWeight(mc, w)
 	}
@@ -445,8 +449,7 @@ func (d *dutch) byeByCardinality() (decided bool, err error) {
 
 // byeByWeight decides the bye by a maximum weight matching of the round
 // whose weights count pairs first, then eligible byes, then the scores
-// paired, then pairs within the top score group, and leaves every edge
-// at its flat weight.
+// paired, then pairs within the top score group.
 func (d *dutch) byeByWeight(mc *matcher, w weight) error {
 	s := d.s
 	top := d.score(d.sorted[0])
@@ -487,11 +490,12 @@ func (d *dutch) byeByWeight(mc *matcher, w weight) error {
 			break
 		}
 	}
-	// The brackets' weights replace these.
-	d.setFlat(mc)
-	d.flatSet = true
 	return nil
 }
+
+// weighByeHook, if set, is called by chooseBye, which then decides every
+// bye by the weighted first matching: tests compare the pairings.
+var weighByeHook func()
 
 // setPlayedRanks ranks the numbers of games played by the players with
 // the bye's score, most first, for C9.
