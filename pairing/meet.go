@@ -25,7 +25,12 @@ func (d *dutch) setMeetings() {
 		}
 		row[i/64] &^= 1 << uint(i%64)
 	}
-	place := make(map[int]int, n)
+	// place[index] is the place of the player with that index, or -1
+	// for one not paired this round.
+	place := make([]int, len(d.s.players))
+	for i := range place {
+		place[i] = -1
+	}
 	for i, p := range d.sorted {
 		p.place = i
 		place[p.index] = i
@@ -35,7 +40,7 @@ func (d *dutch) setMeetings() {
 	var prone [3][]int // by colour preference
 	for i, p := range d.sorted {
 		for _, o := range p.forbidden {
-			if j, ok := place[o]; ok {
+			if j := place[o]; j >= 0 {
 				m.forbid(i, j)
 			}
 		}
