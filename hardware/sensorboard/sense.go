@@ -8,7 +8,8 @@ import (
 
 // Sensor describes what a board's sensors can see: its capabilities and
 // the highest stack it counts exactly. The simulator reduces its pieces with
-// it to know what to report.
+// it to know what to report, and the host (arbiter.CapsOf) to know what to
+// expect.
 type Sensor struct {
 	Caps      Caps
 	MaxHeight int // default 31

@@ -422,13 +422,10 @@ func (b *Board) RejectHost() {
 }
 
 func (b *Board) dumpLocked(token uint16) {
-	n := len(b.stacks)
-	for first := 0; first < n; first += sensorboard.MaxDumpSquares {
-		m := &sensorboard.DumpSquaresMsg{Token: token, First: uint16(first)}
-		for i := first; i < n && i < first+sensorboard.MaxDumpSquares; i++ {
-			m.Squares = append(m.Squares, b.sense(b.stacks[b.cfg.Geometry.SensorSquare(i)]))
-		}
-		b.sendLocked(m)
+	all := b.sensor.View(b.cfg.Geometry, rules.View{Stacks: b.stacks})
+	for first := 0; first < len(all); first += sensorboard.MaxDumpSquares {
+		b.sendLocked(&sensorboard.DumpSquaresMsg{Token: token, First: uint16(first),
+			Squares: all[first:min(first+sensorboard.MaxDumpSquares, len(all))]})
 	}
 	caps := b.cfg.Caps
 	for z, ps := range b.zones {
@@ -448,7 +445,7 @@ func (b *Board) dumpLocked(token uint16) {
 		}
 		b.sendLocked(m)
 	}
-	end := &sensorboard.DumpEndMsg{Token: token, Squares: uint16(n), Zones: uint8(len(b.zones))}
+	end := &sensorboard.DumpEndMsg{Token: token, Squares: uint16(len(all)), Zones: uint8(len(b.zones))}
 	for _, k := range simButtons {
 		end.Buttons = append(end.Buttons, sensorboard.ButtonState{Button: k.Kind, Side: k.Side, Count: b.presses[k]})
 	}
