@@ -16,6 +16,11 @@ type Turn struct {
 	After  rules.View
 }
 
+// turnOf is the turn in which m takes pos to next.
+func turnOf(pos rules.Position, m rules.Move, next rules.Position) Turn {
+	return Turn{Move: m, Mover: pos.Turn(), Before: pos.View(), After: next.View()}
+}
+
 // Replay plays moves from start and returns the turns, failing on the
 // first move that is not legal.
 func Replay(start rules.Position, moves []rules.Move) ([]Turn, error) {
@@ -26,7 +31,7 @@ func Replay(start rules.Position, moves []rules.Move) ([]Turn, error) {
 		if err != nil {
 			return nil, fmt.Errorf("move %d %s: %w", i+1, m, err)
 		}
-		turns = append(turns, Turn{Move: m, Mover: pos.Turn(), Before: pos.View(), After: next.View()})
+		turns = append(turns, turnOf(pos, m, next))
 		pos = next
 	}
 	return turns, nil
@@ -35,16 +40,16 @@ func Replay(start rules.Position, moves []rules.Move) ([]Turn, error) {
 // ReplayText is [Replay] with moves in any notation the game reads.
 func ReplayText(start rules.Position, moves []string) ([]Turn, error) {
 	pos := start
-	var ms []rules.Move
+	turns := make([]Turn, 0, len(moves))
 	for i, s := range moves {
 		m, next, err := rules.PlayText(pos, s)
 		if err != nil {
 			return nil, fmt.Errorf("move %d %q: %w", i+1, s, err)
 		}
-		ms = append(ms, m)
+		turns = append(turns, turnOf(pos, m, next))
 		pos = next
 	}
-	return Replay(start, ms)
+	return turns, nil
 }
 
 // RandomGame plays up to n random legal moves from start, stopping early
@@ -74,7 +79,7 @@ func PlayGame(start rules.Position, n int, pick func(pos rules.Position, legal [
 		if err != nil {
 			return nil, fmt.Errorf("legal move %s does not play: %w", m, err)
 		}
-		turns = append(turns, Turn{Move: m, Mover: pos.Turn(), Before: pos.View(), After: next.View()})
+		turns = append(turns, turnOf(pos, m, next))
 		history = append(history, pos)
 		pos = next
 	}
