@@ -67,13 +67,12 @@ func slideDirs(k chesscore.Kind) [][2]int {
 // line, with the distance.
 func unit(f0, r0, f1, r1 int) (d [2]int, n int, ok bool) {
 	df, dr := f1-f0, r1-r0
-	sf, sr := cmp.Compare(df, 0), cmp.Compare(dr, 0)
-	ad, ar := df*sf, dr*sr
+	ad, ar := abs(df), abs(dr)
 	if (df == 0) == (dr == 0) && ad != ar || (df == 0 && dr == 0) {
 		return d, 0, false
 	}
 	n = max(ad, ar)
-	return [2]int{sf, sr}, n, true
+	return [2]int{cmp.Compare(df, 0), cmp.Compare(dr, 0)}, n, true
 }
 
 // line reports whether a slider moving along d from (f0,r0) reaches
