@@ -6,8 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"arbiter/internal/cputime"
 	"arbiter/rules"
+	"arbiter/rules/internal/chesscore/chesscoretest"
 )
 
 // perftCases are published perft counts: the six positions of the
@@ -126,29 +126,14 @@ func TestDivide(t *testing.T) {
 
 // BenchmarkPerft measures perft(5) from the initial position, counting
 // leaves with bulk counting at the last ply (see Board.Perft).
-func BenchmarkPerft(b *testing.B) {
-	p := Start()
-	bd := p.Board()
-	b.ReportAllocs()
-	var nodes uint64
-	cpu0 := cputime.Now()
-	for b.Loop() {
-		nodes += bd.Perft(5)
-	}
-	cputime.ReportRate(b, cpu0, float64(nodes), "nodes")
-}
+func BenchmarkPerft(b *testing.B) { chesscoretest.BenchPerft(b, Start().Board(), 5) }
 
+// BenchmarkPerftKiwipete measures perft(4) from Kiwipete, a position rich
+// in castling, en passant and promotions.
 func BenchmarkPerftKiwipete(b *testing.B) {
 	p, err := ParseFEN("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
 	require.NoError(b, err)
-	bd := p.Board()
-	b.ReportAllocs()
-	var nodes uint64
-	cpu0 := cputime.Now()
-	for b.Loop() {
-		nodes += bd.Perft(4)
-	}
-	cputime.ReportRate(b, cpu0, float64(nodes), "nodes")
+	chesscoretest.BenchPerft(b, p.Board(), 4)
 }
 
 // BenchmarkLegal measures the arbitration API: Legal with UCI text.
