@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"arbiter/arbiter"
@@ -65,7 +66,9 @@ func TestFromSensorHealth(t *testing.T) {
 func TestAlertsNameSquaresAsThePlayers(t *testing.T) {
 	g, err := rules.New("shogi", nil)
 	require.NoError(t, err)
-	s, err := arbiter.NewSession(arbiter.DefaultConfig(g), g, g.Start(), nil)
+	cfg := arbiter.DefaultConfig(g)
+	cfg.Penalty = arbiter.ReportOnly // the illegal move below asks for a recovery
+	s, err := arbiter.NewSession(cfg, g, g.Start(), nil)
 	require.NoError(t, err)
 	s.Start(0)
 	geo := g.Geometry()
@@ -92,4 +95,23 @@ func TestAlertsNameSquaresAsThePlayers(t *testing.T) {
 	require.NotNil(t, alert, "outputs %v", out)
 	require.Contains(t, alert.Message, "the opponent's piece on 3c was lifted")
 	require.Contains(t, strings.Join(alert.Evidence, "\n"), "lift 3c")
+
+	// Gote's pawn on 3c goes two squares, to 3e (g5): an illegal move, and
+	// the recovery names the squares to put right.
+	set("g3", 0)
+	set("g5", 1)
+	out = s.Handle(arbiter.Event{Kind: arbiter.ClockPressed, Side: rules.Second, At: at + time.Second})
+	var rec *arbiter.Recovery
+	for _, o := range out {
+		if r, ok := o.(arbiter.Recovery); ok {
+			rec = &r
+		}
+	}
+	require.NotNil(t, rec, "outputs %v", out)
+	var names []string
+	for _, f := range rec.Fixes {
+		names = append(names, f.Name)
+	}
+	assert.ElementsMatch(t, []string{"3c", "3e"}, names)
+	assert.Contains(t, rec.String(), "3c: 0 pieces, expected 1")
 }

@@ -105,11 +105,11 @@ func signature(base, cur []cell) string {
 
 // diffSquares lists the squares (not zones) whose cells differ, with the
 // expected content, for telling people what to fix.
-func diffSquares(g *rules.Geometry, want, got []cell) []SquareFix {
+func (s *Session) diffSquares(want, got []cell) []SquareFix {
 	var fixes []SquareFix
-	for i := 0; i < g.Len(); i++ {
+	for i := 0; i < s.geo.Len(); i++ {
 		if want[i] != got[i] {
-			fixes = append(fixes, SquareFix{Square: rules.Square(i), Name: g.Name(rules.Square(i)), Want: want[i].height, Got: got[i].height})
+			fixes = append(fixes, SquareFix{Square: rules.Square(i), Name: s.squareName(rules.Square(i)), Want: want[i].height, Got: got[i].height})
 		}
 	}
 	return fixes

@@ -693,7 +693,7 @@ func (s *Session) illegalMove(out []Output, at time.Duration) []Output {
 	a := s.alert(IllegalMoveAlert, side, at, fmt.Sprintf("illegal move by %s (number %d): the board shows no legal move", s.game.SideName(side), n), true)
 	t := s.turn
 	a.Squares = slices.Collect(func(yield func(rules.Square) bool) {
-		for _, f := range diffSquares(s.geo, t.baseCells, s.obs) {
+		for _, f := range s.diffSquares(t.baseCells, s.obs) {
 			if !yield(f.Square) {
 				return
 			}
@@ -719,7 +719,7 @@ func (s *Session) illegalMove(out []Output, at time.Duration) []Output {
 func (s *Session) enterRecovery(out []Output, at time.Duration, reason string) []Output {
 	s.recovery = true
 	t := s.turn
-	fixes := diffSquares(s.geo, t.baseCells, s.obs)
+	fixes := s.diffSquares(t.baseCells, s.obs)
 	for i := range fixes {
 		fixes[i].Stack = stackText(t.base, fixes[i].Square)
 	}
