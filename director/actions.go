@@ -184,9 +184,6 @@ func (d *Director) TakeBack(ctx context.Context, gameID uint64, who, why string)
 		if err := d.db.TruncateMoves(gameID, ply, t.session.Position().String(), a); err != nil {
 			return err
 		}
-		t.mu.Lock()
-		t.live.Plies = -1 // force a redraw
-		t.mu.Unlock()
 		t.apply(outs)
 		t.refresh()
 		d.hub.Publish(Update{Kind: "move", Table: t.ID, Game: gameID, At: d.wall()})
