@@ -241,7 +241,8 @@ type replayer struct {
 }
 
 func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start rules.Position, actions []store.Action) error {
-	first := time.Duration(frames[0].HostNs)
+	// The session starts at the game's first frame, host and wall time.
+	first, firstWall := time.Duration(frames[0].HostNs), frames[0].Wall
 	origin := first
 	if len(warm) > 0 {
 		origin = time.Duration(warm[0].HostNs)
@@ -313,7 +314,7 @@ func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start r
 	rd.Attach(s, first)
 
 	next := 0 // the next action
-	prevHost, prevWall := first, frames[0].Wall
+	prevHost, prevWall := first, firstWall
 	for i, f := range frames {
 		if i%1024 == 0 && ctx.Err() != nil {
 			return ctx.Err()
