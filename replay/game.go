@@ -176,10 +176,11 @@ func rawEnd(db *store.DB, g store.Game) (uint64, error) {
 	return next - 1, nil
 }
 
-// firstFrame decodes the first good frame of a stored record (the raw log
-// stores one frame a record); ok is false when none decodes.
-func firstFrame(data []byte) (f sensorboard.Frame, ok bool) {
-	d := sensorboard.NewDecoder()
+// firstFrame decodes with d, reset first, the first good frame of a
+// stored record (the raw log stores one frame a record); ok is false when
+// none decodes. A search back through hundreds of records reuses one d.
+func firstFrame(d *sensorboard.Decoder, data []byte) (f sensorboard.Frame, ok bool) {
+	d.Reset()
 	for len(data) > 0 {
 		n, f, err := d.Decode(data)
 		data = data[n:]
@@ -191,8 +192,8 @@ func firstFrame(data []byte) (f sensorboard.Frame, ok bool) {
 }
 
 // isHello reports whether a stored record holds a HELLO.
-func isHello(data []byte) bool {
-	f, ok := firstFrame(data)
+func isHello(d *sensorboard.Decoder, data []byte) bool {
+	f, ok := firstFrame(d, data)
 	return ok && f.Type == sensorboard.TypeHello
 }
 
@@ -200,6 +201,7 @@ func isHello(data []byte) bool {
 // sequence from up to from-1, or nil when there is none.
 func lookBack(ctx context.Context, db *store.DB, board string, from uint64) ([]store.Frame, error) {
 	var chunks [][]store.Frame
+	d := sensorboard.NewDecoder()
 	hi := from - 1
 	for hi >= 1 {
 		if err := ctx.Err(); err != nil {
@@ -214,7 +216,7 @@ func lookBack(ctx context.Context, db *store.DB, board string, from uint64) ([]s
 			return nil, err
 		}
 		for i := len(fs) - 1; i >= 0; i-- {
-			if isHello(fs[i].Data) {
+			if isHello(d, fs[i].Data) {
 				out := slices.Clone(fs[i:])
 				for j := len(chunks) - 1; j >= 0; j-- {
 					out = append(out, chunks[j]...)
@@ -276,7 +278,8 @@ func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start r
 		// A board that attached after its game began opens the game's
 		// frames with its HELLO; what comes before that reached no session
 		// in the daemon either.
-		if h := slices.IndexFunc(frames, func(f store.Frame) bool { return isHello(f.Data) }); h >= 0 && h+1 < len(frames) {
+		d := sensorboard.NewDecoder()
+		if h := slices.IndexFunc(frames, func(f store.Frame) bool { return isHello(d, f.Data) }); h >= 0 && h+1 < len(frames) {
 			for _, f := range frames[:h+1] {
 				rd.Feed(f.Data, time.Duration(f.HostNs), f.Seq)
 			}
@@ -383,7 +386,7 @@ func (rp *replayer) clock() (*clock.Clock, error) {
 // game's geometry and the given capabilities, numbered just before the
 // game's first frame so that no loss is reported.
 func (rp *replayer) synthesize(first store.Frame, host time.Duration) error {
-	f, ok := firstFrame(first.Data)
+	f, ok := firstFrame(sensorboard.NewDecoder(), first.Data)
 	if !ok {
 		return fmt.Errorf("board %s: %w, and the game's first frame %d does not decode", rp.game.BoardID, ErrNoHello, first.Seq)
 	}
