@@ -264,7 +264,7 @@ func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start r
 		}
 		for i := range rp.rep.Corrupt {
 			if c := &rp.rep.Corrupt[i]; c.HealedBy == 0 {
-				c.HealedBy, c.ToPly = rd.rawSeq, rp.ply()
+				c.HealedBy, c.ToPly = e.RawSeq, rp.ply()
 			}
 		}
 	}

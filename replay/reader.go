@@ -201,6 +201,7 @@ func (r *Reader) Advance(to time.Duration) {
 
 // emit handles one link event as the director does.
 func (r *Reader) emit(e sensorboard.Event) {
+	e.RawSeq = r.rawSeq // as the driver stamps a frame's events
 	if r.Event != nil {
 		r.Event(e)
 	}
@@ -214,7 +215,6 @@ func (r *Reader) emit(e sensorboard.Event) {
 		r.Stats.Dumps++
 	}
 	if ev, ok := arbiter.FromSensor(e); ok {
-		ev.RawSeq = r.rawSeq
 		r.handle(ev)
 	}
 }
