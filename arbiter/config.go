@@ -1,6 +1,7 @@
 package arbiter
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -142,24 +143,45 @@ func (c Config) Validate() error {
 // configuration file and stored with each tournament.
 func (c *Config) Policy(touchMove, illegalMove string) error {
 	if touchMove != "" {
-		e, ok := touchMoveWords[touchMove]
-		if !ok {
-			return fmt.Errorf("touch-move policy %q: want strict, report or off", touchMove)
+		e, err := ParseTouchMove(touchMove)
+		if err != nil {
+			return fmt.Errorf("touch-move policy %q: %w", touchMove, err)
 		}
 		c.TouchMove = e
 	}
 	if illegalMove != "" {
-		p, ok := illegalMoveWords[illegalMove]
-		if !ok {
-			return fmt.Errorf("illegal-move policy %q: want chess, loss or report", illegalMove)
+		p, err := ParseIllegalMove(illegalMove)
+		if err != nil {
+			return fmt.Errorf("illegal-move policy %q: %w", illegalMove, err)
 		}
 		c.Penalty = p
 	}
 	return nil
 }
 
-// The words of Policy.
-var (
-	touchMoveWords   = map[string]Enforcement{"strict": Strict, "report": Report, "off": Off}
-	illegalMoveWords = map[string]Penalty{"chess": ChessPenalty, "loss": LossPenalty, "report": ReportOnly}
-)
+// ParseTouchMove reads a touch-move policy word: strict, report or off.
+func ParseTouchMove(word string) (Enforcement, error) {
+	switch word {
+	case "strict":
+		return Strict, nil
+	case "report":
+		return Report, nil
+	case "off":
+		return Off, nil
+	}
+	return 0, errors.New("want strict, report or off")
+}
+
+// ParseIllegalMove reads an illegal-move policy word: chess, loss or
+// report.
+func ParseIllegalMove(word string) (Penalty, error) {
+	switch word {
+	case "chess":
+		return ChessPenalty, nil
+	case "loss":
+		return LossPenalty, nil
+	case "report":
+		return ReportOnly, nil
+	}
+	return 0, errors.New("want chess, loss or report")
+}

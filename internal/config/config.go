@@ -313,13 +313,15 @@ func (c *Config) Validate() []Problem {
 				add(key+".time_control", t.TimeControl, "%v", err)
 			}
 		}
-		// The words the arbiter takes (arbiter.Config.Policy), one at a time
-		// to name the key that is wrong.
-		if (&arbiter.Config{}).Policy(t.TouchMove, "") != nil {
-			add(key+".touch_move", t.TouchMove, "want strict, report or off")
+		if t.TouchMove != "" {
+			if _, err := arbiter.ParseTouchMove(t.TouchMove); err != nil {
+				add(key+".touch_move", t.TouchMove, "%v", err)
+			}
 		}
-		if (&arbiter.Config{}).Policy("", t.IllegalMove) != nil {
-			add(key+".illegal_move", t.IllegalMove, "want chess, loss or report")
+		if t.IllegalMove != "" {
+			if _, err := arbiter.ParseIllegalMove(t.IllegalMove); err != nil {
+				add(key+".illegal_move", t.IllegalMove, "%v", err)
+			}
 		}
 		if len(t.Players) > 0 && t.PlayersTRF != "" {
 			add(key+".players_trf", t.PlayersTRF, "give players or players_trf, not both")
