@@ -65,20 +65,20 @@ type tally struct {
 	wrong      int // moves committed that were not played
 	violations map[string]int
 	caught     map[string]int
-	// known counts the ambiguities the board's capabilities leave (see
-	// cannotTell), which the player answers.
-	known map[string]int
+	// cannotTell counts the alerts about moves the board's capabilities
+	// cannot tell apart (see cannotTell), which the player answers.
+	cannotTell int
 }
 
 func newTally() *tally {
-	return &tally{faults: map[string]int{}, alerts: map[string]int{}, violations: map[string]int{}, caught: map[string]int{}, known: map[string]int{}}
+	return &tally{faults: map[string]int{}, alerts: map[string]int{}, violations: map[string]int{}, caught: map[string]int{}}
 }
 
 func (tl *tally) String() string {
 	tl.mu.Lock()
 	defer tl.mu.Unlock()
-	return fmt.Sprintf("games %d, plies read %d, frames %d, faults %v, alerts %v, known %v, prompts %d, held %d, abandoned %d, wrong %d, violations %v caught %v",
-		tl.games, tl.plies, tl.frames, tl.faults, tl.alerts, tl.known, tl.prompts, tl.held, tl.abandoned, tl.wrong, tl.violations, tl.caught)
+	return fmt.Sprintf("games %d, plies read %d, frames %d, faults %v, alerts %v, cannot tell %d, prompts %d, held %d, abandoned %d, wrong %d, violations %v caught %v",
+		tl.games, tl.plies, tl.frames, tl.faults, tl.alerts, tl.cannotTell, tl.prompts, tl.held, tl.abandoned, tl.wrong, tl.violations, tl.caught)
 }
 
 // add merges the counts of one game.
@@ -92,7 +92,8 @@ func (tl *tally) add(g *tally) {
 	tl.held += g.held
 	tl.abandoned += g.abandoned
 	tl.wrong += g.wrong
-	for _, m := range []struct{ dst, src map[string]int }{{tl.faults, g.faults}, {tl.alerts, g.alerts}, {tl.violations, g.violations}, {tl.caught, g.caught}, {tl.known, g.known}} {
+	tl.cannotTell += g.cannotTell
+	for _, m := range []struct{ dst, src map[string]int }{{tl.faults, g.faults}, {tl.alerts, g.alerts}, {tl.violations, g.violations}, {tl.caught, g.caught}} {
 		for k, v := range m.src {
 			m.dst[k] += v
 		}
@@ -193,7 +194,7 @@ func cannotTell(r *rig, i int, turns []sim.Turn) bool {
 func finish(r *rig, tl *tally, turns []sim.Turn) *tally {
 	for i, a := range r.alerts {
 		if cannotTell(r, i, turns) {
-			tl.known["ambiguity-board-cannot-tell"]++
+			tl.cannotTell++
 			continue
 		}
 		tl.alerts[a.Kind.String()]++
@@ -201,7 +202,8 @@ func finish(r *rig, tl *tally, turns []sim.Turn) *tally {
 			fmt.Printf("ALERT %s\n  %s\n", a, strings.Join(a.Evidence, "\n  "))
 		}
 	}
-	// A recovery demand comes with the alert that caused it.
+	// Recovery demands are counted as alerts of their own kind; none
+	// leaves the map without the key.
 	if len(r.recov) > 0 {
 		tl.alerts["recovery-demand"] += len(r.recov)
 	}

@@ -84,7 +84,6 @@ func TestTouchMoveViolations(t *testing.T) {
 		}
 		t.Run(tb.name, func(t *testing.T) {
 			made := 0
-			defer func() { require.Positive(t, made, "no seed made a touch-move violation") }()
 			for i := range n {
 				seed := uint64(100 + i)
 				r, pos, rng := setupAfter(t, tb, seed, 4+2*i)
@@ -148,6 +147,7 @@ func TestTouchMoveViolations(t *testing.T) {
 				r.mustMove(t, pos, forced, plies, label+": the touched piece's move")
 				tl.caught["touch-move"]++
 			}
+			require.Positive(t, made, "no seed made a touch-move violation")
 		})
 	}
 	t.Logf("touch-move: %s", tl)
@@ -167,7 +167,6 @@ func TestIllegalMoves(t *testing.T) {
 	for _, tb := range tables(t) {
 		t.Run(tb.name, func(t *testing.T) {
 			made := 0
-			defer func() { require.Positive(t, made, "no seed made an illegal move") }()
 			for i := range n {
 				seed := uint64(200 + i)
 				r, pos, rng := setupAfter(t, tb, seed, 3+3*i)
@@ -228,6 +227,7 @@ func TestIllegalMoves(t *testing.T) {
 				r.mustMove(t, pos, m, plies, label+": the move after the recovery")
 				tl.caught["illegal-move"]++
 			}
+			require.Positive(t, made, "no seed made an illegal move")
 		})
 	}
 	t.Logf("illegal moves: %s", tl)
