@@ -30,9 +30,9 @@ import "math/bits"
 // What makes it fast enough for thousands of players:
 //
 //   - Edge weights are ids into a pool of distinct weights (pool.go), 4
-//     bytes an edge instead of a multi-word weight, kept twice: by edge
-//     number for the algorithm and by rows (sq) for the scans of a vertex's
-//     edges, which are most of the work.
+//     bytes an edge instead of a multi-word weight, kept by rows (sq) for
+//     the scans of a vertex's edges, which are most of the work; the
+//     algorithm finds edge k's through its ends.
 //   - A stage keeps no least-slack edges until its first dual change
 //     (eager): most stages augment along tight edges before any, and the
 //     bookkeeping would be wasted. findBestEdges computes them when needed.
@@ -76,8 +76,8 @@ type blossomSolver struct {
 	dirty     []bool
 	dirtyList []int
 	// alive lists, in order, the vertices not retired: a retired vertex
-	// belongs to a pair fixed for good, whose only edge is to each other,
-	// so searches can skip it.
+	// belongs to a pair fixed for good (fix), whose other edges keep their
+	// weights but count no more, so searches skip it.
 	alive     []int
 	aliveBits []uint64 // alive as a bit set
 	free      []uint64 // scratch for greedy
@@ -276,10 +276,8 @@ func (s *blossomSolver) setID(a, b int, id uint32) {
 			if s.retired[v] {
 				u := s.endpoint(s.mate[v])
 				s.retired[v], s.retired[u] = false, false
-				if s.started {
-					s.markDirty(v)
-					s.markDirty(u)
-				}
+				s.markDirty(v) // retired only by fix, after a matching
+				s.markDirty(u)
 			}
 		}
 		s.rebuildAlive()
@@ -333,7 +331,7 @@ func (s *blossomSolver) setRow(a int, ids []uint32) {
 		if id == 0 {
 			continue
 		}
-		s.pool.refs[id]++
+		s.pool.ref(id)
 		row[b], s.sq[b*s.n+a] = id, id
 		adj[b/64] |= 1 << uint(b%64)
 		s.adj[b*s.rows+a/64] |= 1 << uint(a%64)
@@ -644,7 +642,7 @@ func (s *blossomSolver) dissolveAround(v int) {
 			s.setInblossom(c, c)
 		}
 	}
-	s.freeBlossom(b, 0)
+	s.freeBlossom(b)
 }
 
 // repair restores dual feasibility and complementary slackness at x after
@@ -987,13 +985,13 @@ func (s *blossomSolver) expandBlossom(b int, endstage bool) {
 			j += jstep
 		}
 	}
-	s.freeBlossom(b, -1)
+	s.freeBlossom(b)
 }
 
 // freeBlossom returns blossom b, whose children are top-level again, to
-// the unused ones, leaving label on it.
-func (s *blossomSolver) freeBlossom(b, label int) {
-	s.label[b], s.labelend[b] = label, -1
+// the unused ones.
+func (s *blossomSolver) freeBlossom(b int) {
+	s.label[b], s.labelend[b] = 0, -1
 	s.blossomchilds[b], s.blossomendps[b] = nil, nil
 	s.blossombase[b] = -1
 	s.bestedge[b] = -1

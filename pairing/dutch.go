@@ -167,7 +167,7 @@ func (d *dutch) layOut(cur, next []int) error {
 // by players of one kind.
 func (d *dutch) edgeWeightInto(w weight, hi, lo *player, inCur, inNext bool) {
 	s := d.s
-	if !s.compatible(hi, lo) {
+	if !d.meet.may(hi.place, lo.place) {
 		return
 	}
 	// The fields are added in place at their bit offsets, top first,
@@ -456,7 +456,7 @@ func (d *dutch) byeByWeight(mc *matcher, w weight) error {
 	for i, p := range d.sorted {
 		for j, o := range d.sorted[:i] {
 			w.setZero()
-			if s.compatible(p, o) {
+			if d.meet.may(i, j) {
 				w.addSmall(1 + b2u(!s.eligibleForBye(p)) + b2u(!s.eligibleForBye(o)))
 				w.shl(d.roundShift)
 				w.addSmall(uint64(d.roundShifts[d.score(p)] + d.roundShifts[d.score(o)]))

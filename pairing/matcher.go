@@ -176,14 +176,14 @@ func (m *matcher) fix(a, b int) {
 	m.solver.fix(m.vertex(a), m.vertex(b))
 }
 
-// compute returns, for every vertex, its partner in a maximum weight
-// matching, or the vertex itself when it is unmatched, in a buffer that
-// the next call overwrites: the engine computes a thousand matchings a
-// round and reads only the last.
 // checkMatching, when set (by tests), is called with every matching
 // computed.
 var checkMatching func(m *matcher, mate []int)
 
+// compute returns, for every vertex, its partner in a maximum weight
+// matching, or the vertex itself when it is unmatched, in a buffer that
+// the next call overwrites: the engine computes a thousand matchings a
+// round and reads only the last.
 func (m *matcher) compute() []int {
 	m.calls++
 	mate := m.solver.solve()

@@ -1,10 +1,11 @@
 package pairing
 
-// meetings records who may meet whom this round, by places in d.sorted,
-// one bit set per row: every pair but those compatible rules out, which
-// are few (rematches, clashes of absolute colour preferences). The
-// cardinality matching walks the rows, and the weights of millions of
-// pairs look a bit up instead of scanning a list.
+// meetings records who may meet whom this round under the absolute
+// criteria, by places in d.sorted, one bit set per row: every pair but a
+// few, those who met before (NoRematch) and those whose absolute colour
+// preferences clash (AbsoluteColours; not in the last round when either is a
+// topscorer). The cardinality matching walks the rows, and the weights of
+// millions of pairs look a bit up instead of scanning a list.
 type meetings struct {
 	rows int
 	bits []uint64

@@ -69,8 +69,8 @@ type player struct {
 	repeatedColour  Colour // set only when the same colour was played twice in a row
 	strongPref      bool
 	playedGames     int
-	// forbidden lists the indexes of the players p may not meet: few,
-	// so a scan is faster than a map on the engine's millions of checks.
+	// forbidden lists the indexes of the players p may not meet: few.
+	// The engine asks the round's meetings (meet.go), built from it.
 	forbidden []int
 
 	pscore int          // pairing score, cached by the engine
@@ -418,13 +418,6 @@ func (s *state) floatAt(p *player, roundsBack int) floatKind {
 		return floatUp
 	}
 	return floatNone
-}
-
-// compatible reports whether a and b may meet under the absolute criteria
-// (no rematch, no clash of absolute colour preferences except between
-// topscorers in the last round).
-func (s *state) compatible(a, b *player) bool {
-	return !slices.Contains(a.forbidden, b.index) && !(s.clashProne(a) && s.clashProne(b) && a.colourPref == b.colourPref)
 }
 
 // clashProne reports whether p has an absolute colour preference that
