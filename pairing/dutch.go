@@ -525,16 +525,16 @@ func (d *dutch) setFlat(mc *matcher) {
 
 // firstBracketEnd returns the number of players in the top score group and
 // the next, whose edges the first bracket sets.
-func (d *dutch) firstBracketEnd() int {
-	n := len(d.sorted)
-	next := 0
-	for next < n && d.score(d.sorted[next]) >= d.score(d.sorted[0]) {
-		next++
+func (d *dutch) firstBracketEnd() int { return d.groupEnd(d.groupEnd(0)) }
+
+// groupEnd returns the place after the score group that starts at place
+// from (len(d.sorted) if from is).
+func (d *dutch) groupEnd(from int) int {
+	end := from
+	for end < len(d.sorted) && d.score(d.sorted[end]) >= d.score(d.sorted[from]) {
+		end++
 	}
-	for sgIt := next; next < n && d.score(d.sorted[next]) >= d.score(d.sorted[sgIt]); {
-		next++
-	}
-	return next
+	return end
 }
 
 // checkComplete reports the round as impossible to pair when the maximum
@@ -568,10 +568,9 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 		partner[i] = -1
 	}
 	var vi []int
-	next := 0
-	for next < n && d.score(d.sorted[next]) >= d.score(d.sorted[0]) {
-		vi = append(vi, len(vi))
-		next++
+	next := d.groupEnd(0)
+	for v := range next {
+		vi = append(vi, v)
 	}
 	matched := make([]bool, n)
 	sgBegin, sgBeginVertex := 0, 0
@@ -583,9 +582,8 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 		nextBegin := len(vi)
 		nextBeginVertex := sgBeginVertex + (nextBegin - sgBegin)
 		sgIt := next
-		for next < n && d.score(d.sorted[next]) >= d.score(d.sorted[sgIt]) {
+		for end := d.groupEnd(next); next < end; next++ {
 			vi = append(vi, vi[len(vi)-1]+1)
-			next++
 		}
 		if err := d.layOut(vi[:nextBegin], vi[nextBegin:]); err != nil {
 			return nil, -1, err
