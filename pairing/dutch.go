@@ -397,13 +397,11 @@ func (d *dutch) pairIn(l layout) (pairs [][2]int, bye int, err error) {
 // players, and whether the single-bye rule (C9) applies from the first
 // bracket.
 func (d *dutch) chooseBye(mc *matcher, w weight) error {
-	decided, err := d.byeByCardinality()
-	if weighByeHook != nil && err == nil {
-		weighByeHook()
-		decided = false
-	}
-	if err == nil && !decided {
-		err = d.byeByWeight(mc, w)
+	var err error
+	if byeHook != nil {
+		err = byeHook(d, mc, w)
+	} else {
+		err = d.byeByCardinality()
 	}
 	if err != nil {
 		return err
@@ -412,18 +410,20 @@ func (d *dutch) chooseBye(mc *matcher, w weight) error {
 	return nil
 }
 
+// byeHook, if set, decides the bye instead of byeByCardinality: tests
+// compare whole rounds with the weighted first matching it replaced.
+var byeHook func(d *dutch, mc *matcher, w weight) error
+
 // byeByCardinality sets the score of the bye to the lowest among the
 // players that a maximum matching may leave unpaired, eligible players
-// first (C4, C5). It reports false when the bye must come from the top
-// score group and lower ones exist: whether every other player of that
-// group can then be paired within it, for C9, takes the weighted first
-// matching (byeByWeight). In round 1 all share a score, and it is so.
-func (d *dutch) byeByCardinality() (decided bool, err error) {
+// first (C4, C5), and says whether the single-bye rule (C9) applies from
+// the first bracket.
+func (d *dutch) byeByCardinality() error {
 	s := d.s
 	n := len(d.sorted)
 	c := newCardinality(n, d.meet.bits)
 	if c.maximize() > 1 {
-		return false, errIncomplete()
+		return errIncomplete()
 	}
 	exposable := c.exposable()
 	// d.sorted ranks higher scores first.
@@ -435,67 +435,48 @@ func (d *dutch) byeByCardinality() (decided bool, err error) {
 		}
 		return 0, false
 	}
+	eligible, any := s.eligibleForBye, func(*player) bool { return true }
 	var found bool
-	if d.byeScore, found = lowest(s.eligibleForBye); !found {
-		d.byeScore, _ = lowest(func(*player) bool { return true })
+	if d.byeScore, found = lowest(eligible); !found {
+		d.byeScore, _ = lowest(any)
+		eligible = any
 	}
 	top := d.score(d.sorted[0])
-	if d.byeScore < top || d.score(d.sorted[n-1]) == top {
-		d.singleBye = d.byeScore >= top
-		return true, nil
+	if d.byeScore < top {
+		return nil
 	}
-	return false, nil
-}
-
-// byeByWeight decides the bye by a maximum weight matching of the round
-// whose weights count pairs first, then eligible byes, then the scores
-// paired, then pairs within the top score group.
-func (d *dutch) byeByWeight(mc *matcher, w weight) error {
-	s := d.s
-	top := d.score(d.sorted[0])
-	for i, p := range d.sorted {
-		for j, o := range d.sorted[:i] {
-			w.setZero()
-			if d.meet.may(i, j) {
-				w.addSmall(1 + b2u(!s.eligibleForBye(p)) + b2u(!s.eligibleForBye(o)))
-				w.shl(d.roundShift)
-				w.addSmall(uint64(d.roundShifts[d.score(p)] + d.roundShifts[d.score(o)]))
-				w.shl(d.sgBits)
-				w.addSmall(b2u(d.score(p) >= top))
+	// The bye comes from the top score group. C9 applies when every other
+	// player of the group can be paired within it, the rest among
+	// themselves, and the bye be one it may be: a maximum matching of the
+	// graph without the edges between the group and the rest leaves one
+	// such player unpaired.
+	k := d.groupEnd(0)
+	if k == n {
+		d.singleBye = true // round 1, or a field of one score
+		return nil
+	}
+	rows := d.meet.rows
+	split := slices.Clone(d.meet.bits)
+	for i := range n {
+		row := split[i*rows : (i+1)*rows]
+		for j := range n {
+			if (i < k) != (j < k) {
+				row[j/64] &^= 1 << uint(j%64)
 			}
-			mc.set(i, j, w)
 		}
 	}
-	w.setZero()
-	w.addSmall(1)
-	w.shl(d.roundShift + d.sgBits)
-	mc.setBye(w)
-	first := mc.compute()
-	if err := checkComplete(first); err != nil {
-		return err
+	sc := newCardinality(n, split)
+	if sc.maximize() != 1 {
+		return nil
 	}
-	for v, u := range first {
-		if u == v {
-			d.byeScore = d.score(d.sorted[v])
-			break
-		}
-	}
-	d.singleBye = d.byeScore >= top
-	for v, p := range d.sorted {
-		if !d.singleBye || d.score(p) < top {
-			break
-		}
-		if d.score(d.sorted[first[v]]) < top {
-			d.singleBye = false
+	for v, ok := range sc.exposable()[:k] {
+		if ok && eligible(d.sorted[v]) {
+			d.singleBye = true
 			break
 		}
 	}
 	return nil
 }
-
-// weighByeHook, if set, is called by chooseBye, which then decides every
-// bye by the weighted first matching: tests compare the pairings.
-var weighByeHook func()
 
 // setPlayedRanks ranks the numbers of games played by the players with
 // the bye's score, most first, for C9.
