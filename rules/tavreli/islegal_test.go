@@ -5,42 +5,54 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"arbiter/rules"
 )
 
 // IsLegal judges one move at a time; it must agree with GenerateLegal on
-// every move any position could offer, legal or not: positions of random
+// every move a position could be offered, legal or not: positions of random
 // games from the start and from the spec's test positions (randomPositions),
-// where castling, en passant and promotion shapes come up.
+// where castling, en passant and promotion shapes come up. The offers are
+// from the side to move's stacks: every move the movement rules allow, each
+// also with one piece fewer and one more (0 and more than the stack among
+// them) and as every other kind of move, and a lone piece to every square.
 func TestIsLegalAgreesWithGeneration(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	checked := 0
+	var legalSeen, rejected int
 	for n, b := range randomPositions(rng, testStarts(t), 1500, 120) {
 		legal := b.GenerateLegal(nil)
 		isLegal := map[Move]bool{}
 		for _, m := range legal {
 			isLegal[m] = true
 		}
-		// Every move the movement rules allow from any square of either
-		// side, and every castling and en passant shape.
 		var cands []Move
 		for sq := int8(0); sq < 64; sq++ {
-			if b.height[sq] == 0 {
+			if b.height[sq] == 0 || b.own[b.side]&(1<<uint(sq)) == 0 {
 				continue
 			}
-			for _, c := range []rules.Color{rules.First, rules.Second} {
-				cands = b.pseudoFrom(sq, c, cands)
+			for _, m := range b.pseudoFrom(sq, b.side, nil) {
+				for _, k := range []MoveKind{GroupMove, EnPassant, CastleShort, CastleLong} {
+					for _, c := range []int{int(m.n) - 1, int(m.n), int(m.n) + 1} {
+						cands = append(cands, Move{from: m.from, to: m.to, n: uint8(c), kind: k})
+					}
+				}
+			}
+			for to := int8(0); to < 64; to++ {
+				cands = append(cands, Move{from: sq, to: to, n: 1})
 			}
 		}
 		for _, m := range cands {
-			require.Equal(t, isLegal[m], b.IsLegal(m), "position %d (%s) move %v", n, &b, m)
-			checked++
+			got := b.IsLegal(m)
+			require.Equal(t, isLegal[m], got, "position %d (%s) move %+v", n, &b, m)
+			if got {
+				legalSeen++
+			} else {
+				rejected++
+			}
 		}
 		for _, m := range legal {
 			require.True(t, b.IsLegal(m), "position %d (%s) legal move %v", n, &b, m)
 		}
 	}
-	t.Logf("%d moves checked", checked)
-	require.Greater(t, checked, 10000)
+	t.Logf("%d offers legal, %d rejected", legalSeen, rejected)
+	require.Greater(t, legalSeen, 10000)
+	require.Greater(t, rejected, 10000)
 }
