@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"arbiter/rules"
 )
 
 // IsLegal judges one move at a time; it must agree with GenerateLegal on
@@ -55,4 +57,27 @@ func TestIsLegalAgreesWithGeneration(t *testing.T) {
 	t.Logf("%d offers legal, %d rejected", legalSeen, rejected)
 	require.Greater(t, legalSeen, 10000)
 	require.Greater(t, rejected, 10000)
+}
+
+// pseudoFrom appends the moves of c's stack on o that follow the movement
+// rules, before the test of its own Volkhv's safety: the same moves
+// GenerateLegal considers for o, the offers the test starts from.
+func (b *Board) pseudoFrom(o int8, c rules.Color, dst []Move) []Move {
+	role := b.role(b.top[o])
+	h := int(b.height[o])
+	var tg [40]int8
+	for _, d := range b.targets(o, role, c, tg[:0]) {
+		for k := 1; k <= h; k++ {
+			dst = append(dst, Move{from: o, to: d, n: uint8(k)})
+		}
+	}
+	if role == Ratnik && b.ep >= 0 && isForwardDiagonal(o, b.ep, c) {
+		for k := 1; k <= h; k++ {
+			dst = append(dst, Move{from: o, to: b.ep, n: uint8(k), kind: EnPassant})
+		}
+	}
+	if role == Volkhv && !b.attacked(b.king[c], c.Other()) {
+		dst = b.appendCastling(dst, o, c)
+	}
+	return dst
 }

@@ -2,6 +2,7 @@ package tavreli
 
 import (
 	"math/bits"
+	"slices"
 
 	"arbiter/rules"
 )
@@ -111,45 +112,37 @@ func (b *Board) appendVolkhvMoves(dst []Move, o int8, h int, remEnemy uint32, nt
 	return dst
 }
 
-// IsLegal reports whether m is a legal move of b. It looks only at the
-// moves from m's origin and plays m to judge it, rather than generating
-// every legal move: callers check moves one at a time (Position.Play).
+// IsLegal reports whether m is a legal move of b. It checks m against the
+// movement rules of its origin's stack and plays it to judge the Volkhv's
+// safety, rather than generating every legal move: callers check moves
+// one at a time (Position.Play).
 func (b *Board) IsLegal(m Move) bool {
 	c := b.side
 	o := m.from
-	if o < 0 || o >= 64 || b.own[c]&(1<<uint(o)) == 0 {
+	if o < 0 || o >= 64 || m.to < 0 || m.to >= 64 || b.own[c]&(1<<uint(o)) == 0 {
 		return false
 	}
-	var buf [256]Move
-	for _, p := range b.pseudoFrom(o, c, buf[:0]) {
-		if p == m {
-			return b.legalAfter(m, c)
-		}
-	}
-	return false
-}
-
-// pseudoFrom appends the moves of c's stack on o that follow the movement
-// rules, before the test of its own Volkhv's safety: the same moves
-// GenerateLegal considers for o.
-func (b *Board) pseudoFrom(o int8, c rules.Color, dst []Move) []Move {
 	role := b.role(b.top[o])
-	h := int(b.height[o])
-	var tg [40]int8
-	for _, d := range b.targets(o, role, c, tg[:0]) {
-		for k := 1; k <= h; k++ {
-			dst = append(dst, Move{from: o, to: d, n: uint8(k)})
+	group := m.n >= 1 && int(m.n) <= int(b.height[o])
+	switch m.kind {
+	case GroupMove:
+		var tg [40]int8
+		if !group || !slices.Contains(b.targets(o, role, c, tg[:0]), m.to) {
+			return false
 		}
-	}
-	if role == Ratnik && b.ep >= 0 && isForwardDiagonal(o, b.ep, c) {
-		for k := 1; k <= h; k++ {
-			dst = append(dst, Move{from: o, to: b.ep, n: uint8(k), kind: EnPassant})
+	case EnPassant:
+		if !group || role != Ratnik || m.to != b.ep || !isForwardDiagonal(o, b.ep, c) {
+			return false
 		}
+	case CastleShort, CastleLong:
+		var buf [2]Move
+		if role != Volkhv || b.attacked(b.king[c], c.Other()) || !slices.Contains(b.appendCastling(buf[:0], o, c), m) {
+			return false
+		}
+	default:
+		return false
 	}
-	if role == Volkhv && !b.attacked(b.king[c], c.Other()) {
-		dst = b.appendCastling(dst, o, c)
-	}
-	return dst
+	return b.legalAfter(m, c)
 }
 
 // legalAfter plays m and reports whether c's Volkhv is then safe.
