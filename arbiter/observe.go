@@ -53,14 +53,16 @@ func (c Caps) project(p rules.Piece) rules.Piece {
 // board returns the handshake capabilities of top-piece sensing that
 // CapsOf maps onto c.
 func (c Caps) board() sensorboard.Caps {
+	// Straight tests: cells asks for every square of every candidate.
 	var b sensorboard.Caps
-	for _, f := range []struct {
-		on  bool
-		cap sensorboard.Caps
-	}{{c.TopKind, sensorboard.CapIdentity}, {c.TopFace, sensorboard.CapFace}, {c.TopColor, sensorboard.CapColor}} {
-		if f.on {
-			b |= f.cap
-		}
+	if c.TopKind {
+		b |= sensorboard.CapIdentity
+	}
+	if c.TopFace {
+		b |= sensorboard.CapFace
+	}
+	if c.TopColor {
+		b |= sensorboard.CapColor
 	}
 	return b
 }
