@@ -100,6 +100,9 @@ type blossomSolver struct {
 	dropped []int
 	seen    []bool // scratch by blossom, all false between calls
 	started bool
+	// settled says that no weight or pair changed since the last solve:
+	// the matching and duals are optimal (see partner.go).
+	settled bool
 
 	mate          []int
 	out           []int
@@ -242,6 +245,7 @@ func (s *blossomSolver) fix(a, b int) {
 	s.mate[a], s.mate[b] = remote(a, b), remote(b, a)
 	s.retired[a], s.retired[b] = true, true
 	s.rebuildAlive()
+	s.settled = false
 }
 
 // eachNeighbour calls f for every vertex in the searches joined to x by an
@@ -269,6 +273,7 @@ func (s *blossomSolver) setID(a, b int, id uint32) {
 	if old == id {
 		return // the pool keeps each weight once
 	}
+	s.settled = false
 	if s.retired[a] || s.retired[b] {
 		// A fixed pair touched again goes back into the searches; their
 		// duals ignored the edges of the rest while they were out.
@@ -316,6 +321,7 @@ func (s *blossomSolver) setID(a, b int, id uint32) {
 // round this way, millions at 2,000 players.
 func (s *blossomSolver) setRow(a int, ids []uint32) {
 	row := s.sq[a*s.n : a*s.n+a]
+	s.settled = false
 	fresh := !s.started
 	for _, id := range row {
 		fresh = fresh && id == 0
@@ -563,6 +569,7 @@ func (s *blossomSolver) solve() []int {
 		}
 	}
 	s.run()
+	s.settled = true
 	out := s.out[:n]
 	for v := range out {
 		out[v] = -1

@@ -814,24 +814,39 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 				mc.setID(pv, ov, base[oi][pi])
 			}
 		}
-		// Pair each S1 player with the highest possible S2 player.
+		// Pair each S1 player with the highest possible S2 player: the
+		// duals often say which (partner.go); if not, a matching with the
+		// candidates' edges nudged, the highest's most, does.
+		var cands []int
 		for _, pi := range remainder {
 			pv := vi[pi]
 			if !inS1(pv) {
 				continue
 			}
-			var addend uint64
-			for k := len(remainder) - 1; k >= 0; k-- {
-				oi := remainder[k]
-				ov := vi[oi]
-				if oi <= pi || matched[ov] {
-					continue
+			cands = cands[:0]
+			for _, oi := range remainder {
+				if ov := vi[oi]; oi > pi && !matched[ov] && base[oi][pi] != 0 {
+					cands = append(cands, ov)
 				}
-				setPlus(pi, oi, addend)
-				addend++
 			}
+			// This settles what fixing the last pair upset, little as a
+			// rule: bestPartner needs a current matching.
 			stable = mc.compute()
-			mv := stable[pv]
+			mv, found := mc.bestPartner(pv, cands)
+			if !found {
+				var addend uint64
+				for k := len(remainder) - 1; k >= 0; k-- {
+					oi := remainder[k]
+					ov := vi[oi]
+					if oi <= pi || matched[ov] {
+						continue
+					}
+					setPlus(pi, oi, addend)
+					addend++
+				}
+				stable = mc.compute()
+				mv = stable[pv]
+			}
 			matched[pv], matched[mv] = true, true
 			mc.fix(pv, mv)
 		}

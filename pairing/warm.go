@@ -20,6 +20,7 @@ func (s *blossomSolver) warmStart(vs []int) {
 	if !s.started {
 		return // the first matching starts fresh anyway
 	}
+	s.settled = false
 	n := s.n
 	sub := newBlossomSolverPool(len(vs), s.words, s.pool)
 	for i, a := range vs {
