@@ -139,6 +139,7 @@ type blossomSolver struct {
 	bsSlack []weight
 	bsTop   []int // index of the top nonzero word of bsSlack[b], or -1
 	cand    weight
+	fbeBest weight // scratch for findBestEdges
 }
 
 // bestKey says for which epoch and edge a cached best slack was computed.
@@ -207,6 +208,7 @@ func newBlossomSolverPool(n, words int, pool *weightPool) *blossomSolver {
 		s.bsSlack[i] = bsBacking[i*words : (i+1)*words : (i+1)*words]
 	}
 	s.cand = newWeight(words)
+	s.fbeBest = newWeight(words)
 	s.tmp = newWeight(words)
 	s.tmp2 = newWeight(words)
 	for v := 0; v < n; v++ {
@@ -547,6 +549,7 @@ func (s *blossomSolver) solve() []int {
 				d.addSmall(1)
 			}
 		}
+		s.lowerDuals()
 	} else {
 		for _, x := range s.dirtyList {
 			s.repair(x)
@@ -578,6 +581,23 @@ func (s *blossomSolver) solve() []int {
 		}
 	}
 	return out
+}
+
+// lowerDuals lowers each vertex's dual in turn to the least that keeps its
+// edges feasible. Half the heaviest edge at each vertex is feasible but
+// makes few edges tight: in a bracket, the heaviest edges of two players
+// rarely lead to each other, and the first greedy matching paired one in a
+// thousand. Lowered, every vertex has a tight edge (or a zero dual), and
+// the greedy matching pairs most of them. A dual lowered later is still at
+// least what the edges to those before it need, so all stay feasible.
+func (s *blossomSolver) lowerDuals() {
+	least := s.tmp2
+	for _, v := range s.alive {
+		s.leastDual(least, v)
+		if cmpWeight(least, s.dual[v]) < 0 {
+			copy(s.dual[v], least)
+		}
+	}
 }
 
 // deficient reports whether a free vertex has a positive dual: whether a
@@ -723,7 +743,27 @@ func (s *blossomSolver) assignLabel(w, t, p int) {
 // different blossoms is tight at this point. One from an S-vertex to an
 // unlabelled vertex may be, when a tree was dropped (forest.go): it is
 // recorded with its zero slack, and a dual change of zero takes it.
+//
+// It works target by target, with the least slack so far at hand: this is
+// the heaviest loop of a stage, over every edge between the trees and the
+// rest, and most edges lose on the top word of their slack.
 func (s *blossomSolver) findBestEdges() {
+	n := s.n
+	// Edges from S-vertices, by their other end: vertices outside the
+	// S-blossoms, unreached ones inside T-blossoms included.
+	for _, w := range s.alive {
+		if s.label[w] != 0 || s.label[s.inblossom[w]] == 1 {
+			continue
+		}
+		row := s.sq[w*n : (w+1)*n]
+		r := s.rowMin(w, row, func(j int) uint64 {
+			return s.adj[w*s.rows+j] & s.outer[j] & s.aliveBits[j]
+		})
+		if r.k >= 0 {
+			s.setBest(w, r.k, s.fbeBest)
+		}
+	}
+	// Edges between S-blossoms, kept at the blossom of the lower end.
 	for i, word := range s.outer {
 		for word != 0 {
 			v := i*64 + bits.TrailingZeros64(word)
@@ -732,34 +772,68 @@ func (s *blossomSolver) findBestEdges() {
 			if s.label[bv] != 1 {
 				continue
 			}
-			rowV, row := v*(v-1)/2, v*s.n
-			rowSq := s.sq[row : row+s.n]
-			for j := range s.rows {
-				for cand := s.scanWord(v, bv, j); cand != 0; cand &= cand - 1 {
-					w := j*64 + bits.TrailingZeros64(cand)
-					// Allowed edges count too: after a tree was dropped
-					// (forest.go), one may lead to an unlabelled vertex.
-					id := rowSq[w]
-					var k int
-					if w < v {
-						k = rowV + w
-					} else {
-						k = w*(w-1)/2 + v
-					}
-					if s.label[s.inblossom[w]] == 1 {
-						// Kept at one end only, as a scan keeps it at
-						// the end scanned last: both would double the
-						// work for nothing.
-						if w > v {
-							s.offerBest(bv, k, v, w, id)
-						}
-					} else if s.label[w] == 0 {
-						s.offerBest(w, k, v, w, id)
-					}
+			row := s.sq[v*n : (v+1)*n]
+			r := s.rowMin(v, row, func(j int) uint64 {
+				word := s.adj[v*s.rows+j] & s.outer[j] & s.aliveBits[j]
+				if bv >= n {
+					word &^= s.leafBits[(bv-n)*s.rows+j]
 				}
+				// Only ends above v: each edge once.
+				switch {
+				case (j+1)*64 <= v+1:
+					return 0
+				case j*64 <= v:
+					word &^= (1 << uint(v-j*64+1)) - 1
+				}
+				return word
+			})
+			if r.k < 0 {
+				continue
+			}
+			if s.bestedge[bv] == -1 || cmpWeight(s.fbeBest, s.bestSlack(bv)) < 0 {
+				s.setBest(bv, r.k, s.fbeBest)
 			}
 		}
 	}
+}
+
+// rowResult is the least-slack edge that rowMin found, or k = -1.
+type rowResult struct{ k int }
+
+// rowMin returns the least-slack edge between x and the S-vertices among
+// the candidates that word(j) gives, word j at a time, and leaves its slack
+// in fbeBest. row is x's row of weight ids.
+func (s *blossomSolver) rowMin(x int, row []uint32, word func(j int) uint64) rowResult {
+	nw := s.words
+	best := s.fbeBest
+	top, k := -1, -1
+	dx := s.dualWords[x*nw : (x+1)*nw]
+	for j := range s.rows {
+		for cand := word(j); cand != 0; cand &= cand - 1 {
+			v := j*64 + bits.TrailingZeros64(cand)
+			if s.label[s.inblossom[v]] != 1 {
+				continue
+			}
+			id := row[v]
+			if k >= 0 {
+				if top < 0 {
+					return rowResult{k} // zero slack: none is less
+				}
+				// As in offerBest: word top of the slack, give or take
+				// a carry from below.
+				est := dx[top] + s.dualWords[v*nw+top] - s.pool.data[int(id)*nw+top]
+				if est != ^uint64(0) && est >= best[top] && est-best[top] >= 2 {
+					continue
+				}
+			}
+			sl := s.slackAt(s.cand, x, v, id)
+			if k < 0 || cmpWeight(sl, best) < 0 {
+				copy(best, sl)
+				top, k = topWord(best), tri(x, v)
+			}
+		}
+	}
+	return rowResult{k}
 }
 
 // push queues v for scanning.
