@@ -600,6 +600,16 @@ func (s *blossomSolver) lowerDuals() {
 	}
 }
 
+// zeroDualT returns a top-level T-blossom whose dual is zero, or -1.
+func (s *blossomSolver) zeroDualT() int {
+	for b := s.n; b < 2*s.n; b++ {
+		if s.blossombase[b] >= 0 && s.blossomparent[b] == -1 && s.label[b] == 2 && s.dual[b].isZero() {
+			return b
+		}
+	}
+	return -1
+}
+
 // deficient reports whether a free vertex has a positive dual: whether a
 // search is needed.
 func (s *blossomSolver) deficient() bool {
@@ -1249,6 +1259,13 @@ func (s *blossomSolver) run() {
 			}
 			if stageOver {
 				break
+			}
+			if b := s.zeroDualT(); b >= 0 {
+				// What a dual change of zero would do, without working
+				// out the least-slack edges for it. Nested T-blossoms
+				// of zero dual come in chains hundreds deep.
+				s.expandBlossom(b, false)
+				continue
 			}
 			if !s.eager {
 				s.eager = true

@@ -84,7 +84,7 @@ func matcherRandomTrials(t *testing.T, rng *rand.Rand) {
 			bye := newWeight(2)
 			bye[0] = 1 + rng.Uint64N(maxW)
 			bye.shl(shift)
-			m.setBye(bye)
+			m.setBye(bye, nil)
 		}
 		setEdge := func(i, j int, x uint64) {
 			w[i][j], w[j][i] = x, x

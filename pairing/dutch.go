@@ -39,6 +39,10 @@ type dutch struct {
 	groupBits   []int // bits to count each score group, lowest score first
 	words       int
 	byeScore    int
+	// byeMay, when set, has a true for each player that may receive the
+	// pairing-allocated bye in some complete pairing: only those are
+	// joined to the matcher's phantom.
+	byeMay []bool
 	// singleBye is set when the bracket downfloats exactly one player who
 	// will receive the PAB (C9 applies).
 	singleBye   bool
@@ -356,7 +360,7 @@ var narrowHook func(layout) layout
 func (d *dutch) pairIn(l layout) (pairs [][2]int, bye int, err error) {
 	n := len(d.sorted)
 	d.setWidth(l)
-	d.byeScore, d.singleBye, d.playedRanks = 0, false, map[int]int{}
+	d.byeScore, d.singleBye, d.playedRanks, d.byeMay = 0, false, map[int]int{}, nil
 	if d.trace != nil {
 		d.trace.Brackets = nil
 	}
@@ -375,7 +379,7 @@ func (d *dutch) pairIn(l layout) (pairs [][2]int, bye int, err error) {
 		w.setZero()
 		w.addSmall(1)
 		w.shl(d.fieldBits())
-		mc.setBye(w)
+		mc.setBye(w, d.byeMay)
 	}
 	// The first matching proves that all can be paired (with an odd
 	// number, all but one: chooseBye did that), and the first bracket's
@@ -440,6 +444,15 @@ func (d *dutch) byeByCardinality() error {
 	if d.byeScore, found = lowest(eligible); !found {
 		d.byeScore, _ = lowest(any)
 		eligible = any
+	} else {
+		// Any other bye loses a pair of a player who cannot take it
+		// (C5): no maximum weight matching leaves one of those unpaired,
+		// and the phantom needs no edge to them. Fewer edges there keep
+		// it from joining the whole graph in one blossom.
+		d.byeMay = make([]bool, n)
+		for v, p := range d.sorted {
+			d.byeMay[v] = exposable[v] && d.isByeCandidate(p)
+		}
 	}
 	top := d.score(d.sorted[0])
 	if d.byeScore < top {

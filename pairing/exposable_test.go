@@ -189,7 +189,7 @@ func (d *dutch) byeByWeight(mc *matcher, w weight) error {
 	w.setZero()
 	w.addSmall(1)
 	w.shl(d.roundShift + d.sgBits)
-	mc.setBye(w)
+	mc.setBye(w, nil)
 	first := mc.compute()
 	if err := checkComplete(first); err != nil {
 		return err

@@ -64,15 +64,17 @@ func newMatcherPhantom(n, words int, phantom bool) *matcher {
 	return m
 }
 
-// setBye sets the weight of the bye of each vertex still in the graph,
-// which must be the same for all: a matching's weight then differs from
-// that of the same matching without the phantom by x, and the two have the
-// same maximum. x must be positive, or the phantom stays unmatched.
-func (m *matcher) setBye(x weight) {
+// setBye sets the weight of the bye of each vertex still in the graph
+// that may take it (all when may is nil), which must be the same for all:
+// a matching's weight then differs from that of the same matching without
+// the phantom by x, and the two have the same maximum among matchings that
+// leave one of those unpaired. x must be positive, or the phantom stays
+// unmatched.
+func (m *matcher) setBye(x weight, may []bool) {
 	double(m.buf, x)
 	id := m.solver.pool.acquire(m.buf)
 	for v := range m.n {
-		if sv := m.vertex(v); !m.solver.retired[sv] {
+		if sv := m.vertex(v); !m.solver.retired[sv] && (may == nil || may[v]) {
 			m.solver.setID(sv, m.phantom, id)
 		}
 	}

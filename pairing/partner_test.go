@@ -29,7 +29,7 @@ func TestBestPartner(t *testing.T) {
 		var m *matcher
 		if n%2 == 1 {
 			m = newOddMatcher(n, 1)
-			m.setBye(weight{1 + rng.Uint64N(3)})
+			m.setBye(weight{1 + rng.Uint64N(3)}, nil)
 		} else {
 			m = newMatcher(n, 1)
 		}
