@@ -250,18 +250,6 @@ func (s *blossomSolver) fix(a, b int) {
 	s.settled = false
 }
 
-// eachNeighbour calls f for every vertex in the searches joined to x by an
-// edge, with the edge's weight id.
-func (s *blossomSolver) eachNeighbour(x int, f func(u int, id uint32)) {
-	row := s.sq[x*s.n : (x+1)*s.n]
-	for j := range s.rows {
-		for word := s.adj[x*s.rows+j] & s.aliveBits[j]; word != 0; word &= word - 1 {
-			u := j*64 + bits.TrailingZeros64(word)
-			f(u, row[u])
-		}
-	}
-}
-
 // setDoubled sets twice the weight of edge (a, b).
 func (s *blossomSolver) setDoubled(a, b int, x weight) {
 	id := s.pool.acquire(x)
@@ -712,19 +700,29 @@ func (s *blossomSolver) repair(x int) {
 }
 
 // leastDual sets d to the least dual of the top-level vertex x that keeps
-// its edges feasible.
+// its edges feasible: the most that an edge's weight exceeds the dual at
+// its other end. It runs over every edge at x of every changed vertex, so
+// it does the arithmetic in place.
 func (s *blossomSolver) leastDual(d weight, x int) {
 	d.setZero()
-	s.eachNeighbour(x, func(u int, id uint32) {
-		w := s.pool.get(id)
-		if cmpWeight(w, s.dual[u]) <= 0 {
-			return
+	nw := s.words
+	diff := s.tmp[:nw]
+	row := s.sq[x*s.n : (x+1)*s.n]
+	for j := range s.rows {
+		for word := s.adj[x*s.rows+j] & s.aliveBits[j]; word != 0; word &= word - 1 {
+			u := j*64 + bits.TrailingZeros64(word)
+			id := int(row[u])
+			w := s.pool.data[id*nw : id*nw+nw]
+			du := s.dualWords[u*nw : u*nw+nw]
+			var b uint64
+			for t := range diff {
+				diff[t], b = bits.Sub64(w[t], du[t], b)
+			}
+			if b == 0 && cmpWeight(diff, d) > 0 {
+				copy(d, diff)
+			}
 		}
-		sub(s.tmp, w, s.dual[u])
-		if cmpWeight(s.tmp, d) > 0 {
-			copy(d, s.tmp)
-		}
-	})
+	}
 }
 
 func (s *blossomSolver) assignLabel(w, t, p int) {
