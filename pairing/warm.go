@@ -22,10 +22,18 @@ func (s *blossomSolver) warmStart(vs []int) {
 	}
 	s.settled = false
 	n := s.n
-	sub := newBlossomSolverPool(len(vs), s.words, s.pool)
+	m := len(vs)
+	sub := newBlossomSolverPool(m, s.words, s.pool)
+	// The sub-solver borrows the weight ids without counting them: the
+	// edges of s hold them, and do not change while it lives.
 	for i, a := range vs {
-		for j, b := range vs[:i] {
-			sub.setID(i, j, s.sq[a*n+b])
+		row, subRow := s.sq[a*n:(a+1)*n], sub.sq[i*m:(i+1)*m]
+		adj := sub.adj[i*sub.rows : (i+1)*sub.rows]
+		for j, b := range vs {
+			if id := row[b]; id != 0 {
+				subRow[j] = id
+				adj[j/64] |= 1 << uint(j%64)
+			}
 		}
 	}
 	sub.solve()
@@ -53,11 +61,5 @@ func (s *blossomSolver) warmStart(vs []int) {
 			s.mate[v] = remote(v, vs[sub.endpoint(p)])
 		}
 		s.markDirty(v)
-	}
-	// The sub-solver shares the pool: give back its references.
-	for i := range vs {
-		for _, id := range sub.sq[i*len(vs) : i*len(vs)+i] {
-			s.pool.release(id)
-		}
 	}
 }
