@@ -1,8 +1,12 @@
 package pairing
 
 import (
+	"compress/gzip"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"sort"
 	"testing"
 
@@ -88,5 +92,50 @@ func BenchmarkPair(b *testing.B) {
 	for _, c := range []struct{ n, rounds int }{{100, 0}, {100, 5}, {500, 0}, {500, 6}, {2000, 0}, {2000, 8},
 		{99, 0}, {99, 5}, {499, 0}, {499, 6}, {1999, 0}, {1999, 8}} {
 		b.Run(fmt.Sprintf("players=%d/round=%d", c.n, c.rounds+1), func(b *testing.B) { benchmarkPair(b, c.n, c.rounds) })
+	}
+}
+
+// BenchmarkPairGenerated pairs every round of a generated 2,000-player
+// tournament of nine rounds, with forfeits, withdrawals and requested
+// byes, from the history before it. The file is what
+//
+//	arbiter generate --dutch gen.cfg -o generated-2000.trf -s 7
+//
+// wrote for a gen.cfg of PlayersNumber=2000, RoundsNumber=9,
+// ForfeitRate=20, RetiredRate=100, HalfPointByeRate=100 and
+// ZeroPointByeRate=100. Its early rounds have few, large score groups:
+// brackets of a thousand players, unlike the late rounds of
+// BenchmarkPair.
+func BenchmarkPairGenerated(b *testing.B) {
+	f, err := os.Open(filepath.Join("testdata", "generated-2000.trf.gz"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tour, err := trf.Parse(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tour.InitialColour = InferInitialColour(tour)
+	for r := 1; r <= tour.PlayedRounds(); r++ {
+		before := BeforeRound(tour, r)
+		b.Run(fmt.Sprintf("round=%d", r), func(b *testing.B) {
+			b.ReportAllocs()
+			start := cputime.Now()
+			for b.Loop() {
+				if _, err := Pair(before, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cputime.ReportPerOp(b, start, b.N)
+		})
 	}
 }
