@@ -1,5 +1,7 @@
 package pairing
 
+import "math/bits"
+
 // Choosing a partner without a search.
 //
 // The engine pairs each S1 player with the highest S2 player that some
@@ -46,10 +48,11 @@ func (m *matcher) bestPartner(v int, cands []int) (partner int, ok bool) {
 		case s.sq[sv*s.n+u] == 0 || !s.tightID(sv, u, s.sq[sv*s.n+u]):
 			continue // in no maximum weight matching
 		}
-		if !s.swapPartner(sv, u) {
+		changed := s.swapPartner(sv, u)
+		if changed == nil {
 			return 0, false
 		}
-		for _, x := range [4]int{sv, u, mv, s.endpoint(s.mate[mv])} {
+		for _, x := range changed {
 			m.record(x)
 		}
 		return c, true
@@ -81,27 +84,81 @@ func (m *matcher) record(sv int) {
 	}
 }
 
-// swapPartner pairs v with u, and their partners w and x with each other,
-// when that keeps the matching optimal and every blossom as it is: the
-// four are matched, in four different top-level blossoms (each then
-// their base, so that the bases stay), and the edges (v, u) and (w, x)
-// are tight. The matching must be optimal (settled).
-func (s *blossomSolver) swapPartner(v, u int) bool {
+// swapPartner pairs v with u when that keeps the matching optimal and
+// every blossom as it is, and returns the vertices whose partner changed,
+// or nil. v is matched to w and u to x; the edge (v, u) must be tight, and
+// the matching optimal (settled). Pairing v with u leaves w and x to be
+// paired again, along an alternating path of tight edges from x to w:
+// the new matching covers the same vertices with tight edges, so it has
+// the same weight. Every vertex on the way must be the base of a top-level
+// blossom of its own, so that no blossom changes. The path is searched
+// breadth first, a few steps deep: most are one edge, (x, w).
+func (s *blossomSolver) swapPartner(v, u int) []int {
 	if s.mate[v] < 0 || s.mate[u] < 0 {
-		return false
+		return nil
 	}
 	w, x := s.endpoint(s.mate[v]), s.endpoint(s.mate[u])
 	bv, bu, bw, bx := s.inblossom[v], s.inblossom[u], s.inblossom[w], s.inblossom[x]
 	if bv == bu || bv == bw || bv == bx || bu == bw || bu == bx || bw == bx {
-		return false
+		return nil
 	}
-	for _, e := range [2][2]int{{v, u}, {w, x}} {
-		id := s.sq[e[0]*s.n+e[1]]
-		if id == 0 || !s.tightID(e[0], e[1], id) {
-			return false
+	if id := s.sq[v*s.n+u]; id == 0 || !s.tightID(v, u, id) {
+		return nil
+	}
+	// seen marks the top-level blossoms on the cycle so far; prev[i] for
+	// the outer vertex queue[i] is the index of the outer vertex before
+	// it and the vertex between them, matched to it now.
+	seen := s.seen
+	marked := []int{bv, bu, bw, bx}
+	defer func() {
+		for _, b := range marked {
+			seen[b] = false
+		}
+	}()
+	for _, b := range marked {
+		seen[b] = true
+	}
+	type step struct{ from, via int }
+	queue, prev := []int{x}, []step{{-1, -1}}
+	const budget = 16 // outer vertices scanned at most
+	for i := 0; i < len(queue) && i < budget; i++ {
+		o := queue[i]
+		row := s.sq[o*s.n : (o+1)*s.n]
+		if id := row[w]; id != 0 && s.tightID(o, w, id) {
+			// Found: w pairs with o, and each vertex between with the
+			// outer vertex before it.
+			changed := []int{v, u}
+			s.mate[v], s.mate[u] = remote(v, u), remote(u, v)
+			for a, b := w, i; ; {
+				o := queue[b]
+				s.mate[a], s.mate[o] = remote(a, o), remote(o, a)
+				changed = append(changed, a, o)
+				if prev[b].from < 0 {
+					return changed
+				}
+				a, b = prev[b].via, prev[b].from
+			}
+		}
+		for j := range s.rows {
+			for word := s.adj[o*s.rows+j] & s.aliveBits[j]; word != 0; word &= word - 1 {
+				y := j*64 + bits.TrailingZeros64(word)
+				by := s.inblossom[y]
+				if seen[by] || s.blossombase[by] != y || s.mate[y] < 0 || !s.tightID(o, y, row[y]) {
+					continue
+				}
+				// As a base, y is matched outside its blossom, to the
+				// base of another.
+				z := s.endpoint(s.mate[y])
+				bz := s.inblossom[z]
+				if seen[bz] {
+					continue
+				}
+				seen[by], seen[bz] = true, true
+				marked = append(marked, by, bz)
+				queue = append(queue, z)
+				prev = append(prev, step{i, y})
+			}
 		}
 	}
-	s.mate[v], s.mate[u] = remote(v, u), remote(u, v)
-	s.mate[w], s.mate[x] = remote(w, x), remote(x, w)
-	return true
+	return nil
 }

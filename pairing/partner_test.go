@@ -21,7 +21,7 @@ func TestBestPartner(t *testing.T) {
 	}
 	answered, swapped := 0, 0
 	for iter := range graphs {
-		n := 4 + rng.IntN(7)
+		n := 4 + rng.IntN(9)
 		w := make([][]uint64, n)
 		for i := range w {
 			w[i] = make([]uint64, n)
