@@ -709,24 +709,38 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 				}
 			}
 		}
-		// Choose the opponents of the MDPs.
+		// Choose the opponents of the MDPs, the highest possible resident
+		// each: as for S1 below, the duals often say which.
+		var cands []int
 		for pi := 0; pi < sgBegin; pi++ {
 			pv := vi[pi]
 			if !matched[pv] {
 				continue
 			}
-			addend := uint64(len(vi))
-			for oi := nextBegin - 1; oi >= sgBegin; oi-- {
-				ov := vi[oi]
-				if matched[ov] {
-					continue
-				}
-				if setPlus(pi, oi, addend) {
-					addend++
+			cands = cands[:0]
+			for oi := sgBegin; oi < nextBegin; oi++ {
+				if ov := vi[oi]; !matched[ov] && base[oi][pi] != 0 {
+					cands = append(cands, ov)
 				}
 			}
+			// pv's edges to the residents all carry the same nudge: the
+			// matching of these weights pairs it with one of them.
 			stable = mc.compute()
-			mv := stable[pv]
+			mv, found := mc.bestPartner(pv, cands)
+			if !found {
+				addend := uint64(len(vi))
+				for oi := nextBegin - 1; oi >= sgBegin; oi-- {
+					ov := vi[oi]
+					if matched[ov] {
+						continue
+					}
+					if setPlus(pi, oi, addend) {
+						addend++
+					}
+				}
+				stable = mc.compute()
+				mv = stable[pv]
+			}
 			matched[mv] = true
 			mc.fix(pv, mv)
 		}
@@ -830,7 +844,6 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 		// Pair each S1 player with the highest possible S2 player: the
 		// duals often say which (partner.go); if not, a matching with the
 		// candidates' edges nudged, the highest's most, does.
-		var cands []int
 		for _, pi := range remainder {
 			pv := vi[pi]
 			if !inS1(pv) {
