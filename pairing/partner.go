@@ -120,7 +120,7 @@ func (s *blossomSolver) swapPartner(v, u int) []int {
 	}
 	type step struct{ from, via int }
 	queue, prev := []int{x}, []step{{-1, -1}}
-	const budget = 16 // outer vertices scanned at most
+	const budget = 64 // outer vertices scanned at most
 	for i := 0; i < len(queue) && i < budget; i++ {
 		o := queue[i]
 		row := s.sq[o*s.n : (o+1)*s.n]
