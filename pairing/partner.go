@@ -43,7 +43,11 @@ func (m *matcher) bestPartner(v int, cands []int) (partner int, ok bool) {
 		case u == mv:
 			return c, true
 		case s.inblossom[u] == s.inblossom[sv]:
-			// The blossoms' duals would count: leave it to the search.
+			// The duals of the blossoms around both count too; a swap
+			// inside one would change it: leave that to the search.
+			if s.blossomSlackPositive(sv, u) {
+				continue
+			}
 			return 0, false
 		case s.sq[sv*s.n+u] == 0 || !s.tightID(sv, u, s.sq[sv*s.n+u]):
 			continue // in no maximum weight matching
@@ -82,6 +86,28 @@ func (m *matcher) record(sv int) {
 	if p := m.solver.mate[sv]; p >= 0 && m.solver.endpoint(p) != m.phantom {
 		m.out[v] = m.engine(m.solver.endpoint(p))
 	}
+}
+
+// blossomSlackPositive reports whether the edge (v, u), both in one
+// top-level blossom, is slack once the duals of the blossoms holding both
+// count, as an edge inside a blossom must: absent edges count as slack.
+func (s *blossomSolver) blossomSlackPositive(v, u int) bool {
+	id := s.sq[v*s.n+u]
+	if id == 0 {
+		return true
+	}
+	sl := s.slackAt(s.cand, v, u, id)
+	// The blossoms holding both: those on v's way up from the first that
+	// holds u.
+	b := s.blossomparent[v]
+	for b != -1 && s.leafBits[(b-s.n)*s.rows+u/64]&(1<<uint(u%64)) == 0 {
+		b = s.blossomparent[b]
+	}
+	for ; b != -1; b = s.blossomparent[b] {
+		add(sl, sl, s.dual[b])
+		add(sl, sl, s.dual[b])
+	}
+	return !sl.isZero()
 }
 
 // swapPartner pairs v with u when that keeps the matching optimal and
