@@ -35,6 +35,18 @@ func bruteForce(n int, w [][]uint64) uint64 {
 	return best
 }
 
+// withoutPair returns a copy of the weights w without the edges at a and b.
+func withoutPair(w [][]uint64, a, b int) [][]uint64 {
+	rest := make([][]uint64, len(w))
+	for i := range rest {
+		rest[i] = append([]uint64(nil), w[i]...)
+		rest[i][a], rest[i][b] = 0, 0
+	}
+	clear(rest[a])
+	clear(rest[b])
+	return rest
+}
+
 func matchingWeight(t *testing.T, mate []int, w [][]uint64) uint64 {
 	var total uint64
 	for v, u := range mate {
@@ -151,17 +163,7 @@ func matcherFixTrials(t *testing.T, touch bool) {
 		require.Equal(t, bruteForce(n, w), matchingWeight(t, mate, w))
 		// want is the best weight with the pair (a, b) fixed: its edge
 		// plus the best matching of the others.
-		want := func(a, b int) uint64 {
-			rest := make([][]uint64, n)
-			for i := range rest {
-				rest[i] = append([]uint64(nil), w[i]...)
-				if i == a || i == b {
-					clear(rest[i])
-				}
-				rest[i][a], rest[i][b] = 0, 0
-			}
-			return w[a][b] + bruteForce(n, rest)
-		}
+		want := func(a, b int) uint64 { return w[a][b] + bruteForce(n, withoutPair(w, a, b)) }
 		a, b := 0, mate[0]
 		fixed := b != a
 		if fixed {
