@@ -709,9 +709,23 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 				}
 			}
 		}
-		// Choose the opponents of the MDPs, the highest possible resident
-		// each: as for S1 below, the duals often say which.
+		// highest returns the first of cands that a maximum weight
+		// matching pairs pv with. The duals of a current matching often
+		// say which (partner.go); if not, nudge sets the candidates'
+		// edges apart, the highest's most, and a matching says.
 		var cands []int
+		highest := func(pv int, nudge func()) int {
+			stable = mc.compute()
+			if mv, found := mc.bestPartner(pv, cands); found {
+				return mv
+			}
+			nudge()
+			stable = mc.compute()
+			return stable[pv]
+		}
+
+		// Choose the opponents of the MDPs, the highest possible resident
+		// each.
 		for pi := 0; pi < sgBegin; pi++ {
 			pv := vi[pi]
 			if !matched[pv] {
@@ -725,22 +739,14 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 			}
 			// pv's edges to the residents all carry the same nudge: the
 			// matching of these weights pairs it with one of them.
-			stable = mc.compute()
-			mv, found := mc.bestPartner(pv, cands)
-			if !found {
+			mv := highest(pv, func() {
 				addend := uint64(len(vi))
 				for oi := nextBegin - 1; oi >= sgBegin; oi-- {
-					ov := vi[oi]
-					if matched[ov] {
-						continue
-					}
-					if setPlus(pi, oi, addend) {
+					if !matched[vi[oi]] && setPlus(pi, oi, addend) {
 						addend++
 					}
 				}
-				stable = mc.compute()
-				mv = stable[pv]
-			}
+			})
 			matched[mv] = true
 			mc.fix(pv, mv)
 		}
@@ -841,9 +847,7 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 				mc.setID(pv, ov, base[oi][pi])
 			}
 		}
-		// Pair each S1 player with the highest possible S2 player: the
-		// duals often say which (partner.go); if not, a matching with the
-		// candidates' edges nudged, the highest's most, does.
+		// Pair each S1 player with the highest possible S2 player.
 		for _, pi := range remainder {
 			pv := vi[pi]
 			if !inS1(pv) {
@@ -855,24 +859,15 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 					cands = append(cands, ov)
 				}
 			}
-			// This settles what fixing the last pair upset, little as a
-			// rule: bestPartner needs a current matching.
-			stable = mc.compute()
-			mv, found := mc.bestPartner(pv, cands)
-			if !found {
+			mv := highest(pv, func() {
 				var addend uint64
 				for k := len(remainder) - 1; k >= 0; k-- {
-					oi := remainder[k]
-					ov := vi[oi]
-					if oi <= pi || matched[ov] {
-						continue
+					if oi := remainder[k]; oi > pi && !matched[vi[oi]] {
+						setPlus(pi, oi, addend)
+						addend++
 					}
-					setPlus(pi, oi, addend)
-					addend++
 				}
-				stable = mc.compute()
-				mv = stable[pv]
-			}
+			})
 			matched[pv], matched[mv] = true, true
 			mc.fix(pv, mv)
 		}
