@@ -103,6 +103,9 @@ type blossomSolver struct {
 	// settled says that no weight or pair changed since the last solve:
 	// the matching and duals are optimal (see partner.go).
 	settled bool
+	// decided marks the vertices of pairs decided but not yet fixed
+	// (matcher.decide): swaps leave them alone.
+	decided []bool
 
 	mate          []int
 	out           []int
@@ -173,6 +176,7 @@ func newBlossomSolverPool(n, words int, pool *weightPool) *blossomSolver {
 	}
 	s.dirty = make([]bool, n)
 	s.retired = make([]bool, n)
+	s.decided = make([]bool, n)
 	s.rows = (n + 63) / 64
 	s.adj = make([]uint64, n*s.rows)
 	s.leafBits = make([]uint64, n*s.rows)
@@ -246,6 +250,25 @@ func (s *blossomSolver) fix(a, b int) {
 	}
 	s.mate[a], s.mate[b] = remote(a, b), remote(b, a)
 	s.retired[a], s.retired[b] = true, true
+	s.rebuildAlive()
+	s.settled = false
+}
+
+// fixAll fixes the pairs (pairs[0], pairs[1]), (pairs[2], pairs[3]), ...,
+// matched when they were decided, as fix does one: dissolving the
+// blossoms around one may unmatch another, at the base of one of them,
+// and that pair leaves the graph all the same.
+func (s *blossomSolver) fixAll(pairs []int) {
+	for _, v := range pairs {
+		for s.inblossom[v] != v {
+			s.dissolveAround(v)
+		}
+	}
+	for i := 0; i < len(pairs); i += 2 {
+		a, b := pairs[i], pairs[i+1]
+		s.mate[a], s.mate[b] = remote(a, b), remote(b, a)
+		s.retired[a], s.retired[b] = true, true
+	}
 	s.rebuildAlive()
 	s.settled = false
 }

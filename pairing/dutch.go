@@ -715,8 +715,12 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 		// edges apart, the highest's most, and a matching says.
 		var cands []int
 		highest := func(pv int, nudge func()) int {
-			stable = mc.compute()
-			if mv, found := mc.bestPartner(pv, cands); found {
+			mv, found := mc.bestPartner(pv, cands)
+			if !found && !mc.current() {
+				stable = mc.compute()
+				mv, found = mc.bestPartner(pv, cands)
+			}
+			if found {
 				return mv
 			}
 			nudge()
@@ -748,7 +752,7 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 				}
 			})
 			matched[mv] = true
-			mc.fix(pv, mv)
+			mc.decide(pv, mv)
 		}
 
 		// The remainder: residents not paired with MDPs.
@@ -869,8 +873,9 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 				}
 			})
 			matched[pv], matched[mv] = true, true
-			mc.fix(pv, mv)
+			mc.decide(pv, mv)
 		}
+		mc.flush()
 
 		// Carry the unpaired players into the next bracket.
 		var newVi []int

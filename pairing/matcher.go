@@ -21,6 +21,9 @@ type matcher struct {
 	// valid while shiftGen[id] is gen; held lists the pairs of ids it
 	// holds a reference to.
 	shiftBy  weight
+	// pending lists the pairs decided (decide) but not yet fixed, two
+	// solver vertices each.
+	pending  []int
 	gen      uint32
 	shiftGen []uint32
 	shifted  []uint32
@@ -175,7 +178,38 @@ func (m *matcher) warmStart(vs []int) {
 // fix takes the pair (a, b), matched in the last matching computed, out
 // of the graph for good.
 func (m *matcher) fix(a, b int) {
+	m.flush()
 	m.solver.fix(m.vertex(a), m.vertex(b))
+}
+
+// decide takes the pair (a, b), matched now, out of the graph as fix does,
+// but only when the next matching is computed (or flush is called): until
+// then the matching stays current for bestPartner, which leaves the pair
+// as it is. Fixing a pair inside a blossom dissolves it, and pairing again
+// what that frees is a search; decided pairs are fixed together, with one.
+func (m *matcher) decide(a, b int) {
+	sa, sb := m.vertex(a), m.vertex(b)
+	if mate := m.solver.mate[sa]; mate < 0 || m.solver.endpoint(mate) != sb {
+		panic("pairing: deciding a pair that is not matched")
+	}
+	m.solver.decided[sa], m.solver.decided[sb] = true, true
+	m.pending = append(m.pending, sa, sb)
+}
+
+// current reports whether the last matching computed is still optimal:
+// no weight changed and no pair was fixed since.
+func (m *matcher) current() bool { return m.solver.settled }
+
+// flush fixes the decided pairs.
+func (m *matcher) flush() {
+	if len(m.pending) == 0 {
+		return
+	}
+	for _, v := range m.pending {
+		m.solver.decided[v] = false
+	}
+	m.solver.fixAll(m.pending)
+	m.pending = m.pending[:0]
 }
 
 // checkMatching, when set (by tests), is called with every matching
@@ -187,6 +221,7 @@ var checkMatching func(m *matcher, mate []int)
 // the next call overwrites: the engine computes a thousand matchings a
 // round and reads only the last.
 func (m *matcher) compute() []int {
+	m.flush()
 	m.calls++
 	mate := m.solver.solve()
 	if checkMatching != nil {

@@ -169,7 +169,7 @@ func (s *blossomSolver) swapPartner(v, u int) []int {
 			for word := s.adj[o*s.rows+j] & s.aliveBits[j]; word != 0; word &= word - 1 {
 				y := j*64 + bits.TrailingZeros64(word)
 				by := s.inblossom[y]
-				if seen[by] || s.blossombase[by] != y || s.mate[y] < 0 || !s.tightID(o, y, row[y]) {
+				if seen[by] || s.blossombase[by] != y || s.mate[y] < 0 || s.decided[y] || !s.tightID(o, y, row[y]) {
 					continue
 				}
 				// As a base, y is matched outside its blossom, to the

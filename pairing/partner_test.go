@@ -11,15 +11,17 @@ import (
 // random graphs with few distinct weights, where ties abound: when it
 // answers, its answer is the first candidate that some maximum weight
 // matching pairs with the vertex (the vertex's partner in one if none is),
-// the matching it leaves is of maximum weight and pairs them, and the
-// solver goes on from it correctly.
+// and the matching it leaves is of maximum weight and pairs them. As the
+// engine does, each answer is decided (matcher.decide) and the next vertex
+// asked on the same matching, whose best now keeps the decided pairs; the
+// solver then goes on from it correctly.
 func TestBestPartner(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	graphs := 4000
 	if testing.Short() || RaceEnabled {
 		graphs = 800
 	}
-	answered, swapped := 0, 0
+	answered, swapped, chained := 0, 0, 0
 	for iter := range graphs {
 		n := 4 + rng.IntN(9)
 		w := make([][]uint64, n)
@@ -56,65 +58,91 @@ func TestBestPartner(t *testing.T) {
 			}
 		}
 		mate := m.compute()
-		best := bruteForce(n, w)
+		// rest: the weights without the decided pairs; decidedW: theirs.
+		rest, decidedW := w, uint64(0)
+		decided := make([]bool, n)
+		best := bruteForce(n, rest)
 		require.Equal(t, best, matchingWeight(t, mate, w))
-
-		v := rng.IntN(n)
-		var cands []int
-		for _, u := range rng.Perm(n) {
-			if u != v && rng.IntN(3) != 0 {
-				cands = append(cands, u)
-			}
-		}
-		// possible reports whether a maximum weight matching pairs v, u.
-		possible := func(u int) bool {
-			if w[v][u] == 0 {
-				return false
-			}
-			return w[v][u]+bruteForce(n, withoutPair(w, v, u)) == best
-		}
-		before := mate[v]
-		got, ok := m.bestPartner(v, cands)
-		if !ok {
-			require.Equal(t, before, mate[v], "graph %d: an unanswered call changed the matching", iter)
-			continue
-		}
-		answered++
-		if got != before {
-			swapped++
-		}
-		want := -1
-		for _, u := range cands {
-			if possible(u) {
-				want = u
+		for step := 0; step < 3; step++ {
+			v := rng.IntN(n)
+			if decided[v] {
 				break
 			}
+			var cands []int
+			for _, u := range rng.Perm(n) {
+				if u != v && !decided[u] && rng.IntN(3) != 0 {
+					cands = append(cands, u)
+				}
+			}
+			// possible reports whether a maximum weight matching keeping
+			// the decided pairs pairs v with u.
+			possible := func(u int) bool {
+				return rest[v][u] != 0 && rest[v][u]+bruteForce(n, withoutPair(rest, v, u)) == best
+			}
+			before := mate[v]
+			got, ok := m.bestPartner(v, cands)
+			if !ok {
+				require.Equal(t, before, mate[v], "graph %d: an unanswered call changed the matching", iter)
+				break
+			}
+			answered++
+			if got != before {
+				swapped++
+			}
+			if step > 0 {
+				chained++
+			}
+			want := -1
+			for _, u := range cands {
+				if possible(u) {
+					want = u
+					break
+				}
+			}
+			if want >= 0 {
+				require.Equal(t, want, got, "graph %d step %d: vertex %d, candidates %v, weights %v", iter, step, v, cands, w)
+			} else {
+				require.NotContains(t, cands, got, "graph %d", iter)
+			}
+			require.Equal(t, got, mate[v], "graph %d: the result is updated", iter)
+			require.Equal(t, v, mate[got], "graph %d", iter)
+			require.Equal(t, decidedW+best, matchingWeight(t, mate, w), "graph %d step %d: the matching stays of maximum weight", iter, step)
+			for u := range n {
+				if decided[u] {
+					require.NotEqual(t, u, mate[u], "graph %d: decided vertex %d left unpaired", iter, u)
+					require.True(t, decided[mate[u]], "graph %d: decided pair of %d broken", iter, u)
+				}
+			}
+			m.decide(v, got)
+			decided[v], decided[got] = true, true
+			decidedW += w[v][got]
+			rest = withoutPair(rest, v, got)
+			best = bruteForce(n, rest)
 		}
-		if want >= 0 {
-			require.Equal(t, want, got, "graph %d: vertex %d, candidates %v, weights %v", iter, v, cands, w)
-		} else {
-			require.NotContains(t, cands, got, "graph %d", iter)
-		}
-		require.Equal(t, got, mate[v], "graph %d: the result is updated", iter)
-		require.Equal(t, v, mate[got], "graph %d", iter)
-		require.Equal(t, best, matchingWeight(t, mate, w), "graph %d: the matching stays of maximum weight", iter)
 
-		// The solver goes on from the swapped matching.
-		m.fix(v, got)
-		u := rng.IntN(n)
-		for x := range n {
-			if x != u && u != v && u != got && x != v && x != got && rng.IntN(2) == 0 {
-				setEdge(u, x, uint64(rng.IntN(7)))
+		// The solver goes on: the decided pairs are fixed with the next
+		// matching, after a change elsewhere.
+		if u := rng.IntN(n); !decided[u] {
+			for x := range n {
+				if x != u && !decided[x] && rng.IntN(2) == 0 {
+					setEdge(u, x, uint64(rng.IntN(7)))
+					rest[u][x], rest[x][u] = w[u][x], w[u][x]
+				}
 			}
 		}
 		after := m.compute()
-		require.Equal(t, got, after[v], "graph %d: the fixed pair stays", iter)
-		require.Equal(t, w[v][got]+bruteForce(n, withoutPair(w, v, got)), matchingWeight(t, after, w), "graph %d: after the swap", iter)
+		for u := range n {
+			if decided[u] {
+				require.True(t, decided[after[u]] && after[u] != u, "graph %d: a decided pair stays", iter)
+			}
+		}
+		require.Equal(t, decidedW+bruteForce(n, rest), matchingWeight(t, after, w), "graph %d: after the decisions", iter)
 	}
 	// The shortcut must be taken, and swaps made, for the test to mean much.
 	require.Greater(t, answered, graphs/3, "answered")
 	require.Greater(t, swapped, graphs/20, "swapped")
-	t.Logf("%d of %d answered, %d by a swap", answered, graphs, swapped)
+	require.Greater(t, chained, graphs/10, "asked again after a decision")
+	t.Logf("%d answers in %d graphs, %d by a swap, %d after a decision", answered, graphs, swapped, chained)
 }
 
 // TestBestPartnerNeedsCurrentMatching: after a change, bestPartner does not
