@@ -17,13 +17,13 @@ type matcher struct {
 	// phantom is the solver's extra vertex standing for the bye in a
 	// field of odd size, or -1 (see setBye).
 	phantom int
+	// pending lists the pairs decided (decide) but not yet fixed, two
+	// solver vertices each.
+	pending []int
 	// The ids of weights plus shiftBy (see setShifted): shifted[id] is
 	// valid while shiftGen[id] is gen; held lists the pairs of ids it
 	// holds a reference to.
 	shiftBy  weight
-	// pending lists the pairs decided (decide) but not yet fixed, two
-	// solver vertices each.
-	pending  []int
 	gen      uint32
 	shiftGen []uint32
 	shifted  []uint32
