@@ -768,10 +768,30 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 				remPairs++
 			}
 		}
+		// The nudges below favour pairs of an upper-half player (S1 as
+		// the remainder stands) with a lower-half one. The matching of
+		// the bracket's start pairs neighbours as often as not: swap
+		// those into such pairs first where it costs nothing.
+		upper, lower := make([]int, remPairs), make([]int, 0, len(remainder)-remPairs)
+		for pr, pi := range remainder {
+			if pr < remPairs {
+				upper[pr] = vi[pi]
+			} else {
+				lower = append(lower, vi[pi])
+			}
+		}
+		mc.pairAcross(upper, lower)
 		for pr, pi := range remainder {
 			for _, oi := range remainder[pr+1:] {
 				setEWC(pi, oi, pr, remPairs, 0)
 			}
+		}
+		// A pair's nudge belongs to its higher player: raising the dual
+		// of each in the upper half by its nudge keeps every edge
+		// feasible and every pair of an upper and a lower one as tight as
+		// it was. Only the other pairs come apart for the search.
+		for pr, pi := range remainder[:remPairs] {
+			mc.raiseDual(vi[pi], ewcDelta(pr, remPairs, 0))
 		}
 		stable = mc.compute()
 		inS1 := func(v int) bool { return stable[v] > v && stable[v] < nextBeginVertex }

@@ -175,6 +175,18 @@ func (m *matcher) warmStart(vs []int) {
 	m.solver.warmStart(sv)
 }
 
+// raiseDual raises the dual of vertex v by x (in the engine's scale):
+// the duals stay feasible, and the next compute does the rest. The engine
+// raises the duals of players whose edges it has just made heavier, by as
+// much, so that their pairs stay tight (see pairAcross).
+func (m *matcher) raiseDual(v int, x weight) {
+	double(m.buf, x)
+	sv := m.vertex(v)
+	add(m.solver.dual[sv], m.solver.dual[sv], m.buf)
+	m.solver.markDirty(sv)
+	m.solver.settled = false
+}
+
 // fix takes the pair (a, b), matched in the last matching computed, out
 // of the graph for good.
 func (m *matcher) fix(a, b int) {

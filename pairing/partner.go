@@ -52,7 +52,7 @@ func (m *matcher) bestPartner(v int, cands []int) (partner int, ok bool) {
 		case s.sq[sv*s.n+u] == 0 || !s.tightID(sv, u, s.sq[sv*s.n+u]):
 			continue // in no maximum weight matching
 		}
-		changed := s.swapPartner(sv, u)
+		changed := s.swapPartner(sv, u, 64)
 		if changed == nil {
 			return 0, false
 		}
@@ -110,16 +110,17 @@ func (s *blossomSolver) blossomSlackPositive(v, u int) bool {
 	return !sl.isZero()
 }
 
-// swapPartner pairs v with u when that keeps the matching optimal and
-// every blossom as it is, and returns the vertices whose partner changed,
-// or nil. v is matched to w and u to x; the edge (v, u) must be tight, and
-// the matching optimal (settled). Pairing v with u leaves w and x to be
-// paired again, along an alternating path of tight edges from x to w:
-// the new matching covers the same vertices with tight edges, so it has
-// the same weight. Every vertex on the way must be the base of a top-level
-// blossom of its own, so that no blossom changes. The path is searched
-// breadth first, a few steps deep: most are one edge, (x, w).
-func (s *blossomSolver) swapPartner(v, u int) []int {
+// swapPartner pairs v with u when that keeps the weight of the matching
+// and every blossom as it is, and returns the vertices whose partner
+// changed, or nil. v is matched to w and u to x, and the edge (v, u) must
+// be tight. Pairing v with u leaves w and x to be paired again, along an
+// alternating path of tight edges from x to w: the new matching covers the
+// same vertices with tight edges, so it has the same weight, and is
+// optimal if the old one was. Every vertex on the way must be the base of
+// a top-level blossom of its own, so that no blossom changes. The path is
+// searched breadth first, from at most budget vertices: most are one
+// edge, (x, w).
+func (s *blossomSolver) swapPartner(v, u, budget int) []int {
 	if s.mate[v] < 0 || s.mate[u] < 0 {
 		return nil
 	}
@@ -146,7 +147,6 @@ func (s *blossomSolver) swapPartner(v, u int) []int {
 	}
 	type step struct{ from, via int }
 	queue, prev := []int{x}, []step{{-1, -1}}
-	const budget = 64 // outer vertices scanned at most
 	for i := 0; i < len(queue) && i < budget; i++ {
 		o := queue[i]
 		row := s.sq[o*s.n : (o+1)*s.n]
@@ -164,6 +164,9 @@ func (s *blossomSolver) swapPartner(v, u int) []int {
 				}
 				a, b = prev[b].via, prev[b].from
 			}
+		}
+		if len(queue) >= budget {
+			continue // no room for more
 		}
 		for j := range s.rows {
 			for word := s.adj[o*s.rows+j] & s.aliveBits[j]; word != 0; word &= word - 1 {
@@ -187,4 +190,58 @@ func (s *blossomSolver) swapPartner(v, u int) []int {
 		}
 	}
 	return nil
+}
+
+// pairAcross pairs players of upper with players of lower instead of
+// among themselves wherever a swap of two pairs along tight edges does it
+// (swapPartner along one edge), before the engine makes the edges of such
+// pairs heavier: with raiseDual, those pairs then stay tight, and the
+// next matching has to pair again only the rest. The blossoms around the
+// players are dissolved first, as the changes to come would dissolve them
+// anyway; that frees their bases. The swaps keep every matched edge tight,
+// so the state stays valid, but it is optimal again only after the next
+// compute, which must follow: until then the result of the last one is
+// stale.
+func (m *matcher) pairAcross(upper, lower []int) {
+	s := m.solver
+	if !s.started {
+		return
+	}
+	for _, list := range [2][]int{upper, lower} {
+		for _, v := range list {
+			sv := m.vertex(v)
+			for s.inblossom[sv] != sv {
+				s.dissolveAround(sv)
+			}
+		}
+	}
+	s.settled = false
+	in := make([]int8, m.n) // 1 upper, 2 lower
+	for _, v := range upper {
+		in[v] = 1
+	}
+	for _, v := range lower {
+		in[v] = 2
+	}
+	side := func(sv int) int8 {
+		if sv == m.phantom {
+			return 0
+		}
+		return in[m.engine(sv)]
+	}
+	for _, a := range upper {
+		sa := m.vertex(a)
+		if s.mate[sa] < 0 || s.decided[sa] || side(s.endpoint(s.mate[sa])) != 1 {
+			continue
+		}
+		for _, b := range lower {
+			sb := m.vertex(b)
+			if s.mate[sb] < 0 || s.decided[sb] || side(s.endpoint(s.mate[sb])) != 2 {
+				continue
+			}
+			if s.swapPartner(sa, sb, 1) != nil {
+				break
+			}
+		}
+	}
 }

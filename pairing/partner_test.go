@@ -171,3 +171,54 @@ func TestBestPartnerNeedsCurrentMatching(t *testing.T) {
 	_, ok = m.bestPartner(1, []int{2})
 	require.False(t, ok, "a pair fixed since the last compute")
 }
+
+// TestPairAcross: pairing players of an upper half with a lower half by
+// swaps leaves a state from which the next matching is still of maximum
+// weight, and makes such pairs where tight edges allow.
+func TestPairAcross(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	across := 0
+	for iter := range 2000 {
+		n := 4 + rng.IntN(9)
+		w := make([][]uint64, n)
+		for i := range w {
+			w[i] = make([]uint64, n)
+		}
+		m := newMatcher(n, 1)
+		if n%2 == 1 {
+			m = newOddMatcher(n, 1)
+			m.setBye(weight{1 + rng.Uint64N(3)}, nil)
+		}
+		for i := range n {
+			for j := i + 1; j < n; j++ {
+				if rng.IntN(5) != 0 {
+					x := 4 + rng.Uint64N(2)
+					w[i][j], w[j][i] = x, x
+					m.set(i, j, weight{x})
+				}
+			}
+		}
+		mate := m.compute()
+		perm := rng.Perm(n)
+		upper, lower := perm[:n/2], perm[n/2:]
+		isUpper := make([]bool, n)
+		for _, v := range upper {
+			isUpper[v] = true
+		}
+		count := func(mate []int) int {
+			c := 0
+			for v, u := range mate {
+				if u != v && isUpper[v] && !isUpper[u] {
+					c++
+				}
+			}
+			return c
+		}
+		before := count(mate)
+		m.pairAcross(upper, lower)
+		after := m.compute()
+		require.Equal(t, bruteForce(n, w), matchingWeight(t, after, w), "graph %d", iter)
+		across += count(after) - before
+	}
+	require.Positive(t, across, "pairs made across")
+}
