@@ -237,8 +237,8 @@ func newBlossomSolverPool(n, words int, pool *weightPool) *blossomSolver {
 // fix takes the matched pair (a, b) out of the graph for good: the
 // searches skip both, and their other edges no longer count, though they
 // keep their weights. Blossoms around them are dissolved first, which may
-// free other vertices for the next search. Setting an edge at either
-// brings the pair back.
+// free other vertices for the next search. Setting an edge at either to
+// another weight brings the pair back.
 func (s *blossomSolver) fix(a, b int) {
 	if a == b || s.mate[a] < 0 || s.endpoint(s.mate[a]) != b {
 		panic("pairing: fixing a pair that is not matched")

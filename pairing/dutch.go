@@ -789,7 +789,8 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 		// A pair's nudge belongs to its higher player: raising the dual
 		// of each in the upper half by its nudge keeps every edge
 		// feasible and every pair of an upper and a lower one as tight as
-		// it was. Only the other pairs come apart for the search.
+		// it was. The other pairs, and an upper player's pair outside the
+		// remainder, come apart for the search.
 		for pr, pi := range remainder[:remPairs] {
 			mc.raiseDual(vi[pi], ewcDelta(pr, remPairs, 0))
 		}

@@ -74,6 +74,7 @@ func newMatcherPhantom(n, words int, phantom bool) *matcher {
 // leave one of those unpaired. x must be positive, or the phantom stays
 // unmatched.
 func (m *matcher) setBye(x weight, may []bool) {
+	m.flush()
 	double(m.buf, x)
 	id := m.solver.pool.acquire(m.buf)
 	for v := range m.n {
@@ -94,6 +95,7 @@ func (m *matcher) vertex(v int) int {
 
 // set stores the weight of edge (a, b); zero removes the edge.
 func (m *matcher) set(a, b int, x weight) {
+	m.flush()
 	a, b = m.vertex(a), m.vertex(b)
 	if m.solver.sq[a*m.solver.n+b] == 0 && x.isZero() {
 		return // no edge, and none wanted
@@ -118,12 +120,14 @@ func (m *matcher) release(id uint32) { m.solver.pool.release(id) }
 
 // setID sets edge (a, b) to the weight with the given id.
 func (m *matcher) setID(a, b int, id uint32) {
+	m.flush()
 	m.solver.setID(m.vertex(a), m.vertex(b), id)
 }
 
 // setRow sets the edges (a, b), for every b < a, to the weights with the
 // ids in ids[b].
 func (m *matcher) setRow(a int, ids []uint32) {
+	m.flush()
 	if m.perm != nil {
 		for b, id := range ids {
 			m.setID(a, b, id)
@@ -168,6 +172,7 @@ func (m *matcher) weightOf(w weight, id uint32) { half(w, m.solver.pool.get(id))
 // warmStart solves the graph spanned by vs (engine vertices) on its own
 // and starts the next matching from that (see warm.go).
 func (m *matcher) warmStart(vs []int) {
+	m.flush()
 	sv := make([]int, len(vs))
 	for i, v := range vs {
 		sv[i] = m.vertex(v)
@@ -180,6 +185,7 @@ func (m *matcher) warmStart(vs []int) {
 // raises the duals of players whose edges it has just made heavier, by as
 // much, so that their pairs stay tight (see pairAcross).
 func (m *matcher) raiseDual(v int, x weight) {
+	m.flush()
 	double(m.buf, x)
 	sv := m.vertex(v)
 	add(m.solver.dual[sv], m.solver.dual[sv], m.buf)
@@ -195,10 +201,11 @@ func (m *matcher) fix(a, b int) {
 }
 
 // decide takes the pair (a, b), matched now, out of the graph as fix does,
-// but only when the next matching is computed (or flush is called): until
-// then the matching stays current for bestPartner, which leaves the pair
-// as it is. Fixing a pair inside a blossom dissolves it, and pairing again
-// what that frees is a search; decided pairs are fixed together, with one.
+// but only at the next change of the graph (a weight set, a pair fixed, a
+// warm start) or matching computed, or when flush is called: until then
+// the matching stays current for bestPartner, which leaves the pair as it
+// is. Fixing a pair inside a blossom dissolves it, and pairing again what
+// that frees is a search; decided pairs are fixed together, with one.
 func (m *matcher) decide(a, b int) {
 	sa, sb := m.vertex(a), m.vertex(b)
 	if mate := m.solver.mate[sa]; mate < 0 || m.solver.endpoint(mate) != sb {

@@ -25,8 +25,9 @@ import "math/bits"
 // that a maximum weight matching may pair with v, and makes the matching
 // pair them, updating the result of the last compute in place. It answers
 // only when the duals settle it cheaply, as described above; ok is false
-// otherwise, and then the matching is unchanged. The last compute must be
-// current (no weight changed and no pair fixed since), or ok is false.
+// otherwise, and when none of cands may be v's partner, and then the
+// matching is unchanged. The last compute must be current (no weight
+// changed and no pair fixed since), or ok is false.
 func (m *matcher) bestPartner(v int, cands []int) (partner int, ok bool) {
 	s := m.solver
 	if !s.settled {
@@ -61,10 +62,7 @@ func (m *matcher) bestPartner(v int, cands []int) (partner int, ok bool) {
 		}
 		return c, true
 	}
-	if mv == m.phantom {
-		return 0, false // the engine pairs v; the search says how
-	}
-	return m.engine(mv), true
+	return 0, false // the engine expects one of them; the search says
 }
 
 // engine returns the engine's number for the solver's vertex sv.
@@ -176,12 +174,10 @@ func (s *blossomSolver) swapPartner(v, u, budget int) []int {
 					continue
 				}
 				// As a base, y is matched outside its blossom, to the
-				// base of another.
+				// base of another, which is not marked: the marked
+				// blossoms come in matched pairs, and by is not one.
 				z := s.endpoint(s.mate[y])
 				bz := s.inblossom[z]
-				if seen[bz] {
-					continue
-				}
 				seen[by], seen[bz] = true, true
 				marked = append(marked, by, bz)
 				queue = append(queue, z)
@@ -198,11 +194,12 @@ func (s *blossomSolver) swapPartner(v, u, budget int) []int {
 // pairs heavier: with raiseDual, those pairs then stay tight, and the
 // next matching has to pair again only the rest. The blossoms around the
 // players are dissolved first, as the changes to come would dissolve them
-// anyway; that frees their bases. The swaps keep every matched edge tight,
-// so the state stays valid, but it is optimal again only after the next
-// compute, which must follow: until then the result of the last one is
-// stale.
+// anyway. The swaps keep the weight and every matched edge tight, but the
+// dissolving frees the bases of blossoms with positive duals: the matching
+// is optimal again only after the next compute, which must follow, and
+// until then the result of the last one is stale.
 func (m *matcher) pairAcross(upper, lower []int) {
+	m.flush()
 	s := m.solver
 	if !s.started {
 		return
