@@ -35,6 +35,21 @@ func bruteForce(n int, w [][]uint64) uint64 {
 	return best
 }
 
+// newTestGraph returns a matcher for n vertices, one-word weights and no
+// edges, the weights of its edges for exhaustive checks, and a function
+// that sets an edge in both.
+func newTestGraph(n int) ([][]uint64, *matcher, func(i, j int, x uint64)) {
+	w := make([][]uint64, n)
+	for i := range w {
+		w[i] = make([]uint64, n)
+	}
+	m := newMatcher(n, 1)
+	return w, m, func(i, j int, x uint64) {
+		w[i][j], w[j][i] = x, x
+		m.set(i, j, weight{x})
+	}
+}
+
 // withoutPair returns a copy of the weights w without the edges at a and b.
 func withoutPair(w [][]uint64, a, b int) [][]uint64 {
 	rest := make([][]uint64, len(w))
@@ -145,15 +160,7 @@ func matcherFixTrials(t *testing.T, touch bool) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for iter := 0; iter < 300; iter++ {
 		n := 4 + rng.IntN(8)
-		w := make([][]uint64, n)
-		for i := range w {
-			w[i] = make([]uint64, n)
-		}
-		m := newMatcher(n, 1)
-		setEdge := func(i, j int, x uint64) {
-			w[i][j], w[j][i] = x, x
-			m.set(i, j, weight{x})
-		}
+		w, m, setEdge := newTestGraph(n)
 		for i := 0; i < n; i++ {
 			for j := i + 1; j < n; j++ {
 				setEdge(i, j, uint64(rng.IntN(20)))

@@ -287,15 +287,7 @@ func TestDecideThenChange(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	for iter := range 1000 {
 		n := 4 + 2*rng.IntN(4)
-		w := make([][]uint64, n)
-		for i := range w {
-			w[i] = make([]uint64, n)
-		}
-		m := newMatcher(n, 1)
-		setEdge := func(i, j int, x uint64) {
-			w[i][j], w[j][i] = x, x
-			m.set(i, j, weight{x})
-		}
+		w, m, setEdge := newTestGraph(n)
 		for i := range n {
 			for j := i + 1; j < n; j++ {
 				setEdge(i, j, 1+rng.Uint64N(6))
