@@ -234,30 +234,14 @@ func newBlossomSolverPool(n, words int, pool *weightPool) *blossomSolver {
 	return s
 }
 
-// fix takes the matched pair (a, b) out of the graph for good: the
-// searches skip both, and their other edges no longer count, though they
+// fixAll takes the pairs (pairs[0], pairs[1]), (pairs[2], pairs[3]), ...,
+// each matched when the engine chose it, out of the graph for good: the
+// searches skip them, and their other edges no longer count, though they
 // keep their weights. Blossoms around them are dissolved first, which may
-// free other vertices for the next search. Setting an edge at either to
-// another weight brings the pair back.
-func (s *blossomSolver) fix(a, b int) {
-	if a == b || s.mate[a] < 0 || s.endpoint(s.mate[a]) != b {
-		panic("pairing: fixing a pair that is not matched")
-	}
-	for _, v := range [2]int{a, b} {
-		for s.inblossom[v] != v {
-			s.dissolveAround(v)
-		}
-	}
-	s.mate[a], s.mate[b] = remote(a, b), remote(b, a)
-	s.retired[a], s.retired[b] = true, true
-	s.rebuildAlive()
-	s.settled = false
-}
-
-// fixAll fixes the pairs (pairs[0], pairs[1]), (pairs[2], pairs[3]), ...,
-// matched when they were decided, as fix does one: dissolving the
-// blossoms around one may unmatch another, at the base of one of them,
-// and that pair leaves the graph all the same.
+// free other vertices for the next search; dissolving the blossoms around
+// one pair may unmatch another, at the base of one of them, and that pair
+// leaves the graph all the same. Setting an edge at either vertex of a
+// pair to another weight brings the pair back.
 func (s *blossomSolver) fixAll(pairs []int) {
 	for _, v := range pairs {
 		for s.inblossom[v] != v {
@@ -435,6 +419,12 @@ func (s *blossomSolver) tightID(i, j int, id uint32) bool {
 		return false
 	}
 	return tightRest(s.dual[i], s.dual[j], s.pool.get(id))
+}
+
+// tightEdge reports whether i and j are joined by an edge of zero slack.
+func (s *blossomSolver) tightEdge(i, j int) bool {
+	id := s.sq[i*s.n+j]
+	return id != 0 && s.tightID(i, j, id)
 }
 
 // tightRest reports whether x+y-w is zero, given that its lowest word is:

@@ -194,10 +194,10 @@ func (m *matcher) raiseDual(v int, x weight) {
 }
 
 // fix takes the pair (a, b), matched in the last matching computed, out
-// of the graph for good.
+// of the graph for good, at once.
 func (m *matcher) fix(a, b int) {
+	m.decide(a, b)
 	m.flush()
-	m.solver.fix(m.vertex(a), m.vertex(b))
 }
 
 // decide takes the pair (a, b), matched now, out of the graph as fix does,
@@ -208,8 +208,8 @@ func (m *matcher) fix(a, b int) {
 // that frees is a search; decided pairs are fixed together, with one.
 func (m *matcher) decide(a, b int) {
 	sa, sb := m.vertex(a), m.vertex(b)
-	if mate := m.solver.mate[sa]; mate < 0 || m.solver.endpoint(mate) != sb {
-		panic("pairing: deciding a pair that is not matched")
+	if mate := m.solver.mate[sa]; sa == sb || mate < 0 || m.solver.endpoint(mate) != sb {
+		panic("pairing: fixing a pair that is not matched")
 	}
 	m.solver.decided[sa], m.solver.decided[sb] = true, true
 	m.pending = append(m.pending, sa, sb)
@@ -249,17 +249,8 @@ func (m *matcher) compute() []int {
 	if m.out == nil {
 		m.out = make([]int, m.n)
 	}
-	out := m.out
-	for v := range out {
-		u := mate[m.vertex(v)]
-		switch {
-		case u < 0 || u == m.phantom:
-			out[v] = v
-		case m.inv != nil:
-			out[v] = m.inv[u]
-		default:
-			out[v] = u
-		}
+	for sv := range mate {
+		m.record(sv)
 	}
-	return out
+	return m.out
 }

@@ -50,7 +50,7 @@ func (m *matcher) bestPartner(v int, cands []int) (partner int, ok bool) {
 				continue
 			}
 			return 0, false
-		case s.sq[sv*s.n+u] == 0 || !s.tightID(sv, u, s.sq[sv*s.n+u]):
+		case !s.tightEdge(sv, u):
 			continue // in no maximum weight matching
 		}
 		changed := s.swapPartner(sv, u, 64)
@@ -127,7 +127,7 @@ func (s *blossomSolver) swapPartner(v, u, budget int) []int {
 	if bv == bu || bv == bw || bv == bx || bu == bw || bu == bx || bw == bx {
 		return nil
 	}
-	if id := s.sq[v*s.n+u]; id == 0 || !s.tightID(v, u, id) {
+	if !s.tightEdge(v, u) {
 		return nil
 	}
 	// seen marks the top-level blossoms on the cycle so far; prev[i] for
@@ -148,7 +148,7 @@ func (s *blossomSolver) swapPartner(v, u, budget int) []int {
 	for i := 0; i < len(queue) && i < budget; i++ {
 		o := queue[i]
 		row := s.sq[o*s.n : (o+1)*s.n]
-		if id := row[w]; id != 0 && s.tightID(o, w, id) {
+		if s.tightEdge(o, w) {
 			// Found: w pairs with o, and each vertex between with the
 			// outer vertex before it.
 			changed := []int{v, u}

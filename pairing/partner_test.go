@@ -249,7 +249,6 @@ func checkAcross(t *testing.T, m *matcher, isUpper []bool, iter int) {
 		}
 		return s.endpoint(s.mate[v])
 	}
-	tight := func(a, b int) bool { id := s.sq[a*s.n+b]; return id != 0 && s.tightID(a, b, id) }
 	side := func(v int) int { // 1 upper, 2 lower, 0 the phantom
 		switch {
 		case v == m.phantom:
@@ -261,7 +260,7 @@ func checkAcross(t *testing.T, m *matcher, isUpper []bool, iter int) {
 	}
 	for v := range m.n {
 		if u := partner(v); u >= 0 && trivial(v) && trivial(u) {
-			require.True(t, tight(v, u), "graph %d: matched edge %d-%d not tight", iter, v, u)
+			require.True(t, s.tightEdge(v, u), "graph %d: matched edge %d-%d not tight", iter, v, u)
 		}
 	}
 	for a := range m.n {
@@ -274,7 +273,7 @@ func checkAcross(t *testing.T, m *matcher, isUpper []bool, iter int) {
 			if side(b) != 2 || b2 < 0 || side(b2) != 2 || !trivial(b) || !trivial(b2) {
 				continue
 			}
-			require.False(t, tight(a, b) && tight(a2, b2), "graph %d: pairs %d-%d and %d-%d could be paired across", iter, a, a2, b, b2)
+			require.False(t, s.tightEdge(a, b) && s.tightEdge(a2, b2), "graph %d: pairs %d-%d and %d-%d could be paired across", iter, a, a2, b, b2)
 		}
 	}
 }
