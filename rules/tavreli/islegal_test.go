@@ -15,11 +15,18 @@ import (
 // where castling, en passant and promotion shapes come up. The offers are
 // from the side to move's stacks: every move the movement rules allow, each
 // also with one piece fewer and one more (0 and more than the stack among
-// them) and as every other kind of move, and a lone piece to every square.
+// them) and as every other kind of move, a lone piece to every square, and
+// the castling and en passant shapes from every stack.
 func TestIsLegalAgreesWithGeneration(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	var legalSeen, rejected int
-	for n, b := range randomPositions(rng, testStarts(t), 1500, 120) {
+	positions := randomPositions(rng, testStarts(t), 1500, 120)
+	// Random games rarely reach these: castling rights with the Volkhv in
+	// check, and en passant open to a stack that is no Ratnik.
+	positions = append(positions,
+		*board(t, "4r1k1/8/8/8/8/8/8/R3K2R w KQ - - 0 1"),
+		*board(t, "k7/8/8/8/3nPR3/8/8/4K3 b - e3 - 0 1"))
+	for n, b := range positions {
 		legal := b.GenerateLegal(nil)
 		isLegal := map[Move]bool{}
 		for _, m := range legal {
@@ -39,6 +46,14 @@ func TestIsLegalAgreesWithGeneration(t *testing.T) {
 			}
 			for to := int8(0); to < 64; to++ {
 				cands = append(cands, Move{from: sq, to: to, n: 1})
+			}
+			// The special moves' shapes from any stack, with no test of
+			// the mover's role or of check: IsLegal must make those.
+			cands = b.appendCastling(cands, sq, b.side)
+			if b.ep >= 0 {
+				for k := 1; k <= int(b.height[sq]); k++ {
+					cands = append(cands, Move{from: sq, to: b.ep, n: uint8(k), kind: EnPassant})
+				}
 			}
 		}
 		for _, m := range cands {
