@@ -58,8 +58,8 @@ type Reader struct {
 	sess *arbiter.Session
 
 	now      time.Duration
-	rawSeq   uint64
-	hostLog  bool // the log holds the host's frames
+	rawSeq   uint64 // the raw number of the frame the link is taking, or 0
+	hostLog  bool   // the log holds the host's frames
 	hello    *sensorboard.Hello
 	timer    time.Duration // the table's next timer instant
 	timerOn  bool
@@ -131,23 +131,22 @@ func (r *Reader) Connect(port string, now time.Duration) {
 // log). Time first passes to host.
 func (r *Reader) Feed(p []byte, host time.Duration, rawSeq uint64) {
 	r.Advance(host)
-	r.rawSeq = rawSeq
 	for len(p) > 0 {
 		n, f, err := r.dec.Decode(p)
 		p = p[n:]
 		if err == sensorboard.ErrIncomplete {
 			break
 		}
-		r.rawSeq = rawSeq
+		seq := rawSeq
 		if r.Raw != nil {
-			if seq := r.Raw(r.dec.Wire(), host, err); seq != 0 {
-				r.rawSeq = seq
+			if s := r.Raw(r.dec.Wire(), host, err); s != 0 {
+				seq = s
 			}
 		}
 		if err != nil {
 			r.Stats.Bad++
 			if r.Bad != nil {
-				r.Bad(r.rawSeq, host, err)
+				r.Bad(seq, host, err)
 			}
 			continue
 		}
@@ -156,7 +155,11 @@ func (r *Reader) Feed(p []byte, host time.Duration, rawSeq uint64) {
 			continue
 		}
 		r.Stats.Frames++
+		// As the driver does, only the frame's own events carry its
+		// number: those of ticks carry none.
+		r.rawSeq = seq
 		r.link.Frame(f, host)
+		r.rawSeq = 0
 	}
 	// The driver ticks the link after every read.
 	r.link.Tick(host)
@@ -201,7 +204,7 @@ func (r *Reader) Advance(to time.Duration) {
 
 // emit handles one link event as the director does.
 func (r *Reader) emit(e sensorboard.Event) {
-	e.RawSeq = r.rawSeq // as the driver stamps a frame's events
+	e.RawSeq = r.rawSeq // set while a frame is taken, as in the driver
 	if r.Event != nil {
 		r.Event(e)
 	}

@@ -79,3 +79,24 @@ func TestReaderReportsBadFrames(t *testing.T) {
 	require.Equal(t, []uint64{7}, bad)
 	require.Equal(t, 1, rd.Stats.Bad)
 }
+
+// As live, a frame's events carry its raw sequence number, and those of
+// the link's ticks between frames carry none: a board gone silent is not
+// the last frame's doing.
+func TestReaderStampsOnlyFrameEvents(t *testing.T) {
+	rd := replay.NewReader("test", 0)
+	var events []sb.Event
+	rd.Event = func(e sb.Event) { events = append(events, e) }
+	var w wire
+	rd.Feed(w.frame(&sb.Hello{Major: sb.VersionMajor, Caps: sb.CapHeight, Width: 2, Height: 2, Cells: 4, ID: "B1", Heartbeat: 500}, 10), 10*time.Millisecond, 7)
+	require.NotEmpty(t, events)
+	for _, e := range events {
+		require.Equal(t, uint64(7), e.RawSeq, "%v comes from frame 7", e.Kind)
+	}
+	events = nil
+	rd.Advance(10 * time.Second) // silent: the link reports it
+	require.NotEmpty(t, events)
+	for _, e := range events {
+		require.Zero(t, e.RawSeq, "%v comes from no frame", e.Kind)
+	}
+}
