@@ -14,10 +14,11 @@ import (
 type Caps struct {
 	// TopKind: the kind and mark of each stack's top piece.
 	TopKind bool
-	// TopFace: which face of the top piece is up; with TopKind only.
+	// TopFace: which face of the top piece is up; it counts with TopKind
+	// only, as a board reports it (sensorboard.Sensor.Identify).
 	TopFace bool
 	// TopColor: the colour of the top piece (not shogi, where owners are
-	// shown only by facing); with TopKind only.
+	// shown only by facing); with TopKind only, as TopFace.
 	TopColor bool
 	// Zones: the number of pieces in each off-board zone.
 	Zones bool
@@ -73,6 +74,8 @@ func (c Caps) cells(v rules.View) []cell {
 	out := make([]cell, len(v.Stacks)+len(v.Zones))
 	for i, s := range v.Stacks {
 		out[i].height = len(s)
+		// Without identity a board reports nothing of the top piece
+		// (project): no need to ask, for every square of every candidate.
 		if len(s) > 0 && c.TopKind {
 			out[i].top = c.project(s[len(s)-1])
 		}

@@ -93,14 +93,13 @@ func FromSensor(e sensorboard.Event) (Event, bool) {
 }
 
 // CapsOf maps a board's handshake capabilities onto what the session
-// compares. A board reports a top piece's face or colour only along with
-// its identity (sensorboard.Sensor.Identify).
+// compares. What a board reports of a top piece with them is
+// sensorboard.Sensor.Identify's to say (Caps.project).
 func CapsOf(c sensorboard.Caps) Caps {
-	identity := c&sensorboard.CapIdentity != 0
 	return Caps{
-		TopKind:  identity,
-		TopFace:  identity && c&sensorboard.CapFace != 0,
-		TopColor: identity && c&sensorboard.CapColor != 0,
+		TopKind:  c&sensorboard.CapIdentity != 0,
+		TopFace:  c&sensorboard.CapFace != 0,
+		TopColor: c&sensorboard.CapColor != 0,
 		Zones:    c&(sensorboard.CapZoneCount|sensorboard.CapZoneIdentity) != 0,
 	}
 }
