@@ -776,13 +776,9 @@ func (s *blossomSolver) findBestEdges() {
 		if s.label[w] != 0 || s.label[s.inblossom[w]] == 1 {
 			continue
 		}
-		row := s.sq[w*n : (w+1)*n]
-		r := s.rowMin(w, row, func(j int) uint64 {
+		s.offerRow(w, w, func(j int) uint64 {
 			return s.adj[w*s.rows+j] & s.outer[j] & s.aliveBits[j]
 		})
-		if r.k >= 0 {
-			s.setBest(w, r.k, s.fbeBest)
-		}
 	}
 	// Edges between S-blossoms, kept at the blossom of the lower end.
 	for i, word := range s.outer {
@@ -793,8 +789,7 @@ func (s *blossomSolver) findBestEdges() {
 			if s.label[bv] != 1 {
 				continue
 			}
-			row := s.sq[v*n : (v+1)*n]
-			r := s.rowMin(v, row, func(j int) uint64 {
+			s.offerRow(bv, v, func(j int) uint64 {
 				word := s.adj[v*s.rows+j] & s.outer[j] & s.aliveBits[j]
 				if bv >= n {
 					word &^= s.leafBits[(bv-n)*s.rows+j]
@@ -808,27 +803,28 @@ func (s *blossomSolver) findBestEdges() {
 				}
 				return word
 			})
-			if r.k < 0 {
-				continue
-			}
-			if s.bestedge[bv] == -1 || cmpWeight(s.fbeBest, s.bestSlack(bv)) < 0 {
-				s.setBest(bv, r.k, s.fbeBest)
-			}
 		}
 	}
 }
 
-// rowResult is the least-slack edge that rowMin found, or k = -1.
-type rowResult struct{ k int }
+// offerRow makes the least-slack edge between x and the S-vertices among
+// the candidates that word(j) gives (see rowMin) the best edge of b, if
+// its slack is smaller.
+func (s *blossomSolver) offerRow(b, x int, word func(j int) uint64) {
+	if k := s.rowMin(x, word); k >= 0 && (s.bestedge[b] == -1 || cmpWeight(s.fbeBest, s.bestSlack(b)) < 0) {
+		s.setBest(b, k, s.fbeBest)
+	}
+}
 
 // rowMin returns the least-slack edge between x and the S-vertices among
-// the candidates that word(j) gives, word j at a time, and leaves its slack
-// in fbeBest. row is x's row of weight ids.
-func (s *blossomSolver) rowMin(x int, row []uint32, word func(j int) uint64) rowResult {
+// the candidates that word(j) gives, word j at a time, or -1, and leaves
+// its slack in fbeBest.
+func (s *blossomSolver) rowMin(x int, word func(j int) uint64) int {
 	nw := s.words
 	best := s.fbeBest
 	top, k := -1, -1
 	dx := s.dualWords[x*nw : (x+1)*nw]
+	row := s.sq[x*s.n : (x+1)*s.n]
 	for j := range s.rows {
 		for cand := word(j); cand != 0; cand &= cand - 1 {
 			v := j*64 + bits.TrailingZeros64(cand)
@@ -838,7 +834,7 @@ func (s *blossomSolver) rowMin(x int, row []uint32, word func(j int) uint64) row
 			id := row[v]
 			if k >= 0 {
 				if top < 0 {
-					return rowResult{k} // zero slack: none is less
+					return k // zero slack: none is less
 				}
 				// As in offerBest: word top of the slack, give or take
 				// a carry from below.
@@ -854,7 +850,7 @@ func (s *blossomSolver) rowMin(x int, row []uint32, word func(j int) uint64) row
 			}
 		}
 	}
-	return rowResult{k}
+	return k
 }
 
 // push queues v for scanning.
@@ -973,20 +969,9 @@ func (s *blossomSolver) refreshStale() {
 		for i, leaves := range mask {
 			for ; leaves != 0; leaves &= leaves - 1 {
 				v := i*64 + bits.TrailingZeros64(leaves)
-				rowV, rowSq := v*(v-1)/2, s.sq[v*n:(v+1)*n]
-				for j := range s.rows {
-					for cand := s.adj[v*s.rows+j] & s.outer[j] & s.aliveBits[j] &^ mask[j]; cand != 0; cand &= cand - 1 {
-						w := j*64 + bits.TrailingZeros64(cand)
-						if s.label[s.inblossom[w]] != 1 {
-							continue
-						}
-						k := rowV + w
-						if w > v {
-							k = w*(w-1)/2 + v
-						}
-						s.offerBest(b, k, v, w, rowSq[w])
-					}
-				}
+				s.offerRow(b, v, func(j int) uint64 {
+					return s.adj[v*s.rows+j] & s.outer[j] & s.aliveBits[j] &^ mask[j]
+				})
 			}
 		}
 	}
