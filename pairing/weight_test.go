@@ -106,9 +106,16 @@ func TestWeightPool(t *testing.T) {
 
 // TestSetFlat checks that the weights setFlat sets are those that
 // edgeWeightInto gives every pair outside a bracket, with an even and an
-// odd number of players.
+// odd number of players, looked up by the cache's table and, with the
+// table turned off, by its map.
 func TestSetFlat(t *testing.T) {
-	for _, n := range []int{40, 41} {
+	defer func(k uint32) { tableKinds = k }(tableKinds)
+	for _, c := range []struct {
+		n     int
+		kinds uint32
+	}{{40, 512}, {41, 512}, {40, 0}, {41, 0}} {
+		n := c.n
+		tableKinds = c.kinds
 		tour := syntheticHistory(n, 4, 5)
 		s, err := newState(tour, 5, Options{Round: 5})
 		require.NoError(t, err)

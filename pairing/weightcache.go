@@ -20,8 +20,9 @@ type weightCache struct {
 	known uint32
 }
 
-// tableKinds is the most kinds for which the cache keeps a table.
-const tableKinds = 512
+// tableKinds is the most kinds for which the cache keeps a table (a
+// variable for the tests, which turn the table off).
+var tableKinds uint32 = 512
 
 // playerKind is what edgeWeightInto reads of a player, besides whom it may
 // meet.
@@ -77,14 +78,19 @@ func (c *weightCache) peek(hi, lo *player, inCur, inNext bool) uint32 {
 	if !c.d.meet.may(hi.place, lo.place) {
 		return 0
 	}
-	kh, kl := c.kindOf(hi), c.kindOf(lo)
+	return c.lookup(hi, lo, c.kindOf(hi), c.kindOf(lo), inCur, inNext)
+}
+
+// lookup returns the id for a pair that may meet, whose players have
+// kinds kh and kl: by table while both kinds are in it, else by map.
+func (c *weightCache) lookup(hi, lo *player, kh, kl uint32, inCur, inNext bool) uint32 {
 	flags := b2u(inCur)<<1 | b2u(inNext)
 	if kh < c.known && kl < c.known {
-		i := (uint64(kh)*uint64(c.known)+uint64(kl))*4 + flags
-		if c.table[i] == 0 {
-			c.table[i] = c.build(hi, lo, inCur, inNext)
+		t := &c.table[(uint64(kh)*uint64(c.known)+uint64(kl))*4+flags]
+		if *t == 0 {
+			*t = c.build(hi, lo, inCur, inNext)
 		}
-		return c.table[i]
+		return *t
 	}
 	key := uint64(kh)<<33 | uint64(kl)<<2 | flags
 	id, ok := c.ids[key]
@@ -97,27 +103,18 @@ func (c *weightCache) peek(hi, lo *player, inCur, inNext bool) uint32 {
 
 // flatRow sets row[j], for every j < i, to peek(d.sorted[j], d.sorted[i],
 // false, false): the flat weights of a whole row of the round, with the
-// table's lookups inline.
+// meetings read from the row's bits.
 func (c *weightCache) flatRow(i int, row []uint32) {
 	sorted, m := c.d.sorted, c.d.meet
 	lo := sorted[i]
-	kl := uint64(c.kindOf(lo))
+	kl := c.kindOf(lo)
 	meet := m.bits[i*m.rows : (i+1)*m.rows]
 	for j, hi := range sorted[:i] {
 		if meet[j/64]&(1<<uint(j%64)) == 0 {
 			row[j] = 0
 			continue
 		}
-		kh := uint64(c.kindOf(hi))
-		if kh >= uint64(c.known) || kl >= uint64(c.known) {
-			row[j] = c.peek(hi, lo, false, false)
-			continue
-		}
-		t := &c.table[(kh*uint64(c.known)+kl)*4]
-		if *t == 0 {
-			*t = c.build(hi, lo, false, false)
-		}
-		row[j] = *t
+		row[j] = c.lookup(hi, lo, c.kindOf(hi), kl, false, false)
 	}
 }
 
