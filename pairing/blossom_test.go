@@ -50,6 +50,14 @@ func newTestGraph(n int) ([][]uint64, *matcher, func(i, j int, x uint64)) {
 	}
 }
 
+// fix takes the pair (a, b), matched in the last matching computed, out
+// of the graph for good, at once: what the engine's decided pairs come
+// to (matcher.decide).
+func (m *matcher) fix(a, b int) {
+	m.decide(a, b)
+	m.flush()
+}
+
 // withoutPair returns a copy of the weights w without the edges at a and b.
 func withoutPair(w [][]uint64, a, b int) [][]uint64 {
 	rest := make([][]uint64, len(w))

@@ -49,7 +49,7 @@ type dutch struct {
 	playedRanks map[int]int
 	meet        meetings // who may meet whom
 	matchings   int      // maximum weight matchings computed
-	retries     int      // rounds paired again with wider fields (errNarrow)
+	retries     int      // rounds paired again with wider fields (errNarrow); for the tests
 }
 
 func b2u(b bool) uint64 {
@@ -321,7 +321,6 @@ func (d *dutch) setup() {
 	}
 	d.sgBits = bitLen(maxGroup)
 	d.setWidth(layout{d.roundShift, d.roundShift})
-	d.playedRanks = map[int]int{}
 }
 
 // setWidth sizes the weights for the per-score-group fields of l.
@@ -364,19 +363,16 @@ func (d *dutch) pairIn(l layout) (pairs [][2]int, bye int, err error) {
 	if d.trace != nil {
 		d.trace.Brackets = nil
 	}
-	odd := n%2 == 1
-	// The matcher copies what it is given: one scratch weight serves all.
-	w := newWeight(d.words)
 	var mc *matcher
-	if !odd {
+	if n%2 == 0 {
 		mc = newMatcher(n, d.words)
 	} else {
 		mc = newOddMatcher(n, d.words)
-		if err := d.chooseBye(mc, w); err != nil {
+		if err := d.chooseBye(mc); err != nil {
 			return nil, -1, err
 		}
 		// The bye is worth a pair of two bye candidates, and nothing below.
-		w.setZero()
+		w := newWeight(d.words)
 		w.addSmall(1)
 		w.shl(d.fieldBits())
 		mc.setBye(w, d.byeMay)
@@ -400,10 +396,10 @@ func (d *dutch) pairIn(l layout) (pairs [][2]int, bye int, err error) {
 // chooseBye decides the score of the bye of a round with an odd number of
 // players, and whether the single-bye rule (C9) applies from the first
 // bracket.
-func (d *dutch) chooseBye(mc *matcher, w weight) error {
+func (d *dutch) chooseBye(mc *matcher) error {
 	var err error
 	if byeHook != nil {
-		err = byeHook(d, mc, w)
+		err = byeHook(d, mc)
 	} else {
 		err = d.byeByCardinality()
 	}
@@ -416,7 +412,7 @@ func (d *dutch) chooseBye(mc *matcher, w weight) error {
 
 // byeHook, if set, decides the bye instead of byeByCardinality: tests
 // compare whole rounds with the weighted first matching it replaced.
-var byeHook func(d *dutch, mc *matcher, w weight) error
+var byeHook func(d *dutch, mc *matcher) error
 
 // byeByCardinality sets the score of the bye to the lowest among the
 // players that a maximum matching may leave unpaired, eligible players

@@ -131,7 +131,7 @@ func TestByeByCardinality(t *testing.T) {
 	for _, o := range oddRounds(t) {
 		d1, d2 := o.state(t), o.state(t)
 		err1 := d1.byeByCardinality()
-		err2 := d2.byeByWeight(newOddMatcher(len(d2.sorted), d2.words), newWeight(d2.words))
+		err2 := d2.byeByWeight(newOddMatcher(len(d2.sorted), d2.words))
 		if err2 != nil {
 			var nv *NoValidPairingError
 			require.ErrorAs(t, err2, &nv)
@@ -170,8 +170,9 @@ func TestByeByCardinality(t *testing.T) {
 // byeByWeight decides the bye by a maximum weight matching of the round
 // whose weights count pairs first, then eligible byes, then the scores
 // paired, then pairs within the top score group.
-func (d *dutch) byeByWeight(mc *matcher, w weight) error {
+func (d *dutch) byeByWeight(mc *matcher) error {
 	s := d.s
+	w := newWeight(d.words)
 	top := d.score(d.sorted[0])
 	for i, p := range d.sorted {
 		for j, o := range d.sorted[:i] {
@@ -222,9 +223,9 @@ func TestByeByWeightPairs(t *testing.T) {
 		opts := Options{Round: o.round}
 		before := BeforeRound(o.tour, o.round)
 		want, err1 := Pair(before, opts)
-		byeHook = func(d *dutch, mc *matcher, w weight) error {
+		byeHook = func(d *dutch, mc *matcher) error {
 			weighed++
-			return d.byeByWeight(mc, w)
+			return d.byeByWeight(mc)
 		}
 		got, err2 := Pair(before, opts)
 		byeHook = nil

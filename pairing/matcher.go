@@ -193,15 +193,8 @@ func (m *matcher) raiseDual(v int, x weight) {
 	m.solver.settled = false
 }
 
-// fix takes the pair (a, b), matched in the last matching computed, out
-// of the graph for good, at once.
-func (m *matcher) fix(a, b int) {
-	m.decide(a, b)
-	m.flush()
-}
-
-// decide takes the pair (a, b), matched now, out of the graph as fix does,
-// but only at the next change of the graph (a weight set, a pair fixed, a
+// decide takes the pair (a, b), matched now, out of the graph for good
+// (fixAll), but only at the next change of the graph (a weight set, a pair fixed, a
 // warm start) or matching computed, or when flush is called: until then
 // the matching stays current for bestPartner, which leaves the pair as it
 // is. Fixing a pair inside a blossom dissolves it, and pairing again what

@@ -198,6 +198,7 @@ func TestWeightCache(t *testing.T) {
 			}
 		}
 		d.setMeetings()
+		d.playedRanks = map[int]int{}
 		for _, p := range d.sorted {
 			d.playedRanks[p.playedGames] = 1 + p.playedGames%3
 		}
