@@ -278,7 +278,7 @@ func (s *blossomSolver) setID(a, b int, id uint32) {
 			if s.retired[v] {
 				u := s.endpoint(s.mate[v])
 				s.retired[v], s.retired[u] = false, false
-				s.markDirty(v) // retired only by fix, after a matching
+				s.markDirty(v) // retired only by fixAll, after a matching
 				s.markDirty(u)
 			}
 		}
