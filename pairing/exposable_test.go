@@ -239,3 +239,38 @@ func TestByeByWeightPairs(t *testing.T) {
 	}
 	require.Positive(t, weighed)
 }
+
+// TestSingleByeNeedsEligible: in round 4 of this five-player event the
+// bye comes from the top group (A, B, C on 2 points; D and E, below,
+// have had byes), since A may take it: B-D and C-E pair the rest. Apart
+// from the rest, though, the top group can only pair A-B and leave C, who
+// has had a bye (a forfeit win) and may not take another. C9 does not
+// apply.
+func TestSingleByeNeedsEligible(t *testing.T) {
+	g := func(opp int, col, res byte) trf.Game { return trf.Game{Opponent: opp, Colour: col, Result: res} }
+	bye := func(res byte) trf.Game { return trf.Game{Colour: '-', Result: res} }
+	tour := &trf.Tournament{Rounds: 5, InitialColour: 'w', Scoring: trf.DefaultScoring, Players: []trf.Player{
+		{ID: 1, Rating: 2000, Games: []trf.Game{g(3, 'w', '='), g(4, 'b', '1'), g(5, 'w', '=')}},
+		{ID: 2, Rating: 1990, Games: []trf.Game{g(5, 'w', '1'), g(3, 'b', '='), bye('H')}},
+		{ID: 3, Rating: 1980, Games: []trf.Game{g(1, 'b', '='), g(2, 'w', '='), g(4, 'w', '+')}},
+		{ID: 4, Rating: 1970, Games: []trf.Game{bye('U'), g(1, 'w', '0'), g(3, 'b', '-')}},
+		{ID: 5, Rating: 1960, Games: []trf.Game{g(2, 'b', '0'), bye('U'), g(1, 'b', '=')}},
+	}}
+	state := func() *dutch {
+		s, err := newState(tour, 4, Options{Round: 4})
+		require.NoError(t, err)
+		d := &dutch{s: s}
+		d.setup()
+		return d
+	}
+	d := state()
+	require.NoError(t, d.byeByCardinality())
+	top := d.score(d.sorted[0])
+	require.Equal(t, 3, d.groupEnd(0), "A, B and C on top")
+	assert.Equal(t, top, d.byeScore, "the bye from the top group")
+	assert.False(t, d.singleBye, "the only one the top group can spare may not take the bye")
+	oracle := state()
+	require.NoError(t, oracle.byeByWeight(newOddMatcher(len(oracle.sorted), oracle.words)))
+	assert.Equal(t, oracle.byeScore, d.byeScore)
+	assert.Equal(t, oracle.singleBye, d.singleBye)
+}
