@@ -84,7 +84,7 @@ type news struct {
 }
 
 // New creates the simulated boards for every tournament of cfg (cfg.Demo
-// boards each) in dir, adds a table for each to d, and returns the serial
+// boards each, or one for every game of a round when that is 0) in dir, adds a table for each to d, and returns the serial
 // port pattern the driver must watch.
 func New(d *director.Director, cfg *config.Config, dir string, log *slog.Logger) (*Demo, string, error) {
 	dm := &Demo{d: d, dir: dir, log: log, speed: cfg.Demo.Speed, seed: cfg.Demo.Seed, faults: cfg.Demo.Faults,
@@ -98,9 +98,21 @@ func New(d *director.Director, cfg *config.Config, dir string, log *slog.Logger)
 		if err != nil {
 			return nil, "", err
 		}
-		for n := 1; n <= cfg.Demo.Boards; n++ {
+		if ti >= len(ids) {
+			break
+		}
+		boards := cfg.Demo.Boards
+		if boards == 0 {
+			// One board for every game of a round.
+			players, err := d.DB().Players(ids[ti])
+			if err != nil {
+				return nil, "", fmt.Errorf("demo: tournament %q: %w", tc.Name, err)
+			}
+			boards = len(players) / 2
+		}
+		for n := 1; n <= boards; n++ {
 			id := fmt.Sprintf("SIM-%s-%d", abbrev(tc.Game), n)
-			if ti < len(ids) {
+			{
 				if _, err := dm.addBoard(ids[ti], id, g, uint64(ti*100+n)); err != nil {
 					dm.Close()
 					return nil, "", err
@@ -126,7 +138,7 @@ func (dm *Demo) addBoard(tournament uint64, id string, g rules.Game, n uint64) (
 		caps |= sensorboard.CapIdentity | sensorboard.CapFace
 	}
 	b, err := sim.NewBoard(sim.Config{
-		ID: id, Geometry: g.Geometry(), Caps: caps, Seed: dm.seed*1000 + n,
+		ID: id, Geometry: g.Geometry(), Graph: sim.GraphName(g), Caps: caps, Seed: dm.seed*1000 + n,
 		Faults: LinkFaults(dm.faults),
 	}, sim.NewReal())
 	if err != nil {

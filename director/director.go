@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"arbiter/arbiter"
 	"arbiter/clock"
 	"arbiter/internal/config"
+	"arbiter/pairing/trf"
 	"arbiter/rules"
 	"arbiter/store"
 )
@@ -101,14 +103,25 @@ func New(cfg *config.Config, db *store.DB, log *slog.Logger) (*Director, error) 
 		if i >= 0 {
 			t.rec = stored[i]
 		} else {
+			players, err := configPlayers(tc)
+			if err != nil {
+				return nil, fmt.Errorf("tournament %q: %w", tc.Name, err)
+			}
+			rounds := tc.Rounds
+			if n, ok := roundRobinRounds(tc.System, len(players)); ok {
+				// A round robin has as many rounds as its players need.
+				rounds = n
+			}
 			t.rec = store.Tournament{Name: tc.Name, Game: tc.Game, Options: g.Options().String(), TimeControl: tc.TimeControl,
-				System: tc.System, Rounds: tc.Rounds, TieBreaks: tc.TieBreaks, TouchMove: tc.TouchMove, IllegalMove: tc.IllegalMove,
+				System: tc.System, Rounds: rounds, TieBreaks: tc.TieBreaks, TouchMove: tc.TouchMove, IllegalMove: tc.IllegalMove,
 				Created: d.wall()}
 			if err := db.CreateTournament(&t.rec); err != nil {
 				return nil, fmt.Errorf("create tournament %q: %w", tc.Name, err)
 			}
-			for j, p := range tc.Players {
-				if err := db.PutPlayer(&store.Player{TournamentID: t.rec.ID, ID: j + 1, Name: p.Name, Rating: p.Rating}); err != nil {
+			for j := range players {
+				p := players[j]
+				p.TournamentID, p.ID = t.rec.ID, j+1
+				if err := db.PutPlayer(&p); err != nil {
 					return nil, fmt.Errorf("tournament %q: %w", tc.Name, err)
 				}
 			}
@@ -116,6 +129,45 @@ func New(cfg *config.Config, db *store.DB, log *slog.Logger) (*Director, error) 
 		d.tours = append(d.tours, t)
 	}
 	return d, nil
+}
+
+// configPlayers returns a tournament's players from its configuration:
+// the list given there, or the player records of its players_trf file.
+func configPlayers(tc config.Tournament) ([]store.Player, error) {
+	if tc.PlayersTRF == "" {
+		out := make([]store.Player, len(tc.Players))
+		for i, p := range tc.Players {
+			out[i] = store.Player{Name: p.Name, Rating: p.Rating}
+		}
+		return out, nil
+	}
+	data, err := os.ReadFile(tc.PlayersTRF)
+	if err != nil {
+		return nil, fmt.Errorf("players_trf: %w", err)
+	}
+	t, err := trf.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("players_trf %s: %w", tc.PlayersTRF, err)
+	}
+	ps := slices.Clone(t.Players)
+	slices.SortFunc(ps, func(a, b trf.Player) int { return a.ID - b.ID })
+	out := make([]store.Player, len(ps))
+	for i, p := range ps {
+		out[i] = store.Player{Name: p.Name, Rating: p.Rating, Title: p.Title, Federation: p.Federation, FideID: p.FideID}
+	}
+	return out, nil
+}
+
+// roundRobinRounds returns the number of rounds of a round robin of n
+// players, and whether system is a round robin at all.
+func roundRobinRounds(system string, n int) (int, bool) {
+	switch system {
+	case "round-robin":
+		return n - 1 + n%2, true
+	case "double-round-robin":
+		return 2 * (n - 1 + n%2), true
+	}
+	return 0, false
 }
 
 // Hub returns the live-update hub.

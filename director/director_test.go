@@ -15,8 +15,10 @@ import (
 	"arbiter/internal/config"
 	"arbiter/rules"
 	_ "arbiter/rules/chess"
+	_ "arbiter/rules/kvaa"
 	_ "arbiter/rules/shogi"
 	_ "arbiter/rules/tavreli"
+	_ "arbiter/rules/tensor"
 	"arbiter/store"
 )
 

@@ -112,7 +112,7 @@ printed path (boards.ports: [{path: ...}]) to test it without hardware.`,
 			if speed <= 0 {
 				return fmt.Errorf("%w: --speed must be positive", errUsage)
 			}
-			b, err := sim.NewBoard(sim.Config{ID: id, Geometry: g.Geometry(), Caps: caps, Seed: seed,
+			b, err := sim.NewBoard(sim.Config{ID: id, Geometry: g.Geometry(), Graph: sim.GraphName(g), Caps: caps, Seed: seed,
 				Faults: demo.LinkFaults(faults)}, sim.NewReal())
 			if err != nil {
 				return err

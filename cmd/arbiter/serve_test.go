@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -22,16 +23,30 @@ import (
 	"arbiter/store"
 )
 
-// TestDemoEventRunsToTheEnd runs the built-in demo, sped up and shortened
-// to three rounds, through simulated boards on pseudo-terminals until every
-// tournament is complete, then checks that every game was read right and
-// that the standings add up to the results.
+// TestDemoEventRunsToTheEnd runs the built-in demo as shipped, only sped
+// up as a user would (ARBITER_DEMO_SPEED=40, --exit-when-done), through
+// simulated boards on pseudo-terminals until every tournament of every
+// game is complete, then checks that every round was paired, every game
+// was read right and has a result, and that the standings add up to the
+// results.
 func TestDemoEventRunsToTheEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a whole demo event")
 	}
-	cfg := fastDemo(t, 3, 16)
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	t.Setenv("ARBITER_DEMO_SPEED", "40")
+	t.Setenv("ARBITER_EVENT_DATABASE", filepath.Join(t.TempDir(), "event.db"))
+	t.Setenv("ARBITER_HTTP_LISTEN", "127.0.0.1:0")
+	t.Setenv("ARBITER_LOG_LEVEL", "warn")
+	cfg, err := config.Load("", nil)
+	require.NoError(t, err)
+	require.Equal(t, 40.0, cfg.Demo.Speed)
+	// Every game the project knows is played in the demo.
+	var games []string
+	for _, tc := range cfg.Tournaments {
+		games = append(games, tc.Game)
+	}
+	assert.ElementsMatch(t, []string{"tavreli", "shogi", "kvaa", "tensor", "chess"}, games)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	start := time.Now()
 	url, out, errc := startServe(t, ctx, cfg, true)
@@ -49,8 +64,8 @@ func TestDemoEventRunsToTheEnd(t *testing.T) {
 	assert.Contains(t, out.String(), "every tournament is complete")
 
 	m := demoSummary(t, out.String())
-	played, _ := strconv.Atoi(m[1])
-	assert.Positive(t, played)
+	moved, _ := strconv.Atoi(m[1])
+	assert.Positive(t, moved)
 	assert.Equal(t, "0", m[3], "moves misread")
 	assert.Equal(t, "0", m[5], "games abandoned")
 
@@ -60,23 +75,35 @@ func TestDemoEventRunsToTheEnd(t *testing.T) {
 	require.NoError(t, db.Check())
 	d, err := director.New(cfg, db, slog.Default())
 	require.NoError(t, err)
-	games := 0
-	for _, id := range d.TournamentIDs() {
+	played := 0
+	first := map[string]uint64{} // the first game of each kind
+	for i, id := range d.TournamentIDs() {
+		tc := cfg.Tournaments[i]
 		rounds, err := db.Rounds(id)
 		require.NoError(t, err)
-		require.Len(t, rounds, 3)
+		players, err := db.Players(id)
+		require.NoError(t, err)
+		want := tc.Rounds
+		if strings.Contains(tc.System, "round-robin") {
+			want = len(players) - 1 + len(players)%2
+		}
+		require.Len(t, rounds, want, "%s: every round paired", tc.Name)
 		wantPoints := 0.0
 		for _, r := range rounds {
 			for _, p := range r.Pairings {
-				require.NotEmpty(t, p.Result, "round %d board %d has no result", r.Number, p.Board)
+				require.NotEmpty(t, p.Result, "%s: round %d board %d has no result", tc.Name, r.Number, p.Board)
 				wantPoints++ // a decided game, a draw and a bye are all worth one point in all
 				if p.GameID == 0 {
 					continue
 				}
-				games++
+				played++
 				g, err := db.Game(p.GameID)
 				require.NoError(t, err)
 				assert.Equal(t, p.Result, g.Result)
+				assert.Equal(t, tc.Game, g.Game)
+				if first[g.Game] == 0 {
+					first[g.Game] = g.ID
+				}
 				moves, err := db.Moves(p.GameID)
 				require.NoError(t, err)
 				assert.NotEmpty(t, moves, "game %d has no moves", g.ID)
@@ -88,30 +115,31 @@ func TestDemoEventRunsToTheEnd(t *testing.T) {
 		for _, row := range st.Rows {
 			got += row.Values[0].Num
 		}
-		assert.Equal(t, wantPoints, got, "standings points of tournament %d", id)
+		assert.Equal(t, wantPoints, got, "standings points of %s", tc.Name)
 	}
-	assert.Equal(t, 18, games, "two tournaments of six players, three rounds")
+	assert.Equal(t, 16+9+6+6+9, played, "Tavreli 8 players x 4 rounds, shogi and chess 6 x 3, Kvaa and Tensor round robins of 4")
 	require.NoError(t, db.Close())
 
 	// The records export: a Tavreli scoresheet with Cyrillic files, a KIF,
 	// a TRF report and the whole archive.
 	dir := t.TempDir()
-	code, sheet := runCLI(t, "export", "--database", cfg.Event.Database, "--game", "1", "--format", "cyrillic")
+	tav, shogi := strconv.FormatUint(first["tavreli"], 10), strconv.FormatUint(first["shogi"], 10)
+	code, sheet := runCLI(t, "export", "--database", cfg.Event.Database, "--game", tav, "--format", "cyrillic")
 	require.Equal(t, exitOK, code)
 	assert.Regexp(t, `[абвгдежз][1-8]`, sheet)
-	code, kif := runCLI(t, "export", "--database", cfg.Event.Database, "--game", "4", "--format", "kif")
+	code, kif := runCLI(t, "export", "--database", cfg.Event.Database, "--game", shogi, "--format", "kif")
 	require.Equal(t, exitOK, code)
 	assert.Contains(t, kif, "手数")
 	code, trfText := runCLI(t, "export", "--database", cfg.Event.Database, "--tournament", "1")
 	require.Equal(t, exitOK, code)
-	assert.Contains(t, trfText, "XXR 3")
+	assert.Contains(t, trfText, "XXR 4")
 	code, _ = runCLI(t, "export", "--database", cfg.Event.Database, "-o", filepath.Join(dir, "event.zip"))
 	require.Equal(t, exitOK, code)
 	zr, err := zip.OpenReader(filepath.Join(dir, "event.zip"))
 	require.NoError(t, err)
 	defer zr.Close()
-	assert.Greater(t, len(zr.File), 18, "a record per game and the reports")
-	code, _ = runCLI(t, "export", "--database", cfg.Event.Database, "--game", "1", "--format", "kif")
+	assert.Greater(t, len(zr.File), played, "a record per game and the reports")
+	code, _ = runCLI(t, "export", "--database", cfg.Event.Database, "--game", tav, "--format", "kif")
 	assert.Equal(t, exitUsage, code, "Tavreli has no KIF")
 
 	// Every game's raw sensor log replays to the stored moves.

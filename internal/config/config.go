@@ -164,7 +164,7 @@ var scalars = map[string]any{
 	"log.format":     "text",
 	"boards.baud":    115200,
 	"boards.scan":    "1s",
-	"demo.boards":    3,
+	"demo.boards":    0,
 	"demo.speed":     8.0,
 	"demo.faults":    0.01,
 	"demo.seed":      1,

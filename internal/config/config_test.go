@@ -10,8 +10,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/internal/config"
+	_ "arbiter/rules/chess"
+	_ "arbiter/rules/kvaa"
 	_ "arbiter/rules/shogi"
 	_ "arbiter/rules/tavreli"
+	_ "arbiter/rules/tensor"
 )
 
 func TestEmbeddedDefault(t *testing.T) {
@@ -19,10 +22,12 @@ func TestEmbeddedDefault(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "(built-in demo)", c.Source)
 	assert.Equal(t, "127.0.0.1:8080", c.HTTP.Listen)
-	require.Len(t, c.Tournaments, 2)
-	assert.Equal(t, "tavreli", c.Tournaments[0].Game)
-	assert.Equal(t, "shogi", c.Tournaments[1].Game)
-	assert.Len(t, c.Tournaments[0].Players, 6)
+	var games []string
+	for _, tc := range c.Tournaments {
+		games = append(games, tc.Game)
+	}
+	assert.Equal(t, []string{"tavreli", "shogi", "kvaa", "tensor", "chess"}, games, "the demo plays every game")
+	assert.Len(t, c.Tournaments[0].Players, 8)
 	assert.Empty(t, c.Boards.Ports, "the demo uses simulated boards")
 }
 

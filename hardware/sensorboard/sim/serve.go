@@ -34,6 +34,16 @@ type Spec struct {
 	Ready func(path string)
 }
 
+// GraphName is the graph name a simulated board of game g announces in its
+// handshake: the game's name for a board that is not rectangular (Kvaa),
+// empty for a rectangular one.
+func GraphName(g rules.Game) string {
+	if g.Geometry().Rectangular() {
+		return ""
+	}
+	return g.Name()
+}
+
 // Serve runs one simulated board until ctx ends or, without Loop, its game
 // is over. The board sets itself up with the game's start position before
 // it is plugged in, as a real board is set up before the round.
@@ -44,8 +54,8 @@ func Serve(ctx context.Context, s Spec) error {
 	if s.Config.Geometry == nil {
 		s.Config.Geometry = s.Game.Geometry()
 	}
-	if !s.Config.Geometry.Rectangular() && s.Config.Graph == "" {
-		s.Config.Graph = s.Game.Name()
+	if s.Config.Graph == "" {
+		s.Config.Graph = GraphName(s.Game)
 	}
 	if s.MaxMoves <= 0 {
 		s.MaxMoves = 120
