@@ -284,8 +284,8 @@ func (d *dutch) setup() {
 	for _, p := range s.players {
 		if p.valid && p.present {
 			d.sorted = append(d.sorted, p)
-			for _, m := range p.matches[:s.playedRounds] {
-				if m.played {
+			for r, m := range p.matches[:s.playedRounds] {
+				if m.played && r+1 >= s.rematchesBefore {
 					p.forbid(m.opponent)
 				}
 			}

@@ -63,6 +63,11 @@ type Options struct {
 	LotSeed uint64
 	// Trace asks for an explanation of the pairing.
 	Trace bool
+	// RematchesBefore relaxes C1 (no rematch) for the games of rounds
+	// before it: players who met only in those rounds may meet again. It
+	// is the chief arbiter's last resort when no valid pairing exists; 0
+	// keeps C1 whole.
+	RematchesBefore int
 }
 
 // NoValidPairingError reports that no pairing satisfies the absolute

@@ -64,6 +64,39 @@ func TestNoValidPairing(t *testing.T) {
 	assert.Contains(t, nv.Reason, "cannot all be paired")
 }
 
+// TestRematchesBefore: when no valid pairing exists, the arbiter's last
+// resort lets players who met only in early rounds meet again, and no
+// others.
+func TestRematchesBefore(t *testing.T) {
+	// Two players who met in round 1 may meet again in round 2 only when
+	// round 1's games are released.
+	tour := parse(t, "XXR 3", "XXC white1", line(1, 2000, "   2 w 1"), line(2, 1900, "   1 b 0"))
+	_, err := Pair(tour, Options{RematchesBefore: 1})
+	var nv *NoValidPairingError
+	require.ErrorAs(t, err, &nv, "round 1's game still forbids the rematch")
+	p, err := Pair(tour, Options{RematchesBefore: 2})
+	require.NoError(t, err)
+	require.Len(t, p.Boards, 1)
+	assert.ElementsMatch(t, []int{1, 2}, []int{p.Boards[0].White, p.Boards[0].Black})
+
+	// Four players, all of whom met in rounds 1-3 but 1-4 and 2-3 only
+	// in round 1: releasing round 1 allows exactly those rematches.
+	tour = parse(t, "XXR 4", "XXC white1",
+		line(1, 2000, "   4 w 1", "   2 b 1", "   3 w 1"),
+		line(2, 1900, "   3 b 1", "   1 w 0", "   4 b 1"),
+		line(3, 1800, "   2 w 0", "   4 b 1", "   1 b 0"),
+		line(4, 1700, "   1 b 0", "   3 w 0", "   2 w 0"))
+	_, err = Pair(tour, Options{})
+	require.ErrorAs(t, err, &nv)
+	p, err = Pair(tour, Options{RematchesBefore: 2})
+	require.NoError(t, err)
+	require.Len(t, p.Boards, 2)
+	for _, b := range p.Boards {
+		pair := []int{min(b.White, b.Black), max(b.White, b.Black)}
+		assert.Contains(t, [][]int{{1, 4}, {2, 3}}, pair)
+	}
+}
+
 func TestRoundOneWithAbsentPlayers(t *testing.T) {
 	// bbpPairings issue #30: players 1 and 9 are absent in round 1, so
 	// player 2 has the first effective pairing number and gets the initial

@@ -96,6 +96,8 @@ type state struct {
 	initialColour  Colour
 	edition        Edition
 	colourBlind    bool
+	// rematchesBefore: games of rounds before it do not forbid a rematch.
+	rematchesBefore int
 }
 
 func tenths(x float64) int { return int(math.Round(x * 10)) }
@@ -103,16 +105,17 @@ func tenths(x float64) int { return int(math.Round(x * 10)) }
 // newState derives the pairing state for round (1-based) from t.
 func newState(t *trf.Tournament, round int, opts Options) (*state, error) {
 	s := &state{
-		playedRounds:   round - 1,
-		expectedRounds: t.Rounds,
-		win:            tenths(t.Scoring.Win),
-		draw:           tenths(t.Scoring.Draw),
-		loss:           tenths(t.Scoring.Loss),
-		zeroBye:        tenths(t.Scoring.ZeroBye),
-		forfeitLoss:    tenths(t.Scoring.ForfeitLoss),
-		pab:            tenths(t.Scoring.PAB),
-		edition:        opts.Edition,
-		colourBlind:    opts.Colours == FirstPlayerByLot,
+		playedRounds:    round - 1,
+		expectedRounds:  t.Rounds,
+		win:             tenths(t.Scoring.Win),
+		draw:            tenths(t.Scoring.Draw),
+		loss:            tenths(t.Scoring.Loss),
+		zeroBye:         tenths(t.Scoring.ZeroBye),
+		forfeitLoss:     tenths(t.Scoring.ForfeitLoss),
+		pab:             tenths(t.Scoring.PAB),
+		edition:         opts.Edition,
+		colourBlind:     opts.Colours == FirstPlayerByLot,
+		rematchesBefore: opts.RematchesBefore,
 	}
 	if s.expectedRounds < round {
 		s.expectedRounds = round
