@@ -1,15 +1,52 @@
 package store
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
 )
 
-// AddAlert stores an alert for the human arbiter and sets its ID.
+// groupScan bounds how far back AddAlert looks for an open alert of the
+// same cause.
+const groupScan = 1000
+
+// AddAlert stores an alert for the human arbiter and sets its ID. An open
+// alert of the same kind about the same table, game and tournament takes
+// it instead: its count goes up and its message, evidence and time become
+// the newest, so that a cause repeated many times is one alert.
 func (db *DB) AddAlert(a *Alert) error {
+	if a.Count == 0 {
+		a.Count = 1
+	}
+	if a.Last.IsZero() {
+		a.Last = a.At
+	}
 	return db.bolt.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketAlerts)
+		c := b.Cursor()
+		n := 0
+		for k, v := c.Last(); k != nil && n < groupScan; k, v = c.Prev() {
+			n++
+			var old Alert
+			if err := json.Unmarshal(v, &old); err != nil {
+				return fmt.Errorf("%w: decode alert: %v", ErrCorrupt, err)
+			}
+			if old.Resolved || old.Kind != a.Kind || old.GameID != a.GameID || old.BoardID != a.BoardID || old.Tournament != a.Tournament {
+				continue
+			}
+			old.Count += max(a.Count, 1)
+			old.Message, old.Evidence, old.Last = a.Message, a.Evidence, a.Last
+			if a.Where != "" {
+				old.Where = a.Where
+			}
+			if a.Advice != "" {
+				old.Advice = a.Advice
+			}
+			*a = old
+			return put(b, k, &old)
+		}
 		id, err := b.NextSequence()
 		if err != nil {
 			return err
@@ -38,23 +75,45 @@ func (db *DB) Alerts(openOnly bool) ([]Alert, error) {
 // ResolveAlert marks an alert resolved by the given arbiter action, stored
 // in the same transaction.
 func (db *DB) ResolveAlert(alertID uint64, a *Action) error {
+	return db.ResolveAlerts([]uint64{alertID}, a)
+}
+
+// ResolveAlerts marks several alerts resolved by one arbiter action,
+// stored in the same transaction: all of them or, on an error, none.
+func (db *DB) ResolveAlerts(ids []uint64, a *Action) error {
 	if a == nil || a.Who == "" {
-		return fmt.Errorf("resolve alert %d: an action with who is required", alertID)
+		return fmt.Errorf("resolve alerts %v: an action with who is required", ids)
+	}
+	if len(ids) == 0 {
+		return errors.New("resolve alerts: no alert given")
 	}
 	return db.bolt.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketAlerts)
-		var al Alert
-		if err := get(b, u64key(alertID), &al); err != nil {
-			return fmt.Errorf("alert %d: %w", alertID, err)
+		als := make([]Alert, len(ids))
+		for i, id := range ids {
+			if err := get(b, u64key(id), &als[i]); err != nil {
+				return fmt.Errorf("alert %d: %w", id, err)
+			}
+			if als[i].Resolved {
+				return fmt.Errorf("alert %d is already resolved", id)
+			}
 		}
-		if al.GameID != 0 && a.GameID == 0 {
-			a.GameID = al.GameID
+		if len(ids) == 1 && als[0].GameID != 0 && a.GameID == 0 {
+			a.GameID = als[0].GameID
+		}
+		if a.What == "" {
+			a.What = "resolve-alert"
 		}
 		if err := addAction(tx, a); err != nil {
 			return err
 		}
-		al.Resolved, al.Resolution = true, a.ID
-		return put(b, u64key(alertID), &al)
+		for i := range als {
+			als[i].Resolved, als[i].Resolution = true, a.ID
+			if err := put(b, u64key(ids[i]), &als[i]); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 

@@ -179,6 +179,12 @@ func (db *DB) SetResult(gameID uint64, result, reason string, ended time.Time, a
 			return err
 		}
 		if g.TournamentID != 0 && g.Round != 0 {
+			played := false
+			if mb := tx.Bucket(bucketMoves).Bucket(u64key(gameID)); mb != nil {
+				k, _ := mb.Cursor().First()
+				played = k != nil
+			}
+			result := PairingResult(result, reason, played)
 			rounds := tx.Bucket(bucketRounds)
 			key := pairKey(g.TournamentID, uint32(g.Round))
 			var r Round
@@ -201,6 +207,22 @@ func (db *DB) SetResult(gameID uint64, result, reason string, ended time.Time, a
 		}
 		return nil
 	})
+}
+
+// PairingResult is the tournament result of a game's result: a game
+// decided by forfeit before any move was played counts as a forfeit ("+/-"
+// or "-/+", FIDE's "+" and "-"), not as a played game.
+func PairingResult(result, reason string, played bool) string {
+	if reason != "forfeit" || played {
+		return result
+	}
+	switch result {
+	case "1-0":
+		return "+/-"
+	case "0-1":
+		return "-/+"
+	}
+	return result
 }
 
 func beUint32(b []byte) uint32 {

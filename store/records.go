@@ -18,6 +18,32 @@ type Tournament struct {
 	TouchMove   string    `json:"touchMove,omitempty"`
 	IllegalMove string    `json:"illegalMove,omitempty"`
 	Created     time.Time `json:"created"`
+	// Accelerated is the acceleration of the pairings ("baku" or empty).
+	Accelerated string `json:"accelerated,omitempty"`
+	// HalfByes is how many half-point byes a player may request (0: none).
+	HalfByes int `json:"halfByes,omitempty"`
+	// RoundTimeControls overrides TimeControl for single rounds.
+	RoundTimeControls map[int]string `json:"roundTimeControls,omitempty"`
+	// EndedAfter is set when the chief arbiter ended the tournament early:
+	// the last round played; Rounds keeps the planned number.
+	EndedAfter int `json:"endedAfter,omitempty"`
+}
+
+// PlayedRounds is the number of rounds the tournament has: the planned
+// rounds, or fewer if the chief arbiter ended it early.
+func (t Tournament) PlayedRounds() int {
+	if t.EndedAfter > 0 {
+		return t.EndedAfter
+	}
+	return t.Rounds
+}
+
+// TimeControlOf returns the time control of a round.
+func (t Tournament) TimeControlOf(round int) string {
+	if tc, ok := t.RoundTimeControls[round]; ok && tc != "" {
+		return tc
+	}
+	return t.TimeControl
 }
 
 // Player is a participant of one tournament, identified by start number.
@@ -29,7 +55,35 @@ type Player struct {
 	Title        string `json:"title,omitempty"`
 	Federation   string `json:"federation,omitempty"`
 	FideID       string `json:"fideId,omitempty"`
-	Withdrawn    bool   `json:"withdrawn,omitempty"`
+	// Withdrawn players are paired no more: from round WithdrawnFrom on.
+	Withdrawn     bool `json:"withdrawn,omitempty"`
+	WithdrawnFrom int  `json:"withdrawnFrom,omitempty"`
+	// Absent is set when the player lost a game by forfeit without
+	// notice: not paired again until the arbiter re-admits them.
+	Absent bool `json:"absent,omitempty"`
+	// Joined is the first round a late entrant could be paired in (0 or 1
+	// for a player who entered before round 1).
+	Joined int `json:"joined,omitempty"`
+	// Byes are byes requested for future rounds: round -> "H" (half
+	// point) or "Z" (zero points), as TRF-26 writes them.
+	Byes map[int]string `json:"byes,omitempty"`
+}
+
+// Paired reports whether the player is to be paired in round, and if not,
+// the TRF code of the round's entry ("H", "Z").
+func (p Player) Paired(round int) (bool, string) {
+	switch {
+	case p.Withdrawn && round >= p.WithdrawnFrom:
+		return false, "Z"
+	case p.Absent:
+		return false, "Z"
+	case round < p.Joined:
+		return false, "Z"
+	}
+	if b, ok := p.Byes[round]; ok {
+		return false, b
+	}
+	return true, ""
 }
 
 // Round is one round of a tournament with its pairings.
@@ -39,6 +93,9 @@ type Round struct {
 	Pairings     []Pairing `json:"pairings"`
 	PairedAt     time.Time `json:"pairedAt"`
 	Trace        string    `json:"trace,omitempty"` // the pairing engine's explanation
+	// How the round was paired: "" by the engine, "rematches" by the
+	// engine with C1 relaxed, "manual" by the arbiter.
+	How string `json:"how,omitempty"`
 }
 
 // Pairing is one board of a round: First moves first (White, sente).
@@ -49,9 +106,13 @@ type Pairing struct {
 	Second int    `json:"second"`
 	GameID uint64 `json:"game,omitempty"`
 	// Result is the result for the tournament: "1-0", "0-1", "1/2-1/2",
-	// forfeits "+/-", "-/+", "-/-", or "" while unplayed; a bye gives the
-	// points of its kind ("bye").
+	// forfeits "+/-", "-/+", "-/-", or "" while unplayed. A player not
+	// paired (Second 0) has "bye" (the pairing-allocated bye), or the TRF
+	// letter of a requested bye or absence: "H", "F" or "Z".
 	Result string `json:"result,omitempty"`
+	// Manual marks a board the arbiter paired by hand, with the criteria
+	// the pairing breaks (empty if none).
+	Manual string `json:"manual,omitempty"`
 }
 
 // Game is one game, with or without a sensor board.
@@ -123,6 +184,17 @@ type Alert struct {
 	Resolved bool      `json:"resolved,omitempty"`
 	// Resolution refers to the Action that resolved the alert.
 	Resolution uint64 `json:"resolution,omitempty"`
+	// Tournament is set for an alert about a tournament (a round that
+	// cannot be paired) rather than a table.
+	Tournament uint64 `json:"tournament,omitempty"`
+	// Where names the table and its players, for people.
+	Where string `json:"where,omitempty"`
+	// Advice says what the arbiter should do.
+	Advice string `json:"advice,omitempty"`
+	// Count is how many times the same cause was raised on the same table
+	// while the alert was open (1 for a single event); Last is the latest.
+	Count int       `json:"count,omitempty"`
+	Last  time.Time `json:"last,omitzero"`
 }
 
 // Action is something the arbiter did, with who, when, what and why.
