@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"arbiter/clock"
@@ -43,11 +44,11 @@ func (d *Director) Resign(ctx context.Context, t *Table, side rules.Color, who s
 		if t.session == nil {
 			return errNoGame
 		}
-		if err := d.action(t.game.ID, who, "resignation", t.rgame.SideName(side)+" resigned", ""); err != nil {
-			return err
-		}
 		outs, err := t.session.SetResult(rules.Loss(side, rules.Resignation), t.now(), t.rgame.SideName(side)+" resigned")
 		if err != nil {
+			return err
+		}
+		if err := d.action(t.game.ID, who, "resignation", t.rgame.SideName(side)+" resigned", ""); err != nil {
 			return err
 		}
 		t.apply(outs)
@@ -77,6 +78,7 @@ func (d *Director) SetResult(ctx context.Context, gameID uint64, o rules.Outcome
 		}
 		d.hub.Publish(Update{Kind: "result", Game: gameID, At: d.wall(), Data: o.String()})
 		g.Result = o.Result.String()
+		d.forfeited(g, o, who)
 		d.gameEnded(nil, g)
 		return nil
 	}
@@ -87,19 +89,62 @@ func (d *Director) SetResult(ctx context.Context, gameID uint64, o rules.Outcome
 		if t.session == nil || t.game.ID != gameID {
 			return errNoGame
 		}
-		if err := d.action(gameID, who, "set-result", why, o.String()); err != nil {
-			return err
-		}
 		outs, err := t.session.SetResult(o, t.now(), why)
 		if err != nil {
 			return err
 		}
+		if err := d.action(gameID, who, "set-result", why, o.String()); err != nil {
+			return err
+		}
+		d.forfeited(*t.game, o, who)
 		t.apply(outs)
 		return nil
 	})
 }
 
-// onTable runs f on the table of a running game, after storing the action.
+// forfeited marks absent the player who lost a game by forfeit before any
+// move: FIDE's no-show is not paired in the next round unless the arbiter
+// re-admits them. It is called before the result is applied, so that the
+// next round's pairing sees it; it takes no lock of the director's.
+func (d *Director) forfeited(g store.Game, o rules.Outcome, who string) {
+	if o.Reason != rules.Forfeit || g.TournamentID == 0 {
+		return
+	}
+	if moves, err := d.db.Moves(g.ID); err != nil || len(moves) > 0 {
+		return
+	}
+	loser := g.FirstID
+	if o.Result == rules.FirstWins {
+		loser = g.SecondID
+	}
+	if loser == 0 {
+		return
+	}
+	err := d.db.UpdatePlayer(g.TournamentID, loser, func(p *store.Player) error {
+		if p.Withdrawn || p.Absent {
+			return errAlready
+		}
+		p.Absent = true
+		return nil
+	})
+	if errors.Is(err, errAlready) {
+		return
+	}
+	if err == nil {
+		err = d.db.AddAction(&store.Action{Who: who, What: "absent", Why: "lost game " + strconv.FormatUint(g.ID, 10) + " by forfeit",
+			Data: fmt.Sprintf("player %d is not paired until re-admitted", loser), At: d.wall()})
+	}
+	if err != nil {
+		d.log.Error("mark absent", "game", g.ID, "player", loser, "err", err)
+	}
+}
+
+var errAlready = errors.New("already so")
+
+// onTable runs f on the table of a running game. The action is stored
+// once f has succeeded, so a refused action is not logged as done; an
+// action that changes the game's record (a result, a move) is stored by f
+// itself before its consequences, through record.
 func (d *Director) onTable(ctx context.Context, gameID uint64, who, what, why, data string, f func(t *Table) error) error {
 	t, err := d.tableOfGame(gameID)
 	if err != nil {
@@ -109,16 +154,17 @@ func (d *Director) onTable(ctx context.Context, gameID uint64, who, what, why, d
 		if t.session == nil || t.game.ID != gameID {
 			return errNoGame
 		}
-		if err := d.action(gameID, who, what, why, data); err != nil {
-			return err
-		}
 		err := f(t)
 		t.refresh()
-		return err
+		if err != nil {
+			return err
+		}
+		return d.action(gameID, who, what, why, data)
 	})
 }
 
-// onClock runs f on the clock of a running game, after storing the action.
+// onClock runs f on the clock of a running game, and stores the action if
+// the clock took it.
 func (d *Director) onClock(ctx context.Context, gameID uint64, who, what, why, data string, f func(t *Table, c *clock.Clock) error) error {
 	return d.onTable(ctx, gameID, who, what, why, data, func(t *Table) error {
 		c := t.session.Clock()
@@ -153,12 +199,23 @@ func (d *Director) Resume(ctx context.Context, gameID uint64, who, why string) e
 // Resolve settles an open question on a table (an ambiguous move, a
 // promotion the board cannot see) with one of the candidate moves.
 func (d *Director) Resolve(ctx context.Context, gameID uint64, move, who, why string) error {
-	return d.onTable(ctx, gameID, who, "resolve", why, move, func(t *Table) error {
+	t, err := d.tableOfGame(gameID)
+	if err != nil {
+		return err
+	}
+	return t.Do(ctx, func() error {
+		if t.session == nil || t.game.ID != gameID {
+			return errNoGame
+		}
 		outs, err := t.session.Resolve(move, t.now())
 		if err != nil {
 			return err
 		}
+		if err := d.action(gameID, who, "resolve", why, move); err != nil {
+			return err
+		}
 		t.apply(outs)
+		t.refresh()
 		return nil
 	})
 }

@@ -40,6 +40,15 @@ func (d *Director) BoardEvent(ctx context.Context, e sensorboard.Event) {
 			t.setCaps(arbiter.CapsOf(e.Hello.Caps))
 		}
 		t.SetHealth(sensorboard.Active.String())
+		if l := t.Live(); l.GameID == 0 || l.Result != "" {
+			// A board back on an idle table: a game of the round may
+			// have waited for it.
+			d.background(func() {
+				if err := d.startWaiting(ctx, t); err != nil {
+					d.log.Error("start a waiting game", "table", t.ID, "err", err)
+				}
+			})
+		}
 		return
 	case sensorboard.EventHealth:
 		t.SetHealth(e.Health.String())
@@ -142,9 +151,22 @@ func (d *Director) startWaiting(ctx context.Context, t *Table) error {
 	}
 	g := pick
 	g.BoardID = t.ID
+	if d.raw != nil && g.RawFrom == 0 {
+		// A game that begins here replays from this board's next frame.
+		if ms, err := d.db.Moves(g.ID); err == nil && len(ms) == 0 {
+			if g.RawFrom, err = d.raw.Next(t.ID); err != nil {
+				return err
+			}
+		}
+	}
 	if err := d.db.UpdateGame(g); err != nil {
 		return err
 	}
 	cfg := d.arbiterConfig(tr)
-	return t.Do(ctx, func() error { return t.start(g, tr.game, cfg, tr.ctl) })
+	return t.Do(ctx, func() error {
+		if t.session != nil && t.game != nil && t.game.Result == "" && !t.session.Outcome().Over() {
+			return nil // started meanwhile
+		}
+		return t.start(g, tr.game, cfg)
+	})
 }

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"arbiter/arbiter"
-	"arbiter/clock"
 	"arbiter/internal/config"
 	"arbiter/pairing/trf"
 	"arbiter/rules"
@@ -67,7 +66,8 @@ type tour struct {
 	rec  store.Tournament
 	cfg  config.Tournament
 	game rules.Game
-	ctl  *clock.Control
+	// blocked says why the next round could not be paired, until it is.
+	blocked string
 }
 
 // New prepares an event from its configuration and database: tournaments
@@ -92,12 +92,8 @@ func New(cfg *config.Config, db *store.DB, log *slog.Logger) (*Director, error) 
 			return nil, fmt.Errorf("tournament %q: %w", tc.Name, err)
 		}
 		t := &tour{cfg: tc, game: g}
-		if tc.TimeControl != "" && tc.TimeControl != "-" {
-			ctl, err := clock.Parse(tc.TimeControl)
-			if err != nil {
-				return nil, fmt.Errorf("tournament %q: %w", tc.Name, err)
-			}
-			t.ctl = &ctl
+		if _, err := gameControl(tc.TimeControl); err != nil {
+			return nil, fmt.Errorf("tournament %q: %w", tc.Name, err)
 		}
 		i := slices.IndexFunc(stored, func(s store.Tournament) bool { return s.Name == tc.Name })
 		if i >= 0 {
@@ -114,7 +110,7 @@ func New(cfg *config.Config, db *store.DB, log *slog.Logger) (*Director, error) 
 			}
 			t.rec = store.Tournament{Name: tc.Name, Game: tc.Game, Options: g.Options().String(), TimeControl: tc.TimeControl,
 				System: tc.System, Rounds: rounds, TieBreaks: tc.TieBreaks, TouchMove: tc.TouchMove, IllegalMove: tc.IllegalMove,
-				Created: d.wall()}
+				Created: d.wall(), Accelerated: tc.Accelerated, HalfByes: tc.HalfPointByes, RoundTimeControls: tc.RoundTimeControls}
 			if err := db.CreateTournament(&t.rec); err != nil {
 				return nil, fmt.Errorf("create tournament %q: %w", tc.Name, err)
 			}
@@ -320,9 +316,11 @@ func (d *Director) Done() <-chan struct{} { return d.done }
 // checkDone closes Done if the event is complete.
 func (d *Director) checkDone() {
 	for _, id := range d.TournamentIDs() {
-		tr := d.tour(id)
+		d.mu.RLock()
+		want := d.tourLocked(id).rec.PlayedRounds()
+		d.mu.RUnlock()
 		rounds, err := d.db.Rounds(id)
-		if err != nil || len(rounds) < tr.rec.Rounds {
+		if err != nil || len(rounds) < want {
 			return
 		}
 		for _, r := range rounds {

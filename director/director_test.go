@@ -39,7 +39,12 @@ func eventConfig(t *testing.T, system string, players int, rounds int) *config.C
 // newEvent opens a fresh event database and a director for it.
 func newEvent(t *testing.T, system string, players, rounds int) (*director.Director, *store.DB) {
 	t.Helper()
-	cfg := eventConfig(t, system, players, rounds)
+	return newEventFrom(t, eventConfig(t, system, players, rounds))
+}
+
+// newEventFrom opens a fresh event database and a director for cfg.
+func newEventFrom(t *testing.T, cfg *config.Config) (*director.Director, *store.DB) {
+	t.Helper()
 	db, err := store.Open(cfg.Event.Database, nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })

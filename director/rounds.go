@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"arbiter/arbiter"
@@ -11,6 +13,7 @@ import (
 	"arbiter/pairing/roundrobin"
 	"arbiter/pairing/tiebreak"
 	"arbiter/pairing/trf"
+	"arbiter/rules"
 	"arbiter/store"
 )
 
@@ -23,6 +26,9 @@ var (
 // and "1/2-1/2".
 const (
 	ResultBye          = "bye" // pairing-allocated bye
+	ResultHalfBye      = "H"   // a requested half-point bye
+	ResultFullBye      = "F"   // a full-point bye the arbiter granted
+	ResultZeroBye      = "Z"   // not paired: absent, withdrawn or a zero-point bye
 	ResultFirstForfeit = "+/-" // the first player wins by forfeit
 	ResultSecondForfit = "-/+"
 	ResultDoubleForfit = "-/-"
@@ -57,7 +63,7 @@ func (r Reports) TRF(id uint64) (*trf.Tournament, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &trf.Tournament{Name: tr.Name, Rounds: tr.Rounds, InitialColour: 'w', Scoring: trf.DefaultScoring, TimeControl: tr.TimeControl}
+	t := &trf.Tournament{Name: tr.Name, Rounds: tr.PlayedRounds(), InitialColour: 'w', Scoring: trf.DefaultScoring, TimeControl: tr.TimeControl}
 	index := map[int]int{}
 	for i, p := range players {
 		index[p.ID] = i
@@ -65,7 +71,13 @@ func (r Reports) TRF(id uint64) (*trf.Tournament, error) {
 	}
 	for _, r := range rounds {
 		for i := range t.Players {
-			t.Players[i].Games = append(t.Players[i].Games, trf.Game{Colour: '-', Result: 'Z'})
+			// Not in the round's pairings: a bye granted for a round
+			// missed (a late entry), else absent.
+			g := trf.Game{Colour: '-', Result: 'Z'}
+			if code, ok := players[i].Byes[r.Number]; ok && len(code) == 1 {
+				g.Result = code[0]
+			}
+			t.Players[i].Games = append(t.Players[i].Games, g)
 		}
 		set := func(id int, g trf.Game) {
 			if i, ok := index[id]; ok {
@@ -74,7 +86,7 @@ func (r Reports) TRF(id uint64) (*trf.Tournament, error) {
 		}
 		for _, p := range r.Pairings {
 			if p.Second == 0 {
-				set(p.First, trf.Game{Colour: '-', Result: 'U'})
+				set(p.First, trf.Game{Colour: '-', Result: byeCode(p.Result)})
 				continue
 			}
 			fr, sr := resultCodes(p.Result)
@@ -90,6 +102,16 @@ func (r Reports) TRF(id uint64) (*trf.Tournament, error) {
 		t.Players[i].Points = pts
 	}
 	return t, nil
+}
+
+// byeCode returns the TRF code of a player not paired in a round, from the
+// result stored on their pairing.
+func byeCode(result string) byte {
+	switch result {
+	case ResultHalfBye, ResultFullBye, ResultZeroBye:
+		return result[0]
+	}
+	return 'U' // the pairing-allocated bye
 }
 
 // resultCodes returns the TRF result codes of a stored pairing result for
@@ -141,8 +163,32 @@ func (d *Director) PairNextRound(ctx context.Context, id uint64, who, why string
 	return d.advance(ctx, id, who, why)
 }
 
+// plan is a round as paired, before it is stored: the boards (first mover,
+// second mover), the player with the pairing-allocated bye, the players
+// not paired with the TRF code of their entry, and how it was made.
+type plan struct {
+	boards [][2]int
+	bye    int
+	out    map[int]string
+	trace  string
+	how    string            // "", "rematches" or "manual"
+	manual map[[2]int]string // per hand-made board: the criteria it breaks
+	data   string            // what the audit log records of it
+}
+
 // advance pairs and starts the next round if the current one is complete.
 func (d *Director) advance(ctx context.Context, id uint64, who, why string) error {
+	return d.newRound(ctx, id, "pair-round", who, why, func(tr *tour, number int) (*plan, error) {
+		return d.pair(tr, number, 0)
+	})
+}
+
+// newRound makes the next round of a tournament with planner, stores it
+// with the arbiter's action and starts its games. It refuses while the
+// current round has unfinished games or when every round has been played.
+// When the engine finds no valid pairing, the tournament is blocked: an
+// alert tells the arbiter what can be done.
+func (d *Director) newRound(ctx context.Context, id uint64, what, who, why string, planner func(*tour, int) (*plan, error)) error {
 	tr := d.tour(id)
 	if tr == nil {
 		return fmt.Errorf("tournament %d: %w", id, store.ErrNotFound)
@@ -160,40 +206,61 @@ func (d *Director) advance(ctx context.Context, id uint64, who, why string) erro
 			}
 		}
 	}
-	if len(rounds) >= tr.rec.Rounds {
+	if len(rounds) >= tr.rec.PlayedRounds() {
 		return errTournamentOver
 	}
 	number := len(rounds) + 1
-	round := store.Round{TournamentID: id, Number: number, PairedAt: d.wall()}
-	boards, bye, trace, err := d.pair(tr, number)
+	pl, err := planner(tr, number)
 	if err != nil {
+		var nv *pairing.NoValidPairingError
+		if errors.As(err, &nv) {
+			d.blockLocked(tr, number, nv)
+		}
 		return fmt.Errorf("pair round %d of %s: %w", number, tr.rec.Name, err)
 	}
-	round.Trace = trace
+	round := store.Round{TournamentID: id, Number: number, PairedAt: d.wall(), Trace: pl.trace, How: pl.how}
 	players, err := d.db.Players(id)
 	if err != nil {
 		return err
 	}
+	byID := map[int]store.Player{}
+	for _, p := range players {
+		byID[p.ID] = p
+	}
 	name := func(pid int) string {
-		for _, p := range players {
-			if p.ID == pid {
-				return p.Name
-			}
+		if p, ok := byID[pid]; ok {
+			return p.Name
 		}
 		return fmt.Sprintf("player %d", pid)
 	}
 	var games []*store.Game
-	for i, b := range boards {
+	var forfeits []*store.Game
+	for i, b := range pl.boards {
 		g := &store.Game{TournamentID: id, Round: number, BoardNo: i + 1, Game: tr.rec.Game, Options: tr.game.Options().String(),
-			TimeControl: tr.rec.TimeControl, First: name(b[0]), Second: name(b[1]), FirstID: b[0], SecondID: b[1], Started: d.wall()}
+			TimeControl: tr.rec.TimeControlOf(number), First: name(b[0]), Second: name(b[1]), FirstID: b[0], SecondID: b[1], Started: d.wall()}
 		if err := d.db.CreateGame(g); err != nil {
 			return err
 		}
 		games = append(games, g)
-		round.Pairings = append(round.Pairings, store.Pairing{Board: i + 1, First: b[0], Second: b[1], GameID: g.ID})
+		round.Pairings = append(round.Pairings, store.Pairing{Board: i + 1, First: b[0], Second: b[1], GameID: g.ID, Manual: pl.manual[b]})
+		// A scheduled game against a player who is not there (a round
+		// robin's withdrawn player) is a forfeit at once.
+		ok1, _ := byID[b[0]].Paired(number)
+		ok2, _ := byID[b[1]].Paired(number)
+		if !ok1 || !ok2 {
+			forfeits = append(forfeits, g)
+		}
 	}
-	if bye != 0 {
-		round.Pairings = append(round.Pairings, store.Pairing{Board: len(boards) + 1, First: bye, Result: ResultBye})
+	if pl.bye != 0 {
+		round.Pairings = append(round.Pairings, store.Pairing{Board: len(pl.boards) + 1, First: pl.bye, Result: ResultBye})
+	}
+	outs := make([]int, 0, len(pl.out))
+	for pid := range pl.out {
+		outs = append(outs, pid)
+	}
+	slices.Sort(outs)
+	for _, pid := range outs {
+		round.Pairings = append(round.Pairings, store.Pairing{Board: len(round.Pairings) + 1, First: pid, Result: pl.out[pid]})
 	}
 	if err := d.db.PutRound(&round); err != nil {
 		return err
@@ -201,58 +268,116 @@ func (d *Director) advance(ctx context.Context, id uint64, who, why string) erro
 	if why == "" {
 		why = "the previous round is complete"
 	}
-	if err := d.db.AddAction(&store.Action{Who: who, What: "pair-round", Why: why, Data: fmt.Sprintf("round %d of %s", number, tr.rec.Name), At: d.wall()}); err != nil {
+	data := fmt.Sprintf("round %d of %s", number, tr.rec.Name)
+	if pl.data != "" {
+		data += ": " + pl.data
+	}
+	act := &store.Action{Who: who, What: what, Why: why, Data: data, At: d.wall()}
+	if err := d.db.AddAction(act); err != nil {
 		return err
 	}
-	d.log.Info("round paired", "tournament", tr.rec.Name, "round", number, "boards", len(boards), "bye", bye)
+	if tr.blocked != "" {
+		tr.blocked = ""
+		d.resolveTournamentAlerts(id, who, "round "+strconv.Itoa(number)+" was paired ("+what+")")
+	}
+	d.log.Info("round paired", "tournament", tr.rec.Name, "round", number, "boards", len(pl.boards), "bye", pl.bye, "how", pl.how)
 	d.hub.Publish(Update{Kind: "round", At: d.wall(), Data: map[string]any{"tournament": id, "round": number}})
-	// Start the games on the tournament's tables, board n on table n.
+	for _, g := range forfeits {
+		ok1, _ := byID[g.FirstID].Paired(number)
+		res := "1-0"
+		switch ok2, _ := byID[g.SecondID].Paired(number); {
+		case !ok1 && !ok2:
+			res = "0-1" // both absent: recorded as a loss for the first; the arbiter may correct it
+		case !ok1:
+			res = "0-1"
+		}
+		a := &store.Action{Who: who, What: "set-result", Why: "a player is withdrawn or absent", Data: res + " forfeit", At: d.wall()}
+		if err := d.db.SetResult(g.ID, res, rules.Forfeit.String(), d.wall(), a); err != nil {
+			return err
+		}
+		g.Result = res
+	}
+	// Start the games on the tournament's tables, board n on table n, where
+	// the table's board is there; a game whose board is gone waits for it.
 	for _, t := range d.tables {
 		if t.Tournament != id || t.Number > len(games) {
 			continue
 		}
 		g := games[t.Number-1]
+		if g.Result != "" {
+			continue
+		}
 		g.BoardID = t.ID
-		if d.raw != nil {
-			if g.RawFrom, err = d.raw.Next(t.ID); err != nil {
+		if !t.boardPresent() {
+			if err := d.db.UpdateGame(g); err != nil {
 				return err
 			}
+			d.tableWaits(t, g)
+			continue
 		}
-		if err := d.db.UpdateGame(g); err != nil {
-			return err
-		}
-		cfg := d.arbiterConfig(tr)
-		if err := t.Do(ctx, func() error { return t.start(g, tr.game, cfg, tr.ctl) }); err != nil {
+		if err := d.startOn(ctx, t, tr, g); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// pair returns the boards (first mover, second mover) of a round, the
-// player with the bye, and the pairing engine's explanation.
-func (d *Director) pair(tr *tour, number int) ([][2]int, int, string, error) {
+// startOn starts game g on table t.
+func (d *Director) startOn(ctx context.Context, t *Table, tr *tour, g *store.Game) error {
+	if d.raw != nil {
+		var err error
+		if g.RawFrom, err = d.raw.Next(t.ID); err != nil {
+			return err
+		}
+	}
+	g.BoardID = t.ID
+	if err := d.db.UpdateGame(g); err != nil {
+		return err
+	}
+	cfg := d.arbiterConfig(tr)
+	return t.Do(ctx, func() error { return t.start(g, tr.game, cfg) })
+}
+
+// pair returns the plan of a round as the pairing system makes it. With
+// rematchesBefore > 0, the Swiss engine lets players who met only in
+// rounds before it meet again.
+func (d *Director) pair(tr *tour, number, rematchesBefore int) (*plan, error) {
 	t, err := d.TRF(tr.rec.ID)
 	if err != nil {
-		return nil, 0, "", err
+		return nil, err
 	}
-	var boards [][2]int
+	players, err := d.db.Players(tr.rec.ID)
+	if err != nil {
+		return nil, err
+	}
+	pl := &plan{out: map[int]string{}}
 	switch tr.rec.System {
 	case "round-robin", "double-round-robin":
 		s, err := roundrobin.Berger(len(t.Players), roundrobin.Options{Double: tr.rec.System == "double-round-robin"})
 		if err != nil {
-			return nil, 0, "", err
+			return nil, err
 		}
 		if number > len(s.Rounds) {
-			return nil, 0, "", errTournamentOver
+			return nil, errTournamentOver
 		}
 		r := s.Rounds[number-1]
 		for _, b := range r.Boards {
-			boards = append(boards, [2]int{b.First, b.Second})
+			pl.boards = append(pl.boards, [2]int{b.First, b.Second})
 		}
-		return boards, r.Bye, fmt.Sprintf("Berger table, round %d", number), nil
+		pl.bye = r.Bye
+		pl.trace = fmt.Sprintf("Berger table, round %d", number)
+		return pl, nil
 	}
-	opts := pairing.Options{Round: number, Trace: true, Colours: pairing.ChessColours}
+	// Who is not to be paired: an entry for the round being paired.
+	for i, p := range players {
+		if ok, code := p.Paired(number); !ok {
+			pl.out[p.ID] = code
+			t.Players[i].Games = append(t.Players[i].Games, trf.Game{Colour: '-', Result: code[0]})
+		}
+	}
+	back := renumber(t, players)
+	opts := pairing.Options{Round: number, Trace: true, Colours: pairing.ChessColours,
+		Baku: tr.rec.Accelerated == "baku", RematchesBefore: rematchesBefore}
 	if tr.rec.System == "swiss-dutch-2017" {
 		opts.Edition = pairing.Dutch2017
 	}
@@ -263,16 +388,62 @@ func (d *Director) pair(tr *tour, number int) ([][2]int, int, string, error) {
 	}
 	p, err := pairing.Pair(t, opts)
 	if err != nil {
-		return nil, 0, "", err
+		return nil, err
 	}
 	for _, b := range p.Boards {
-		boards = append(boards, [2]int{b.White, b.Black})
+		pl.boards = append(pl.boards, [2]int{back[b.White], back[b.Black]})
 	}
-	trace := ""
+	pl.bye = back[p.Bye]
 	if p.Trace != nil {
-		trace = p.Trace.String()
+		pl.trace = p.Trace.String()
 	}
-	return boards, p.Bye, trace, nil
+	return pl, nil
+}
+
+// renumber gives the players of t the pairing numbers of the initial
+// ranking when late entrants joined (FIDE C.04.2: numbers are reassigned
+// so that a late entrant ranks by rating among the others; the start
+// numbers stored with the games do not change). It returns the map from
+// pairing numbers back to start numbers.
+func renumber(t *trf.Tournament, players []store.Player) map[int]int {
+	back := map[int]int{0: 0}
+	order := make([]store.Player, 0, len(players))
+	late := false
+	for _, p := range players {
+		if p.Joined <= 1 {
+			order = append(order, p)
+		} else {
+			late = true
+		}
+	}
+	if !late {
+		for _, p := range players {
+			back[p.ID] = p.ID
+		}
+		return back
+	}
+	for _, p := range players {
+		if p.Joined <= 1 {
+			continue
+		}
+		i := slices.IndexFunc(order, func(o store.Player) bool { return o.Rating < p.Rating })
+		if i < 0 {
+			i = len(order)
+		}
+		order = slices.Insert(order, i, p)
+	}
+	to := map[int]int{0: 0}
+	for i, p := range order {
+		to[p.ID] = i + 1
+		back[i+1] = p.ID
+	}
+	for i := range t.Players {
+		t.Players[i].ID = to[t.Players[i].ID]
+		for j := range t.Players[i].Games {
+			t.Players[i].Games[j].Opponent = to[t.Players[i].Games[j].Opponent]
+		}
+	}
+	return back
 }
 
 // arbiterConfig is the arbitration policy of a tournament's games.

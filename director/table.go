@@ -57,24 +57,26 @@ type Table struct {
 
 // Live is a table's state for display.
 type Live struct {
-	Table      string          `json:"table"`
-	Tournament uint64          `json:"tournament"`
-	Number     int             `json:"number"`
-	GameID     uint64          `json:"game,omitempty"`
-	Game       string          `json:"gameType,omitempty"`
-	First      string          `json:"first,omitempty"`
-	Second     string          `json:"second,omitempty"`
-	Position   string          `json:"position,omitempty"`
-	View       *BoardView      `json:"view,omitempty"`
-	Turn       string          `json:"turn,omitempty"`
-	Plies      int             `json:"plies"`
-	LastMove   string          `json:"lastMove,omitempty"`
-	Clock      [2]ClockFace    `json:"clock"`
-	Result     string          `json:"result,omitempty"`
-	Recovery   bool            `json:"recovery,omitempty"`
-	Health     string          `json:"health"`
-	Prompt     *arbiter.Prompt `json:"prompt,omitempty"`
-	Updated    time.Time       `json:"updated"`
+	Table      string       `json:"table"`
+	Tournament uint64       `json:"tournament"`
+	Number     int          `json:"number"`
+	GameID     uint64       `json:"game,omitempty"`
+	Game       string       `json:"gameType,omitempty"`
+	First      string       `json:"first,omitempty"`
+	Second     string       `json:"second,omitempty"`
+	Position   string       `json:"position,omitempty"`
+	View       *BoardView   `json:"view,omitempty"`
+	Turn       string       `json:"turn,omitempty"`
+	Plies      int          `json:"plies"`
+	LastMove   string       `json:"lastMove,omitempty"`
+	Clock      [2]ClockFace `json:"clock"`
+	Result     string       `json:"result,omitempty"`
+	Recovery   bool         `json:"recovery,omitempty"`
+	Health     string       `json:"health"`
+	// HealthSince is when the board's link took its present health.
+	HealthSince time.Time       `json:"healthSince,omitzero"`
+	Prompt      *arbiter.Prompt `json:"prompt,omitempty"`
+	Updated     time.Time       `json:"updated"`
 }
 
 // ClockFace is one side's clock for display.
@@ -180,6 +182,9 @@ func (t *Table) Do(ctx context.Context, f func() error) error {
 // SetHealth records the board's link health for display.
 func (t *Table) SetHealth(h string) {
 	t.mu.Lock()
+	if t.live.Health != h {
+		t.live.HealthSince = t.wall()
+	}
 	t.live.Health = h
 	t.live.Updated = t.wall()
 	t.mu.Unlock()
@@ -269,10 +274,14 @@ func (t *Table) shutdown() {
 
 // Start begins a game on the table. Called on the table's goroutine
 // (through Do).
-func (t *Table) start(g *store.Game, rg rules.Game, cfg arbiter.Config, ctl *clock.Control) error {
+func (t *Table) start(g *store.Game, rg rules.Game, cfg arbiter.Config) error {
 	moves, err := t.db.Moves(g.ID)
 	if err != nil {
 		return fmt.Errorf("table %s: %w", t.ID, err)
+	}
+	ctl, err := gameControl(g.TimeControl)
+	if err != nil {
+		return fmt.Errorf("table %s: game %d: %w", t.ID, g.ID, err)
 	}
 	clk, err := t.gameClock(g, moves, ctl)
 	if err != nil {
@@ -323,6 +332,19 @@ func (t *Table) start(g *store.Game, rg rules.Game, cfg arbiter.Config, ctl *clo
 	t.notify.gameStarted(t, *g, s.Position())
 	t.log.Info("game started", "game", g.ID, "first", g.First, "second", g.Second, "resumed at ply", len(moves))
 	return nil
+}
+
+// gameControl is the time control of a game's text form; nil for a game
+// without a clock ("" or "-").
+func gameControl(text string) (*clock.Control, error) {
+	if text == "" || text == "-" {
+		return nil, nil
+	}
+	ctl, err := clock.Parse(text)
+	if err != nil {
+		return nil, fmt.Errorf("time control %q: %w", text, err)
+	}
+	return &ctl, nil
 }
 
 // gameClock makes the clock of a game: a new one, or for a game that was

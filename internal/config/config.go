@@ -118,6 +118,12 @@ type Tournament struct {
 	AutoPair    bool     `mapstructure:"auto_pair"`
 	Players     []Player `mapstructure:"players"`
 	PlayersTRF  string   `mapstructure:"players_trf"`
+	// Accelerated is the acceleration of a Swiss: "" or "baku".
+	Accelerated string `mapstructure:"accelerated"`
+	// HalfPointByes is how many half-point byes a player may request.
+	HalfPointByes int `mapstructure:"half_point_byes"`
+	// RoundTimeControls overrides TimeControl for single rounds.
+	RoundTimeControls map[int]string `mapstructure:"round_time_controls"`
 }
 
 // Player is a participant given in the configuration.
@@ -311,6 +317,23 @@ func (c *Config) Validate() []Problem {
 		if t.TimeControl != "" {
 			if _, err := clock.Parse(t.TimeControl); err != nil {
 				add(key+".time_control", t.TimeControl, "%v", err)
+			}
+		}
+		if t.Accelerated != "" && t.Accelerated != "baku" {
+			add(key+".accelerated", t.Accelerated, "want baku or nothing")
+		}
+		if t.Accelerated != "" && !strings.HasPrefix(t.System, "swiss") {
+			add(key+".accelerated", t.Accelerated, "only a Swiss is accelerated")
+		}
+		if t.HalfPointByes < 0 || t.HalfPointByes > t.Rounds {
+			add(key+".half_point_byes", t.HalfPointByes, "must be between 0 and the number of rounds")
+		}
+		for r, tc := range t.RoundTimeControls {
+			if r < 1 || r > t.Rounds {
+				add(fmt.Sprintf("%s.round_time_controls.%d", key, r), tc, "no such round: the tournament has %d", t.Rounds)
+			}
+			if _, err := clock.Parse(tc); err != nil && tc != "-" {
+				add(fmt.Sprintf("%s.round_time_controls.%d", key, r), tc, "%v", err)
 			}
 		}
 		if t.TouchMove != "" {
