@@ -256,3 +256,12 @@ func (d *Director) ResolveAlert(alertID uint64, who, why string) error {
 	}
 	return err
 }
+
+// ResolveAlerts marks several alerts handled by one action.
+func (d *Director) ResolveAlerts(ids []uint64, who, why string) error {
+	err := d.db.ResolveAlerts(ids, &store.Action{Who: who, What: "resolve-alert", Why: why, Data: fmt.Sprintf("%d alerts", len(ids)), At: d.wall()})
+	if err == nil {
+		d.hub.Publish(Update{Kind: "alert", At: d.wall()})
+	}
+	return err
+}

@@ -24,6 +24,12 @@ type tourSummary struct {
 	Players int  `json:"players"`
 	Paired  int  `json:"roundsPaired"` // rounds paired so far
 	Running bool `json:"running"`      // the last paired round has unfinished games
+	// Blocked says why the next round cannot be paired, until the arbiter
+	// decides.
+	Blocked string `json:"blocked,omitempty"`
+	// Last is the number of rounds the tournament has now: the planned
+	// rounds, or fewer if it was ended early.
+	Last int `json:"lastRound"`
 }
 
 // tourDetail is a tournament with its players and its rounds.
@@ -37,6 +43,7 @@ type tourDetail struct {
 type roundView struct {
 	Number   int         `json:"number"`
 	PairedAt time.Time   `json:"pairedAt"`
+	How      string      `json:"how,omitempty"` // "manual", "rematches" or "" (the engine)
 	Boards   []boardLine `json:"boards"`
 }
 
@@ -50,6 +57,9 @@ type boardLine struct {
 	Result     string `json:"result,omitempty"`
 	GameID     uint64 `json:"game,omitempty"`
 	Bye        bool   `json:"bye,omitempty"`
+	// Manual is set on a board paired by hand: "manual", or the FIDE
+	// criteria it breaks.
+	Manual string `json:"manual,omitempty"`
 }
 
 // gameView is a game with its moves and record formats.
@@ -133,7 +143,7 @@ func (s *Site) summary(id uint64) (tourSummary, error) {
 	if err != nil {
 		return tourSummary{}, err
 	}
-	sum := tourSummary{Tournament: t, Players: len(ps), Paired: len(rs)}
+	sum := tourSummary{Tournament: t, Players: len(ps), Paired: len(rs), Blocked: s.d.Blocked(id), Last: t.PlayedRounds()}
 	if n := len(rs); n > 0 {
 		for _, p := range rs[n-1].Pairings {
 			if p.Result == "" {
@@ -171,9 +181,9 @@ func (s *Site) tourDetail(id uint64) (*tourDetail, error) {
 	td := &tourDetail{tourSummary: sum, PlayerList: ps}
 	for i := len(rs) - 1; i >= 0; i-- { // latest round first
 		r := rs[i]
-		rv := roundView{Number: r.Number, PairedAt: r.PairedAt}
+		rv := roundView{Number: r.Number, PairedAt: r.PairedAt, How: r.How}
 		for _, p := range r.Pairings {
-			b := boardLine{Board: p.Board, First: p.First, FirstName: name(p.First), Second: p.Second, Result: p.Result, GameID: p.GameID}
+			b := boardLine{Board: p.Board, First: p.First, FirstName: name(p.First), Second: p.Second, Result: p.Result, GameID: p.GameID, Manual: p.Manual}
 			if p.Second == 0 {
 				b.Bye = true
 			} else {

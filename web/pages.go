@@ -22,7 +22,7 @@ type pages struct {
 	partials *template.Template
 }
 
-var pageNames = []string{"event", "live", "tournament", "standings", "crosstable", "game", "login", "console", "error"}
+var pageNames = []string{"event", "live", "tournament", "standings", "crosstable", "game", "login", "console", "manage", "error"}
 
 var funcs = template.FuncMap{
 	"clock": clockText,

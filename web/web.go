@@ -141,6 +141,7 @@ func (s *Site) routes() {
 	m.HandleFunc("GET /api/console/alerts", s.console(s.apiAlerts))
 	m.HandleFunc("GET /api/console/actions", s.console(s.apiActions))
 	m.HandleFunc("GET /console/tournaments/{id}/rounds/{round}/explanation", s.console(s.consoleTrace))
+	m.HandleFunc("GET /console/tournaments/{id}", s.console(s.consoleTournament))
 	for _, a := range actions {
 		m.HandleFunc("POST "+a.path, s.arbiter(s.act(a)))
 	}

@@ -304,6 +304,17 @@ func mutating(e *event) []string {
 		fmt.Sprintf("/console/games/%d/pause", gid),
 		fmt.Sprintf("/console/games/%d/resume", gid),
 		fmt.Sprintf("/console/tournaments/%d/pair", e.tav),
+		"/console/alerts/resolve",
+		fmt.Sprintf("/console/tournaments/%d/pair-rematches", e.tav),
+		fmt.Sprintf("/console/tournaments/%d/pair-manual", e.tav),
+		fmt.Sprintf("/console/tournaments/%d/end", e.tav),
+		fmt.Sprintf("/console/tournaments/%d/players", e.tav),
+		fmt.Sprintf("/console/tournaments/%d/players/1/withdraw", e.tav),
+		fmt.Sprintf("/console/tournaments/%d/players/1/readmit", e.tav),
+		fmt.Sprintf("/console/tournaments/%d/players/1/bye", e.tav),
+		fmt.Sprintf("/console/tournaments/%d/rounds/1/timecontrol", e.tav),
+		fmt.Sprintf("/console/games/%d/correct", gid),
+		"/console/tables/B1/start",
 	}
 }
 

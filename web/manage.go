@@ -1,0 +1,321 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"arbiter/director"
+	"arbiter/store"
+)
+
+// The console's tournament management: the event off the happy path.
+// Every route here is an action (see actions): a logged-in arbiter, the
+// session's CSRF token and a reason.
+
+var manageActions = []action{
+	{"/console/alerts/resolve", (*Site).resolveAlerts},
+	{"/console/tournaments/{id}/pair-rematches", (*Site).pairRematches},
+	{"/console/tournaments/{id}/pair-manual", (*Site).pairManual},
+	{"/console/tournaments/{id}/end", (*Site).endTournament},
+	{"/console/tournaments/{id}/players", (*Site).addPlayer},
+	{"/console/tournaments/{id}/players/{pid}/withdraw", (*Site).withdraw},
+	{"/console/tournaments/{id}/players/{pid}/readmit", (*Site).readmit},
+	{"/console/tournaments/{id}/players/{pid}/bye", (*Site).requestBye},
+	{"/console/tournaments/{id}/rounds/{round}/timecontrol", (*Site).roundTimeControl},
+	{"/console/games/{id}/correct", (*Site).correctResult},
+	{"/console/tables/{board}/start", (*Site).startWaiting},
+}
+
+func init() { actions = append(actions, manageActions...) }
+
+// formInt reads a whole number from a form field.
+func formInt(r *http.Request, name string, lo, hi int) (int, error) {
+	v := strings.TrimSpace(r.PostForm.Get(name))
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return 0, formErr("%s %q: want a whole number from %d to %d", name, v, lo, hi)
+	}
+	return n, nil
+}
+
+// tourAndPlayer reads the tournament and player of a path.
+func (s *Site) tourAndPlayer(r *http.Request) (uint64, int, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return 0, 0, err
+	}
+	pid, err := pathID(r, "pid")
+	if err != nil {
+		return 0, 0, err
+	}
+	if pid > 100000 {
+		return 0, 0, formErr("no player has start number %d", pid)
+	}
+	return id, int(pid), nil
+}
+
+// directorErr marks the director's refusals of the arbiter's input as bad
+// requests.
+func directorErr(err error) error {
+	if err != nil && director.IsBadRequest(err) {
+		return fmt.Errorf("%w: %w", errBadRequest, err)
+	}
+	return err
+}
+
+func (s *Site) resolveAlerts(_ context.Context, r *http.Request, who, why string) (string, error) {
+	var ids []uint64
+	for _, v := range r.PostForm["alert"] {
+		id, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+		if err != nil || id == 0 {
+			return "", formErr("alert %q is not a positive number", v)
+		}
+		ids = append(ids, id)
+	}
+	if len(ids) == 0 {
+		return "", formErr("tick the alerts to resolve")
+	}
+	if len(ids) > 1000 {
+		return "", formErr("at most 1000 alerts at once")
+	}
+	if err := s.d.ResolveAlerts(ids, who, why); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%d alerts resolved", len(ids)), nil
+}
+
+func (s *Site) pairRematches(ctx context.Context, r *http.Request, who, why string) (string, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return "", err
+	}
+	if _, err := s.summary(id); err != nil {
+		return "", err
+	}
+	if err := s.d.PairAllowingRematches(ctx, id, who, why); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("tournament %d: next round paired with rematches allowed", id), nil
+}
+
+func (s *Site) pairManual(ctx context.Context, r *http.Request, who, why string) (string, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return "", err
+	}
+	if _, err := s.summary(id); err != nil {
+		return "", err
+	}
+	boards, err := director.ParseManual(r.PostForm.Get("pairings"))
+	if err != nil {
+		return "", formErr("%v", err)
+	}
+	if err := s.d.PairByHand(ctx, id, boards, who, why); err != nil {
+		return "", directorErr(err)
+	}
+	return fmt.Sprintf("tournament %d: next round paired by hand", id), nil
+}
+
+func (s *Site) endTournament(_ context.Context, r *http.Request, who, why string) (string, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return "", err
+	}
+	if _, err := s.summary(id); err != nil {
+		return "", err
+	}
+	if err := s.d.EndTournament(id, who, why); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("tournament %d ended after its last complete round", id), nil
+}
+
+func (s *Site) addPlayer(_ context.Context, r *http.Request, who, why string) (string, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return "", err
+	}
+	if _, err := s.summary(id); err != nil {
+		return "", err
+	}
+	np := director.NewPlayer{
+		Name:       strings.TrimSpace(r.PostForm.Get("name")),
+		Title:      strings.TrimSpace(r.PostForm.Get("title")),
+		Federation: strings.ToUpper(strings.TrimSpace(r.PostForm.Get("federation"))),
+		FideID:     strings.TrimSpace(r.PostForm.Get("fideId")),
+		Missed:     r.PostForm.Get("missed"),
+	}
+	if v := strings.TrimSpace(r.PostForm.Get("rating")); v != "" {
+		if np.Rating, err = formInt(r, "rating", 0, 4000); err != nil {
+			return "", err
+		}
+	}
+	for field, v := range map[string]string{"title": np.Title, "federation": np.Federation, "fideId": np.FideID} {
+		if len(v) > 12 || strings.ContainsFunc(v, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+			return "", formErr("%s %q: at most 12 plain characters", field, v)
+		}
+	}
+	p, err := s.d.AddPlayer(id, np, who, why)
+	if err != nil {
+		return "", directorErr(err)
+	}
+	return fmt.Sprintf("player %d %s registered", p.ID, p.Name), nil
+}
+
+func (s *Site) withdraw(ctx context.Context, r *http.Request, who, why string) (string, error) {
+	id, pid, err := s.tourAndPlayer(r)
+	if err != nil {
+		return "", err
+	}
+	now := false
+	switch r.PostForm.Get("when") {
+	case "now":
+		now = true
+	case "", "next":
+	default:
+		return "", formErr("when %q: want next or now", r.PostForm.Get("when"))
+	}
+	if err := s.d.Withdraw(ctx, id, pid, now, who, why); err != nil {
+		return "", directorErr(err)
+	}
+	if now {
+		return fmt.Sprintf("player %d withdrawn at once", pid), nil
+	}
+	return fmt.Sprintf("player %d withdrawn from the next round", pid), nil
+}
+
+func (s *Site) readmit(_ context.Context, r *http.Request, who, why string) (string, error) {
+	id, pid, err := s.tourAndPlayer(r)
+	if err != nil {
+		return "", err
+	}
+	if err := s.d.Readmit(id, pid, who, why); err != nil {
+		return "", directorErr(err)
+	}
+	return fmt.Sprintf("player %d re-admitted", pid), nil
+}
+
+func (s *Site) requestBye(_ context.Context, r *http.Request, who, why string) (string, error) {
+	id, pid, err := s.tourAndPlayer(r)
+	if err != nil {
+		return "", err
+	}
+	round, err := formInt(r, "round", 1, 99)
+	if err != nil {
+		return "", err
+	}
+	kind := strings.ToUpper(strings.TrimSpace(r.PostForm.Get("kind")))
+	if kind == "CANCEL" {
+		kind = ""
+	}
+	if err := s.d.RequestBye(id, pid, round, kind, who, why); err != nil {
+		return "", directorErr(err)
+	}
+	if kind == "" {
+		return fmt.Sprintf("player %d: bye in round %d cancelled", pid, round), nil
+	}
+	return fmt.Sprintf("player %d: %s bye in round %d", pid, kind, round), nil
+}
+
+func (s *Site) roundTimeControl(_ context.Context, r *http.Request, who, why string) (string, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return "", err
+	}
+	round, err := pathID(r, "round")
+	if err != nil || round > 99 {
+		return "", formErr("round %q: want 1 to 99", r.PathValue("round"))
+	}
+	tc := strings.TrimSpace(r.PostForm.Get("timeControl"))
+	if len(tc) > 64 {
+		return "", formErr("time control: at most 64 characters")
+	}
+	if err := s.d.SetRoundTimeControl(id, int(round), tc, who, why); err != nil {
+		return "", directorErr(err)
+	}
+	return fmt.Sprintf("tournament %d round %d: time control set", id, round), nil
+}
+
+func (s *Site) correctResult(ctx context.Context, r *http.Request, who, why string) (string, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return "", err
+	}
+	o, err := parseOutcome(r.PostForm.Get("result"), r.PostForm.Get("reason"))
+	if err != nil {
+		return "", err
+	}
+	if err := s.d.CorrectResult(ctx, id, o, who, why); err != nil {
+		return "", directorErr(err)
+	}
+	return fmt.Sprintf("game %d: result corrected to %s", id, o), nil
+}
+
+func (s *Site) startWaiting(ctx context.Context, r *http.Request, who, why string) (string, error) {
+	board := r.PathValue("board")
+	if err := s.d.StartWaiting(ctx, board, who, why); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("table of board %s: the waiting game started", board), nil
+}
+
+// manageView is the console's page for one tournament.
+type manageView struct {
+	User, CSRF string
+	Tour       tourDetail
+	Players    []playerLine
+	Reasons    []string
+	// Next is the next round to pair; Future lists the rounds not paired.
+	Next   int
+	Future []int
+}
+
+// playerLine is a player with what the arbiter may do about them.
+type playerLine struct {
+	store.Player
+	Status string // "withdrawn from round 3", "absent after a forfeit", "late entry from round 2", ""
+	Byes   string // "H in round 4, Z in round 5"
+}
+
+// consoleTournament shows a tournament's players, rounds and the arbiter's
+// actions on them.
+func (s *Site) consoleTournament(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	td, err := s.tourDetail(id)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	sess := sessionOf(r)
+	v := manageView{User: sess.user, CSRF: sess.csrf, Tour: *td, Reasons: resultReasons(), Next: td.Paired + 1}
+	for n := td.Paired + 1; n <= td.Last; n++ {
+		v.Future = append(v.Future, n)
+	}
+	for _, p := range td.PlayerList {
+		pl := playerLine{Player: p}
+		switch {
+		case p.Withdrawn:
+			pl.Status = fmt.Sprintf("withdrawn from round %d", p.WithdrawnFrom)
+		case p.Absent:
+			pl.Status = "absent after a forfeit: not paired until re-admitted"
+		case p.Joined > 1:
+			pl.Status = fmt.Sprintf("late entry from round %d", p.Joined)
+		}
+		var byes []string
+		for n := 1; n <= td.Last; n++ {
+			if k, ok := p.Byes[n]; ok && n >= p.Joined {
+				byes = append(byes, fmt.Sprintf("%s in round %d", k, n))
+			}
+		}
+		pl.Byes = strings.Join(byes, ", ")
+		v.Players = append(v.Players, pl)
+	}
+	s.render(w, r, http.StatusOK, "manage", v)
+}
