@@ -27,6 +27,7 @@ var manageActions = []action{
 	{"/console/tournaments/{id}/rounds/{round}/timecontrol", (*Site).roundTimeControl},
 	{"/console/games/{id}/correct", (*Site).correctResult},
 	{"/console/tables/{board}/start", (*Site).startWaiting},
+	{"/console/games/{id}/moves", (*Site).enterMoves},
 }
 
 func init() { actions = append(actions, manageActions...) }
@@ -318,4 +319,20 @@ func (s *Site) consoleTournament(w http.ResponseWriter, r *http.Request) {
 		v.Players = append(v.Players, pl)
 	}
 	s.render(w, r, http.StatusOK, "manage", v)
+}
+
+func (s *Site) enterMoves(_ context.Context, r *http.Request, who, why string) (string, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return "", err
+	}
+	text := r.PostForm.Get("moves")
+	if len(text) > 32<<10 {
+		return "", formErr("at most 32 KiB of moves")
+	}
+	n, err := s.d.EnterMoves(id, text, who, why)
+	if err != nil {
+		return "", directorErr(err)
+	}
+	return fmt.Sprintf("game %d: %d moves entered from the scoresheet", id, n), nil
 }

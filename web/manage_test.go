@@ -270,6 +270,23 @@ func TestConsolePlayers(t *testing.T) {
 		assert.NotEmpty(t, e.actions(what), what)
 	}
 
+	// The moves of a game without a board, from its scoresheet: every
+	// move must be legal, and a game is entered once.
+	g4 := r3.Pairings[1].GameID
+	code, body = c.act(fmt.Sprintf("/console/games/%d/moves", g4), url.Values{"moves": {"1. e4 e5 2. Nf3 Ke5"}})
+	assert.Equal(t, http.StatusBadRequest, code)
+	assert.Contains(t, body, "move 4 &#34;Ke5&#34;: ", "the error names the move")
+	code, body = c.act(fmt.Sprintf("/console/games/%d/moves", g4), url.Values{"moves": {"1. e4 e5 2. Nf3 Nc6 3.Bb5 a6 1-0"}, "why": {"scoresheet"}})
+	require.Equal(t, http.StatusSeeOther, code, body)
+	moves, err := e.db.Moves(g4)
+	require.NoError(t, err)
+	require.Len(t, moves, 6)
+	assert.Equal(t, "Bb5", moves[4].Notation)
+	code, _ = c.act(fmt.Sprintf("/console/games/%d/moves", g4), url.Values{"moves": {"e4"}})
+	assert.Equal(t, http.StatusBadRequest, code, "entered once")
+	_, body, _ = c.get(fmt.Sprintf("/games/%d", g4))
+	assert.Contains(t, body, "Bb5")
+
 	// A table that does not exist has no waiting game.
 	code, _ = c.act("/console/tables/NOPE/start", nil)
 	assert.Equal(t, http.StatusNotFound, code)

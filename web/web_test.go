@@ -315,6 +315,7 @@ func mutating(e *event) []string {
 		fmt.Sprintf("/console/tournaments/%d/rounds/1/timecontrol", e.tav),
 		fmt.Sprintf("/console/games/%d/correct", gid),
 		"/console/tables/B1/start",
+		fmt.Sprintf("/console/games/%d/moves", gid),
 	}
 }
 
