@@ -61,8 +61,8 @@ var docExamples = map[string]struct {
 }
 
 var (
-	exampleRE = regexp.MustCompile("(?m)^example ([a-z0-9-]+):\\n((?:[0-9A-F]{2}[ \\n])+)")
-	bodyRE    = regexp.MustCompile("(?m)^body ([a-z0-9-]+):\\n((?:[0-9A-F]{2}[ \\n])+)")
+	exampleRE = regexp.MustCompile(`(?m)^example ([a-z0-9-]+):\n((?:[0-9A-F]{2}[ \n])+)`)
+	bodyRE    = regexp.MustCompile(`(?m)^body ([a-z0-9-]+):\n((?:[0-9A-F]{2}[ \n])+)`)
 )
 
 func TestProtocolDocExamples(t *testing.T) {

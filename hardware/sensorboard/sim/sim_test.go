@@ -45,9 +45,7 @@ func view(g *rules.Geometry, stacks map[string][]rules.Piece, zones ...[]rules.P
 	for name, ps := range stacks {
 		v.Stacks[sq(g, name)] = ps
 	}
-	for i, z := range zones {
-		v.Zones[i] = z
-	}
+	copy(v.Zones, zones)
 	v.SortZones()
 	return v
 }
