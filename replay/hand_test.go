@@ -94,4 +94,3 @@ func TestShogiHandStands(t *testing.T) {
 		})
 	}
 }
-
