@@ -325,6 +325,14 @@ func TestBoardAnswersTheHost(t *testing.T) {
 	for i, f := range s.frames {
 		assert.Equal(t, uint16(i), f.Seq, "frames numbered from 0")
 	}
+
+	// A question is shown until the move is acknowledged.
+	q := sb.QuestionMsg{Side: sb.SideFirst, Kind: sb.QuestionPromote, Text: "promote?",
+		Choices: []sb.Choice{{From: 10, To: 70, Text: "8h2b+"}, {From: 10, To: 70, Text: "8h2b"}}}
+	host(&q)
+	assert.Equal(t, q, b.Question())
+	host(&sb.AckMoveMsg{Ply: 3, From: 10, To: 70, Text: "8h2b+"})
+	assert.Equal(t, sb.QuestionNone, b.Question().Kind)
 }
 
 func TestBoardLinkFaults(t *testing.T) {
