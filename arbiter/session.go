@@ -386,7 +386,9 @@ func (s *Session) afterChange(out []Output, at time.Duration) []Output {
 		s.alerted = ""
 		out = append(out, Recovery{At: at, Done: true})
 	}
-	if s.last != nil && s.last.touched && t.sig(s.obs) == "" {
+	if s.last != nil && s.last.touched && t.sig(s.obs) == "" && !t.swapLifted(s.lifted) {
+		// (Unless the lifts may be the opponent's move that changes
+		// nothing a board senses: a Tensor swap.)
 		out = s.changedAfterPress(out, at)
 	}
 	return out
