@@ -435,7 +435,11 @@ func (s *Session) checkHands(out []Output, at, since time.Duration) []Output {
 	if key != s.handKey {
 		s.handKey, s.handSince = key, since
 	}
-	if key == "" || key == s.handTold {
+	if key == "" {
+		s.handTold = "" // agreed again: the next disagreement is news
+		return out
+	}
+	if key == s.handTold {
 		return out
 	}
 	n := s.geo.Len()
