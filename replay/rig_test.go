@@ -313,7 +313,7 @@ func (r *rig) restore(v rules.View, m rules.Move, mover rules.Color) error {
 // calm is h without habits: a person putting pieces right.
 func calm(h sim.Human) sim.Human {
 	h.TouchBack, h.Adjust, h.Slide, h.OneByOne, h.TurnAfter = 0, 0, 0, 0, 0
-	h.LateStand, h.EarlyStand, h.WrongStand = 0, 0, 0
+	h.LateStand, h.EarlyStand, h.WrongStand, h.Retouch = 0, 0, 0, 0
 	return h
 }
 

@@ -77,6 +77,9 @@ type Human struct {
 	// (EarlyStand), or on the opponent's stand first, moved to the right
 	// one after the press (WrongStand). Zero in DefaultHuman.
 	LateStand, EarlyStand, WrongStand float64
+	// Retouch lifts the moved piece after the clock press and puts it
+	// back (shogi.md 3.4.4: evidence of 待った). Zero in DefaultHuman.
+	Retouch float64
 }
 
 // DefaultHuman is a calm player with every habit.
@@ -187,6 +190,13 @@ func PlanMove(g *rules.Geometry, before, after rules.View, m rules.Move, mover r
 		// The piece moves from the wrong stand to its captor's.
 		p.emit(Step{Op: OpTake, Zone: s.Zone, Piece: s.Piece})
 		p.emit(Step{Op: OpPut, Zone: s.N, Piece: s.Piece})
+	}
+	if g.Valid(to) && p.chance(h.Retouch) {
+		if st := p.cur.Stacks[to]; len(st) > 0 {
+			top := st[len(st)-1]
+			p.emit(Step{Op: OpLift, Square: to, N: 1})
+			p.emit(Step{Op: OpPlace, Square: to, Pieces: []rules.Piece{top}})
+		}
 	}
 
 	if !p.cur.Equal(after) {

@@ -159,6 +159,11 @@ func TestPlanCapturedPieceStands(t *testing.T) {
 			assert.Equal(t, []Op{OpPress, OpPut, OpTake, OpPut}, ops(steps[len(steps)-4:]))
 			assert.Equal(t, 1, steps[len(steps)-3].Zone)
 		}},
+		{"retouch", Human{Retouch: 1}, func(t *testing.T, steps []Step) {
+			assert.Equal(t, []Op{OpPress, OpLift, OpPlace}, ops(steps[len(steps)-3:]), "the silver is lifted and put back after the press")
+			assert.Equal(t, m.to, steps[len(steps)-1].Square)
+			assert.Equal(t, []rules.Piece{wS}, steps[len(steps)-1].Pieces)
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
