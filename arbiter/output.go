@@ -2,6 +2,7 @@ package arbiter
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -116,8 +117,11 @@ type Prompt struct {
 // past sensorboard.MaxChoices are left to the arbiter's console.
 func (p Prompt) Message(geo *rules.Geometry) *sensorboard.QuestionMsg {
 	q := &sensorboard.QuestionMsg{Side: sensorboard.SideOf(p.Side), Kind: sensorboard.QuestionChoose, Text: "which move was made?"}
-	if p.Promotion {
+	switch {
+	case p.Promotion:
 		q.Kind, q.Text = sensorboard.QuestionPromote, "promote?"
+	case len(p.From) > 0 && !slices.ContainsFunc(p.From, func(sq rules.Square) bool { return sq != rules.NoSquare }):
+		q.Text = "which piece was dropped?"
 	}
 	sensor := func(sq rules.Square) rules.Square {
 		if sq == rules.NoSquare {

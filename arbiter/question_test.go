@@ -1,6 +1,7 @@
 package arbiter_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -89,3 +90,30 @@ func TestPromptMessage(t *testing.T) {
 }
 
 func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// TestPromptMessageKinds names the question by what the choices are, and
+// leaves choices past the fifteenth to the console.
+func TestPromptMessageKinds(t *testing.T) {
+	g, err := rules.New("shogi", nil)
+	require.NoError(t, err)
+	geo := g.Geometry()
+	e5, ok := geo.Lookup("e5")
+	require.True(t, ok)
+	drop := arbiter.Prompt{Side: rules.Second, Choices: []string{"P*5e", "S*5e"}, Moves: []string{"P*5e", "S*5e"},
+		From: []rules.Square{rules.NoSquare, rules.NoSquare}, To: []rules.Square{e5, e5}}
+	q := drop.Message(geo)
+	assert.Equal(t, sb.QuestionChoose, q.Kind)
+	assert.Equal(t, sb.SideSecond, q.Side)
+	assert.Equal(t, "which piece was dropped?", q.Text)
+	assert.Equal(t, []sb.Choice{{From: rules.NoSquare, To: 40, Text: "P*5e"}, {From: rules.NoSquare, To: 40, Text: "S*5e"}}, q.Choices)
+
+	var many arbiter.Prompt
+	for i := range 20 {
+		many.Choices = append(many.Choices, fmt.Sprint(i))
+		many.From = append(many.From, e5)
+		many.To = append(many.To, rules.Square(i))
+	}
+	q = many.Message(geo)
+	assert.Equal(t, "which move was made?", q.Text)
+	assert.Len(t, q.Choices, sb.MaxChoices)
+}
