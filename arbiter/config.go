@@ -73,6 +73,10 @@ type Config struct {
 	// position (settled), then start the clock: the pieces being set up are
 	// not touches, and the clock does not run while the players set up.
 	AwaitSetup bool
+	// HandGrace is how long a captured piece may stay out of its captor's
+	// hand stand (held in the player's hand) before an etiquette alert,
+	// on boards that count the stands. It is never a foul (shogi.md 6.6).
+	HandGrace time.Duration
 	// BoardTime judges settling by what the board has reported (its events
 	// and heartbeats, mapped to host time) rather than by the host's clock,
 	// so that frames delivered late are never judged early.
@@ -95,6 +99,7 @@ func DefaultConfig(g rules.Game) Config {
 		Release:        150 * time.Millisecond,
 		Simultaneous:   500 * time.Millisecond,
 		RecoveryAfter:  10 * time.Second,
+		HandGrace:      30 * time.Second,
 	}
 	if t.CompleteOnRelease {
 		c.Completion = OnRelease
@@ -129,6 +134,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("simultaneous-touch window %v: must not be negative", c.Simultaneous)
 	case c.RecoveryAfter < c.Settle:
 		return fmt.Errorf("recovery delay %v: must be at least the settle time %v", c.RecoveryAfter, c.Settle)
+	case c.HandGrace < 0:
+		return fmt.Errorf("hand-stand grace %v: must not be negative", c.HandGrace)
 	case c.Penalty == ChessPenalty && c.IllegalLossAt < 1:
 		return fmt.Errorf("illegal-move loss count %d: must be at least 1", c.IllegalLossAt)
 	case c.Completion > OnRelease || c.TouchMove > Off || c.Penalty > LossPenalty:

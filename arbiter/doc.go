@@ -15,4 +15,9 @@
 // board can sense ([Caps]). One match is the move; several are an ambiguity
 // to resolve (using which squares were lifted, then the player or the
 // arbiter), never a silent guess; none at a clock press is an illegal move.
+//
+// Hand stands (shogi) are kept logically: their sensed counts never decide
+// whether a move was made, only choose among look-alike moves, and raise
+// etiquette alerts when a captured piece lies on the wrong stand or stays
+// long in a player's hand (rules/shogi/DECISIONS.md).
 package arbiter

@@ -83,6 +83,14 @@ type Event struct {
 	RawSeq uint64
 }
 
-// AnswerLost is the Choice of an answer whose value was lost with its
-// frame: the question is asked again.
-const AnswerLost = -1
+// Choices of an answer that are not an index.
+const (
+	// AnswerLost is the Choice of an answer whose value was lost with its
+	// frame: the question is asked again.
+	AnswerLost = -1
+	// AnswerYes and AnswerNo answer a promotion question (PROTOCOL 5.4,
+	// values 1 and 2): promote, do not promote. Other questions ignore
+	// them.
+	AnswerYes = -2
+	AnswerNo  = -3
+)

@@ -89,12 +89,13 @@ func (c Caps) cells(v rules.View) []cell {
 }
 
 // signature is the canonical text of the cells that differ from a
-// baseline: "sq:h:top;..." in square order. Equal signatures mean equal
-// sensed states.
-func signature(base, cur []cell) string {
+// baseline: "sq:h:top;..." in square order, leaving out the cells that
+// skip marks (the hand stands: a cross-check, not part of a move).
+// Equal signatures mean equal sensed states.
+func signature(base, cur []cell, skip []bool) string {
 	var b strings.Builder
 	for i := range cur {
-		if cur[i] != base[i] {
+		if cur[i] != base[i] && (i >= len(skip) || !skip[i]) {
 			b.WriteString(strconv.Itoa(i))
 			b.WriteByte(':')
 			b.WriteString(strconv.Itoa(cur[i].height))

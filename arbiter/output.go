@@ -2,10 +2,12 @@ package arbiter
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"arbiter/clock"
+	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
 )
 
@@ -48,12 +50,21 @@ const (
 	FlagAlert
 	LinkAlert
 	ArbiterCallAlert
+	// EtiquetteAlert: the hand stands disagree with the hands (a captured
+	// piece on the wrong stand, or long in the player's hand): to be put
+	// right, never a foul (shogi.md 6.6).
+	EtiquetteAlert
+	// FoulSuspectedAlert: evidence of a foul the board cannot prove, for
+	// the arbiter to decide (a move changed after the press, shogi.md
+	// 3.4.4).
+	FoulSuspectedAlert
 )
 
 var alertNames = [...]string{
 	IllegalMoveAlert: "illegal-move", TouchMoveAlert: "touch-move", AmbiguityAlert: "ambiguity",
 	RecoveryAlert: "recovery", IrregularityAlert: "irregularity", AdjustAlert: "adjust",
 	FlagAlert: "flag", LinkAlert: "link", ArbiterCallAlert: "arbiter-call",
+	EtiquetteAlert: "etiquette", FoulSuspectedAlert: "foul-suspected",
 }
 
 // String returns the stable name of the kind.
@@ -88,9 +99,47 @@ type Prompt struct {
 	At       time.Duration
 	Question string
 	// Choices are the candidate moves in record notation; Moves the same
-	// in canonical form, for [Session.Resolve].
+	// in canonical form, for [Session.Resolve]. The player's answer n
+	// picks Moves[n].
 	Choices []string
 	Moves   []string
+	// Promotion: the question is whether a piece promoted. Moves[0] is
+	// the promotion and Moves[1] the same move without it, so that a
+	// board's yes and no answer it.
+	Promotion bool
+	// From and To are the squares of each choice (NoSquare for none, as
+	// the origin of a drop), for a board to light.
+	From, To []rules.Square
+}
+
+// Message is the QUESTION message that shows the prompt on a board of
+// geometry geo: squares become the board's sensor numbers, and choices
+// past sensorboard.MaxChoices are left to the arbiter's console.
+func (p Prompt) Message(geo *rules.Geometry) *sensorboard.QuestionMsg {
+	q := &sensorboard.QuestionMsg{Side: sensorboard.SideOf(p.Side), Kind: sensorboard.QuestionChoose, Text: "which move was made?"}
+	switch {
+	case p.Promotion:
+		q.Kind, q.Text = sensorboard.QuestionPromote, "promote?"
+	case len(p.From) > 0 && !slices.ContainsFunc(p.From, func(sq rules.Square) bool { return sq != rules.NoSquare }):
+		q.Text = "which piece was dropped?"
+	}
+	sensor := func(sq rules.Square) rules.Square {
+		if sq == rules.NoSquare {
+			return sq
+		}
+		return rules.Square(geo.SensorIndex(sq))
+	}
+	for i, text := range p.Choices {
+		if i == sensorboard.MaxChoices {
+			break
+		}
+		c := sensorboard.Choice{From: rules.NoSquare, To: rules.NoSquare, Text: text}
+		if i < len(p.From) {
+			c.From, c.To = sensor(p.From[i]), sensor(p.To[i])
+		}
+		q.Choices = append(q.Choices, c)
+	}
+	return q
 }
 
 // Recovery reports that the board does not show the game's position and

@@ -38,7 +38,8 @@ import (
 //	1.2 set e4 h [top]     the stack on e4 is now h high
 //	1.5 zone i n           zone i holds n pieces
 //	1.6 press first|second, adjust first|second, call first
-//	1.6 answer first|second n, or "lost": a press whose value was lost
+//	1.6 answer first|second n, or "lost": a press whose value was lost,
+//	                       or "yes"/"no": the answer values 1 and 2
 //	2.0 tick               let time pass
 //	2.0 resolve <move>     the arbiter picks a candidate; takeback; claim first|second
 //	2.0 link-lost, link-restored, heartbeat
@@ -366,8 +367,15 @@ func (sc *scenario) step(text string) {
 		ev.Kind, ev.Side = arbiter.ArbiterCalled, side(sc, f[2])
 	case "answer":
 		ev.Kind, ev.Side, ev.Choice = arbiter.Answered, side(sc, f[2]), num(3, 0)
-		if len(f) > 3 && f[3] == "lost" {
-			ev.Choice = arbiter.AnswerLost
+		if len(f) > 3 {
+			switch f[3] {
+			case "lost":
+				ev.Choice = arbiter.AnswerLost
+			case "yes":
+				ev.Choice = arbiter.AnswerYes
+			case "no":
+				ev.Choice = arbiter.AnswerNo
+			}
 		}
 	case "heartbeat":
 		ev.Kind = arbiter.Heartbeat

@@ -46,6 +46,10 @@ func FromSensor(e sensorboard.Event) (Event, bool) {
 				// value: guessing could commit a move nobody chose, so the
 				// question is asked again.
 				ev.Choice = AnswerLost
+			case e.Value == sensorboard.AnswerYes:
+				ev.Choice = AnswerYes
+			case e.Value == sensorboard.AnswerNo:
+				ev.Choice = AnswerNo
 			case e.Value < sensorboard.AnswerChoice:
 				return ev, false
 			default:

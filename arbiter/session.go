@@ -63,6 +63,26 @@ type Session struct {
 	recovery bool
 	illegal  [2]int
 	linkDown bool
+
+	// The hand stands (boards that count them): hand marks their cells;
+	// handKey is how they disagree with the hands ("" when they agree),
+	// since handSince; handTold the disagreement last alerted.
+	hand      []bool
+	handKey   string
+	handSince time.Duration
+	handTold  string
+	// last is the move just committed by a clock press, until the
+	// opponent acts (shogi.md 3.4.4).
+	last *lastMove
+}
+
+// lastMove is a move committed at a press, watched for a change before
+// the opponent acts.
+type lastMove struct {
+	side    rules.Color
+	at      time.Duration
+	squares []rules.Square // the squares the move changed
+	touched bool           // one of them has been lifted or filled since
 }
 
 // NewSession starts a session for a game from a position (nil: the game's
@@ -80,6 +100,17 @@ func NewSession(cfg Config, game rules.Game, start rules.Position, clk *clock.Cl
 	}
 	s := &Session{cfg: cfg, game: game, geo: game.Geometry(), clk: clk, pos: start}
 	s.obs = cfg.Caps.cells(start.View())
+	if cfg.Caps.Zones {
+		for i, z := range s.geo.Zones() {
+			if z.Kind != rules.Hand {
+				continue
+			}
+			if s.hand == nil {
+				s.hand = make([]bool, len(s.obs))
+			}
+			s.hand[s.geo.Len()+i] = true
+		}
+	}
 	s.resetWindow()
 	return s, nil
 }
@@ -163,7 +194,7 @@ func (s *Session) resetWindow() {
 
 func (s *Session) currentTurn() (*turn, error) {
 	if s.turn == nil || s.turn.pos != s.pos {
-		s.turn = newTurn(s.pos, s.cfg.Caps)
+		s.turn = newTurn(s.pos, s.cfg.Caps, s.hand)
 	}
 	return s.turn, nil
 }
@@ -262,6 +293,14 @@ func (s *Session) squareChanged(out []Output, e Event) []Output {
 		e.At-s.lastChange >= s.cfg.Release {
 		out = s.quickCommit(out, e)
 	}
+	if s.last != nil && !s.adjust {
+		// The opponent's first touch elsewhere ends the watch.
+		if slices.Contains(s.last.squares, e.Square) {
+			s.last.touched = true
+		} else {
+			s.last = nil
+		}
+	}
 	name := s.squareName(e.Square)
 	if e.Height < old.height {
 		s.note(e.At, "lift %s %d→%d", name, old.height, e.Height)
@@ -281,7 +320,7 @@ func (s *Session) squareChanged(out []Output, e Event) []Output {
 // lift of a square the opponent owns after that move.
 func (s *Session) quickCommit(out []Output, e Event) []Output {
 	t, err := s.currentTurn()
-	if err != nil || signature(t.baseCells, s.obs) == "" {
+	if err != nil || t.sig(s.obs) == "" {
 		return out
 	}
 	idx, err := t.match(s.obs, s.lifted, s.lossy)
@@ -342,12 +381,101 @@ func (s *Session) afterChange(out []Output, at time.Duration) []Output {
 	if err != nil {
 		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), at, err.Error(), false))
 	}
-	if s.recovery && signature(t.baseCells, s.obs) == "" {
+	if s.recovery && t.sig(s.obs) == "" {
 		s.recovery = false
 		s.alerted = ""
 		out = append(out, Recovery{At: at, Done: true})
 	}
+	if s.last != nil && s.last.touched && t.sig(s.obs) == "" && !t.swapLifted(s.lifted) {
+		// (Unless the lifts may be the opponent's move that changes
+		// nothing a board senses: a Tensor swap.)
+		out = s.changedAfterPress(out, at)
+	}
 	return out
+}
+
+// changedAfterPress reports the last move's squares lifted and put back
+// before the opponent moved. By shogi.md 6.3 a lift and put-back is not a
+// move, so the position stays; by 3.4.4 a change of a committed move by
+// its player is evidence of 待った (F8), which a human arbiter judges. The
+// board cannot tell whose hand it was, so the lifts are not held against
+// the opponent.
+func (s *Session) changedAfterPress(out []Output, at time.Duration) []Output {
+	l := s.last
+	s.last = nil
+	names := make([]string, len(l.squares))
+	for i, sq := range l.squares {
+		names[i] = s.squareName(sq)
+		delete(s.lifted, sq)
+	}
+	s.touches = slices.DeleteFunc(s.touches, func(tc touch) bool { return slices.Contains(l.squares, tc.sq) })
+	msg := fmt.Sprintf("foul suspected (待った): the move of %s on %s was lifted and put back at %.1fs, after the clock press at %.1fs and before %s moved; the move stands, the arbiter decides",
+		s.game.SideName(l.side), strings.Join(names, ", "), at.Seconds(), l.at.Seconds(), s.game.SideName(l.side.Other()))
+	a := s.alert(FoulSuspectedAlert, l.side, at, msg, false)
+	a.Squares = slices.Clone(l.squares)
+	return append(out, a)
+}
+
+// checkHands compares the hand stands with the hands while the squares
+// show the position (a move in progress is judged when it is made).
+// since is when the board came to its state. A stand holding more than
+// its owner's hand (a captured piece put on the wrong stand) is alerted at
+// once; a captor's stand short of a captured piece only after HandGrace,
+// and the stand of the player to move never (a piece taken up to drop).
+// Neither is a foul: shogi.md 6.6.
+func (s *Session) checkHands(out []Output, at, since time.Duration) []Output {
+	if s.hand == nil || s.setup || s.over.Over() {
+		return out
+	}
+	t, err := s.currentTurn()
+	if err != nil || t.sig(s.obs) != "" {
+		return out
+	}
+	key := t.handSig(s.obs)
+	if key != s.handKey {
+		s.handKey, s.handSince = key, since
+	}
+	if key == "" {
+		s.handTold = "" // agreed again: the next disagreement is news
+		return out
+	}
+	if key == s.handTold {
+		return out
+	}
+	n := s.geo.Len()
+	var over, short []rules.Zone
+	for i, z := range s.geo.Zones() {
+		switch d := s.obs[n+i].height - t.baseCells[n+i].height; {
+		case !s.hand[n+i]:
+		case d > 0:
+			over = append(over, z)
+		case d < 0:
+			short = append(short, z)
+		}
+	}
+	var side rules.Color
+	var msg string
+	switch {
+	case len(over) > 0 && len(short) > 0:
+		side = short[0].Owner
+		msg = fmt.Sprintf("a piece of %s's hand lies on %s's stand: put it on %s's stand (etiquette, not a foul)",
+			s.game.SideName(side), s.game.SideName(over[0].Owner), s.game.SideName(side))
+	case len(over) > 0:
+		side = over[0].Owner
+		msg = fmt.Sprintf("%s's stand holds a piece that is not in %s's hand: take it away (etiquette, not a foul)",
+			s.game.SideName(side), s.game.SideName(side))
+	default:
+		mover := s.pos.Turn().Other()
+		late := slices.ContainsFunc(short, func(z rules.Zone) bool { return z.Owner == mover })
+		if !late || at-s.handSince < s.cfg.HandGrace {
+			return out
+		}
+		side = mover
+		msg = fmt.Sprintf("%s's captured piece has not reached %s's stand for %v: put it there (etiquette, not a foul)",
+			s.game.SideName(side), s.game.SideName(side), (at - s.handSince).Round(time.Second))
+	}
+	s.handTold = key
+	return append(out, s.alert(EtiquetteAlert, side, at, msg, false))
 }
 
 // Tick lets time pass to instant now: a settled board is judged, the clock
@@ -370,7 +498,7 @@ func (s *Session) Tick(now time.Duration) []Output {
 	if err != nil {
 		return out
 	}
-	sig := signature(t.baseCells, s.obs)
+	sig := t.sig(s.obs)
 	if s.setup {
 		if sig == "" && s.dumped {
 			s.setup = false
@@ -381,6 +509,7 @@ func (s *Session) Tick(now time.Duration) []Output {
 		}
 		return out
 	}
+	out = s.checkHands(out, horizon, s.lastChange)
 	if s.adjust && sig == "" && (s.adjusted || horizon-s.lastChange >= s.cfg.RecoveryAfter) {
 		s.adjust = false
 		s.autoEnd = true
@@ -426,6 +555,9 @@ func (s *Session) NextDeadline() (time.Duration, bool) {
 		if d := s.lastChange + s.cfg.RecoveryAfter; !s.recovery && d > s.now {
 			consider(d)
 		}
+		if d := s.handSince + s.cfg.HandGrace; s.handKey != "" && s.handKey != s.handTold && d > s.now {
+			consider(d)
+		}
 	}
 	if s.clk != nil {
 		if d, has := s.clk.NextDeadline(s.now); has {
@@ -460,7 +592,7 @@ func (s *Session) press(out []Output, e Event) []Output {
 	if err != nil {
 		return append(out, s.alert(IrregularityAlert, side, e.At, err.Error(), false))
 	}
-	if signature(t.baseCells, s.obs) == "" && !t.swapLifted(s.lifted) {
+	if t.sig(s.obs) == "" && !t.swapLifted(s.lifted) {
 		return append(out, s.alert(IrregularityAlert, side, e.At, s.game.SideName(side)+" pressed the clock without moving", false))
 	}
 	idx, err := t.match(s.obs, s.lifted, s.lossy)
@@ -595,7 +727,14 @@ func (s *Session) commit(out []Output, i int, at time.Duration, boardMs int64, p
 	s.pos = c.next
 	s.pressDue = s.cfg.Completion == OnRelease && !pressed
 	s.resetWindow()
+	s.last = nil
+	if pressed && s.cfg.TouchMove == Off {
+		// Where touches bind, the opponent's touch of these squares is
+		// theirs to answer for; elsewhere watch them (shogi.md 3.4.4).
+		s.last = &lastMove{side: side, at: at, squares: slices.Clone(c.changed)}
+	}
 	out = append(out, mm)
+	out = s.checkHands(out, at, at)
 	if o := s.pos.Outcome(s.history); o.Over() {
 		out = s.end(out, o, at, "")
 	}
@@ -606,11 +745,13 @@ func (s *Session) commit(out []Output, i int, at time.Duration, boardMs int64, p
 // made.
 func (s *Session) promptFor(idx []int, at time.Duration) Prompt {
 	t := s.turn
-	p := Prompt{Side: t.pos.Turn(), At: at}
+	p := Prompt{Side: t.pos.Turn(), At: at, Promotion: promotion(t, idx)}
 	for _, i := range idx {
 		m := t.cands[i].move
 		p.Choices = append(p.Choices, t.pos.FormatMove(m))
 		p.Moves = append(p.Moves, m.String())
+		p.From = append(p.From, m.From())
+		p.To = append(p.To, m.To())
 	}
 	if sameSquares(t, idx) {
 		p.Question = "which move was made? (the board cannot see the difference)"
@@ -632,7 +773,28 @@ func sameSquares(t *turn, idx []int) bool {
 	return true
 }
 
+// promotion reports whether the two candidates idx are one move with and
+// without promotion, the promotion first: the piece it leaves on the
+// destination differs only in its face.
+func promotion(t *turn, idx []int) bool {
+	if len(idx) != 2 || !sameSquares(t, idx) {
+		return false
+	}
+	a, b := t.cands[idx[0]], t.cands[idx[1]]
+	pa, oka := a.next.View().Top(a.move.To())
+	pb, okb := b.next.View().Top(b.move.To())
+	if !oka || !okb || pa.Face != rules.Back || pb.Face == rules.Back {
+		return false
+	}
+	pb.Face = pa.Face
+	return pa == pb
+}
+
 func (s *Session) ambiguous(out []Output, idx []int, at time.Duration) []Output {
+	if len(idx) == 2 && promotion(s.turn, []int{idx[1], idx[0]}) {
+		// The promotion comes first: the board's "yes" is choice 0.
+		idx = []int{idx[1], idx[0]}
+	}
 	p := s.promptFor(idx, at)
 	sameOrigin := sameSquares(s.turn, idx)
 	s.prompt = idx
@@ -655,6 +817,12 @@ func (s *Session) answered(out []Output, e Event) []Output {
 	if e.Choice == AnswerLost && s.prompt != nil && e.Side == s.pos.Turn() {
 		s.note(e.At, "answer lost: asking again")
 		return append(out, s.promptFor(s.prompt, e.At))
+	}
+	if (e.Choice == AnswerYes || e.Choice == AnswerNo) && s.prompt != nil && e.Side == s.pos.Turn() && promotion(s.turn, s.prompt) {
+		if e.Choice == AnswerYes {
+			return s.resolve(out, s.prompt[0], e.At)
+		}
+		return s.resolve(out, s.prompt[1], e.At)
 	}
 	if s.prompt == nil || e.Side != s.pos.Turn() || e.Choice < 0 || e.Choice >= len(s.prompt) {
 		s.note(e.At, "answer %d ignored", e.Choice)
@@ -755,7 +923,7 @@ func (s *Session) adjustPress(out []Output, e Event, late bool) []Output {
 		// A press recovered from a state dump is judged after the board
 		// has moved on; the altered position can no longer be told from a
 		// move made after the adjustment, so only a timely press checks.
-		if err == nil && !late && signature(t.baseCells, s.obs) != "" {
+		if err == nil && !late && t.sig(s.obs) != "" {
 			out = append(out, s.alert(AdjustAlert, e.Side, e.At, "position altered during adjusting: restore it", true))
 			return s.enterRecovery(out, e.At, "position altered during adjusting")
 		}
@@ -842,13 +1010,14 @@ func (s *Session) TakeBack(at time.Duration) ([]Output, error) {
 	s.pos = s.history[len(s.history)-1]
 	s.history = s.history[:len(s.history)-1]
 	s.pressDue = false
+	s.last = nil
 	s.over = rules.Outcome{}
 	s.resetWindow()
 	t, err := s.currentTurn()
 	if err != nil {
 		return nil, err
 	}
-	if signature(t.baseCells, s.obs) != "" {
+	if t.sig(s.obs) != "" {
 		return s.enterRecovery(nil, at, "restore the position before the taken-back move"), nil
 	}
 	return nil, nil

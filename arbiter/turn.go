@@ -21,6 +21,9 @@ type candidate struct {
 	// a move shows only through the lifts on those squares.
 	changed []rules.Square
 	hidden  []rules.Square
+	// hands is the sensed signature of the hand stands alone after the
+	// move: a tie-break among candidates, never a condition.
+	hands string
 }
 
 // turn is the baseline of the side to move and its legal moves.
@@ -33,12 +36,35 @@ type turn struct {
 	cands     []*candidate // by move index; nil until worked out
 	// origins are the squares from which some legal move starts.
 	origins map[rules.Square]bool
+	// hand marks the cells of the hand stands (shogi.md 6.6: the hands
+	// are kept logically, their sensed counts are a cross-check); nil
+	// when the board senses none.
+	hand    []bool
+	notHand []bool // the complement of hand, to compare hands alone
 }
 
-func newTurn(pos rules.Position, caps Caps) *turn {
-	t := &turn{pos: pos, caps: caps, base: pos.View()}
+func newTurn(pos rules.Position, caps Caps, hand []bool) *turn {
+	t := &turn{pos: pos, caps: caps, base: pos.View(), hand: hand}
 	t.baseCells = caps.cells(t.base)
+	if hand != nil {
+		t.notHand = make([]bool, len(hand))
+		for i, h := range hand {
+			t.notHand[i] = !h
+		}
+	}
 	return t
+}
+
+// sig is the signature of cells against the baseline, hand stands left
+// out.
+func (t *turn) sig(cells []cell) string { return signature(t.baseCells, cells, t.hand) }
+
+// handSig is the signature of the hand stands alone.
+func (t *turn) handSig(cells []cell) string {
+	if t.hand == nil {
+		return ""
+	}
+	return signature(t.baseCells, cells, t.notHand)
 }
 
 // legal lists the legal moves on first use: most events (lifts, a hand in
@@ -69,7 +95,7 @@ func (t *turn) candidate(i int) (*candidate, error) {
 	}
 	v := next.View()
 	cells := t.caps.cells(v)
-	c := &candidate{move: m, next: next, changed: t.base.Changed(v, nil), sig: signature(t.baseCells, cells)}
+	c := &candidate{move: m, next: next, changed: t.base.Changed(v, nil), sig: t.sig(cells), hands: t.handSig(cells)}
 	for _, sq := range c.changed {
 		if cells[sq] == t.baseCells[sq] {
 			c.hidden = append(c.hidden, sq)
@@ -90,7 +116,7 @@ func (t *turn) owner(sq rules.Square) (rules.Color, bool) {
 // (frames were lost) a lift may be missing, so a destination need not
 // have been seen lifted.
 func (t *turn) matchAll(cells []cell, lifted map[rules.Square]bool, lossy bool) ([]int, error) {
-	sig := signature(t.baseCells, cells)
+	sig := t.sig(cells)
 	touched := func(sq rules.Square) bool {
 		return lifted[sq] || (int(sq) < len(cells) && cells[sq] != t.baseCells[sq])
 	}
@@ -121,6 +147,15 @@ func (t *turn) matchAll(cells []cell, lifted map[rules.Square]bool, lossy bool) 
 // squares, then those whose origin was lifted.
 func (t *turn) match(cells []cell, lifted map[rules.Square]bool, lossy bool) ([]int, error) {
 	all, err := t.matchAll(cells, lifted, lossy)
+	if err == nil && len(all) > 1 && t.hand != nil {
+		// The stands choose among moves the squares cannot tell apart,
+		// when they agree with one: a piece still in a hand is no reason
+		// to see nothing.
+		hs := t.handSig(cells)
+		if h := filter(all, func(i int) bool { return t.cands[i].hands == hs }); len(h) > 0 {
+			all = h
+		}
+	}
 	if err != nil || len(all) <= 1 || lossy {
 		// Lifts lost with frames cannot tell look-alike moves apart: ask.
 		return all, err

@@ -349,6 +349,12 @@ func (d *Director) decided(t *Table, o arbiter.Output) {
 	if m, ok := o.(arbiter.MoveMade); ok {
 		display(d.sender, t.ID, t.rgame.Geometry(), m)
 	}
+	if p, ok := o.(arbiter.Prompt); ok && d.sender != nil {
+		// The board shows the question and its ordered choices (PROTOCOL 6.1).
+		if err := d.sender.Send(t.ID, p.Message(t.rgame.Geometry())); err != nil {
+			d.log.Warn("send question to board", "board", t.ID, "err", err)
+		}
+	}
 	for _, w := range d.watcherList() {
 		w.Decided(t, o)
 	}

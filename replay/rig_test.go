@@ -27,6 +27,9 @@ type rig struct {
 	rd    *replay.Reader
 	rng   *rand.Rand
 	human sim.Human
+	// questions: prompts are shown on the board (QUESTION, as the
+	// director sends them) and the player answers what the board shows.
+	questions bool
 
 	inbox   []chunk      // board to host, not yet read
 	outbox  []sb.Message // host to board, not yet sent
@@ -69,6 +72,8 @@ type rigConfig struct {
 	// leaves the rig without a session after the handshake.
 	raw    func(wire []byte, host time.Duration, err error) uint64
 	noGame bool
+	// questions: see rig.questions.
+	questions bool
 }
 
 const heartbeat = 500 * time.Millisecond
@@ -91,7 +96,7 @@ func newRig(c rigConfig) (*rig, error) {
 	b.Load(start.View())
 	b.KeepLog()
 	r := &rig{game: c.game, geo: c.game.Geometry(), clock: clock, board: b, rng: rand.New(rand.NewPCG(c.seed, 0xB0A4D)),
-		human: c.human, hdec: sb.NewDecoder(), plugged: true, raw: c.raw}
+		human: c.human, hdec: sb.NewDecoder(), plugged: true, raw: c.raw, questions: c.questions}
 	r.rd = replay.NewReader("sim", 0)
 	r.rd.Send = func(m sb.Message) { r.outbox = append(r.outbox, m) }
 	r.rd.Output = r.output
@@ -258,8 +263,12 @@ func (r *rig) awaitMove(ply int, want rules.Move, side rules.Color, d time.Durat
 		}
 		if p := r.prompt; p != nil && !answered {
 			if i := slices.Index(p.Moves, want.String()); i >= 0 {
+				value := sb.AnswerChoice + uint8(i)
+				if r.questions {
+					value = r.ask(*p, i)
+				}
 				r.wait(300 * time.Millisecond)
-				r.board.Press(sb.ButtonAnswer, sb.SideOf(side), sb.AnswerChoice+uint8(i))
+				r.board.Press(sb.ButtonAnswer, sb.SideOf(side), value)
 				r.pump()
 				answered = true
 				continue
@@ -268,6 +277,24 @@ func (r *rig) awaitMove(ply int, want rules.Move, side rules.Color, d time.Durat
 		r.wait(100 * time.Millisecond)
 	}
 	return len(r.moves) >= ply
+}
+
+// ask shows prompt p on the board as the director does, and returns the
+// answer value of a player who made choice i of what the board shows: yes
+// or no to a promotion question, else the choice's number.
+func (r *rig) ask(p arbiter.Prompt, i int) uint8 {
+	r.outbox = append(r.outbox, p.Message(r.geo))
+	r.pump()
+	q := r.board.Question()
+	switch {
+	case q.Kind == sb.QuestionPromote && i == 0:
+		return sb.AnswerYes
+	case q.Kind == sb.QuestionPromote:
+		return sb.AnswerNo
+	case q.Kind == sb.QuestionNone || i >= len(q.Choices):
+		return 0 // nothing the board can answer: the question stays open
+	}
+	return sb.AnswerChoice + uint8(i)
 }
 
 // restore puts the board back to v by hand, pressing nothing.
@@ -286,6 +313,7 @@ func (r *rig) restore(v rules.View, m rules.Move, mover rules.Color) error {
 // calm is h without habits: a person putting pieces right.
 func calm(h sim.Human) sim.Human {
 	h.TouchBack, h.Adjust, h.Slide, h.OneByOne, h.TurnAfter = 0, 0, 0, 0, 0
+	h.LateStand, h.EarlyStand, h.WrongStand, h.Retouch = 0, 0, 0, 0
 	return h
 }
 

@@ -14,7 +14,7 @@ import (
 // trailing payload fields, which older peers ignore.
 const (
 	VersionMajor = 1
-	VersionMinor = 0
+	VersionMinor = 1
 )
 
 // Frame geometry. A frame body is a 7-byte header, a payload of at most
@@ -56,6 +56,7 @@ const (
 	TypeLight    Type = 0x85
 	TypeAlert    Type = 0x86
 	TypeAckMove  Type = 0x87
+	TypeQuestion Type = 0x88
 )
 
 var typeNames = map[Type]string{
@@ -64,6 +65,7 @@ var typeNames = map[Type]string{
 	TypeDumpSquares: "DUMP_SQUARES", TypeDumpZone: "DUMP_ZONE", TypeDumpEnd: "DUMP_END",
 	TypeHelloReq: "HELLO_REQ", TypeDumpReq: "DUMP_REQ", TypePing: "PING", TypeClock: "CLOCK",
 	TypeLight: "LIGHT", TypeAlert: "ALERT", TypeAckMove: "ACK_MOVE",
+	TypeQuestion: "QUESTION",
 }
 
 // String returns the type's protocol name ("SQUARE"), or "TYPE(0x..)".

@@ -236,11 +236,14 @@ func (m *AckMoveMsg) UnmarshalPayload(p []byte) error {
 	return r.err
 }
 
-func cutText(s string) string {
-	if len(s) <= MaxText {
+func cutText(s string) string { return cutTo(s, MaxText) }
+
+// cutTo cuts s to at most n bytes at a rune boundary.
+func cutTo(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	s = s[:MaxText]
+	s = s[:n]
 	for !utf8.ValidString(s) {
 		s = s[:len(s)-1]
 	}
@@ -285,6 +288,8 @@ func NewMessage(t Type) Message {
 		return new(AlertMsg)
 	case TypeAckMove:
 		return new(AckMoveMsg)
+	case TypeQuestion:
+		return new(QuestionMsg)
 	}
 	return nil
 }

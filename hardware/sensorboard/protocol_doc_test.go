@@ -34,30 +34,35 @@ var docExamples = map[string]struct {
 		Buttons: []ButtonInfo{{ButtonClock, SideFirst}, {ButtonClock, SideSecond}},
 		ID:      "KV-1", Firmware: "1", Graph: "kvaa13",
 	}},
-	"square-lift":    {Header{TypeSquare, 5, 73000}, &SquareMsg{Square: 12, Height: 0}},
-	"square-tower":   {Header{TypeSquare, 6, 73850}, &SquareMsg{Square: 28, Height: 2, Top: Ident{true, rules.Piece{Color: rules.First, Kind: 'P', Mark: 'H'}}}},
-	"square-shogi":   {Header{TypeSquare, 300, 0x00FFFF00}, &SquareMsg{Square: 40, Height: 1, Top: Ident{true, rules.Piece{Color: rules.Second, Kind: 'S', Face: rules.Back}}}},
-	"zone-drop":      {Header{TypeZone, 301, 0x00FFFF10}, &ZoneMsg{Zone: 0, Count: 2, Action: ZoneRemoved, Piece: Ident{true, rules.Piece{Kind: 'P'}}}},
-	"button-clock":   {Header{TypeButton, 7, 74400}, &ButtonMsg{Button: ButtonClock, Side: SideFirst, Pressed: true, Count: 1}},
-	"button-answer":  {Header{TypeButton, 8, 75000}, &ButtonMsg{Button: ButtonAnswer, Side: SideSecond, Pressed: true, Count: 3, Value: AnswerYes}},
-	"heartbeat":      {Header{TypeHeartbeat, 9, 75500}, &HeartbeatMsg{HostSeen: true, LastHostSeq: 4}},
-	"dump-req":       {Header{TypeDumpReq, 5, 81234}, &DumpReqMsg{Token: 2}},
-	"dump-squares":   {Header{TypeDumpSquares, 10, 75510}, &DumpSquaresMsg{Token: 2, First: 0, Squares: []SquareState{{Height: 1}, {Height: 0}, {Height: 3}, {Height: 31, Saturated: true}}}},
-	"dump-end":       {Header{TypeDumpEnd, 11, 75512}, &DumpEndMsg{Token: 2, Squares: 4, Zones: 0, Buttons: []ButtonState{{ButtonClock, SideFirst, 1, false}, {ButtonClock, SideSecond, 0, false}}}},
-	"clock":          {Header{TypeClock, 6, 81300}, &ClockMsg{First: 5_400_000, Second: 5_385_250, Running: SideSecond}},
-	"light":          {Header{TypeLight, 7, 81400}, &LightMsg{Mode: LightBlink, Color: ColorBad, Squares: []uint16{12, 28}}},
-	"alert":          {Header{TypeAlert, 8, 81500}, &AlertMsg{Level: AlertWarning, Beep: true, Text: "Restore e4"}},
-	"ack-move":       {Header{TypeAckMove, 9, 81600}, &AckMoveMsg{Ply: 1, From: 12, To: 28, Text: "e2-e4"}},
-	"ping":           {Header{TypePing, 10, 81700}, &PingMsg{Token: 99}},
-	"pong":           {Header{TypePong, 12, 76000}, &PongMsg{Token: 99, HostTime: 81700}},
-	"nak":            {Header{TypeNak, 13, 76010}, &NakMsg{HostSeq: 11, HostType: 0x9A, Reason: NakUnknownType}},
-	"hello-req":      {Header{TypeHelloReq, 0, 10}, &HelloReqMsg{Major: 1, Minor: 0}},
+	"square-lift":   {Header{TypeSquare, 5, 73000}, &SquareMsg{Square: 12, Height: 0}},
+	"square-tower":  {Header{TypeSquare, 6, 73850}, &SquareMsg{Square: 28, Height: 2, Top: Ident{true, rules.Piece{Color: rules.First, Kind: 'P', Mark: 'H'}}}},
+	"square-shogi":  {Header{TypeSquare, 300, 0x00FFFF00}, &SquareMsg{Square: 40, Height: 1, Top: Ident{true, rules.Piece{Color: rules.Second, Kind: 'S', Face: rules.Back}}}},
+	"zone-drop":     {Header{TypeZone, 301, 0x00FFFF10}, &ZoneMsg{Zone: 0, Count: 2, Action: ZoneRemoved, Piece: Ident{true, rules.Piece{Kind: 'P'}}}},
+	"button-clock":  {Header{TypeButton, 7, 74400}, &ButtonMsg{Button: ButtonClock, Side: SideFirst, Pressed: true, Count: 1}},
+	"button-answer": {Header{TypeButton, 8, 75000}, &ButtonMsg{Button: ButtonAnswer, Side: SideSecond, Pressed: true, Count: 3, Value: AnswerYes}},
+	"heartbeat":     {Header{TypeHeartbeat, 9, 75500}, &HeartbeatMsg{HostSeen: true, LastHostSeq: 4}},
+	"dump-req":      {Header{TypeDumpReq, 5, 81234}, &DumpReqMsg{Token: 2}},
+	"dump-squares":  {Header{TypeDumpSquares, 10, 75510}, &DumpSquaresMsg{Token: 2, First: 0, Squares: []SquareState{{Height: 1}, {Height: 0}, {Height: 3}, {Height: 31, Saturated: true}}}},
+	"dump-end":      {Header{TypeDumpEnd, 11, 75512}, &DumpEndMsg{Token: 2, Squares: 4, Zones: 0, Buttons: []ButtonState{{ButtonClock, SideFirst, 1, false}, {ButtonClock, SideSecond, 0, false}}}},
+	"clock":         {Header{TypeClock, 6, 81300}, &ClockMsg{First: 5_400_000, Second: 5_385_250, Running: SideSecond}},
+	"light":         {Header{TypeLight, 7, 81400}, &LightMsg{Mode: LightBlink, Color: ColorBad, Squares: []uint16{12, 28}}},
+	"alert":         {Header{TypeAlert, 8, 81500}, &AlertMsg{Level: AlertWarning, Beep: true, Text: "Restore e4"}},
+	"ack-move":      {Header{TypeAckMove, 9, 81600}, &AckMoveMsg{Ply: 1, From: 12, To: 28, Text: "e2-e4"}},
+	"ping":          {Header{TypePing, 10, 81700}, &PingMsg{Token: 99}},
+	"pong":          {Header{TypePong, 12, 76000}, &PongMsg{Token: 99, HostTime: 81700}},
+	"nak":           {Header{TypeNak, 13, 76010}, &NakMsg{HostSeq: 11, HostType: 0x9A, Reason: NakUnknownType}},
+	"hello-req":     {Header{TypeHelloReq, 0, 10}, &HelloReqMsg{Major: 1, Minor: 0}},
+	"question-promote": {Header{TypeQuestion, 11, 81800}, &QuestionMsg{Side: SideFirst, Kind: QuestionPromote, Text: "Promote?",
+		Choices: []Choice{{From: 10, To: 70, Text: "8h2b+"}, {From: 10, To: 70, Text: "8h2b"}}}},
+	"question-drop": {Header{TypeQuestion, 12, 81900}, &QuestionMsg{Side: SideSecond, Kind: QuestionChoose, Text: "Which piece?",
+		Choices: []Choice{{From: -1, To: 40, Text: "P*5e"}, {From: -1, To: 40, Text: "S*5e"}, {From: -1, To: 40, Text: "G*5e"}}}},
+	"question-clear": {Header{TypeQuestion, 13, 82000}, &QuestionMsg{Side: SideNone, Kind: QuestionNone}},
 	"dump-zone-hand": {Header{TypeDumpZone, 14, 76020}, &DumpZoneMsg{Token: 3, Zone: 0, Count: 2, Pieces: []rules.Piece{{Kind: 'P'}, {Kind: 'S'}}}},
 }
 
 var (
-	exampleRE = regexp.MustCompile("(?m)^example ([a-z0-9-]+):\\n((?:[0-9A-F]{2}[ \\n])+)")
-	bodyRE    = regexp.MustCompile("(?m)^body ([a-z0-9-]+):\\n((?:[0-9A-F]{2}[ \\n])+)")
+	exampleRE = regexp.MustCompile(`(?m)^example ([a-z0-9-]+):\n((?:[0-9A-F]{2}[ \n])+)`)
+	bodyRE    = regexp.MustCompile(`(?m)^body ([a-z0-9-]+):\n((?:[0-9A-F]{2}[ \n])+)`)
 )
 
 func TestProtocolDocExamples(t *testing.T) {

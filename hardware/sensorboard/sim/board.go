@@ -89,6 +89,9 @@ type hostState struct {
 	Light   sensorboard.LightMsg
 	Alert   sensorboard.AlertMsg
 	Acks    []sensorboard.AckMoveMsg
+	// Question is the question shown to the players: cleared by an
+	// ACK_MOVE or a QUESTION of kind none.
+	Question sensorboard.QuestionMsg
 }
 
 // Sent is a frame the board sent, as the test oracle sees it.
@@ -208,6 +211,16 @@ func (b *Board) HostState() (sensorboard.ClockMsg, sensorboard.LightMsg, sensorb
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.host.Clock, b.host.Light, b.host.Alert, slices.Clone(b.host.Acks)
+}
+
+// Question returns the question the host last asked the board to show
+// (kind QuestionNone when none is open).
+func (b *Board) Question() sensorboard.QuestionMsg {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q := b.host.Question
+	q.Choices = slices.Clone(q.Choices)
+	return q
 }
 
 func (b *Board) nowMs() uint32 { return uint32((b.clock.Now() - b.bootAt) / time.Millisecond) }
@@ -411,6 +424,9 @@ func (b *Board) HandleHost(f sensorboard.Frame) {
 		b.host.Alert = *m
 	case *sensorboard.AckMoveMsg:
 		b.host.Acks = append(b.host.Acks, *m)
+		b.host.Question = sensorboard.QuestionMsg{}
+	case *sensorboard.QuestionMsg:
+		b.host.Question = *m
 	}
 }
 

@@ -15,7 +15,8 @@
 //     the top k of a tower in one pinch or piece by piece, captures in
 //     either order, slides across empty squares, a touch and put-back, an
 //     adjustment under the adjust button, a shogi piece turned over to
-//     promote, drops from a hand, and the clock press. [PlanKnock] knocks
+//     promote, drops from a hand, captured pieces that reach the stand late,
+//     early or on the wrong stand, and the clock press. [PlanKnock] knocks
 //     a stack over and sets it up again.
 //   - [Runner]: plays [Turn] lists (from [Replay], [ReplayText] or
 //     [RandomGame], over any rules.Position) on a board, with the physical

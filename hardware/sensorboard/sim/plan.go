@@ -71,6 +71,15 @@ type Human struct {
 	Slide     float64 // slide a single piece across empty squares
 	OneByOne  float64 // lift a group piece by piece instead of in one pinch
 	TurnAfter float64 // turn a promoted piece over after placing it
+
+	// How a captured piece reaches its captor's hand stand (shogi): after
+	// the clock press (LateStand), before the capturing piece is set down
+	// (EarlyStand), or on the opponent's stand first, moved to the right
+	// one after the press (WrongStand). Zero in DefaultHuman.
+	LateStand, EarlyStand, WrongStand float64
+	// Retouch lifts the moved piece after the clock press and puts it
+	// back (shogi.md 3.4.4: evidence of 待った). Zero in DefaultHuman.
+	Retouch float64
 }
 
 // DefaultHuman is a calm player with every habit.
@@ -121,6 +130,10 @@ type planner struct {
 	add    []addition
 	lifted map[rules.Square]bool
 	pinch  map[rules.Square]bool // lifted in one movement
+	// misplace sends the pieces bound for a hand stand to another zone
+	// (WrongStand); misplaced lists them, to be moved after the press.
+	misplace  map[int]int
+	misplaced []Step
 }
 
 // PlanMove returns the actions of the player of side mover who makes move
@@ -160,12 +173,31 @@ func PlanMove(g *rules.Geometry, before, after rules.View, m rules.Move, mover r
 	if orphansFirst {
 		p.liftOrphans()
 	}
-	for _, d := range p.destinations(to) {
+	dests, late := p.stands(p.destinations(to))
+	for _, d := range dests {
 		p.fill(d, from)
 	}
 	p.liftAll()
 	p.t += span(rng, h.Press) - span(rng, h.Hand)
 	p.emit(Step{Op: OpPress, Button: sensorboard.ButtonClock, Side: sensorboard.SideOf(mover)})
+	if late != nil || len(p.misplace) > 0 {
+		p.t += span(rng, h.Press)
+	}
+	if late != nil {
+		p.fill(*late, from)
+	}
+	for _, s := range p.misplaced {
+		// The piece moves from the wrong stand to its captor's.
+		p.emit(Step{Op: OpTake, Zone: s.Zone, Piece: s.Piece})
+		p.emit(Step{Op: OpPut, Zone: s.N, Piece: s.Piece})
+	}
+	if g.Valid(to) && p.chance(h.Retouch) {
+		if st := p.cur.Stacks[to]; len(st) > 0 {
+			top := st[len(st)-1]
+			p.emit(Step{Op: OpLift, Square: to, N: 1})
+			p.emit(Step{Op: OpPlace, Square: to, Pieces: []rules.Piece{top}})
+		}
+	}
 
 	if !p.cur.Equal(after) {
 		return nil, fmt.Errorf("plan of %s leaves\n%s\nwant\n%s", m, p.cur.Format(g), after.Format(g))
@@ -342,6 +374,39 @@ func (p *planner) destinations(to rules.Square) []loc {
 	return append(sq, zn...)
 }
 
+// stands applies the habits of LateStand, EarlyStand and WrongStand to the
+// hand stand among dests that receives a captured piece: it returns the
+// destinations to fill before the press, and the stand to fill after it.
+func (p *planner) stands(dests []loc) ([]loc, *loc) {
+	zones := p.g.Zones()
+	k := slices.IndexFunc(dests, func(d loc) bool {
+		if !d.zone || zones[d.i].Kind != rules.Hand {
+			return false
+		}
+		return slices.ContainsFunc(p.add, func(a addition) bool { return a.at == d && a.src >= 0 && !p.rem[a.src].at.zone })
+	})
+	if k < 0 {
+		return dests, nil
+	}
+	d := dests[k]
+	if p.chance(p.h.WrongStand) {
+		for j, z := range zones {
+			if z.Kind == rules.Hand && z.Owner != zones[d.i].Owner {
+				p.misplace = map[int]int{d.i: j}
+				break
+			}
+		}
+	}
+	switch {
+	case p.chance(p.h.LateStand):
+		return slices.Delete(slices.Clone(dests), k, k+1), &d
+	case p.chance(p.h.EarlyStand):
+		out := append([]loc{d}, dests[:k]...)
+		return append(out, dests[k+1:]...), nil
+	}
+	return dests, nil
+}
+
 // fill brings every arriving piece of d.
 func (p *planner) fill(d loc, from rules.Square) {
 	var here []addition
@@ -373,7 +438,14 @@ func (p *planner) fill(d loc, from rules.Square) {
 			p.emit(Step{Op: OpTake, Zone: r.at.i, Piece: r.p})
 		}
 		if d.zone {
-			p.emit(Step{Op: OpPut, Zone: d.i, Piece: a.p})
+			z, wrong := p.misplace[d.i]
+			if !wrong {
+				z = d.i
+			}
+			p.emit(Step{Op: OpPut, Zone: z, Piece: a.p})
+			if wrong {
+				p.misplaced = append(p.misplaced, Step{Zone: z, N: d.i, Piece: a.p})
+			}
 			i++
 			continue
 		}

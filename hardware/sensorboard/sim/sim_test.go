@@ -45,9 +45,7 @@ func view(g *rules.Geometry, stacks map[string][]rules.Piece, zones ...[]rules.P
 	for name, ps := range stacks {
 		v.Stacks[sq(g, name)] = ps
 	}
-	for i, z := range zones {
-		v.Zones[i] = z
-	}
+	copy(v.Zones, zones)
 	v.SortZones()
 	return v
 }
@@ -125,6 +123,57 @@ func TestPlanShogiCaptureAndDrop(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []Op{OpTake, OpPlace, OpPress}, ops(steps))
 	assert.Equal(t, 0, steps[0].Zone)
+}
+
+// TestPlanCapturedPieceStands checks the habits of a captured shogi
+// piece reaching the stand: after the press, before the capturing piece
+// is set down, or on the opponent's stand and then moved.
+func TestPlanCapturedPieceStands(t *testing.T) {
+	gP := rules.Piece{Color: rules.Second, Kind: 'P'}
+	before := view(geoH, map[string][]rules.Piece{"e5": {wS}, "e6": {gP}}, nil, nil)
+	after := view(geoH, map[string][]rules.Piece{"e6": {wS}}, []rules.Piece{wP}, nil)
+	m := move{sq(geoH, "e5"), sq(geoH, "e6")}
+	index := func(steps []Step, op Op) int { return slices.IndexFunc(steps, func(s Step) bool { return s.Op == op }) }
+	cases := []struct {
+		name  string
+		h     Human
+		check func(t *testing.T, steps []Step)
+	}{
+		{"late", Human{LateStand: 1}, func(t *testing.T, steps []Step) {
+			assert.Equal(t, []Op{OpPress, OpPut}, ops(steps[len(steps)-2:]), "the pawn reaches the stand after the press")
+			assert.Equal(t, 0, steps[len(steps)-1].Zone)
+		}},
+		{"early", Human{EarlyStand: 1}, func(t *testing.T, steps []Step) {
+			assert.Less(t, index(steps, OpPut), index(steps, OpPlace), "the pawn reaches the stand before the silver is set down")
+			assert.Equal(t, OpPress, steps[len(steps)-1].Op)
+		}},
+		{"wrong", Human{WrongStand: 1}, func(t *testing.T, steps []Step) {
+			put := index(steps, OpPut)
+			assert.Equal(t, 1, steps[put].Zone, "the pawn goes on the opponent's stand")
+			assert.Less(t, put, index(steps, OpPress))
+			assert.Equal(t, []Op{OpPress, OpTake, OpPut}, ops(steps[len(steps)-3:]))
+			assert.Equal(t, 1, steps[len(steps)-2].Zone)
+			assert.Equal(t, 0, steps[len(steps)-1].Zone)
+		}},
+		{"wrong and late", Human{WrongStand: 1, LateStand: 1}, func(t *testing.T, steps []Step) {
+			assert.Equal(t, []Op{OpPress, OpPut, OpTake, OpPut}, ops(steps[len(steps)-4:]))
+			assert.Equal(t, 1, steps[len(steps)-3].Zone)
+		}},
+		{"retouch", Human{Retouch: 1}, func(t *testing.T, steps []Step) {
+			assert.Equal(t, []Op{OpPress, OpLift, OpPlace}, ops(steps[len(steps)-3:]), "the silver is lifted and put back after the press")
+			assert.Equal(t, m.to, steps[len(steps)-1].Square)
+			assert.Equal(t, []rules.Piece{wS}, steps[len(steps)-1].Pieces)
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for seed := range uint64(8) {
+				steps, err := PlanMove(geoH, before, after, m, rules.First, c.h, rand.New(rand.NewPCG(seed, 1)))
+				require.NoError(t, err)
+				c.check(t, steps)
+			}
+		})
+	}
 }
 
 func TestPlanSlideTouchesTheSquaresBetween(t *testing.T) {
@@ -281,6 +330,14 @@ func TestBoardAnswersTheHost(t *testing.T) {
 	for i, f := range s.frames {
 		assert.Equal(t, uint16(i), f.Seq, "frames numbered from 0")
 	}
+
+	// A question is shown until the move is acknowledged.
+	q := sb.QuestionMsg{Side: sb.SideFirst, Kind: sb.QuestionPromote, Text: "promote?",
+		Choices: []sb.Choice{{From: 10, To: 70, Text: "8h2b+"}, {From: 10, To: 70, Text: "8h2b"}}}
+	host(&q)
+	assert.Equal(t, q, b.Question())
+	host(&sb.AckMoveMsg{Ply: 3, From: 10, To: 70, Text: "8h2b+"})
+	assert.Equal(t, sb.QuestionNone, b.Question().Kind)
 }
 
 func TestBoardLinkFaults(t *testing.T) {

@@ -1,0 +1,103 @@
+package sensorboard
+
+import "arbiter/rules"
+
+// QuestionKind says how a question is answered.
+type QuestionKind uint8
+
+// Question kinds.
+const (
+	// QuestionNone clears the question shown (no question is open).
+	QuestionNone QuestionKind = 0
+	// QuestionChoose asks for one of the choices: the answer key sends
+	// AnswerChoice+n for choice n.
+	QuestionChoose QuestionKind = 1
+	// QuestionPromote asks whether a piece promoted: choice 0 is "promote"
+	// and choice 1 "do not promote". AnswerYes answers choice 0 and
+	// AnswerNo choice 1, as do AnswerChoice+0 and AnswerChoice+1.
+	QuestionPromote QuestionKind = 2
+)
+
+// MaxChoices is the most choices a question carries: the answer values
+// AnswerChoice+0 to AnswerChoice+14.
+const MaxChoices = 15
+
+// MaxChoiceText is the longest text, in bytes, of one choice.
+const MaxChoiceText = 32
+
+// Choice is one answer of a question: its text and the squares the board
+// lights for it (NoSquare for none, as the origin of a drop).
+type Choice struct {
+	From, To rules.Square
+	Text     string
+}
+
+// QuestionMsg shows the player to move a question and its ordered
+// choices. Choice n (from 0) is answered with AnswerChoice+n; a promotion
+// question is also answered with AnswerYes (choice 0) and AnswerNo
+// (choice 1). A new QUESTION, an ACK_MOVE, or a QUESTION of kind
+// QuestionNone replaces the question shown.
+type QuestionMsg struct {
+	Side    Side // whose answer is wanted
+	Kind    QuestionKind
+	Text    string // at most MaxText bytes; longer text is cut
+	Choices []Choice
+}
+
+// Type implements [Message].
+func (*QuestionMsg) Type() Type { return TypeQuestion }
+
+// AppendPayload implements [Message]. Choices beyond MaxChoices are left
+// out: the board could not answer them.
+func (m *QuestionMsg) AppendPayload(dst []byte) []byte {
+	cs := m.Choices
+	if len(cs) > MaxChoices {
+		cs = cs[:MaxChoices]
+	}
+	dst = append(dst, byte(m.Side), byte(m.Kind))
+	dst = appendStr(dst, cutText(m.Text))
+	dst = append(dst, byte(len(cs)))
+	for _, c := range cs {
+		dst = appendU16(dst, uint16(c.From))
+		dst = appendU16(dst, uint16(c.To))
+		dst = appendStr(dst, cutTo(c.Text, MaxChoiceText))
+	}
+	return dst
+}
+
+// UnmarshalPayload implements [Message].
+func (m *QuestionMsg) UnmarshalPayload(p []byte) error {
+	r := reader{msg: "QUESTION", b: p}
+	m.Side = Side(r.u8("side"))
+	m.Kind = QuestionKind(r.u8("kind"))
+	m.Text = r.str("text")
+	n := int(r.u8("choices"))
+	switch {
+	case r.err != nil:
+	case m.Side != SideFirst && m.Side != SideSecond && m.Side != SideNone:
+		r.fail("side", "side 0x%02x", uint8(m.Side))
+	case m.Kind > QuestionPromote:
+		r.fail("kind", "unknown kind %d", m.Kind)
+	case len(m.Text) > MaxText:
+		r.fail("text", "%d bytes, at most %d", len(m.Text), MaxText)
+	case n > MaxChoices:
+		r.fail("choices", "%d choices, at most %d", n, MaxChoices)
+	case m.Kind == QuestionNone && n != 0:
+		r.fail("choices", "%d choices in a cleared question", n)
+	case m.Kind == QuestionPromote && n != 2:
+		r.fail("choices", "a promotion question has 2 choices, not %d", n)
+	}
+	m.Choices = m.Choices[:0]
+	for i := 0; i < n && r.err == nil; i++ {
+		r.i = i
+		c := Choice{From: rules.Square(int16(r.u16("choice # from"))), To: rules.Square(int16(r.u16("choice # to"))), Text: r.str("choice # text")}
+		if r.err == nil && len(c.Text) > MaxChoiceText {
+			r.fail("choice # text", "%d bytes, at most %d", len(c.Text), MaxChoiceText)
+		}
+		m.Choices = append(m.Choices, c)
+	}
+	if len(m.Choices) == 0 {
+		m.Choices = nil
+	}
+	return r.err
+}
