@@ -1,0 +1,120 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// browserPage opens headless Chromium on a fresh profile for a test and
+// returns a page and a function that saves a screenshot under a name. It
+// skips the test in -short mode or when no Chromium is installed.
+func browserPage(t *testing.T) (*cdp, func(name string)) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	bin := findChromium()
+	if bin == "" {
+		t.Skip("no chromium binary found (install chromium or set ARBITER_CHROMIUM)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	profile, err := os.MkdirTemp("", "arbiter-chromium-")
+	require.NoError(t, err)
+	t.Cleanup(func() { removeEventually(t, profile) })
+	b, err := startBrowser(ctx, bin, profile)
+	require.NoError(t, err)
+	t.Cleanup(b.close)
+	p, err := b.page()
+	require.NoError(t, err)
+	t.Cleanup(p.close)
+	require.NoError(t, p.call("Page.enable", nil, nil))
+	require.NoError(t, p.call("Runtime.enable", nil, nil))
+	shots := artifactDir(t)
+	return p, func(name string) {
+		png, err := p.screenshot()
+		require.NoError(t, err)
+		for _, dir := range shots {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))
+		}
+	}
+}
+
+// browserLogin logs the page in to the console as chief.
+func browserLogin(t *testing.T, p *cdp, base string) {
+	t.Helper()
+	require.NoError(t, p.navigate(base+"/console/login"))
+	_, err := p.eval(`(() => {
+		document.querySelector("input[name=name]").value = "chief";
+		document.querySelector("input[name=password]").value = "arbiter";
+		document.querySelector("form.login").submit();
+		return true })()`)
+	require.NoError(t, err)
+	require.NoError(t, p.waitTrue(`location.pathname === "/console" && document.readyState === "complete"`, 10*time.Second))
+}
+
+// submit fills the fields of the form posting to action and submits it,
+// then waits for the console's answer.
+func submit(t *testing.T, p *cdp, action string, fields map[string]string) string {
+	t.Helper()
+	js := fmt.Sprintf(`(() => { const f = document.querySelector('form[action=%q]'); if (!f) return "no form";`, action)
+	for k, v := range fields {
+		js += fmt.Sprintf(`f.querySelector('[name=%q]').value = %q;`, k, v)
+	}
+	js += `f.requestSubmit(); return "ok" })()`
+	v, err := p.eval(js)
+	require.NoError(t, err)
+	require.Equal(t, "ok", v, action)
+	require.NoError(t, p.waitTrue(`location.search.startsWith("?done=") && document.readyState === "complete"`, 10*time.Second), action)
+	done, err := p.eval(`document.querySelector(".done").innerText`)
+	require.NoError(t, err)
+	return fmt.Sprint(done)
+}
+
+// TestBrowserConsoleLifecycle drives the console in Chromium through a
+// Swiss that cannot be paired a fourth time: the alert and the choices,
+// pairings entered by hand, a late entry and a corrected result.
+func TestBrowserConsoleLifecycle(t *testing.T) {
+	p, shot := browserPage(t)
+	e, id := newTableless(t, swiss(4, 4))
+	c := e.client()
+	c.login("chief", "arbiter")
+	for n := 1; n <= 3; n++ {
+		c.results(e.round(id, n))
+	}
+	e.waitFor("the block", func() bool { return e.d.Blocked(id) != "" })
+	base := e.srv.URL
+	browserLogin(t, p, base)
+	v, err := p.eval(`document.querySelector("main").innerText`)
+	require.NoError(t, err)
+	assert.Contains(t, v, "round 4 cannot be paired")
+	shot("console-blocked.png")
+
+	require.NoError(t, p.navigate(fmt.Sprintf("%s/console/tournaments/%d", base, id)))
+	shot("console-tournament-blocked.png")
+	done := submit(t, p, fmt.Sprintf("/console/tournaments/%d/pair-manual", id), map[string]string{"pairings": "1 - 2\n3 - 4", "why": "no valid pairing: organiser's decision"})
+	assert.Equal(t, fmt.Sprintf("tournament %d: next round paired by hand", id), done)
+	require.NoError(t, p.navigate(fmt.Sprintf("%s/console/tournaments/%d", base, id)))
+	v, err = p.eval(`document.querySelector("main").innerText`)
+	require.NoError(t, err)
+	assert.Contains(t, v, "paired by hand")
+	assert.Contains(t, v, "C1: they met in round")
+	shot("console-tournament-manual.png")
+
+	done = submit(t, p, fmt.Sprintf("/console/tournaments/%d/players", id), map[string]string{"name": "Late Comer", "rating": "2100", "why": "arrived after round 3"})
+	assert.Contains(t, done, "player 5 Late Comer registered")
+	g := e.round(id, 1).Pairings[0].GameID
+	require.NoError(t, p.navigate(fmt.Sprintf("%s/console/tournaments/%d", base, id)))
+	done = submit(t, p, fmt.Sprintf("/console/games/%d/correct", g), map[string]string{"result": "1/2-1/2", "reason": "agreement", "why": "both scoresheets say draw"})
+	assert.Contains(t, done, "result corrected")
+	require.NoError(t, p.navigate(fmt.Sprintf("%s/console/tournaments/%d", base, id)))
+	shot("console-tournament-players.png")
+	assert.False(t, p.sawEvent("Page.javascriptDialogOpening"), "no hostile name ran as script")
+}
