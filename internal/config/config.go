@@ -242,7 +242,6 @@ func Parse(data []byte, source string, fs *pflag.FlagSet) (*Config, error) {
 		return nil, fail(Problem{Key: "(file)", Value: nodeText(root), Line: root.Line,
 			Why: "the file must be a mapping of sections (event:, http:, tournaments: ...)"})
 	}
-	where, problems := checkKeys(&doc, reflect.TypeFor[Config]())
 
 	v := viper.New()
 	v.SetConfigType("yaml")
@@ -262,6 +261,8 @@ func Parse(data []byte, source string, fs *pflag.FlagSet) (*Config, error) {
 	if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
 		return nil, fail(Problem{Key: "(file)", Value: filepath.Base(source), Why: "not valid YAML: " + err.Error()})
 	}
+	// After viper's reading, which refuses excessive aliasing.
+	where, problems := checkKeys(&doc, reflect.TypeFor[Config]())
 	// Where a value came from, when not the file: the environment applies
 	// to every key viper knows, even one given as a list in the file.
 	from := lines{}

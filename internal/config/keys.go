@@ -134,32 +134,52 @@ func (l lines) find(key string) (int, bool) {
 // nearest known key as a suggestion. Mismatched kinds (a list where a
 // section belongs) are left to the decoder, which names them.
 func checkKeys(doc *yaml.Node, t reflect.Type) (lines, []Problem) {
-	w := &keyWalker{lines: lines{}, all: allKeys(t, "")}
+	w := &keyWalker{lines: lines{}, all: allKeys(t, ""), aliased: map[aliasUse]bool{}}
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
 		doc = doc.Content[0]
 	}
 	w.walk(doc, t, "", 0)
+	if w.unknown > maxUnknown {
+		w.problems = append(w.problems, Problem{Key: "(file)", Value: fmt.Sprint(w.unknown),
+			Why: fmt.Sprintf("%d more unknown keys; is this the configuration of arbiter?", w.unknown-maxUnknown)})
+	}
 	return w.lines, w.problems
 }
 
 type keyWalker struct {
 	lines    lines
 	problems []Problem
+	unknown  int // unknown keys, of which the first maxUnknown are problems
 	all      []string
+	aliased  map[aliasUse]bool
 }
 
-// maxDepth bounds the walk; no configuration nests this deep, and a
-// crafted file must not exhaust the stack.
-const maxDepth = 64
+// aliasUse is an anchored node checked as a type.
+type aliasUse struct {
+	n *yaml.Node
+	t reflect.Type
+}
+
+// maxDepth bounds the nesting, maxUnknown the unknown keys reported: no
+// configuration nests this deep, and a crafted file must exhaust neither
+// the stack nor the time.
+const (
+	maxDepth   = 64
+	maxUnknown = 100
+)
 
 func (w *keyWalker) walk(n *yaml.Node, t reflect.Type, path string, depth int) {
 	if n == nil || depth > maxDepth {
 		return
 	}
 	if n.Kind == yaml.AliasNode {
-		// yaml.v3 refuses alias cycles at parse time; the depth bound
-		// covers what remains.
-		w.walk(n.Alias, t, path, depth+1)
+		// An anchored node is checked once per type, however often it is
+		// used: aliases of aliases would otherwise multiply the work.
+		use := aliasUse{n.Alias, t}
+		if !w.aliased[use] {
+			w.aliased[use] = true
+			w.walk(n.Alias, t, path, depth+1)
+		}
 		return
 	}
 	t = indirect(t)
@@ -183,8 +203,10 @@ func (w *keyWalker) walk(n *yaml.Node, t reflect.Type, path string, depth int) {
 			key := joinKey(path, k.Value)
 			j := slices.IndexFunc(fs, func(f field) bool { return strings.EqualFold(f.name, k.Value) })
 			if j < 0 {
-				w.problems = append(w.problems, Problem{Key: key, Value: nodeText(v), Line: k.Line,
-					Why: "unknown key" + w.suggest(path, k.Value, fs)})
+				if w.unknown++; w.unknown <= maxUnknown {
+					w.problems = append(w.problems, Problem{Key: key, Value: nodeText(v), Line: k.Line,
+						Why: "unknown key" + w.suggest(path, k.Value, fs)})
+				}
 				continue
 			}
 			w.lines[joinKey(path, fs[j].name)] = k.Line
@@ -272,7 +294,8 @@ func closeEnough(name string) int {
 // ("listne" is one step from "listen").
 func distance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
-	if len(ra) > 64 || len(rb) > 64 {
+	if len(ra) > 64 || len(rb) > 64 || len(ra)-len(rb) > 3 || len(rb)-len(ra) > 3 {
+		// Too far apart to be a typo; a bound, not the distance.
 		if a == b {
 			return 0
 		}
