@@ -149,11 +149,16 @@ func isSwiss(system string) bool { return strings.HasPrefix(system, "swiss") }
 //     player still has at least n/2 possible opponents, and a graph in
 //     which every vertex meets at least half the others has a perfect
 //     matching (Dirac's theorem), so rounds 1 to n/2 can always be paired.
-//     Past that, some results leave no pairing without a rematch: six
-//     players who split into two groups of three, each player having met
-//     the whole other group, cannot be paired a fourth time. The Dutch
-//     system's colour rules can stop a Swiss earlier still; they are not
-//     counted here.
+//   - A round has no pairing when the players split into two groups of odd
+//     size in which everyone has met the whole other group: what is left
+//     to play stays inside each group, and an odd group cannot be paired
+//     off. See deadEnd for the first round where that can happen; from
+//     that round on the configuration is warned about.
+//
+// The Dutch system's colour rules can in principle stop a Swiss between
+// the two bounds; generated tournaments (pairing/generate) never stopped
+// there in TestFeasibilityAgreesWithThePairingEngine, and are not warned
+// about.
 func (t Tournament) feasibility() feasibility {
 	n := len(t.Players)
 	if n == 0 || t.Rounds < 1 {
@@ -172,14 +177,13 @@ func (t Tournament) feasibility() feasibility {
 					"a Swiss of %d rounds cannot be paired: give at least %d players (%d to be sure of every round) or at most %d rounds",
 				t.Name, n, most, t.Rounds, t.Rounds|1, 2*t.Rounds-1, most)}
 		}
-		if safe := even / 2; t.Rounds > safe {
+		if safe, stuck, a, b := deadEnd(even); t.Rounds >= stuck {
 			return feasibility{doubtful: true, why: fmt.Sprintf(
-				"%q has %d players for %d rounds: a pairing without a rematch is certain only up to round %d "+
-					"(each player must still have at least half the field as possible opponents); "+
-					"after that some results leave no pairing (six players who split into two groups of three, "+
-					"each having met the whole other group, cannot play a fourth round), and the tournament stops "+
-					"until the arbiter pairs by hand: give at least %d players or at most %d rounds",
-				t.Name, n, t.Rounds, safe, 2*t.Rounds-1, safe)}
+				"%q has %d players for %d rounds: a pairing without a rematch is certain only up to round %d, "+
+					"and some results leave none for round %d (when the players%s split into groups of %d and %d, "+
+					"each player having met the whole other group); the tournament then stops until the arbiter "+
+					"pairs by hand: give at least %d players or at most %d rounds",
+				t.Name, n, t.Rounds, safe, stuck, phantom(n), a, b, 2*t.Rounds-1, stuck-1)}
 		}
 	case t.System == "round-robin" || t.System == "double-round-robin":
 		want := most
@@ -200,6 +204,36 @@ func (t Tournament) feasibility() feasibility {
 		}
 	}
 	return feasibility{}
+}
+
+// deadEnd returns, for an even number of players (a phantom added to an
+// odd field), the last round that is certain to be pairable without a
+// rematch, the first round that some results leave without such a pairing,
+// and the sizes of the two groups that make it so.
+//
+// With s = even/2: when s is odd, two groups of s who each met the whole
+// other group have played s rounds, and round s+1 has no pairing (six
+// players: round 4). When s is even, groups of s-1 and s+1 (the larger one
+// having also played two games inside) have played s+1 rounds, and round
+// s+2 has none. Round s+1 then always has one: what is left to play is
+// (s-1)-regular, an odd degree, so no group of odd size can be closed off,
+// and a regular graph of odd degree d on only 2d+2 vertices has no other
+// way to lack a perfect matching (Tutte's condition needs at least three
+// odd components of d+2 vertices or more).
+func deadEnd(even int) (safe, stuck, a, b int) {
+	s := even / 2
+	if s%2 == 1 {
+		return s, s + 1, s, s
+	}
+	return s, s + 2, s - 1, s + 1
+}
+
+// phantom says how the bye counts when n is odd.
+func phantom(n int) string {
+	if n%2 == 1 {
+		return " (and the bye, as a phantom player)"
+	}
+	return ""
 }
 
 // Warnings returns what does not stop a start but deserves the arbiter's

@@ -261,6 +261,9 @@ func TestRoundsForThePlayers(t *testing.T) {
 		{"swiss-dutch", 1, 1, "a Swiss needs at least 2 players", ""},
 		{"swiss-dutch", 9, 0, "", ""}, // players registered later: nothing to say
 		{"swiss-dutch", 5, 9, "", ""},
+		{"swiss-dutch", 5, 8, "", ""}, // round 5 of 8 always has a pairing
+		{"swiss-dutch", 6, 8, "", "certain only up to round 4, and some results leave none for round 6 (when the players split into groups of 3 and 5"},
+		{"swiss-dutch", 6, 7, "", "(and the bye, as a phantom player)"},
 		{"swiss-dutch", 6, 9, "", "give at least 11 players or at most 5 rounds"},
 		{"round-robin", 5, 6, "", ""},
 		{"round-robin", 4, 6, "", "a round-robin of 6 players has 5 rounds; with rounds: 4"},
