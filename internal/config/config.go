@@ -265,15 +265,13 @@ func Parse(data []byte, source string, fs *pflag.FlagSet) (*Config, error) {
 	where, problems := checkKeys(&doc, reflect.TypeFor[Config]())
 	// Where a value came from, when not the file: the environment applies
 	// to every key viper knows, even one given as a list in the file.
-	from := lines{}
-	origins := []string{}
 	// A variable for a section (ARBITER_EVENT) replaces the whole section.
+	from := map[string]string{}
 	for _, k := range v.AllKeys() {
 		for i := range strings.Count(k, ".") + 1 {
 			p := strings.Join(strings.Split(k, ".")[:i+1], ".")
-			if _, seen := from[p]; !seen && os.Getenv(envName(p)) != "" { // viper ignores empty variables
-				from[p] = len(origins)
-				origins = append(origins, "environment "+envName(p))
+			if os.Getenv(envName(p)) != "" { // viper ignores empty variables
+				from[p] = "environment " + envName(p)
 			}
 		}
 	}
@@ -281,8 +279,7 @@ func Parse(data []byte, source string, fs *pflag.FlagSet) (*Config, error) {
 		for flag, key := range flagKeys {
 			if f := fs.Lookup(flag); f != nil && f.Changed {
 				v.Set(key, f.Value.String())
-				from[key] = len(origins)
-				origins = append(origins, "flag --"+flag)
+				from[key] = "flag --" + flag
 			}
 		}
 	}
@@ -305,8 +302,8 @@ func Parse(data []byte, source string, fs *pflag.FlagSet) (*Config, error) {
 		if p.Line != 0 || p.From != "" {
 			continue
 		}
-		if i, ok := from.find(p.Key); ok {
-			p.From = origins[i]
+		if f, ok := enclosing(from, p.Key); ok {
+			p.From = f
 		} else {
 			p.Line = where.line(p.Key)
 		}

@@ -110,15 +110,16 @@ type lines map[string]int
 
 // line returns the line of key, or of its nearest enclosing key, or 0.
 func (l lines) line(key string) int {
-	n, _ := l.find(key)
+	n, _ := enclosing(l, key)
 	return n
 }
 
-// find returns the value of key, or of its nearest enclosing key.
-func (l lines) find(key string) (int, bool) {
+// enclosing returns the value of key in m, or that of its nearest
+// enclosing key ("a.b[2]" for "a.b[2].c", then "a.b", then "a").
+func enclosing[V any](m map[string]V, key string) (V, bool) {
 	for key != "" {
-		if n, ok := l[key]; ok {
-			return n, true
+		if v, ok := m[key]; ok {
+			return v, true
 		}
 		i := strings.LastIndexAny(key, ".[")
 		if i < 0 {
@@ -126,7 +127,8 @@ func (l lines) find(key string) (int, bool) {
 		}
 		key = key[:i]
 	}
-	return 0, false
+	var zero V
+	return zero, false
 }
 
 // checkKeys walks a YAML document along type t and returns the line of
