@@ -510,16 +510,30 @@ func (c *Config) Validate() []Problem {
 			}
 		}
 	}
+	boardAt := map[string]int{}
+	type table struct {
+		tournament string
+		n          int
+	}
+	tableAt := map[table]int{}
 	for i, a := range c.Boards.Assign {
 		key := fmt.Sprintf("boards.assign[%d]", i)
 		if a.Board == "" {
 			add(key+".board", a.Board, "must name a board id")
+		} else if j, ok := boardAt[a.Board]; ok {
+			add(key+".board", a.Board, "this board is assigned twice (boards.assign[%d] and [%d])", j, i)
+		} else {
+			boardAt[a.Board] = i
 		}
 		if !names[a.Tournament] {
 			add(key+".tournament", a.Tournament, "no tournament has this name")
 		}
 		if a.Table < 1 {
 			add(key+".table", a.Table, "must be at least 1")
+		} else if j, ok := tableAt[table{a.Tournament, a.Table}]; ok {
+			add(key+".table", a.Table, "table %d of %q has two boards (boards.assign[%d] and [%d])", a.Table, a.Tournament, j, i)
+		} else {
+			tableAt[table{a.Tournament, a.Table}] = i
 		}
 	}
 	return ps
