@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"net"
 	"os"
 	"path/filepath"
 	"testing"
@@ -89,4 +90,67 @@ func TestServeRefusesBadConfig(t *testing.T) {
 	assert.Equal(t, exitConfig, exitCode(err))
 	assert.Contains(t, err.Error(), "http.listen")
 	assert.Contains(t, err.Error(), "log.level")
+}
+
+// A configuration that cannot be served is refused with exit code 3
+// before anything is opened or written: a new database is not created, an
+// existing one is not changed.
+func TestServeRefusesBeforeOpeningTheDatabase(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer busy.Close()
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o600))
+		return path
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"listen address in the file", []string{"--config", write("listen.yaml", "http:\n  listen: nowhere\n")}, "http.listen"},
+		{"listen address as a flag", []string{"--listen", "nowhere"}, "flag --listen"},
+		{"address in use", []string{"--listen", busy.Addr().String()}, "cannot listen on"},
+		{"missing file", []string{"--config", filepath.Join(dir, "no-such.yaml")}, "no such configuration file"},
+		{"empty file", []string{"--config", write("empty.yaml", "")}, "the file is empty"},
+		{"unknown key", []string{"--config", write("typo.yaml", "http:\n  listne: 127.0.0.1:0\n")}, "did you mean listen?"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fresh := filepath.Join(t.TempDir(), "new.db")
+			code, _, err := serveCLI(t, append([]string{"serve", "--database", fresh}, tc.args...)...)
+			assert.Equal(t, exitConfig, code)
+			assert.ErrorContains(t, err, tc.want)
+			assert.NoFileExists(t, fresh, "the database was created")
+
+			old := filepath.Join(t.TempDir(), "old.db")
+			db, err := store.Open(old, nil)
+			require.NoError(t, err)
+			require.NoError(t, db.CreateGame(&store.Game{Game: "chess", First: "A", Second: "B"}))
+			require.NoError(t, db.Close())
+			before, err := os.ReadFile(old)
+			require.NoError(t, err)
+			code, _, _ = serveCLI(t, append([]string{"serve", "--database", old}, tc.args...)...)
+			assert.Equal(t, exitConfig, code)
+			after, err := os.ReadFile(old)
+			require.NoError(t, err)
+			assert.True(t, bytes.Equal(before, after), "the database was changed")
+		})
+	}
+}
+
+// serveCLI is runCLI that also returns the error.
+func serveCLI(t *testing.T, args ...string) (int, string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	root := newRootCmd()
+	root.SetArgs(args)
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	err := root.ExecuteContext(context.Background())
+	if err != nil {
+		return exitCode(err), out.String(), err
+	}
+	return exitOK, out.String(), nil
 }

@@ -69,6 +69,17 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	var level slog.LevelVar
 	log := newLogger(cfg, &level)
 	log.Info("starting", "config", cfg.Source, "database", cfg.Event.Database)
+	for _, w := range cfg.Warnings() {
+		log.Warn("configuration warning", "problem", w.String())
+	}
+
+	// The listen address is bound before the database is opened, so that
+	// an address that cannot be served leaves the event file untouched.
+	ln, err := net.Listen("tcp", cfg.HTTP.Listen)
+	if err != nil {
+		return withCode(exitConfig, fmt.Errorf("http.listen: cannot listen on %s (nothing was opened): %w", cfg.HTTP.Listen, err))
+	}
+	defer ln.Close() // for the returns before the server takes it
 
 	db, err := openDB(cfg.Event.Database, false)
 	if err != nil {
@@ -154,10 +165,6 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	wg.Go(func() { _ = drv.Run(ctx) })
 
 	// The web pages.
-	ln, err := net.Listen("tcp", cfg.HTTP.Listen)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", cfg.HTTP.Listen, err)
-	}
 	site := web.New(d, cfg, log.With("part", "web"))
 	mux := http.NewServeMux()
 	mux.Handle("/", site)

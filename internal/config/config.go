@@ -5,17 +5,21 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
-	"net"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/go-viper/mapstructure/v2"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+	"go.yaml.in/yaml/v3"
 
 	"arbiter/arbiter"
 	"arbiter/clock"
@@ -35,6 +39,11 @@ type Config struct {
 
 	// Source names where the configuration came from, for logs.
 	Source string `mapstructure:"-"`
+
+	// warnings are what Load noticed that does not stop a start; lines
+	// are the lines of the file's keys, for them.
+	warnings []Problem
+	lines    lines
 }
 
 // Event names the event and its database.
@@ -137,10 +146,23 @@ type Problem struct {
 	Key   string
 	Value string
 	Why   string
+	// Line is the line of the key in the configuration file, 0 when the
+	// value did not come from the file (or the problem has no key there).
+	Line int
+	// From names where the value came from when not the file, e.g.
+	// "environment ARBITER_HTTP_LISTEN" or "flag --listen".
+	From string
 }
 
 func (p Problem) String() string {
-	return fmt.Sprintf("%s = %q: %s", p.Key, p.Value, p.Why)
+	where := ""
+	switch {
+	case p.From != "":
+		where = p.From + ": "
+	case p.Line > 0:
+		where = fmt.Sprintf("line %d: ", p.Line)
+	}
+	return fmt.Sprintf("%s%s = %q: %s", where, p.Key, p.Value, p.Why)
 }
 
 // Error lists every problem of an invalid configuration.
@@ -159,9 +181,10 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// scalars are the keys that may be set from the environment or flags;
-// each has a default so that viper passes environment-only values to
-// Unmarshal.
+// envPrefix starts every environment variable of the configuration.
+const envPrefix = "ARBITER"
+
+// scalars are the defaults of keys that a file need not give.
 var scalars = map[string]any{
 	"event.name":     "arbiter event",
 	"event.database": "arbiter-event.db",
@@ -177,51 +200,189 @@ var scalars = map[string]any{
 	"demo.plies":     80,
 }
 
+// flagKeys are the flags of serve that set a key.
+var flagKeys = map[string]string{"listen": "http.listen", "database": "event.database", "log-level": "log.level"}
+
 // Load reads the configuration at path, or the embedded default when path
 // is empty, then applies ARBITER_* environment variables and the flags of
 // fs that were set (flag "listen" sets http.listen, "database" sets
 // event.database, "log-level" sets log.level). The result is validated:
-// an invalid configuration returns an *Error that lists every problem.
+// an invalid configuration, or a file that cannot be read, returns an
+// *Error that lists every problem. Load opens nothing but the file.
 func Load(path string, fs *pflag.FlagSet) (*Config, error) {
+	if path == "" {
+		return Parse(configs.Default, "(built-in demo)", fs)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		why := "cannot read the configuration file"
+		if errors.Is(err, os.ErrNotExist) {
+			why = "no such configuration file"
+		}
+		return nil, &Error{Source: path, Problems: []Problem{{Key: "(file)", Value: path,
+			Why: fmt.Sprintf("%s (read configuration: %v)", why, err)}}}
+	}
+	return Parse(data, path, fs)
+}
+
+// Parse is Load for the YAML text of a file; source names it in messages.
+// Every key of the text must be known, and every problem is listed: unknown
+// keys (with the nearest known one), values of the wrong type, and what
+// Validate finds, each with its line in the text or the variable or flag
+// that set it.
+func Parse(data []byte, source string, fs *pflag.FlagSet) (*Config, error) {
+	fail := func(ps ...Problem) error { return &Error{Source: source, Problems: ps} }
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fail(Problem{Key: "(file)", Value: filepath.Base(source), Why: "not valid YAML: " + err.Error()})
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	switch {
+	case root.Kind == 0 || root.Kind == yaml.DocumentNode || (root.Kind == yaml.ScalarNode && root.Tag == "!!null"):
+		return nil, fail(Problem{Key: "(file)", Value: filepath.Base(source),
+			Why: "the file is empty: give at least the event and its tournaments (configs/arbiter.yaml explains every key)"})
+	case root.Kind != yaml.MappingNode:
+		return nil, fail(Problem{Key: "(file)", Value: nodeText(root), Line: root.Line,
+			Why: "the file must be a mapping of sections (event:, http:, tournaments: ...)"})
+	}
+
 	v := viper.New()
 	v.SetConfigType("yaml")
 	for k, d := range scalars {
 		v.SetDefault(k, d)
 	}
-	v.SetEnvPrefix("ARBITER")
+	v.SetEnvPrefix(envPrefix)
 	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
 	v.AutomaticEnv()
-	source := "(built-in demo)"
-	if path == "" {
-		if err := v.ReadConfig(bytes.NewReader(configs.Default)); err != nil {
-			return nil, fmt.Errorf("embedded configuration: %w", err)
+	// Bind every key an environment variable can set, so that keys without
+	// a default can be set from the environment alone too.
+	for _, k := range envKeys(reflect.TypeFor[Config](), "") {
+		if err := v.BindEnv(k); err != nil {
+			return nil, fmt.Errorf("bind %s: %w", k, err)
 		}
-	} else {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return nil, fmt.Errorf("read configuration: %w", err)
+	}
+	if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
+		return nil, fail(Problem{Key: "(file)", Value: filepath.Base(source), Why: "not valid YAML: " + err.Error()})
+	}
+	// After viper's reading, which refuses excessive aliasing.
+	where, problems := checkKeys(&doc, reflect.TypeFor[Config]())
+	// Where a value came from, when not the file: the environment applies
+	// to every key viper knows, even one given as a list in the file.
+	// A variable for a section (ARBITER_EVENT) replaces the whole section.
+	from := map[string]string{}
+	for _, k := range v.AllKeys() {
+		for i := range strings.Count(k, ".") + 1 {
+			p := strings.Join(strings.Split(k, ".")[:i+1], ".")
+			if os.Getenv(envName(p)) != "" { // viper ignores empty variables
+				from[p] = "environment " + envName(p)
+			}
 		}
-		if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
-			return nil, &Error{Source: path, Problems: []Problem{{Key: "(file)", Value: filepath.Base(path), Why: "not valid YAML: " + err.Error()}}}
-		}
-		source = path
 	}
 	if fs != nil {
-		for flag, key := range map[string]string{"listen": "http.listen", "database": "event.database", "log-level": "log.level"} {
+		for flag, key := range flagKeys {
 			if f := fs.Lookup(flag); f != nil && f.Changed {
 				v.Set(key, f.Value.String())
+				from[key] = "flag --" + flag
 			}
 		}
 	}
 	var c Config
+	bad := map[string]bool{} // keys whose value could not be decoded
 	if err := v.Unmarshal(&c); err != nil {
-		return nil, &Error{Source: source, Problems: []Problem{{Key: "(file)", Value: source, Why: err.Error()}}}
+		for _, p := range decodeErrors(err) {
+			problems = append(problems, p)
+			bad[p.Key] = true
+		}
 	}
 	c.Source = source
-	if problems := c.Validate(); len(problems) > 0 {
-		return nil, &Error{Source: source, Problems: problems}
+	for _, p := range c.Validate() {
+		if !within(p.Key, bad) {
+			problems = append(problems, p)
+		}
 	}
+	for i := range problems {
+		p := &problems[i]
+		if p.Line != 0 || p.From != "" {
+			continue
+		}
+		if f, ok := enclosing(from, p.Key); ok {
+			p.From = f
+		} else {
+			p.Line = where.line(p.Key)
+		}
+	}
+	if len(problems) > 0 {
+		// In the order of the file; what came from elsewhere last.
+		slices.SortStableFunc(problems, func(a, b Problem) int {
+			return cmp.Compare(lineOrLast(a.Line), lineOrLast(b.Line))
+		})
+		return nil, fail(problems...)
+	}
+	c.warnings = envWarnings(environ())
+	c.lines = where
 	return &c, nil
+}
+
+func lineOrLast(line int) int {
+	if line == 0 {
+		return math.MaxInt
+	}
+	return line
+}
+
+// decodeErrors returns a problem for each key the decoder could not
+// decode, with the value it was given where the decoder says.
+func decodeErrors(err error) []Problem {
+	var out []Problem
+	var walk func(error)
+	walk = func(err error) {
+		switch e := err.(type) {
+		case *mapstructure.DecodeError:
+			// A key's error may hold the errors of the keys within it.
+			n := len(out)
+			walk(e.Unwrap())
+			if len(out) == n {
+				out = append(out, Problem{Key: e.Name(), Value: decodedValue(e), Why: e.Unwrap().Error()})
+			}
+		case interface{ Unwrap() []error }:
+			for _, x := range e.Unwrap() {
+				walk(x)
+			}
+		case interface{ Unwrap() error }:
+			walk(e.Unwrap())
+		}
+	}
+	walk(err)
+	if len(out) == 0 {
+		out = append(out, Problem{Key: "(file)", Why: err.Error()})
+	}
+	return out
+}
+
+// decodedValue is the value a decoder error names, or "".
+func decodedValue(err error) string {
+	var pe *mapstructure.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Sprint(pe.Value)
+	}
+	var ue *mapstructure.UnconvertibleTypeError
+	if errors.As(err, &ue) {
+		return fmt.Sprint(ue.Value)
+	}
+	return ""
+}
+
+// within reports whether key is one of keys or inside one of them.
+func within(key string, keys map[string]bool) bool {
+	for k := range keys {
+		if key == k || strings.HasPrefix(key, k+".") || strings.HasPrefix(key, k+"[") {
+			return true
+		}
+	}
+	return false
 }
 
 // Validate checks every setting and returns every problem found.
@@ -230,14 +391,17 @@ func (c *Config) Validate() []Problem {
 	add := func(key string, value any, why string, args ...any) {
 		ps = append(ps, Problem{Key: key, Value: fmt.Sprint(value), Why: fmt.Sprintf(why, args...)})
 	}
-	if strings.TrimSpace(c.Event.Name) == "" {
-		add("event.name", c.Event.Name, "must not be empty")
+	checkName := func(key, name string) {
+		if why := nameProblem(name); why != "" {
+			add(key, name, "%s", why)
+		}
 	}
+	checkName("event.name", c.Event.Name)
 	if c.Event.Database == "" {
 		add("event.database", c.Event.Database, "must name a file")
 	}
-	if _, _, err := net.SplitHostPort(c.HTTP.Listen); err != nil {
-		add("http.listen", c.HTTP.Listen, "want host:port (%v)", err)
+	if why := listenProblem(c.HTTP.Listen); why != "" {
+		add("http.listen", c.HTTP.Listen, "%s", why)
 	}
 	if !slices.Contains([]string{"debug", "info", "warn", "error"}, c.Log.Level) {
 		add("log.level", c.Log.Level, "want debug, info, warn or error")
@@ -248,9 +412,7 @@ func (c *Config) Validate() []Problem {
 	seenUser := map[string]bool{}
 	for i, u := range c.Console.Users {
 		key := fmt.Sprintf("console.users[%d]", i)
-		if u.Name == "" {
-			add(key+".name", u.Name, "must not be empty")
-		}
+		checkName(key+".name", u.Name)
 		if seenUser[u.Name] {
 			add(key+".name", u.Name, "given twice")
 		}
@@ -296,8 +458,8 @@ func (c *Config) Validate() []Problem {
 	names := map[string]bool{}
 	for i, t := range c.Tournaments {
 		key := fmt.Sprintf("tournaments[%d]", i)
-		if t.Name == "" {
-			add(key+".name", t.Name, "must not be empty")
+		if why := nameProblem(t.Name); why != "" {
+			add(key+".name", t.Name, "%s", why)
 		} else if names[t.Name] {
 			add(key+".name", t.Name, "two tournaments have this name")
 		}
@@ -313,6 +475,13 @@ func (c *Config) Validate() []Problem {
 		}
 		if t.Rounds < 1 || t.Rounds > 99 {
 			add(key+".rounds", t.Rounds, "must be between 1 and 99")
+		} else if f := t.feasibility(); f.impossible {
+			add(key+".rounds", t.Rounds, "%s", f.why)
+		}
+		for j, tb := range t.TieBreaks {
+			if why := tieBreakProblem(tb); why != "" {
+				add(fmt.Sprintf("%s.tiebreaks[%d]", key, j), tb, "%s", why)
+			}
 		}
 		if t.TimeControl != "" {
 			if _, err := clock.Parse(t.TimeControl); err != nil {
@@ -349,25 +518,45 @@ func (c *Config) Validate() []Problem {
 		if len(t.Players) > 0 && t.PlayersTRF != "" {
 			add(key+".players_trf", t.PlayersTRF, "give players or players_trf, not both")
 		}
+		seenPlayer := map[string]int{}
 		for j, p := range t.Players {
-			if strings.TrimSpace(p.Name) == "" {
-				add(fmt.Sprintf("%s.players[%d].name", key, j), p.Name, "must not be empty")
+			pkey := fmt.Sprintf("%s.players[%d].name", key, j)
+			if why := nameProblem(p.Name); why != "" {
+				add(pkey, p.Name, "%s", why)
+			} else if k, ok := seenPlayer[sameName(p.Name)]; ok {
+				add(pkey, p.Name, "two players of %q have this name (players[%d] and players[%d]); tell them apart, e.g. by a middle initial or club", t.Name, k, j)
+			} else {
+				seenPlayer[sameName(p.Name)] = j
 			}
 			if p.Rating < 0 || p.Rating > 4000 {
 				add(fmt.Sprintf("%s.players[%d].rating", key, j), p.Rating, "must be between 0 and 4000")
 			}
 		}
 	}
+	boardAt := map[string]int{}
+	type table struct {
+		tournament string
+		n          int
+	}
+	tableAt := map[table]int{}
 	for i, a := range c.Boards.Assign {
 		key := fmt.Sprintf("boards.assign[%d]", i)
 		if a.Board == "" {
 			add(key+".board", a.Board, "must name a board id")
+		} else if j, ok := boardAt[a.Board]; ok {
+			add(key+".board", a.Board, "this board is assigned twice (boards.assign[%d] and [%d])", j, i)
+		} else {
+			boardAt[a.Board] = i
 		}
 		if !names[a.Tournament] {
 			add(key+".tournament", a.Tournament, "no tournament has this name")
 		}
 		if a.Table < 1 {
 			add(key+".table", a.Table, "must be at least 1")
+		} else if j, ok := tableAt[table{a.Tournament, a.Table}]; ok {
+			add(key+".table", a.Table, "table %d of %q has two boards (boards.assign[%d] and [%d])", a.Table, a.Tournament, j, i)
+		} else {
+			tableAt[table{a.Tournament, a.Table}] = i
 		}
 	}
 	return ps
