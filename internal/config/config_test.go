@@ -29,6 +29,7 @@ func TestEmbeddedDefault(t *testing.T) {
 	assert.Equal(t, []string{"tavreli", "shogi", "kvaa", "tensor", "chess"}, games, "the demo plays every game")
 	assert.Len(t, c.Tournaments[0].Players, 8)
 	assert.Empty(t, c.Boards.Ports, "the demo uses simulated boards")
+	assert.Empty(t, c.Warnings(), "every tournament of the demo can be paired to its end")
 }
 
 func TestEnvironmentAndFlagsOverride(t *testing.T) {
