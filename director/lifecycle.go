@@ -768,3 +768,38 @@ func (d *Director) EnterMoves(gameID uint64, text, who, why string) (int, error)
 	d.hub.Publish(Update{Kind: "move", Game: gameID, At: d.wall()})
 	return len(recs), nil
 }
+
+// SetAccelerated switches the acceleration of a Swiss's pairings ("baku"
+// or "") before its first round is paired.
+func (d *Director) SetAccelerated(id uint64, kind, who, why string) error {
+	tr := d.tour(id)
+	if tr == nil {
+		return fmt.Errorf("tournament %d: %w", id, store.ErrNotFound)
+	}
+	if kind != "" && kind != "baku" {
+		return fmt.Errorf("%w: acceleration %q: want baku or none", errBadInput, kind)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !strings.HasPrefix(tr.rec.System, "swiss") {
+		return fmt.Errorf("%w: only a Swiss is accelerated", errBadInput)
+	}
+	rounds, err := d.db.Rounds(id)
+	if err != nil {
+		return err
+	}
+	if len(rounds) > 0 {
+		return fmt.Errorf("%w: round 1 is paired: the acceleration is fixed", errBadInput)
+	}
+	rec := tr.rec
+	rec.Accelerated = kind
+	if err := d.db.UpdateTournament(&rec); err != nil {
+		return err
+	}
+	tr.rec.Accelerated = kind
+	show := kind
+	if show == "" {
+		show = "none"
+	}
+	return d.db.AddAction(&store.Action{Who: who, What: "accelerate", Why: why, Data: fmt.Sprintf("%s: acceleration %s", rec.Name, show), At: d.wall()})
+}

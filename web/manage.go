@@ -28,6 +28,7 @@ var manageActions = []action{
 	{"/console/games/{id}/correct", (*Site).correctResult},
 	{"/console/tables/{board}/start", (*Site).startWaiting},
 	{"/console/games/{id}/moves", (*Site).enterMoves},
+	{"/console/tournaments/{id}/accelerate", (*Site).accelerate},
 }
 
 func init() { actions = append(actions, manageActions...) }
@@ -272,6 +273,7 @@ type manageView struct {
 	// Next is the next round to pair; Future lists the rounds not paired.
 	Next   int
 	Future []int
+	Swiss  bool
 }
 
 // playerLine is a player with what the arbiter may do about them.
@@ -295,7 +297,8 @@ func (s *Site) consoleTournament(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sess := sessionOf(r)
-	v := manageView{User: sess.user, CSRF: sess.csrf, Tour: *td, Reasons: resultReasons(), Next: td.Paired + 1}
+	v := manageView{User: sess.user, CSRF: sess.csrf, Tour: *td, Reasons: resultReasons(), Next: td.Paired + 1,
+		Swiss: strings.HasPrefix(td.System, "swiss")}
 	for n := td.Paired + 1; n <= td.Last; n++ {
 		v.Future = append(v.Future, n)
 	}
@@ -335,4 +338,22 @@ func (s *Site) enterMoves(_ context.Context, r *http.Request, who, why string) (
 		return "", directorErr(err)
 	}
 	return fmt.Sprintf("game %d: %d moves entered from the scoresheet", id, n), nil
+}
+
+func (s *Site) accelerate(_ context.Context, r *http.Request, who, why string) (string, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return "", err
+	}
+	kind := strings.TrimSpace(r.PostForm.Get("accelerated"))
+	if kind == "none" {
+		kind = ""
+	}
+	if err := s.d.SetAccelerated(id, kind, who, why); err != nil {
+		return "", directorErr(err)
+	}
+	if kind == "" {
+		return fmt.Sprintf("tournament %d: no acceleration", id), nil
+	}
+	return fmt.Sprintf("tournament %d: %s acceleration", id, kind), nil
 }

@@ -198,12 +198,15 @@ func TestConsolePlayers(t *testing.T) {
 	c.login("chief", "arbiter")
 	r1 := e.round(id, 1)
 	base := fmt.Sprintf("/console/tournaments/%d", id)
+	code, body := c.act(base+"/accelerate", url.Values{"accelerated": {"baku"}})
+	assert.Equal(t, http.StatusBadRequest, code, "round 1 is paired: %s", body)
+	assert.Contains(t, body, "acceleration is fixed")
 
 	for _, bad := range []url.Values{{"name": {""}}, {"name": {"Player A"}}, {"name": {"Evil\u202eName"}}, {"name": {"X"}, "rating": {"9999"}}, {"name": {"Y"}, "missed": {"F"}}} {
 		code, body := c.act(base+"/players", bad)
 		assert.Equal(t, http.StatusBadRequest, code, "%v: %s", bad, body)
 	}
-	code, body := c.act(base+"/players", url.Values{"name": {"Late <b>Comer</b>"}, "rating": {"2500"}, "missed": {"H"}, "why": {"train late"}})
+	code, body = c.act(base+"/players", url.Values{"name": {"Late <b>Comer</b>"}, "rating": {"2500"}, "missed": {"H"}, "why": {"train late"}})
 	require.Equal(t, http.StatusSeeOther, code, body)
 	assert.Contains(t, unescapedLocation(body), "player 7 Late <b>Comer</b> registered")
 
@@ -324,4 +327,42 @@ func TestConsoleBulkAlertsAndRefusals(t *testing.T) {
 	assert.Equal(t, http.StatusConflict, code)
 	assert.Len(t, e.actions("set-result"), 1, "the refused second result is not in the log")
 	_ = rules.First
+}
+
+// Baku acceleration is set before round 1, and the engine pairs with it.
+func TestConsoleAccelerate(t *testing.T) {
+	tc := swiss(8, 4)
+	tc.AutoPair = false
+	db, err := store.Open(filepath.Join(t.TempDir(), "event.db"), nil)
+	require.NoError(t, err)
+	defer db.Close()
+	cfg := testConfig()
+	cfg.Tournaments = []config.Tournament{tc}
+	d, err := director.New(cfg, db, slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	e := &event{t: t, d: d, db: db}
+	e.site = New(d, cfg, slog.New(slog.DiscardHandler))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = d.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	e.srv = httptest.NewServer(e.site)
+	defer e.srv.Close()
+	id := d.TournamentIDs()[0]
+	c := e.client()
+	c.login("chief", "arbiter")
+	code, _ := c.act(fmt.Sprintf("/console/tournaments/%d/accelerate", id), url.Values{"accelerated": {"swiss-cheese"}})
+	assert.Equal(t, http.StatusBadRequest, code)
+	_, body, _ := c.get(fmt.Sprintf("/console/tournaments/%d", id))
+	assert.Contains(t, body, "Baku acceleration")
+	code, body = c.act(fmt.Sprintf("/console/tournaments/%d/accelerate", id), url.Values{"accelerated": {"baku"}, "why": {"big rating spread"}})
+	require.Equal(t, http.StatusSeeOther, code, body)
+	code, body = c.act(fmt.Sprintf("/console/tournaments/%d/pair", id), nil)
+	require.Equal(t, http.StatusSeeOther, code, body)
+	r1 := e.round(id, 1)
+	// Baku round 1 of 8: group A (1-4) and B (5-8) are paired apart.
+	for _, p := range r1.Pairings {
+		assert.Equal(t, p.First <= 4, p.Second <= 4, "board %d: %d-%d crosses the groups", p.Board, p.First, p.Second)
+	}
+	require.Len(t, e.actions("accelerate"), 1)
 }

@@ -316,6 +316,7 @@ func mutating(e *event) []string {
 		fmt.Sprintf("/console/games/%d/correct", gid),
 		"/console/tables/B1/start",
 		fmt.Sprintf("/console/games/%d/moves", gid),
+		fmt.Sprintf("/console/tournaments/%d/accelerate", e.tav),
 	}
 }
 
