@@ -44,7 +44,7 @@ func (d *Director) BoardEvent(ctx context.Context, e sensorboard.Event) {
 			// A board back on an idle table: a game of the round may
 			// have waited for it.
 			d.background(func() {
-				if err := d.startWaiting(ctx, t); err != nil {
+				if err := d.startWaiting(ctx, t, false); err != nil {
 					d.log.Error("start a waiting game", "table", t.ID, "err", err)
 				}
 			})
@@ -109,7 +109,7 @@ func (d *Director) adopt(ctx context.Context, board string) (*Table, error) {
 			return nil, err
 		}
 		d.log.Info("board adopted", "board", board, "tournament", id, "table", t.Number)
-		return t, d.startWaiting(ctx, t)
+		return t, d.startWaiting(ctx, t, false)
 	}
 	return nil, errors.New("every tournament has a table for each board")
 }
@@ -118,7 +118,13 @@ func (d *Director) adopt(ctx context.Context, board string) (*Table, error) {
 // is not on a table yet: first an unfinished game that was played on this
 // board before a restart (it goes on from its stored moves), else the
 // first unfinished game no board has begun.
-func (d *Director) startWaiting(ctx context.Context, t *Table) error {
+//
+// A table whose board is gone starts nothing unless force says the
+// arbiter wants it started all the same.
+func (d *Director) startWaiting(ctx context.Context, t *Table, force bool) error {
+	if !force && !t.boardPresent() {
+		return nil
+	}
 	tr := d.tour(t.Tournament)
 	rounds, err := d.db.Rounds(t.Tournament)
 	if err != nil || len(rounds) == 0 || d.ctx == nil {

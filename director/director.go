@@ -276,7 +276,7 @@ func (d *Director) Run(ctx context.Context) error {
 	d.mu.Unlock()
 	for _, t := range d.Tables() {
 		if tbl, ok := d.Table(t.Table); ok {
-			if err := d.startWaiting(ctx, tbl); err != nil {
+			if err := d.startWaiting(ctx, tbl, false); err != nil {
 				d.log.Error("resume", "table", t.Table, "err", err)
 			}
 		}

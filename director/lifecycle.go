@@ -123,7 +123,7 @@ func (d *Director) StartWaiting(ctx context.Context, board, who, why string) err
 	if err := d.db.AddAction(&store.Action{Who: who, What: "start-game", Why: why, Data: "table " + board, At: d.wall()}); err != nil {
 		return err
 	}
-	return d.startWaiting(ctx, t)
+	return d.startWaiting(ctx, t, true)
 }
 
 // EndTournament ends a tournament after its last complete round, when the

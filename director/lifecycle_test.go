@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/director"
+	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
 	"arbiter/store"
 )
@@ -345,4 +346,56 @@ func TestRoundTimeControl(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "5m+3s", g1.TimeControl)
 	assert.Equal(t, "3m+2s", g2.TimeControl)
+}
+
+// A round does not start on a table whose board is gone: the game waits,
+// the arbiter is told since when, and the board's return starts it.
+func TestRoundWaitsForAGoneBoard(t *testing.T) {
+	d, db := newEvent(t, "swiss-dutch", 4, 2)
+	id := d.TournamentIDs()[0]
+	tbl, err := d.AddTable(id, "B1")
+	require.NoError(t, err)
+	ctx0 := context.Background()
+	d.BoardEvent(ctx0, sensorboard.Event{Kind: sensorboard.EventHello, Board: "B1", Hello: &sensorboard.Hello{ID: "B1", Caps: sensorboard.CapHeight, Width: 8, Height: 8, Cells: 64}})
+	d.BoardEvent(ctx0, sensorboard.Event{Kind: sensorboard.EventHealth, Board: "B1", Health: sensorboard.Disconnected})
+	assert.False(t, tbl.Live().HealthSince.IsZero())
+	ctx := run(t, d)
+	r1 := waitRound(t, db, id, 1)
+	var open []store.Alert
+	require.Eventually(t, func() bool {
+		open, err = db.Alerts(true)
+		return err == nil && len(open) == 1
+	}, 5*time.Second, 5*time.Millisecond, "the arbiter is told")
+	assert.Equal(t, director.AlertBoardGone, open[0].Kind)
+	assert.Contains(t, open[0].Where, "table 1 (board B1)")
+	assert.Contains(t, open[0].Message, "the board is disconnected since ")
+	assert.Equal(t, r1.Pairings[0].GameID, open[0].GameID)
+	time.Sleep(100 * time.Millisecond)
+	assert.Zero(t, tbl.Live().GameID, "no game started on a gone board")
+
+	// The board answers again: its game starts.
+	d.BoardEvent(ctx, sensorboard.Event{Kind: sensorboard.EventHello, Board: "B1", Hello: &sensorboard.Hello{ID: "B1", Caps: sensorboard.CapHeight, Width: 8, Height: 8, Cells: 64}})
+	require.Eventually(t, func() bool { return tbl.Live().GameID == r1.Pairings[0].GameID }, 5*time.Second, 5*time.Millisecond)
+	g, err := db.Game(r1.Pairings[0].GameID)
+	require.NoError(t, err)
+	assert.Equal(t, "B1", g.BoardID)
+}
+
+// The arbiter may start a waiting game without its board.
+func TestStartWaitingOnTheArbitersWord(t *testing.T) {
+	d, db := newEvent(t, "swiss-dutch", 4, 2)
+	id := d.TournamentIDs()[0]
+	tbl, err := d.AddTable(id, "B1")
+	require.NoError(t, err)
+	d.BoardEvent(context.Background(), sensorboard.Event{Kind: sensorboard.EventHello, Board: "B1", Hello: &sensorboard.Hello{ID: "B1"}})
+	d.BoardEvent(context.Background(), sensorboard.Event{Kind: sensorboard.EventHealth, Board: "B1", Health: sensorboard.NotResponding})
+	ctx := run(t, d)
+	r1 := waitRound(t, db, id, 1)
+	time.Sleep(50 * time.Millisecond)
+	require.Zero(t, tbl.Live().GameID)
+	assert.Error(t, d.StartWaiting(ctx, "NOPE", "chief", "x"))
+	require.NoError(t, d.StartWaiting(ctx, "B1", "chief", "the board's cable is being replaced"))
+	require.Eventually(t, func() bool { return tbl.Live().GameID == r1.Pairings[0].GameID }, 5*time.Second, 5*time.Millisecond)
+	assert.Error(t, d.StartWaiting(ctx, "B1", "chief", "again"), "the table plays already")
+	require.Len(t, actionsOf(t, db, "start-game"), 1)
 }
