@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"arbiter/arbiter"
 	"arbiter/clock"
 	"arbiter/rules"
 	"arbiter/store"
@@ -142,10 +143,9 @@ func (d *Director) forfeited(g store.Game, o rules.Outcome, who string) {
 var errAlready = errors.New("already so")
 
 // onTable runs f on the table of a running game. The action is stored
-// once f has succeeded, so a refused action is not logged as done; an
-// action that changes the game's record (a result, a move) is stored by f
-// itself before its consequences, through record.
-func (d *Director) onTable(ctx context.Context, gameID uint64, who, what, why, data string, f func(t *Table) error) error {
+// once f has succeeded, so a refused action is not logged as done, and
+// before the consequences f returns (a move, a result) are applied.
+func (d *Director) onTable(ctx context.Context, gameID uint64, who, what, why, data string, f func(t *Table) ([]arbiter.Output, error)) error {
 	t, err := d.tableOfGame(gameID)
 	if err != nil {
 		return err
@@ -154,24 +154,27 @@ func (d *Director) onTable(ctx context.Context, gameID uint64, who, what, why, d
 		if t.session == nil || t.game.ID != gameID {
 			return errNoGame
 		}
-		err := f(t)
-		t.refresh()
-		if err != nil {
-			return err
+		outs, err := f(t)
+		if err == nil {
+			err = d.action(gameID, who, what, why, data)
 		}
-		return d.action(gameID, who, what, why, data)
+		if err == nil {
+			t.apply(outs)
+		}
+		t.refresh()
+		return err
 	})
 }
 
 // onClock runs f on the clock of a running game, and stores the action if
 // the clock took it.
 func (d *Director) onClock(ctx context.Context, gameID uint64, who, what, why, data string, f func(t *Table, c *clock.Clock) error) error {
-	return d.onTable(ctx, gameID, who, what, why, data, func(t *Table) error {
+	return d.onTable(ctx, gameID, who, what, why, data, func(t *Table) ([]arbiter.Output, error) {
 		c := t.session.Clock()
 		if c == nil {
-			return errors.New("the game has no clock")
+			return nil, errors.New("the game has no clock")
 		}
-		return f(t, c)
+		return nil, f(t, c)
 	})
 }
 
@@ -199,24 +202,8 @@ func (d *Director) Resume(ctx context.Context, gameID uint64, who, why string) e
 // Resolve settles an open question on a table (an ambiguous move, a
 // promotion the board cannot see) with one of the candidate moves.
 func (d *Director) Resolve(ctx context.Context, gameID uint64, move, who, why string) error {
-	t, err := d.tableOfGame(gameID)
-	if err != nil {
-		return err
-	}
-	return t.Do(ctx, func() error {
-		if t.session == nil || t.game.ID != gameID {
-			return errNoGame
-		}
-		outs, err := t.session.Resolve(move, t.now())
-		if err != nil {
-			return err
-		}
-		if err := d.action(gameID, who, "resolve", why, move); err != nil {
-			return err
-		}
-		t.apply(outs)
-		t.refresh()
-		return nil
+	return d.onTable(ctx, gameID, who, "resolve", why, move, func(t *Table) ([]arbiter.Output, error) {
+		return t.session.Resolve(move, t.now())
 	})
 }
 

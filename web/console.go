@@ -278,11 +278,8 @@ func (s *Site) resume(ctx context.Context, r *http.Request, who, why string) (st
 // pairRound pairs and starts a tournament's next round; the director
 // stores the action with the arbiter's name and reason.
 func (s *Site) pairRound(ctx context.Context, r *http.Request, who, why string) (string, error) {
-	id, err := pathID(r, "id")
+	id, err := s.tourID(r)
 	if err != nil {
-		return "", err
-	}
-	if _, err := s.summary(id); err != nil {
 		return "", err
 	}
 	if err := s.d.PairNextRound(ctx, id, who, why); err != nil {

@@ -59,6 +59,18 @@ func (s *Site) tourAndPlayer(r *http.Request) (uint64, int, error) {
 	return id, int(pid), nil
 }
 
+// tourID reads the tournament of a path and checks that it exists.
+func (s *Site) tourID(r *http.Request) (uint64, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return 0, err
+	}
+	if _, err := s.summary(id); err != nil {
+		return 0, err
+	}
+	return id, nil
+}
+
 // directorErr marks the director's refusals of the arbiter's input as bad
 // requests.
 func directorErr(err error) error {
@@ -90,11 +102,8 @@ func (s *Site) resolveAlerts(_ context.Context, r *http.Request, who, why string
 }
 
 func (s *Site) pairRematches(ctx context.Context, r *http.Request, who, why string) (string, error) {
-	id, err := pathID(r, "id")
+	id, err := s.tourID(r)
 	if err != nil {
-		return "", err
-	}
-	if _, err := s.summary(id); err != nil {
 		return "", err
 	}
 	if err := s.d.PairAllowingRematches(ctx, id, who, why); err != nil {
@@ -104,11 +113,8 @@ func (s *Site) pairRematches(ctx context.Context, r *http.Request, who, why stri
 }
 
 func (s *Site) pairManual(ctx context.Context, r *http.Request, who, why string) (string, error) {
-	id, err := pathID(r, "id")
+	id, err := s.tourID(r)
 	if err != nil {
-		return "", err
-	}
-	if _, err := s.summary(id); err != nil {
 		return "", err
 	}
 	boards, err := director.ParseManual(r.PostForm.Get("pairings"))
@@ -122,11 +128,8 @@ func (s *Site) pairManual(ctx context.Context, r *http.Request, who, why string)
 }
 
 func (s *Site) endTournament(_ context.Context, r *http.Request, who, why string) (string, error) {
-	id, err := pathID(r, "id")
+	id, err := s.tourID(r)
 	if err != nil {
-		return "", err
-	}
-	if _, err := s.summary(id); err != nil {
 		return "", err
 	}
 	if err := s.d.EndTournament(id, who, why); err != nil {
@@ -136,11 +139,8 @@ func (s *Site) endTournament(_ context.Context, r *http.Request, who, why string
 }
 
 func (s *Site) addPlayer(_ context.Context, r *http.Request, who, why string) (string, error) {
-	id, err := pathID(r, "id")
+	id, err := s.tourID(r)
 	if err != nil {
-		return "", err
-	}
-	if _, err := s.summary(id); err != nil {
 		return "", err
 	}
 	np := director.NewPlayer{
