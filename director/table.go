@@ -457,7 +457,11 @@ func (t *Table) storeMove(m arbiter.MoveMade) {
 }
 
 func (t *Table) storeAlert(a arbiter.Alert) {
-	rec := store.Alert{GameID: t.gameID(), BoardID: t.ID, Kind: a.Kind.String(), Message: a.Message, At: t.wall()}
+	rec := store.Alert{GameID: t.gameID(), BoardID: t.ID, Kind: a.Kind.String(), Message: a.Message, At: t.wall(),
+		Where: fmt.Sprintf("table %d (board %s)", t.Number, t.ID), Advice: a.Kind.Advice()}
+	if t.game != nil {
+		rec.Where += ": " + t.game.First + " – " + t.game.Second
+	}
 	if len(a.Evidence) > 0 {
 		rec.Evidence = fmt.Sprint(a.Evidence)
 	}

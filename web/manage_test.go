@@ -301,11 +301,18 @@ func TestConsoleBulkAlertsAndRefusals(t *testing.T) {
 	c := e.client()
 	c.login("chief", "arbiter")
 	gid := e.live().GameID
+	// An alert from the board names the table and its players, and says
+	// what to do.
+	al := e.irregularity()
+	_, body, _ := c.get("/console")
+	assert.Contains(t, body, "table 1 (board B1): ")
+	assert.Contains(t, body, `<p class="advice">Look at the evidence`)
+	assert.Equal(t, "table 1 (board B1): "+e.live().First+" – "+e.live().Second, al.Where)
 	a1 := store.Alert{GameID: gid, BoardID: "B1", Kind: "irregularity", Message: "one"}
 	a2 := store.Alert{BoardID: "B2", Kind: "link", Message: "two"}
 	require.NoError(t, e.db.AddAlert(&a1))
 	require.NoError(t, e.db.AddAlert(&a2))
-	_, body, _ := c.get("/console")
+	_, body, _ = c.get("/console")
 	assert.Contains(t, body, `form="bulk"`)
 	code, _ := c.act("/console/alerts/resolve", url.Values{"alert": {"x"}})
 	assert.Equal(t, http.StatusBadRequest, code)
