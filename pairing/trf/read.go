@@ -320,11 +320,7 @@ func (p *parser) player(cols []rune) error {
 	}
 	p.idLine[id] = p.no
 	if sex := field(cols, 10, 10); sex != "" {
-		c := strings.ToLower(sex)[0]
-		if c != 'm' && c != 'w' && c != 'f' {
-			return p.errorf(10, "001: sex %q is not m or w", sex)
-		}
-		pl.Sex = c
+		pl.Sex = p.sex(sex)
 	}
 	pl.Title = field(cols, 11, 13)
 	pl.Name = field(cols, 15, 47)
@@ -359,6 +355,24 @@ func (p *parser) player(cols []rune) error {
 	}
 	p.t.Players = append(p.t.Players, pl)
 	return nil
+}
+
+// sex reads the sex column. The format says m or w; real files also hold
+// f, and u for unknown (the FIDE tie-break reference generator writes it
+// for every player), which are kept as written, in lower case. Pairing and
+// tie-breaks never look at the column, so anything else is dropped with a
+// warning rather than refusing the file.
+func (p *parser) sex(s string) byte {
+	if c := strings.ToLower(s)[0]; len(s) == 1 && strings.IndexByte("mwfu", c) >= 0 {
+		return c
+	}
+	p.warnf(10, "001: sex %q is not m, w, f or u; ignored", s)
+	return 0
+}
+
+// warnf records something the reader accepted without understanding it.
+func (p *parser) warnf(col int, format string, args ...any) {
+	p.t.Warnings = append(p.t.Warnings, (&SyntaxError{Line: p.no, Column: col, Msg: fmt.Sprintf(format, args...)}).Error())
 }
 
 // game parses the round entry starting at column start (opponent), with the
