@@ -11,6 +11,7 @@ import (
 	"arbiter/pairing/roundrobin"
 	"arbiter/pairing/tiebreak"
 	"arbiter/pairing/trf"
+	"arbiter/rules"
 	"arbiter/store"
 )
 
@@ -58,6 +59,7 @@ func (r Reports) TRF(id uint64) (*trf.Tournament, error) {
 		return nil, err
 	}
 	t := &trf.Tournament{Name: tr.Name, Rounds: tr.Rounds, InitialColour: 'w', Scoring: trf.DefaultScoring, TimeControl: tr.TimeControl}
+	db := r.DB // r names each round below
 	index := map[int]int{}
 	for i, p := range players {
 		index[p.ID] = i
@@ -78,6 +80,17 @@ func (r Reports) TRF(id uint64) (*trf.Tournament, error) {
 				continue
 			}
 			fr, sr := resultCodes(p.Result)
+			if p.GameID != 0 && (fr == '1' || fr == '0') {
+				// A game decided by forfeit is stored as 1-0 or 0-1 with
+				// the reason "forfeit": TRF writes it + and -, unplayed.
+				g, err := db.Game(p.GameID)
+				if err != nil {
+					return nil, fmt.Errorf("round %d board %d: %w", r.Number, p.Board, err)
+				}
+				if g.Reason == rules.Forfeit.String() {
+					fr, sr = forfeitCodes[fr], forfeitCodes[sr]
+				}
+			}
 			set(p.First, trf.Game{Opponent: p.Second, Colour: 'w', Result: fr})
 			set(p.Second, trf.Game{Opponent: p.First, Colour: 'b', Result: sr})
 		}
@@ -91,6 +104,9 @@ func (r Reports) TRF(id uint64) (*trf.Tournament, error) {
 	}
 	return t, nil
 }
+
+// forfeitCodes turns a played result's code into its forfeit's.
+var forfeitCodes = map[byte]byte{'1': '+', '0': '-'}
 
 // resultCodes returns the TRF result codes of a stored pairing result for
 // the first and the second player; ' ' while the game is unfinished.
