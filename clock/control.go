@@ -258,13 +258,17 @@ func (o Overtime) validate() error {
 }
 
 // blockMoves is the number of moves Canadian block k (from 0) requires,
-// saturating so that a very long game cannot overflow.
+// saturating so that a very long game cannot overflow. Without a step
+// every block needs the same moves, however many blocks went before.
 func (o Overtime) blockMoves(k int) int {
-	n := o.Moves + k*o.Step
-	if k > maxCount || n > maxCount*maxCount || n < o.Moves {
-		return maxCount * maxCount
+	const most = maxCount * maxCount
+	if o.Step == 0 {
+		return o.Moves
 	}
-	return n
+	if k >= (most-o.Moves)/o.Step {
+		return most
+	}
+	return o.Moves + k*o.Step
 }
 
 // stage returns stage i, repeating the last one beyond the end.
