@@ -117,3 +117,44 @@ func checkWriteName2(t *testing.T, name, event string) {
 	assert.Equal(t, oneline.Clean(event), again.Name)
 	assert.Equal(t, oneline.Clean(name), again.Arbiter)
 }
+
+// TestParseByteOrderMark: a UTF-8 file from a Windows tool starts with a
+// byte order mark; the first record is still read.
+func TestParseByteOrderMark(t *testing.T) {
+	for _, first := range []string{"012 Open", at(1, "001", 5, "   1", 15, "Doe, Jane")} {
+		src := "\uFEFF" + first + "\r\n" + at(1, "001", 5, "   2", 15, "Roe, Rick") + "\r\n"
+		tour, err := Parse([]byte(src))
+		require.NoError(t, err)
+		assert.Empty(t, tour.Extra, "nothing left unread")
+		if strings.HasPrefix(first, "012") {
+			assert.Equal(t, "Open", tour.Name)
+			assert.Len(t, tour.Players, 1)
+		} else {
+			assert.Len(t, tour.Players, 2)
+		}
+	}
+}
+
+// TestParsePointsWarning: a points column that disagrees with the results
+// is read, with a warning naming the player and both numbers.
+func TestParsePointsWarning(t *testing.T) {
+	for _, tc := range []struct {
+		points, extra, warning string
+	}{
+		{" 1.5", "", ""},
+		{"    ", "", ""},
+		{" 2.0", "", "line 1, column 81: 001: player 1 has 2 points but the results give 1.5"},
+		{" 1.0", "BBW 0.5\n", ""}, // the scoring comes after the records
+	} {
+		src := at(1, "001", 5, "   1", 15, "Doe, Jane", 81, tc.points, 92, "   2 w 1  0000 - H     2 b  ") + "\n" +
+			at(1, "001", 5, "   2", 15, "Roe, Rick", 92, "   1 b 0  0000 - Z     1 w  ") + "\n" + tc.extra
+		tour, err := Parse([]byte(src))
+		require.NoError(t, err)
+		if tc.warning == "" {
+			assert.Empty(t, tour.Warnings, "%q", tc.points)
+			continue
+		}
+		require.Len(t, tour.Warnings, 1)
+		assert.Contains(t, tour.Warnings[0], tc.warning)
+	}
+}

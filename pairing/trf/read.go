@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -30,10 +31,14 @@ func Read(r io.Reader) (*Tournament, error) {
 	return Parse(data)
 }
 
-// Parse parses a TRF16 or TRF26 file. Lines may end with CR, LF or CRLF.
+// Parse parses a TRF16 or TRF26 file. Lines may end with CR, LF or CRLF, and
+// a UTF-8 byte order mark is skipped.
 // Columns are counted in characters when the file is valid UTF-8 and in
 // bytes otherwise (Latin-1 files).
 func Parse(data []byte) (*Tournament, error) {
+	// Windows tools start UTF-8 files with a byte order mark; left in, it
+	// would hide the first line's record code and lose that line.
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	t := &Tournament{Scoring: DefaultScoring}
 	p := parser{t: t, utf8: utf8.Valid(data), text: map[string]*string{
 		"012": &t.Name, "022": &t.City, "032": &t.Federation, "042": &t.StartDate,
@@ -72,6 +77,8 @@ type parser struct {
 	t      *Tournament
 	utf8   bool
 	idLine map[int]int        // player ID -> line number
+	// pointsGiven holds the players whose points column is not blank.
+	pointsGiven map[int]bool
 	no     int                // current line number
 	text   map[string]*string // header records holding free text
 }
@@ -336,6 +343,10 @@ func (p *parser) player(cols []rune) error {
 		if pl.Points, err = parsePoints(s); err != nil {
 			return p.errorf(81, "001: %v", err)
 		}
+		if p.pointsGiven == nil {
+			p.pointsGiven = make(map[int]bool)
+		}
+		p.pointsGiven[id] = true
 	}
 	if r := field(cols, 86, 89); r != "" {
 		if pl.Rank, err = strconv.Atoi(r); err != nil || pl.Rank < 0 {
@@ -430,6 +441,21 @@ func (p *parser) check() error {
 			if g.Opponent == pl.ID {
 				p.no = p.idLine[pl.ID]
 				return p.errorf(92+10*r, "001: round %d: player %d paired with itself", r+1, pl.ID)
+			}
+		}
+		// Engines check the points column against the results; a file
+		// that disagrees is read, with a warning naming both.
+		if p.pointsGiven[pl.ID] {
+			sum := 0.0
+			for _, g := range pl.Games {
+				if g.Result != ' ' || g.Opponent == 0 { // a game not played yet counts nothing
+					sum += p.t.Scoring.Points(g)
+				}
+			}
+			if math.Abs(sum-pl.Points) > 1e-9 {
+				p.no = p.idLine[pl.ID]
+				p.warnf(81, "001: player %d has %s points but the results give %s",
+					pl.ID, strconv.FormatFloat(pl.Points, 'f', -1, 64), strconv.FormatFloat(sum, 'f', -1, 64))
 			}
 		}
 	}

@@ -20,6 +20,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 		require.NoError(t, err)
 		tour, err := Parse(data)
 		require.NoError(t, err, f)
+		assert.Empty(t, tour.Warnings, f)
 		require.NotEmpty(t, tour.Players, f)
 		require.Positive(t, tour.Rounds, f)
 		var buf bytes.Buffer
