@@ -76,11 +76,11 @@ func splitLines(data []byte) []string {
 type parser struct {
 	t      *Tournament
 	utf8   bool
-	idLine map[int]int        // player ID -> line number
+	idLine map[int]int // player ID -> line number
 	// pointsGiven holds the players whose points column is not blank.
 	pointsGiven map[int]bool
-	no     int                // current line number
-	text   map[string]*string // header records holding free text
+	no          int                // current line number
+	text        map[string]*string // header records holding free text
 }
 
 func (p *parser) errorf(col int, format string, args ...any) error {
