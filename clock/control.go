@@ -243,12 +243,15 @@ func (o Overtime) validate() error {
 		}
 	case Canadian:
 		if o.Moves < 1 || o.Moves > maxCount || o.Step < 0 || o.Step > maxCount {
+			//lint:ignore ST1005 Canadian is a proper noun
 			return fmt.Errorf("Canadian moves %d (+%d per block) out of range", o.Moves, o.Step)
 		}
 		if o.Block <= 0 || o.Block > maxDuration {
+			//lint:ignore ST1005 Canadian is a proper noun
 			return fmt.Errorf("Canadian block %v out of range", o.Block)
 		}
 		if o.Periods != 0 || o.Period != 0 || o.Units != 0 || o.Unit != 0 {
+			//lint:ignore ST1005 Canadian is a proper noun
 			return errors.New("Canadian overtime with byoyomi parameters")
 		}
 	default:

@@ -162,6 +162,9 @@ func ParseRecord(text string) (*Record, error) {
 func parseTag(l string) (Tag, error) {
 	bad := fmt.Errorf("tag pair %q: want [Name \"value\"]", l)
 	body, ok := strings.CutPrefix(l, "[")
+	if !ok {
+		return Tag{}, bad
+	}
 	if body, ok = strings.CutSuffix(body, "\"]"); !ok {
 		return Tag{}, bad
 	}

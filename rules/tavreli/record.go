@@ -250,9 +250,7 @@ func scanRecord(text string, rec *Record) ([]recTok, error) {
 				toks[len(toks)-1].text += " +"
 				continue
 			}
-			for _, t := range splitWord(word) {
-				toks = append(toks, t)
-			}
+			toks = append(toks, splitWord(word)...)
 		}
 	}
 	return toks, nil
