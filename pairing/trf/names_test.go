@@ -158,3 +158,41 @@ func TestParsePointsWarning(t *testing.T) {
 		assert.Contains(t, tour.Warnings[0], tc.warning)
 	}
 }
+
+// TestScoring162Layouts: the format puts the symbols at columns 6, 15, …;
+// files written one column early, without blanks or in lower case read
+// the same, X (unknown result) is accepted, and the writer follows the
+// format.
+func TestScoring162Layouts(t *testing.T) {
+	want := Scoring{Win: 3, Draw: 1, Loss: 0, ZeroBye: 0, ForfeitLoss: 0, PAB: 1}
+	for _, line := range []string{
+		"162  W 3.0    D 1.0    L 0.0    A 0.0    P 1.0    X 1.0",
+		"162 W 3.0    D 1.0    L 0.0    A 0.0    P 1.0",
+		"162 W3.0 D1.0 L0.0 A0.0 P1.0",
+		"162  w 3.0    d 1.0    p 1.0",
+	} {
+		tour, err := Parse([]byte(line + "\n001    1"))
+		require.NoError(t, err, line)
+		assert.Equal(t, want, tour.Scoring, line)
+	}
+	for _, tc := range []struct {
+		line string
+		col  int
+	}{
+		{"162  W", 6}, {"162  W 3.0    D", 15}, {"162  W 1,5", 8}, {"162  W x.5", 6}, {"162  3.0", 6}, {"162  Q 1.0", 6},
+	} {
+		_, err := Parse([]byte(tc.line))
+		var se *SyntaxError
+		require.ErrorAs(t, err, &se, tc.line)
+		assert.Equal(t, tc.col, se.Column, tc.line)
+	}
+
+	var buf bytes.Buffer
+	require.NoError(t, (&Tournament{Scoring: want}).Write(&buf))
+	line := strings.SplitN(buf.String(), "\n", 2)[0]
+	require.True(t, strings.HasPrefix(line, "162 "), buf.String())
+	for i, sym := range "WDLAP" {
+		col := 6 + 9*i
+		assert.Equal(t, string(sym), line[col-1:col], "symbol at column %d: %q", col, line)
+	}
+}

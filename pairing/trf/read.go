@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -174,45 +175,63 @@ func (p *parser) line(no int, line string) error {
 	return nil
 }
 
-// scoring162 reads a TRF26 scoring record: a symbol at column 5 followed by
-// the points in columns 6–9, repeated every 9 columns. W is a win (and the
-// PAB unless P is given), D a draw, L a loss, A a zero-point bye or forfeit
-// loss, P the pairing-allocated bye.
+// scoring162 reads a TRF26 scoring record: a result symbol followed by its
+// points, repeated. The format puts the symbols at columns 6, 15, 24, …
+// with the points in the next four columns; the reader takes any spacing
+// (files written one column early, "W1.0" without a blank), as long as
+// every symbol has its points. W is a win (and the PAB unless P is given),
+// D a draw, L a loss, A a zero-point bye or forfeit loss, P the
+// pairing-allocated bye, X an unknown result (an adjourned game), which no
+// 001 record can hold and is read without effect.
 func (p *parser) scoring162(cols []rune) error {
 	sc := &p.t.Scoring
 	pab := false
-	for c := 5; c <= len(cols); c += 9 {
-		sym := field(cols, c, c)
-		if sym == "" {
-			if field(cols, c, c+8) != "" {
-				return p.errorf(c, "162: points without a result symbol")
-			}
+	for c := 4; c < len(cols); {
+		if cols[c] == ' ' {
+			c++
 			continue
 		}
-		v, err := parsePoints(field(cols, c+1, c+4))
+		symCol, sym := c+1, unicode.ToUpper(cols[c])
+		switch {
+		case isDigit(sym):
+			return p.errorf(symCol, "162: points without a result symbol")
+		case !strings.ContainsRune("WDLAPX", sym):
+			return p.errorf(symCol, "162: result symbol %q is not W, D, L, A, P or X", cols[c])
+		}
+		for c++; c < len(cols) && cols[c] == ' '; c++ {
+		}
+		from := c
+		for c < len(cols) && cols[c] != ' ' && !isLetter(cols[c]) {
+			c++
+		}
+		if from == c {
+			return p.errorf(symCol, "162: %c has no points", sym)
+		}
+		v, err := parsePoints(string(cols[from:c]))
 		if err != nil {
-			return p.errorf(c+1, "162: %s: %v", sym, err)
+			return p.errorf(from+1, "162: %c: %v", sym, err)
 		}
 		switch sym {
-		case "W":
+		case 'W':
 			sc.Win = v
 			if !pab {
 				sc.PAB = v
 			}
-		case "D":
+		case 'D':
 			sc.Draw = v
-		case "L":
+		case 'L':
 			sc.Loss = v
-		case "A":
+		case 'A':
 			sc.ZeroBye, sc.ForfeitLoss = v, v
-		case "P":
+		case 'P':
 			sc.PAB, pab = v, true
-		default:
-			return p.errorf(c, "162: result symbol %q is not W, D, L, A or P", sym)
 		}
 	}
 	return nil
 }
+
+func isLetter(r rune) bool { return r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' }
+func isDigit(r rune) bool  { return r >= '0' && r <= '9' || r == '.' }
 
 func (p *parser) xxc(rest string) error {
 	for _, tok := range strings.Fields(rest) {

@@ -161,7 +161,7 @@ func TestScoringRecords(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, Scoring{Win: 2, Draw: 1, ZeroBye: 0.5, PAB: 1}, tour.Scoring)
 
-	_, err = Parse([]byte("162 X 1.0"))
+	_, err = Parse([]byte("162 Q 1.0"))
 	var se *SyntaxError
 	require.ErrorAs(t, err, &se)
 	assert.Equal(t, 5, se.Column)

@@ -38,7 +38,8 @@ func (t *Tournament) Write(w io.Writer) error {
 	custom := t.Scoring != DefaultScoring && t.Scoring != (Scoring{})
 	if custom && t.Scoring.ZeroBye == t.Scoring.ForfeitLoss {
 		s := t.Scoring
-		fmt.Fprintf(bw, "162 W%4.1f    D%4.1f    L%4.1f    A%4.1f    P%4.1f\n", s.Win, s.Draw, s.Loss, s.ZeroBye, s.PAB)
+		// Symbols at columns 6, 15, 24, … with the points after each.
+		fmt.Fprintf(bw, "162  W%4.1f    D%4.1f    L%4.1f    A%4.1f    P%4.1f\n", s.Win, s.Draw, s.Loss, s.ZeroBye, s.PAB)
 	}
 	if system := oneline.Clean(t.System); system != "" {
 		fmt.Fprintf(bw, "192 %s\n", system)
