@@ -1,15 +1,22 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/director"
+	"arbiter/internal/config"
+	"arbiter/rules"
 	"arbiter/store"
 )
 
@@ -85,4 +92,50 @@ func TestWriteNewFileRace(t *testing.T) {
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Len(t, entries, 1)
+}
+
+// TestExportTRFChecks: a tournament's TRF with a forfeit and a bye,
+// exported by the command, reads back with "arbiter check --dutch": every
+// round agrees with the pairing engine, and the forfeit is + and -.
+func TestExportTRFChecks(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "event.db")
+	db, err := store.Open(dbPath, nil)
+	require.NoError(t, err)
+	cfg := &config.Config{Event: config.Event{Name: "Forfeits"}}
+	tc := config.Tournament{Name: "Swiss", Game: "chess", System: "swiss-dutch", Rounds: 3, TieBreaks: []string{"BH"}}
+	for i := range 5 {
+		tc.Players = append(tc.Players, config.Player{Name: fmt.Sprintf("Player %d", i+1), Rating: 2000 - 10*i})
+	}
+	cfg.Tournaments = []config.Tournament{tc}
+	d, err := director.New(cfg, db, slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	for round := 1; round <= 2; round++ {
+		require.NoError(t, d.PairNextRound(context.Background(), 1, "test", ""))
+		rounds, err := db.Rounds(1)
+		require.NoError(t, err)
+		for _, p := range rounds[round-1].Pairings {
+			if p.GameID == 0 {
+				continue
+			}
+			o := rules.Win(rules.Second, rules.Resignation)
+			if round == 1 && p.Board == 1 {
+				o = rules.Win(rules.Second, rules.Forfeit)
+			}
+			require.NoError(t, db.SetResult(p.GameID, o.Result.String(), o.Reason.String(), time.Unix(0, 0), nil))
+		}
+	}
+	require.NoError(t, db.Close())
+
+	out := filepath.Join(dir, "swiss.trf")
+	code, _ := runCLI(t, "export", "--database", dbPath, "--tournament", "1", "-o", out)
+	require.Equal(t, exitOK, code)
+	data, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Regexp(t, `(?m)^001 .{87}   \d b \+`, string(data), "the forfeit winner")
+	assert.Regexp(t, `(?m)^001 .{87}   \d w -`, string(data), "the forfeit loser")
+	assert.Contains(t, string(data), "0000 - U", "the bye")
+	code, report := runCLI(t, "check", "--dutch", out)
+	assert.Equal(t, exitOK, code, report)
+	assert.Contains(t, report, "every round agrees")
 }
