@@ -243,12 +243,15 @@ func (o Overtime) validate() error {
 		}
 	case Canadian:
 		if o.Moves < 1 || o.Moves > maxCount || o.Step < 0 || o.Step > maxCount {
+			//lint:ignore ST1005 Canadian is a proper noun
 			return fmt.Errorf("Canadian moves %d (+%d per block) out of range", o.Moves, o.Step)
 		}
 		if o.Block <= 0 || o.Block > maxDuration {
+			//lint:ignore ST1005 Canadian is a proper noun
 			return fmt.Errorf("Canadian block %v out of range", o.Block)
 		}
 		if o.Periods != 0 || o.Period != 0 || o.Units != 0 || o.Unit != 0 {
+			//lint:ignore ST1005 Canadian is a proper noun
 			return errors.New("Canadian overtime with byoyomi parameters")
 		}
 	default:
@@ -258,13 +261,17 @@ func (o Overtime) validate() error {
 }
 
 // blockMoves is the number of moves Canadian block k (from 0) requires,
-// saturating so that a very long game cannot overflow.
+// saturating so that a very long game cannot overflow. Without a step
+// every block needs the same moves, however many blocks went before.
 func (o Overtime) blockMoves(k int) int {
-	n := o.Moves + k*o.Step
-	if k > maxCount || n > maxCount*maxCount || n < o.Moves {
-		return maxCount * maxCount
+	const most = maxCount * maxCount
+	if o.Step == 0 {
+		return o.Moves
 	}
-	return n
+	if k >= (most-o.Moves)/o.Step {
+		return most
+	}
+	return o.Moves + k*o.Step
 }
 
 // stage returns stage i, repeating the last one beyond the end.

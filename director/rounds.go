@@ -89,6 +89,8 @@ func (r Reports) TRF(id uint64) (*trf.Tournament, error) {
 				set(p.First, trf.Game{Colour: '-', Result: byeCode(p.Result)})
 				continue
 			}
+			// A game lost by forfeit before a move is stored on its
+			// pairing as "+/-" (store.PairingResult): TRF's + and -.
 			fr, sr := resultCodes(p.Result)
 			set(p.First, trf.Game{Opponent: p.Second, Colour: 'w', Result: fr})
 			set(p.Second, trf.Game{Opponent: p.First, Colour: 'b', Result: sr})

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"arbiter/internal/oneline"
 	"arbiter/pairing/tiebreak"
 	"arbiter/pairing/trf"
 	"arbiter/store"
@@ -175,6 +176,8 @@ func (a *archive) file(name string, mod time.Time, data []byte) error {
 	return nil
 }
 
+// problem notes a record that could not be written, as one line of
+// ERRORS.txt whatever the names in it hold.
 func (a *archive) problem(format string, args ...any) {
-	a.problems = append(a.problems, fmt.Sprintf(format, args...))
+	a.problems = append(a.problems, oneline.Clean(fmt.Sprintf(format, args...)))
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"arbiter/internal/oneline"
 	"arbiter/rules"
 )
 
@@ -45,9 +46,11 @@ func (s *Sheet) WriteHTML(w io.Writer) error {
 		return fmt.Errorf("game %d: %w", s.Game.ID, err)
 	}
 	g := s.Game
+	// Stored text is escaped by the template and made one line here: a
+	// control character has no place in an HTML page.
 	p := sheetPage{
-		Heading: eventTag(s), GameName: g.Game, TimeControl: g.TimeControl, ID: g.ID,
-		Round: g.Round, Board: g.BoardNo, White: g.First, Black: g.Second,
+		Heading: oneline.Clean(eventTag(s)), GameName: g.Game, TimeControl: oneline.Clean(g.TimeControl), ID: g.ID,
+		Round: g.Round, Board: g.BoardNo, White: oneline.Clean(g.First), Black: oneline.Clean(g.Second),
 		FirstSide: r.game.SideName(rules.First), SecondSide: r.game.SideName(rules.Second),
 		Result: resultToken(r.outcome),
 	}

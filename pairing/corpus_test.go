@@ -6,17 +6,16 @@ import (
 	"strings"
 	"testing"
 
+	"arbiter/internal/shared"
 	"arbiter/pairing/trf"
 	"github.com/stretchr/testify/require"
 )
 
+// corpusFiles lists the pairing corpus: skipped when it is missing, failed
+// in CI.
 func corpusFiles(t testing.TB) []string {
-	files, err := filepath.Glob(filepath.Join("..", "..", "shared", "pairing-corpus", "*.trf"))
-	require.NoError(t, err)
-	if len(files) == 0 {
-		t.Skip("pairing corpus not available")
-	}
-	return files
+	t.Helper()
+	return shared.Files(t, "pairing-corpus/*.trf")
 }
 
 // loadCorpus reads a corpus file and sets the initial colour as the corpus

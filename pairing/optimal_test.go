@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"arbiter/internal/shared"
 )
 
 // TestEveryMatchingOptimal checks every matching the engine computes while
@@ -48,7 +50,7 @@ func TestEveryMatchingOptimal(t *testing.T) {
 	}
 	// A warm start before the solver's first matching once went wrong on
 	// this one (round 2).
-	some = append(some, filepath.Join("..", "..", "shared", "pairing-corpus", "default-00070.trf"))
+	some = append(some, filepath.Join(shared.Dir(t, "pairing-corpus"), "default-00070.trf"))
 	for _, f := range some {
 		_, err := Check(loadCorpus(t, f), Options{})
 		require.NoError(t, err)

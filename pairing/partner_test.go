@@ -166,13 +166,13 @@ func TestBestPartnerNeedsCurrentMatching(t *testing.T) {
 			m.set(a, b, weight{4})
 		}
 	}
-	mate := m.compute()
+	m.compute()
 	_, ok := m.bestPartner(0, []int{1, 2, 3})
 	require.True(t, ok)
 	m.set(1, 2, weight{5})
 	_, ok = m.bestPartner(0, []int{1, 2, 3})
 	require.False(t, ok, "weights changed since the last compute")
-	mate = m.compute()
+	mate := m.compute()
 	// Only 1 and 2 paired is best: 0 gets 3. The edge (0, 1) is slack,
 	// which rules 1 out.
 	got, ok := m.bestPartner(0, []int{1, 3})

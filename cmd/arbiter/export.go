@@ -1,9 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -31,24 +34,27 @@ It reads a copy of the database safely while the daemon runs only through
 "arbiter db backup"; run it on a backup or on a stopped event.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if out != "" && out != "-" {
+				// Refuse an existing file before the database is opened.
+				if _, err := os.Lstat(out); err == nil {
+					return fmt.Errorf("%s: %w (exports never overwrite)", out, fs.ErrExist)
+				}
+			}
 			return withDB(path, true, func(db *store.DB) error {
-				w := cmd.OutOrStdout()
-				if out != "" && out != "-" {
-					f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-					if err != nil {
-						return err
+				write := func(w io.Writer) error {
+					rep := director.Reports{DB: db}
+					switch {
+					case game != 0:
+						return exportGame(w, db, event, game, format)
+					case tournament != 0:
+						return export.WriteTRF(w, rep, tournament)
 					}
-					defer f.Close()
-					w = f
+					return export.Archive(w, db, event, rep)
 				}
-				rep := director.Reports{DB: db}
-				switch {
-				case game != 0:
-					return exportGame(w, db, event, game, format)
-				case tournament != 0:
-					return export.WriteTRF(w, rep, tournament)
+				if out == "" || out == "-" {
+					return write(cmd.OutOrStdout())
 				}
-				return export.Archive(w, db, event, rep)
+				return writeNewFile(out, write)
 			})
 		},
 	}
@@ -85,4 +91,54 @@ func exportGame(w io.Writer, db *store.DB, event string, id uint64, format strin
 		return fmt.Errorf("%w: --format %q: %s games have %s, html", errUsage, format, s.Game.Game, strings.Join(names, ", "))
 	}
 	return s.Write(w, format)
+}
+
+// writeNewFile writes a file that must not exist yet, all or nothing: the
+// content goes to a temporary file in the same folder, which takes the
+// name only once complete and synced. A failed export leaves nothing
+// behind, so the corrected command can run at once; an existing file is
+// never replaced.
+func writeNewFile(path string, write func(io.Writer) error) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	defer func() {
+		tmp.Close() // a second Close after success only reports ErrClosed
+		// After a link the temporary name is only a second name; after a
+		// failure it is the whole half-written file. Either way it goes.
+		if rmErr := os.Remove(tmp.Name()); rmErr != nil && !errors.Is(rmErr, fs.ErrNotExist) && err == nil {
+			err = fmt.Errorf("export: remove %s: %w", tmp.Name(), rmErr)
+		}
+	}()
+	if err := write(tmp); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("export: write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("export: write %s: %w", path, err)
+	}
+	// A hard link gives the file its name only if the name is free, in
+	// one step; where links are not supported, rename after a check.
+	if err := os.Link(tmp.Name(), path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("%s: %w (exports never overwrite)", path, fs.ErrExist)
+		}
+		if _, statErr := os.Lstat(path); statErr == nil {
+			return fmt.Errorf("%s: %w (exports never overwrite)", path, fs.ErrExist)
+		}
+		if err := os.Rename(tmp.Name(), path); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+	}
+	return nil
 }

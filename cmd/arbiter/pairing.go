@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 
@@ -26,6 +27,9 @@ func readTRF(path string) (*trf.Tournament, error) {
 	t, err := trf.Parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for _, w := range t.Warnings {
+		slog.Warn("accepted", "file", path, "warning", w)
 	}
 	return t, nil
 }

@@ -9,27 +9,15 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"arbiter/internal/shared"
 	"arbiter/pairing/trf"
 )
 
-// corpusDir is ../shared/pairing-corpus relative to the repository root.
+// corpusDir is the shared pairing corpus: skipped when it is missing,
+// failed in CI.
 func corpusDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	require.NoError(t, err)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		require.NotEqual(t, parent, dir, "go.mod not found")
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "pairing-corpus")
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("pairing corpus not available: %v", err)
-	}
-	return c
+	return shared.Dir(t, "pairing-corpus")
 }
 
 // loadCorpus reads one corpus tournament.

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"arbiter/internal/oneline"
 )
 
 // WriteText writes the standings as a fixed-width table: rank (with "="
@@ -42,7 +44,9 @@ func playerCells(rank int, shared bool, id int, name string, rating int) []strin
 	if rating > 0 {
 		rt = strconv.Itoa(rating)
 	}
-	return []string{r, strconv.Itoa(id), name, rt}
+	// The name is one line whatever it holds (a newline, a NUL), so every
+	// row of a table stays one line.
+	return []string{r, strconv.Itoa(id), oneline.Clean(name), rt}
 }
 
 // writeTable writes rows of cells in columns separated by two blanks; the

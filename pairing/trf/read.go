@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -30,10 +32,14 @@ func Read(r io.Reader) (*Tournament, error) {
 	return Parse(data)
 }
 
-// Parse parses a TRF16 or TRF26 file. Lines may end with CR, LF or CRLF.
+// Parse parses a TRF16 or TRF26 file. Lines may end with CR, LF or CRLF, and
+// a UTF-8 byte order mark is skipped.
 // Columns are counted in characters when the file is valid UTF-8 and in
 // bytes otherwise (Latin-1 files).
 func Parse(data []byte) (*Tournament, error) {
+	// Windows tools start UTF-8 files with a byte order mark; left in, it
+	// would hide the first line's record code and lose that line.
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	t := &Tournament{Scoring: DefaultScoring}
 	p := parser{t: t, utf8: utf8.Valid(data), text: map[string]*string{
 		"012": &t.Name, "022": &t.City, "032": &t.Federation, "042": &t.StartDate,
@@ -71,9 +77,11 @@ func splitLines(data []byte) []string {
 type parser struct {
 	t      *Tournament
 	utf8   bool
-	idLine map[int]int        // player ID -> line number
-	no     int                // current line number
-	text   map[string]*string // header records holding free text
+	idLine map[int]int // player ID -> line number
+	// pointsGiven holds the players whose points column is not blank.
+	pointsGiven map[int]bool
+	no          int                // current line number
+	text        map[string]*string // header records holding free text
 }
 
 func (p *parser) errorf(col int, format string, args ...any) error {
@@ -167,45 +175,63 @@ func (p *parser) line(no int, line string) error {
 	return nil
 }
 
-// scoring162 reads a TRF26 scoring record: a symbol at column 5 followed by
-// the points in columns 6–9, repeated every 9 columns. W is a win (and the
-// PAB unless P is given), D a draw, L a loss, A a zero-point bye or forfeit
-// loss, P the pairing-allocated bye.
+// scoring162 reads a TRF26 scoring record: a result symbol followed by its
+// points, repeated. The format puts the symbols at columns 6, 15, 24, …
+// with the points in the next four columns; the reader takes any spacing
+// (files written one column early, "W1.0" without a blank), as long as
+// every symbol has its points. W is a win (and the PAB unless P is given),
+// D a draw, L a loss, A a zero-point bye or forfeit loss, P the
+// pairing-allocated bye, X an unknown result (an adjourned game), which no
+// 001 record can hold and is read without effect.
 func (p *parser) scoring162(cols []rune) error {
 	sc := &p.t.Scoring
 	pab := false
-	for c := 5; c <= len(cols); c += 9 {
-		sym := field(cols, c, c)
-		if sym == "" {
-			if field(cols, c, c+8) != "" {
-				return p.errorf(c, "162: points without a result symbol")
-			}
+	for c := 4; c < len(cols); {
+		if cols[c] == ' ' {
+			c++
 			continue
 		}
-		v, err := parsePoints(field(cols, c+1, c+4))
+		symCol, sym := c+1, unicode.ToUpper(cols[c])
+		switch {
+		case isDigit(sym):
+			return p.errorf(symCol, "162: points without a result symbol")
+		case !strings.ContainsRune("WDLAPX", sym):
+			return p.errorf(symCol, "162: result symbol %q is not W, D, L, A, P or X", cols[c])
+		}
+		for c++; c < len(cols) && cols[c] == ' '; c++ {
+		}
+		from := c
+		for c < len(cols) && cols[c] != ' ' && !isLetter(cols[c]) {
+			c++
+		}
+		if from == c {
+			return p.errorf(symCol, "162: %c has no points", sym)
+		}
+		v, err := parsePoints(string(cols[from:c]))
 		if err != nil {
-			return p.errorf(c+1, "162: %s: %v", sym, err)
+			return p.errorf(from+1, "162: %c: %v", sym, err)
 		}
 		switch sym {
-		case "W":
+		case 'W':
 			sc.Win = v
 			if !pab {
 				sc.PAB = v
 			}
-		case "D":
+		case 'D':
 			sc.Draw = v
-		case "L":
+		case 'L':
 			sc.Loss = v
-		case "A":
+		case 'A':
 			sc.ZeroBye, sc.ForfeitLoss = v, v
-		case "P":
+		case 'P':
 			sc.PAB, pab = v, true
-		default:
-			return p.errorf(c, "162: result symbol %q is not W, D, L, A or P", sym)
 		}
 	}
 	return nil
 }
+
+func isLetter(r rune) bool { return r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' }
+func isDigit(r rune) bool  { return r >= '0' && r <= '9' || r == '.' }
 
 func (p *parser) xxc(rest string) error {
 	for _, tok := range strings.Fields(rest) {
@@ -320,11 +346,7 @@ func (p *parser) player(cols []rune) error {
 	}
 	p.idLine[id] = p.no
 	if sex := field(cols, 10, 10); sex != "" {
-		c := strings.ToLower(sex)[0]
-		if c != 'm' && c != 'w' && c != 'f' {
-			return p.errorf(10, "001: sex %q is not m or w", sex)
-		}
-		pl.Sex = c
+		pl.Sex = p.sex(sex)
 	}
 	pl.Title = field(cols, 11, 13)
 	pl.Name = field(cols, 15, 47)
@@ -340,6 +362,10 @@ func (p *parser) player(cols []rune) error {
 		if pl.Points, err = parsePoints(s); err != nil {
 			return p.errorf(81, "001: %v", err)
 		}
+		if p.pointsGiven == nil {
+			p.pointsGiven = make(map[int]bool)
+		}
+		p.pointsGiven[id] = true
 	}
 	if r := field(cols, 86, 89); r != "" {
 		if pl.Rank, err = strconv.Atoi(r); err != nil || pl.Rank < 0 {
@@ -359,6 +385,24 @@ func (p *parser) player(cols []rune) error {
 	}
 	p.t.Players = append(p.t.Players, pl)
 	return nil
+}
+
+// sex reads the sex column. The format says m or w; real files also hold
+// f, and u for unknown (the FIDE tie-break reference generator writes it
+// for every player), which are kept as written, in lower case. Pairing and
+// tie-breaks never look at the column, so anything else is dropped with a
+// warning rather than refusing the file.
+func (p *parser) sex(s string) byte {
+	if c := strings.ToLower(s)[0]; len(s) == 1 && strings.IndexByte("mwfu", c) >= 0 {
+		return c
+	}
+	p.warnf(10, "001: sex %q is not m, w, f or u; ignored", s)
+	return 0
+}
+
+// warnf records something the reader accepted without understanding it.
+func (p *parser) warnf(col int, format string, args ...any) {
+	p.t.Warnings = append(p.t.Warnings, (&SyntaxError{Line: p.no, Column: col, Msg: fmt.Sprintf(format, args...)}).Error())
 }
 
 // game parses the round entry starting at column start (opponent), with the
@@ -416,6 +460,21 @@ func (p *parser) check() error {
 			if g.Opponent == pl.ID {
 				p.no = p.idLine[pl.ID]
 				return p.errorf(92+10*r, "001: round %d: player %d paired with itself", r+1, pl.ID)
+			}
+		}
+		// Engines check the points column against the results; a file
+		// that disagrees is read, with a warning naming both.
+		if p.pointsGiven[pl.ID] {
+			sum := 0.0
+			for _, g := range pl.Games {
+				if g.Result != ' ' || g.Opponent == 0 { // a game not played yet counts nothing
+					sum += p.t.Scoring.Points(g)
+				}
+			}
+			if math.Abs(sum-pl.Points) > 1e-9 {
+				p.no = p.idLine[pl.ID]
+				p.warnf(81, "001: player %d has %s points but the results give %s",
+					pl.ID, strconv.FormatFloat(pl.Points, 'f', -1, 64), strconv.FormatFloat(sum, 'f', -1, 64))
 			}
 		}
 	}

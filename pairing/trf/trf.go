@@ -30,12 +30,17 @@ type Tournament struct {
 
 	Players []Player // in file order
 	Extra   []string // unrecognised lines, kept verbatim for round-tripping
+
+	// Warnings lists what the reader accepted without understanding it,
+	// each with its line and column ("trf: line 3, column 10: ..."); the
+	// writer ignores them.
+	Warnings []string
 }
 
 // Player is one 001 record.
 type Player struct {
 	ID         int
-	Sex        byte // 'm', 'w' or 0
+	Sex        byte // 'm', 'w', 'f', 'u' (unknown) as the file has it, or 0
 	Title      string
 	Name       string
 	Rating     int

@@ -7,9 +7,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"arbiter/internal/oneline"
 )
 
-// Write writes t as TRF26 with LF line ends. Besides the TRF26 records 142
+// Write writes t as TRF26 with LF line ends. Text fields are written as one
+// line each: control characters and line breaks become spaces. Besides the TRF26 records 142
 // and 152 it emits the engine extensions XXR and XXC so that JaVaFo and
 // bbpPairings read the same tournament, BBW…BBU lines when the scoring is
 // not the default, and XXA/XXP lines for accelerations and forbidden pairs.
@@ -22,8 +25,8 @@ func (t *Tournament) Write(w io.Writer) error {
 		{"052", t.EndDate}, {"102", t.Arbiter}, {"122", t.TimeControl},
 	}
 	for _, h := range head {
-		if h.text != "" {
-			fmt.Fprintf(bw, "%s %s\n", h.code, h.text)
+		if text := oneline.Clean(h.text); text != "" {
+			fmt.Fprintf(bw, "%s %s\n", h.code, text)
 		}
 	}
 	if t.Rounds > 0 {
@@ -35,18 +38,21 @@ func (t *Tournament) Write(w io.Writer) error {
 	custom := t.Scoring != DefaultScoring && t.Scoring != (Scoring{})
 	if custom && t.Scoring.ZeroBye == t.Scoring.ForfeitLoss {
 		s := t.Scoring
-		fmt.Fprintf(bw, "162 W%4.1f    D%4.1f    L%4.1f    A%4.1f    P%4.1f\n", s.Win, s.Draw, s.Loss, s.ZeroBye, s.PAB)
+		// Symbols at columns 6, 15, 24, … with the points after each.
+		fmt.Fprintf(bw, "162  W%4.1f    D%4.1f    L%4.1f    A%4.1f    P%4.1f\n", s.Win, s.Draw, s.Loss, s.ZeroBye, s.PAB)
 	}
-	if t.System != "" {
-		fmt.Fprintf(bw, "192 %s\n", t.System)
+	if system := oneline.Clean(t.System); system != "" {
+		fmt.Fprintf(bw, "192 %s\n", system)
 	}
 	for _, pl := range t.Players {
 		bw.WriteString(formatPlayer(&pl))
 		bw.WriteByte('\n')
 	}
 	for _, e := range t.Extra {
-		bw.WriteString(e)
-		bw.WriteByte('\n')
+		if e = oneline.Clean(e); e != "" {
+			bw.WriteString(e)
+			bw.WriteByte('\n')
+		}
 	}
 	if t.Rounds > 0 {
 		fmt.Fprintf(bw, "XXR %d\n", t.Rounds)
@@ -89,8 +95,10 @@ func (t *Tournament) Write(w io.Writer) error {
 // formatPlayer lays out a 001 record at the TRF columns.
 func formatPlayer(p *Player) string {
 	line := []rune(strings.Repeat(" ", 91+10*len(p.Games)))
+	// Every field is one line of valid UTF-8 cut to its columns, so any
+	// stored name keeps the record on one line and the columns in place.
 	put := func(col, width int, s string, right bool) {
-		r := []rune(s)
+		r := []rune(oneline.Clean(s))
 		if len(r) > width {
 			r = r[:width]
 		}

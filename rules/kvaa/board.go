@@ -54,9 +54,7 @@ const (
 // geometry is the one shared board description.
 var geometry = func() *rules.Geometry {
 	cells := make([][2]int, NumCells)
-	for i, c := range cellCoords {
-		cells[i] = c
-	}
+	copy(cells, cellCoords[:])
 	return rules.NewGrid(5, 5, cells,
 		rules.Zone{Name: "reserve-south", Kind: rules.Reserve, Owner: rules.First},
 		rules.Zone{Name: "reserve-north", Kind: rules.Reserve, Owner: rules.Second},

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"arbiter/internal/oneline"
 	"arbiter/rules"
 )
 
@@ -161,6 +162,9 @@ func ParseRecord(text string) (*Record, error) {
 func parseTag(l string) (Tag, error) {
 	bad := fmt.Errorf("tag pair %q: want [Name \"value\"]", l)
 	body, ok := strings.CutPrefix(l, "[")
+	if !ok {
+		return Tag{}, bad
+	}
 	if body, ok = strings.CutSuffix(body, "\"]"); !ok {
 		return Tag{}, bad
 	}
@@ -271,15 +275,16 @@ func (r *Record) parseMovetext(lines []string, first int) error {
 }
 
 // Format writes the record: the tags, a blank line, and the movetext
-// wrapped at 80 columns. It fails on a tag or comment that the format
-// cannot hold.
+// wrapped at 80 columns. A tag value's control characters and line breaks
+// are written as spaces. It fails on a tag or comment that the format
+// cannot hold (a quote in a value, a brace in a comment).
 func (r *Record) Format() (string, error) {
 	var b strings.Builder
 	for _, t := range r.Tags {
-		if !validTagName(t.Name) || strings.ContainsAny(t.Value, "\"\n\r") {
-			return "", fmt.Errorf("tag %s %q: names are letters and digits, values have no quote or newline", t.Name, t.Value)
+		if !validTagName(t.Name) || strings.Contains(t.Value, "\"") {
+			return "", fmt.Errorf("tag %s %q: names are letters and digits, values have no quote", t.Name, t.Value)
 		}
-		fmt.Fprintf(&b, "[%s \"%s\"]\n", t.Name, t.Value)
+		fmt.Fprintf(&b, "[%s \"%s\"]\n", t.Name, oneline.Clean(t.Value))
 	}
 	b.WriteByte('\n')
 	width := 0

@@ -68,9 +68,9 @@ func TestPositionPlay(t *testing.T) {
 	_, err = next.Play(legal[0])
 	assert.ErrorIs(t, err, ErrIllegal)
 	// The machine form is accepted by ParseMove.
-	m, err := start.ParseMove("(1)e2e4")
+	_, err = start.ParseMove("(1)e2e4")
 	assert.Error(t, err, "the machine form has no (1)")
-	m, err = start.ParseMove("e2e4")
+	m, err := start.ParseMove("e2e4")
 	require.NoError(t, err)
 	assert.Equal(t, "e2-e4", start.FormatMove(m))
 	assert.Equal(t, rules.Square(sqOf(4, 1)), m.From())

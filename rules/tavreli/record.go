@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"arbiter/internal/oneline"
 )
 
 // Tag is one header of a game record: [Name "Value"].
@@ -248,9 +250,7 @@ func scanRecord(text string, rec *Record) ([]recTok, error) {
 				toks[len(toks)-1].text += " +"
 				continue
 			}
-			for _, t := range splitWord(word) {
-				toks = append(toks, t)
-			}
+			toks = append(toks, splitWord(word)...)
 		}
 	}
 	return toks, nil
@@ -378,7 +378,7 @@ func (r *Record) Format(alpha Alphabet, arr Array) string {
 	}
 	out.SetTag("Result", r.Result)
 	for _, t := range out.Tags {
-		fmt.Fprintf(&sb, "[%s \"%s\"]\n", t.Name, headerEscaper.Replace(t.Value))
+		fmt.Fprintf(&sb, "[%s \"%s\"]\n", t.Name, headerEscaper.Replace(oneline.Clean(t.Value)))
 	}
 	sb.WriteByte('\n')
 	b := r.Start
@@ -398,7 +398,7 @@ func (r *Record) Format(alpha Alphabet, arr Array) string {
 	// A comment holding a brace is written as a semicolon comment, which
 	// runs to the end of the line.
 	comment := func(c string) {
-		c = strings.Join(strings.Fields(c), " ")
+		c = oneline.Clean(strings.Join(strings.Fields(c), " "))
 		if !strings.Contains(c, "}") {
 			emit("{" + c + "}")
 			return

@@ -78,9 +78,8 @@ func (a Array) ParseTFEN(s string, mode Mode) (*Board, error) {
 }
 
 type tfenParser struct {
-	s     string
-	arr   Array
-	start int // offset of the current field
+	s   string
+	arr Array
 }
 
 func (p *tfenParser) errAt(field, off int, format string, args ...any) error {

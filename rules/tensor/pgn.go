@@ -33,6 +33,7 @@ type Imported = chesscore.Imported
 func (g *Game) ImportPGN(r io.Reader) ([]Imported, error) {
 	return chesscore.ImportPGN(r, func(rec *Record) error {
 		if v, ok := rec.Tag("Variant"); !ok || !strings.EqualFold(v, "Tensor") {
+			//lint:ignore ST1005 the message starts with the tag's name
 			return fmt.Errorf("Variant tag %q, want \"Tensor\"", v)
 		}
 		return nil

@@ -12,9 +12,8 @@ import (
 // start cell as empty, as the rules do during a move.
 
 var (
-	orth   = [][2]int{{0, 1}, {0, -1}, {1, 0}, {-1, 0}}
-	diag   = [][2]int{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
-	knight = [][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}
+	orth = [][2]int{{0, 1}, {0, -1}, {1, 0}, {-1, 0}}
+	diag = [][2]int{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
 )
 
 // view is a board seen during a move: the start cell counts as empty.

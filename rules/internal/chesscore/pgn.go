@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"arbiter/internal/oneline"
 )
 
 // Tag is one PGN tag pair.
@@ -174,8 +176,13 @@ func isSevenTag(name string) bool {
 	return false
 }
 
+// tagEscaper escapes what a PGN tag value may hold only escaped.
+var tagEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+
+// writeTag writes a tag pair on one line: a value's control characters
+// and line breaks become spaces (PGN allows none).
 func writeTag(w *bufio.Writer, name, value string) {
-	value = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ").Replace(value)
+	value = tagEscaper.Replace(oneline.Clean(value))
 	fmt.Fprintf(w, "[%s \"%s\"]\n", name, value)
 }
 

@@ -48,8 +48,6 @@ const (
 	Wall  Piece = 0x10
 )
 
-const blackBit = 0x08
-
 // MakePiece returns the piece of colour c and kind k.
 func MakePiece(c rules.Color, k Kind) Piece { return Piece(k) | Piece(c)<<3 }
 

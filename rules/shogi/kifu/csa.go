@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"arbiter/internal/oneline"
 	"arbiter/rules"
 	"arbiter/rules/shogi"
 )
@@ -29,13 +30,13 @@ func WriteCSA(r *Record) (string, error) {
 	m := r.Meta
 	line("V2.2")
 	if m.Sente != "" {
-		line("N+" + oneLine(m.Sente))
+		line("N+" + oneline.Clean(m.Sente))
 	}
 	if m.Gote != "" {
-		line("N-" + oneLine(m.Gote))
+		line("N-" + oneline.Clean(m.Gote))
 	}
 	h := func(k, v string) {
-		if v = oneLine(v); v != "" {
+		if v = oneline.Clean(v); v != "" {
 			line("$" + k + ":" + v)
 		}
 	}

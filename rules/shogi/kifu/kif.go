@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/text/width"
 
+	"arbiter/internal/oneline"
 	"arbiter/rules"
 	"arbiter/rules/shogi"
 )
@@ -70,7 +71,7 @@ func writeComment(sb *strings.Builder, prefix, text string) {
 	}
 	for _, l := range strings.Split(text, "\n") {
 		sb.WriteString(prefix)
-		sb.WriteString(l)
+		sb.WriteString(oneline.Clean(l))
 		sb.WriteByte('\n')
 	}
 }
@@ -86,7 +87,7 @@ func writeKIFLine(sb *strings.Builder, ply int, move string, used, total time.Du
 // writeJapaneseHeaders writes the KIF/KI2 headers and the start position.
 func writeJapaneseHeaders(sb *strings.Builder, r *Record, start *shogi.Position) {
 	h := func(k, v string) {
-		v = oneLine(v)
+		v = oneline.Clean(v)
 		if v != "" && kifKeyOK(k) {
 			sb.WriteString(k + "：" + v + "\n")
 		}

@@ -255,8 +255,3 @@ func parseRecordTime(s string) (time.Time, error) {
 	}
 	return time.Time{}, fmt.Errorf("bad date %q: want YYYY/MM/DD HH:MM:SS", s)
 }
-
-// oneLine makes a header value fit on one line.
-func oneLine(s string) string {
-	return strings.TrimSpace(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s))
-}
