@@ -202,7 +202,9 @@ func (dm *Demo) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	for _, p := range dm.players {
 		wg.Go(func() {
-			if err := p.run(ctx, dm.log.With("board", p.table.ID)); err != nil && ctx.Err() == nil {
+			// run returns only on an error or when ctx ends.
+			err := p.run(ctx, dm.log.With("board", p.table.ID))
+			if ctx.Err() == nil {
 				dm.log.Error("demo player stopped", "board", p.table.ID, "err", err)
 			}
 		})
@@ -221,7 +223,8 @@ func (dm *Demo) Close() {
 	dm.ptys = nil
 }
 
-// run plays every game the table is given.
+// run plays every game the table is given, until an error or the end
+// of ctx.
 func (p *player) run(ctx context.Context, log *slog.Logger) error {
 	if err := p.runner.WaitHost(ctx); err != nil {
 		return err
