@@ -10,12 +10,23 @@ import (
 	"arbiter/store"
 )
 
-// openDB opens the event database for a maintenance command, mapping a
-// database held by a running daemon to its own exit code.
+// openDB opens the event database, mapping a database held by a running
+// daemon and a damaged file to their own exit codes.
 func openDB(path string, readOnly bool) (*store.DB, error) {
-	db, err := store.Open(path, &store.Options{ReadOnly: readOnly})
-	if errors.Is(err, store.ErrLocked) {
+	return openDBWith(path, &store.Options{ReadOnly: readOnly})
+}
+
+func openDBWith(path string, opts *store.Options) (*store.DB, error) {
+	db, err := store.Open(path, opts)
+	switch {
+	case errors.Is(err, store.ErrLocked):
 		return nil, withCode(exitDBLocked, err)
+	case errors.Is(err, store.ErrEmpty):
+		return nil, withCode(exitDamaged, fmt.Errorf("%w\nThe file was left untouched. A new event starts only in a file that does not exist: "+
+			"remove %s to start afresh, or restore the latest backup (README, \"Restoring a backup\")", err, path))
+	case errors.Is(err, store.ErrCorrupt):
+		return nil, withCode(exitDamaged, fmt.Errorf("%w\nThe file was left untouched. Run \"arbiter db check --database %s\" for the full report, "+
+			"then restore the latest backup (README, \"Restoring a backup\")", err, path))
 	}
 	return db, err
 }
@@ -57,13 +68,17 @@ func newDBCmd() *cobra.Command {
 		Short: "Verify the database page by page and record by record",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withDB(path, true, func(db *store.DB) error {
-				if err := db.Check(); err != nil {
-					return withCode(exitMismatch, fmt.Errorf("%s is damaged:\n%w", path, err))
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%s: ok\n", path)
-				return nil
-			})
+			// Open without the full check: Check reports every problem.
+			db, err := openDBWith(path, &store.Options{ReadOnly: true, NoVerify: true})
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			if err := db.Check(); err != nil {
+				return withCode(exitMismatch, fmt.Errorf("%s is damaged:\n%w\nRestore the latest backup (README, \"Restoring a backup\"), or export what can still be read with \"arbiter db export\"", path, err))
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: ok\n", path)
+			return nil
 		},
 	}
 	compact := &cobra.Command{
