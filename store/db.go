@@ -34,8 +34,8 @@ type Options struct {
 	// ReadOnly opens the database for reading only (check, export,
 	// backup of a stopped event).
 	ReadOnly bool
-	// NoVerify skips the check of every page and record at open (the
-	// header is always checked). "db check" uses it to report problems
+	// NoVerify skips the full check of every page and record at open
+	// (the header and the shape of the page trees are always checked). "db check" uses it to report problems
 	// itself; nothing that writes should.
 	NoVerify bool
 }
@@ -96,13 +96,19 @@ func Open(path string, opts *Options) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	db := &DB{bolt: bdb, path: path}
-	if exists && !o.NoVerify {
-		if err := db.verify(); err != nil {
+	if exists {
+		err := db.bolt.View(func(tx *bolt.Tx) error { return checkTrees(path, uint64(tx.ID())) })
+		if err != nil && !errors.Is(err, ErrCorrupt) {
+			err = fmt.Errorf("%w: %w", ErrCorrupt, err)
+		} else if err == nil && !o.NoVerify {
+			err = db.verify()
+		}
+		if err != nil {
 			bdb.Close()
 			return nil, fmt.Errorf("open %s: %w", path, err)
 		}
 	}
-	if err := db.prepare(exists); err != nil {
+	if err := safely(func() error { return db.prepare(exists) }); err != nil {
 		bdb.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}

@@ -62,7 +62,7 @@ func (db *DB) check(strict bool) error {
 	var failed bool
 	err := recovered(func() error {
 		return db.bolt.View(func(tx *bolt.Tx) error {
-			problems = append(problems, checkPages(tx)...)
+			problems = append(problems, checkPages(tx, db.path)...)
 			if len(problems) > 0 {
 				return nil
 			}

@@ -184,10 +184,13 @@ func TestOpenRefusesDamagedPage(t *testing.T) {
 			require.ErrorIs(t, err, store.ErrCorrupt)
 			assert.Equal(t, before, fileHash(t, p), "a damaged file must not be written")
 
+			// db check: the shape of the trees is checked at open, the
+			// rest by Check; either way an error, never a crash.
 			db, err := store.Open(p, &store.Options{ReadOnly: true, NoVerify: true})
-			require.NoError(t, err)
-			err = db.Check()
-			require.NoError(t, db.Close())
+			if err == nil {
+				err = db.Check()
+				require.NoError(t, db.Close())
+			}
 			require.ErrorIs(t, err, store.ErrCorrupt)
 			assert.NotContains(t, err.Error(), "goroutine", "a panic's trace is not a message")
 			assert.Equal(t, before, fileHash(t, p))
