@@ -8,7 +8,7 @@ import (
 
 // AddAlert stores an alert for the human arbiter and sets its ID.
 func (db *DB) AddAlert(a *Alert) error {
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return db.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketAlerts)
 		id, err := b.NextSequence()
 		if err != nil {
@@ -41,7 +41,7 @@ func (db *DB) ResolveAlert(alertID uint64, a *Action) error {
 	if a == nil || a.Who == "" {
 		return fmt.Errorf("resolve alert %d: an action with who is required", alertID)
 	}
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return db.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketAlerts)
 		var al Alert
 		if err := get(b, u64key(alertID), &al); err != nil {
@@ -64,7 +64,7 @@ func (db *DB) AddAction(a *Action) error {
 	if a.Who == "" || a.What == "" {
 		return fmt.Errorf("action: who and what are required")
 	}
-	return db.bolt.Update(func(tx *bolt.Tx) error { return addAction(tx, a) })
+	return db.update(func(tx *bolt.Tx) error { return addAction(tx, a) })
 }
 
 func addAction(tx *bolt.Tx, a *Action) error {

@@ -42,8 +42,9 @@ type Options struct {
 
 // DB is an open event database. It is safe for concurrent use.
 type DB struct {
-	bolt *bolt.DB
-	path string
+	bolt   *bolt.DB
+	path   string
+	health writeHealth
 }
 
 // Open opens the database at path. A file that does not exist is created
