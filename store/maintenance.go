@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -22,10 +23,7 @@ func (db *DB) Backup(path string) error {
 		return fmt.Errorf("backup to %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name())
-	err = db.bolt.View(func(tx *bolt.Tx) error {
-		_, err := tx.WriteTo(tmp)
-		return err
-	})
+	_, err = db.WriteTo(tmp)
 	if err == nil {
 		err = tmp.Sync()
 	}
@@ -39,6 +37,18 @@ func (db *DB) Backup(path string) error {
 		return fmt.Errorf("backup to %s: %w", path, err)
 	}
 	return nil
+}
+
+// WriteTo writes a consistent copy of the whole database file to w, in a
+// read transaction: writers go on meanwhile.
+func (db *DB) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	return n, err
 }
 
 // Check verifies the database: every page reachable (read through a

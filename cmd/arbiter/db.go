@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"arbiter/internal/backup"
 	"arbiter/store"
 )
 
@@ -52,8 +55,23 @@ func newDBCmd() *cobra.Command {
 	backup := &cobra.Command{
 		Use:   "backup FILE",
 		Short: "Write a consistent copy of the database while the event goes on",
-		Args:  cobra.ExactArgs(1),
+		Long: `backup writes a consistent copy of the database to FILE (which must not
+exist). While a daemon runs the event on the database, the copy comes from
+the daemon through its backup socket beside the database (DATABASE.backup.sock);
+otherwise the file is read directly. The copy is checked before it is put in
+place. To restore it, see "Restoring a backup" in the README.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Minute)
+			defer cancel()
+			err := backup.Fetch(ctx, path, args[0])
+			if err == nil {
+				fmt.Fprintf(cmd.OutOrStdout(), "backup of %s written to %s (from the running daemon)\n", path, args[0])
+				return nil
+			}
+			if !errors.Is(err, backup.ErrNoDaemon) {
+				return err
+			}
 			return withDB(path, true, func(db *store.DB) error {
 				if err := db.Backup(args[0]); err != nil {
 					return err

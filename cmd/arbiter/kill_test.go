@@ -35,6 +35,54 @@ func TestServeChild(t *testing.T) {
 	os.Exit(run(context.Background(), []string{"serve", "--database", db, "--listen", "127.0.0.1:0"}))
 }
 
+// liveMoves follows the public live stream at url and sends the moves it
+// announces; other kinds of update go to others, if not nil. Both
+// channels close when the stream ends.
+func liveMoves(t *testing.T, ctx context.Context, url string, others chan<- string) <-chan store.Move {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"events", nil)
+	require.NoError(t, err)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	moves := make(chan store.Move, 4096)
+	go func() {
+		defer close(moves)
+		if others != nil {
+			defer close(others)
+		}
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			data, ok := strings.CutPrefix(sc.Text(), "data: ")
+			if !ok {
+				continue
+			}
+			var u struct {
+				director.Update
+				Data json.RawMessage `json:"data"`
+			}
+			if json.Unmarshal([]byte(data), &u) != nil {
+				continue
+			}
+			if u.Kind != "move" {
+				if others != nil {
+					select {
+					case others <- u.Kind:
+					default:
+					}
+				}
+				continue
+			}
+			var m store.Move
+			if json.Unmarshal(u.Data, &m) == nil {
+				moves <- m
+			}
+		}
+	}()
+	return moves
+}
+
 // TestServeSurvivesSIGKILL kills the demo daemon with SIGKILL during play,
 // again and again on the same database, and checks after each kill that
 // every move the live stream announced is stored, as announced, once.
@@ -69,34 +117,7 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 		}
 
 		ctx, cancel := context.WithCancel(context.Background())
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"events", nil)
-		require.NoError(t, err)
-		resp, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		moves := make(chan store.Move, 1024)
-		go func() {
-			defer close(moves)
-			defer resp.Body.Close()
-			sc := bufio.NewScanner(resp.Body)
-			sc.Buffer(make([]byte, 1<<20), 1<<20)
-			for sc.Scan() {
-				data, ok := strings.CutPrefix(sc.Text(), "data: ")
-				if !ok {
-					continue
-				}
-				var u struct {
-					director.Update
-					Data json.RawMessage `json:"data"`
-				}
-				if json.Unmarshal([]byte(data), &u) != nil || u.Kind != "move" {
-					continue
-				}
-				var m store.Move
-				if json.Unmarshal(u.Data, &m) == nil {
-					moves <- m
-				}
-			}
-		}()
+		moves := liveMoves(t, ctx, url, nil)
 		// Kill at a random moment once play is under way.
 		n := 0
 		var deadline <-chan time.Time
