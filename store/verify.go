@@ -213,6 +213,7 @@ type treeWalker struct {
 	ps      int64
 	hwm     uint64
 	visited map[uint64]bool
+	bufs    [][]byte // one page buffer per tree level, reused
 }
 
 // walkFile checks the trees of the file under meta page m.
@@ -253,7 +254,14 @@ func (w *treeWalker) page(id uint64, depth int, where string) error {
 		}
 		w.visited[id+i] = true
 	}
-	data := make([]byte, (overflow+1)*uint64(w.ps))
+	for len(w.bufs) <= depth {
+		w.bufs = append(w.bufs, nil)
+	}
+	n := int((overflow + 1) * uint64(w.ps))
+	if cap(w.bufs[depth]) < n {
+		w.bufs[depth] = make([]byte, n)
+	}
+	data := w.bufs[depth][:n]
 	if _, err := w.f.ReadAt(data, int64(id)*w.ps); err != nil {
 		return fmt.Errorf("page %d (%s): %w", id, where, err)
 	}
