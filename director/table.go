@@ -50,6 +50,7 @@ type Table struct {
 	session *arbiter.Session
 	resumed bool          // the game was interrupted by a restart
 	epoch   time.Duration // host instant the game started; stored HostNs are relative to it
+	unsaved []unsavedMove // moves decided but not yet stored (a full disk), in order
 
 	mu   sync.RWMutex
 	live Live // what the web shows, copied under mu
@@ -225,6 +226,7 @@ func (t *Table) Run(ctx context.Context) {
 		case f := <-t.cmds:
 			f()
 		case <-timer.C:
+			t.storeUnsaved() // retried every second: the event resumes when the disk does
 			if t.session != nil {
 				t.apply(t.session.Tick(t.now()))
 			}
@@ -427,6 +429,13 @@ func (t *Table) gameID() uint64 {
 	return t.game.ID
 }
 
+// unsavedMove is a decided move waiting to be stored and announced.
+type unsavedMove struct {
+	rec     store.Move
+	out     arbiter.MoveMade
+	alerted bool
+}
+
 func (t *Table) storeMove(m arbiter.MoveMade) {
 	rec := store.Move{
 		GameID: t.game.ID, Ply: m.Ply, Notation: m.Notation, Canonical: m.Move.String(),
@@ -438,22 +447,41 @@ func (t *Table) storeMove(m arbiter.MoveMade) {
 			rec.ClockState = state
 		}
 	}
-	start := time.Now()
-	err := t.db.AppendMove(&rec)
-	t.notify.metrics.observe(&t.notify.metrics.storeMove, time.Since(start))
-	if err != nil {
-		// Not stored means not acknowledged: the arbiter must look.
-		t.log.Error("store move", "game", t.game.ID, "ply", m.Ply, "err", err)
-		t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, At: m.At, Message: "move " + m.Notation + " could not be stored: " + err.Error(), Enforced: true})
+	t.unsaved = append(t.unsaved, unsavedMove{rec: rec, out: m})
+	if len(t.unsaved) == 1 {
+		t.storeUnsaved()
 		return
 	}
-	t.notify.metrics.Moves.Add(1)
-	t.mu.Lock()
-	t.live.Prompt = nil
-	t.live.LastMove = m.Notation
-	t.mu.Unlock()
-	t.hub.Publish(Update{Kind: "move", Table: t.ID, Game: t.game.ID, At: rec.Wall, Data: rec})
-	t.notify.decided(t, m)
+	// An earlier move is still waiting: this one waits behind it.
+	t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, At: m.At, Message: "move " + m.Notation + " waits: an earlier move could not be stored yet", Enforced: true})
+}
+
+// storeUnsaved stores the waiting moves in order and announces each once
+// it is stored, and only then: not stored means not acknowledged.
+func (t *Table) storeUnsaved() {
+	for len(t.unsaved) > 0 {
+		u := &t.unsaved[0]
+		start := time.Now()
+		err := t.db.AppendMove(&u.rec)
+		t.notify.metrics.observe(&t.notify.metrics.storeMove, time.Since(start))
+		if err != nil {
+			if !u.alerted { // alert once per move; it is retried every second
+				t.log.Error("store move", "game", u.rec.GameID, "ply", u.rec.Ply, "err", err)
+				t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, At: u.out.At, Message: "move " + u.out.Notation + " could not be stored: " + err.Error(), Enforced: true})
+				u.alerted = true
+			}
+			return
+		}
+		m := u.out
+		t.unsaved = t.unsaved[1:]
+		t.notify.metrics.Moves.Add(1)
+		t.mu.Lock()
+		t.live.Prompt = nil
+		t.live.LastMove = m.Notation
+		t.mu.Unlock()
+		t.hub.Publish(Update{Kind: "move", Table: t.ID, Game: u.rec.GameID, At: u.rec.Wall, Data: u.rec})
+		t.notify.decided(t, m)
+	}
 }
 
 func (t *Table) storeAlert(a arbiter.Alert) {

@@ -23,7 +23,7 @@ func (db *DB) AddAlert(a *Alert) error {
 	if a.Last.IsZero() {
 		a.Last = a.At
 	}
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return db.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketAlerts)
 		c := b.Cursor()
 		n := 0
@@ -87,7 +87,7 @@ func (db *DB) ResolveAlerts(ids []uint64, a *Action) error {
 	if len(ids) == 0 {
 		return errors.New("resolve alerts: no alert given")
 	}
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return db.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketAlerts)
 		als := make([]Alert, len(ids))
 		for i, id := range ids {
@@ -123,7 +123,7 @@ func (db *DB) AddAction(a *Action) error {
 	if a.Who == "" || a.What == "" {
 		return fmt.Errorf("action: who and what are required")
 	}
-	return db.bolt.Update(func(tx *bolt.Tx) error { return addAction(tx, a) })
+	return db.update(func(tx *bolt.Tx) error { return addAction(tx, a) })
 }
 
 func addAction(tx *bolt.Tx, a *Action) error {

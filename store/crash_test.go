@@ -114,13 +114,21 @@ func TestCrashRecovery(t *testing.T) {
 			}
 			close(lines)
 		}()
-		deadline := time.After(time.Duration(30+rng.IntN(200)) * time.Millisecond)
+		// The child's run time starts at its first acknowledgement: on a
+		// loaded machine starting the process alone can take longer than
+		// the whole window.
+		window := time.Duration(30+rng.IntN(200)) * time.Millisecond
+		var deadline <-chan time.Time
+		startup := time.After(30 * time.Second)
 	read:
 		for {
 			select {
 			case l, ok := <-lines:
 				if !ok {
 					break read
+				}
+				if deadline == nil && strings.HasPrefix(l, "ack ") {
+					deadline = time.After(window)
 				}
 				var g uint64
 				var ply int
@@ -134,6 +142,8 @@ func TestCrashRecovery(t *testing.T) {
 				totalAcks++
 			case <-deadline:
 				break read
+			case <-startup:
+				t.Fatalf("kill %d: the child acknowledged nothing in 30 s", k)
 			}
 		}
 		require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))

@@ -1,9 +1,9 @@
 package store
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"time"
 
@@ -34,18 +34,27 @@ type Options struct {
 	// ReadOnly opens the database for reading only (check, export,
 	// backup of a stopped event).
 	ReadOnly bool
+	// NoVerify skips the full check of every page and record at open
+	// (the header and the shape of the page trees are always checked). "db check" uses it to report problems
+	// itself; nothing that writes should.
+	NoVerify bool
 }
 
 // DB is an open event database. It is safe for concurrent use.
 type DB struct {
-	bolt *bolt.DB
-	path string
+	bolt   *bolt.DB
+	path   string
+	health writeHealth
 }
 
-// Open opens the database at path, creating it if the file does not exist.
-// A file that exists but is not an arbiter database, or is damaged, is
-// refused and left untouched. If another process holds the database, Open
-// fails within opts.LockTimeout with an error wrapping ErrLocked.
+// Open opens the database at path. A file that does not exist is created
+// as a new, empty event (unless opts.ReadOnly); a file that exists but is
+// empty, damaged, truncated or not an arbiter database is refused with an
+// error wrapping ErrEmpty, ErrTruncated, ErrCorrupt or ErrForeign, and left
+// untouched: the header is checked before bbolt maps the file, and every
+// page and record is checked (see Check) before the first write. If
+// another process holds the database, Open fails within opts.LockTimeout
+// with an error wrapping ErrLocked.
 func Open(path string, opts *Options) (*DB, error) {
 	var o Options
 	if opts != nil {
@@ -56,16 +65,25 @@ func Open(path string, opts *Options) (*DB, error) {
 	}
 	fi, statErr := os.Stat(path)
 	exists := statErr == nil
-	if exists {
+	switch {
+	case exists:
+		if !fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("open %s: %w: not a regular file", path, ErrForeign)
+		}
 		if err := sniff(path, fi.Size()); err != nil {
 			return nil, fmt.Errorf("open %s: %w", path, err)
 		}
-	} else if o.ReadOnly {
+	case o.ReadOnly || !errors.Is(statErr, fs.ErrNotExist):
 		return nil, fmt.Errorf("open %s: %w", path, statErr)
 	}
-	bdb, err := bolt.Open(path, 0o600, &bolt.Options{
-		Timeout:  o.LockTimeout,
-		ReadOnly: o.ReadOnly,
+	var bdb *bolt.DB
+	err := safely(func() error {
+		var err error
+		bdb, err = bolt.Open(path, 0o600, &bolt.Options{
+			Timeout:  o.LockTimeout,
+			ReadOnly: o.ReadOnly,
+		})
+		return err
 	})
 	if err != nil {
 		switch {
@@ -79,34 +97,35 @@ func Open(path string, opts *Options) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	db := &DB{bolt: bdb, path: path}
-	if err := db.prepare(exists && fi.Size() > 0); err != nil {
+	if exists {
+		err := db.bolt.View(func(tx *bolt.Tx) error { return checkTrees(path, uint64(tx.ID())) })
+		if err != nil && !errors.Is(err, ErrCorrupt) {
+			err = fmt.Errorf("%w: %w", ErrCorrupt, err)
+		} else if err == nil && !o.NoVerify {
+			err = db.verify()
+		}
+		if err != nil {
+			bdb.Close()
+			return nil, fmt.Errorf("open %s: %w", path, err)
+		}
+	}
+	if err := safely(func() error { return db.prepare(exists) }); err != nil {
 		bdb.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return db, nil
 }
 
-// sniff refuses files that bbolt would try to use but that are not bbolt
-// files, before bbolt can write to them. bbolt itself rejects most foreign
-// files, but an empty file it would initialise; we only take empty files
-// we could have created ourselves.
+// sniff refuses, before bbolt opens it, a file that bbolt would
+// initialise (an empty file), crash on (a truncated one) or write to (one
+// that is not a bbolt file).
 func sniff(path string, size int64) error {
-	if size == 0 {
-		return nil
-	}
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	head := make([]byte, 32)
-	n, _ := f.Read(head)
-	head = head[:n]
-	// bbolt's meta page: magic 0xED0CDAED (little endian) at offset 16.
-	if len(head) < 20 || !bytes.Equal(head[16:20], []byte{0xED, 0xDA, 0x0C, 0xED}) {
-		return ErrForeign
-	}
-	return nil
+	return checkHeader(f, size)
 }
 
 // Path returns the file the database was opened from.

@@ -88,7 +88,7 @@ var ErrNotEmpty = errors.New("database already holds an event")
 // empty, in one transaction: a malformed file leaves the database as it
 // was. Errors name the line.
 func (db *DB) Import(r io.Reader) error {
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return db.update(func(tx *bolt.Tx) error {
 		for _, t := range exportTypes {
 			if k, _ := tx.Bucket(t.bucket).Cursor().First(); k != nil {
 				return fmt.Errorf("import: %w", ErrNotEmpty)

@@ -16,7 +16,7 @@ var ErrDuplicate = errors.New("a different move is already stored at this ply")
 
 // CreateGame stores a new game and sets its ID.
 func (db *DB) CreateGame(g *Game) error {
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return db.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketGames)
 		id, err := b.NextSequence()
 		if err != nil {
@@ -32,7 +32,7 @@ func (db *DB) CreateGame(g *Game) error {
 
 // UpdateGame replaces a stored game (its clock snapshot, position, board).
 func (db *DB) UpdateGame(g *Game) error {
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return db.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketGames)
 		if b.Get(u64key(g.ID)) == nil {
 			return fmt.Errorf("game %d: %w", g.ID, ErrNotFound)
@@ -74,7 +74,7 @@ func (db *DB) AppendMove(m *Move) error {
 	if err != nil {
 		return fmt.Errorf("encode move: %w", err)
 	}
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return db.update(func(tx *bolt.Tx) error {
 		return appendMove(tx, m, data)
 	})
 }
@@ -138,7 +138,7 @@ func (db *DB) TruncateMoves(gameID uint64, ply int, position string, a *Action) 
 	if a == nil || a.Who == "" || a.Why == "" {
 		return errors.New("truncate moves: an action with who and why is required")
 	}
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return db.update(func(tx *bolt.Tx) error {
 		moves := tx.Bucket(bucketMoves).Bucket(u64key(gameID))
 		if moves == nil {
 			return fmt.Errorf("game %d: %w", gameID, ErrNotFound)
@@ -168,7 +168,7 @@ func (db *DB) TruncateMoves(gameID uint64, ply int, position string, a *Action) 
 // An arbiter's decision passes the action that made it, stored in the same
 // transaction; a result the rules decided passes nil.
 func (db *DB) SetResult(gameID uint64, result, reason string, ended time.Time, a *Action) error {
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return db.update(func(tx *bolt.Tx) error {
 		games := tx.Bucket(bucketGames)
 		var g Game
 		if err := get(games, u64key(gameID), &g); err != nil {

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -22,10 +23,7 @@ func (db *DB) Backup(path string) error {
 		return fmt.Errorf("backup to %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name())
-	err = db.bolt.View(func(tx *bolt.Tx) error {
-		_, err := tx.WriteTo(tmp)
-		return err
-	})
+	_, err = db.WriteTo(tmp)
 	if err == nil {
 		err = tmp.Sync()
 	}
@@ -41,34 +39,73 @@ func (db *DB) Backup(path string) error {
 	return nil
 }
 
-// Check verifies the database: bbolt's page-level consistency check, then
-// that every record decodes and that moves are numbered 1, 2, 3 ... per
-// game. It returns every problem found, joined; nil means clean.
-func (db *DB) Check() error {
-	var problems []error
+// WriteTo writes a consistent copy of the whole database file to w, in a
+// read transaction: writers go on meanwhile.
+func (db *DB) WriteTo(w io.Writer) (int64, error) {
+	var n int64
 	err := db.bolt.View(func(tx *bolt.Tx) error {
-		for err := range tx.Check() {
-			problems = append(problems, err)
-		}
-		if _, err := readVersion(tx); err != nil {
-			problems = append(problems, err)
-			return nil
-		}
-		for _, name := range allBuckets {
-			if tx.Bucket(name) == nil {
-				problems = append(problems, fmt.Errorf("bucket %s is missing", name))
-			}
-		}
-		if len(problems) > 0 {
-			return nil
-		}
-		problems = append(problems, checkRecords(tx)...)
-		return nil
+		var err error
+		n, err = tx.WriteTo(w)
+		return err
 	})
+	return n, err
+}
+
+// Check verifies the database: every page reachable (read through a
+// cursor, with memory faults caught), bbolt's page-level consistency
+// check, then that every record decodes and that moves are numbered 1, 2,
+// 3 ... per game. It returns every problem found, joined; nil means clean.
+// A damaged file gives errors wrapping ErrCorrupt, never a crash.
+func (db *DB) Check() error {
+	return db.check(true)
+}
+
+// verify is the check Open runs before the first write. A file that is not
+// (or not yet) an arbiter database of this version passes, so that prepare
+// can say which.
+func (db *DB) verify() error {
+	return db.check(false)
+}
+
+func (db *DB) check(strict bool) error {
+	var problems []error
+	var failed bool
+	err := recovered(func() error {
+		return db.bolt.View(func(tx *bolt.Tx) error {
+			problems = append(problems, checkPages(tx, db.path)...)
+			if len(problems) > 0 {
+				return nil
+			}
+			if _, err := readVersion(tx); err != nil {
+				if strict {
+					problems = append(problems, err)
+				}
+				return nil
+			}
+			for _, name := range allBuckets {
+				if tx.Bucket(name) == nil {
+					problems = append(problems, fmt.Errorf("bucket %s is missing", name))
+				}
+			}
+			if len(problems) > 0 {
+				return nil
+			}
+			problems = append(problems, checkRecords(tx)...)
+			return nil
+		})
+	}, &failed)
 	if err != nil {
 		problems = append(problems, err)
 	}
-	return errors.Join(problems...)
+	switch {
+	case len(problems) == 0:
+		return nil
+	case len(problems) == 1 && (errors.Is(problems[0], ErrForeign) || errors.Is(problems[0], ErrTooNew)):
+		return problems[0]
+	case len(problems) == 1:
+		return fmt.Errorf("%w: %w", ErrCorrupt, problems[0])
+	}
+	return fmt.Errorf("%w (%d problems):\n%w", ErrCorrupt, len(problems), errors.Join(problems...))
 }
 
 func checkRecords(tx *bolt.Tx) []error {
@@ -97,6 +134,22 @@ func checkRecords(tx *bolt.Tx) []error {
 			return errors.New("game has no move bucket")
 		}
 		return nil
+	})
+	_ = tx.Bucket(bucketRaw).ForEachBucket(func(board []byte) error {
+		want := uint64(0)
+		return tx.Bucket(bucketRaw).Bucket(board).ForEach(func(k, v []byte) error {
+			f, err := decode[Frame](v)
+			switch {
+			case err != nil || len(k) != 8:
+				problems = append(problems, fmt.Errorf("raw log of board %q, frame %x: %v", board, k, err))
+			case want != 0 && beUint64(k) != want || f.Seq != beUint64(k):
+				problems = append(problems, fmt.Errorf("raw log of board %q: frame %d found where %d was expected", board, beUint64(k), want))
+			}
+			if len(k) == 8 {
+				want = beUint64(k) + 1
+			}
+			return nil
+		})
 	})
 	_ = tx.Bucket(bucketMoves).ForEachBucket(func(gk []byte) error {
 		if tx.Bucket(bucketGames).Get(gk) == nil {

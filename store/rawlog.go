@@ -12,6 +12,10 @@ import (
 // MaxRawLag is the most the raw sensor log may trail behind the wire.
 const MaxRawLag = 250 * time.Millisecond
 
+// maxRawPending bounds the frames kept in memory while the disk refuses
+// writes (about a minute of 500 busy boards).
+const maxRawPending = 1 << 20
+
 // DefaultRawFlush is how often a RawLog commits by default: well inside
 // MaxRawLag, so a slow commit still leaves room.
 const DefaultRawFlush = 100 * time.Millisecond
@@ -51,8 +55,8 @@ func (db *DB) NewRawLog(interval time.Duration) *RawLog {
 func (l *RawLog) Append(boardID string, hostNs int64, wall time.Time, data []byte) (uint64, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.err != nil {
-		return 0, l.err
+	if l.err != nil && len(l.pending) >= maxRawPending {
+		return 0, fmt.Errorf("%w; %d frames wait in memory, no more are taken", l.err, len(l.pending))
 	}
 	seq, ok := l.next[boardID]
 	if !ok {
@@ -86,7 +90,9 @@ func (l *RawLog) Next(boardID string) (uint64, error) {
 	return last + 1, nil
 }
 
-// Run flushes every interval until ctx ends, then flushes what is left.
+// Run flushes every interval until ctx ends, then flushes what is left
+// and returns that last flush's error. Failures in between are retried
+// (Err reports the latest).
 func (l *RawLog) Run(ctx context.Context) error {
 	defer close(l.done)
 	t := time.NewTicker(l.interval)
@@ -96,9 +102,9 @@ func (l *RawLog) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return l.Flush()
 		case <-t.C:
-			if err := l.Flush(); err != nil {
-				return err
-			}
+			// A failed flush keeps its frames and is retried on the next
+			// tick: the log resumes when the disk does.
+			_ = l.Flush()
 		}
 	}
 }
@@ -113,7 +119,7 @@ func (l *RawLog) Flush() error {
 	if len(batch) == 0 {
 		return nil
 	}
-	err := l.db.bolt.Update(func(tx *bolt.Tx) error {
+	err := l.db.update(func(tx *bolt.Tx) error {
 		raw := tx.Bucket(bucketRaw)
 		for i := range batch {
 			f := &batch[i]
@@ -129,6 +135,7 @@ func (l *RawLog) Flush() error {
 	})
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.err = nil
 	if err != nil {
 		l.err = fmt.Errorf("flush raw log: %w", err)
 		// Keep the frames for the next attempt, in order.
@@ -140,6 +147,13 @@ func (l *RawLog) Flush() error {
 	}
 	l.flushed += uint64(len(batch))
 	return nil
+}
+
+// Err returns the error of the last flush, nil if it succeeded.
+func (l *RawLog) Err() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
 }
 
 // Stats reports how many frames have been committed, how many wait, and

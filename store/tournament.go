@@ -8,7 +8,7 @@ import (
 
 // CreateTournament stores a new tournament and sets its ID.
 func (db *DB) CreateTournament(t *Tournament) error {
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return db.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketTournaments)
 		id, err := b.NextSequence()
 		if err != nil {
@@ -21,7 +21,7 @@ func (db *DB) CreateTournament(t *Tournament) error {
 
 // UpdateTournament replaces a stored tournament.
 func (db *DB) UpdateTournament(t *Tournament) error {
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return db.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketTournaments)
 		if b.Get(u64key(t.ID)) == nil {
 			return fmt.Errorf("tournament %d: %w", t.ID, ErrNotFound)
@@ -58,7 +58,7 @@ func (db *DB) PutPlayer(p *Player) error {
 	if p.ID < 1 {
 		return fmt.Errorf("player %q: start number %d must be at least 1", p.Name, p.ID)
 	}
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return db.update(func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketTournaments).Get(u64key(p.TournamentID)) == nil {
 			return fmt.Errorf("player %q: tournament %d: %w", p.Name, p.TournamentID, ErrNotFound)
 		}
@@ -69,7 +69,7 @@ func (db *DB) PutPlayer(p *Player) error {
 // UpdatePlayer changes a stored player with f in one transaction: f sees
 // the player as stored and its changes are kept only if it returns nil.
 func (db *DB) UpdatePlayer(tournamentID uint64, id int, f func(p *Player) error) error {
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return db.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketPlayers)
 		key := pairKey(tournamentID, uint32(id))
 		var p Player
@@ -100,7 +100,7 @@ func (db *DB) PutRound(r *Round) error {
 	if r.Number < 1 {
 		return fmt.Errorf("round %d: must be at least 1", r.Number)
 	}
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return db.update(func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketTournaments).Get(u64key(r.TournamentID)) == nil {
 			return fmt.Errorf("round %d: tournament %d: %w", r.Number, r.TournamentID, ErrNotFound)
 		}
@@ -121,7 +121,7 @@ func (db *DB) Rounds(tournamentID uint64) ([]Round, error) {
 
 // SetPairingResult records the tournament result of one board of a round.
 func (db *DB) SetPairingResult(tournamentID uint64, round, board int, result string) error {
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return db.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketRounds)
 		key := pairKey(tournamentID, uint32(round))
 		var r Round

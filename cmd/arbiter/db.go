@@ -1,21 +1,35 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"arbiter/internal/backup"
 	"arbiter/store"
 )
 
-// openDB opens the event database for a maintenance command, mapping a
-// database held by a running daemon to its own exit code.
+// openDB opens the event database, mapping a database held by a running
+// daemon and a damaged file to their own exit codes.
 func openDB(path string, readOnly bool) (*store.DB, error) {
-	db, err := store.Open(path, &store.Options{ReadOnly: readOnly})
-	if errors.Is(err, store.ErrLocked) {
+	return openDBWith(path, &store.Options{ReadOnly: readOnly})
+}
+
+func openDBWith(path string, opts *store.Options) (*store.DB, error) {
+	db, err := store.Open(path, opts)
+	switch {
+	case errors.Is(err, store.ErrLocked):
 		return nil, withCode(exitDBLocked, err)
+	case errors.Is(err, store.ErrEmpty):
+		return nil, withCode(exitDamaged, fmt.Errorf("%w\nThe file was left untouched. A new event starts only in a file that does not exist: "+
+			"remove %s to start afresh, or restore the latest backup (README, \"Restoring a backup\")", err, path))
+	case errors.Is(err, store.ErrCorrupt):
+		return nil, withCode(exitDamaged, fmt.Errorf("%w\nThe file was left untouched. Run \"arbiter db check --database %s\" for the full report, "+
+			"then restore the latest backup (README, \"Restoring a backup\")", err, path))
 	}
 	return db, err
 }
@@ -41,8 +55,23 @@ func newDBCmd() *cobra.Command {
 	backup := &cobra.Command{
 		Use:   "backup FILE",
 		Short: "Write a consistent copy of the database while the event goes on",
-		Args:  cobra.ExactArgs(1),
+		Long: `backup writes a consistent copy of the database to FILE (which must not
+exist). While a daemon runs the event on the database, the copy comes from
+the daemon through its backup socket beside the database (DATABASE.backup.sock);
+otherwise the file is read directly. The copy is checked before it is put in
+place. To restore it, see "Restoring a backup" in the README.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Minute)
+			defer cancel()
+			err := backup.Fetch(ctx, path, args[0])
+			if err == nil {
+				fmt.Fprintf(cmd.OutOrStdout(), "backup of %s written to %s (from the running daemon)\n", path, args[0])
+				return nil
+			}
+			if !errors.Is(err, backup.ErrNoDaemon) {
+				return err
+			}
 			return withDB(path, true, func(db *store.DB) error {
 				if err := db.Backup(args[0]); err != nil {
 					return err
@@ -57,13 +86,17 @@ func newDBCmd() *cobra.Command {
 		Short: "Verify the database page by page and record by record",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withDB(path, true, func(db *store.DB) error {
-				if err := db.Check(); err != nil {
-					return withCode(exitMismatch, fmt.Errorf("%s is damaged:\n%w", path, err))
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%s: ok\n", path)
-				return nil
-			})
+			// Open without the full check: Check reports every problem.
+			db, err := openDBWith(path, &store.Options{ReadOnly: true, NoVerify: true})
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			if err := db.Check(); err != nil {
+				return withCode(exitMismatch, fmt.Errorf("%s is damaged:\n%w\nRestore the latest backup (README, \"Restoring a backup\"), or export what can still be read with \"arbiter db export\"", path, err))
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: ok\n", path)
+			return nil
 		},
 	}
 	compact := &cobra.Command{

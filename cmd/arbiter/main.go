@@ -21,7 +21,8 @@ const (
 	exitUsage    = 2 // bad flags or arguments
 	exitConfig   = 3 // the configuration is invalid
 	exitDBLocked = 4 // the database is held by another daemon
-	exitMismatch = 5 // a check found differences (replay, pairing check)
+	exitMismatch = 5 // a check found differences (replay, pairing check, db check)
+	exitDamaged  = 6 // the database file is empty, truncated or damaged: it was left untouched
 )
 
 // codedError carries a specific exit code up to main.

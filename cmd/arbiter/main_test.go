@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"net"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -153,4 +155,54 @@ func serveCLI(t *testing.T, args ...string) (int, string, error) {
 		return exitCode(err), out.String(), err
 	}
 	return exitOK, out.String(), nil
+}
+// A damaged database file is refused by serve and db check with its own
+// exit code and advice, before anything is written.
+func TestDamagedDatabaseRefused(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "event.db")
+	db, err := store.Open(good, nil)
+	require.NoError(t, err)
+	for range 40 {
+		g := store.Game{Game: "chess", First: "A", Second: "B"}
+		require.NoError(t, db.CreateGame(&g))
+	}
+	require.NoError(t, db.Close())
+	data, err := os.ReadFile(good)
+	require.NoError(t, err)
+
+	truncated := filepath.Join(dir, "t.db")
+	require.NoError(t, os.WriteFile(truncated, data[:len(data)/2], 0o600))
+	empty := filepath.Join(dir, "e.db")
+	require.NoError(t, os.WriteFile(empty, nil, 0o600))
+	cases := []struct {
+		name, path, want string
+	}{
+		{"truncated", truncated, "truncated"},
+		{"empty", empty, "empty"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before, _ := os.ReadFile(c.path)
+			for _, args := range [][]string{
+				{"serve", "--database", c.path, "--listen", "127.0.0.1:0"},
+				{"db", "check", "--database", c.path},
+			} {
+				root := newRootCmd()
+				root.SetArgs(args)
+				root.SetOut(io.Discard)
+				// Without the check serve would start the demo: stop it.
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				err := root.ExecuteContext(ctx)
+				require.Error(t, err, "%v", args)
+				assert.Equal(t, exitDamaged, exitCode(err), "%v", args)
+				assert.Contains(t, err.Error(), c.want)
+				assert.Contains(t, err.Error(), "backup")
+				assert.NotContains(t, err.Error(), "goroutine")
+			}
+			after, _ := os.ReadFile(c.path)
+			assert.Equal(t, before, after, "the file must be left untouched")
+		})
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 	"arbiter/demo"
 	"arbiter/director"
 	"arbiter/hardware/sensorboard"
+	"arbiter/internal/backup"
 	"arbiter/internal/config"
 	"arbiter/store"
 	"arbiter/web"
@@ -90,6 +92,9 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 			log.Error("close database", "err", err)
 		}
 	}()
+	if testHookOpened != nil {
+		testHookOpened(db)
+	}
 	d, err := director.New(cfg, db, log)
 	if err != nil {
 		return err
@@ -98,6 +103,7 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
+	backupErr := startBackups(ctx, &wg, cfg, db, log.With("part", "backup"))
 
 	// Boards: the configured ports, or the demo's simulated boards.
 	ports := make([]sensorboard.PortSpec, 0, len(cfg.Boards.Ports))
@@ -169,8 +175,8 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	mux := http.NewServeMux()
 	mux.Handle("/", site)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		if err := db.Bolt().View(func(*bolt.Tx) error { return nil }); err != nil {
-			http.Error(w, "database: "+err.Error(), http.StatusServiceUnavailable)
+		if err := health(db, raw, backupErr); err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprintln(w, "ok")
@@ -232,6 +238,53 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	<-rawDone
 	log.Info("stopped")
 	return errors.Join(runErr, rawErr)
+}
+
+// testHookOpened, when set by a test, is given the database serve opened.
+var testHookOpened func(*store.DB)
+
+// health is what /healthz reports: nil, or why the event is not safe.
+func health(db *store.DB, raw *store.RawLog, backupErr *atomic.Pointer[error]) error {
+	if err := db.Bolt().View(func(*bolt.Tx) error { return nil }); err != nil {
+		return fmt.Errorf("database: %w", err)
+	}
+	if err := db.WriteError(); err != nil {
+		return fmt.Errorf("database: %w (moves are not stored or acknowledged until it is fixed)", err)
+	}
+	if err := raw.Err(); err != nil {
+		return fmt.Errorf("raw log: %w", err)
+	}
+	if p := backupErr.Load(); p != nil {
+		return fmt.Errorf("automatic backup: %w", *p)
+	}
+	return nil
+}
+
+// startBackups serves consistent copies on the backup socket beside the
+// database (for "arbiter db backup" while the event runs) and, when
+// backup.dir is set, writes automatic backups. The returned pointer holds
+// the last automatic backup's error, nil while they work.
+func startBackups(ctx context.Context, wg *sync.WaitGroup, cfg *config.Config, db *store.DB, log *slog.Logger) *atomic.Pointer[error] {
+	var last atomic.Pointer[error]
+	if ln, err := backup.Listen(db); err != nil {
+		log.Warn("no backup socket: \"arbiter db backup\" will not work while the event runs", "err", err)
+	} else {
+		wg.Go(func() { backup.Serve(ctx, ln, db, log) })
+	}
+	if cfg.Backup.Dir == "" {
+		return &last
+	}
+	auto := &backup.Auto{DB: db, Dir: cfg.Backup.Dir, Every: cfg.Backup.Every, Keep: cfg.Backup.Keep, Now: time.Now, Log: log,
+		Failed: func(err error) {
+			if err == nil {
+				last.Store(nil)
+			} else {
+				last.Store(&err)
+			}
+		}}
+	wg.Go(func() { auto.Run(ctx) })
+	log.Info("automatic backups", "dir", cfg.Backup.Dir, "every", cfg.Backup.Every, "keep", cfg.Backup.Keep)
+	return &last
 }
 
 func assign(d *director.Director, a config.Assignment) error {

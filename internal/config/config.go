@@ -35,6 +35,7 @@ type Config struct {
 	Log         Log          `mapstructure:"log"`
 	Boards      Boards       `mapstructure:"boards"`
 	Demo        Demo         `mapstructure:"demo"`
+	Backup      Backup       `mapstructure:"backup"`
 	Tournaments []Tournament `mapstructure:"tournaments"`
 
 	// Source names where the configuration came from, for logs.
@@ -101,6 +102,16 @@ type Assignment struct {
 	Board      string `mapstructure:"board"`
 	Tournament string `mapstructure:"tournament"`
 	Table      int    `mapstructure:"table"`
+}
+
+// Backup configures automatic backups of the running event's database.
+type Backup struct {
+	// Dir is the folder backups are written to; empty turns them off.
+	Dir string `mapstructure:"dir"`
+	// Every is how often a backup is written.
+	Every time.Duration `mapstructure:"every"`
+	// Keep is how many of the newest backups are kept.
+	Keep int `mapstructure:"keep"`
 }
 
 // Demo configures the simulated boards of the demo event.
@@ -198,6 +209,9 @@ var scalars = map[string]any{
 	"demo.faults":    0.01,
 	"demo.seed":      1,
 	"demo.plies":     80,
+	"backup.dir":     "",
+	"backup.every":   "10m",
+	"backup.keep":    24,
 }
 
 // flagKeys are the flags of serve that set a key.
@@ -442,6 +456,12 @@ func (c *Config) Validate() []Problem {
 				add(fmt.Sprintf("boards.ports[%d].glob", i), p.Glob, "bad pattern: %v", err)
 			}
 		}
+	}
+	if c.Backup.Dir != "" && c.Backup.Every < time.Second {
+		add("backup.every", c.Backup.Every, "must be at least 1s")
+	}
+	if c.Backup.Keep < 1 {
+		add("backup.keep", c.Backup.Keep, "must be at least 1")
 	}
 	if c.Demo.Boards < 0 || c.Demo.Boards > 64 {
 		add("demo.boards", c.Demo.Boards, "must be between 0 and 64")

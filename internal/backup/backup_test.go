@@ -1,0 +1,81 @@
+package backup
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arbiter/store"
+)
+
+func openEvent(t *testing.T) *store.DB {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "event.db"), nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	g := store.Game{Game: "chess", First: "A", Second: "B"}
+	require.NoError(t, db.CreateGame(&g))
+	return db
+}
+
+func TestFetchFromSocket(t *testing.T) {
+	db := openEvent(t)
+	dst := filepath.Join(t.TempDir(), "copy.db")
+	require.ErrorIs(t, Fetch(context.Background(), db.Path(), dst), ErrNoDaemon)
+
+	ln, err := Listen(db)
+	require.NoError(t, err)
+	fi, err := os.Stat(SocketPath(db.Path()))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { Serve(ctx, ln, db, slog.New(slog.NewTextHandler(io.Discard, nil))); close(done) }()
+
+	require.NoError(t, Fetch(context.Background(), db.Path(), dst))
+	c, err := store.Open(dst, &store.Options{ReadOnly: true})
+	require.NoError(t, err)
+	gs, err := c.Games()
+	require.NoError(t, err)
+	assert.Len(t, gs, 1)
+	require.NoError(t, c.Close())
+	assert.ErrorContains(t, Fetch(context.Background(), db.Path(), dst), "file exists")
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(dst), ".backup-*"))
+	assert.Empty(t, left, "no temporary file is left behind")
+
+	cancel()
+	<-done
+	_, err = os.Stat(SocketPath(db.Path()))
+	assert.True(t, os.IsNotExist(err))
+}
+
+func TestAutoKeepsTheNewest(t *testing.T) {
+	db := openEvent(t)
+	dir := filepath.Join(t.TempDir(), "backups")
+	now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	a := &Auto{DB: db, Dir: dir, Every: time.Minute, Keep: 3, Now: func() time.Time { return now }}
+	require.NoError(t, os.MkdirAll(dir, 0o700))
+	other := filepath.Join(dir, "notes.txt")
+	require.NoError(t, os.WriteFile(other, []byte("keep me"), 0o600))
+	var written []string
+	for range 5 {
+		p, err := a.Once()
+		require.NoError(t, err)
+		written = append(written, filepath.Base(p))
+		now = now.Add(time.Minute)
+	}
+	assert.Equal(t, "event-20261125T100000Z.db", written[0])
+	got, _ := filepath.Glob(filepath.Join(dir, "*"))
+	var names []string
+	for _, g := range got {
+		names = append(names, filepath.Base(g))
+	}
+	assert.ElementsMatch(t, append([]string{"notes.txt"}, written[2:]...), names)
+}
