@@ -3,8 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"net"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"testing"
@@ -156,6 +156,7 @@ func serveCLI(t *testing.T, args ...string) (int, string, error) {
 	}
 	return exitOK, out.String(), nil
 }
+
 // A damaged database file is refused by serve and db check with its own
 // exit code and advice, before anything is written.
 func TestDamagedDatabaseRefused(t *testing.T) {
