@@ -302,3 +302,35 @@ func TestHealthAndMetrics(t *testing.T) {
 	code, _, _ := c.get("/healthz")
 	assert.Equal(t, http.StatusOK, code, "the health check stays open")
 }
+
+// FuzzClientAddr feeds arbitrary X-Forwarded-For and X-Forwarded-Proto
+// headers through a trusted proxy and from a stranger: the stranger's
+// headers never count, and the client found is one the request named.
+func FuzzClientAddr(f *testing.F) {
+	for _, s := range []string{"198.51.100.1", "6.6.6.6, 10.0.0.1", "junk", "", "[::1]:80", "::ffff:1.2.3.4", "1.2.3.4:5, ,", "2001:db8::1%eth0"} {
+		f.Add(s, "https")
+		f.Add(s, "http, https")
+	}
+	nets, _ := parseNets("http.trusted_proxies", []string{"10.0.0.0/8", "::1"})
+	s := &Site{trusted: nets}
+	f.Fuzz(func(t *testing.T, xff, proto string) {
+		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		r.Header.Set("X-Forwarded-For", xff)
+		r.Header.Set("X-Forwarded-Proto", proto)
+		r.RemoteAddr = "203.0.113.9:4000"
+		assert.Equal(t, netip.MustParseAddr("203.0.113.9"), s.clientAddr(r), "a stranger's header")
+		assert.False(t, s.secure(r))
+		r.RemoteAddr = "10.1.2.3:4000"
+		got := s.clientAddr(r)
+		require.True(t, got.IsValid())
+		if got != netip.MustParseAddr("10.1.2.3") {
+			named := false
+			for _, part := range strings.Split(xff, ",") {
+				if a, ok := parseHop(part); ok && a == got {
+					named = true
+				}
+			}
+			assert.True(t, named, "%s is not in %q", got, xff)
+		}
+	})
+}
