@@ -147,7 +147,7 @@ func (s *Site) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, h)
 func (s *Site) HandleMetrics(h http.Handler) {
 	s.mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
 		if !s.metricsAllowed(r) {
-			s.log.Warn("metrics refused", "client", s.client(r), "peer", r.RemoteAddr)
+			s.log.Info("metrics refused", "client", s.client(r), "peer", r.RemoteAddr)
 			http.Error(w, "forbidden: this address is not in http.metrics_allow", http.StatusForbidden)
 			return
 		}

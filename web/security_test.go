@@ -334,3 +334,15 @@ func FuzzClientAddr(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkCheckPassword measures what one login costs at HashCost, the
+// cost arbiter hash-password uses.
+func BenchmarkCheckPassword(b *testing.B) {
+	h, err := HashPassword("a venue password")
+	require.NoError(b, err)
+	for b.Loop() {
+		if !checkPassword(h, "a venue password") {
+			b.Fatal("the password does not match its hash")
+		}
+	}
+}
