@@ -6,9 +6,9 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
-	"encoding/hex"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -94,40 +94,41 @@ func (ss *sessions) drop(id string) {
 // when its user's password is changed.
 func passwordPrint(configured string) [32]byte { return sha256.Sum256([]byte(configured)) }
 
-// checkPassword compares a typed password with a configured one, plain
-// or "sha256:<hex>", in constant time: both sides are hashed first so
-// neither the length nor the content leaks through timing.
-func checkPassword(configured, typed string) bool {
-	got := sha256.Sum256([]byte(typed))
-	var want []byte
-	if hexed, ok := strings.CutPrefix(configured, "sha256:"); ok {
-		b, err := hex.DecodeString(strings.TrimSpace(hexed))
-		if err != nil || len(b) != sha256.Size {
-			return false
-		}
-		want = b
-	} else {
-		h := sha256.Sum256([]byte(configured))
-		want = h[:]
-	}
-	return subtle.ConstantTimeCompare(got[:], want) == 1
-}
-
-// authenticate returns the user a name and password log in as.
+// authenticate returns the user a name and password log in as. Only the
+// named user's password is checked, but an unknown name costs as much as a
+// known one (a check against the first user's password), so timing does not
+// tell which names exist.
 func (s *Site) authenticate(name, password string) (config.User, bool) {
 	s.mu.RLock()
-	defer s.mu.RUnlock()
-	var found config.User
-	ok := false
-	for _, u := range s.users {
-		// Check every user so that timing does not tell which names exist.
-		nameOK := subtle.ConstantTimeCompare([]byte(u.Name), []byte(name)) == 1
-		passOK := checkPassword(u.Password, password)
-		if nameOK && passOK && !ok {
-			found, ok = u, true
+	users := s.users // SetUsers replaces the slice, never changes it
+	s.mu.RUnlock()
+	found := -1
+	for i, u := range users {
+		if subtle.ConstantTimeCompare([]byte(u.Name), []byte(name)) == 1 && found < 0 {
+			found = i
 		}
 	}
-	return found, ok
+	if found < 0 {
+		if len(users) > 0 {
+			checkPassword(users[0].Password, password)
+		}
+		return config.User{}, false
+	}
+	if !checkPassword(users[found].Password, password) {
+		return config.User{}, false
+	}
+	return users[found], true
+}
+
+// limitKeys are the login limit's keys of an attempt to log in as name.
+func (s *Site) limitKeys(r *http.Request, name string) []string {
+	s.mu.RLock()
+	known := slices.ContainsFunc(s.users, func(u config.User) bool { return u.Name == name })
+	s.mu.RUnlock()
+	if !known {
+		name = "" // every unknown name counts under one key
+	}
+	return []string{accountKey(name), addressKey(s.clientAddr(r))}
 }
 
 // userValid reports whether a session's user still exists with the
@@ -151,7 +152,7 @@ func (s *Site) current(r *http.Request) (*session, bool) {
 	if err != nil || c.Value == "" {
 		return nil, false
 	}
-	sess, ok := s.sessions.get(c.Value, time.Now())
+	sess, ok := s.sessions.get(c.Value, s.now())
 	if !ok {
 		return nil, false
 	}
@@ -225,7 +226,7 @@ func (s *Site) loginPage(w http.ResponseWriter, r *http.Request) {
 func (s *Site) showLogin(w http.ResponseWriter, r *http.Request, status int, problem string) {
 	t := token()
 	http.SetCookie(w, &http.Cookie{Name: loginCookie, Value: t, Path: "/console", HttpOnly: true,
-		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: 3600})
+		SameSite: http.SameSiteStrictMode, Secure: s.secure(r), MaxAge: 3600})
 	w.Header().Set("Cache-Control", "no-store")
 	s.render(w, r, status, "login", map[string]any{"CSRF": t, "Problem": problem})
 }
@@ -242,25 +243,29 @@ func (s *Site) login(w http.ResponseWriter, r *http.Request) {
 		s.showLogin(w, r, http.StatusForbidden, "The login form expired. Please try again.")
 		return
 	}
-	now := time.Now()
-	if wait, blocked := s.limit.blocked(host(r), now); blocked {
-		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
-		s.showLogin(w, r, http.StatusTooManyRequests, fmt.Sprintf("Too many failed logins from this address: try again in %d minutes.", int(wait.Minutes())+1))
+	now := s.now()
+	name := r.PostForm.Get("name")
+	keys := s.limitKeys(r, name)
+	if wait := s.limit.wait(now, keys...); wait > 0 {
+		secs := int((wait + time.Second - 1) / time.Second)
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		s.log.Warn("console login delayed", "name", name, "client", s.client(r), "wait", wait)
+		s.showLogin(w, r, http.StatusTooManyRequests, fmt.Sprintf("Too many failed logins: try again in %d seconds.", secs))
 		return
 	}
-	u, ok := s.authenticate(r.PostForm.Get("name"), r.PostForm.Get("password"))
+	u, ok := s.authenticate(name, r.PostForm.Get("password"))
 	if !ok {
-		s.limit.fail(host(r), now)
-		s.log.Warn("console login refused", "name", r.PostForm.Get("name"), "remote", r.RemoteAddr)
+		s.limit.fail(now, keys...)
+		s.log.Warn("console login refused", "name", name, "client", s.client(r), "peer", r.RemoteAddr)
 		s.showLogin(w, r, http.StatusUnauthorized, "Wrong name or password.")
 		return
 	}
-	s.limit.succeed(host(r))
-	id, _ := s.sessions.create(u.Name, passwordPrint(u.Password), time.Now())
+	s.limit.succeed(keys...)
+	id, _ := s.sessions.create(u.Name, passwordPrint(u.Password), now)
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: id, Path: "/", HttpOnly: true,
-		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+		SameSite: http.SameSiteStrictMode, Secure: s.secure(r)})
 	http.SetCookie(w, &http.Cookie{Name: loginCookie, Value: "", Path: "/console", MaxAge: -1})
-	s.log.Info("console login", "user", u.Name, "remote", r.RemoteAddr)
+	s.log.Info("console login", "user", u.Name, "client", s.client(r), "peer", r.RemoteAddr)
 	http.Redirect(w, r, "/console", http.StatusSeeOther)
 }
 
@@ -269,6 +274,6 @@ func (s *Site) logout(w http.ResponseWriter, r *http.Request) {
 	if c, err := r.Cookie(sessionCookie); err == nil {
 		s.sessions.drop(c.Value)
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: s.secure(r)})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }

@@ -1,78 +1,123 @@
 package web
 
 import (
-	"net"
-	"net/http"
+	"net/netip"
 	"sync"
 	"time"
 )
 
-// loginLimit slows down password guessing: a host that fails to log in
-// maxFailures times within window is refused until the window has passed
-// since its first failure.
+// loginLimit slows down password guessing without locking anyone out.
+//
+// Failures are counted per account and per client address (an IPv6 client
+// by its /64). After free failures on a key, each further failure makes
+// that key wait before its next try: base, then twice as long each time,
+// but never longer than most. A login is refused, without its password
+// being looked at, while any of its keys waits. A key's failures are
+// forgotten after forget without one.
+//
+// The longest wait is a few seconds on purpose: a venue shares one address
+// among everyone on its Wi-Fi, and a stranger guessing the chief's password
+// must not keep the chief out of the console. A guesser gets one try per
+// most per account and per address, against passwords hashed with bcrypt.
 type loginLimit struct {
-	mu       sync.Mutex
-	window   time.Duration
-	max      int
-	failures map[string]*failures
+	mu     sync.Mutex
+	free   int
+	base   time.Duration
+	most   time.Duration
+	forget time.Duration
+	keys   map[string]*failures
 }
 
+// failures is what a key did wrong.
 type failures struct {
-	first time.Time
-	n     int
+	n     int       // failures since the key was last forgotten
+	last  time.Time // the latest failure
+	until time.Time // no try before this
 }
 
-func newLoginLimit(max int, window time.Duration) *loginLimit {
-	return &loginLimit{window: window, max: max, failures: map[string]*failures{}}
+// Login limit defaults: five free failures, then waits of 1, 2, 4, 5, 5 …
+// seconds; failures forgotten after 15 minutes without one.
+const (
+	loginFree   = 5
+	loginBase   = time.Second
+	loginMost   = 5 * time.Second
+	loginForget = 15 * time.Minute
+	// loginKeys bounds the table: beyond it, forgotten keys are dropped at
+	// every failure, and failures of new addresses are not counted (the
+	// account's own key still is).
+	loginKeys = 100_000
+)
+
+func newLoginLimit() *loginLimit {
+	return &loginLimit{free: loginFree, base: loginBase, most: loginMost, forget: loginForget, keys: map[string]*failures{}}
 }
 
-// host is the client's address without the port.
-func host(r *http.Request) string {
-	h, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
+// accountKey and addressKey are the keys a login attempt is counted
+// under: its account (the caller gives one name to all unknown accounts)
+// and its client's address.
+func accountKey(name string) string { return "account:" + name }
+
+func addressKey(a netip.Addr) string {
+	if a.Is6() && !a.Is4In6() {
+		p, _ := a.Prefix(64)
+		return "address:" + p.String()
 	}
-	return h
+	return "address:" + a.String()
 }
 
-// blocked reports whether a host must wait, and how long.
-func (l *loginLimit) blocked(h string, now time.Time) (time.Duration, bool) {
+// wait returns how long a login under keys must wait, zero if none.
+func (l *loginLimit) wait(now time.Time, keys ...string) time.Duration {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	f, ok := l.failures[h]
-	if !ok {
-		return 0, false
-	}
-	if now.Sub(f.first) >= l.window {
-		delete(l.failures, h)
-		return 0, false
-	}
-	if f.n < l.max {
-		return 0, false
-	}
-	return l.window - now.Sub(f.first), true
-}
-
-// fail counts a failed login.
-func (l *loginLimit) fail(h string, now time.Time) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for k, f := range l.failures { // forget old failures now and then
-		if now.Sub(f.first) >= l.window {
-			delete(l.failures, k)
+	var longest time.Duration
+	for _, k := range keys {
+		if f, ok := l.keys[k]; ok && f.until.After(now) {
+			longest = max(longest, f.until.Sub(now))
 		}
 	}
-	f, ok := l.failures[h]
-	if !ok {
-		f = &failures{first: now}
-		l.failures[h] = f
-	}
-	f.n++
+	return longest
 }
 
-// succeed forgets a host's failures.
-func (l *loginLimit) succeed(h string) {
+// fail counts a failed login under keys.
+func (l *loginLimit) fail(now time.Time, keys ...string) {
 	l.mu.Lock()
-	delete(l.failures, h)
-	l.mu.Unlock()
+	defer l.mu.Unlock()
+	if len(l.keys) >= loginKeys/2 {
+		for k, f := range l.keys {
+			if now.Sub(f.last) >= l.forget {
+				delete(l.keys, k)
+			}
+		}
+	}
+	for _, k := range keys {
+		f, ok := l.keys[k]
+		if ok && now.Sub(f.last) >= l.forget {
+			*f = failures{}
+		}
+		if !ok {
+			if len(l.keys) >= loginKeys {
+				continue
+			}
+			f = &failures{}
+			l.keys[k] = f
+		}
+		f.n++
+		f.last = now
+		if over := f.n - l.free; over > 0 {
+			d := l.most
+			if over <= 30 && l.base<<(over-1) < l.most {
+				d = l.base << (over - 1)
+			}
+			f.until = now.Add(d)
+		}
+	}
+}
+
+// succeed forgets the failures of keys.
+func (l *loginLimit) succeed(keys ...string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, k := range keys {
+		delete(l.keys, k)
+	}
 }

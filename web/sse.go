@@ -27,6 +27,15 @@ func (s *Site) stream(w http.ResponseWriter, r *http.Request, full bool) {
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
+	// The stream outlives the server's request timeouts: it keeps its own
+	// deadline per write instead, so a client that stops reading is dropped.
+	if err := liftDeadlines(rc); err != nil {
+		s.log.Warn("live stream: lift deadlines", "err", err)
+		return
+	}
+	if err := streamDeadline(rc, s.streamWrite); err != nil {
+		return
+	}
 	updates, stop := s.d.Hub().Subscribe()
 	defer stop()
 	w.WriteHeader(http.StatusOK)
@@ -47,10 +56,16 @@ func (s *Site) stream(w http.ResponseWriter, r *http.Request, full bool) {
 		case <-s.closing:
 			return
 		case <-beat.C:
+			if err := streamDeadline(rc, s.streamWrite); err != nil {
+				return
+			}
 			if _, err := fmt.Fprint(w, ": beat\n\n"); err != nil {
 				return
 			}
 		case u, ok := <-updates:
+			if err := streamDeadline(rc, s.streamWrite); err != nil {
+				return
+			}
 			if !ok {
 				// The hub dropped this slow subscriber: the page reloads
 				// to catch up.

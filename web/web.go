@@ -46,6 +46,16 @@ type Site struct {
 	// heartbeat is how often an idle event stream sends a comment line, so
 	// proxies keep it open and dead clients are noticed.
 	heartbeat time.Duration
+	// streamWrite is how long one write of an event stream may take.
+	streamWrite time.Duration
+	// now is the clock of sessions and the login limit.
+	now func() time.Time
+
+	// The network around the site (http.trusted_proxies, metrics_allow,
+	// secure_cookies).
+	trusted       netList
+	metricsAllow  netList
+	secureCookies bool
 }
 
 // New returns the site of the event d runs.
@@ -56,10 +66,25 @@ func New(d *director.Director, cfg *config.Config, log *slog.Logger) *Site {
 	s := &Site{
 		d: d, log: log, mux: http.NewServeMux(), pages: mustParsePages(),
 		sessions: newSessions(12 * time.Hour), heartbeat: 15 * time.Second,
-		closing: make(chan struct{}), limit: newLoginLimit(10, 5*time.Minute),
+		streamWrite: DefaultTimeouts.Stream,
+		closing:     make(chan struct{}), limit: newLoginLimit(), now: time.Now,
+		metricsAllow: loopback,
 	}
 	if cfg != nil {
 		s.users = cfg.Console.Users
+		// CheckConfig has refused bad entries before the daemon started;
+		// the site logs them again rather than fail here.
+		var problems []config.Problem
+		s.trusted, problems = parseNets("http.trusted_proxies", cfg.HTTP.TrustedProxies)
+		if len(cfg.HTTP.MetricsAllow) > 0 {
+			var more []config.Problem
+			s.metricsAllow, more = parseNets("http.metrics_allow", cfg.HTTP.MetricsAllow)
+			problems = append(problems, more...)
+		}
+		for _, p := range problems {
+			s.log.Error("configuration entry ignored", "problem", p.String())
+		}
+		s.secureCookies = cfg.HTTP.SecureCookies
 	}
 	s.routes()
 	return s

@@ -462,36 +462,6 @@ func TestLogin(t *testing.T) {
 	assert.Equal(t, http.StatusSeeOther, code)
 }
 
-func TestLoginLimit(t *testing.T) {
-	e := newEvent(t)
-	e.site.limit = newLoginLimit(3, time.Minute)
-	c := e.client()
-	try := func(password string) int {
-		_, body, _ := c.get("/console/login")
-		token := csrfInput.FindStringSubmatch(body)[1]
-		code, _, _ := c.post("/console/login", url.Values{"csrf": {token}, "name": {"chief"}, "password": {password}})
-		return code
-	}
-	for range 3 {
-		assert.Equal(t, http.StatusUnauthorized, try("guess"))
-	}
-	assert.Equal(t, http.StatusTooManyRequests, try("guess"))
-	assert.Equal(t, http.StatusTooManyRequests, try("arbiter"), "even the right password waits")
-
-	l := newLoginLimit(2, time.Minute)
-	now := time.Now()
-	l.fail("h", now)
-	l.fail("h", now)
-	_, blocked := l.blocked("h", now.Add(59*time.Second))
-	assert.True(t, blocked)
-	_, blocked = l.blocked("h", now.Add(time.Minute))
-	assert.False(t, blocked, "the window has passed")
-	l.fail("h", now)
-	l.succeed("h")
-	_, blocked = l.blocked("h", now)
-	assert.False(t, blocked)
-}
-
 func TestCheckPassword(t *testing.T) {
 	tests := []struct {
 		configured, typed string

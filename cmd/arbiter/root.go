@@ -21,6 +21,6 @@ func newRootCmd() *cobra.Command {
 		return fmt.Errorf("%w: %v (see %s --help)", errUsage, err, c.CommandPath())
 	})
 	root.AddCommand(newVersionCmd(), newPerftCmd(), newDBCmd(), newServeCmd(),
-		newPairCmd(), newCheckCmd(), newGenerateCmd(), newStandingsCmd(), newPortsCmd(), newSimulateCmd(), newExportCmd(), newReplayCmd())
+		newPairCmd(), newCheckCmd(), newGenerateCmd(), newStandingsCmd(), newPortsCmd(), newSimulateCmd(), newExportCmd(), newReplayCmd(), newHashPasswordCmd())
 	return root
 }

@@ -71,6 +71,9 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	var level slog.LevelVar
 	log := newLogger(cfg, &level)
 	log.Info("starting", "config", cfg.Source, "database", cfg.Event.Database)
+	if err := checkWeb(cfg, log); err != nil {
+		return withCode(exitConfig, err)
+	}
 	for _, w := range cfg.Warnings() {
 		log.Warn("configuration warning", "problem", w.String())
 	}
@@ -172,21 +175,20 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 
 	// The web pages.
 	site := web.New(d, cfg, log.With("part", "web"))
-	mux := http.NewServeMux()
-	mux.Handle("/", site)
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+	// On the site, so they get its security headers; /metrics only for
+	// http.metrics_allow.
+	site.Handle("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := health(db, raw, backupErr); err != nil {
 			http.Error(w, err.Error(), http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprintln(w, "ok")
-	})
-	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
+	}))
+	site.HandleMetrics(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
 		_ = d.WritePrometheus(w)
-	})
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	srv.RegisterOnShutdown(site.Shutdown) // ends the live-update streams
+	}))
+	srv := web.NewServer(site, web.Timeouts{}) // every timeout set; ends the live streams on Shutdown
 	wg.Go(func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Error("web server", "err", err)
@@ -208,6 +210,9 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 				return
 			case <-hup:
 				next, err := config.Load(cfgPath, cmd.Flags())
+				if err == nil {
+					err = checkWeb(next, log)
+				}
 				if err != nil {
 					log.Error("reload refused", "err", err)
 					continue
@@ -256,6 +261,21 @@ func health(db *store.DB, raw *store.RawLog, backupErr *atomic.Pointer[error]) e
 	}
 	if p := backupErr.Load(); p != nil {
 		return fmt.Errorf("automatic backup: %w", *p)
+	}
+	return nil
+}
+
+// checkWeb refuses what would open the console to strangers (the demo
+// password or no login with boards or a listen address beyond loopback,
+// passwords not stored as hashes there, unreadable networks) before
+// anything is opened, and logs what a demo may start with.
+func checkWeb(cfg *config.Config, log *slog.Logger) error {
+	problems, warnings := web.CheckConfig(cfg)
+	if len(problems) > 0 {
+		return &config.Error{Source: cfg.Source, Problems: problems}
+	}
+	for _, w := range warnings {
+		log.Warn("configuration", "warning", w)
 	}
 	return nil
 }

@@ -54,6 +54,13 @@ func TestDemoEventRunsToTheEnd(t *testing.T) {
 	// While it runs: the health check and the metrics answer.
 	body := get(t, url+"healthz")
 	assert.Equal(t, "ok\n", body)
+	for _, path := range []string{"healthz", "metrics"} {
+		resp, err := http.Get(url + path)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, "nosniff", resp.Header.Get("X-Content-Type-Options"), path)
+		assert.Contains(t, resp.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'", path)
+	}
 	require.Eventually(t, func() bool {
 		return regexp.MustCompile(`(?m)^arbiter_moves_total [1-9]`).MatchString(get(t, url+"metrics"))
 	}, 60*time.Second, 100*time.Millisecond, "no moves in the metrics")

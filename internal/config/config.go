@@ -56,6 +56,14 @@ type Event struct {
 // HTTP configures the web server.
 type HTTP struct {
 	Listen string `mapstructure:"listen"`
+	// TrustedProxies are the reverse proxies (CIDRs or addresses) whose
+	// X-Forwarded-For and X-Forwarded-Proto headers are believed.
+	TrustedProxies []string `mapstructure:"trusted_proxies"`
+	// SecureCookies marks the session cookie Secure on every request.
+	SecureCookies bool `mapstructure:"secure_cookies"`
+	// MetricsAllow are the clients (CIDRs or addresses) that may read
+	// /metrics; empty means loopback only.
+	MetricsAllow []string `mapstructure:"metrics_allow"`
 }
 
 // Console lists the arbiter logins.
@@ -212,6 +220,8 @@ var scalars = map[string]any{
 	"backup.dir":     "",
 	"backup.every":   "10m",
 	"backup.keep":    24,
+	// An environment variable alone sets a key only if it has a default.
+	"http.secure_cookies": false,
 }
 
 // flagKeys are the flags of serve that set a key.

@@ -77,3 +77,11 @@ func TestUnreadableFiles(t *testing.T) {
 	assert.True(t, config.IsInvalid(err))
 	assert.ErrorContains(t, err, "not valid YAML")
 }
+
+// A boolean key set only in the environment takes effect.
+func TestSecureCookiesFromTheEnvironment(t *testing.T) {
+	t.Setenv("ARBITER_HTTP_SECURE_COOKIES", "true")
+	c, err := config.Load("", nil)
+	require.NoError(t, err)
+	assert.True(t, c.HTTP.SecureCookies)
+}
