@@ -50,6 +50,7 @@ type Table struct {
 	session *arbiter.Session
 	resumed bool          // the game was interrupted by a restart
 	epoch   time.Duration // host instant the game started; stored HostNs are relative to it
+	offer   *offer        // an open draw or jishogi offer (claims.go)
 
 	mu   sync.RWMutex
 	live Live // what the web shows, copied under mu
@@ -454,6 +455,7 @@ func (t *Table) storeMove(m arbiter.MoveMade) {
 	t.mu.Unlock()
 	t.hub.Publish(Update{Kind: "move", Table: t.ID, Game: t.game.ID, At: rec.Wall, Data: rec})
 	t.notify.decided(t, m)
+	t.moveStored(m)
 }
 
 func (t *Table) storeAlert(a arbiter.Alert) {
