@@ -225,7 +225,8 @@ func jishogiCount(t *Table) (rules.Outcome, string) {
 // Declare judges an entering-king declaration by side (spec 2.10): made
 // on the declarer's own turn instead of a move, under the game's
 // declaration rule. A declaration whose conditions fail loses; the
-// engine's judgement is returned and stored with the action.
+// engine's judgement is returned and stored with the action; the result
+// of a failed declaration is the declarer's loss by a foul.
 func (d *Director) Declare(ctx context.Context, gameID uint64, side rules.Color, who, why string) (shogi.Declaration, error) {
 	var dec shogi.Declaration
 	err := d.running(ctx, gameID, func(t *Table) error {
@@ -242,7 +243,15 @@ func (d *Director) Declare(ctx context.Context, gameID uint64, side rules.Color,
 		}
 		detail := fmt.Sprintf("%s declares (%s): king in camp %t, %d pieces in camp, in check %t, %d points: %s",
 			t.rgame.SideName(side), dec.Rule, dec.KingInCamp, dec.PiecesInCamp, dec.InCheck, dec.Points, dec.Outcome)
-		return d.endBy(t, dec.Outcome, detail, who, "declaration", why, detail)
+		o := dec.Outcome
+		if w, ok := o.Winner(); ok && w != side {
+			// A failed declaration is the declarer's foul, as the records
+			// write it (CSA: a wrong %KACHI is #ILLEGAL_MOVE; KIF 反則負け),
+			// not the opponent's entering-king win.
+			o = rules.Loss(side, rules.IllegalMove)
+			detail += " (a failed declaration: recorded as the declarer's foul)"
+		}
+		return d.endBy(t, o, detail, who, "declaration", why, detail)
 	})
 	return dec, err
 }

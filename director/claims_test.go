@@ -2,6 +2,7 @@ package director_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/director"
+	"arbiter/export"
 	"arbiter/rules"
 	"arbiter/store"
 )
@@ -89,6 +91,16 @@ func (g *boardGame) result() (string, string) {
 	rec, err := g.db.Game(g.id)
 	require.NoError(g.t, err)
 	return rec.Result, rec.Reason
+}
+
+// record exports the game in format.
+func (g *boardGame) record(format string) string {
+	g.t.Helper()
+	sheet, err := export.Load(g.db, "claims", g.id)
+	require.NoError(g.t, err)
+	var b strings.Builder
+	require.NoError(g.t, sheet.Write(&b, format))
+	return b.String()
 }
 
 // actions returns the game's audit log entries by their kind.
@@ -206,6 +218,9 @@ func TestRepetitionClaims(t *testing.T) {
 	require.Len(t, claims, 2)
 	assert.Contains(t, claims[1].Data, "intended move Ng8")
 	assert.Contains(t, claims[1].Data, "threefold repetition")
+	pgn := g.record("pgn")
+	assert.Contains(t, pgn, `[Reason "repetition"]`)
+	assert.Contains(t, pgn, `[Result "1/2-1/2"]`)
 }
 
 func TestRepetitionClaimOnTheBoard(t *testing.T) {
@@ -305,6 +320,7 @@ func TestJishogiByAgreement(t *testing.T) {
 	require.Len(t, acc, 1)
 	assert.Contains(t, acc[0].Data, "28 points")
 	assert.Contains(t, acc[0].Data, "26 points")
+	assert.Contains(t, g.record("kif"), "持将棋")
 }
 
 func TestJishogiRuledByTheArbiter(t *testing.T) {
@@ -322,10 +338,11 @@ func TestEnteringKingDeclaration(t *testing.T) {
 	for _, c := range []struct {
 		name, options, pos string
 		want               rules.Outcome
+		kif                string
 	}{
-		{"amateur27 wins with 28", "declaration=amateur27", shogiT7c, rules.Win(rules.First, rules.Impasse)},
-		{"jsa24 draws with 28", "declaration=jsa24", shogiT7c, rules.Draw(rules.Impasse)},
-		{"too few pieces in camp lose", "declaration=jsa24", shogiT7a, rules.Loss(rules.First, rules.Impasse)},
+		{"amateur27 wins with 28", "declaration=amateur27", shogiT7c, rules.Win(rules.First, rules.Impasse), "入玉勝ち"},
+		{"jsa24 draws with 28", "declaration=jsa24", shogiT7c, rules.Draw(rules.Impasse), "持将棋"},
+		{"too few pieces in camp lose", "declaration=jsa24", shogiT7a, rules.Loss(rules.First, rules.Impasse), "反則負け"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := newBoardGame(t, "shogi", c.options)
@@ -337,10 +354,15 @@ func TestEnteringKingDeclaration(t *testing.T) {
 			assert.Equal(t, c.want, dec.Outcome)
 			res, reason := g.result()
 			assert.Equal(t, c.want.Result.String(), res)
-			assert.Equal(t, "impasse", reason)
+			if w, _ := c.want.Winner(); c.want.Result != rules.Drawn && w != rules.First {
+				assert.Equal(t, "illegal-move", reason, "a failed declaration is the declarer's foul")
+			} else {
+				assert.Equal(t, "impasse", reason)
+			}
 			decl := g.actions()["declaration"]
 			require.Len(t, decl, 1)
 			assert.Contains(t, decl[0].Data, "points")
+			assert.Contains(t, g.record("kif"), c.kif)
 		})
 	}
 	g := newBoardGame(t, "shogi", "")
@@ -361,4 +383,5 @@ func TestResignGame(t *testing.T) {
 	require.Len(t, r, 1)
 	assert.Equal(t, "White stopped the clocks and resigned", r[0].Why)
 	assert.Error(t, g.d.ResignGame(g.ctx, g.id, rules.Black, "chief", "twice"))
+	assert.Contains(t, g.record("pgn"), `[Reason "resignation"]`)
 }
