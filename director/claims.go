@@ -122,6 +122,15 @@ func (t *Table) pendingOffer() *offer {
 	return t.offer
 }
 
+// offerText describes the open offer for display, "" without one.
+func (t *Table) offerText() string {
+	o := t.pendingOffer()
+	if o == nil || t.session.Outcome().Over() {
+		return ""
+	}
+	return t.rgame.SideName(o.side) + " offers " + o.kind.String()
+}
+
 // Offer records that side proposes a draw or jishogi to the opponent.
 func (d *Director) Offer(ctx context.Context, gameID uint64, side rules.Color, kind OfferKind, who, why string) error {
 	return d.running(ctx, gameID, func(t *Table) error {

@@ -136,6 +136,7 @@ func TestDrawOfferAcceptedAndDeclined(t *testing.T) {
 	// White offers after the move; Black declines; White offers again and
 	// Black accepts.
 	require.NoError(t, g.d.Offer(g.ctx, g.id, rules.White, director.DrawOffer, "chief", "White offered at the board"))
+	assert.Equal(t, "White offers draw", g.tbl.Live().Offer)
 	err := g.d.Offer(g.ctx, g.id, rules.Black, director.DrawOffer, "chief", "crossed")
 	assert.True(t, director.IsBadRequest(err), "one offer at a time: %v", err)
 	_, err = g.d.AnswerOffer(g.ctx, g.id, rules.White, true, "chief", "self")
@@ -147,6 +148,7 @@ func TestDrawOfferAcceptedAndDeclined(t *testing.T) {
 	assert.True(t, director.IsBadRequest(err), "a declined offer is gone: %v", err)
 	res, _ := g.result()
 	assert.Empty(t, res)
+	assert.Empty(t, g.tbl.Live().Offer)
 
 	require.NoError(t, g.d.Offer(g.ctx, g.id, rules.White, director.DrawOffer, "chief", "again"))
 	o, err = g.d.AnswerOffer(g.ctx, g.id, rules.Black, true, "deputy", "Black agreed")
@@ -173,7 +175,9 @@ func TestDrawOfferWithdrawnByTheOfferersNextMove(t *testing.T) {
 	g.move("e2", "e4", rules.White) // the move the offer goes with
 	g.move("e7", "e5", rules.Black)
 	assert.Empty(t, g.actions()["draw-withdrawn"], "still open after the opponent's move")
+	assert.Equal(t, "White offers draw", g.tbl.Live().Offer)
 	g.move("g1", "f3", rules.White) // the offerer's next move
+	assert.Empty(t, g.tbl.Live().Offer)
 	_, err := g.d.AnswerOffer(g.ctx, g.id, rules.Black, true, "chief", "too late")
 	assert.True(t, director.IsBadRequest(err), "the offer lapsed: %v", err)
 	acts := g.actions()

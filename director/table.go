@@ -73,6 +73,7 @@ type Live struct {
 	Clock      [2]ClockFace `json:"clock"`
 	Result     string       `json:"result,omitempty"`
 	Recovery   bool         `json:"recovery,omitempty"`
+	Offer      string       `json:"offer,omitempty"` // an open draw or jishogi offer
 	Health     string       `json:"health"`
 	// HealthSince is when the board's link took its present health.
 	HealthSince time.Time       `json:"healthSince,omitzero"`
@@ -503,6 +504,7 @@ func (t *Table) refresh() {
 	t.live.Plies = s.Plies()
 	t.live.Turn = t.rgame.SideName(pos.Turn())
 	t.live.Result = g.Result
+	t.live.Offer = t.offerText()
 	if c := s.Clock(); c != nil {
 		now := t.now()
 		for side := range 2 {

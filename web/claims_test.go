@@ -59,6 +59,8 @@ func TestConsoleOffersAndClaims(t *testing.T) {
 	e.move("e2", "e4", rules.White, 0, 1)
 	code, loc = c.act(path("offer"), url.Values{"side": {"first"}})
 	require.Equal(t, http.StatusSeeOther, code, loc)
+	_, body, _ = c.get("/console")
+	assert.Contains(t, body, "<b>Open offer:</b> White offers draw")
 	code, loc = c.act(path("answer"), url.Values{"side": {"second"}, "answer": {"decline"}})
 	require.Equal(t, http.StatusSeeOther, code, loc)
 	assert.Contains(t, unescapedLocation(loc), "declined")
