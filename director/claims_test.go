@@ -389,3 +389,18 @@ func TestResignGame(t *testing.T) {
 	assert.Error(t, g.d.ResignGame(g.ctx, g.id, rules.Black, "chief", "twice"))
 	assert.Contains(t, g.record("pgn"), `[Reason "resignation"]`)
 }
+
+// FuzzParseOfferKind: every text is refused or read back as written.
+func FuzzParseOfferKind(f *testing.F) {
+	for _, s := range []string{"draw", "jishogi", "", "Draw", "offer(3)", "draw "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		k, ok := director.ParseOfferKind(s)
+		if !ok {
+			assert.Zero(t, k)
+			return
+		}
+		assert.Equal(t, s, k.String())
+	})
+}
