@@ -404,3 +404,26 @@ func FuzzParseOfferKind(f *testing.F) {
 		assert.Equal(t, s, k.String())
 	})
 }
+
+// Tavreli judges claims with the intended move by its own rules (src
+// §5.4, Position.ClaimsWithMove): a repetition about to occur, and a
+// counter that reaches 100 with the declared move.
+func TestTavreliClaimsWithTheIntendedMove(t *testing.T) {
+	g := newBoardGame(t, "tavreli", "")
+	g.setUp()
+	g.shuffle(7)
+	v, err := g.d.ClaimDraw(g.ctx, g.id, rules.Black, "f6-g8", "chief", "about to occur")
+	require.NoError(t, err)
+	assert.True(t, v.Valid, v.Detail)
+	_, reason := g.result()
+	assert.Equal(t, "repetition", reason)
+	assert.Contains(t, g.record("latin"), `[Termination "repetition"]`)
+
+	g = newBoardGame(t, "tavreli", "")
+	g.from("analysis:k7/8/8/8/8/8/8/K6R w - - - 99 80")
+	v, err = g.d.ClaimDraw(g.ctx, g.id, rules.White, "h1-h2", "chief", "the 100th half-move")
+	require.NoError(t, err)
+	assert.True(t, v.Valid, v.Detail)
+	_, reason = g.result()
+	assert.Equal(t, "move-count", reason)
+}
