@@ -223,10 +223,17 @@ func (d *Director) Jishogi(ctx context.Context, gameID uint64, who, why string) 
 }
 
 // jishogiCount is the engine's 24-point count of t's shogi position, and
-// its description for the records.
+// its description for the records. In a handicap game the pieces the
+// giver left out count as the giver's (spec 2.10); the giver moved first
+// (spec 1.5). In an even game nothing is missing and the count is
+// [shogi.Position.Jishogi]'s.
 func jishogiCount(t *Table) (rules.Outcome, string) {
 	p := t.session.Position().(*shogi.Position)
-	o, pts := p.Jishogi()
+	first := p.Turn()
+	if h := t.session.History(); len(h) > 0 {
+		first = h[0].Turn()
+	}
+	o, pts := p.Board().JishogiHandicap(first)
 	return o, fmt.Sprintf("jishogi: %s %d points, %s %d points: %s",
 		t.rgame.SideName(rules.First), pts[0], t.rgame.SideName(rules.Second), pts[1], o)
 }

@@ -327,6 +327,18 @@ func TestJishogiByAgreement(t *testing.T) {
 	assert.Contains(t, g.record("kif"), "持将棋")
 }
 
+// In a handicap game the giver (who moved first) is counted the pieces
+// left out: gote, without a rook, has 21 points on the board and 26 with
+// the handicap (spec 2.10).
+func TestJishogiInAHandicapGame(t *testing.T) {
+	g := newBoardGame(t, "shogi", "")
+	g.from("9/3GKG3/2+PS1S+P+R1/9/9/9/2+ps1s+p2/1+b1gkg3/9 w B2N2L8P2n2l6p 1")
+	o, err := g.d.Jishogi(g.ctx, g.id, "chief", "no prospect of mate")
+	require.NoError(t, err)
+	assert.Equal(t, rules.Draw(rules.Impasse), o)
+	assert.Contains(t, g.actions()["jishogi-ruling"][0].Data, "26 points")
+}
+
 func TestJishogiRuledByTheArbiter(t *testing.T) {
 	g := newBoardGame(t, "shogi", "")
 	g.from(shogiT7a)
