@@ -1,15 +1,20 @@
 package web
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/director"
 	"arbiter/rules"
+	"arbiter/store"
 )
 
 // The console's offers and claims on the board game of the chess event.
@@ -102,4 +107,49 @@ func TestConsoleResign(t *testing.T) {
 	assert.Equal(t, "White resigned, <b>signed</b>", acts[0].Why)
 	code, _ = c.act(fmt.Sprintf("/console/games/%d/resign", gid), url.Values{"side": {"second"}})
 	assert.Equal(t, http.StatusConflict, code, "the game is over")
+}
+
+// The console's claim forms fit each game: jishogi and the declaration in
+// shogi, no draw offer there; claims where the game has them.
+func TestConsoleClaimFormsPerGame(t *testing.T) {
+	for _, c := range []struct {
+		game      string
+		want, not []string
+	}{
+		{"chess", []string{"offer", "answer", "claim", "resign", `value="draw"`}, []string{"declare", "jishogi", `value="jishogi"`}},
+		{"tavreli", []string{"offer", "claim", "resign"}, []string{"declare", "jishogi"}},
+		{"kvaa", []string{"offer", "resign"}, []string{"claim", "declare", "jishogi"}},
+		{"shogi", []string{"offer", "answer", "declare", "jishogi", "resign", `value="jishogi"`}, []string{"claim", `value="draw"`}},
+	} {
+		t.Run(c.game, func(t *testing.T) {
+			l := director.Live{Table: "B9", Number: 9, GameID: 42, Game: c.game, First: evilScript, Second: "Bo", Health: "active", Offer: evilImg + " offers draw"}
+			data := pageData{Event: "E", Page: "console", Data: map[string]any{
+				"User": "chief", "CSRF": "tok", "Tables": []tableCard{card(l)}, "Reasons": resultReasons(),
+				"Alerts": []store.Alert{}, "Unboarded": []store.Game{}, "Tournaments": []tourSummary{}, "Actions": []store.Action{},
+			}}
+			var buf bytes.Buffer
+			require.NoError(t, mustParsePages().sets["console"].ExecuteTemplate(&buf, "layout", data))
+			html := buf.String()
+			for _, w := range c.want {
+				if strings.HasPrefix(w, "value=") {
+					assert.Contains(t, html, w)
+					continue
+				}
+				assert.Contains(t, html, `action="/console/games/42/`+w+`"`)
+			}
+			for _, n := range c.not {
+				if strings.HasPrefix(n, "value=") {
+					assert.NotContains(t, html, n)
+					continue
+				}
+				assert.NotContains(t, html, `action="/console/games/42/`+n+`"`)
+			}
+			assert.Contains(t, html, "<b>Open offer:</b>")
+			assert.NotContains(t, html, evilScript)
+			assert.NotContains(t, html, evilImg)
+			for _, f := range regexp.MustCompile(`(?s)<form method="post".*?</form>`).FindAllString(html, -1) {
+				assert.Contains(t, f, `name="csrf" value="tok"`)
+			}
+		})
+	}
 }
