@@ -45,15 +45,7 @@ func (d *Director) Resign(ctx context.Context, t *Table, side rules.Color, who s
 		if t.session == nil {
 			return errNoGame
 		}
-		outs, err := t.session.SetResult(rules.Loss(side, rules.Resignation), t.now(), t.rgame.SideName(side)+" resigned")
-		if err != nil {
-			return err
-		}
-		if err := d.action(t.game.ID, who, "resignation", t.rgame.SideName(side)+" resigned", ""); err != nil {
-			return err
-		}
-		t.apply(outs)
-		return nil
+		return d.resign(t, side, who, t.rgame.SideName(side)+" resigned")
 	})
 }
 

@@ -51,6 +51,7 @@ type Table struct {
 	resumed bool          // the game was interrupted by a restart
 	epoch   time.Duration // host instant the game started; stored HostNs are relative to it
 	unsaved []unsavedMove // moves decided but not yet stored (a full disk), in order
+	offer   *offer        // an open draw or jishogi offer (claims.go)
 
 	mu   sync.RWMutex
 	live Live // what the web shows, copied under mu
@@ -73,6 +74,7 @@ type Live struct {
 	Clock      [2]ClockFace `json:"clock"`
 	Result     string       `json:"result,omitempty"`
 	Recovery   bool         `json:"recovery,omitempty"`
+	Offer      string       `json:"offer,omitempty"` // an open draw or jishogi offer
 	Health     string       `json:"health"`
 	// HealthSince is when the board's link took its present health.
 	HealthSince time.Time       `json:"healthSince,omitzero"`
@@ -481,6 +483,7 @@ func (t *Table) storeUnsaved() {
 		t.mu.Unlock()
 		t.hub.Publish(Update{Kind: "move", Table: t.ID, Game: u.rec.GameID, At: u.rec.Wall, Data: u.rec})
 		t.notify.decided(t, m)
+		t.moveStored(m)
 	}
 }
 
@@ -533,6 +536,7 @@ func (t *Table) refresh() {
 	t.live.Plies = s.Plies()
 	t.live.Turn = t.rgame.SideName(pos.Turn())
 	t.live.Result = g.Result
+	t.live.Offer = t.offerText()
 	if c := s.Clock(); c != nil {
 		now := t.now()
 		for side := range 2 {

@@ -196,6 +196,10 @@ func pgnRecord(s *Sheet, r *replayed) (string, error) {
 	rec.Result = resultToken(r.outcome)
 	if r.outcome.Over() {
 		rec.SetTag("Termination", chess.Termination(r.outcome))
+		// The standard's Termination says "normal" for a resignation, an
+		// agreement, a claimed repetition or the 50-move rule alike: the
+		// stored reason says which.
+		rec.SetTag("Reason", r.outcome.Reason.String())
 	}
 	var b strings.Builder
 	if err := chess.WritePGN(&b, rec); err != nil {

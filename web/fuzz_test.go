@@ -68,12 +68,12 @@ func FuzzRequests(f *testing.F) {
 	seeds := []string{"/", "/live", "/tournaments/1", "/tournaments/1/standings", "/tournaments/2/crosstable",
 		"/games/1?ply=0", "/games/1?ply=99999999999999999999", "/games/1/record/pgn", "/games/1/record/../../x",
 		"/fragment/table/%00", "/api/games?round=0", "/api/games/1/board?ply=-0", "/console/games/1/addtime",
-		"/console/games/1/result", "/console/alerts/18446744073709551615/resolve", "/console/tournaments/2/pair",
+		"/console/games/1/result", "/console/alerts/18446744073709551615/resolve", "/console/tournaments/2/pair", "/console/games/1/claim", "/console/games/1/offer",
 		"/%2e%2e/etc/passwd", "/static/../web.go", "//x", "/api/console/alerts?all=1",
 		"/events", "/events?lastEventId=%ff", "/console/events", "/console/events/x", "/console/tournaments/1/pair",
 		"/console/games/2/result", "/console/games/99/result", "/console/login"}
 	for _, p := range seeds {
-		f.Add(p, "why=x&result=1-0&reason=agreement&side=first&seconds=1", false)
+		f.Add(p, "why=x&result=1-0&reason=agreement&side=first&seconds=1&move=Nf3&kind=draw", false)
 		f.Add(p, "why=&side=%ff&seconds=9e99", true)
 	}
 	f.Add("/console/games/1/result", "why=x&result=1-0&reason=agreement", true)
@@ -92,8 +92,10 @@ func FuzzRequests(f *testing.F) {
 		}
 		stream := strings.HasPrefix(u.Path, "/events") || strings.HasPrefix(u.Path, "/console/events")
 		ev, arbiter := e, arb
-		if post && (strings.HasSuffix(u.Path, "/pair") || strings.HasSuffix(u.Path, "/result")) {
-			// Pairing and results change the event: a fresh one for each.
+		if post && (strings.HasSuffix(u.Path, "/pair") || strings.HasSuffix(u.Path, "/result") ||
+			strings.HasSuffix(u.Path, "/resign") || strings.HasSuffix(u.Path, "/answer")) {
+			// Pairing, results and resignations change the event: a fresh
+			// one for each.
 			ev = newEvent(t)
 			arbiter = ev.client()
 			arbiter.login("chief", "arbiter")

@@ -42,7 +42,7 @@ var funcs = template.FuncMap{
 }
 
 func mustParsePages() *pages {
-	base := template.Must(template.New("layout.html").Funcs(funcs).ParseFS(assets, "templates/layout.html"))
+	base := template.Must(template.New("layout.html").Funcs(funcs).ParseFS(assets, "templates/layout.html", "templates/claims.html"))
 	p := &pages{sets: map[string]*template.Template{}, partials: base}
 	for _, name := range pageNames {
 		t := template.Must(template.Must(base.Clone()).ParseFS(assets, "templates/"+name+".html"))

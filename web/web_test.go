@@ -317,6 +317,12 @@ func mutating(e *event) []string {
 		"/console/tables/B1/start",
 		fmt.Sprintf("/console/games/%d/moves", gid),
 		fmt.Sprintf("/console/tournaments/%d/accelerate", e.tav),
+		fmt.Sprintf("/console/games/%d/offer", gid),
+		fmt.Sprintf("/console/games/%d/answer", gid),
+		fmt.Sprintf("/console/games/%d/claim", gid),
+		fmt.Sprintf("/console/games/%d/jishogi", gid),
+		fmt.Sprintf("/console/games/%d/declare", gid),
+		fmt.Sprintf("/console/games/%d/resign", gid),
 	}
 }
 
