@@ -73,6 +73,10 @@ type player struct {
 	board  *sim.Board
 	runner *sim.Runner
 	rng    *rand.Rand
+	// patience is how long a player waits for a move to be read before
+	// putting the position back and making it again: as long as a person
+	// would wait, at the demo's speed (3 to 30 seconds).
+	patience time.Duration
 
 	news chan news // from the table's goroutine; never blocks it
 }
@@ -155,7 +159,8 @@ func (dm *Demo) addBoard(tournament uint64, id string, g rules.Game, n uint64) (
 	}
 	r := sim.NewRunner(b, sim.NewReal())
 	r.Human = ScaledHuman(sim.DefaultHuman, dm.speed)
-	pl := &player{d: dm.d, stats: dm.stats, plies: dm.plies, table: t, game: g, board: b, runner: r, rng: rand.New(rand.NewPCG(dm.seed, n)), news: make(chan news, 64)}
+	pl := &player{d: dm.d, stats: dm.stats, plies: dm.plies, table: t, game: g, board: b, runner: r, rng: rand.New(rand.NewPCG(dm.seed, n)), news: make(chan news, 64),
+		patience: min(30*time.Second, max(3*time.Second, time.Duration(float64(2*time.Minute)/dm.speed)))}
 	dm.players[id] = pl
 	return pl, nil
 }
@@ -374,7 +379,7 @@ func (p *player) restore(ctx context.Context, want rules.View) error {
 // question about it. It returns the position after the stored move (nil
 // if none was stored in time) and whether the game is over.
 func (p *player) await(ctx context.Context, ply int, m rules.Move, pos rules.Position, log *slog.Logger) (stored rules.Position, over bool, err error) {
-	timeout := time.NewTimer(30 * time.Second)
+	timeout := time.NewTimer(p.patience)
 	defer timeout.Stop()
 	idle := time.NewTicker(p.heartbeat())
 	defer idle.Stop()

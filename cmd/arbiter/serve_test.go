@@ -261,7 +261,8 @@ func demoSummary(t *testing.T, out string) []string {
 }
 
 // fastDemo is the built-in demo on a fresh database, sped up, with the
-// given rounds per tournament and moves per game at most.
+// given rounds per Swiss and moves per game at most; a round robin, whose
+// rounds its players decide, is cut to two players (one round).
 func fastDemo(t *testing.T, rounds, plies int) *config.Config {
 	t.Helper()
 	cfg, err := config.Load("", nil)
@@ -272,7 +273,11 @@ func fastDemo(t *testing.T, rounds, plies int) *config.Config {
 	cfg.Demo.Plies = plies
 	cfg.Log.Level = "warn"
 	for i := range cfg.Tournaments {
-		cfg.Tournaments[i].Rounds = rounds
+		tc := &cfg.Tournaments[i]
+		tc.Rounds = rounds
+		if strings.Contains(tc.System, "round-robin") {
+			tc.Players, tc.Rounds = tc.Players[:2], 1
+		}
 	}
 	return cfg
 }
