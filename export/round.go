@@ -26,14 +26,20 @@ func RoundFormat(game, ext string) (Format, error) {
 	return LookupFormat(game, ext)
 }
 
-// separator goes between two games of a round in format f: CSA separates
-// the games of one file with a line holding "/", the other formats with a
-// blank line (PGN's own rule, which the Tavreli and Kvaa readers share).
-func separator(f Format) string {
-	if f == csa {
-		return "/\n"
+// separate ends the records written so far in buf the way format f
+// separates two games of one file: CSA with a line holding "/", the other
+// formats with one blank line (PGN's own rule, which the Tavreli and Kvaa
+// readers share).
+func separate(buf *bytes.Buffer, f Format) {
+	b := buf.Bytes()
+	if !bytes.HasSuffix(b, []byte("\n")) {
+		buf.WriteByte('\n')
 	}
-	return "\n"
+	if f == csa {
+		buf.WriteString("/\n")
+	} else if !bytes.HasSuffix(b, []byte("\n\n")) {
+		buf.WriteByte('\n')
+	}
 }
 
 // WriteRound writes the records of every game of round n of tournament
@@ -72,7 +78,7 @@ func WriteRound(w io.Writer, db *store.DB, event string, tournamentID uint64, n 
 			return fmt.Errorf("round %d board %d: %w", n, p.Board, err)
 		}
 		if !first {
-			buf.WriteString(separator(f))
+			separate(&buf, f)
 		}
 		first = false
 		if err := s.Write(&buf, f.Name); err != nil {
