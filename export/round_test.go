@@ -20,7 +20,7 @@ import (
 // roundFixture turns round 1 of every tournament of the fixture into a
 // round of three boards: board 1 finished, board 2 still in play, board 3
 // finished, and a bye that has no game.
-func roundFixture(t *testing.T) (*fixture, map[string][]store.Game) {
+func roundFixture(t testing.TB) (*fixture, map[string][]store.Game) {
 	t.Helper()
 	f := newFixture(t)
 	tours, err := f.db.Tournaments()
@@ -160,5 +160,21 @@ func TestWriteRoundErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.says)
 			assert.Zero(t, buf.Len(), "nothing written on an error")
 		})
+	}
+}
+
+// BenchmarkWriteRound is the cost of one poll of a round feed: three
+// boards of chess (20, 10 and 6 plies) read from the store, replayed and
+// written as PGN.
+func BenchmarkWriteRound(b *testing.B) {
+	f, _ := roundFixture(b)
+	id := f.games["chess"].TournamentID
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		if err := export.WriteRound(&buf, f.db, "Export test", id, 1, "pgn"); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
