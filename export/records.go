@@ -184,6 +184,9 @@ func pgnRecord(s *Sheet, r *replayed) (string, error) {
 		{Name: "Event", Value: eventTag(s)}, {Name: "Site", Value: "?"}, {Name: "Date", Value: date(s)},
 		{Name: "Round", Value: round(s)}, {Name: "White", Value: s.Game.First}, {Name: "Black", Value: s.Game.Second},
 	}
+	if s.Game.BoardNo > 0 {
+		tags = append(tags, chess.Tag{Name: "Board", Value: strconv.Itoa(s.Game.BoardNo)})
+	}
 	rec.Tags = append(tags, rec.Tags...)
 	if s.Game.Game == "tensor" {
 		if _, ok := rec.Tag("Variant"); !ok {

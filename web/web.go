@@ -145,6 +145,10 @@ func (s *Site) routes() {
 	m.HandleFunc("GET /fragment/game/{id}", s.gameFragment)
 	m.HandleFunc("GET /events", s.events)
 
+	// Live feeds of a round for broadcasters (feed.go).
+	m.HandleFunc("GET /feed/{tournament}/{file}", s.feedFile)
+	m.HandleFunc("OPTIONS /feed/{tournament}/{file}", s.feedPreflight)
+
 	// The JSON API.
 	m.HandleFunc("GET /api", s.apiIndex)
 	m.HandleFunc("GET /api/event", s.apiEvent)

@@ -22,6 +22,7 @@ import (
 	"arbiter/director"
 	"arbiter/hardware/sensorboard"
 	"arbiter/internal/backup"
+	"arbiter/internal/broadcast"
 	"arbiter/internal/config"
 	"arbiter/store"
 	"arbiter/web"
@@ -101,6 +102,10 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	d, err := director.New(cfg, db, log)
 	if err != nil {
 		return err
+	}
+	push, err := broadcast.New(db, d.Name(), cfg.Broadcast.Push, log.With("part", "broadcast"))
+	if err != nil {
+		return withCode(exitConfig, err)
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -198,6 +203,8 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(cmd.OutOrStdout(), "arbiter: %s is live at %s\n", cfg.Event.Name, url)
 	log.Info("serving", "url", url)
+	// The live rounds pushed to broadcast services (broadcast.push).
+	wg.Go(func() { _ = push.Run(ctx, d.Hub().Subscribe) })
 
 	// SIGHUP reloads what can change safely: the log level and the logins.
 	hup := make(chan os.Signal, 1)

@@ -4,9 +4,11 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -46,6 +48,24 @@ func TestDemoEventRunsToTheEnd(t *testing.T) {
 		games = append(games, tc.Game)
 	}
 	assert.ElementsMatch(t, []string{"tavreli", "shogi", "kvaa", "tensor", "chess"}, games)
+	// The chess rounds are pushed to a broadcast endpoint as they go.
+	var (
+		pushMu sync.Mutex
+		pushed = map[string][]string{} // path: bodies
+	)
+	pushSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		pushMu.Lock()
+		defer pushMu.Unlock()
+		if r.Header.Get("Authorization") != "Bearer lip_demo" {
+			http.Error(w, "bad token", http.StatusUnauthorized)
+			return
+		}
+		pushed[r.URL.Path] = append(pushed[r.URL.Path], string(b))
+	}))
+	defer pushSrv.Close()
+	cfg.Broadcast.Push = []config.Push{{URL: pushSrv.URL + "/round/{round}/push", Tournament: cfg.Tournaments[len(cfg.Tournaments)-1].Name, Token: "lip_demo"}}
+	require.Equal(t, "chess", cfg.Tournaments[len(cfg.Tournaments)-1].Game)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	start := time.Now()
@@ -69,6 +89,16 @@ func TestDemoEventRunsToTheEnd(t *testing.T) {
 	require.NoError(t, ctx.Err(), "the event did not finish in time:\n%s", out.String())
 	t.Logf("event finished in %v\n%s", time.Since(start).Round(time.Second), out.String())
 	assert.Contains(t, out.String(), "every tournament is complete")
+
+	pushMu.Lock()
+	for r := 1; r <= 3; r++ {
+		bodies := pushed[fmt.Sprintf("/round/%d/push", r)]
+		if assert.NotEmpty(t, bodies, "round %d of the chess tournament was pushed", r) {
+			assert.Contains(t, bodies[len(bodies)-1], fmt.Sprintf(`[Round "%d.1"]`, r))
+			assert.Contains(t, bodies[len(bodies)-1], "{[%clk ")
+		}
+	}
+	pushMu.Unlock()
 
 	m := demoSummary(t, out.String())
 	moved, _ := strconv.Atoi(m[1])

@@ -2,31 +2,80 @@ package main
 
 import (
 	"fmt"
-	"runtime"
+	"io"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
+// version and buildDate may be set at build time with
+// -ldflags "-X main.version=v1.2.0 -X main.buildDate=2026-11-25T10:00:00Z";
+// otherwise they come from the build info the go command records.
+var (
+	version   = ""
+	buildDate = ""
+)
 
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "Print the version of arbiter",
+		Short: "Print the module version, the VCS commit and the build date",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			rev := ""
-			if bi, ok := debug.ReadBuildInfo(); ok {
-				for _, s := range bi.Settings {
-					if s.Key == "vcs.revision" {
-						rev = " " + s.Value
-					}
-				}
+			bi, ok := debug.ReadBuildInfo()
+			if !ok {
+				bi = nil
 			}
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "arbiter %s%s (%s)\n", version, rev, runtime.Version())
-			return err
+			return writeVersion(cmd.OutOrStdout(), bi, version, buildDate)
 		},
 	}
+}
+
+// writeVersion prints what build info bi says about the binary: the
+// module version, the commit (marked when built from a modified tree),
+// the build date and the Go version. ver and date, when set by the
+// linker, take precedence. Without a VCS stamp (go test, go run, a build
+// outside a checkout) the commit says so; the date is then the commit's
+// time when known.
+func writeVersion(w io.Writer, bi *debug.BuildInfo, ver, date string) error {
+	var rev, at, modified, goVer, path string
+	if bi != nil {
+		goVer, path = bi.GoVersion, bi.Main.Path
+		if ver == "" {
+			ver = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.time":
+				at = s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					modified = " (modified)"
+				}
+			}
+		}
+	}
+	if ver == "" {
+		ver = "(devel)"
+	}
+	if path == "" {
+		path = "arbiter"
+	}
+	if rev == "" {
+		rev, modified = "unknown (built without VCS information)", ""
+	}
+	switch {
+	case date != "":
+	case at != "":
+		date = at + " (commit time)"
+	default:
+		date = "unknown"
+	}
+	if goVer == "" {
+		goVer = "unknown"
+	}
+	_, err := fmt.Fprintf(w, "arbiter %s\nmodule:  %s\ncommit:  %s%s\nbuilt:   %s\ngo:      %s\n", ver, path, rev, modified, date, goVer)
+	return err
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -37,6 +38,7 @@ type Config struct {
 	Demo        Demo         `mapstructure:"demo"`
 	Backup      Backup       `mapstructure:"backup"`
 	Tournaments []Tournament `mapstructure:"tournaments"`
+	Broadcast   Broadcast    `mapstructure:"broadcast"`
 
 	// Source names where the configuration came from, for logs.
 	Source string `mapstructure:"-"`
@@ -130,6 +132,29 @@ type Demo struct {
 	Seed   uint64  `mapstructure:"seed"`
 	// Plies is the most moves a demo game lasts before one side resigns.
 	Plies int `mapstructure:"plies"`
+}
+
+// Broadcast configures pushing live rounds to broadcast services.
+type Broadcast struct {
+	Push []Push `mapstructure:"push"`
+}
+
+// Push sends a tournament's round feed (its PGN for chess) to a
+// lichess-broadcast-compatible endpoint on every change.
+type Push struct {
+	// URL is where the round is POSTed; "{round}" in it is replaced by the
+	// round number. Without Round the URL must hold "{round}".
+	URL        string `mapstructure:"url"`
+	Tournament string `mapstructure:"tournament"`
+	// Round limits the push to one round (a lichess broadcast has a URL
+	// per round); 0 pushes every round.
+	Round int `mapstructure:"round"`
+	// Token is sent as "Authorization: Bearer"; TokenEnv names an
+	// environment variable holding it instead, to keep it out of the file.
+	Token    string `mapstructure:"token"`
+	TokenEnv string `mapstructure:"token_env"`
+	// Format is the feed's record format; empty: the game's usual one.
+	Format string `mapstructure:"format"`
 }
 
 // Tournament is one tournament of the event.
@@ -589,6 +614,7 @@ func (c *Config) Validate() []Problem {
 			tableAt[table{a.Tournament, a.Table}] = i
 		}
 	}
+	ps = append(ps, c.Broadcast.problems(names)...)
 	return ps
 }
 
@@ -596,4 +622,45 @@ func (c *Config) Validate() []Problem {
 func IsInvalid(err error) bool {
 	var e *Error
 	return errors.As(err, &e)
+}
+
+// problems checks the broadcast pushes; names are the tournaments' names.
+func (b Broadcast) problems(names map[string]bool) []Problem {
+	var ps []Problem
+	add := func(key string, value any, why string, args ...any) {
+		ps = append(ps, Problem{Key: key, Value: fmt.Sprint(value), Why: fmt.Sprintf(why, args...)})
+	}
+	for i, p := range b.Push {
+		key := fmt.Sprintf("broadcast.push[%d]", i)
+		u, err := url.Parse(strings.ReplaceAll(p.URL, "{round}", "1"))
+		switch {
+		case err != nil:
+			add(key+".url", p.URL, "%v", err)
+		case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
+			add(key+".url", p.URL, "must be an http:// or https:// address")
+		case p.Round == 0 && !strings.Contains(p.URL, "{round}"):
+			add(key+".url", p.URL, "give round, or put {round} in the address: every round goes to its own address")
+		}
+		if !names[p.Tournament] {
+			add(key+".tournament", p.Tournament, "no tournament has this name")
+		}
+		if p.Round < 0 || p.Round > 99 {
+			add(key+".round", p.Round, "must be between 1 and 99, or 0 for every round")
+		}
+		switch {
+		case p.Token != "" && p.TokenEnv != "":
+			add(key+".token", "(hidden)", "give token or token_env, not both")
+		case p.TokenEnv != "" && os.Getenv(p.TokenEnv) == "":
+			add(key+".token_env", p.TokenEnv, "the environment variable is not set")
+		}
+	}
+	return ps
+}
+
+// PushToken is the push's token: Token, or the value of TokenEnv.
+func (p Push) PushToken() string {
+	if p.TokenEnv != "" {
+		return os.Getenv(p.TokenEnv)
+	}
+	return p.Token
 }

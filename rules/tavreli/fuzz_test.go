@@ -39,7 +39,8 @@ func FuzzParseTFEN(f *testing.F) {
 
 func FuzzParseMove(f *testing.F) {
 	for _, s := range []string{"e2-e4", "д2-д4", "е2-е4", "(2)d4-d8+", "(1)c8=B-c1+", "0-0", "O-O-O", "e4xd3", "g1-e2x",
-		"d4-b6+ +", "b1-в3", "(0)e2-e4", "e2-е4", "d7xe8=Q+", "e2e4", "(99999999999999999999)a1-a2", "a1=", "=Q"} {
+		"d4-b6+ +", "b1-в3", "(0)e2-e4", "e2-е4", "d7xe8=Q+", "e2e4", "(99999999999999999999)a1-a2", "a1=", "=Q",
+		"d2(1)-d4", "d2(1)(1)-d4", "d2(0)-d4", "e2 e4", "e2-e4*", "e2-e4 x", "e2-e4x*"} {
 		f.Add(s)
 	}
 	starts := []*Board{ptr(StartBoard())}
@@ -77,6 +78,8 @@ func FuzzParseGame(f *testing.F) {
 	f.Add("1.д2-д4 д7-д5 2.ж1-е3 б8-в6 *")
 	f.Add("[TFEN \"7k/8/8/8/3[nR]4/8/2K5/8 w - - - 0 1\"]\n1. d4-d8+ h8-h7 *")
 	f.Add("[White \"a\\\"b\"] ; comment\n1... e7-e5")
+	f.Add("1. e2 e4 e7(1)-e5 2. G1-F3 b8-c6 x *")
+	f.Add("1. e2-e4 e7-e5* 1-0")
 	f.Fuzz(func(t *testing.T, s string) {
 		rec, err := ParseGame(s)
 		if err != nil {

@@ -379,20 +379,28 @@ func (r Reader) parseSyntax(s string, warn func(string, ...any)) (syntax, error)
 	}
 	rs := []rune(t)
 	i := 0
-	if rs[0] == '(' {
-		j := 1
+	// readCount reads a split count "(n)" at i.
+	readCount := func() (int, error) {
+		j := i + 1
 		for j < len(rs) && rs[j] >= '0' && rs[j] <= '9' {
 			j++
 		}
-		if j == 1 || j >= len(rs) || rs[j] != ')' {
-			return sy, errors.New("split prefix: want (count) with count 1..30")
+		if j == i+1 || j >= len(rs) || rs[j] != ')' {
+			return 0, errors.New("split prefix: want (count) with count 1..30")
 		}
-		n, err := strconv.Atoi(string(rs[1:j]))
-		if err != nil || n < 1 || n > MaxHeight-1 || rs[1] == '0' {
-			return sy, fmt.Errorf("split count %q: want 1..%d", string(rs[1:j]), MaxHeight-1)
+		n, err := strconv.Atoi(string(rs[i+1 : j]))
+		if err != nil || n < 1 || n > MaxHeight-1 || rs[i+1] == '0' {
+			return 0, fmt.Errorf("split count %q: want 1..%d", string(rs[i+1:j]), MaxHeight-1)
+		}
+		i = j + 1
+		return n, nil
+	}
+	if rs[0] == '(' {
+		n, err := readCount()
+		if err != nil {
+			return sy, err
 		}
 		sy.count = n
-		i = j + 1
 	}
 	var files [2]rune
 	var ranks [2]int
@@ -425,6 +433,22 @@ func (r Reader) parseSyntax(s string, warn func(string, ...any)) (syntax, error)
 	if err := readSquare(0); err != nil {
 		return sy, err
 	}
+	// Published records also write the count after the origin: h2(1)-h1.
+	if i < len(rs) && rs[i] == '(' {
+		origin := string(rs[i-2 : i])
+		if sy.count > 0 {
+			return sy, fmt.Errorf("character %d: a second split count", i+1)
+		}
+		if r.Strict {
+			return sy, fmt.Errorf("character %d: split count after the origin square: write it first, (n)%s", i+1, origin)
+		}
+		n, err := readCount()
+		if err != nil {
+			return sy, err
+		}
+		sy.count = n
+		warn("split count written after the origin square: read as (%d)%s", n, origin)
+	}
 	var err error
 	if sy.fromPromo, err = readPromo(); err != nil {
 		return sy, err
@@ -435,6 +459,12 @@ func (r Reader) parseSyntax(s string, warn func(string, ...any)) (syntax, error)
 	switch rs[i] {
 	case '-':
 		sy.sep = '-'
+	case ' ':
+		// Two bare squares, "b1 e1" (joined by the record reader).
+		if r.Strict {
+			return sy, errors.New("two bare squares: want a separator - or x between them")
+		}
+		warn("two bare squares %q read as a move from the first to the second", t)
 	case '–', '—':
 		warn("dash %q read as -", rs[i])
 		sy.sep = '-'
@@ -453,6 +483,15 @@ func (r Reader) parseSyntax(s string, warn func(string, ...any)) (syntax, error)
 	for i < len(rs) && (rs[i] == 'x' || rs[i] == cyrTowerMark) {
 		sy.trailingX = true
 		i++
+	}
+	// A stray mark ending a published game's last move: "g5*", or an x
+	// apart, "g5 x" (joined by the record reader).
+	if rest := string(rs[i:]); rest == "*" || strayX[rest] {
+		if r.Strict {
+			return sy, fmt.Errorf("character %d: stray %q after the move", i+1, strings.TrimSpace(rest))
+		}
+		warn("stray %s after the move ignored", strings.TrimSpace(rest))
+		i = len(rs)
 	}
 	if i < len(rs) {
 		return sy, fmt.Errorf("character %d %q: unexpected after the move", i+1, rs[i])

@@ -123,6 +123,7 @@ func ParseGameWith(text string, opt RecordOptions) (*Record, error) {
 	if err != nil {
 		return nil, err
 	}
+	toks = joinQuirks(toks)
 	rec.Start = arr.Start()
 	if fen, ok := rec.Tag("TFEN"); ok {
 		b, err := arr.ParseTFEN(fen, GameMode)
