@@ -144,7 +144,7 @@ func TestPushSendsEveryChangeOfTheRound(t *testing.T) {
 	}
 	waitFor(t, "the push of Nc6", func() bool {
 		got := ep.received()
-		return strings.Contains(strings.Join(strings.Fields(got[len(got)-1].body), " "), "2. Nf3 {[%clk 1:27:00]} Nc6 {[%clk 1:26:00]} *")
+		return strings.Contains(strings.Join(strings.Fields(got[len(got)-1].body), " "), "2. Nf3 {[%clk 1:27:00]} 2... Nc6 {[%clk 1:26:00]} *")
 	})
 	assert.LessOrEqual(t, len(ep.received()), 4, "the burst is debounced")
 

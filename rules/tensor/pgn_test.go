@@ -60,7 +60,7 @@ func TestRecordClocksRoundTrip(t *testing.T) {
 	rec.Result = "*"
 	var out bytes.Buffer
 	require.NoError(t, rec.WritePGN(&out))
-	assert.Contains(t, out.String(), "1. e2-e4 {[%clk 1:30:01.5]} Tb8:d6 {[%clk 1:29:01.5]}")
+	assert.Contains(t, out.String(), "1. e2-e4 {[%clk 1:30:01.5]} 1... Tb8:d6 {[%clk 1:29:01.5]}")
 	assert.Contains(t, out.String(), `[Variant "Tensor"]`)
 
 	games, err := g.ImportPGN(strings.NewReader(out.String()))

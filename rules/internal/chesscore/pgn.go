@@ -137,12 +137,14 @@ func (r *Record) WritePGN(w io.Writer) error {
 		}
 	}
 	lw := lineWriter{w: bw}
+	commented := false // the word before is a comment
 	for i, m := range r.Moves {
-		// A move number stays on the line of its move.
+		// A move number stays on the line of its move; Black's move after
+		// a comment takes "N..." again (PGN standard 8.2.2.2).
 		switch {
 		case !black:
 			lw.word(strconv.Itoa(num) + ". " + m.Text)
-		case i == 0:
+		case i == 0 || commented:
 			lw.word(strconv.Itoa(num) + "... " + m.Text)
 		default:
 			lw.word(m.Text)
@@ -154,7 +156,8 @@ func (r *Record) WritePGN(w io.Writer) error {
 		if m.Comment != "" {
 			comment = append(comment, strings.NewReplacer("}", ")", "{", "(").Replace(m.Comment))
 		}
-		if len(comment) > 0 {
+		commented = len(comment) > 0
+		if commented {
 			lw.word("{" + strings.Join(comment, " ") + "}")
 		}
 		if black {
