@@ -1,14 +1,15 @@
 package chess
 
 import (
-	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"arbiter/rules/internal/chesscore/chesscoretest"
 )
 
 // FuzzImportPGN imports arbitrary PGN into games, not only through the
@@ -35,26 +36,12 @@ func FuzzImportPGN(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for i, g := range imp {
-			require.Len(t, g.After, len(g.Moves), "game %d", i+1)
-			pos := g.Start
-			for j, m := range g.Moves {
-				next, err := pos.Play(m)
-				require.NoError(t, err, "game %d ply %d", i+1, j+1)
-				assert.Equal(t, g.After[j].String(), next.String(), "game %d ply %d", i+1, j+1)
-				pos = g.After[j]
-			}
+		chesscoretest.CheckImport(t, imp, func(g Imported, w io.Writer) error {
 			rec, err := NewRecord(g.Start, g.Moves, nil)
-			require.NoError(t, err)
-			var out bytes.Buffer
-			require.NoError(t, WritePGN(&out, rec))
-			again, err := ImportPGN(&out)
-			require.NoError(t, err, out.String())
-			require.Len(t, again, 1)
-			require.Len(t, again[0].Moves, len(g.Moves), out.String())
-			for j := range g.Moves {
-				assert.Equal(t, g.Moves[j].String(), again[0].Moves[j].String(), "game %d ply %d", i+1, j+1)
+			if err != nil {
+				return err
 			}
-		}
+			return WritePGN(w, rec)
+		}, ImportPGN)
 	})
 }

@@ -1,14 +1,15 @@
 package tensor
 
 import (
-	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"arbiter/rules/internal/chesscore/chesscoretest"
 )
 
 // FuzzImportPGN imports arbitrary PGN into Tensor games: every imported
@@ -33,26 +34,12 @@ func FuzzImportPGN(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for i, gm := range imp {
-			require.Len(t, gm.After, len(gm.Moves), "game %d", i+1)
-			pos := gm.Start
-			for j, m := range gm.Moves {
-				next, err := pos.Play(m)
-				require.NoError(t, err, "game %d ply %d", i+1, j+1)
-				assert.Equal(t, gm.After[j].String(), next.String(), "game %d ply %d", i+1, j+1)
-				pos = gm.After[j]
-			}
+		chesscoretest.CheckImport(t, imp, func(gm Imported, w io.Writer) error {
 			rec, err := NewRecord(gm.Start, gm.Moves, nil)
-			require.NoError(t, err)
-			var out bytes.Buffer
-			require.NoError(t, rec.WritePGN(&out))
-			again, err := g.ImportPGN(&out)
-			require.NoError(t, err, out.String())
-			require.Len(t, again, 1)
-			require.Len(t, again[0].Moves, len(gm.Moves), out.String())
-			for j := range gm.Moves {
-				assert.Equal(t, gm.Moves[j].String(), again[0].Moves[j].String(), "game %d ply %d", i+1, j+1)
+			if err != nil {
+				return err
 			}
-		}
+			return rec.WritePGN(w)
+		}, g.ImportPGN)
 	})
 }
