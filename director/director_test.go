@@ -215,3 +215,41 @@ func TestRunWaitsForPairing(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, rounds, 2, "round 2 was paired and stored before Run returned")
 }
+
+// The "board being restored" flag of a game does not carry over to the
+// next game on that table (issue 18 §1).
+func TestRecoveryFlagNotCarriedToNextGame(t *testing.T) {
+	d, db := newEvent(t, "swiss-dutch", 4, 2)
+	id := d.TournamentIDs()[0]
+	t1, err := d.AddTable(id, "B1")
+	require.NoError(t, err)
+	ctx := run(t, d)
+
+	require.Eventually(t, func() bool { return t1.Live().GameID != 0 }, 5*time.Second, 10*time.Millisecond)
+	first := t1.Live().GameID
+	heights := make([]int, 64)
+	for i := range 16 {
+		heights[i], heights[63-i] = 1, 1
+	}
+	t1.Input(ctx, arbiterEvent(d.Now(), heights))
+	time.Sleep(400 * time.Millisecond)
+	t1.Input(ctx, heartbeat(d.Now()))
+	require.Eventually(t, func() bool { return t1.Live().Clock[0].Running }, 5*time.Second, 10*time.Millisecond, "the clock did not start after the set-up")
+
+	// e2-e5 is no legal move: the board is to be restored.
+	e2, _ := rules.NewRect(8, 8).Lookup("e2")
+	e5, _ := rules.NewRect(8, 8).Lookup("e5")
+	now := d.Now()
+	t1.Input(ctx, square(now+time.Millisecond, e2, 0))
+	t1.Input(ctx, square(now+2*time.Millisecond, e5, 1))
+	t1.Input(ctx, press(now+3*time.Millisecond, rules.White))
+	require.Eventually(t, func() bool { return t1.Live().Recovery }, 5*time.Second, 10*time.Millisecond, "no recovery after an illegal move")
+
+	// The arbiter ends the round; a game of the next round starts on the table.
+	finishRound(t, ctx, d, waitRound(t, db, id, 1))
+	require.Eventually(t, func() bool {
+		g := t1.Live().GameID
+		return g != 0 && g != first
+	}, 5*time.Second, 10*time.Millisecond, "the next game did not start on the table")
+	assert.False(t, t1.Live().Recovery, "the new game's board is not being restored")
+}

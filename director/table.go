@@ -315,6 +315,9 @@ func (t *Table) start(g *store.Game, rg rules.Game, cfg arbiter.Config) error {
 	t.epoch = t.now()
 	t.mu.Lock()
 	t.live.LastMove, t.live.Result, t.live.Prompt, t.live.View = "", "", nil, nil
+	// A new session has no board being restored: the flag of the game
+	// before must not carry over (issue 18 §1).
+	t.live.Recovery = false
 	if len(moves) > 0 {
 		t.live.LastMove = moves[len(moves)-1].Notation
 	}
