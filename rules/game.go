@@ -80,6 +80,10 @@ type Traits struct {
 	// IllegalMoveLoses: a completed illegal move loses at once (shogi);
 	// otherwise the event's illegal-move policy applies.
 	IllegalMoveLoses bool
+	// IllegalLossDrawnIfUnwinnable: a player who loses by illegal moves
+	// against an opponent who cannot win by any series of legal moves
+	// (rules.Winnable) gets a draw instead (FIDE 7.5.5 with 6.9).
+	IllegalLossDrawnIfUnwinnable bool
 }
 
 // Game is a set of rules with fixed options: a factory of positions.
