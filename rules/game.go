@@ -1,5 +1,7 @@
 package rules
 
+import "time"
+
 // Move is one legal action of the side to move: a board move, a drop, a
 // placement, or a compound turn (castling, en passant, a Tensor push, a
 // Kvaa move with a placement). Moves are comparable values made by a
@@ -84,6 +86,22 @@ type Traits struct {
 	// against an opponent who cannot win by any series of legal moves
 	// (rules.Winnable) gets a draw instead (FIDE 7.5.5 with 6.9).
 	IllegalLossDrawnIfUnwinnable bool
+	// IllegalMoves is the game's own default for a completed illegal move
+	// where IllegalMoveLoses does not apply; the zero value is the
+	// chess-style penalty. A tournament's configuration may override it.
+	IllegalMoves IllegalDefault
+}
+
+// IllegalDefault is a game's own default penalty for illegal moves.
+type IllegalDefault struct {
+	// CorrectOnly: the position is restored and nothing else (Tavreli D21,
+	// Kvaa D-23 "correct").
+	CorrectOnly bool
+	// AddTime is added to the opponent's clock for each illegal move, and
+	// LossAt is the illegal move that loses (0: none); they apply when
+	// either is set (Kvaa "time_penalty:N", "forfeit_after:N").
+	AddTime time.Duration
+	LossAt  int
 }
 
 // Game is a set of rules with fixed options: a factory of positions.
