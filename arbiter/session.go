@@ -965,6 +965,10 @@ func (s *Session) clockEvents(out []Output, at time.Duration) []Output {
 		side := rules.Color(ev.Side)
 		switch ev.Verdict {
 		case clock.FlagLoses:
+			if s.game.Traits().FlagDraws {
+				out = s.end(out, rules.Draw(rules.Time), ev.At, s.game.SideName(side)+"'s flag fell: a draw by the game's rule")
+				break
+			}
 			out = s.end(out, rules.Loss(side, rules.Time), ev.At, s.game.SideName(side)+" lost on time")
 		case clock.FlagDraws:
 			out = s.end(out, rules.Draw(rules.Time), ev.At, s.game.SideName(side)+"'s flag fell, but the opponent cannot win")

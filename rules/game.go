@@ -90,6 +90,9 @@ type Traits struct {
 	// where IllegalMoveLoses does not apply; the zero value is the
 	// chess-style penalty. A tournament's configuration may override it.
 	IllegalMoves IllegalDefault
+	// FlagDraws: running out of time draws the game instead of losing it
+	// (Kvaa flag_result=draw, D-24).
+	FlagDraws bool
 }
 
 // IllegalDefault is a game's own default penalty for illegal moves.

@@ -83,7 +83,7 @@ func (g *Game) Options() rules.Options { return g.cfg.Options() }
 func (g *Game) Geometry() *rules.Geometry { return geometry }
 
 // Traits: no touch-move rule (D-25), no stacks; illegal turns as the
-// option illegal_policy says (D-23).
+// option illegal_policy says (D-23), a flag fall as flag_result says (D-24).
 func (g *Game) Traits() rules.Traits {
 	var d rules.IllegalDefault
 	switch p := g.cfg.IllegalPolicy; p.Kind {
@@ -94,7 +94,7 @@ func (g *Game) Traits() rules.Traits {
 	default:
 		d.CorrectOnly = true
 	}
-	return rules.Traits{IllegalMoves: d}
+	return rules.Traits{IllegalMoves: d, FlagDraws: g.cfg.FlagResult == FlagDraw}
 }
 
 // SideName returns "South" or "North".
