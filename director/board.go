@@ -3,9 +3,11 @@ package director
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"arbiter/arbiter"
+	"arbiter/clock"
 	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
 	"arbiter/store"
@@ -77,6 +79,30 @@ func display(s Sender, board string, geo *rules.Geometry, m arbiter.MoveMade) {
 		running = sensorboard.SideSecond
 	}
 	_ = s.Send(board, &sensorboard.ClockMsg{First: ms(m.Clock[0]), Second: ms(m.Clock[1]), Running: running})
+}
+
+// displayClock sends the board both clocks as they read at at: from the
+// start of the game, before any move has been made (issue 18 §5).
+func displayClock(s Sender, board string, c *clock.Clock, at time.Duration) error {
+	if s == nil || c == nil {
+		return nil
+	}
+	var msg sensorboard.ClockMsg
+	msg.Running = sensorboard.SideNone
+	for side, w := range []*uint32{&msg.First, &msg.Second} {
+		r := c.Reading(clock.Side(side), at)
+		*w = ms(r.Display)
+		if r.Running {
+			msg.Running = sensorboard.SideFirst
+			if side == 1 {
+				msg.Running = sensorboard.SideSecond
+			}
+		}
+	}
+	if err := s.Send(board, &msg); err != nil {
+		return fmt.Errorf("board %s: clock: %w", board, err)
+	}
+	return nil
 }
 
 func ms(d time.Duration) uint32 {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"log/slog"
 	"path/filepath"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -252,4 +254,61 @@ func TestRecoveryFlagNotCarriedToNextGame(t *testing.T) {
 		return g != 0 && g != first
 	}, 5*time.Second, 10*time.Millisecond, "the next game did not start on the table")
 	assert.False(t, t1.Live().Recovery, "the new game's board is not being restored")
+}
+
+// recorder is a board driver that keeps what the director sends.
+type recorder struct {
+	mu   sync.Mutex
+	sent []sensorboard.Message
+}
+
+func (r *recorder) Send(_ string, m sensorboard.Message) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.sent = append(r.sent, m)
+	return nil
+}
+
+func (r *recorder) Resync(string) error { return nil }
+
+func (r *recorder) messages() []sensorboard.Message {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.sent)
+}
+
+// The board is sent its clocks from the start of the game, before move 1
+// (issue 18 §5).
+func TestClockShownFromTheStart(t *testing.T) {
+	d, _ := newEvent(t, "swiss-dutch", 4, 1)
+	rec := &recorder{}
+	d.SetSender(rec)
+	id := d.TournamentIDs()[0]
+	t1, err := d.AddTable(id, "B1")
+	require.NoError(t, err)
+	ctx := run(t, d)
+
+	require.Eventually(t, func() bool { return t1.Live().GameID != 0 }, 5*time.Second, 10*time.Millisecond)
+	heights := make([]int, 64)
+	for i := range 16 {
+		heights[i], heights[63-i] = 1, 1
+	}
+	t1.Input(ctx, arbiterEvent(d.Now(), heights))
+	time.Sleep(400 * time.Millisecond)
+	t1.Input(ctx, heartbeat(d.Now()))
+	require.Eventually(t, func() bool { return t1.Live().Clock[0].Running }, 5*time.Second, 10*time.Millisecond, "the clock did not start after the set-up")
+
+	var clk *sensorboard.ClockMsg
+	require.Eventually(t, func() bool {
+		for _, m := range rec.messages() {
+			if c, ok := m.(*sensorboard.ClockMsg); ok {
+				clk = c
+				return true
+			}
+		}
+		return false
+	}, 5*time.Second, 10*time.Millisecond, "no CLOCK frame before the first move")
+	assert.Equal(t, sensorboard.SideFirst, clk.Running, "the first mover's clock runs")
+	assert.Positive(t, clk.First)
+	assert.Positive(t, clk.Second)
 }
