@@ -10,6 +10,7 @@ import (
 
 	"arbiter/arbiter"
 	"arbiter/clock"
+	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
 	"arbiter/store"
 )
@@ -42,7 +43,11 @@ type Table struct {
 	cmds   chan func()
 
 	capsMu sync.Mutex
-	caps   arbiter.Caps // what the board on the table senses
+	caps   arbiter.Caps     // what the board on the table senses
+	shows  sensorboard.Caps // the board's display capabilities (text, lights)
+	// shown: an alert or lit squares are on the board's display, to clear
+	// once resolved (the table's goroutine only).
+	shown bool
 
 	// Owned by the table goroutine.
 	game    *store.Game
@@ -195,6 +200,20 @@ func (t *Table) setCaps(c arbiter.Caps) {
 	t.capsMu.Lock()
 	t.caps = c
 	t.capsMu.Unlock()
+}
+
+// setShows keeps what the table's board can display (CAP_TEXT, CAP_LIGHTS).
+func (t *Table) setShows(c sensorboard.Caps) {
+	t.capsMu.Lock()
+	t.shows = c & (sensorboard.CapText | sensorboard.CapLights)
+	t.capsMu.Unlock()
+}
+
+// showsCaps returns what the table's board can display.
+func (t *Table) showsCaps() sensorboard.Caps {
+	t.capsMu.Lock()
+	defer t.capsMu.Unlock()
+	return t.shows
 }
 
 // Caps returns what the table's board senses.
