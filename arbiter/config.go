@@ -3,6 +3,7 @@ package arbiter
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"arbiter/rules"
@@ -83,18 +84,26 @@ type Config struct {
 	BoardTime bool
 }
 
+// The chess penalty for an illegal move (FIDE 7.5.5): two minutes to the
+// opponent, and the second one loses.
+const (
+	fideAddTime = 2 * time.Minute
+	fideLossAt  = 2
+)
+
 // DefaultConfig returns the default policy for a game, from its traits:
 // moves complete on release where the rules say so, touch-move is strict
-// where the game has it, and an illegal move loses where the rules say so
-// and is otherwise penalised chess-style.
+// where the game has it, and an illegal move loses where the rules say so,
+// is penalised as the game's own rules say (rules.Traits.IllegalMoves), and
+// is otherwise penalised chess-style.
 func DefaultConfig(g rules.Game) Config {
 	t := g.Traits()
 	c := Config{
 		Completion:     OnPress,
 		TouchMove:      Off,
 		Penalty:        ChessPenalty,
-		IllegalAddTime: 2 * time.Minute,
-		IllegalLossAt:  2,
+		IllegalAddTime: fideAddTime,
+		IllegalLossAt:  fideLossAt,
 		Settle:         300 * time.Millisecond,
 		Release:        150 * time.Millisecond,
 		Simultaneous:   500 * time.Millisecond,
@@ -107,8 +116,16 @@ func DefaultConfig(g rules.Game) Config {
 	if t.TouchMove {
 		c.TouchMove = Strict
 	}
-	if t.IllegalMoveLoses {
+	switch d := t.IllegalMoves; {
+	case t.IllegalMoveLoses:
 		c.Penalty = LossPenalty
+	case d.CorrectOnly:
+		c.Penalty = ReportOnly
+	case d.AddTime > 0 || d.LossAt > 0:
+		c.IllegalAddTime, c.IllegalLossAt = d.AddTime, d.LossAt
+		if d.LossAt == 0 {
+			c.IllegalLossAt = math.MaxInt // time only: no illegal move loses
+		}
 	}
 	return c
 }
@@ -162,6 +179,10 @@ func (c *Config) Policy(touchMove, illegalMove string) error {
 			return fmt.Errorf("illegal-move policy %q: %w", illegalMove, err)
 		}
 		c.Penalty = p
+		if p == ChessPenalty {
+			// The event's "chess" is FIDE's, not a game's own numbers.
+			c.IllegalAddTime, c.IllegalLossAt = fideAddTime, fideLossAt
+		}
 	}
 	return nil
 }

@@ -1,7 +1,10 @@
 package arbiter_test
 
 import (
+	"fmt"
+	"math"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -32,4 +35,39 @@ func TestBoardConfig(t *testing.T) {
 	assert.ErrorContains(t, err, `touch-move policy "sometimes"`)
 	_, err = arbiter.BoardConfig(tav, "", "fine")
 	assert.ErrorContains(t, err, `illegal-move policy "fine"`)
+}
+
+// Each game's own illegal-move default, and the event's word over it
+// (issue 18 §2).
+func TestIllegalMoveDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		game    string
+		opts    rules.Options
+		policy  string
+		penalty arbiter.Penalty
+		add     time.Duration
+		lossAt  int
+	}{
+		{game: "chess", penalty: arbiter.ChessPenalty, add: 2 * time.Minute, lossAt: 2},
+		{game: "tensor", penalty: arbiter.ChessPenalty, add: 2 * time.Minute, lossAt: 2},
+		{game: "shogi", penalty: arbiter.LossPenalty, add: 2 * time.Minute, lossAt: 2},
+		{game: "tavreli", penalty: arbiter.ReportOnly, add: 2 * time.Minute, lossAt: 2},
+		{game: "tavreli", policy: "chess", penalty: arbiter.ChessPenalty, add: 2 * time.Minute, lossAt: 2},
+		{game: "kvaa", penalty: arbiter.ReportOnly, add: 2 * time.Minute, lossAt: 2},
+		{game: "kvaa", opts: rules.Options{"illegal_policy": "time_penalty:30"}, penalty: arbiter.ChessPenalty, add: 30 * time.Second, lossAt: math.MaxInt},
+		{game: "kvaa", opts: rules.Options{"illegal_policy": "forfeit_after:3"}, penalty: arbiter.ChessPenalty, lossAt: 3},
+		{game: "kvaa", opts: rules.Options{"illegal_policy": "forfeit_after:3"}, policy: "chess", penalty: arbiter.ChessPenalty, add: 2 * time.Minute, lossAt: 2},
+		{game: "kvaa", opts: rules.Options{"illegal_policy": "time_penalty:30"}, policy: "loss", penalty: arbiter.LossPenalty, add: 30 * time.Second, lossAt: math.MaxInt},
+	} {
+		t.Run(fmt.Sprintf("%s %v %s", tc.game, tc.opts, tc.policy), func(t *testing.T) {
+			g, err := rules.New(tc.game, tc.opts)
+			require.NoError(t, err)
+			c, err := arbiter.BoardConfig(g, "", tc.policy)
+			require.NoError(t, err)
+			assert.Equal(t, tc.penalty, c.Penalty)
+			assert.Equal(t, tc.add, c.IllegalAddTime)
+			assert.Equal(t, tc.lossAt, c.IllegalLossAt)
+			require.NoError(t, c.Validate())
+		})
+	}
 }

@@ -870,10 +870,10 @@ func (s *Session) illegalMove(out []Output, at time.Duration) []Output {
 	out = append(out, a)
 	switch s.cfg.Penalty {
 	case LossPenalty:
-		return s.end(out, rules.Loss(side, rules.IllegalMove), at, "illegal move")
+		return s.end(out, s.illegalLoss(side), at, "illegal move")
 	case ChessPenalty:
 		if n >= s.cfg.IllegalLossAt {
-			return s.end(out, rules.Loss(side, rules.IllegalMove), at, fmt.Sprintf("illegal move number %d", n))
+			return s.end(out, s.illegalLoss(side), at, fmt.Sprintf("illegal move number %d", n))
 		}
 		if s.clk != nil && s.cfg.IllegalAddTime > 0 {
 			if err := s.clk.AddTime(clock.Side(side.Other()), s.cfg.IllegalAddTime); err != nil {
@@ -882,6 +882,20 @@ func (s *Session) illegalMove(out []Output, at time.Duration) []Output {
 		}
 	}
 	return s.enterRecovery(out, at, "restore the position before the illegal move")
+}
+
+// illegalLoss is the result of side's losing illegal move: a loss, or a
+// draw where the game says so (FIDE 7.5.5) and the opponent cannot win
+// from the position by any series of legal moves.
+func (s *Session) illegalLoss(side rules.Color) rules.Outcome {
+	if s.game.Traits().IllegalLossDrawnIfUnwinnable {
+		if w, ok := s.pos.(rules.Winnable); ok {
+			if can, known := w.CanEverWin(side.Other()); known && !can {
+				return rules.Draw(rules.IllegalMove)
+			}
+		}
+	}
+	return rules.Loss(side, rules.IllegalMove)
 }
 
 func (s *Session) enterRecovery(out []Output, at time.Duration, reason string) []Output {
@@ -951,6 +965,10 @@ func (s *Session) clockEvents(out []Output, at time.Duration) []Output {
 		side := rules.Color(ev.Side)
 		switch ev.Verdict {
 		case clock.FlagLoses:
+			if s.game.Traits().FlagDraws {
+				out = s.end(out, rules.Draw(rules.Time), ev.At, s.game.SideName(side)+"'s flag fell: a draw by the game's rule")
+				break
+			}
 			out = s.end(out, rules.Loss(side, rules.Time), ev.At, s.game.SideName(side)+" lost on time")
 		case clock.FlagDraws:
 			out = s.end(out, rules.Draw(rules.Time), ev.At, s.game.SideName(side)+"'s flag fell, but the opponent cannot win")

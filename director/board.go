@@ -3,9 +3,11 @@ package director
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"arbiter/arbiter"
+	"arbiter/clock"
 	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
 	"arbiter/store"
@@ -38,6 +40,7 @@ func (d *Director) BoardEvent(ctx context.Context, e sensorboard.Event) {
 	case sensorboard.EventHello:
 		if e.Hello != nil {
 			t.setCaps(arbiter.CapsOf(e.Hello.Caps))
+			t.setShows(e.Hello.Caps)
 		}
 		t.SetHealth(sensorboard.Active.String())
 		if l := t.Live(); l.GameID == 0 || l.Result != "" {
@@ -77,6 +80,30 @@ func display(s Sender, board string, geo *rules.Geometry, m arbiter.MoveMade) {
 		running = sensorboard.SideSecond
 	}
 	_ = s.Send(board, &sensorboard.ClockMsg{First: ms(m.Clock[0]), Second: ms(m.Clock[1]), Running: running})
+}
+
+// displayClock sends the board both clocks as they read at at: from the
+// start of the game, before any move has been made (issue 18 §5).
+func displayClock(s Sender, board string, c *clock.Clock, at time.Duration) error {
+	if s == nil || c == nil {
+		return nil
+	}
+	var msg sensorboard.ClockMsg
+	msg.Running = sensorboard.SideNone
+	for side, w := range []*uint32{&msg.First, &msg.Second} {
+		r := c.Reading(clock.Side(side), at)
+		*w = ms(r.Display)
+		if r.Running {
+			msg.Running = sensorboard.SideFirst
+			if side == 1 {
+				msg.Running = sensorboard.SideSecond
+			}
+		}
+	}
+	if err := s.Send(board, &msg); err != nil {
+		return fmt.Errorf("board %s: clock: %w", board, err)
+	}
+	return nil
 }
 
 func ms(d time.Duration) uint32 {
@@ -175,4 +202,73 @@ func (d *Director) startWaiting(ctx context.Context, t *Table, force bool) error
 		}
 		return t.start(g, tr.game, cfg)
 	})
+}
+
+// tell shows the players on a board with a display what a table decided
+// (issue 18 §5): an alert's text (CAP_TEXT) and its squares lit
+// (CAP_LIGHTS), the squares to restore, the result; and clears them once
+// the matter is resolved (the board restored, a move made).
+func (t *Table) tell(s Sender, o arbiter.Output) error {
+	shows := t.showsCaps()
+	if s == nil || shows == 0 {
+		return nil
+	}
+	var text *sensorboard.AlertMsg
+	var lit *sensorboard.LightMsg
+	switch o := o.(type) {
+	case arbiter.Alert:
+		level := sensorboard.AlertWarning
+		if o.Enforced {
+			level = sensorboard.AlertError
+		}
+		text = &sensorboard.AlertMsg{Level: level, Beep: o.Enforced, Text: o.Message}
+		if len(o.Squares) > 0 {
+			lit = t.lights(sensorboard.ColorAttn, o.Squares)
+		}
+	case arbiter.Recovery:
+		if o.Done {
+			text, lit = &sensorboard.AlertMsg{Level: sensorboard.AlertClear}, &sensorboard.LightMsg{}
+			break
+		}
+		sq := make([]rules.Square, len(o.Fixes))
+		for i, f := range o.Fixes {
+			sq[i] = f.Square
+		}
+		text = &sensorboard.AlertMsg{Level: sensorboard.AlertError, Beep: true, Text: o.Reason}
+		lit = t.lights(sensorboard.ColorBad, sq)
+	case arbiter.MoveMade:
+		if !t.shown {
+			return nil
+		}
+		text, lit = &sensorboard.AlertMsg{Level: sensorboard.AlertClear}, &sensorboard.LightMsg{}
+	case arbiter.GameOver:
+		text, lit = &sensorboard.AlertMsg{Level: sensorboard.AlertInfo, Text: o.Outcome.String()}, &sensorboard.LightMsg{}
+	default:
+		return nil
+	}
+	var errs []error
+	if text != nil && shows.Has(sensorboard.CapText) {
+		errs = append(errs, s.Send(t.ID, text))
+	}
+	if lit != nil && shows.Has(sensorboard.CapLights) {
+		errs = append(errs, s.Send(t.ID, lit))
+	}
+	t.shown = text != nil && text.Level != sensorboard.AlertClear || lit != nil && len(lit.Squares) > 0
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("board %s: display: %w", t.ID, err)
+	}
+	return nil
+}
+
+// lights lights squares in colour, blinking, in the board's numbering.
+func (t *Table) lights(color uint8, squares []rules.Square) *sensorboard.LightMsg {
+	geo := t.rgame.Geometry()
+	m := &sensorboard.LightMsg{Mode: sensorboard.LightBlink, Color: color}
+	for _, sq := range squares {
+		if sq == rules.NoSquare {
+			continue
+		}
+		m.Squares = append(m.Squares, uint16(geo.SensorIndex(sq)))
+	}
+	return m
 }

@@ -349,6 +349,14 @@ func (d *Director) decided(t *Table, o arbiter.Output) {
 	if m, ok := o.(arbiter.MoveMade); ok {
 		display(d.sender, t.ID, t.rgame.Geometry(), m)
 	}
+	if err := t.tell(d.sender, o); err != nil {
+		d.log.Warn("tell the board", "board", t.ID, "err", err)
+	}
+	if st, ok := o.(arbiter.Started); ok && t.session != nil {
+		if err := displayClock(d.sender, t.ID, t.session.Clock(), st.At); err != nil {
+			d.log.Warn("send clock to board", "board", t.ID, "err", err)
+		}
+	}
 	if p, ok := o.(arbiter.Prompt); ok && d.sender != nil {
 		// The board shows the question and its ordered choices (PROTOCOL 6.1).
 		if err := d.sender.Send(t.ID, p.Message(t.rgame.Geometry())); err != nil {

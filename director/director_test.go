@@ -4,6 +4,8 @@ import (
 	"context"
 	"log/slog"
 	"path/filepath"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -214,4 +216,164 @@ func TestRunWaitsForPairing(t *testing.T) {
 	rounds, err := db.Rounds(id)
 	require.NoError(t, err)
 	assert.Len(t, rounds, 2, "round 2 was paired and stored before Run returned")
+}
+
+// The "board being restored" flag of a game does not carry over to the
+// next game on that table (issue 18 §1).
+func TestRecoveryFlagNotCarriedToNextGame(t *testing.T) {
+	d, db := newEvent(t, "swiss-dutch", 4, 2)
+	id := d.TournamentIDs()[0]
+	t1, err := d.AddTable(id, "B1")
+	require.NoError(t, err)
+	ctx := run(t, d)
+
+	require.Eventually(t, func() bool { return t1.Live().GameID != 0 }, 5*time.Second, 10*time.Millisecond)
+	first := t1.Live().GameID
+	heights := make([]int, 64)
+	for i := range 16 {
+		heights[i], heights[63-i] = 1, 1
+	}
+	t1.Input(ctx, arbiterEvent(d.Now(), heights))
+	time.Sleep(400 * time.Millisecond)
+	t1.Input(ctx, heartbeat(d.Now()))
+	require.Eventually(t, func() bool { return t1.Live().Clock[0].Running }, 5*time.Second, 10*time.Millisecond, "the clock did not start after the set-up")
+
+	// e2-e5 is no legal move: the board is to be restored.
+	e2, _ := rules.NewRect(8, 8).Lookup("e2")
+	e5, _ := rules.NewRect(8, 8).Lookup("e5")
+	now := d.Now()
+	t1.Input(ctx, square(now+time.Millisecond, e2, 0))
+	t1.Input(ctx, square(now+2*time.Millisecond, e5, 1))
+	t1.Input(ctx, press(now+3*time.Millisecond, rules.White))
+	require.Eventually(t, func() bool { return t1.Live().Recovery }, 5*time.Second, 10*time.Millisecond, "no recovery after an illegal move")
+
+	// The arbiter ends the round; a game of the next round starts on the table.
+	finishRound(t, ctx, d, waitRound(t, db, id, 1))
+	require.Eventually(t, func() bool {
+		g := t1.Live().GameID
+		return g != 0 && g != first
+	}, 5*time.Second, 10*time.Millisecond, "the next game did not start on the table")
+	assert.False(t, t1.Live().Recovery, "the new game's board is not being restored")
+}
+
+// recorder is a board driver that keeps what the director sends.
+type recorder struct {
+	mu   sync.Mutex
+	sent []sensorboard.Message
+}
+
+func (r *recorder) Send(_ string, m sensorboard.Message) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.sent = append(r.sent, m)
+	return nil
+}
+
+func (r *recorder) Resync(string) error { return nil }
+
+func (r *recorder) messages() []sensorboard.Message {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.sent)
+}
+
+// The board is sent its clocks from the start of the game, before move 1
+// (issue 18 §5).
+func TestClockShownFromTheStart(t *testing.T) {
+	d, _ := newEvent(t, "swiss-dutch", 4, 1)
+	rec := &recorder{}
+	d.SetSender(rec)
+	id := d.TournamentIDs()[0]
+	t1, err := d.AddTable(id, "B1")
+	require.NoError(t, err)
+	ctx := run(t, d)
+
+	require.Eventually(t, func() bool { return t1.Live().GameID != 0 }, 5*time.Second, 10*time.Millisecond)
+	heights := make([]int, 64)
+	for i := range 16 {
+		heights[i], heights[63-i] = 1, 1
+	}
+	t1.Input(ctx, arbiterEvent(d.Now(), heights))
+	time.Sleep(400 * time.Millisecond)
+	t1.Input(ctx, heartbeat(d.Now()))
+	require.Eventually(t, func() bool { return t1.Live().Clock[0].Running }, 5*time.Second, 10*time.Millisecond, "the clock did not start after the set-up")
+
+	var clk *sensorboard.ClockMsg
+	require.Eventually(t, func() bool {
+		for _, m := range rec.messages() {
+			if c, ok := m.(*sensorboard.ClockMsg); ok {
+				clk = c
+				return true
+			}
+		}
+		return false
+	}, 5*time.Second, 10*time.Millisecond, "no CLOCK frame before the first move")
+	assert.Equal(t, sensorboard.SideFirst, clk.Running, "the first mover's clock runs")
+	assert.Positive(t, clk.First)
+	assert.Positive(t, clk.Second)
+	for _, m := range rec.messages() {
+		assert.NotEqual(t, sensorboard.TypeAlert, m.Type(), "a board without a display is sent no ALERT")
+	}
+}
+
+// A board that advertises text and lights is told of an illegal move: the
+// alert shown, the squares to restore lit, both cleared once the board is
+// restored (issue 18 §5).
+func TestBoardToldOfIllegalMove(t *testing.T) {
+	d, _ := newEvent(t, "swiss-dutch", 4, 1)
+	rec := &recorder{}
+	d.SetSender(rec)
+	id := d.TournamentIDs()[0]
+	t1, err := d.AddTable(id, "B1")
+	require.NoError(t, err)
+	ctx := run(t, d)
+	d.BoardEvent(ctx, sensorboard.Event{Kind: sensorboard.EventHello, Board: "B1",
+		Hello: &sensorboard.Hello{ID: "B1", Caps: sensorboard.CapHeight | sensorboard.CapText | sensorboard.CapLights, Width: 8, Height: 8, Cells: 64}})
+
+	require.Eventually(t, func() bool { return t1.Live().GameID != 0 }, 5*time.Second, 10*time.Millisecond)
+	heights := make([]int, 64)
+	for i := range 16 {
+		heights[i], heights[63-i] = 1, 1
+	}
+	t1.Input(ctx, arbiterEvent(d.Now(), heights))
+	time.Sleep(400 * time.Millisecond)
+	t1.Input(ctx, heartbeat(d.Now()))
+	require.Eventually(t, func() bool { return t1.Live().Clock[0].Running }, 5*time.Second, 10*time.Millisecond, "the clock did not start after the set-up")
+
+	geo := rules.NewRect(8, 8)
+	e2, _ := geo.Lookup("e2")
+	e5, _ := geo.Lookup("e5")
+	now := d.Now()
+	t1.Input(ctx, square(now+time.Millisecond, e2, 0))
+	t1.Input(ctx, square(now+2*time.Millisecond, e5, 1))
+	t1.Input(ctx, press(now+3*time.Millisecond, rules.White))
+	require.Eventually(t, func() bool { return t1.Live().Recovery }, 5*time.Second, 10*time.Millisecond, "no recovery after an illegal move")
+
+	last := func() (alert *sensorboard.AlertMsg, light *sensorboard.LightMsg) {
+		for _, m := range rec.messages() {
+			switch m := m.(type) {
+			case *sensorboard.AlertMsg:
+				alert = m
+			case *sensorboard.LightMsg:
+				light = m
+			}
+		}
+		return alert, light
+	}
+	require.Eventually(t, func() bool { a, l := last(); return a != nil && l != nil }, 5*time.Second, 10*time.Millisecond, "no ALERT and LIGHT to a board with a display")
+	a, l := last()
+	assert.Equal(t, sensorboard.AlertError, a.Level)
+	assert.NotEmpty(t, a.Text)
+	assert.Equal(t, sensorboard.ColorBad, l.Color)
+	assert.ElementsMatch(t, []uint16{uint16(e2), uint16(e5)}, l.Squares, "the squares to restore are lit")
+
+	// Restored: the alert and the lights are cleared.
+	now = d.Now()
+	t1.Input(ctx, square(now+time.Millisecond, e5, 0))
+	t1.Input(ctx, square(now+2*time.Millisecond, e2, 1))
+	require.Eventually(t, func() bool { return !t1.Live().Recovery }, 5*time.Second, 10*time.Millisecond, "the board was not seen restored")
+	require.Eventually(t, func() bool {
+		a, l := last()
+		return a.Level == sensorboard.AlertClear && len(l.Squares) == 0
+	}, 5*time.Second, 10*time.Millisecond, "the display was not cleared")
 }

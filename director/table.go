@@ -10,6 +10,7 @@ import (
 
 	"arbiter/arbiter"
 	"arbiter/clock"
+	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
 	"arbiter/store"
 )
@@ -42,7 +43,11 @@ type Table struct {
 	cmds   chan func()
 
 	capsMu sync.Mutex
-	caps   arbiter.Caps // what the board on the table senses
+	caps   arbiter.Caps     // what the board on the table senses
+	shows  sensorboard.Caps // the board's display capabilities (text, lights)
+	// shown: an alert or lit squares are on the board's display, to clear
+	// once resolved (the table's goroutine only).
+	shown bool
 
 	// Owned by the table goroutine.
 	game    *store.Game
@@ -200,6 +205,20 @@ func (t *Table) setCaps(c arbiter.Caps) {
 	t.capsMu.Unlock()
 }
 
+// setShows keeps what the table's board can display (CAP_TEXT, CAP_LIGHTS).
+func (t *Table) setShows(c sensorboard.Caps) {
+	t.capsMu.Lock()
+	t.shows = c & (sensorboard.CapText | sensorboard.CapLights)
+	t.capsMu.Unlock()
+}
+
+// showsCaps returns what the table's board can display.
+func (t *Table) showsCaps() sensorboard.Caps {
+	t.capsMu.Lock()
+	defer t.capsMu.Unlock()
+	return t.shows
+}
+
 // Caps returns what the table's board senses.
 func (t *Table) Caps() arbiter.Caps {
 	t.capsMu.Lock()
@@ -319,6 +338,9 @@ func (t *Table) start(g *store.Game, rg rules.Game, cfg arbiter.Config) error {
 	t.epoch = t.now()
 	t.mu.Lock()
 	t.live.LastMove, t.live.Result, t.live.Prompt, t.live.View = "", "", nil, nil
+	// A new session has no board being restored: the flag of the game
+	// before must not carry over (issue 18 §1).
+	t.live.Recovery = false
 	if len(moves) > 0 {
 		t.live.LastMove = moves[len(moves)-1].Notation
 	}

@@ -1,5 +1,7 @@
 package rules
 
+import "time"
+
 // Move is one legal action of the side to move: a board move, a drop, a
 // placement, or a compound turn (castling, en passant, a Tensor push, a
 // Kvaa move with a placement). Moves are comparable values made by a
@@ -80,6 +82,29 @@ type Traits struct {
 	// IllegalMoveLoses: a completed illegal move loses at once (shogi);
 	// otherwise the event's illegal-move policy applies.
 	IllegalMoveLoses bool
+	// IllegalLossDrawnIfUnwinnable: a player who loses by illegal moves
+	// against an opponent who cannot win by any series of legal moves
+	// (rules.Winnable) gets a draw instead (FIDE 7.5.5 with 6.9).
+	IllegalLossDrawnIfUnwinnable bool
+	// IllegalMoves is the game's own default for a completed illegal move
+	// where IllegalMoveLoses does not apply; the zero value is the
+	// chess-style penalty. A tournament's configuration may override it.
+	IllegalMoves IllegalDefault
+	// FlagDraws: running out of time draws the game instead of losing it
+	// (Kvaa flag_result=draw, D-24).
+	FlagDraws bool
+}
+
+// IllegalDefault is a game's own default penalty for illegal moves.
+type IllegalDefault struct {
+	// CorrectOnly: the position is restored and nothing else (Tavreli D21,
+	// Kvaa D-23 "correct").
+	CorrectOnly bool
+	// AddTime is added to the opponent's clock for each illegal move, and
+	// LossAt is the illegal move that loses (0: none); they apply when
+	// either is set (Kvaa "time_penalty:N", "forfeit_after:N").
+	AddTime time.Duration
+	LossAt  int
 }
 
 // Game is a set of rules with fixed options: a factory of positions.

@@ -63,8 +63,11 @@ func (*Game) Options() rules.Options { return rules.Options{} }
 // Geometry returns the 8x8 board.
 func (*Game) Geometry() *rules.Geometry { return config.Geometry() }
 
-// Traits: touch-move applies; no stacks.
-func (*Game) Traits() rules.Traits { return rules.Traits{TouchMove: true} }
+// Traits: touch-move applies; no stacks; FIDE 7.5.5 (an illegal-move loss
+// against an opponent who cannot mate is a draw).
+func (*Game) Traits() rules.Traits {
+	return rules.Traits{TouchMove: true, IllegalLossDrawnIfUnwinnable: true}
+}
 
 // SideName returns "White" or "Black".
 func (*Game) SideName(c rules.Color) string {

@@ -2,6 +2,7 @@ package kvaa
 
 import (
 	"fmt"
+	"time"
 
 	"arbiter/rules"
 )
@@ -81,8 +82,20 @@ func (g *Game) Options() rules.Options { return g.cfg.Options() }
 // Geometry returns the field (see [Geometry]).
 func (g *Game) Geometry() *rules.Geometry { return geometry }
 
-// Traits: no touch-move rule (D-25), no stacks.
-func (g *Game) Traits() rules.Traits { return rules.Traits{} }
+// Traits: no touch-move rule (D-25), no stacks; illegal turns as the
+// option illegal_policy says (D-23), a flag fall as flag_result says (D-24).
+func (g *Game) Traits() rules.Traits {
+	var d rules.IllegalDefault
+	switch p := g.cfg.IllegalPolicy; p.Kind {
+	case TimePenalty:
+		d.AddTime = time.Duration(p.N) * time.Second
+	case ForfeitAfter:
+		d.LossAt = p.N
+	default:
+		d.CorrectOnly = true
+	}
+	return rules.Traits{IllegalMoves: d, FlagDraws: g.cfg.FlagResult == FlagDraw}
+}
 
 // SideName returns "South" or "North".
 func (g *Game) SideName(c rules.Color) string {

@@ -15,7 +15,7 @@ func TestGameInterface(t *testing.T) {
 	assert.Contains(t, rules.Games(), "kvaa")
 	assert.Equal(t, "South", g.SideName(rules.First))
 	assert.Equal(t, "North", g.SideName(rules.Second))
-	assert.Equal(t, rules.Traits{}, g.Traits())
+	assert.Equal(t, rules.Traits{IllegalMoves: rules.IllegalDefault{CorrectOnly: true}}, g.Traits(), "D-23: illegal_policy=correct by default")
 	assert.Same(t, Geometry(), g.Geometry())
 	start := g.Start()
 	assert.Equal(t, StartKPS, start.String())

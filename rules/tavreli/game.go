@@ -117,7 +117,10 @@ func (g *Game) Geometry() *rules.Geometry { return geometry }
 func (g *Game) Traits() rules.Traits {
 	// A move is complete when the pieces are set down and the board has
 	// settled (spec 3.2, "Completion"); a clock press only confirms it.
-	return rules.Traits{TouchMove: true, Stacks: true, CompleteOnRelease: true}
+	// Illegal moves are rejected and restored; penalties are
+	// configuration, off by default (D21).
+	return rules.Traits{TouchMove: true, Stacks: true, CompleteOnRelease: true,
+		IllegalMoves: rules.IllegalDefault{CorrectOnly: true}}
 }
 
 // SideName returns "White" or "Black".

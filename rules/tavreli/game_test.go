@@ -15,7 +15,8 @@ func TestRegistered(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "tavreli", g.Name())
 	assert.Equal(t, rules.Options{"array": "RNBQKBNR", "alphabet": "latin", "notation": "lenient", "autodraw": "off"}, g.Options())
-	assert.Equal(t, rules.Traits{TouchMove: true, Stacks: true, CompleteOnRelease: true}, g.Traits())
+	assert.Equal(t, rules.Traits{TouchMove: true, Stacks: true, CompleteOnRelease: true,
+		IllegalMoves: rules.IllegalDefault{CorrectOnly: true}}, g.Traits(), "D21: illegal moves only restored by default")
 	assert.Equal(t, "White", g.SideName(rules.White))
 	assert.Equal(t, "Black", g.SideName(rules.Black))
 	assert.Equal(t, 64, g.Geometry().Len())

@@ -69,8 +69,11 @@ func (g *Game) Options() rules.Options { return rules.Options{"backrank": g.back
 // Geometry returns the 10x8 board.
 func (g *Game) Geometry() *rules.Geometry { return g.cfg.Geometry() }
 
-// Traits: touch-move applies (D34 keeps the tool monsters out of it).
-func (*Game) Traits() rules.Traits { return rules.Traits{TouchMove: true} }
+// Traits: touch-move applies (D34 keeps the tool monsters out of it); FIDE
+// 7.5.5 (an illegal-move loss against an opponent who cannot win is a draw).
+func (*Game) Traits() rules.Traits {
+	return rules.Traits{TouchMove: true, IllegalLossDrawnIfUnwinnable: true}
+}
 
 // SideName returns "White" or "Black".
 func (*Game) SideName(c rules.Color) string {
