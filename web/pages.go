@@ -18,6 +18,9 @@ import (
 // and the page's own content.
 type pages struct {
 	sets map[string]*template.Template
+	// prints are the printable versions of some pages: the page's content
+	// in the print layout.
+	prints map[string]*template.Template
 	// partials renders the fragments the script fetches.
 	partials *template.Template
 }
@@ -36,6 +39,7 @@ var funcs = template.FuncMap{
 	"tbvalue":  func(v tiebreak.Value, s tiebreak.Spec) string { return v.Format(s.Kind) },
 	"cellcode": func(c tiebreak.Cell, first, second byte) string { return c.Code(first, second) },
 	"points":   func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) },
+	"tbname":   tbName,
 	"resultArgs": func(game uint64, csrf string, reasons []string) map[string]any {
 		return map[string]any{"Game": game, "CSRF": csrf, "Reasons": reasons}
 	},
@@ -47,6 +51,10 @@ func mustParsePages() *pages {
 	for _, name := range pageNames {
 		t := template.Must(template.Must(base.Clone()).ParseFS(assets, "templates/"+name+".html"))
 		p.sets[name] = t
+	}
+	p.prints = map[string]*template.Template{}
+	for _, name := range printableNames {
+		p.prints[name] = template.Must(template.Must(p.sets[name].Clone()).ParseFS(assets, "templates/print.html"))
 	}
 	return p
 }
@@ -185,11 +193,20 @@ func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Site) standingsPage(w http.ResponseWriter, r *http.Request) {
-	id, _ := pathID(r, "id")
-	if st, ok := lookup(s, w, r, s.standings); ok {
-		t, _ := s.d.DB().Tournament(id)
-		s.render(w, r, http.StatusOK, "standings", map[string]any{"Tournament": t, "Standings": st})
+	if data, ok := s.standingsData(w, r); ok {
+		s.render(w, r, http.StatusOK, "standings", data)
 	}
+}
+
+// standingsData is what the standings page and its printout show.
+func (s *Site) standingsData(w http.ResponseWriter, r *http.Request) (map[string]any, bool) {
+	id, _ := pathID(r, "id")
+	st, ok := lookup(s, w, r, s.standings)
+	if !ok {
+		return nil, false
+	}
+	t, _ := s.d.DB().Tournament(id)
+	return map[string]any{"Tournament": t, "Standings": st}, true
 }
 
 // colourLetters are the crosstable letters of each game's sides.
@@ -204,10 +221,17 @@ func colourLetters(game string) (byte, byte) {
 }
 
 func (s *Site) crosstablePage(w http.ResponseWriter, r *http.Request) {
+	if data, ok := s.crosstableData(w, r); ok {
+		s.render(w, r, http.StatusOK, "crosstable", data)
+	}
+}
+
+// crosstableData is what the crosstable page and its printout show.
+func (s *Site) crosstableData(w http.ResponseWriter, r *http.Request) (map[string]any, bool) {
 	id, _ := pathID(r, "id")
 	ct, ok := lookup(s, w, r, s.crosstableOnly)
 	if !ok {
-		return
+		return nil, false
 	}
 	t, _ := s.d.DB().Tournament(id)
 	first, second := colourLetters(t.Game)
@@ -215,7 +239,7 @@ func (s *Site) crosstablePage(w http.ResponseWriter, r *http.Request) {
 	for i := range rounds {
 		rounds[i] = i + 1
 	}
-	s.render(w, r, http.StatusOK, "crosstable", map[string]any{"Tournament": t, "Cross": ct, "RoundNumbers": rounds, "FirstLetter": first, "SecondLetter": second})
+	return map[string]any{"Tournament": t, "Cross": ct, "RoundNumbers": rounds, "FirstLetter": first, "SecondLetter": second}, true
 }
 
 // gameBody is the game viewer's live part: the board after Ply and the

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"arbiter/pairing/tiebreak"
 	"arbiter/rules"
 	"arbiter/store"
 )
@@ -157,6 +158,46 @@ func (s *Site) printPage(name string) http.HandlerFunc {
 		var buf bytes.Buffer
 		if err := printPages.ExecuteTemplate(&buf, name, pr); err != nil {
 			s.fail(w, r, http.StatusInternalServerError, fmt.Sprintf("printout %s: %v", name, err))
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write(buf.Bytes())
+	}
+}
+
+// printableNames are the pages that have a printout.
+var printableNames = []string{"standings", "crosstable"}
+
+// tbNames names the tie-breaks under the printed standings.
+var tbNames = map[tiebreak.Kind]string{
+	tiebreak.PTS: "points", tiebreak.BH: "Buchholz", tiebreak.FB: "Fore Buchholz",
+	tiebreak.AOB: "average of the opponents' Buchholz", tiebreak.SB: "Sonneborn-Berger",
+	tiebreak.DE: "direct encounter", tiebreak.WIN: "rounds won", tiebreak.WON: "games won",
+	tiebreak.BPG: "games with the second move", tiebreak.BWG: "games won with the second move",
+	tiebreak.REP: "rounds elected to play", tiebreak.ARO: "average rating of the opponents",
+	tiebreak.TPR: "tournament performance rating", tiebreak.PTP: "perfect tournament performance",
+	tiebreak.APRO: "average of the opponents' TPR", tiebreak.APPO: "average of the opponents' PTP",
+	tiebreak.PS: "progressive score", tiebreak.KS: "Koya system", tiebreak.RTNG: "own rating",
+	tiebreak.TPN: "starting rank",
+}
+
+func tbName(s tiebreak.Spec) string {
+	if n, ok := tbNames[s.Kind]; ok {
+		return n
+	}
+	return s.Kind.String()
+}
+
+// printOf serves a page's content in the print layout.
+func (s *Site) printOf(page string, get func(http.ResponseWriter, *http.Request) (map[string]any, bool)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		data, ok := get(w, r)
+		if !ok {
+			return
+		}
+		var buf bytes.Buffer
+		if err := s.pages.prints[page].ExecuteTemplate(&buf, "printlayout", pageData{Event: s.d.Name(), Page: page, Data: data}); err != nil {
+			s.fail(w, r, http.StatusInternalServerError, fmt.Sprintf("printout %s: %v", page, err))
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")

@@ -40,6 +40,13 @@ func TestPrintouts(t *testing.T) {
 		{"hand-paired round with byes", tav + "/rounds/2/pairings", http.StatusOK,
 			[]string{"paired by hand", "Not playing this round", "full-point bye", "not paired (absent)", "<td>1</td>"},
 			[]string{"rematches allowed"}},
+		{"standings", chess + "/print/standings", http.StatusOK,
+			[]string{"@media print", "<th>SB</th>", "SB = Sonneborn-Berger", "Dmitri", "&lt;script&gt;alert(1)&lt;/script&gt;"},
+			[]string{evilScript, evilImg, `<nav`}},
+		{"crosstable", chess + "/print/crosstable", http.StatusOK,
+			[]string{"@media print", "<th>Pts</th>", "Carla", "&#34;&gt;&lt;img src=x"},
+			[]string{evilScript, evilImg, `<nav`}},
+		{"standings of no tournament", "/tournaments/999/print/standings", http.StatusNotFound, nil, nil},
 		{"round not paired", chess + "/rounds/3/pairings", http.StatusNotFound, []string{"no round 3"}, nil},
 		{"bad round", chess + "/rounds/x/slips", http.StatusBadRequest, []string{"not a positive number"}, nil},
 		{"no tournament", "/tournaments/999/rounds/1/pairings", http.StatusNotFound, nil, nil},
@@ -66,4 +73,6 @@ func TestPrintouts(t *testing.T) {
 	_, body, _ = c.get(chess)
 	assert.Contains(t, body, chess+"/rounds/1/pairings")
 	assert.Contains(t, body, chess+"/rounds/1/slips")
+	assert.Contains(t, body, chess+"/print/standings")
+	assert.Contains(t, body, chess+"/print/crosstable")
 }
