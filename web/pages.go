@@ -146,6 +146,44 @@ type tableCard struct {
 	Live    director.Live
 	Board   *boardModel
 	Choices []choice
+	// Reason is why a finished game ended; Idle says what is next on a
+	// table with no game. Both are filled by Site.card.
+	Reason string
+	Idle   string
+}
+
+// Warning is the visible warning about the table's board link, or "".
+func (c tableCard) Warning() string {
+	what := ""
+	switch c.Live.Health {
+	case "disconnected":
+		what = "disconnected"
+	case "not-responding":
+		what = "not responding"
+	default:
+		return ""
+	}
+	if c.Live.HealthSince.IsZero() {
+		return "board " + what
+	}
+	return "board " + what + " since " + c.Live.HealthSince.Format("15:04")
+}
+
+// HealthText is the board link's health in words.
+func (c tableCard) HealthText() string {
+	switch c.Live.Health {
+	case "no board":
+		return "waiting for its board"
+	case "connecting":
+		return "board connecting"
+	case "active":
+		return "board connected"
+	case "delayed":
+		return "board slow to answer"
+	case "not-responding":
+		return "board not responding"
+	}
+	return "board " + c.Live.Health
 }
 
 // choice is one candidate move of a prompt.
@@ -165,10 +203,44 @@ func card(l director.Live) tableCard {
 	return c
 }
 
+// card is card(l) with what the store knows: why a finished game ended,
+// and what is next on an idle table.
+func (s *Site) card(l director.Live) tableCard {
+	c := card(l)
+	switch {
+	case l.GameID != 0 && l.Result != "":
+		g, err := s.d.DB().Game(l.GameID)
+		if err != nil {
+			s.log.Warn("table card: game", "table", l.Table, "game", l.GameID, "err", err)
+			break
+		}
+		c.Reason = g.Reason
+	case l.GameID == 0:
+		c.Idle = "no game on this table"
+		if l.Tournament == 0 {
+			break
+		}
+		sum, err := s.summary(l.Tournament)
+		if err != nil {
+			s.log.Warn("table card: tournament", "table", l.Table, "tournament", l.Tournament, "err", err)
+			break
+		}
+		switch {
+		case sum.Running:
+			c.Idle = fmt.Sprintf("no game this round (round %d)", sum.Paired)
+		case sum.Paired < sum.Rounds:
+			c.Idle = fmt.Sprintf("round %d not paired yet", sum.Paired+1)
+		default:
+			c.Idle = "tournament finished"
+		}
+	}
+	return c
+}
+
 func (s *Site) cards() []tableCard {
 	var out []tableCard
 	for _, l := range s.d.Tables() {
-		out = append(out, card(l))
+		out = append(out, s.card(l))
 	}
 	return out
 }
@@ -300,7 +372,7 @@ func (s *Site) tableFragment(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("table")
 	for _, l := range s.d.Tables() {
 		if l.Table == id {
-			s.fragment(w, "tablecard", card(l))
+			s.fragment(w, "tablecard", s.card(l))
 			return
 		}
 	}
