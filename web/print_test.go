@@ -30,10 +30,10 @@ func TestPrintouts(t *testing.T) {
 		want, not  []string
 	}{
 		{"chess pairings", chess + "/rounds/1/pairings", http.StatusOK,
-			[]string{"@media print", "Round 1", "White", "Black", "&lt;script&gt;alert(1)&lt;/script&gt;", "&#34;&gt;&lt;img src=x", "2000", "1900"},
+			[]string{`href="/static/print.css"`, "Round 1", "White", "Black", "&lt;script&gt;alert(1)&lt;/script&gt;", "&#34;&gt;&lt;img src=x", "2000", "1900"},
 			[]string{evilScript, evilImg, "paired by hand", "rematches", `class="nav"`}},
 		{"chess slips", chess + "/rounds/1/slips", http.StatusOK,
-			[]string{"@media print", `class="slip"`, "Board 1", "Board 2", "1-0", "½-½", "0-1", "signature White", "signature Black", "&lt;script&gt;alert(1)&lt;/script&gt;"},
+			[]string{`href="/static/print.css"`, `class="slip"`, "Board 1", "Board 2", "1-0", "½-½", "0-1", "signature White", "signature Black", "&lt;script&gt;alert(1)&lt;/script&gt;"},
 			[]string{evilScript, evilImg}},
 		{"rematches round", tav + "/rounds/1/pairings", http.StatusOK,
 			[]string{"rematches allowed", "Ivan", "Anna", "1-0"}, []string{"paired by hand"}},
@@ -41,10 +41,10 @@ func TestPrintouts(t *testing.T) {
 			[]string{"paired by hand", "Not playing this round", "full-point bye", "not paired (absent)", "<td>1</td>"},
 			[]string{"rematches allowed"}},
 		{"standings", chess + "/print/standings", http.StatusOK,
-			[]string{"@media print", "<th>SB</th>", "SB = Sonneborn-Berger", "Dmitri", "&lt;script&gt;alert(1)&lt;/script&gt;"},
+			[]string{`href="/static/print.css"`, "<th>SB</th>", "SB = Sonneborn-Berger", "Dmitri", "&lt;script&gt;alert(1)&lt;/script&gt;"},
 			[]string{evilScript, evilImg, `<nav`}},
 		{"crosstable", chess + "/print/crosstable", http.StatusOK,
-			[]string{"@media print", "<th>Pts</th>", "Carla", "&#34;&gt;&lt;img src=x"},
+			[]string{`href="/static/print.css"`, "<th>Pts</th>", "Carla", "&#34;&gt;&lt;img src=x"},
 			[]string{evilScript, evilImg, `<nav`}},
 		{"standings of no tournament", "/tournaments/999/print/standings", http.StatusNotFound, nil, nil},
 		{"round not paired", chess + "/rounds/3/pairings", http.StatusNotFound, []string{"no round 3"}, nil},
@@ -68,6 +68,13 @@ func TestPrintouts(t *testing.T) {
 	_, body, _ := c.get(tav + "/rounds/2/pairings")
 	ivan := body[strings.Index(body, "Ivan"):]
 	assert.Contains(t, ivan[:80], "<td>1</td>", "Ivan's score before round 2")
+
+	// The print stylesheet is served (an inline one would be blocked by the
+	// Content-Security-Policy).
+	status, css, _ := c.get("/static/print.css")
+	require.Equal(t, http.StatusOK, status)
+	assert.Contains(t, css, "@media print")
+	assert.Contains(t, css, ".back{display:none}")
 
 	// The tournament page links the printouts.
 	_, body, _ = c.get(chess)
