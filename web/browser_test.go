@@ -72,6 +72,11 @@ func TestBrowser(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "none", v, "the print stylesheet hides the link back")
 	shot("pairings-print.png")
+	require.NoError(t, p.navigate(fmt.Sprintf("%s/tournaments/%d/rounds/1/slips", base, e.chess)))
+	v, err = p.eval(`document.querySelectorAll(".slip").length`)
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, v, "one slip per board")
+	shot("slips-print.png")
 	require.NoError(t, p.call("Emulation.setEmulatedMedia", map[string]any{"media": ""}, nil))
 
 	// A live game: the move appears without a reload.

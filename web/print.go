@@ -61,23 +61,6 @@ func byeText(result string) string {
 	return "not paired"
 }
 
-// resultPoints is what a round's result gives each side.
-func resultPoints(p store.Pairing) (float64, float64) {
-	switch p.Result {
-	case "1-0", "+/-":
-		return 1, 0
-	case "0-1", "-/+":
-		return 0, 1
-	case "1/2-1/2":
-		return 0.5, 0.5
-	case "bye", "F":
-		return 1, 0
-	case "H":
-		return 0.5, 0
-	}
-	return 0, 0
-}
-
 // printRound gathers round n of tournament id for the printouts.
 func (s *Site) printRound(r *http.Request) (*printRound, error) {
 	id, err := pathID(r, "id")
@@ -102,22 +85,27 @@ func (s *Site) printRound(r *http.Request) (*printRound, error) {
 		return nil, fmt.Errorf("rounds of tournament %d: %w", id, err)
 	}
 	var round *store.Round
-	score := map[int]float64{}
 	for i := range rs {
 		if rs[i].Number == n {
 			round = &rs[i]
-			break
-		}
-		for _, p := range rs[i].Pairings {
-			a, b := resultPoints(p)
-			score[p.First] += a
-			if p.Second != 0 {
-				score[p.Second] += b
-			}
 		}
 	}
 	if round == nil {
 		return nil, fmt.Errorf("tournament %d has no round %d yet: %w", id, n, store.ErrNotFound)
+	}
+	// Each player's score before the round, as the crosstable counts it
+	// (the tournament's own scoring, byes included).
+	ct, err := s.crosstableOnly(id)
+	if err != nil {
+		return nil, fmt.Errorf("scores before round %d: %w", n, err)
+	}
+	score := map[int]float64{}
+	for _, row := range ct.Rows {
+		for i, c := range row.Cells {
+			if i < n-1 {
+				score[row.ID] += c.Points
+			}
+		}
 	}
 	players := map[int]store.Player{}
 	for _, p := range ps {
