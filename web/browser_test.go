@@ -60,6 +60,25 @@ func TestBrowser(t *testing.T) {
 	assert.Contains(t, v, evilImg)
 	assert.Contains(t, v, "Carla")
 
+	// The pairings printout as printed: the print stylesheet applied,
+	// hostile names shown as text.
+	require.NoError(t, p.navigate(fmt.Sprintf("%s/tournaments/%d/rounds/1/pairings", base, e.chess)))
+	require.NoError(t, p.call("Emulation.setEmulatedMedia", map[string]any{"media": "print"}, nil))
+	v, err = p.eval(`document.querySelector("table.pairings").innerText`)
+	require.NoError(t, err)
+	assert.Contains(t, v, evilScript)
+	assert.Contains(t, v, "White")
+	v, err = p.eval(`getComputedStyle(document.querySelector(".back")).display`)
+	require.NoError(t, err)
+	assert.Equal(t, "none", v, "the print stylesheet hides the link back")
+	shot("pairings-print.png")
+	require.NoError(t, p.navigate(fmt.Sprintf("%s/tournaments/%d/rounds/1/slips", base, e.chess)))
+	v, err = p.eval(`document.querySelectorAll(".slip").length`)
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, v, "one slip per board")
+	shot("slips-print.png")
+	require.NoError(t, p.call("Emulation.setEmulatedMedia", map[string]any{"media": ""}, nil))
+
 	// A live game: the move appears without a reload.
 	gid := e.live().GameID
 	require.NoError(t, p.navigate(fmt.Sprintf("%s/games/%d", base, gid)))

@@ -18,6 +18,9 @@ import (
 // and the page's own content.
 type pages struct {
 	sets map[string]*template.Template
+	// prints are the printable versions of some pages: the page's content
+	// in the print layout.
+	prints map[string]*template.Template
 	// partials renders the fragments the script fetches.
 	partials *template.Template
 }
@@ -36,6 +39,7 @@ var funcs = template.FuncMap{
 	"tbvalue":  func(v tiebreak.Value, s tiebreak.Spec) string { return v.Format(s.Kind) },
 	"cellcode": func(c tiebreak.Cell, first, second byte) string { return c.Code(first, second) },
 	"points":   func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) },
+	"tbname":   tbName,
 	"resultArgs": func(game uint64, csrf string, reasons []string) map[string]any {
 		return map[string]any{"Game": game, "CSRF": csrf, "Reasons": reasons}
 	},
@@ -47,6 +51,10 @@ func mustParsePages() *pages {
 	for _, name := range pageNames {
 		t := template.Must(template.Must(base.Clone()).ParseFS(assets, "templates/"+name+".html"))
 		p.sets[name] = t
+	}
+	p.prints = map[string]*template.Template{}
+	for _, name := range printableNames {
+		p.prints[name] = template.Must(template.Must(p.sets[name].Clone()).ParseFS(assets, "templates/print.html"))
 	}
 	return p
 }
@@ -138,6 +146,44 @@ type tableCard struct {
 	Live    director.Live
 	Board   *boardModel
 	Choices []choice
+	// Reason is why a finished game ended; Idle says what is next on a
+	// table with no game. Both are filled by Site.card.
+	Reason string
+	Idle   string
+}
+
+// Warning is the visible warning about the table's board link, or "".
+func (c tableCard) Warning() string {
+	what := ""
+	switch c.Live.Health {
+	case "disconnected":
+		what = "disconnected"
+	case "not-responding":
+		what = "not responding"
+	default:
+		return ""
+	}
+	if c.Live.HealthSince.IsZero() {
+		return "board " + what
+	}
+	return "board " + what + " since " + c.Live.HealthSince.Format("15:04")
+}
+
+// HealthText is the board link's health in words.
+func (c tableCard) HealthText() string {
+	switch c.Live.Health {
+	case "no board":
+		return "waiting for its board"
+	case "connecting":
+		return "board connecting"
+	case "active":
+		return "board connected"
+	case "delayed":
+		return "board slow to answer"
+	case "not-responding":
+		return "board not responding"
+	}
+	return "board " + c.Live.Health
 }
 
 // choice is one candidate move of a prompt.
@@ -157,10 +203,44 @@ func card(l director.Live) tableCard {
 	return c
 }
 
+// card is card(l) with what the store knows: why a finished game ended,
+// and what is next on an idle table.
+func (s *Site) card(l director.Live) tableCard {
+	c := card(l)
+	switch {
+	case l.GameID != 0 && l.Result != "":
+		g, err := s.d.DB().Game(l.GameID)
+		if err != nil {
+			s.log.Warn("table card: game", "table", l.Table, "game", l.GameID, "err", err)
+			break
+		}
+		c.Reason = g.Reason
+	case l.GameID == 0:
+		c.Idle = "no game on this table"
+		if l.Tournament == 0 {
+			break
+		}
+		sum, err := s.summary(l.Tournament)
+		if err != nil {
+			s.log.Warn("table card: tournament", "table", l.Table, "tournament", l.Tournament, "err", err)
+			break
+		}
+		switch {
+		case sum.Running:
+			c.Idle = fmt.Sprintf("no game this round (round %d)", sum.Paired)
+		case sum.Paired < sum.Rounds:
+			c.Idle = fmt.Sprintf("round %d not paired yet", sum.Paired+1)
+		default:
+			c.Idle = "tournament finished"
+		}
+	}
+	return c
+}
+
 func (s *Site) cards() []tableCard {
 	var out []tableCard
 	for _, l := range s.d.Tables() {
-		out = append(out, card(l))
+		out = append(out, s.card(l))
 	}
 	return out
 }
@@ -185,11 +265,20 @@ func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Site) standingsPage(w http.ResponseWriter, r *http.Request) {
-	id, _ := pathID(r, "id")
-	if st, ok := lookup(s, w, r, s.standings); ok {
-		t, _ := s.d.DB().Tournament(id)
-		s.render(w, r, http.StatusOK, "standings", map[string]any{"Tournament": t, "Standings": st})
+	if data, ok := s.standingsData(w, r); ok {
+		s.render(w, r, http.StatusOK, "standings", data)
 	}
+}
+
+// standingsData is what the standings page and its printout show.
+func (s *Site) standingsData(w http.ResponseWriter, r *http.Request) (map[string]any, bool) {
+	id, _ := pathID(r, "id")
+	st, ok := lookup(s, w, r, s.standings)
+	if !ok {
+		return nil, false
+	}
+	t, _ := s.d.DB().Tournament(id)
+	return map[string]any{"Tournament": t, "Standings": st}, true
 }
 
 // colourLetters are the crosstable letters of each game's sides.
@@ -204,10 +293,17 @@ func colourLetters(game string) (byte, byte) {
 }
 
 func (s *Site) crosstablePage(w http.ResponseWriter, r *http.Request) {
+	if data, ok := s.crosstableData(w, r); ok {
+		s.render(w, r, http.StatusOK, "crosstable", data)
+	}
+}
+
+// crosstableData is what the crosstable page and its printout show.
+func (s *Site) crosstableData(w http.ResponseWriter, r *http.Request) (map[string]any, bool) {
 	id, _ := pathID(r, "id")
 	ct, ok := lookup(s, w, r, s.crosstableOnly)
 	if !ok {
-		return
+		return nil, false
 	}
 	t, _ := s.d.DB().Tournament(id)
 	first, second := colourLetters(t.Game)
@@ -215,7 +311,7 @@ func (s *Site) crosstablePage(w http.ResponseWriter, r *http.Request) {
 	for i := range rounds {
 		rounds[i] = i + 1
 	}
-	s.render(w, r, http.StatusOK, "crosstable", map[string]any{"Tournament": t, "Cross": ct, "RoundNumbers": rounds, "FirstLetter": first, "SecondLetter": second})
+	return map[string]any{"Tournament": t, "Cross": ct, "RoundNumbers": rounds, "FirstLetter": first, "SecondLetter": second}, true
 }
 
 // gameBody is the game viewer's live part: the board after Ply and the
@@ -276,7 +372,7 @@ func (s *Site) tableFragment(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("table")
 	for _, l := range s.d.Tables() {
 		if l.Table == id {
-			s.fragment(w, "tablecard", card(l))
+			s.fragment(w, "tablecard", s.card(l))
 			return
 		}
 	}

@@ -137,6 +137,11 @@ func (s *Site) routes() {
 	m.HandleFunc("GET /tournaments/{id}/standings", s.standingsPage)
 	m.HandleFunc("GET /tournaments/{id}/crosstable", s.crosstablePage)
 	m.HandleFunc("GET /tournaments/{id}/trf", s.trfFile)
+	// Printouts.
+	m.HandleFunc("GET /tournaments/{id}/rounds/{n}/pairings", s.printPage("pairings"))
+	m.HandleFunc("GET /tournaments/{id}/rounds/{n}/slips", s.printPage("slips"))
+	m.HandleFunc("GET /tournaments/{id}/print/standings", s.printOf("standings", s.standingsData))
+	m.HandleFunc("GET /tournaments/{id}/print/crosstable", s.printOf("crosstable", s.crosstableData))
 	m.HandleFunc("GET /games/{id}", s.gamePage)
 	m.HandleFunc("GET /games/{id}/record/{format}", s.recordFile)
 	m.HandleFunc("GET /games/{id}/scoresheet", s.scoresheetPage)
