@@ -1,10 +1,8 @@
 package web
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -19,37 +17,8 @@ import (
 // reload, a login and the resolution of an alert. It skips when no
 // Chromium is installed.
 func TestBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test skipped in -short mode")
-	}
-	bin := findChromium()
-	if bin == "" {
-		t.Skip("no chromium binary found (install chromium or set ARBITER_CHROMIUM)")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	p, shot := browserPage(t)
 	e := newEvent(t)
-	// The profile is removed by hand: Chromium's helper processes may
-	// still be writing to it for a moment after the browser is gone.
-	profile, err := os.MkdirTemp("", "arbiter-chromium-")
-	require.NoError(t, err)
-	defer removeEventually(t, profile)
-	b, err := startBrowser(ctx, bin, profile)
-	require.NoError(t, err)
-	defer b.close()
-	p, err := b.page()
-	require.NoError(t, err)
-	defer p.close()
-	require.NoError(t, p.call("Page.enable", nil, nil))
-	require.NoError(t, p.call("Runtime.enable", nil, nil))
-	shots := artifactDir(t)
-	shot := func(name string) {
-		png, err := p.screenshot()
-		require.NoError(t, err)
-		for _, dir := range shots {
-			require.NoError(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))
-		}
-	}
 	base := e.srv.URL
 
 	// The standings, hostile names shown as text and never run.
@@ -98,14 +67,7 @@ func TestBrowser(t *testing.T) {
 
 	// The console: log in and resolve an alert.
 	al := e.irregularity()
-	require.NoError(t, p.navigate(base+"/console/login"))
-	_, err = p.eval(`(() => {
-		document.querySelector("input[name=name]").value = "chief";
-		document.querySelector("input[name=password]").value = "arbiter";
-		document.querySelector("form.login").submit();
-		return true })()`)
-	require.NoError(t, err)
-	require.NoError(t, p.waitTrue(`location.pathname === "/console" && document.readyState === "complete"`, 10*time.Second))
+	browserLogin(t, p, base)
 	sel := fmt.Sprintf(`article[data-alert="%d"]`, al.ID)
 	require.NoError(t, p.waitTrue(fmt.Sprintf(`document.querySelector(%q) !== null`, sel), 5*time.Second))
 	shot("console-alert.png")
