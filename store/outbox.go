@@ -298,11 +298,24 @@ func (db *DB) ImportMove(hall string, hallGame uint64, m Move) (applied bool, er
 }
 
 // ImportResult records, on the hub, the result of an imported game (and
-// the tournament result of its pairing). Recording it again is harmless.
-func (db *DB) ImportResult(hall string, hallGame uint64, result, reason string, ended time.Time) error {
+// the tournament result of its pairing) once the hub holds the plies moves
+// the hall had when it published the result; before, it fails with
+// ErrOutOfOrder. Recording it again is harmless.
+func (db *DB) ImportResult(hall string, hallGame uint64, result, reason string, ended time.Time, plies int) error {
 	id, err := db.ImportedGame(hall, hallGame)
 	if err != nil {
 		return fmt.Errorf("import result: %w", err)
+	}
+	var last int
+	err = db.bolt.View(func(tx *bolt.Tx) error {
+		last = lastPly(tx.Bucket(bucketMoves).Bucket(u64key(id)))
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("import result of hall %s game %d: %w", hall, hallGame, err)
+	}
+	if last < plies {
+		return fmt.Errorf("import result of hall %s game %d: after %d moves, the hub has %d: %w", hall, hallGame, plies, last, ErrOutOfOrder)
 	}
 	return db.SetResult(id, result, reason, ended, nil)
 }

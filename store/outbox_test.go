@@ -138,8 +138,10 @@ func TestImportExactlyOnceInOrder(t *testing.T) {
 		assert.Equal(t, id, m.GameID)
 	}
 
-	require.NoError(t, hub.ImportResult("east", 42, "1-0", "resignation", wall))
-	require.NoError(t, hub.ImportResult("east", 42, "1-0", "resignation", wall))
+	require.ErrorIs(t, hub.ImportResult("east", 42, "1-0", "resignation", wall, 4), store.ErrOutOfOrder,
+		"a result waits for the moves before it")
+	require.NoError(t, hub.ImportResult("east", 42, "1-0", "resignation", wall, 3))
+	require.NoError(t, hub.ImportResult("east", 42, "1-0", "resignation", wall, 3))
 	rounds, err = hub.Rounds(tr.ID)
 	require.NoError(t, err)
 	assert.Equal(t, "1-0", rounds[0].Pairings[0].Result)

@@ -35,6 +35,9 @@ type Fact struct {
 	Result string    `json:"result,omitempty"`
 	Reason string    `json:"reason,omitempty"`
 	Ended  time.Time `json:"ended,omitzero"`
+	// Plies is the number of moves the game had at its result: the hub
+	// records the result only after them.
+	Plies int `json:"plies,omitempty"`
 }
 
 // ValidName checks a hall name: it is a subject token and a stream name,
@@ -102,8 +105,8 @@ func DecodeFact(subject string, data []byte) (Fact, error) {
 			return f, fmt.Errorf("fact on %s: move fact without a move of ply 1 or more", subject)
 		}
 	case KindResult:
-		if f.Result == "" {
-			return f, fmt.Errorf("fact on %s: result fact without a result", subject)
+		if f.Result == "" || f.Plies < 0 {
+			return f, fmt.Errorf("fact on %s: result fact without a result or with negative plies", subject)
 		}
 	default:
 		return f, fmt.Errorf("fact on %s: unknown kind %q", subject, f.Kind)

@@ -44,8 +44,10 @@ func (in *Inbox) Start(ctx context.Context) (stop func(), err error) {
 		Durable:       durable,
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		DeliverPolicy: jetstream.DeliverAllPolicy,
-		AckWait:       30 * time.Second,
-		MaxDeliver:    -1,
+		// Facts a stopped consumer left unacknowledged come again after
+		// AckWait; applying one takes a commit, so a short wait is safe.
+		AckWait:    5 * time.Second,
+		MaxDeliver: -1,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("federation inbox: consumer %s on %s: %w", durable, HubStream, err)
@@ -111,7 +113,7 @@ func (in *Inbox) Apply(f Fact) error {
 		_, err := in.DB.ImportMove(f.Hall, f.GameID, *f.Move)
 		return err
 	case KindResult:
-		return in.DB.ImportResult(f.Hall, f.GameID, f.Result, f.Reason, f.Ended)
+		return in.DB.ImportResult(f.Hall, f.GameID, f.Result, f.Reason, f.Ended, f.Plies)
 	}
 	return fmt.Errorf("unknown fact kind %q", f.Kind)
 }

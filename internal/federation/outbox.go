@@ -149,7 +149,7 @@ items:
 		}
 		if g.Result != "" && !cur.Result {
 			cur.Result = true
-			f := Fact{Kind: KindResult, Hall: o.Hall, GameID: g.ID, Result: g.Result, Reason: g.Reason, Ended: g.Ended}
+			f := Fact{Kind: KindResult, Hall: o.Hall, GameID: g.ID, Result: g.Result, Reason: g.Reason, Ended: g.Ended, Plies: cur.Ply}
 			if !publish(g, f, cur) {
 				break
 			}
