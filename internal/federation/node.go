@@ -125,4 +125,3 @@ func (n *Node) Close() {
 		n.srv.WaitForShutdown()
 	}
 }
-
