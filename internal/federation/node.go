@@ -35,6 +35,7 @@ type Node struct {
 	nc     *nats.Conn
 	outbox *Outbox
 	stop   func()
+	cancel context.CancelFunc
 	wg     sync.WaitGroup
 }
 
@@ -47,7 +48,8 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	n := &Node{}
+	ctx, cancel := context.WithCancel(ctx)
+	n := &Node{cancel: cancel}
 	defer func() {
 		if err != nil {
 			n.Close()
@@ -110,9 +112,10 @@ func (n *Node) Notify() {
 	}
 }
 
-// Close stops the outbox or inbox (the outbox ends with Start's context),
-// the connection and the embedded server.
+// Close stops the outbox or inbox, the connection and the embedded
+// server.
 func (n *Node) Close() {
+	n.cancel()
 	if n.stop != nil {
 		n.stop()
 	}
