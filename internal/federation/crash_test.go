@@ -171,3 +171,35 @@ func testHubRestart(t *testing.T, withServer bool) {
 		assert.Len(t, hubMoves(t, rebuilt, tid, 1, b), 20)
 	}
 }
+
+// A hall that plays a board otherwise than the hub paired it is refused
+// with an alert for the hub's arbiter; the hub stores nothing of it.
+func TestHubRefusesAGameItDidNotPair(t *testing.T) {
+	ctx := t.Context()
+	top := startTopology(t, "east")
+	dir := t.TempDir()
+	hub := openDB(t, filepath.Join(dir, "hub.db"))
+	tid := setupEvent(t, hub)
+	hall := openDB(t, filepath.Join(dir, "east.db"))
+	setupEvent(t, hall)
+	startInbox(t, ctx, hub, top.hub.js, "")
+
+	g := store.Game{TournamentID: tid, Round: 1, BoardNo: 1, Game: "chess", FirstID: 2, SecondID: 1, Started: wall}
+	require.NoError(t, hall.CreateGame(&g))
+	playMoves(t, hall, g, 1, 2)
+	_, err := (&federation.Outbox{DB: hall, JS: top.halls["east"].js, Hall: "east"}).Flush(ctx)
+	require.NoError(t, err)
+
+	require.Eventually(t, func() bool {
+		as, err := hub.Alerts(true)
+		return err == nil && len(as) == 1
+	}, 10*time.Second, 20*time.Millisecond)
+	as, err := hub.Alerts(true)
+	require.NoError(t, err)
+	assert.Equal(t, "federation", as[0].Kind)
+	assert.Contains(t, as[0].Message, "board 1 is paired 1-2, but hall east game 1 plays 2-1")
+	assert.Equal(t, "arbiter.east.1.1.1", as[0].Where)
+	gs, err := hub.Games()
+	require.NoError(t, err)
+	assert.Empty(t, gs)
+}

@@ -30,8 +30,21 @@ type Inbox struct {
 // waits before it is delivered again.
 const retryDelay = 100 * time.Millisecond
 
+// backoff is the wait before a fact is delivered again: retryDelay,
+// doubled with each delivery, at most maxRetryDelay.
+func backoff(msg jetstream.Msg) time.Duration {
+	n := uint64(1)
+	if md, err := msg.Metadata(); err == nil && md.NumDelivered > 0 {
+		n = md.NumDelivered
+	}
+	return min(retryDelay<<min(n-1, 10), maxRetryDelay)
+}
+
+// maxRetryDelay bounds the wait of a fact delivered again.
+const maxRetryDelay = 2 * time.Second
+
 // Start creates or resumes the durable consumer and starts applying facts;
-// stop ends it.
+// stop ends it after the facts already delivered.
 func (in *Inbox) Start(ctx context.Context) (stop func(), err error) {
 	if in.Log == nil {
 		in.Log = slog.Default()
@@ -48,6 +61,10 @@ func (in *Inbox) Start(ctx context.Context) (stop func(), err error) {
 		// AckWait; applying one takes a commit, so a short wait is safe.
 		AckWait:    5 * time.Second,
 		MaxDeliver: -1,
+		// One fact at a time: JetStream keeps stream order only for
+		// first deliveries, and a redelivered fact (after a hub restart)
+		// must not let the facts after it overtake it.
+		MaxAckPending: 1,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("federation inbox: consumer %s on %s: %w", durable, HubStream, err)
@@ -56,7 +73,16 @@ func (in *Inbox) Start(ctx context.Context) (stop func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("federation inbox: consume %s: %w", HubStream, err)
 	}
-	return cc.Stop, nil
+	// Stopping drains: the facts already delivered are applied and
+	// acknowledged, so that a restarted hub need not wait for them.
+	return func() {
+		cc.Drain()
+		select {
+		case <-cc.Closed():
+		case <-time.After(5 * time.Second):
+			cc.Stop()
+		}
+	}, nil
 }
 
 func (in *Inbox) handle(msg jetstream.Msg) {
@@ -75,8 +101,10 @@ func (in *Inbox) handle(msg jetstream.Msg) {
 			in.Applied(f)
 		}
 	case errors.Is(err, store.ErrOutOfOrder), errors.Is(err, store.ErrNotFound) && f.Kind != KindGame:
-		// The fact it follows is not stored yet: it comes again.
-		if err := msg.NakWithDelay(retryDelay); err != nil {
+		in.Log.Debug("federation inbox: out of order", "fact", f.MsgID(), "err", err)
+		// The fact it follows is not stored yet: it comes again, later
+		// each time (a fact whose game was refused waits for the arbiter).
+		if err := msg.NakWithDelay(backoff(msg)); err != nil {
 			in.Log.Warn("federation inbox: nak", "fact", f.MsgID(), "err", err)
 		}
 	default:
