@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/internal/federation"
+	"arbiter/store"
 )
 
 // BenchmarkCommitToHub measures one move from its commit in a hall's store
@@ -51,4 +52,48 @@ func BenchmarkCommitToHub(b *testing.B) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+}
+
+// BenchmarkHubCatchUp measures how fast the hub takes in a backlog (a hall
+// link back after a cut): facts per second from the hall's store to the
+// hub's, 20 games of 50 moves and their results.
+func BenchmarkHubCatchUp(b *testing.B) {
+	for range b.N {
+		b.StopTimer()
+		top := startTopology(b, "east")
+		dir := b.TempDir()
+		hub := openDB(b, filepath.Join(dir, "hub.db"))
+		hall := openDB(b, filepath.Join(dir, "east.db"))
+		const games, plies = 20, 50
+		done := make(chan struct{})
+		seen := 0
+		in := &federation.Inbox{DB: hub, JS: top.hub.js, Applied: func(federation.Fact) {
+			if seen++; seen == games*(plies+2) {
+				close(done)
+			}
+		}}
+		for range games {
+			g := store.Game{Game: "chess", Started: wall}
+			require.NoError(b, hall.CreateGame(&g))
+			playMoves(b, hall, g, 1, plies)
+			finish(b, hall, g, "1-0")
+		}
+		b.StartTimer()
+		start := time.Now()
+		for {
+			n, err := (&federation.Outbox{DB: hall, JS: top.halls["east"].js, Hall: "east"}).Flush(b.Context())
+			require.NoError(b, err)
+			if n == 0 {
+				break
+			}
+		}
+		published := time.Since(start)
+		stop, err := in.Start(b.Context())
+		require.NoError(b, err)
+		<-done
+		b.StopTimer()
+		stop()
+		b.ReportMetric(float64(games*(plies+2))/time.Since(start).Seconds(), "facts/s")
+		b.ReportMetric(float64(published.Milliseconds()), "publish-ms")
+	}
 }
