@@ -112,6 +112,13 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	defer cancel()
 	var wg sync.WaitGroup
 	backupErr := startBackups(ctx, &wg, cfg, db, log.With("part", "backup"))
+	if cfg.Federation.Role != "" {
+		fed, err := startFederation(ctx, &wg, cfg.Federation, db, d, log.With("part", "federation"))
+		if err != nil {
+			return err
+		}
+		defer fed.Close()
+	}
 
 	// Boards: the configured ports, or the demo's simulated boards.
 	ports := make([]sensorboard.PortSpec, 0, len(cfg.Boards.Ports))

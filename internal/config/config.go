@@ -25,6 +25,7 @@ import (
 	"arbiter/arbiter"
 	"arbiter/clock"
 	"arbiter/configs"
+	"arbiter/internal/federation"
 	"arbiter/rules"
 )
 
@@ -39,6 +40,7 @@ type Config struct {
 	Backup      Backup       `mapstructure:"backup"`
 	Tournaments []Tournament `mapstructure:"tournaments"`
 	Broadcast   Broadcast    `mapstructure:"broadcast"`
+	Federation  Federation   `mapstructure:"federation"`
 
 	// Source names where the configuration came from, for logs.
 	Source string `mapstructure:"-"`
@@ -157,6 +159,28 @@ type Push struct {
 	Format string `mapstructure:"format"`
 }
 
+// Federation joins the daemon to a multi-hall event over NATS JetStream;
+// a single-hall event leaves it out.
+type Federation struct {
+	// Role is "hall" (publish this hall's facts), "hub" (gather every
+	// hall's) or "" (no federation).
+	Role string `mapstructure:"role"`
+	// Hall is this hall's name (role hall): letters, digits, '-', '_'.
+	Hall string `mapstructure:"hall"`
+	// URL is a NATS server to use (nats:// or tls://); empty: the daemon
+	// embeds one, listening on Listen and keeping its streams in StoreDir.
+	URL      string `mapstructure:"url"`
+	Listen   string `mapstructure:"listen"`
+	StoreDir string `mapstructure:"store_dir"`
+	// LeafListen (embedded hub) accepts the halls' leaf node links;
+	// HubURL (embedded hall) is the hub's leaf node address.
+	LeafListen string `mapstructure:"leaf_listen"`
+	HubURL     string `mapstructure:"hub_url"`
+	// Halls (hub) are the halls whose streams the hub sources; each hall's
+	// JetStream domain is its name.
+	Halls []string `mapstructure:"halls"`
+}
+
 // Tournament is one tournament of the event.
 type Tournament struct {
 	Name        string   `mapstructure:"name"`
@@ -247,6 +271,9 @@ var scalars = map[string]any{
 	"backup.keep":    24,
 	// An environment variable alone sets a key only if it has a default.
 	"http.secure_cookies": false,
+	// Federation: none unless a role is given.
+	"federation.role":   "",
+	"federation.listen": "127.0.0.1:4222",
 }
 
 // flagKeys are the flags of serve that set a key.
@@ -615,6 +642,69 @@ func (c *Config) Validate() []Problem {
 		}
 	}
 	ps = append(ps, c.Broadcast.problems(names)...)
+	ps = append(ps, c.Federation.problems()...)
+	return ps
+}
+
+// problems checks the federation section.
+func (f Federation) problems() []Problem {
+	var ps []Problem
+	add := func(key string, value any, why string, args ...any) {
+		ps = append(ps, Problem{Key: key, Value: fmt.Sprint(value), Why: fmt.Sprintf(why, args...)})
+	}
+	natsURL := func(key, raw string, schemes ...string) {
+		u, err := url.Parse(raw)
+		switch {
+		case err != nil:
+			add(key, raw, "%v", err)
+		case !slices.Contains(schemes, u.Scheme) || u.Host == "":
+			add(key, raw, "must be a %s address with a host", strings.Join(schemes, ":// or ")+"://")
+		}
+	}
+	switch f.Role {
+	case "":
+		return nil
+	case "hall":
+		if err := federation.ValidName(f.Hall); err != nil {
+			add("federation.hall", f.Hall, "a hall needs its name: %v", err)
+		}
+		if f.URL == "" && f.HubURL != "" {
+			natsURL("federation.hub_url", f.HubURL, "nats-leaf", "tls")
+		}
+	case "hub":
+		seen := map[string]int{}
+		for i, h := range f.Halls {
+			key := fmt.Sprintf("federation.halls[%d]", i)
+			if err := federation.ValidName(h); err != nil {
+				add(key, h, "%v", err)
+			} else if j, ok := seen[h]; ok {
+				add(key, h, "this hall is listed twice (halls[%d] and [%d])", j, i)
+			} else {
+				seen[h] = i
+			}
+		}
+		if len(f.Halls) == 0 {
+			add("federation.halls", "", "a hub needs the names of the halls it gathers")
+		}
+		if f.URL == "" && f.LeafListen != "" {
+			if why := listenProblem(f.LeafListen); why != "" {
+				add("federation.leaf_listen", f.LeafListen, "%s", why)
+			}
+		}
+	default:
+		add("federation.role", f.Role, "want hall, hub, or nothing for a single-hall event")
+		return ps
+	}
+	if f.URL != "" {
+		natsURL("federation.url", f.URL, "nats", "tls")
+		return ps
+	}
+	if why := listenProblem(f.Listen); why != "" {
+		add("federation.listen", f.Listen, "%s", why)
+	}
+	if f.StoreDir == "" {
+		add("federation.store_dir", f.StoreDir, "the embedded NATS server needs a directory for its streams (or give url)")
+	}
 	return ps
 }
 

@@ -1,0 +1,79 @@
+package config_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arbiter/internal/config"
+)
+
+const fedBase = `event: {name: Federation test}
+tournaments:
+  - name: Open
+    game: chess
+    system: round-robin
+    rounds: 3
+    players: [{name: Ann}, {name: Bob}, {name: Cid}, {name: Dan}]
+`
+
+func loadFederation(t *testing.T, section string) (*config.Config, error) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "fed.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(fedBase+section), 0o600))
+	return config.Load(path, nil)
+}
+
+func TestFederation(t *testing.T) {
+	c, err := loadFederation(t, "")
+	require.NoError(t, err)
+	assert.Empty(t, c.Federation.Role, "a single hall needs no federation")
+
+	c, err = loadFederation(t, `federation: {role: hall, hall: east, store_dir: /var/lib/arbiter/nats, hub_url: "nats-leaf://hq.example:7422"}
+`)
+	require.NoError(t, err)
+	assert.Equal(t, config.Federation{Role: "hall", Hall: "east", Listen: "127.0.0.1:4222", StoreDir: "/var/lib/arbiter/nats",
+		HubURL: "nats-leaf://hq.example:7422"}, c.Federation)
+
+	c, err = loadFederation(t, `federation: {role: hub, url: "tls://nats.example:4222", halls: [east, west]}
+`)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"east", "west"}, c.Federation.Halls)
+}
+
+func TestFederationProblems(t *testing.T) {
+	tests := []struct {
+		name, section, key, says string
+	}{
+		{"role", `{role: leader}`, "federation.role", "want hall, hub"},
+		{"hall without name", `{role: hall, store_dir: x}`, "federation.hall", "a hall needs its name"},
+		{"hall name", `{role: hall, hall: "east hall", store_dir: x}`, "federation.hall", "not a letter, digit"},
+		{"no store dir", `{role: hall, hall: east}`, "federation.store_dir", "needs a directory"},
+		{"bad url", `{role: hall, hall: east, url: "http://x:4222"}`, "federation.url", "nats:// or tls://"},
+		{"bad hub url", `{role: hall, hall: east, store_dir: x, hub_url: "nats://x"}`, "federation.hub_url", "nats-leaf:// or tls://"},
+		{"bad listen", `{role: hall, hall: east, store_dir: x, listen: "4222"}`, "federation.listen", "host:port"},
+		{"hub without halls", `{role: hub, url: "nats://x:4222"}`, "federation.halls", "names of the halls"},
+		{"hall twice", `{role: hub, url: "nats://x:4222", halls: [east, east]}`, "federation.halls[1]", "listed twice"},
+		{"bad leaf listen", `{role: hub, store_dir: x, halls: [east], leaf_listen: "x"}`, "federation.leaf_listen", "host:port"},
+		{"typo", `{role: hub, url: "nats://x:4222", halls: [east], hals: [west]}`, "federation.hals", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := loadFederation(t, "federation: "+tt.section+"\n")
+			require.Error(t, err)
+			var cerr *config.Error
+			require.ErrorAs(t, err, &cerr)
+			found := false
+			for _, p := range cerr.Problems {
+				if p.Key == tt.key {
+					found = true
+					assert.Contains(t, p.Why, tt.says)
+				}
+			}
+			assert.True(t, found, "no problem with %s in %v", tt.key, err)
+		})
+	}
+}

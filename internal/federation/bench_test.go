@@ -1,0 +1,99 @@
+package federation_test
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"arbiter/internal/federation"
+	"arbiter/store"
+)
+
+// BenchmarkCommitToHub measures one move from its commit in a hall's store
+// to its commit in the hub's store, across a leaf node link: the hall's
+// outbox is notified after the commit, as the daemon does.
+func BenchmarkCommitToHub(b *testing.B) {
+	ctx := b.Context()
+	top := startTopology(b, "east")
+	dir := b.TempDir()
+	hub := openDB(b, filepath.Join(dir, "hub.db"))
+	tid := setupEvent(b, hub)
+	hall := openDB(b, filepath.Join(dir, "east.db"))
+	setupEvent(b, hall)
+	arrived := make(chan int, 16)
+	in := &federation.Inbox{DB: hub, JS: top.hub.js, Applied: func(f federation.Fact) {
+		if f.Kind == federation.KindMove {
+			arrived <- f.Move.Ply
+		}
+	}}
+	stop, err := in.Start(ctx)
+	require.NoError(b, err)
+	b.Cleanup(stop)
+	ob := &federation.Outbox{DB: hall, JS: top.halls["east"].js, Hall: "east", Poll: time.Hour}
+	go ob.Run(ctx) //nolint:errcheck // ends with ctx
+	g := startGame(b, hall, tid, 1, 1)
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		start := time.Now()
+		playMoves(b, hall, g, i+1, i+1)
+		ob.Notify()
+		for ply := range arrived {
+			if ply == i+1 {
+				break
+			}
+		}
+		lat = append(lat, time.Since(start))
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+}
+
+// BenchmarkHubCatchUp measures how fast the hub takes in a backlog (a hall
+// link back after a cut): facts per second from the hall's store to the
+// hub's, 20 games of 50 moves and their results.
+func BenchmarkHubCatchUp(b *testing.B) {
+	for range b.N {
+		b.StopTimer()
+		top := startTopology(b, "east")
+		dir := b.TempDir()
+		hub := openDB(b, filepath.Join(dir, "hub.db"))
+		hall := openDB(b, filepath.Join(dir, "east.db"))
+		const games, plies = 20, 50
+		done := make(chan struct{})
+		seen := 0
+		in := &federation.Inbox{DB: hub, JS: top.hub.js, Applied: func(federation.Fact) {
+			if seen++; seen == games*(plies+2) {
+				close(done)
+			}
+		}}
+		for range games {
+			g := store.Game{Game: "chess", Started: wall}
+			require.NoError(b, hall.CreateGame(&g))
+			playMoves(b, hall, g, 1, plies)
+			finish(b, hall, g, "1-0")
+		}
+		b.StartTimer()
+		start := time.Now()
+		for {
+			n, err := (&federation.Outbox{DB: hall, JS: top.halls["east"].js, Hall: "east"}).Flush(b.Context())
+			require.NoError(b, err)
+			if n == 0 {
+				break
+			}
+		}
+		published := time.Since(start)
+		stop, err := in.Start(b.Context())
+		require.NoError(b, err)
+		<-done
+		b.StopTimer()
+		stop()
+		b.ReportMetric(float64(games*(plies+2))/time.Since(start).Seconds(), "facts/s")
+		b.ReportMetric(float64(published.Milliseconds()), "publish-ms")
+	}
+}

@@ -1,0 +1,130 @@
+package federation
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"arbiter/store"
+)
+
+// Options start a daemon's part of a federation (the config's federation
+// section).
+type Options struct {
+	Role       string // "hall" or "hub"
+	Hall       string
+	URL        string // a NATS server; empty: embed one
+	Listen     string // embedded server's client address
+	StoreDir   string // embedded server's JetStream directory
+	LeafListen string // embedded hub: the halls' leaf node address
+	HubURL     string // embedded hall: the hub's leaf node address
+	Halls      []string
+	DB         *store.DB
+	Log        *slog.Logger
+}
+
+// Node is a running hall outbox or hub inbox with its NATS connection and,
+// if embedded, its server.
+type Node struct {
+	srv    *server.Server
+	nc     *nats.Conn
+	outbox *Outbox
+	stop   func()
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// Start connects to (or embeds) the NATS server, makes sure of the streams
+// and starts the hall's outbox or the hub's inbox until ctx ends.
+func Start(ctx context.Context, o Options) (_ *Node, err error) {
+	if o.Role != "hall" && o.Role != "hub" {
+		return nil, fmt.Errorf("federation: role %q: want hall or hub", o.Role)
+	}
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	n := &Node{cancel: cancel}
+	defer func() {
+		if err != nil {
+			n.Close()
+		}
+	}()
+	url := o.URL
+	if url == "" {
+		sc := ServerConfig{Name: o.Hall, Domain: o.Hall, Listen: o.Listen, StoreDir: o.StoreDir}
+		switch o.Role {
+		case "hub":
+			sc.Name, sc.Domain, sc.LeafListen = "hub", "hub", o.LeafListen
+		case "hall":
+			if o.HubURL != "" {
+				sc.LeafRemotes = []string{o.HubURL}
+			}
+		}
+		if n.srv, err = StartServer(sc); err != nil {
+			return nil, fmt.Errorf("federation: %w", err)
+		}
+		url = n.srv.ClientURL()
+	}
+	if n.nc, err = nats.Connect(url, nats.Name("arbiter "+o.Role), nats.MaxReconnects(-1)); err != nil {
+		return nil, fmt.Errorf("federation: connect %s: %w", url, err)
+	}
+	js, err := jetstream.New(n.nc)
+	if err != nil {
+		return nil, fmt.Errorf("federation: %w", err)
+	}
+	switch o.Role {
+	case "hall":
+		if err := EnsureHallStream(ctx, js, o.Hall); err != nil {
+			return nil, fmt.Errorf("federation: %w", err)
+		}
+		n.outbox = &Outbox{DB: o.DB, JS: js, Hall: o.Hall, Log: o.Log}
+		n.wg.Go(func() { _ = n.outbox.Run(ctx) })
+	case "hub":
+		halls := make([]Hall, len(o.Halls))
+		for i, h := range o.Halls {
+			halls[i] = Hall{Name: h, Domain: h}
+		}
+		if err := EnsureHubStream(ctx, js, halls); err != nil {
+			return nil, fmt.Errorf("federation: %w", err)
+		}
+		in := &Inbox{DB: o.DB, JS: js, Log: o.Log}
+		if n.stop, err = in.Start(ctx); err != nil {
+			return nil, fmt.Errorf("federation: %w", err)
+		}
+	default:
+		return nil, fmt.Errorf("federation: role %q: want hall or hub", o.Role)
+	}
+	o.Log.Info("federation started", "role", o.Role, "hall", o.Hall, "nats", url, "embedded", n.srv != nil)
+	return n, nil
+}
+
+// Notify tells a hall's outbox that the store committed something; a hub
+// ignores it.
+func (n *Node) Notify() {
+	if n.outbox != nil {
+		n.outbox.Notify()
+	}
+}
+
+// Close stops the outbox or inbox, the connection and the embedded
+// server.
+func (n *Node) Close() {
+	n.cancel()
+	if n.stop != nil {
+		n.stop()
+	}
+	n.wg.Wait()
+	if n.nc != nil {
+		n.nc.Close()
+	}
+	if n.srv != nil {
+		n.srv.Shutdown()
+		n.srv.WaitForShutdown()
+	}
+}

@@ -1,0 +1,321 @@
+package store
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Federation buckets, created on first use (a single-hall event never has
+// them):
+//
+//	outbox  <game id> -> OutboxCursor     (hall: what was published)
+//	inbox   <hall>\x00<hall game id> -> hub game id (hub: what was imported)
+var (
+	bucketOutbox = []byte("outbox")
+	bucketInbox  = []byte("inbox")
+)
+
+// ErrOutOfOrder is returned when an imported move does not follow the last
+// stored move of its game.
+var ErrOutOfOrder = errors.New("move out of order")
+
+// OutboxCursor is how far the facts of one game have been published and
+// acknowledged by the federation stream.
+type OutboxCursor struct {
+	Game   bool `json:"game,omitempty"`   // the game record
+	Ply    int  `json:"ply,omitempty"`    // moves up to this ply
+	Result bool `json:"result,omitempty"` // the result
+}
+
+// OutboxItem is one game with the facts not yet published: the game
+// record, the moves after the cursor in ply order, and whether its result
+// is still to publish (Game.Result set and Cursor.Result false).
+type OutboxItem struct {
+	Game   Game
+	Cursor OutboxCursor
+	Moves  []Move
+	// Behind is set when the store holds fewer moves than the cursor (an
+	// arbiter's correction truncated published moves).
+	Behind bool
+}
+
+// Done reports whether the item has nothing left to publish.
+func (it OutboxItem) Done() bool {
+	return it.Cursor.Game && len(it.Moves) == 0 && (it.Game.Result == "" || it.Cursor.Result)
+}
+
+// OutboxPending reads from the store, in one transaction, every game with
+// facts after its outbox cursor, in game ID order; at most maxMoves moves
+// are returned in all (0: no limit), so a long backlog is sent in parts.
+func (db *DB) OutboxPending(maxMoves int) ([]OutboxItem, error) {
+	var items []OutboxItem
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		out := tx.Bucket(bucketOutbox)
+		movesB := tx.Bucket(bucketMoves)
+		total := 0
+		c := tx.Bucket(bucketGames).Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			var cur OutboxCursor
+			if out != nil {
+				if data := out.Get(k); data != nil {
+					if err := json.Unmarshal(data, &cur); err != nil {
+						return fmt.Errorf("%w: outbox cursor of game %d: %v", ErrCorrupt, binary.BigEndian.Uint64(k), err)
+					}
+				}
+			}
+			if cur.Game && cur.Result {
+				continue // finished and published
+			}
+			g, err := decode[Game](v)
+			if err != nil {
+				return fmt.Errorf("game %d: %w", binary.BigEndian.Uint64(k), err)
+			}
+			it := OutboxItem{Game: g, Cursor: cur}
+			if mb := movesB.Bucket(k); mb != nil {
+				if last, _ := mb.Cursor().Last(); last != nil && int(beUint32(last)) < cur.Ply {
+					it.Behind = true
+				}
+				mc := mb.Cursor()
+				for mk, mv := mc.Seek(u32key(uint32(cur.Ply + 1))); mk != nil; mk, mv = mc.Next() {
+					if maxMoves > 0 && total >= maxMoves {
+						break
+					}
+					m, err := decode[Move](mv)
+					if err != nil {
+						return fmt.Errorf("game %d ply %d: %w", g.ID, beUint32(mk), err)
+					}
+					it.Moves = append(it.Moves, m)
+					total++
+				}
+			}
+			if len(it.Moves) > 0 && it.Moves[len(it.Moves)-1].Ply < lastPly(movesB.Bucket(k)) {
+				// Moves left for the next call: the result must wait for them.
+				it.Game.Result = ""
+			}
+			if !it.Done() || it.Behind {
+				items = append(items, it)
+			}
+			if maxMoves > 0 && total >= maxMoves {
+				break
+			}
+		}
+		return nil
+	})
+	return items, err
+}
+
+func lastPly(mb *bolt.Bucket) int {
+	if mb == nil {
+		return 0
+	}
+	if k, _ := mb.Cursor().Last(); k != nil {
+		return int(beUint32(k))
+	}
+	return 0
+}
+
+// SetOutboxCursors records, in one transaction, how far the facts of the
+// given games have been published. A cursor never moves back.
+func (db *DB) SetOutboxCursors(cursors map[uint64]OutboxCursor) error {
+	if len(cursors) == 0 {
+		return nil
+	}
+	return db.update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(bucketOutbox)
+		if err != nil {
+			return fmt.Errorf("create bucket %s: %w", bucketOutbox, err)
+		}
+		for id, c := range cursors {
+			var old OutboxCursor
+			if err := get(b, u64key(id), &old); err != nil && !errors.Is(err, ErrNotFound) {
+				return fmt.Errorf("outbox cursor of game %d: %w", id, err)
+			}
+			c.Game = c.Game || old.Game
+			c.Result = c.Result || old.Result
+			c.Ply = max(c.Ply, old.Ply)
+			if err := put(b, u64key(id), &c); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// OutboxCursorOf returns the outbox cursor of a game (zero if nothing of it
+// was published).
+func (db *DB) OutboxCursorOf(gameID uint64) (OutboxCursor, error) {
+	var c OutboxCursor
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketOutbox)
+		if b == nil {
+			return nil
+		}
+		if err := get(b, u64key(gameID), &c); err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return c, fmt.Errorf("outbox cursor of game %d: %w", gameID, err)
+	}
+	return c, nil
+}
+
+func inboxKey(hall string, hallGame uint64) []byte {
+	return append(append([]byte(hall), 0), u64key(hallGame)...)
+}
+
+// ImportGame stores, on the hub, a game a hall played, once: it returns the
+// hub's ID of the game, and whether it was new. In the same transaction it
+// links the game to its board in the hub's round (the hub pairs), after
+// checking that the hall plays the players paired there.
+func (db *DB) ImportGame(hall string, hallGame uint64, g Game) (uint64, bool, error) {
+	if hall == "" || strings.ContainsRune(hall, 0) {
+		return 0, false, fmt.Errorf("import game %d: bad hall name %q", hallGame, hall)
+	}
+	var id uint64
+	created := false
+	err := db.update(func(tx *bolt.Tx) error {
+		in, err := tx.CreateBucketIfNotExists(bucketInbox)
+		if err != nil {
+			return fmt.Errorf("create bucket %s: %w", bucketInbox, err)
+		}
+		key := inboxKey(hall, hallGame)
+		if v := in.Get(key); v != nil {
+			id = binary.BigEndian.Uint64(v)
+			return nil
+		}
+		games := tx.Bucket(bucketGames)
+		if id, err = games.NextSequence(); err != nil {
+			return err
+		}
+		g.ID, g.Position, g.Result, g.Reason, g.Ended = id, "", "", "", time.Time{}
+		if g.TournamentID != 0 && g.Round != 0 {
+			if err := linkPairing(tx, &g, hall, hallGame); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.Bucket(bucketMoves).CreateBucketIfNotExists(u64key(id)); err != nil {
+			return err
+		}
+		if err := put(games, u64key(id), &g); err != nil {
+			return err
+		}
+		created = true
+		return in.Put(key, u64key(id))
+	})
+	if err != nil {
+		return 0, false, fmt.Errorf("import game %d of hall %s: %w", hallGame, hall, err)
+	}
+	return id, created, nil
+}
+
+func linkPairing(tx *bolt.Tx, g *Game, hall string, hallGame uint64) error {
+	rounds := tx.Bucket(bucketRounds)
+	key := pairKey(g.TournamentID, uint32(g.Round))
+	var r Round
+	if err := get(rounds, key, &r); err != nil {
+		return fmt.Errorf("round %d of tournament %d: %w", g.Round, g.TournamentID, err)
+	}
+	for i := range r.Pairings {
+		p := &r.Pairings[i]
+		if p.Board != g.BoardNo {
+			continue
+		}
+		if p.First != g.FirstID || p.Second != g.SecondID {
+			return fmt.Errorf("tournament %d round %d board %d is paired %d-%d, but hall %s game %d plays %d-%d",
+				g.TournamentID, g.Round, g.BoardNo, p.First, p.Second, hall, hallGame, g.FirstID, g.SecondID)
+		}
+		if p.GameID != 0 {
+			return fmt.Errorf("tournament %d round %d board %d already has game %d", g.TournamentID, g.Round, g.BoardNo, p.GameID)
+		}
+		p.GameID = g.ID
+		return put(rounds, key, &r)
+	}
+	return fmt.Errorf("tournament %d round %d: board %d: %w", g.TournamentID, g.Round, g.BoardNo, ErrNotFound)
+}
+
+// ImportedGame returns the hub's ID of a hall's game.
+func (db *DB) ImportedGame(hall string, hallGame uint64) (uint64, error) {
+	var id uint64
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		in := tx.Bucket(bucketInbox)
+		if in == nil {
+			return ErrNotFound
+		}
+		v := in.Get(inboxKey(hall, hallGame))
+		if v == nil {
+			return ErrNotFound
+		}
+		id = binary.BigEndian.Uint64(v)
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("game %d of hall %s: %w", hallGame, hall, err)
+	}
+	return id, nil
+}
+
+// ImportMove stores, on the hub, a move of an imported game exactly once:
+// a move at a ply already stored is skipped (applied false) if it is the
+// same move and refused with ErrDuplicate if not; a move that does not
+// follow the last stored ply is refused with ErrOutOfOrder.
+func (db *DB) ImportMove(hall string, hallGame uint64, m Move) (applied bool, err error) {
+	id, err := db.ImportedGame(hall, hallGame)
+	if err != nil {
+		return false, fmt.Errorf("import move %d: %w", m.Ply, err)
+	}
+	m.GameID = id
+	data, err := json.Marshal(&m)
+	if err != nil {
+		return false, fmt.Errorf("encode move: %w", err)
+	}
+	err = db.update(func(tx *bolt.Tx) error {
+		mb := tx.Bucket(bucketMoves).Bucket(u64key(id))
+		last := lastPly(mb)
+		switch {
+		case m.Ply <= last:
+			if string(mb.Get(u32key(uint32(m.Ply)))) != string(data) {
+				return fmt.Errorf("ply %d: %w", m.Ply, ErrDuplicate)
+			}
+			return nil
+		case m.Ply > last+1:
+			return fmt.Errorf("ply %d after ply %d: %w", m.Ply, last, ErrOutOfOrder)
+		}
+		applied = true
+		return appendMove(tx, &m, data)
+	})
+	if err != nil {
+		return false, fmt.Errorf("import move of hall %s game %d: %w", hall, hallGame, err)
+	}
+	return applied, nil
+}
+
+// ImportResult records, on the hub, the result of an imported game (and
+// the tournament result of its pairing) once the hub holds the plies moves
+// the hall had when it published the result; before, it fails with
+// ErrOutOfOrder. Recording it again is harmless.
+func (db *DB) ImportResult(hall string, hallGame uint64, result, reason string, ended time.Time, plies int) error {
+	id, err := db.ImportedGame(hall, hallGame)
+	if err != nil {
+		return fmt.Errorf("import result: %w", err)
+	}
+	var last int
+	err = db.bolt.View(func(tx *bolt.Tx) error {
+		last = lastPly(tx.Bucket(bucketMoves).Bucket(u64key(id)))
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("import result of hall %s game %d: %w", hall, hallGame, err)
+	}
+	if last < plies {
+		return fmt.Errorf("import result of hall %s game %d: after %d moves, the hub has %d: %w", hall, hallGame, plies, last, ErrOutOfOrder)
+	}
+	return db.SetResult(id, result, reason, ended, nil)
+}
