@@ -25,7 +25,6 @@ import (
 	"arbiter/arbiter"
 	"arbiter/clock"
 	"arbiter/configs"
-	"arbiter/internal/federation"
 	"arbiter/rules"
 )
 
@@ -665,7 +664,7 @@ func (f Federation) problems() []Problem {
 	case "":
 		return nil
 	case "hall":
-		if err := federation.ValidName(f.Hall); err != nil {
+		if err := ValidHallName(f.Hall); err != nil {
 			add("federation.hall", f.Hall, "a hall needs its name: %v", err)
 		}
 		if f.URL == "" && f.HubURL != "" {
@@ -675,7 +674,7 @@ func (f Federation) problems() []Problem {
 		seen := map[string]int{}
 		for i, h := range f.Halls {
 			key := fmt.Sprintf("federation.halls[%d]", i)
-			if err := federation.ValidName(h); err != nil {
+			if err := ValidHallName(h); err != nil {
 				add(key, h, "%v", err)
 			} else if j, ok := seen[h]; ok {
 				add(key, h, "this hall is listed twice (halls[%d] and [%d])", j, i)
@@ -753,4 +752,21 @@ func (p Push) PushToken() string {
 		return os.Getenv(p.TokenEnv)
 	}
 	return p.Token
+}
+
+// ValidHallName checks a hall name: it is a NATS subject token and a
+// stream name, so letters, digits, '-' and '_' only.
+func ValidHallName(name string) error {
+	if name == "" {
+		return errors.New("empty name")
+	}
+	if len(name) > 32 {
+		return fmt.Errorf("name %q is longer than 32 characters", name)
+	}
+	for i, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return fmt.Errorf("name %q: character %q at %d is not a letter, digit, '-' or '_'", name, r, i)
+		}
+	}
+	return nil
 }

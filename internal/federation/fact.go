@@ -7,12 +7,12 @@ package federation
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	"arbiter/internal/config"
 	"arbiter/store"
 )
 
@@ -41,21 +41,8 @@ type Fact struct {
 }
 
 // ValidName checks a hall name: it is a subject token and a stream name,
-// so letters, digits, '-' and '_' only.
-func ValidName(name string) error {
-	if name == "" {
-		return errors.New("empty name")
-	}
-	if len(name) > 32 {
-		return fmt.Errorf("name %q is longer than 32 characters", name)
-	}
-	for i, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return fmt.Errorf("name %q: character %q at %d is not a letter, digit, '-' or '_'", name, r, i)
-		}
-	}
-	return nil
-}
+// so letters, digits, '-' and '_' only. The configuration checks it too.
+func ValidName(name string) error { return config.ValidHallName(name) }
 
 // Subject is the subject of a game's facts:
 // arbiter.<hall>.<tournament>.<table>.<game> (0 for a game outside a
