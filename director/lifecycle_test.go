@@ -399,3 +399,29 @@ func TestStartWaitingOnTheArbitersWord(t *testing.T) {
 	assert.Error(t, d.StartWaiting(ctx, "B1", "chief", "again"), "the table plays already")
 	require.Len(t, actionsOf(t, db, "start-game"), 1)
 }
+
+// In a round robin a withdrawn player's scheduled games are forfeited to
+// the opponent as soon as the round is paired.
+func TestRoundRobinWithdrawalForfeits(t *testing.T) {
+	d, db := newEvent(t, "round-robin", 4, 3)
+	ctx := run(t, d)
+	id := d.TournamentIDs()[0]
+	r1 := waitRound(t, db, id, 1)
+	require.NoError(t, d.Withdraw(ctx, id, 1, false, "chief", "left after round 1"))
+	finishRound(t, ctx, d, r1)
+	r2 := waitRound(t, db, id, 2)
+	found := false
+	for _, p := range r2.Pairings {
+		switch {
+		case p.First == 1:
+			found = true
+			assert.Equal(t, director.ResultSecondForfit, p.Result)
+		case p.Second == 1:
+			found = true
+			assert.Equal(t, director.ResultFirstForfeit, p.Result)
+		default:
+			assert.Empty(t, p.Result, "the others play")
+		}
+	}
+	assert.True(t, found, "player 1 is scheduled in round 2")
+}

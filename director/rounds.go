@@ -246,10 +246,17 @@ func (d *Director) newRound(ctx context.Context, id uint64, what, who, why strin
 		games = append(games, g)
 		round.Pairings = append(round.Pairings, store.Pairing{Board: i + 1, First: b[0], Second: b[1], GameID: g.ID, Manual: pl.manual[b]})
 		// A scheduled game against a player who is not there (a round
-		// robin's withdrawn player) is a forfeit at once.
+		// robin's withdrawn player) is a forfeit at once: the absent
+		// first player loses (both absent: the arbiter may correct it).
 		ok1, _ := byID[b[0]].Paired(number)
 		ok2, _ := byID[b[1]].Paired(number)
-		if !ok1 || !ok2 {
+		switch {
+		case !ok1:
+			g.Result = "0-1"
+		case !ok2:
+			g.Result = "1-0"
+		}
+		if g.Result != "" {
 			forfeits = append(forfeits, g)
 		}
 	}
@@ -285,19 +292,10 @@ func (d *Director) newRound(ctx context.Context, id uint64, what, who, why strin
 	d.log.Info("round paired", "tournament", tr.rec.Name, "round", number, "boards", len(pl.boards), "bye", pl.bye, "how", pl.how)
 	d.hub.Publish(Update{Kind: "round", At: d.wall(), Data: map[string]any{"tournament": id, "round": number}})
 	for _, g := range forfeits {
-		ok1, _ := byID[g.FirstID].Paired(number)
-		res := "1-0"
-		switch ok2, _ := byID[g.SecondID].Paired(number); {
-		case !ok1 && !ok2:
-			res = "0-1" // both absent: recorded as a loss for the first; the arbiter may correct it
-		case !ok1:
-			res = "0-1"
-		}
-		a := &store.Action{Who: who, What: "set-result", Why: "a player is withdrawn or absent", Data: res + " forfeit", At: d.wall()}
-		if err := d.db.SetResult(g.ID, res, rules.Forfeit.String(), d.wall(), a); err != nil {
+		a := &store.Action{Who: who, What: "set-result", Why: "a player is withdrawn or absent", Data: g.Result + " forfeit", At: d.wall()}
+		if err := d.db.SetResult(g.ID, g.Result, rules.Forfeit.String(), d.wall(), a); err != nil {
 			return err
 		}
-		g.Result = res
 	}
 	// Start the games on the tournament's tables, board n on table n, where
 	// the table's board is there; a game whose board is gone waits for it.
