@@ -380,7 +380,8 @@ func (d *Director) gameEnded(t *Table, g store.Game) {
 	// including this one, whose goroutine is calling.
 	d.background(func() {
 		if err := d.advance(d.ctx, g.TournamentID, "auto", ""); err != nil && !errors.Is(err, errRoundRunning) && !errors.Is(err, errTournamentOver) {
-			d.log.Error("pair next round", "tournament", tr.rec.Name, "err", err)
+			// err names the tournament (tr.rec changes under d.mu).
+			d.log.Error("pair next round", "err", err)
 		}
 		d.checkDone()
 	})

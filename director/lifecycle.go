@@ -129,45 +129,54 @@ func (d *Director) StartWaiting(ctx context.Context, board, who, why string) err
 // EndTournament ends a tournament after its last complete round, when the
 // next one cannot or shall not be played.
 func (d *Director) EndTournament(id uint64, who, why string) error {
-	tr := d.tour(id)
-	if tr == nil {
-		return fmt.Errorf("tournament %d: %w", id, store.ErrNotFound)
-	}
-	d.mu.Lock()
-	rounds, err := d.db.Rounds(id)
+	err := d.updateTournament(id, "end-tournament", who, why, func(tr *tour, rec *store.Tournament, rounds []store.Round) (string, error) {
+		switch {
+		case !roundsComplete(rounds):
+			return "", errRoundIncomplete
+		case len(rounds) == 0:
+			return "", errors.New("no round has been played: there is nothing to end")
+		case len(rounds) >= rec.PlayedRounds():
+			return "", errTournamentOver
+		}
+		rec.EndedAfter = len(rounds)
+		tr.blocked = ""
+		return fmt.Sprintf("%s ends after round %d of %d", rec.Name, rec.EndedAfter, rec.Rounds), nil
+	})
 	if err != nil {
-		d.mu.Unlock()
-		return err
-	}
-	if !roundsComplete(rounds) {
-		d.mu.Unlock()
-		return errRoundIncomplete
-	}
-	if len(rounds) == 0 {
-		d.mu.Unlock()
-		return errors.New("no round has been played: there is nothing to end")
-	}
-	if len(rounds) >= tr.rec.PlayedRounds() {
-		d.mu.Unlock()
-		return errTournamentOver
-	}
-	rec := tr.rec
-	rec.EndedAfter = len(rounds)
-	if err := d.db.UpdateTournament(&rec); err != nil {
-		d.mu.Unlock()
-		return err
-	}
-	tr.rec.EndedAfter = rec.EndedAfter // the only field that changed: others read Name unlocked
-	tr.blocked = ""
-	d.mu.Unlock()
-	if err := d.db.AddAction(&store.Action{Who: who, What: "end-tournament", Why: why,
-		Data: fmt.Sprintf("%s ends after round %d of %d", rec.Name, rec.EndedAfter, rec.Rounds), At: d.wall()}); err != nil {
 		return err
 	}
 	d.resolveTournamentAlerts(id, who, "the tournament was ended")
 	d.hub.Publish(Update{Kind: "round", At: d.wall(), Data: map[string]any{"tournament": id}})
 	d.checkDone()
 	return nil
+}
+
+// updateTournament changes a tournament's record with f under the
+// director's lock, given the rounds paired so far: stored, then kept for
+// the running event, then audited with the text f returns. Nothing
+// changes if f fails.
+func (d *Director) updateTournament(id uint64, what, who, why string, f func(tr *tour, rec *store.Tournament, rounds []store.Round) (string, error)) error {
+	tr := d.tour(id)
+	if tr == nil {
+		return fmt.Errorf("tournament %d: %w", id, store.ErrNotFound)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	rounds, err := d.db.Rounds(id)
+	if err != nil {
+		return err
+	}
+	rec := tr.rec
+	rec.RoundTimeControls = maps.Clone(rec.RoundTimeControls)
+	data, err := f(tr, &rec, rounds)
+	if err != nil {
+		return err
+	}
+	if err := d.db.UpdateTournament(&rec); err != nil {
+		return err
+	}
+	tr.rec = rec
+	return d.db.AddAction(&store.Action{Who: who, What: what, Why: why, Data: data, At: d.wall()})
 }
 
 func roundsComplete(rounds []store.Round) bool {
@@ -629,43 +638,27 @@ func (d *Director) RequestBye(id uint64, pid, round int, kind, who, why string) 
 // SetRoundTimeControl sets the time control of a round not yet paired
 // ("" goes back to the tournament's).
 func (d *Director) SetRoundTimeControl(id uint64, round int, tc, who, why string) error {
-	tr := d.tour(id)
-	if tr == nil {
-		return fmt.Errorf("tournament %d: %w", id, store.ErrNotFound)
-	}
 	if tc != "" {
 		if _, err := gameControl(tc); err != nil {
 			return fmt.Errorf("%w: %v", errBadInput, err)
 		}
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	rounds, err := d.db.Rounds(id)
-	if err != nil {
-		return err
-	}
-	if round <= len(rounds) || round > tr.rec.PlayedRounds() {
-		return fmt.Errorf("%w: round %d: want a round from %d to %d", errBadInput, round, len(rounds)+1, tr.rec.PlayedRounds())
-	}
-	rec := tr.rec
-	rec.RoundTimeControls = maps.Clone(rec.RoundTimeControls)
-	if rec.RoundTimeControls == nil {
-		rec.RoundTimeControls = map[int]string{}
-	}
-	if tc == "" {
-		delete(rec.RoundTimeControls, round)
-	} else {
-		rec.RoundTimeControls[round] = tc
-	}
-	if err := d.db.UpdateTournament(&rec); err != nil {
-		return err
-	}
-	tr.rec.RoundTimeControls = rec.RoundTimeControls
-	show := tc
-	if show == "" {
-		show = "the tournament's (" + rec.TimeControl + ")"
-	}
-	return d.db.AddAction(&store.Action{Who: who, What: "round-time-control", Why: why, Data: fmt.Sprintf("%s round %d: %s", rec.Name, round, show), At: d.wall()})
+	return d.updateTournament(id, "round-time-control", who, why, func(_ *tour, rec *store.Tournament, rounds []store.Round) (string, error) {
+		if round <= len(rounds) || round > rec.PlayedRounds() {
+			return "", fmt.Errorf("%w: round %d: want a round from %d to %d", errBadInput, round, len(rounds)+1, rec.PlayedRounds())
+		}
+		if rec.RoundTimeControls == nil {
+			rec.RoundTimeControls = map[int]string{}
+		}
+		show := tc
+		if tc == "" {
+			delete(rec.RoundTimeControls, round)
+			show = "the tournament's (" + rec.TimeControl + ")"
+		} else {
+			rec.RoundTimeControls[round] = tc
+		}
+		return fmt.Sprintf("%s round %d: %s", rec.Name, round, show), nil
+	})
 }
 
 // CorrectResult changes the result of a finished game: the standings and
@@ -772,34 +765,21 @@ func (d *Director) EnterMoves(gameID uint64, text, who, why string) (int, error)
 // SetAccelerated switches the acceleration of a Swiss's pairings ("baku"
 // or "") before its first round is paired.
 func (d *Director) SetAccelerated(id uint64, kind, who, why string) error {
-	tr := d.tour(id)
-	if tr == nil {
-		return fmt.Errorf("tournament %d: %w", id, store.ErrNotFound)
-	}
 	if kind != "" && kind != "baku" {
 		return fmt.Errorf("%w: acceleration %q: want baku or none", errBadInput, kind)
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if !strings.HasPrefix(tr.rec.System, "swiss") {
-		return fmt.Errorf("%w: only a Swiss is accelerated", errBadInput)
-	}
-	rounds, err := d.db.Rounds(id)
-	if err != nil {
-		return err
-	}
-	if len(rounds) > 0 {
-		return fmt.Errorf("%w: round 1 is paired: the acceleration is fixed", errBadInput)
-	}
-	rec := tr.rec
-	rec.Accelerated = kind
-	if err := d.db.UpdateTournament(&rec); err != nil {
-		return err
-	}
-	tr.rec.Accelerated = kind
-	show := kind
-	if show == "" {
-		show = "none"
-	}
-	return d.db.AddAction(&store.Action{Who: who, What: "accelerate", Why: why, Data: fmt.Sprintf("%s: acceleration %s", rec.Name, show), At: d.wall()})
+	return d.updateTournament(id, "accelerate", who, why, func(_ *tour, rec *store.Tournament, rounds []store.Round) (string, error) {
+		switch {
+		case !strings.HasPrefix(rec.System, "swiss"):
+			return "", fmt.Errorf("%w: only a Swiss is accelerated", errBadInput)
+		case len(rounds) > 0:
+			return "", fmt.Errorf("%w: round 1 is paired: the acceleration is fixed", errBadInput)
+		}
+		rec.Accelerated = kind
+		show := kind
+		if show == "" {
+			show = "none"
+		}
+		return fmt.Sprintf("%s: acceleration %s", rec.Name, show), nil
+	})
 }

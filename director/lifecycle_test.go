@@ -409,7 +409,21 @@ func TestRoundRobinWithdrawalForfeits(t *testing.T) {
 	r1 := waitRound(t, db, id, 1)
 	require.NoError(t, d.Withdraw(ctx, id, 1, false, "chief", "left after round 1"))
 	finishRound(t, ctx, d, r1)
-	r2 := waitRound(t, db, id, 2)
+	waitRound(t, db, id, 2)
+	var r2 store.Round
+	require.Eventually(t, func() bool { // the forfeit follows the stored round
+		rs, err := db.Rounds(id)
+		if err != nil {
+			return false
+		}
+		r2 = rs[1]
+		for _, p := range r2.Pairings {
+			if (p.First == 1 || p.Second == 1) && p.Result != "" {
+				return true
+			}
+		}
+		return false
+	}, 5*time.Second, 5*time.Millisecond)
 	found := false
 	for _, p := range r2.Pairings {
 		switch {

@@ -201,12 +201,8 @@ func (d *Director) newRound(ctx context.Context, id uint64, what, who, why strin
 	if err != nil {
 		return err
 	}
-	if n := len(rounds); n > 0 {
-		for _, p := range rounds[n-1].Pairings {
-			if p.Result == "" {
-				return errRoundRunning
-			}
-		}
+	if !roundsComplete(rounds) {
+		return errRoundRunning
 	}
 	if len(rounds) >= tr.rec.PlayedRounds() {
 		return errTournamentOver
