@@ -440,7 +440,7 @@ func (s *Site) trfFile(w http.ResponseWriter, r *http.Request) {
 		s.failErr(w, r, err)
 		return
 	}
-	t, err := s.summary(id)
+	t, err := s.tournament(id)
 	if err != nil {
 		s.failErr(w, r, err)
 		return
