@@ -89,13 +89,14 @@ func (c Caps) cells(v rules.View) []cell {
 }
 
 // signature is the canonical text of the cells that differ from a
-// baseline: "sq:h:top;..." in square order, leaving out the cells that
-// skip marks (the hand stands: a cross-check, not part of a move).
-// Equal signatures mean equal sensed states.
-func signature(base, cur []cell, skip []bool) string {
+// baseline: "sq:h:top;..." in square order, taking only the cells whose
+// mark in hand (the hand stands: a cross-check, not part of a move;
+// unmarked past its end) equals hands. Equal signatures mean equal sensed
+// states.
+func signature(base, cur []cell, hand []bool, hands bool) string {
 	var b strings.Builder
 	for i := range cur {
-		if cur[i] != base[i] && (i >= len(skip) || !skip[i]) {
+		if cur[i] != base[i] && (i < len(hand) && hand[i]) == hands {
 			b.WriteString(strconv.Itoa(i))
 			b.WriteByte(':')
 			b.WriteString(strconv.Itoa(cur[i].height))

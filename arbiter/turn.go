@@ -39,32 +39,25 @@ type turn struct {
 	// hand marks the cells of the hand stands (shogi.md 6.6: the hands
 	// are kept logically, their sensed counts are a cross-check); nil
 	// when the board senses none.
-	hand    []bool
-	notHand []bool // the complement of hand, to compare hands alone
+	hand []bool
 }
 
 func newTurn(pos rules.Position, caps Caps, hand []bool) *turn {
 	t := &turn{pos: pos, caps: caps, base: pos.View(), hand: hand}
 	t.baseCells = caps.cells(t.base)
-	if hand != nil {
-		t.notHand = make([]bool, len(hand))
-		for i, h := range hand {
-			t.notHand[i] = !h
-		}
-	}
 	return t
 }
 
 // sig is the signature of cells against the baseline, hand stands left
 // out.
-func (t *turn) sig(cells []cell) string { return signature(t.baseCells, cells, t.hand) }
+func (t *turn) sig(cells []cell) string { return signature(t.baseCells, cells, t.hand, false) }
 
 // handSig is the signature of the hand stands alone.
 func (t *turn) handSig(cells []cell) string {
 	if t.hand == nil {
 		return ""
 	}
-	return signature(t.baseCells, cells, t.notHand)
+	return signature(t.baseCells, cells, t.hand, true)
 }
 
 // legal lists the legal moves on first use: most events (lifts, a hand in

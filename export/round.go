@@ -13,17 +13,16 @@ import (
 // named with extension ext is written in: a format's name ("pgn", "kif",
 // "csa", "latin") or its file extension ("tav", "kifu").
 func RoundFormat(game, ext string) (Format, error) {
-	for _, f := range formats[game] {
-		if f.Name == ext {
-			return f, nil
-		}
+	f, err := LookupFormat(game, ext)
+	if err == nil {
+		return f, nil
 	}
 	for _, f := range formats[game] {
 		if f.Ext == ext {
 			return f, nil
 		}
 	}
-	return LookupFormat(game, ext)
+	return Format{}, err
 }
 
 // separate ends the records written so far in buf the way format f

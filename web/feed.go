@@ -33,7 +33,7 @@ func (s *Site) feedFile(w http.ResponseWriter, r *http.Request) {
 		s.feedFail(w, r, err)
 		return
 	}
-	t, err := s.summary(id)
+	t, err := s.tournament(id)
 	if err != nil {
 		s.feedFail(w, r, err)
 		return

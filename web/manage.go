@@ -65,7 +65,7 @@ func (s *Site) tourID(r *http.Request) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if _, err := s.summary(id); err != nil {
+	if _, err := s.tournament(id); err != nil {
 		return 0, err
 	}
 	return id, nil

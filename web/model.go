@@ -126,12 +126,18 @@ func (s *Site) tourSummaries() ([]tourSummary, error) {
 	return out, nil
 }
 
+// tournament returns one of the event's tournaments, store.ErrNotFound for
+// any other id: enough for a page that needs only its name and game.
+func (s *Site) tournament(id uint64) (store.Tournament, error) {
+	if !slices.Contains(s.d.TournamentIDs(), id) {
+		return store.Tournament{}, fmt.Errorf("tournament %d: %w", id, store.ErrNotFound)
+	}
+	return s.d.DB().Tournament(id)
+}
+
 func (s *Site) summary(id uint64) (tourSummary, error) {
 	db := s.d.DB()
-	if !slices.Contains(s.d.TournamentIDs(), id) {
-		return tourSummary{}, fmt.Errorf("tournament %d: %w", id, store.ErrNotFound)
-	}
-	t, err := db.Tournament(id)
+	t, err := s.tournament(id)
 	if err != nil {
 		return tourSummary{}, err
 	}
@@ -198,7 +204,7 @@ func (s *Site) tourDetail(id uint64) (*tourDetail, error) {
 
 // standings computes a tournament's standings.
 func (s *Site) standings(id uint64) (*tiebreak.Standings, error) {
-	if _, err := s.summary(id); err != nil {
+	if _, err := s.tournament(id); err != nil {
 		return nil, err
 	}
 	return s.d.Standings(id)

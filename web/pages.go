@@ -204,8 +204,10 @@ func card(l director.Live) tableCard {
 }
 
 // card is card(l) with what the store knows: why a finished game ended,
-// and what is next on an idle table.
-func (s *Site) card(l director.Live) tableCard {
+// and what is next on an idle table. sums, when not nil, keeps the
+// tournament summaries read so far, for the other tables of one page
+// (between rounds every table is idle).
+func (s *Site) card(l director.Live, sums map[uint64]tourSummary) tableCard {
 	c := card(l)
 	switch {
 	case l.GameID != 0 && l.Result != "":
@@ -220,10 +222,16 @@ func (s *Site) card(l director.Live) tableCard {
 		if l.Tournament == 0 {
 			break
 		}
-		sum, err := s.summary(l.Tournament)
-		if err != nil {
-			s.log.Warn("table card: tournament", "table", l.Table, "tournament", l.Tournament, "err", err)
-			break
+		sum, ok := sums[l.Tournament]
+		if !ok {
+			var err error
+			if sum, err = s.summary(l.Tournament); err != nil {
+				s.log.Warn("table card: tournament", "table", l.Table, "tournament", l.Tournament, "err", err)
+				break
+			}
+			if sums != nil {
+				sums[l.Tournament] = sum
+			}
 		}
 		switch {
 		case sum.Running:
@@ -239,8 +247,9 @@ func (s *Site) card(l director.Live) tableCard {
 
 func (s *Site) cards() []tableCard {
 	var out []tableCard
+	sums := map[uint64]tourSummary{}
 	for _, l := range s.d.Tables() {
-		out = append(out, s.card(l))
+		out = append(out, s.card(l, sums))
 	}
 	return out
 }
@@ -372,7 +381,7 @@ func (s *Site) tableFragment(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("table")
 	for _, l := range s.d.Tables() {
 		if l.Table == id {
-			s.fragment(w, "tablecard", s.card(l))
+			s.fragment(w, "tablecard", s.card(l, nil))
 			return
 		}
 	}
@@ -431,7 +440,7 @@ func (s *Site) trfFile(w http.ResponseWriter, r *http.Request) {
 		s.failErr(w, r, err)
 		return
 	}
-	t, err := s.summary(id)
+	t, err := s.tournament(id)
 	if err != nil {
 		s.failErr(w, r, err)
 		return

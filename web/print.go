@@ -67,7 +67,7 @@ func (s *Site) printRound(r *http.Request) (*printRound, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum, err := s.summary(id)
+	t, err := s.tournament(id)
 	if err != nil {
 		return nil, err
 	}
@@ -119,8 +119,8 @@ func (s *Site) printRound(r *http.Request) (*printRound, error) {
 		}
 		return printPlayer{ID: no, Name: name, Rating: p.Rating, Score: score[no]}
 	}
-	pr := &printRound{Event: s.d.Name(), Tournament: sum.Name, TournamentID: id, Round: n, How: round.How, FirstSide: "First", SecondSide: "Second"}
-	if g, err := rules.New(sum.Game, rules.Options{}); err == nil {
+	pr := &printRound{Event: s.d.Name(), Tournament: t.Name, TournamentID: id, Round: n, How: round.How, FirstSide: "First", SecondSide: "Second"}
+	if g, err := rules.New(t.Game, rules.Options{}); err == nil {
 		pr.FirstSide, pr.SecondSide = g.SideName(rules.First), g.SideName(rules.Second)
 	}
 	for _, p := range round.Pairings {
