@@ -98,11 +98,14 @@ func Open(path string, opts *Options) (*DB, error) {
 	}
 	db := &DB{bolt: bdb, path: path}
 	if exists {
-		err := db.bolt.View(func(tx *bolt.Tx) error { return checkTrees(path, uint64(tx.ID())) })
+		var err error
+		if o.NoVerify {
+			err = db.bolt.View(func(tx *bolt.Tx) error { return checkTrees(path, uint64(tx.ID())) })
+		} else {
+			err = db.verify() // its page checks begin with checkTrees
+		}
 		if err != nil && !errors.Is(err, ErrCorrupt) {
 			err = fmt.Errorf("%w: %w", ErrCorrupt, err)
-		} else if err == nil && !o.NoVerify {
-			err = db.verify()
 		}
 		if err != nil {
 			bdb.Close()

@@ -96,11 +96,7 @@ func appendMove(tx *bolt.Tx, m *Move, data []byte) error {
 		}
 		return fmt.Errorf("game %d ply %d: %w", m.GameID, m.Ply, ErrDuplicate)
 	}
-	last := 0
-	if k, _ := moves.Cursor().Last(); k != nil {
-		last = int(beUint32(k))
-	}
-	if m.Ply != last+1 {
+	if last := lastPly(moves); m.Ply != last+1 {
 		return fmt.Errorf("game %d: move at ply %d, but the last stored ply is %d", m.GameID, m.Ply, last)
 	}
 	if err := moves.Put(key, data); err != nil {

@@ -52,12 +52,6 @@ func (db *DB) InjectWriteFault(f func() error) {
 	db.health.fault.Store(&f)
 }
 
-// faultErr marks an injected fault inside a transaction.
-type faultErr struct{ err error }
-
-func (e *faultErr) Error() string { return e.err.Error() }
-func (e *faultErr) Unwrap() error { return e.err }
-
 // update runs fn in a write transaction and records whether the disk took
 // the commit.
 func (db *DB) update(fn func(tx *bolt.Tx) error) error {
@@ -65,17 +59,16 @@ func (db *DB) update(fn func(tx *bolt.Tx) error) error {
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
 		if f := db.health.fault.Load(); f != nil {
 			if err := (*f)(); err != nil {
-				return &faultErr{err}
+				return err // fn does not run: fnErr stays nil
 			}
 		}
 		fnErr = fn(tx)
 		return fnErr
 	})
-	var fe *faultErr
 	switch {
 	case err == nil:
 		db.health.failure.Store(nil)
-	case errors.As(err, &fe) || fnErr == nil:
+	case fnErr == nil:
 		// The commit (or the injected disk) failed, not fn's logic.
 		since := time.Now()
 		if old := db.health.failure.Load(); old != nil {

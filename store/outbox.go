@@ -76,11 +76,10 @@ func (db *DB) OutboxPending(maxMoves int) ([]OutboxItem, error) {
 			if err != nil {
 				return fmt.Errorf("game %d: %w", binary.BigEndian.Uint64(k), err)
 			}
-			it := OutboxItem{Game: g, Cursor: cur}
-			if mb := movesB.Bucket(k); mb != nil {
-				if last, _ := mb.Cursor().Last(); last != nil && int(beUint32(last)) < cur.Ply {
-					it.Behind = true
-				}
+			mb := movesB.Bucket(k)
+			last := lastPly(mb)
+			it := OutboxItem{Game: g, Cursor: cur, Behind: last < cur.Ply}
+			if mb != nil {
 				mc := mb.Cursor()
 				for mk, mv := mc.Seek(u32key(uint32(cur.Ply + 1))); mk != nil; mk, mv = mc.Next() {
 					if maxMoves > 0 && total >= maxMoves {
@@ -94,7 +93,7 @@ func (db *DB) OutboxPending(maxMoves int) ([]OutboxItem, error) {
 					total++
 				}
 			}
-			if len(it.Moves) > 0 && it.Moves[len(it.Moves)-1].Ply < lastPly(movesB.Bucket(k)) {
+			if len(it.Moves) > 0 && it.Moves[len(it.Moves)-1].Ply < last {
 				// Moves left for the next call: the result must wait for them.
 				it.Game.Result = ""
 			}
@@ -278,17 +277,12 @@ func (db *DB) ImportMove(hall string, hallGame uint64, m Move) (applied bool, er
 	}
 	err = db.update(func(tx *bolt.Tx) error {
 		mb := tx.Bucket(bucketMoves).Bucket(u64key(id))
-		last := lastPly(mb)
-		switch {
-		case m.Ply <= last:
-			if string(mb.Get(u32key(uint32(m.Ply)))) != string(data) {
-				return fmt.Errorf("ply %d: %w", m.Ply, ErrDuplicate)
-			}
-			return nil
-		case m.Ply > last+1:
+		if last := lastPly(mb); m.Ply > last+1 {
 			return fmt.Errorf("ply %d after ply %d: %w", m.Ply, last, ErrOutOfOrder)
 		}
-		applied = true
+		// appendMove skips the very same move at a stored ply and refuses
+		// a different one with ErrDuplicate.
+		applied = mb != nil && mb.Get(u32key(uint32(m.Ply))) == nil
 		return appendMove(tx, &m, data)
 	})
 	if err != nil {

@@ -22,10 +22,7 @@ func newVersionCmd() *cobra.Command {
 		Short: "Print the module version, the VCS commit and the build date",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			bi, ok := debug.ReadBuildInfo()
-			if !ok {
-				bi = nil
-			}
+			bi, _ := debug.ReadBuildInfo() // nil without build info
 			return writeVersion(cmd.OutOrStdout(), bi, version, buildDate)
 		},
 	}

@@ -374,7 +374,7 @@ func Parse(data []byte, source string, fs *pflag.FlagSet) (*Config, error) {
 	}
 	c.Source = source
 	for _, p := range c.Validate() {
-		if !within(p.Key, bad) {
+		if _, ok := enclosing(bad, p.Key); !ok {
 			problems = append(problems, p)
 		}
 	}
@@ -448,16 +448,6 @@ func decodedValue(err error) string {
 		return fmt.Sprint(ue.Value)
 	}
 	return ""
-}
-
-// within reports whether key is one of keys or inside one of them.
-func within(key string, keys map[string]bool) bool {
-	for k := range keys {
-		if key == k || strings.HasPrefix(key, k+".") || strings.HasPrefix(key, k+"[") {
-			return true
-		}
-	}
-	return false
 }
 
 // Validate checks every setting and returns every problem found.
