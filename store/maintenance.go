@@ -12,8 +12,9 @@ import (
 
 // Backup writes a consistent copy of the database to path while the event
 // goes on: it runs in a read transaction, so writers are not blocked. The
-// copy is written to a temporary file, synced, and renamed into place, so
-// path never holds half a backup. An existing file at path is refused.
+// copy is written to a temporary file, synced, checked (it must open as
+// Open checks a file) and renamed into place, so path never holds half a
+// backup or a damaged one. An existing file at path is refused.
 func (db *DB) Backup(path string) error {
 	if _, err := os.Stat(path); err == nil {
 		return fmt.Errorf("backup to %s: file exists", path)
@@ -29,6 +30,16 @@ func (db *DB) Backup(path string) error {
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		// A backup is kept only if it opens and checks, page by page and
+		// record by record.
+		var c *DB
+		if c, err = Open(tmp.Name(), &Options{ReadOnly: true}); err == nil {
+			err = c.Close()
+		} else {
+			err = fmt.Errorf("the copy does not check: %w", err)
+		}
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)
