@@ -19,12 +19,23 @@ func (db *DB) Backup(path string) error {
 	if _, err := os.Stat(path); err == nil {
 		return fmt.Errorf("backup to %s: file exists", path)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".backup-*")
+	return WriteChecked(path, func(w io.Writer) error {
+		_, err := db.WriteTo(w)
+		return err
+	})
+}
+
+// WriteChecked writes a database copy to path through a temporary file
+// beside it: fill writes the copy, which is synced, then opened read-only
+// and checked page by page and record by record, and only then renamed
+// to path. On any failure nothing is left behind and path is untouched.
+func WriteChecked(path string, fill func(w io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".backup-*.tmp")
 	if err != nil {
 		return fmt.Errorf("backup to %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name())
-	_, err = db.WriteTo(tmp)
+	err = fill(tmp)
 	if err == nil {
 		err = tmp.Sync()
 	}
@@ -32,8 +43,6 @@ func (db *DB) Backup(path string) error {
 		err = cerr
 	}
 	if err == nil {
-		// A backup is kept only if it opens and checks, page by page and
-		// record by record.
 		var c *DB
 		if c, err = Open(tmp.Name(), &Options{ReadOnly: true}); err == nil {
 			err = c.Close()

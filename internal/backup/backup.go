@@ -137,49 +137,13 @@ func Fetch(ctx context.Context, dbPath, dst string) error {
 	if err != nil || size <= 0 {
 		return fmt.Errorf("backup answer: bad size %q", sizeText)
 	}
-	return writeAtomic(dst, func(f *os.File) error {
-		n, err := io.Copy(f, io.LimitReader(r, size))
+	return store.WriteChecked(dst, func(w io.Writer) error {
+		n, err := io.Copy(w, io.LimitReader(r, size))
 		if err == nil && n != size {
 			err = fmt.Errorf("the copy ended after %d of %d bytes", n, size)
 		}
 		return err
 	})
-}
-
-// writeAtomic writes dst through a temporary file beside it: fill, sync,
-// open and check the copy, then rename. On failure nothing is left.
-func writeAtomic(dst string, fill func(f *os.File) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".backup-*.tmp")
-	if err != nil {
-		return fmt.Errorf("backup to %s: %w", dst, err)
-	}
-	defer os.Remove(tmp.Name())
-	err = fill(tmp)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = verify(tmp.Name())
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), dst)
-	}
-	if err != nil {
-		return fmt.Errorf("backup to %s: %w", dst, err)
-	}
-	return nil
-}
-
-// verify opens a copy read-only (which checks every page and record).
-func verify(path string) error {
-	db, err := store.Open(path, &store.Options{ReadOnly: true})
-	if err != nil {
-		return fmt.Errorf("the copy does not check: %w", err)
-	}
-	return db.Close()
 }
 
 // Auto writes a backup of db into Dir every Every, named after the
