@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"arbiter/director"
 	"arbiter/rules"
 	"arbiter/store"
 )
@@ -86,12 +87,40 @@ type action struct {
 var actions = []action{
 	{"/console/alerts/{id}/resolve", (*Site).resolveAlert},
 	{"/console/games/{id}/resolve", (*Site).resolveMove},
-	{"/console/games/{id}/takeback", (*Site).takeBack},
+	{"/console/games/{id}/takeback", onGame((*director.Director).TakeBack, "game %d: last move taken back; restore the board")},
 	{"/console/games/{id}/result", (*Site).setResult},
 	{"/console/games/{id}/addtime", (*Site).addTime},
-	{"/console/games/{id}/pause", (*Site).pause},
-	{"/console/games/{id}/resume", (*Site).resume},
-	{"/console/tournaments/{id}/pair", (*Site).pairRound},
+	{"/console/games/{id}/pause", onGame((*director.Director).Pause, "game %d: clocks paused")},
+	{"/console/games/{id}/resume", onGame((*director.Director).Resume, "game %d: clocks resumed")},
+	{"/console/tournaments/{id}/pair", onTournament((*director.Director).PairNextRound, "tournament %d: next round paired and started")},
+}
+
+// call is a director action on one game or tournament that needs nothing
+// but the arbiter's name and reason.
+type call func(d *director.Director, ctx context.Context, id uint64, who, why string) error
+
+// onGame makes an action of a call on the game of the path's {id}; done
+// says what was done, with the id.
+func onGame(c call, done string) func(*Site, context.Context, *http.Request, string, string) (string, error) {
+	return func(s *Site, ctx context.Context, r *http.Request, who, why string) (string, error) {
+		id, err := pathID(r, "id")
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf(done, id), directorErr(c(s.d, ctx, id, who, why))
+	}
+}
+
+// onTournament makes an action of a call on the tournament of the path's
+// {id}, which must exist.
+func onTournament(c call, done string) func(*Site, context.Context, *http.Request, string, string) (string, error) {
+	return func(s *Site, ctx context.Context, r *http.Request, who, why string) (string, error) {
+		id, err := s.tourID(r)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf(done, id), directorErr(c(s.d, ctx, id, who, why))
+	}
 }
 
 // act runs an action for the logged-in arbiter: the why is required, and
@@ -172,17 +201,6 @@ func (s *Site) resolveMove(ctx context.Context, r *http.Request, who, why string
 	return fmt.Sprintf("game %d: %s played", id, move), nil
 }
 
-func (s *Site) takeBack(ctx context.Context, r *http.Request, who, why string) (string, error) {
-	id, err := pathID(r, "id")
-	if err != nil {
-		return "", err
-	}
-	if err := s.d.TakeBack(ctx, id, who, why); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("game %d: last move taken back; restore the board", id), nil
-}
-
 // parseOutcome reads a result ("1-0", "0-1", "1/2-1/2") and a reason
 // name; no reason means the arbiter's decision.
 func parseOutcome(result, reason string) (rules.Outcome, error) {
@@ -251,39 +269,4 @@ func (s *Site) addTime(ctx context.Context, r *http.Request, who, why string) (s
 		return "", err
 	}
 	return fmt.Sprintf("game %d: %s added to %s", id, extra, side), nil
-}
-
-func (s *Site) pause(ctx context.Context, r *http.Request, who, why string) (string, error) {
-	id, err := pathID(r, "id")
-	if err != nil {
-		return "", err
-	}
-	if err := s.d.Pause(ctx, id, who, why); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("game %d: clocks paused", id), nil
-}
-
-func (s *Site) resume(ctx context.Context, r *http.Request, who, why string) (string, error) {
-	id, err := pathID(r, "id")
-	if err != nil {
-		return "", err
-	}
-	if err := s.d.Resume(ctx, id, who, why); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("game %d: clocks resumed", id), nil
-}
-
-// pairRound pairs and starts a tournament's next round; the director
-// stores the action with the arbiter's name and reason.
-func (s *Site) pairRound(ctx context.Context, r *http.Request, who, why string) (string, error) {
-	id, err := s.tourID(r)
-	if err != nil {
-		return "", err
-	}
-	if err := s.d.PairNextRound(ctx, id, who, why); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("tournament %d: next round paired and started", id), nil
 }

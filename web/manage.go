@@ -17,9 +17,11 @@ import (
 
 var manageActions = []action{
 	{"/console/alerts/resolve", (*Site).resolveAlerts},
-	{"/console/tournaments/{id}/pair-rematches", (*Site).pairRematches},
+	{"/console/tournaments/{id}/pair-rematches", onTournament((*director.Director).PairAllowingRematches, "tournament %d: next round paired with rematches allowed")},
 	{"/console/tournaments/{id}/pair-manual", (*Site).pairManual},
-	{"/console/tournaments/{id}/end", (*Site).endTournament},
+	{"/console/tournaments/{id}/end", onTournament(func(d *director.Director, _ context.Context, id uint64, who, why string) error {
+		return d.EndTournament(id, who, why)
+	}, "tournament %d ended after its last complete round")},
 	{"/console/tournaments/{id}/players", (*Site).addPlayer},
 	{"/console/tournaments/{id}/players/{pid}/withdraw", (*Site).withdraw},
 	{"/console/tournaments/{id}/players/{pid}/readmit", (*Site).readmit},
@@ -101,17 +103,6 @@ func (s *Site) resolveAlerts(_ context.Context, r *http.Request, who, why string
 	return fmt.Sprintf("%d alerts resolved", len(ids)), nil
 }
 
-func (s *Site) pairRematches(ctx context.Context, r *http.Request, who, why string) (string, error) {
-	id, err := s.tourID(r)
-	if err != nil {
-		return "", err
-	}
-	if err := s.d.PairAllowingRematches(ctx, id, who, why); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("tournament %d: next round paired with rematches allowed", id), nil
-}
-
 func (s *Site) pairManual(ctx context.Context, r *http.Request, who, why string) (string, error) {
 	id, err := s.tourID(r)
 	if err != nil {
@@ -125,17 +116,6 @@ func (s *Site) pairManual(ctx context.Context, r *http.Request, who, why string)
 		return "", directorErr(err)
 	}
 	return fmt.Sprintf("tournament %d: next round paired by hand", id), nil
-}
-
-func (s *Site) endTournament(_ context.Context, r *http.Request, who, why string) (string, error) {
-	id, err := s.tourID(r)
-	if err != nil {
-		return "", err
-	}
-	if err := s.d.EndTournament(id, who, why); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("tournament %d ended after its last complete round", id), nil
 }
 
 func (s *Site) addPlayer(_ context.Context, r *http.Request, who, why string) (string, error) {
