@@ -24,6 +24,16 @@ type candidate struct {
 	// hands is the sensed signature of the hand stands alone after the
 	// move: a tie-break among candidates, never a condition.
 	hands string
+	// diff is the sensed cells after the move that differ from the
+	// baseline, hand stands left out, in order: for comparing a board
+	// that reported some top pieces as unknown (fitsAll).
+	diff []cellAt
+}
+
+// cellAt is one cell of a board, by its index (squares, then zones).
+type cellAt struct {
+	i int
+	c cell
 }
 
 // turn is the baseline of the side to move and its legal moves.
@@ -94,8 +104,52 @@ func (t *turn) candidate(i int) (*candidate, error) {
 			c.hidden = append(c.hidden, sq)
 		}
 	}
+	for j := range cells {
+		if cells[j] != t.baseCells[j] && !t.isHand(j) {
+			c.diff = append(c.diff, cellAt{j, cells[j]})
+		}
+	}
 	t.cands[i] = c
 	return c, nil
+}
+
+// isHand reports whether cell i is a hand stand's.
+func (t *turn) isHand(i int) bool { return i < len(t.hand) && t.hand[i] }
+
+// fitsAll reports whether cells show what the board would after
+// candidate c, cell by cell, a top the board could not read fitting any
+// (cell.fits); hand stands are left out, as in signatures.
+func (t *turn) fitsAll(c *candidate, cells []cell) bool {
+	j := 0
+	for i := range cells {
+		if t.isHand(i) {
+			continue
+		}
+		want := t.baseCells[i]
+		if j < len(c.diff) && c.diff[j].i == i {
+			want = c.diff[j].c
+			j++
+		}
+		if !cells[i].fits(want) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasUnknown reports whether a board that senses identities reported
+// some occupied cell's top as unknown: then signatures cannot be compared
+// as text.
+func (t *turn) hasUnknown(cells []cell) bool {
+	if !t.caps.TopKind {
+		return false
+	}
+	for i := 0; i < len(t.base.Stacks); i++ {
+		if cells[i].unknown() {
+			return true
+		}
+	}
+	return false
 }
 
 // owner returns the colour of the top piece of sq at the baseline.
@@ -110,22 +164,27 @@ func (t *turn) owner(sq rules.Square) (rules.Color, bool) {
 // have been seen lifted.
 func (t *turn) matchAll(cells []cell, lifted map[rules.Square]bool, lossy bool) ([]int, error) {
 	sig := t.sig(cells)
+	unknown := t.hasUnknown(cells)
 	touched := func(sq rules.Square) bool {
-		return lifted[sq] || (int(sq) < len(cells) && cells[sq] != t.baseCells[sq])
+		return lifted[sq] || (int(sq) < len(cells) && !cells[sq].fits(t.baseCells[sq]))
 	}
 	var out []int
 	for i, m := range t.legal() {
-		if from := m.From(); from != rules.NoSquare && !touched(from) {
+		// A piece that ends where it began (a Tensor monster's capture
+		// that returns to its square) shows only on the squares it
+		// changes elsewhere: its own need not have been lifted.
+		returns := m.From() == m.To()
+		if from := m.From(); from != rules.NoSquare && !touched(from) && !returns {
 			continue
 		}
-		if to := m.To(); to != rules.NoSquare && !touched(to) && !lossy {
+		if to := m.To(); to != rules.NoSquare && !touched(to) && !lossy && !returns {
 			continue
 		}
 		c, err := t.candidate(i)
 		if err != nil {
 			return nil, err
 		}
-		if c.sig == sig {
+		if c.sig == sig || unknown && t.fitsAll(c, cells) {
 			out = append(out, i)
 		}
 	}
