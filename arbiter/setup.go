@@ -122,29 +122,29 @@ func fixSquares(fixes []SquareFix) []rules.Square {
 // shows something else.
 func (s *Session) unmatched(v rules.View, fixes []SquareFix) string {
 	var missing, extra []string
+	nMissing, nExtra := 0, 0
 	for _, f := range fixes {
 		switch {
 		case f.Square == rules.NoSquare:
 		case f.Got < f.Want && f.Want == 1:
 			top, _ := v.Top(f.Square)
 			missing = append(missing, fmt.Sprintf("%s (%s)", f.Name, s.pieceName(top, true, true)))
+			nMissing++
 		case f.Got < f.Want:
-			missing = append(missing, fmt.Sprintf("%s (%d of %s)", f.Name, f.Want-f.Got, f.Stack))
+			missing = append(missing, fmt.Sprintf("%s (%d of the tower %s)", f.Name, f.Want-f.Got, f.Stack))
+			nMissing += f.Want - f.Got
 		case f.Got > f.Want:
 			extra = append(extra, f.Name)
+			nExtra += f.Got - f.Want
 		default:
 			return "the board has matched no legal move for " + s.cfg.RecoveryAfter.String()
 		}
 	}
 	switch {
-	case len(missing) == 1 && len(extra) == 0:
-		return "piece missing from " + missing[0]
-	case len(missing) > 1 && len(extra) == 0:
-		return "pieces missing from " + strings.Join(missing, ", ")
-	case len(extra) == 1 && len(missing) == 0:
-		return "extra piece on " + extra[0]
-	case len(extra) > 1 && len(missing) == 0:
-		return "extra pieces on " + strings.Join(extra, ", ")
+	case nMissing > 0 && nExtra == 0:
+		return plural(nMissing, "piece") + " missing from " + strings.Join(missing, ", ")
+	case nExtra > 0 && nMissing == 0:
+		return "extra " + plural(nExtra, "piece") + " on " + strings.Join(extra, ", ")
 	}
 	return "the board has matched no legal move for " + s.cfg.RecoveryAfter.String()
 }
@@ -206,11 +206,14 @@ func (s *Session) zoneName(z rules.Zone) string {
 }
 
 // pieces writes a count of pieces: "1 piece", "2 pieces".
-func pieces(n int) string {
+func pieces(n int) string { return fmt.Sprintf("%d %s", n, plural(n, "piece")) }
+
+// plural writes noun for n of them: "piece", "pieces".
+func plural(n int, noun string) string {
 	if n == 1 {
-		return "1 piece"
+		return noun
 	}
-	return fmt.Sprintf("%d pieces", n)
+	return noun + "s"
 }
 
 // pieceNouns are the pieces' names as each game's players say them, by
