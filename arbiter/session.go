@@ -332,8 +332,7 @@ func (s *Session) quickCommit(out []Output, e Event) []Output {
 		return out
 	}
 	c := t.cands[idx[0]]
-	top, ok := c.next.View().Top(e.Square)
-	if !ok || top.Color != c.next.Turn() {
+	if !s.opponentsLift(c, e.Square) {
 		return out
 	}
 	if v := s.touchViolation(t, c); v != "" && s.cfg.TouchMove == Strict {

@@ -318,3 +318,28 @@ func (t *turn) involves(a, b rules.Square) bool {
 	}
 	return false
 }
+
+// opponentsLift reports whether a lift of sq, once candidate c is made,
+// is the opponent's: sq holds one of the opponent's pieces, or a piece of
+// the mover's that a legal reply takes away without landing on it (the
+// victim of an en passant capture, which a player may lift first).
+func (s *Session) opponentsLift(c *candidate, sq rules.Square) bool {
+	top, ok := c.next.View().Top(sq)
+	if !ok {
+		return false
+	}
+	if top.Color == c.next.Turn() {
+		return true
+	}
+	reply := newTurn(c.next, s.cfg.Caps, s.hand)
+	for i, m := range reply.legal() {
+		if m.From() == sq || m.To() == sq {
+			continue
+		}
+		r, err := reply.candidate(i)
+		if err == nil && slices.Contains(r.changed, sq) && len(r.next.View().Stacks[sq]) < len(reply.base.Stacks[sq]) {
+			return true
+		}
+	}
+	return false
+}
