@@ -190,7 +190,11 @@ func (s *Session) setupTick(out []Output, t *turn, now, horizon time.Duration) [
 		return out
 	}
 	s.setupTold = text
-	a := s.alert(SetupAlert, s.pos.Turn(), now, "the board does not show the start position: "+text, false)
+	what := "the start position"
+	if len(s.history) > 0 {
+		what = "the position of the game resumed" // Resume: its stored moves
+	}
+	a := s.alert(SetupAlert, s.pos.Turn(), now, "the board does not show "+what+": "+text, false)
 	a.Squares = fixSquares(fixes)
 	return append(out, a)
 }

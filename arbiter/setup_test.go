@@ -89,3 +89,28 @@ func TestSetupAlertAfterValidated(t *testing.T) {
 	_, err = arbiter.NewSession(cfg, g, nil, nil)
 	require.ErrorContains(t, err, "set-up alert delay")
 }
+
+// TestSetupAlertResumed: a game resumed from its stored moves waits for
+// its own position, and the set-up alert says so.
+func TestSetupAlertResumed(t *testing.T) {
+	g, err := rules.New("chess", nil)
+	require.NoError(t, err)
+	cfg := arbiter.DefaultConfig(g)
+	cfg.AwaitSetup = true
+	s, err := arbiter.NewSession(cfg, g, nil, nil)
+	require.NoError(t, err)
+	require.NoError(t, s.Resume([]string{"e4"}))
+	s.Start(0)
+	geo := g.Geometry()
+	dump := arbiter.Event{Kind: arbiter.StateDump, At: time.Second, Heights: make([]int, geo.Len())}
+	start := g.Start().View()
+	for i := range dump.Heights {
+		dump.Heights[i] = start.Height(geo.SensorSquare(i))
+	}
+	s.Handle(dump)
+	outs := s.Tick(time.Second + cfg.SetupAlertAfter)
+	require.Len(t, outs, 1)
+	a, ok := outs[0].(arbiter.Alert)
+	require.True(t, ok, "%v", outs)
+	assert.Equal(t, "the board does not show the position of the game resumed: extra piece on e2; e4 empty, expected a white pawn", a.Message)
+}
