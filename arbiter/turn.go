@@ -24,16 +24,9 @@ type candidate struct {
 	// hands is the sensed signature of the hand stands alone after the
 	// move: a tie-break among candidates, never a condition.
 	hands string
-	// diff is the sensed cells after the move that differ from the
-	// baseline, hand stands left out, in order: for comparing a board
-	// that reported some top pieces as unknown (fitsAll).
-	diff []cellAt
-}
-
-// cellAt is one cell of a board, by its index (squares, then zones).
-type cellAt struct {
-	i int
-	c cell
+	// cells is the sensed state after the move, worked out only to
+	// compare a board that reported some top pieces as unknown (fitsAll).
+	cells []cell
 }
 
 // turn is the baseline of the side to move and its legal moves.
@@ -104,11 +97,6 @@ func (t *turn) candidate(i int) (*candidate, error) {
 			c.hidden = append(c.hidden, sq)
 		}
 	}
-	for j := range cells {
-		if cells[j] != t.baseCells[j] && !t.isHand(j) {
-			c.diff = append(c.diff, cellAt{j, cells[j]})
-		}
-	}
 	t.cands[i] = c
 	return c, nil
 }
@@ -120,17 +108,11 @@ func (t *turn) isHand(i int) bool { return i < len(t.hand) && t.hand[i] }
 // candidate c, cell by cell, a top the board could not read fitting any
 // (cell.fits); hand stands are left out, as in signatures.
 func (t *turn) fitsAll(c *candidate, cells []cell) bool {
-	j := 0
+	if c.cells == nil {
+		c.cells = t.caps.cells(c.next.View())
+	}
 	for i := range cells {
-		if t.isHand(i) {
-			continue
-		}
-		want := t.baseCells[i]
-		if j < len(c.diff) && c.diff[j].i == i {
-			want = c.diff[j].c
-			j++
-		}
-		if !cells[i].fits(want) {
+		if !t.isHand(i) && !cells[i].fits(c.cells[i]) {
 			return false
 		}
 	}
