@@ -12,6 +12,7 @@ var advice = map[AlertKind]string{
 	LinkAlert:          "Check the board's cable and power; the game resumes from its stored moves when the board is back.",
 	ArbiterCallAlert:   "A player called the arbiter: go to the table.",
 	EtiquetteAlert:     "Ask the player to put the captured piece on their own piece stand.",
+	SetupAlert:         "The board does not show the start position: have the players put right the squares listed (lit on the board); the clock starts when it matches.",
 	FoulSuspectedAlert: "Look at the evidence: a move may have been changed after the clock was pressed. Decide, and resolve the alert.",
 }
 

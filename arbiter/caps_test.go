@@ -113,5 +113,5 @@ func TestAlertsNameSquaresAsThePlayers(t *testing.T) {
 		names = append(names, f.Name)
 	}
 	assert.ElementsMatch(t, []string{"3c", "3e"}, names)
-	assert.Contains(t, rec.String(), "3c: 0 pieces, expected 1")
+	assert.Contains(t, rec.String(), "3c empty, expected a gote pawn; extra piece on 3e")
 }

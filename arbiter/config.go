@@ -74,6 +74,10 @@ type Config struct {
 	// position (settled), then start the clock: the pieces being set up are
 	// not touches, and the clock does not run while the players set up.
 	AwaitSetup bool
+	// SetupAlertAfter is how long a board being set up may stay settled on
+	// something other than the start position before a SetupAlert lists
+	// the differences (AwaitSetup only).
+	SetupAlertAfter time.Duration
 	// HandGrace is how long a captured piece may stay out of its captor's
 	// hand stand (held in the player's hand) before an etiquette alert,
 	// on boards that count the stands. It is never a foul (shogi.md 6.6).
@@ -99,16 +103,17 @@ const (
 func DefaultConfig(g rules.Game) Config {
 	t := g.Traits()
 	c := Config{
-		Completion:     OnPress,
-		TouchMove:      Off,
-		Penalty:        ChessPenalty,
-		IllegalAddTime: fideAddTime,
-		IllegalLossAt:  fideLossAt,
-		Settle:         300 * time.Millisecond,
-		Release:        150 * time.Millisecond,
-		Simultaneous:   500 * time.Millisecond,
-		RecoveryAfter:  10 * time.Second,
-		HandGrace:      30 * time.Second,
+		Completion:      OnPress,
+		TouchMove:       Off,
+		Penalty:         ChessPenalty,
+		IllegalAddTime:  fideAddTime,
+		IllegalLossAt:   fideLossAt,
+		Settle:          300 * time.Millisecond,
+		Release:         150 * time.Millisecond,
+		Simultaneous:    500 * time.Millisecond,
+		RecoveryAfter:   10 * time.Second,
+		SetupAlertAfter: 5 * time.Second,
+		HandGrace:       30 * time.Second,
 	}
 	if t.CompleteOnRelease {
 		c.Completion = OnRelease
@@ -151,6 +156,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("simultaneous-touch window %v: must not be negative", c.Simultaneous)
 	case c.RecoveryAfter < c.Settle:
 		return fmt.Errorf("recovery delay %v: must be at least the settle time %v", c.RecoveryAfter, c.Settle)
+	case c.AwaitSetup && c.SetupAlertAfter < c.Settle:
+		return fmt.Errorf("set-up alert delay %v: must be at least the settle time %v", c.SetupAlertAfter, c.Settle)
 	case c.HandGrace < 0:
 		return fmt.Errorf("hand-stand grace %v: must not be negative", c.HandGrace)
 	case c.Penalty == ChessPenalty && c.IllegalLossAt < 1:

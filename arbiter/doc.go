@@ -16,6 +16,15 @@
 // to resolve (using which squares were lifted, then the player or the
 // arbiter), never a silent guess; none at a clock press is an illegal move.
 //
+// A top piece that an identity-sensing board reports as unknown fits any
+// piece: that square is judged by its height alone.
+//
+// Whatever does not show what it should is described one way, in the
+// players' words ("e2 empty, expected a white pawn", "extra piece on d5"):
+// while a game waits for its start position ([Session.SetupDiff] and a
+// [SetupAlert] when the board stays wrong), in a recovery, and for an
+// illegal move's squares.
+//
 // Hand stands (shogi) are kept logically: their sensed counts never decide
 // whether a move was made, only choose among look-alike moves, and raise
 // etiquette alerts when a captured piece lies on the wrong stand or stays

@@ -1,7 +1,6 @@
 package arbiter
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,7 +41,20 @@ func (c Caps) String() string {
 // the board's capabilities, the top piece.
 type cell struct {
 	height int
-	top    rules.Piece // zero where not sensed or empty
+	top    rules.Piece // zero where not sensed, unknown or empty
+}
+
+// unknown reports whether the board reported the cell's top piece as
+// unknown (PROTOCOL 5.2 allows a zero top with a height): a board that
+// senses identities but could not read this piece.
+func (c cell) unknown() bool { return c.height > 0 && c.top == (rules.Piece{}) }
+
+// fits reports whether a sensed cell shows what want expects: the same
+// height and top piece, where a top the board could not read fits any
+// (the square is judged by its height alone). On a board that senses no
+// identities every top is zero, and fits is equality.
+func (c cell) fits(want cell) bool {
+	return c == want || c.height == want.height && c.unknown()
 }
 
 // project reduces a piece to what caps can sense: what a board with the
@@ -89,14 +101,15 @@ func (c Caps) cells(v rules.View) []cell {
 }
 
 // signature is the canonical text of the cells that differ from a
-// baseline: "sq:h:top;..." in square order, taking only the cells whose
-// mark in hand (the hand stands: a cross-check, not part of a move;
-// unmarked past its end) equals hands. Equal signatures mean equal sensed
-// states.
+// baseline (that do not fit it, cell.fits): "sq:h:top;..." in square
+// order, taking only the cells whose mark in hand (the hand stands: a
+// cross-check, not part of a move; unmarked past its end) equals hands.
+// Equal signatures mean equal sensed states; a state with unknown tops
+// is compared cell by cell (turn.fitsAll).
 func signature(base, cur []cell, hand []bool, hands bool) string {
 	var b strings.Builder
 	for i := range cur {
-		if cur[i] != base[i] && (i < len(hand) && hand[i]) == hands {
+		if !cur[i].fits(base[i]) && (i < len(hand) && hand[i]) == hands {
 			b.WriteString(strconv.Itoa(i))
 			b.WriteByte(':')
 			b.WriteString(strconv.Itoa(cur[i].height))
@@ -108,46 +121,6 @@ func signature(base, cur []cell, hand []bool, hands bool) string {
 		}
 	}
 	return b.String()
-}
-
-// diffSquares lists the squares (not zones) whose cells differ, with the
-// expected content, for telling people what to fix.
-func (s *Session) diffSquares(want, got []cell) []SquareFix {
-	var fixes []SquareFix
-	for i := 0; i < s.geo.Len(); i++ {
-		if want[i] != got[i] {
-			fixes = append(fixes, SquareFix{Square: rules.Square(i), Name: s.squareName(rules.Square(i)), Want: want[i].height, Got: got[i].height})
-		}
-	}
-	return fixes
-}
-
-// SquareFix is one square that does not show what it should.
-type SquareFix struct {
-	Square rules.Square
-	Name   string
-	Want   int // expected stack height
-	Got    int // sensed stack height
-	// Stack is the expected contents, bottom to top, for a person to
-	// rebuild a tower ("P(H) q N").
-	Stack string
-}
-
-// String writes "e4: 2 pieces, expected 3 (P(H) q N)".
-func (f SquareFix) String() string {
-	s := fmt.Sprintf("%s: %d pieces, expected %d", f.Name, f.Got, f.Want)
-	if f.Stack != "" {
-		s += " (" + f.Stack + ")"
-	}
-	return s
-}
-
-func stackText(v rules.View, sq rules.Square) string {
-	parts := make([]string, len(v.Stacks[sq]))
-	for i, p := range v.Stacks[sq] {
-		parts[i] = p.String()
-	}
-	return strings.Join(parts, " ")
 }
 
 func sortedSquares(set map[rules.Square]bool) []rules.Square {

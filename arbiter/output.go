@@ -58,13 +58,17 @@ const (
 	// the arbiter to decide (a move changed after the press, shogi.md
 	// 3.4.4).
 	FoulSuspectedAlert
+	// SetupAlert: the board has settled on something other than the
+	// start position while the game waits for it (Config.AwaitSetup);
+	// the message lists the differences (Session.SetupDiff).
+	SetupAlert
 )
 
 var alertNames = [...]string{
 	IllegalMoveAlert: "illegal-move", TouchMoveAlert: "touch-move", AmbiguityAlert: "ambiguity",
 	RecoveryAlert: "recovery", IrregularityAlert: "irregularity", AdjustAlert: "adjust",
 	FlagAlert: "flag", LinkAlert: "link", ArbiterCallAlert: "arbiter-call",
-	EtiquetteAlert: "etiquette", FoulSuspectedAlert: "foul-suspected",
+	EtiquetteAlert: "etiquette", FoulSuspectedAlert: "foul-suspected", SetupAlert: "setup",
 }
 
 // String returns the stable name of the kind.
@@ -212,4 +216,4 @@ func (g GameOver) String() string {
 
 func (c ClockEvent) String() string { return "clock " + c.Event.String() }
 
-func (s Started) String() string { return "started" }
+func (s Started) String() string { return "started at " + s.At.String() }

@@ -25,7 +25,8 @@ import (
 // A scenario file drives one session with board events and checks every
 // output it produces.
 //
-//	game chess                      the registered game (then its options: options k=v,...)
+//	game chess                      the registered game (then its options: options k=v,...);
+//	                                a later game line starts a new session
 //	position <text>                 start position (default: the game's start)
 //	caps heights+kind+face+color+zones
 //	config completion=release touch=strict|report|off penalty=report|chess|loss settle=300ms
@@ -48,7 +49,12 @@ import (
 //	2.0 dump               the board sends its whole state
 //
 // Each event line is followed by the outputs it must produce, each on a
-// line starting with "> ", in order, and no others.
+// line starting with "> ", in order, and no others. An expected output
+// may end with " ~ text": the output's full form (its String, with the
+// alert's message or the recovery's reason and fixes) must contain text.
+//
+// The runner keeps each square's height and its last reported top piece
+// (unknown after a lift that names none), and a dump sends both.
 func TestScenarios(t *testing.T) {
 	files, err := filepath.Glob("testdata/scenarios/*.txt")
 	require.NoError(t, err)
@@ -70,7 +76,9 @@ type scenario struct {
 	clk     *clock.Clock
 	s       *arbiter.Session
 	heights []int
-	pending []string // outputs not yet matched
+	tops    []rules.Piece // the last top reported per square; zero: unknown or empty
+	pending []string      // outputs not yet matched, in summary form
+	full    []string      // the same in full (String)
 	line    int
 }
 
@@ -106,10 +114,14 @@ func (sc *scenario) expect(want string) {
 	if len(sc.pending) == 0 {
 		sc.fail("expected %q, but there is no more output", want)
 	}
-	got := sc.pending[0]
-	sc.pending = sc.pending[1:]
+	got, full := sc.pending[0], sc.full[0]
+	sc.pending, sc.full = sc.pending[1:], sc.full[1:]
+	want, text, hasText := strings.Cut(want, " ~ ")
 	if got != want {
-		sc.fail("expected %q, got %q", want, got)
+		sc.fail("expected %q, got %q (%s)", want, got, full)
+	}
+	if hasText && !strings.Contains(full, text) {
+		sc.fail("expected %q in %q", text, full)
 	}
 }
 
@@ -165,6 +177,12 @@ func (sc *scenario) setup() {
 		pos = sc.game.Start()
 	}
 	sc.heights = pos.View().Heights(nil)
+	sc.tops = make([]rules.Piece, len(sc.heights))
+	for i := range sc.tops {
+		if top, ok := pos.View().Top(rules.Square(i)); ok {
+			sc.tops[i] = top
+		}
+	}
 	outs := s.Start(0)
 	if !sc.cfg.AwaitSetup {
 		// A game that does not wait for its set-up starts at once.
@@ -179,6 +197,7 @@ func (sc *scenario) setup() {
 func (sc *scenario) collect(outs []arbiter.Output) {
 	for _, o := range outs {
 		sc.pending = append(sc.pending, summary(o))
+		sc.full = append(sc.full, fmt.Sprint(o))
 	}
 }
 
@@ -248,6 +267,9 @@ func (sc *scenario) step(text string) {
 	f := strings.Fields(text)
 	switch f[0] {
 	case "game":
+		// A new game starts a new session: settings come after it.
+		sc.flush()
+		*sc = scenario{t: sc.t, file: sc.file, line: sc.line}
 		sc.opts = rules.Options{}
 		g, err := rules.New(f[1], nil)
 		if err != nil {
@@ -357,6 +379,7 @@ func (sc *scenario) step(text string) {
 		if len(f) > top {
 			ev.Top = piece(sc, f[top])
 		}
+		sc.tops[s] = ev.Top
 	case "zone":
 		ev.Kind, ev.Zone, ev.Count = arbiter.ZoneChanged, num(2, 0), num(3, 0)
 	case "press":
@@ -385,8 +408,12 @@ func (sc *scenario) step(text string) {
 		ev.Kind = arbiter.StateDump
 		geo := sc.game.Geometry()
 		ev.Heights = make([]int, len(sc.heights))
+		ev.Tops = make([]rules.Piece, len(sc.heights))
 		for i := range ev.Heights {
 			ev.Heights[i] = sc.heights[geo.SensorSquare(i)]
+			if ev.Heights[i] > 0 {
+				ev.Tops[i] = sc.tops[geo.SensorSquare(i)]
+			}
 		}
 	case "link-lost":
 		ev.Kind = arbiter.LinkLost
@@ -399,6 +426,7 @@ func (sc *scenario) step(text string) {
 		outs, err := sc.s.Resolve(f[2], at)
 		if err != nil {
 			sc.pending = append(sc.pending, "error "+err.Error())
+			sc.full = append(sc.full, err.Error())
 		}
 		sc.collect(outs)
 		return
@@ -406,6 +434,7 @@ func (sc *scenario) step(text string) {
 		outs, err := sc.s.TakeBack(at)
 		if err != nil {
 			sc.pending = append(sc.pending, "error "+err.Error())
+			sc.full = append(sc.full, err.Error())
 		}
 		sc.collect(outs)
 		return
@@ -413,6 +442,7 @@ func (sc *scenario) step(text string) {
 		outs, err := sc.s.Claim(side(sc, f[2]), at)
 		if err != nil {
 			sc.pending = append(sc.pending, "error "+err.Error())
+			sc.full = append(sc.full, err.Error())
 		}
 		sc.collect(outs)
 		return

@@ -64,6 +64,9 @@ type Session struct {
 	illegal  [2]int
 	linkDown bool
 
+	// setupTold is the set-up differences last alerted (SetupAlert).
+	setupTold string
+
 	// The hand stands (boards that count them): hand marks their cells;
 	// handKey is how they disagree with the hands ("" when they agree),
 	// since handSince; handTold the disagreement last alerted.
@@ -139,6 +142,7 @@ func (s *Session) Start(at time.Duration) []Output {
 	s.now = max(s.now, at)
 	if s.cfg.AwaitSetup {
 		s.setup = true
+		s.setupTold = ""
 		s.dumped = false
 		s.lastChange = at
 		s.note(at, "waiting for the start position")
@@ -328,8 +332,7 @@ func (s *Session) quickCommit(out []Output, e Event) []Output {
 		return out
 	}
 	c := t.cands[idx[0]]
-	top, ok := c.next.View().Top(e.Square)
-	if !ok || top.Color != c.next.Turn() {
+	if !s.opponentsLift(c, e.Square) {
 		return out
 	}
 	if v := s.touchViolation(t, c); v != "" && s.cfg.TouchMove == Strict {
@@ -500,14 +503,7 @@ func (s *Session) Tick(now time.Duration) []Output {
 	}
 	sig := t.sig(s.obs)
 	if s.setup {
-		if sig == "" && s.dumped {
-			s.setup = false
-			s.resetWindow()
-			s.note(now, "start position set up")
-			out = append(out, s.startClock(s.lastChange)...)
-			out = append(out, Started{At: s.lastChange})
-		}
-		return out
+		return s.setupTick(out, t, now, horizon)
 	}
 	out = s.checkHands(out, horizon, s.lastChange)
 	if s.adjust && sig == "" && (s.adjusted || horizon-s.lastChange >= s.cfg.RecoveryAfter) {
@@ -532,7 +528,7 @@ func (s *Session) Tick(now time.Duration) []Output {
 		}
 	}
 	if idx, err := t.match(s.obs, s.lifted, s.lossy); err == nil && !s.recovery && horizon-s.lastChange >= s.cfg.RecoveryAfter && len(idx) == 0 {
-		out = s.enterRecovery(out, now, "the board has matched no legal move for "+s.cfg.RecoveryAfter.String())
+		out = s.enterRecovery(out, now, "")
 	}
 	return out
 }
@@ -553,6 +549,9 @@ func (s *Session) NextDeadline() (time.Duration, bool) {
 			consider(d)
 		}
 		if d := s.lastChange + s.cfg.RecoveryAfter; !s.recovery && d > s.now {
+			consider(d)
+		}
+		if d := s.lastChange + s.cfg.SetupAlertAfter; s.setup && s.dumped && d > s.now {
 			consider(d)
 		}
 		if d := s.handSince + s.cfg.HandGrace; s.handKey != "" && s.handKey != s.handTold && d > s.now {
@@ -860,13 +859,7 @@ func (s *Session) illegalMove(out []Output, at time.Duration) []Output {
 	n := s.illegal[side]
 	a := s.alert(IllegalMoveAlert, side, at, fmt.Sprintf("illegal move by %s (number %d): the board shows no legal move", s.game.SideName(side), n), true)
 	t := s.turn
-	a.Squares = slices.Collect(func(yield func(rules.Square) bool) {
-		for _, f := range s.diffSquares(t.baseCells, s.obs) {
-			if !yield(f.Square) {
-				return
-			}
-		}
-	})
+	a.Squares = fixSquares(s.describe(t.base, t.baseCells, s.obs, false))
 	out = append(out, a)
 	switch s.cfg.Penalty {
 	case LossPenalty:
@@ -898,12 +891,14 @@ func (s *Session) illegalLoss(side rules.Color) rules.Outcome {
 	return rules.Loss(side, rules.IllegalMove)
 }
 
+// enterRecovery asks for the board to be put back to the position, fix
+// by fix; an empty reason is worked out from them (Session.unmatched).
 func (s *Session) enterRecovery(out []Output, at time.Duration, reason string) []Output {
 	s.recovery = true
 	t := s.turn
-	fixes := s.diffSquares(t.baseCells, s.obs)
-	for i := range fixes {
-		fixes[i].Stack = stackText(t.base, fixes[i].Square)
+	fixes := s.describe(t.base, t.baseCells, s.obs, false)
+	if reason == "" {
+		reason = s.unmatched(t.base, fixes)
 	}
 	return append(out, Recovery{At: at, Reason: reason, Fixes: fixes})
 }

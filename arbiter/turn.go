@@ -24,6 +24,9 @@ type candidate struct {
 	// hands is the sensed signature of the hand stands alone after the
 	// move: a tie-break among candidates, never a condition.
 	hands string
+	// cells is the sensed state after the move, worked out only to
+	// compare a board that reported some top pieces as unknown (fitsAll).
+	cells []cell
 }
 
 // turn is the baseline of the side to move and its legal moves.
@@ -98,6 +101,39 @@ func (t *turn) candidate(i int) (*candidate, error) {
 	return c, nil
 }
 
+// isHand reports whether cell i is a hand stand's.
+func (t *turn) isHand(i int) bool { return i < len(t.hand) && t.hand[i] }
+
+// fitsAll reports whether cells show what the board would after
+// candidate c, cell by cell, a top the board could not read fitting any
+// (cell.fits); hand stands are left out, as in signatures.
+func (t *turn) fitsAll(c *candidate, cells []cell) bool {
+	if c.cells == nil {
+		c.cells = t.caps.cells(c.next.View())
+	}
+	for i := range cells {
+		if !t.isHand(i) && !cells[i].fits(c.cells[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasUnknown reports whether a board that senses identities reported
+// some occupied cell's top as unknown: then signatures cannot be compared
+// as text.
+func (t *turn) hasUnknown(cells []cell) bool {
+	if !t.caps.TopKind {
+		return false
+	}
+	for i := 0; i < len(t.base.Stacks); i++ {
+		if cells[i].unknown() {
+			return true
+		}
+	}
+	return false
+}
+
 // owner returns the colour of the top piece of sq at the baseline.
 func (t *turn) owner(sq rules.Square) (rules.Color, bool) {
 	p, ok := t.base.Top(sq)
@@ -110,22 +146,27 @@ func (t *turn) owner(sq rules.Square) (rules.Color, bool) {
 // have been seen lifted.
 func (t *turn) matchAll(cells []cell, lifted map[rules.Square]bool, lossy bool) ([]int, error) {
 	sig := t.sig(cells)
+	unknown := t.hasUnknown(cells)
 	touched := func(sq rules.Square) bool {
-		return lifted[sq] || (int(sq) < len(cells) && cells[sq] != t.baseCells[sq])
+		return lifted[sq] || (int(sq) < len(cells) && !cells[sq].fits(t.baseCells[sq]))
 	}
 	var out []int
 	for i, m := range t.legal() {
-		if from := m.From(); from != rules.NoSquare && !touched(from) {
+		// A piece that ends where it began (a Tensor monster's capture
+		// that returns to its square) shows only on the squares it
+		// changes elsewhere: its own need not have been lifted.
+		returns := m.From() == m.To()
+		if from := m.From(); from != rules.NoSquare && !touched(from) && !returns {
 			continue
 		}
-		if to := m.To(); to != rules.NoSquare && !touched(to) && !lossy {
+		if to := m.To(); to != rules.NoSquare && !touched(to) && !lossy && !returns {
 			continue
 		}
 		c, err := t.candidate(i)
 		if err != nil {
 			return nil, err
 		}
-		if c.sig == sig {
+		if c.sig == sig || unknown && t.fitsAll(c, cells) {
 			out = append(out, i)
 		}
 	}
@@ -254,6 +295,31 @@ func (t *turn) involves(a, b rules.Square) bool {
 		}
 		c, err := t.candidate(i)
 		if err == nil && slices.Contains(c.changed, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// opponentsLift reports whether a lift of sq, once candidate c is made,
+// is the opponent's: sq holds one of the opponent's pieces, or a piece of
+// the mover's that a legal reply takes away without landing on it (the
+// victim of an en passant capture, which a player may lift first).
+func (s *Session) opponentsLift(c *candidate, sq rules.Square) bool {
+	top, ok := c.next.View().Top(sq)
+	if !ok {
+		return false
+	}
+	if top.Color == c.next.Turn() {
+		return true
+	}
+	reply := newTurn(c.next, s.cfg.Caps, s.hand)
+	for i, m := range reply.legal() {
+		if m.From() == sq || m.To() == sq {
+			continue
+		}
+		r, err := reply.candidate(i)
+		if err == nil && slices.Contains(r.changed, sq) && len(r.next.View().Stacks[sq]) < len(reply.base.Stacks[sq]) {
 			return true
 		}
 	}
