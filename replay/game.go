@@ -98,7 +98,7 @@ func Game(ctx context.Context, db *store.DB, gameID uint64, opts Options) (*Repo
 	// before it.
 	var restartSeq uint64
 	for i := 1; i < len(frames); i++ {
-		if frames[i].HostNs < frames[i-1].HostNs {
+		if restarted(frames[i-1], frames[i]) {
 			restartSeq = frames[i].Seq
 			frames = frames[:i]
 			kept := stored[:0:0]
@@ -407,4 +407,20 @@ func (rp *replayer) synthesize(first store.Frame, host time.Duration) error {
 		return fmt.Errorf("board %s: %w, and a made-up handshake was refused", rp.game.BoardID, ErrNoHello)
 	}
 	return nil
+}
+
+// restarted reports whether frame b was logged by a new daemon after a:
+// its host timeline starts again, so the host instant steps back while
+// the wall clock goes on. The daemon's reading and sending goroutines
+// stamp frames before they take their turn at the log, so a step back of
+// microseconds (or, on a loaded host, milliseconds) with the wall clock
+// keeping pace is not a restart.
+func restarted(a, b store.Frame) bool {
+	back := time.Duration(a.HostNs - b.HostNs)
+	if back <= 0 {
+		return false
+	}
+	// How far the wall clock moved beyond the host's timeline.
+	gap := b.Wall.Sub(a.Wall) + back
+	return back > time.Second || gap > time.Second
 }

@@ -39,6 +39,11 @@ type recording struct {
 	control string
 	// games played, in order.
 	games []uint64
+	// jitter, when set, stamps every seventh frame a few microseconds
+	// before the frame logged ahead of it, as the daemon's reading and
+	// sending goroutines do when they race for the log.
+	jitter bool
+	n      int
 }
 
 func (rc *recording) wall(host time.Duration) time.Time { return rc.wall0.Add(host) }
@@ -49,6 +54,9 @@ func (rc *recording) rawFrame(t testing.TB) func(wire []byte, host time.Duration
 	return func(wire []byte, host time.Duration, err error) uint64 {
 		if rc.skip != nil && rc.skip(wire) {
 			return 0
+		}
+		if rc.n++; rc.jitter && rc.n%7 == 0 {
+			host -= 15 * time.Microsecond
 		}
 		seq, e := rc.raw.Append(rc.board, int64(host), rc.wall(host), wire)
 		require.NoError(t, e)
@@ -111,10 +119,15 @@ func (rc *recording) play(t testing.TB, r *rig, g rules.Game, start rules.Positi
 // record plays two games of tb on one board into a new database: a random
 // game that ends by resignation, then a short game from where it stopped.
 func record(t testing.TB, tb table, f sim.Faults, seed uint64, skip func([]byte) bool, control string) (*recording, *rig) {
+	return recordWith(t, tb, f, seed, skip, control, false)
+}
+
+// recordWith is record, with host instants that jitter when jitter is set.
+func recordWith(t testing.TB, tb table, f sim.Faults, seed uint64, skip func([]byte) bool, control string, jitter bool) (*recording, *rig) {
 	db, err := store.Open(filepath.Join(t.TempDir(), "event.db"), nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
-	rc := &recording{db: db, raw: db.NewRawLog(time.Hour), board: "R-" + tb.game, wall0: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC), skip: skip, control: control}
+	rc := &recording{db: db, raw: db.NewRawLog(time.Hour), board: "R-" + tb.game, wall0: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC), skip: skip, control: control, jitter: jitter}
 	g := newGame(t, tb.game)
 	r, err := newRig(rigConfig{game: g, caps: tb.caps, faults: f, seed: seed, human: fastHuman, raw: rc.rawFrame(t), noGame: true})
 	require.NoError(t, err)
@@ -198,6 +211,24 @@ func TestReplayStoredGames(t *testing.T) {
 				t.Logf("game %d: %d plies, %d frames (%d warm-up, %d from the host), %d bad, %d gaps, %d dumps", id, len(rep.Plies), rep.Frames, rep.WarmUp, rep.Stats.Sent, rep.Stats.Bad, rep.Stats.Gaps, rep.Stats.Dumps)
 			}
 		})
+	}
+}
+
+// A daemon's host instants may step back by microseconds between frames
+// logged from different goroutines; that is not a restart, and the
+// replay still covers the whole game.
+func TestReplayHostTimeJitter(t *testing.T) {
+	rc, _ := recordWith(t, table{"chess/height", "chess", heightOnly}, sim.Faults{}, 11, nil, "", true)
+	for _, id := range rc.games {
+		rep, err := replay.Game(context.Background(), rc.db, id, replay.Options{})
+		require.NoError(t, err)
+		var text bytes.Buffer
+		require.NoError(t, rep.WriteText(&text))
+		require.Zero(t, rep.RestartSeq, "game %d: jitter taken for a restart", id)
+		require.True(t, rep.OK(), "game %d:\n%s", id, text.String())
+		stored, err := rc.db.Moves(id)
+		require.NoError(t, err)
+		require.Len(t, rep.Plies, len(stored))
 	}
 }
 
