@@ -194,7 +194,13 @@ func pgnRecord(s *Sheet, r *replayed) (string, error) {
 		}
 	}
 	if s.Game.TimeControl != "" {
-		rec.SetTag("TimeControl", s.Game.TimeControl)
+		// The standard's form in seconds, which PGN readers parse; a
+		// control it cannot say is "?", with the stored text beside it.
+		tc, ok := PGNTimeControl(s.Game.TimeControl)
+		rec.SetTag("TimeControl", tc)
+		if !ok {
+			rec.SetTag("ArbiterTimeControl", s.Game.TimeControl)
+		}
 	}
 	rec.Result = resultToken(r.outcome)
 	if r.outcome.Over() {
