@@ -115,12 +115,14 @@ func shogiRecord(s *Sheet, r *replayed, f Format) (string, error) {
 	}
 	if s.Game.TimeControl != "" {
 		rec.Meta.Note = "time control " + s.Game.TimeControl
+		rec.Meta.MainTime, rec.Meta.Byoyomi, rec.Meta.Increment = shogiTimes(s.Game.TimeControl)
 	}
 	if s.Game.Round > 0 {
 		rec.Meta.Extra = append(rec.Meta.Extra, kifu.Header{Key: "Round", Value: round(s)})
 	}
+	used := moveTimes(s)
 	for i, m := range r.moves {
-		rec.Moves = append(rec.Moves, kifu.RecordMove{USI: m.String(), Time: s.Moves[i].Used})
+		rec.Moves = append(rec.Moves, kifu.RecordMove{USI: m.String(), Time: used[i]})
 	}
 	rec.End = shogiTerminal(r.outcome)
 	switch f {

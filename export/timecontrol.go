@@ -64,3 +64,43 @@ func PGNTimeControl(text string) (tag string, ok bool) {
 	}
 	return strings.Join(fields, ":"), true
 }
+
+// shogiTimes returns what the shogi records' time headers say of a stored
+// time control: the main time (持ち時間, $TIME_LIMIT), the byoyomi period
+// (秒読み) and the Fischer increment (加算時間); zeros for a control
+// without a clock or one that does not parse. Stages after the first are
+// not said (the record's note keeps the whole control).
+func shogiTimes(text string) (main, byoyomi, increment time.Duration) {
+	c, err := clock.Parse(text)
+	if err != nil || c.Kind != clock.Standard || len(c.Stages) == 0 {
+		return 0, 0, 0
+	}
+	st := c.Stages[0]
+	main = st.Base
+	if st.Method == clock.Fischer {
+		increment = st.Bonus
+	}
+	if c.Overtime.Kind == clock.Byoyomi {
+		byoyomi = c.Overtime.Period
+	}
+	return main, byoyomi, increment
+}
+
+// moveTimes returns the time each stored move took: the clock's own
+// measure when the move has one, else the time between the move and the
+// one before it (the game's start for the first) as the host saw them,
+// else zero.
+func moveTimes(s *Sheet) []time.Duration {
+	out := make([]time.Duration, len(s.Moves))
+	prev := s.Game.Started
+	for i, m := range s.Moves {
+		switch {
+		case m.Used > 0:
+			out[i] = m.Used
+		case !prev.IsZero() && !m.Wall.IsZero() && m.Wall.After(prev):
+			out[i] = m.Wall.Sub(prev)
+		}
+		prev = m.Wall
+	}
+	return out
+}
