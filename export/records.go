@@ -12,6 +12,7 @@ import (
 	"arbiter/rules/shogi/kifu"
 	"arbiter/rules/tavreli"
 	"arbiter/rules/tensor"
+	"arbiter/store"
 )
 
 // The per-game record writers. Each turns the replayed game into its
@@ -189,6 +190,11 @@ func pgnRecord(s *Sheet, r *replayed) (string, error) {
 	if s.Game.BoardNo > 0 {
 		tags = append(tags, chess.Tag{Name: "Board", Value: strconv.Itoa(s.Game.BoardNo)})
 	}
+	if !s.EventDate.IsZero() {
+		tags = append(tags, chess.Tag{Name: "EventDate", Value: s.EventDate.UTC().Format("2006.01.02")})
+	}
+	tags = append(tags, playerTags("White", s.First)...)
+	tags = append(tags, playerTags("Black", s.Second)...)
 	rec.Tags = append(tags, rec.Tags...)
 	if s.Game.Game == "tensor" {
 		if _, ok := rec.Tag("Variant"); !ok {
@@ -271,3 +277,19 @@ func kvaaTermination(r *replayed) kvaa.Termination {
 // tagSafe replaces the quotes a Kvaa tag value cannot hold; the record
 // writer makes the value one line.
 func tagSafe(s string) string { return strings.ReplaceAll(s, `"`, "'") }
+
+// playerTags are the PGN tags of what the tournament knows of a player:
+// WhiteElo, WhiteTitle and WhiteFideId (side "White"), those known.
+func playerTags(side string, p store.Player) []chess.Tag {
+	var tags []chess.Tag
+	if p.Rating > 0 {
+		tags = append(tags, chess.Tag{Name: side + "Elo", Value: strconv.Itoa(p.Rating)})
+	}
+	if p.Title != "" {
+		tags = append(tags, chess.Tag{Name: side + "Title", Value: p.Title})
+	}
+	if p.FideID != "" {
+		tags = append(tags, chess.Tag{Name: side + "FideId", Value: p.FideID})
+	}
+	return tags
+}
