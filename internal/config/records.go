@@ -164,3 +164,8 @@ func PlayerFromTRF(p trf.Player) store.Player {
 	}
 	return store.Player{Name: p.Name, Rating: p.Rating, Title: p.Title, Federation: p.Federation, FideID: p.FideID, BirthYear: year}
 }
+
+// SameName reports whether two player names are the same name: case and
+// runs of blanks do not tell players apart (as the configuration's check
+// for duplicate players has it).
+func SameName(a, b string) bool { return sameName(a) == sameName(b) }
