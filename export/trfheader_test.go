@@ -14,6 +14,7 @@ import (
 	"arbiter/director"
 	"arbiter/export"
 	"arbiter/internal/config"
+	"arbiter/pairing"
 	"arbiter/pairing/tiebreak"
 	"arbiter/pairing/trf"
 	"arbiter/rules"
@@ -164,4 +165,9 @@ func TestTRFSystem(t *testing.T) {
 	model, err := tiebreak.FromTRF(back)
 	require.NoError(t, err)
 	assert.False(t, model.RoundRobin)
+	// The pairing engine reads the system (Baku) from 192 and agrees with
+	// every round the director paired.
+	diffs, err := pairing.Check(back, pairing.Options{Colours: pairing.ChessColours})
+	require.NoError(t, err)
+	assert.Empty(t, diffs, "%s", buf.String())
 }
