@@ -83,3 +83,18 @@ func TestReadGamesBadMove(t *testing.T) {
 	assert.Contains(t, err.Error(), "game 1")
 	t.Log(err)
 }
+
+// TestImportedWithoutClocks: a record with a time control but no clock
+// readings is written back without made-up [%clk 0:00:00] comments.
+func TestImportedWithoutClocks(t *testing.T) {
+	pgn := "[White \"A\"]\n[Black \"B\"]\n[TimeControl \"300+2\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n"
+	games, err := export.ReadGames("g.pgn", []byte(pgn), "")
+	require.NoError(t, err)
+	s := &export.Sheet{Game: games[0].Game, Moves: games[0].Moves}
+	s.Game.ID = 1
+	var buf bytes.Buffer
+	require.NoError(t, s.Write(&buf, "pgn"))
+	assert.NotContains(t, buf.String(), "%clk")
+	assert.Contains(t, buf.String(), `[TimeControl "300+2"]`)
+	assert.Contains(t, buf.String(), `[Reason "checkmate"]`)
+}
