@@ -7,7 +7,13 @@
 //
 // Everything is written from what the store holds: a game's stored
 // canonical moves are replayed with the game's rules, so a record is
-// always legal and in the notation of the game's own package.
+// always legal and in the notation of the game's own package. A TRF
+// report's header (city, arbiters, dates, system, tie-breaks) comes from
+// the event's configuration through [Event] and [WithEvent].
+//
+// The way back, [ReadGames], reads records of every format into the
+// store's form, each move replayed with the game's rules, for `arbiter
+// import`.
 package export
 
 import (
