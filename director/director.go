@@ -133,7 +133,7 @@ func configPlayers(tc config.Tournament) ([]store.Player, error) {
 	if tc.PlayersTRF == "" {
 		out := make([]store.Player, len(tc.Players))
 		for i, p := range tc.Players {
-			out[i] = store.Player{Name: p.Name, Rating: p.Rating}
+			out[i] = p.Record()
 		}
 		return out, nil
 	}
@@ -149,7 +149,7 @@ func configPlayers(tc config.Tournament) ([]store.Player, error) {
 	slices.SortFunc(ps, func(a, b trf.Player) int { return a.ID - b.ID })
 	out := make([]store.Player, len(ps))
 	for i, p := range ps {
-		out[i] = store.Player{Name: p.Name, Rating: p.Rating, Title: p.Title, Federation: p.Federation, FideID: p.FideID}
+		out[i] = config.PlayerFromTRF(p)
 	}
 	return out, nil
 }

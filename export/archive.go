@@ -79,10 +79,6 @@ func Archive(w io.Writer, db *store.DB, event string, rep Reporter) error {
 			}
 		}
 	}
-	names := map[uint64]string{}
-	for _, t := range tours {
-		names[t.ID] = t.Name
-	}
 	for _, g := range games {
 		dir, ok := folders[g.TournamentID]
 		if !ok {
@@ -91,12 +87,11 @@ func Archive(w io.Writer, db *store.DB, event string, rep Reporter) error {
 			}
 			dir = folders[0]
 		}
-		moves, err := db.Moves(g.ID)
+		s, err := load(db, event, g)
 		if err != nil {
 			a.problem("game %d: %v", g.ID, err)
 			continue
 		}
-		s := &Sheet{Event: event, Tournament: names[g.TournamentID], Game: g, Moves: moves}
 		stamp := g.Ended
 		if stamp.IsZero() {
 			stamp = g.Started

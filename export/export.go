@@ -7,7 +7,13 @@
 //
 // Everything is written from what the store holds: a game's stored
 // canonical moves are replayed with the game's rules, so a record is
-// always legal and in the notation of the game's own package.
+// always legal and in the notation of the game's own package. A TRF
+// report's header (city, arbiters, dates, system, tie-breaks) comes from
+// the event's configuration through [Event] and [WithEvent].
+//
+// The way back, [ReadGames], reads records of every format into the
+// store's form, each move replayed with the game's rules, for `arbiter
+// import`.
 package export
 
 import (
@@ -16,6 +22,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 
 	"arbiter/store"
@@ -70,12 +77,19 @@ func LookupFormat(game, name string) (Format, error) {
 }
 
 // Sheet is one game with what its records need: the stored game and
-// moves, and the names of the event and the tournament for the headers.
+// moves, the names of the event and the tournament for the headers, and
+// what the tournament knows of the players and its start.
 type Sheet struct {
 	Event      string
 	Tournament string
 	Game       store.Game
 	Moves      []store.Move
+	// First and Second are the players as the tournament has them
+	// (rating, FIDE id, title); zero outside a tournament.
+	First, Second store.Player
+	// EventDate is the day the tournament began (its first round's
+	// pairing); zero when unknown.
+	EventDate time.Time
 }
 
 // Load reads a game and its moves from the database.
@@ -84,17 +98,44 @@ func Load(db *store.DB, event string, gameID uint64) (*Sheet, error) {
 	if err != nil {
 		return nil, err
 	}
-	moves, err := db.Moves(gameID)
+	return load(db, event, g)
+}
+
+// load reads the moves of a stored game and what its tournament knows.
+func load(db *store.DB, event string, g store.Game) (*Sheet, error) {
+	moves, err := db.Moves(g.ID)
 	if err != nil {
 		return nil, err
 	}
 	s := &Sheet{Event: event, Game: g, Moves: moves}
-	if g.TournamentID != 0 {
-		t, err := db.Tournament(g.TournamentID)
-		if err != nil {
-			return nil, err
+	if g.TournamentID == 0 {
+		return s, nil
+	}
+	t, err := db.Tournament(g.TournamentID)
+	if err != nil {
+		return nil, err
+	}
+	s.Tournament = t.Name
+	players, err := db.Players(g.TournamentID)
+	if err != nil {
+		return nil, fmt.Errorf("tournament %d: %w", g.TournamentID, err)
+	}
+	for _, p := range players {
+		switch p.ID {
+		case g.FirstID:
+			s.First = p
+		case g.SecondID:
+			s.Second = p
 		}
-		s.Tournament = t.Name
+	}
+	rounds, err := db.Rounds(g.TournamentID)
+	if err != nil {
+		return nil, fmt.Errorf("tournament %d: %w", g.TournamentID, err)
+	}
+	for _, r := range rounds {
+		if r.Number == 1 {
+			s.EventDate = r.PairedAt
+		}
 	}
 	return s, nil
 }

@@ -12,6 +12,7 @@ import (
 	"arbiter/rules/shogi/kifu"
 	"arbiter/rules/tavreli"
 	"arbiter/rules/tensor"
+	"arbiter/store"
 )
 
 // The per-game record writers. Each turns the replayed game into its
@@ -115,12 +116,14 @@ func shogiRecord(s *Sheet, r *replayed, f Format) (string, error) {
 	}
 	if s.Game.TimeControl != "" {
 		rec.Meta.Note = "time control " + s.Game.TimeControl
+		rec.Meta.MainTime, rec.Meta.Byoyomi, rec.Meta.Increment = shogiTimes(s.Game.TimeControl)
 	}
 	if s.Game.Round > 0 {
 		rec.Meta.Extra = append(rec.Meta.Extra, kifu.Header{Key: "Round", Value: round(s)})
 	}
+	used := moveTimes(s)
 	for i, m := range r.moves {
-		rec.Moves = append(rec.Moves, kifu.RecordMove{USI: m.String(), Time: s.Moves[i].Used})
+		rec.Moves = append(rec.Moves, kifu.RecordMove{USI: m.String(), Time: used[i]})
 	}
 	rec.End = shogiTerminal(r.outcome)
 	switch f {
@@ -187,6 +190,11 @@ func pgnRecord(s *Sheet, r *replayed) (string, error) {
 	if s.Game.BoardNo > 0 {
 		tags = append(tags, chess.Tag{Name: "Board", Value: strconv.Itoa(s.Game.BoardNo)})
 	}
+	if !s.EventDate.IsZero() {
+		tags = append(tags, chess.Tag{Name: "EventDate", Value: s.EventDate.UTC().Format("2006.01.02")})
+	}
+	tags = append(tags, playerTags("White", s.First)...)
+	tags = append(tags, playerTags("Black", s.Second)...)
 	rec.Tags = append(tags, rec.Tags...)
 	if s.Game.Game == "tensor" {
 		if _, ok := rec.Tag("Variant"); !ok {
@@ -194,7 +202,13 @@ func pgnRecord(s *Sheet, r *replayed) (string, error) {
 		}
 	}
 	if s.Game.TimeControl != "" {
-		rec.SetTag("TimeControl", s.Game.TimeControl)
+		// The standard's form in seconds, which PGN readers parse; a
+		// control it cannot say is "?", with the stored text beside it.
+		tc, ok := PGNTimeControl(s.Game.TimeControl)
+		rec.SetTag("TimeControl", tc)
+		if !ok {
+			rec.SetTag("ArbiterTimeControl", s.Game.TimeControl)
+		}
 	}
 	rec.Result = resultToken(r.outcome)
 	if r.outcome.Over() {
@@ -263,3 +277,19 @@ func kvaaTermination(r *replayed) kvaa.Termination {
 // tagSafe replaces the quotes a Kvaa tag value cannot hold; the record
 // writer makes the value one line.
 func tagSafe(s string) string { return strings.ReplaceAll(s, `"`, "'") }
+
+// playerTags are the PGN tags of what the tournament knows of a player:
+// WhiteElo, WhiteTitle and WhiteFideId (side "White"), those known.
+func playerTags(side string, p store.Player) []chess.Tag {
+	var tags []chess.Tag
+	if p.Rating > 0 {
+		tags = append(tags, chess.Tag{Name: side + "Elo", Value: strconv.Itoa(p.Rating)})
+	}
+	if p.Title != "" {
+		tags = append(tags, chess.Tag{Name: side + "Title", Value: p.Title})
+	}
+	if p.FideID != "" {
+		tags = append(tags, chess.Tag{Name: side + "FideId", Value: p.FideID})
+	}
+	return tags
+}

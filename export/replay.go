@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"arbiter/rules"
@@ -80,9 +81,10 @@ func (r *replayed) last() rules.Position {
 }
 
 // remaining returns the mover's clock after each move, and whether the
-// game has a clock at all.
+// game has a clock at all: a time control, and clock readings stored (a
+// game imported from a record without them has none).
 func remaining(s *Sheet, r *replayed) ([]time.Duration, bool) {
-	if !hasClock(s.Game) {
+	if !hasClock(s.Game) || !slices.ContainsFunc(s.Moves, func(m store.Move) bool { return m.ClockFirst != 0 || m.ClockSecond != 0 }) {
 		return nil, false
 	}
 	out := make([]time.Duration, len(s.Moves))

@@ -174,28 +174,8 @@ func (db *DB) SetResult(gameID uint64, result, reason string, ended time.Time, a
 		if err := put(games, u64key(gameID), &g); err != nil {
 			return err
 		}
-		if g.TournamentID != 0 && g.Round != 0 {
-			played := false
-			if mb := tx.Bucket(bucketMoves).Bucket(u64key(gameID)); mb != nil {
-				k, _ := mb.Cursor().First()
-				played = k != nil
-			}
-			result := PairingResult(result, reason, played)
-			rounds := tx.Bucket(bucketRounds)
-			key := pairKey(g.TournamentID, uint32(g.Round))
-			var r Round
-			if err := get(rounds, key, &r); err == nil {
-				for i := range r.Pairings {
-					if r.Pairings[i].GameID == gameID {
-						r.Pairings[i].Result = result
-					}
-				}
-				if err := put(rounds, key, &r); err != nil {
-					return err
-				}
-			} else if !errors.Is(err, ErrNotFound) {
-				return err
-			}
+		if err := setPairingResult(tx, g); err != nil {
+			return err
 		}
 		if a != nil {
 			a.GameID = gameID
@@ -203,6 +183,35 @@ func (db *DB) SetResult(gameID uint64, result, reason string, ended time.Time, a
 		}
 		return nil
 	})
+}
+
+// setPairingResult copies the result of a tournament game onto its
+// round's pairing, as PairingResult has it.
+func setPairingResult(tx *bolt.Tx, g Game) error {
+	if g.TournamentID == 0 || g.Round == 0 {
+		return nil
+	}
+	played := false
+	if mb := tx.Bucket(bucketMoves).Bucket(u64key(g.ID)); mb != nil {
+		k, _ := mb.Cursor().First()
+		played = k != nil
+	}
+	result := PairingResult(g.Result, g.Reason, played)
+	rounds := tx.Bucket(bucketRounds)
+	key := pairKey(g.TournamentID, uint32(g.Round))
+	var r Round
+	if err := get(rounds, key, &r); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return nil
+		}
+		return err
+	}
+	for i := range r.Pairings {
+		if r.Pairings[i].GameID == g.ID {
+			r.Pairings[i].Result = result
+		}
+	}
+	return put(rounds, key, &r)
 }
 
 // PairingResult is the tournament result of a game's result: a game

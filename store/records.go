@@ -55,6 +55,9 @@ type Player struct {
 	Title        string `json:"title,omitempty"`
 	Federation   string `json:"federation,omitempty"`
 	FideID       string `json:"fideId,omitempty"`
+	// BirthYear is the player's year of birth, 0 when not known. Added
+	// after schema 1's first release: older records read as 0.
+	BirthYear int `json:"birthYear,omitempty"`
 	// Withdrawn players are paired no more: from round WithdrawnFrom on.
 	Withdrawn     bool `json:"withdrawn,omitempty"`
 	WithdrawnFrom int  `json:"withdrawnFrom,omitempty"`

@@ -13,16 +13,17 @@ import (
 
 	"arbiter/director"
 	"arbiter/export"
+	"arbiter/internal/config"
 	"arbiter/store"
 )
 
 func newExportCmd() *cobra.Command {
 	var (
-		path, out, format, event string
-		game, tournament         uint64
+		path, out, format, event, cfgPath string
+		game, tournament                  uint64
 	)
 	cmd := &cobra.Command{
-		Use:   "export --database DB [--game N --format F | --tournament N | --archive] [-o FILE]",
+		Use:   "export --database DB [--config F] [--game N --format F | --tournament N | --archive] [-o FILE]",
 		Short: "Export scoresheets, tournament reports (TRF) and event archives",
 		Long: `export writes records from the event database:
   --game N --format F    one game's scoresheet: latin or cyrillic (Tavreli),
@@ -30,6 +31,9 @@ func newExportCmd() *cobra.Command {
                          or html (a printable page for any game)
   --tournament N         the tournament as a TRF26 report
   (neither)              every record of the event as one zip archive
+With --config, the TRF reports' header (city, federation, arbiters, dates)
+comes from the event's configuration, and the event's name from it unless
+--event gives one.
 It reads a copy of the database safely while the daemon runs only through
 "arbiter db backup"; run it on a backup or on a stopped event.`,
 		Args: cobra.NoArgs,
@@ -40,9 +44,21 @@ It reads a copy of the database safely while the daemon runs only through
 					return fmt.Errorf("%s: %w (exports never overwrite)", out, fs.ErrExist)
 				}
 			}
+			ev := export.Event{}
+			if cfgPath != "" {
+				cfg, err := config.Load(cfgPath, nil)
+				if err != nil {
+					return withCode(exitConfig, err)
+				}
+				ev = export.EventOf(cfg)
+			}
+			if event != "" || cfgPath == "" {
+				ev.Name = event
+			}
+			event = ev.Name
 			return withDB(path, true, func(db *store.DB) error {
 				write := func(w io.Writer) error {
-					rep := director.Reports{DB: db}
+					rep := export.WithEvent(director.Reports{DB: db}, db, ev)
 					switch {
 					case game != 0:
 						return exportGame(w, db, event, game, format)
@@ -65,6 +81,7 @@ It reads a copy of the database safely while the daemon runs only through
 	f.StringVar(&format, "format", "", "the game's format (default: its first)")
 	f.Uint64Var(&tournament, "tournament", 0, "export this tournament's TRF report")
 	f.StringVar(&event, "event", "", "event name for the records' headers")
+	f.StringVar(&cfgPath, "config", "", "the event's configuration, for the TRF header and the event's name")
 	return cmd
 }
 

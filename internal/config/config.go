@@ -50,10 +50,23 @@ type Config struct {
 	lines    lines
 }
 
-// Event names the event and its database.
+// Event names the event and its database, and says what the records
+// (the TRF report's header) tell about it.
 type Event struct {
 	Name     string `mapstructure:"name"`
 	Database string `mapstructure:"database"`
+	// City and Federation (a FIDE code such as "NOR") are where the event
+	// is held.
+	City       string `mapstructure:"city"`
+	Federation string `mapstructure:"federation"`
+	// ChiefArbiter and DeputyArbiters name the arbiters, as the TRF report
+	// lists them (e.g. "IA Jane Doe").
+	ChiefArbiter   string   `mapstructure:"chief_arbiter"`
+	DeputyArbiters []string `mapstructure:"deputy_arbiters"`
+	// StartDate and EndDate are the event's first and last days,
+	// YYYY-MM-DD.
+	StartDate string `mapstructure:"start_date"`
+	EndDate   string `mapstructure:"end_date"`
 }
 
 // HTTP configures the web server.
@@ -200,12 +213,22 @@ type Tournament struct {
 	HalfPointByes int `mapstructure:"half_point_byes"`
 	// RoundTimeControls overrides TimeControl for single rounds.
 	RoundTimeControls map[int]string `mapstructure:"round_time_controls"`
+	// RoundDates are the scheduled days of the rounds, round 1 first,
+	// YYYY-MM-DD; a round without one is dated by its pairing.
+	RoundDates []string `mapstructure:"round_dates"`
 }
 
-// Player is a participant given in the configuration.
+// Player is a participant given in the configuration. Besides the name,
+// what the records carry when given: the rating, the FIDE id, the title
+// (GM, IM, FM, CM, WGM, WIM, WFM, WCM), the federation (a FIDE code such
+// as "NOR") and the year of birth.
 type Player struct {
-	Name   string `mapstructure:"name"`
-	Rating int    `mapstructure:"rating"`
+	Name       string `mapstructure:"name"`
+	Rating     int    `mapstructure:"rating"`
+	FideID     string `mapstructure:"fide_id"`
+	Title      string `mapstructure:"title"`
+	Federation string `mapstructure:"federation"`
+	BirthYear  int    `mapstructure:"birth_year"`
 }
 
 // Problem is one thing wrong with a configuration.
@@ -366,7 +389,7 @@ func Parse(data []byte, source string, fs *pflag.FlagSet) (*Config, error) {
 	}
 	var c Config
 	bad := map[string]bool{} // keys whose value could not be decoded
-	if err := v.Unmarshal(&c); err != nil {
+	if err := v.Unmarshal(&c, viper.DecodeHook(decodeHook)); err != nil {
 		for _, p := range decodeErrors(err) {
 			problems = append(problems, p)
 			bad[p.Key] = true
@@ -462,6 +485,7 @@ func (c *Config) Validate() []Problem {
 		}
 	}
 	checkName("event.name", c.Event.Name)
+	ps = append(ps, c.Event.problems()...)
 	if c.Event.Database == "" {
 		add("event.database", c.Event.Database, "must name a file")
 	}
@@ -602,7 +626,11 @@ func (c *Config) Validate() []Problem {
 			if p.Rating < 0 || p.Rating > 4000 {
 				add(fmt.Sprintf("%s.players[%d].rating", key, j), p.Rating, "must be between 0 and 4000")
 			}
+			for _, pr := range p.problems() {
+				add(fmt.Sprintf("%s.players[%d].%s", key, j, pr.Key), pr.Value, "%s", pr.Why)
+			}
 		}
+		ps = append(ps, t.dateProblems(key, c.Event)...)
 	}
 	boardAt := map[string]int{}
 	type table struct {

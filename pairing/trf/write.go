@@ -29,6 +29,20 @@ func (t *Tournament) Write(w io.Writer) error {
 			fmt.Fprintf(bw, "%s %s\n", h.code, text)
 		}
 	}
+	// Tournament-section records kept in Extra (062 players, 092 type,
+	// 132 round dates, 202 tie-breaks...) stay in the header.
+	var after []string
+	for _, e := range t.Extra {
+		if e = oneline.Clean(e); e == "" {
+			continue
+		}
+		if headerRecord(e) {
+			bw.WriteString(e)
+			bw.WriteByte('\n')
+		} else {
+			after = append(after, e)
+		}
+	}
 	if t.Rounds > 0 {
 		fmt.Fprintf(bw, "142 %d\n", t.Rounds)
 	}
@@ -48,11 +62,9 @@ func (t *Tournament) Write(w io.Writer) error {
 		bw.WriteString(formatPlayer(&pl))
 		bw.WriteByte('\n')
 	}
-	for _, e := range t.Extra {
-		if e = oneline.Clean(e); e != "" {
-			bw.WriteString(e)
-			bw.WriteByte('\n')
-		}
+	for _, e := range after {
+		bw.WriteString(e)
+		bw.WriteByte('\n')
 	}
 	if t.Rounds > 0 {
 		fmt.Fprintf(bw, "XXR %d\n", t.Rounds)
@@ -147,4 +159,19 @@ func formatPlayer(p *Player) string {
 		put(col+7, 1, string(rune(res)), false)
 	}
 	return strings.TrimRight(string(line), " ")
+}
+
+// headerRecord reports whether an Extra line is a record of the
+// tournament section that Tournament has no field for, which the writer
+// keeps in the header: 062, 072, 082, 092, 112, 132 (TRF16) and the TRF26
+// records 172 to 299.
+func headerRecord(line string) bool {
+	if len(line) < 3 {
+		return false
+	}
+	switch line[:3] {
+	case "062", "072", "082", "092", "112", "132", "172", "182", "202", "212", "222", "240", "250", "260", "299":
+		return true
+	}
+	return false
 }

@@ -1,0 +1,456 @@
+package export
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"arbiter/clock"
+	"arbiter/rules"
+	"arbiter/rules/chess"
+	"arbiter/rules/kvaa"
+	"arbiter/rules/shogi/kifu"
+	"arbiter/rules/tavreli"
+	"arbiter/rules/tensor"
+	"arbiter/store"
+)
+
+// The way back: game records read into what the store holds, for games
+// played without a sensor board and for archives. Each format's own
+// reader reads the record; the moves are then replayed with the game's
+// rules, as the exports replay them, so what is stored is always legal.
+
+// Imported is one game read from a record file, its moves checked legal
+// under its rules: the game as the store keeps it (without an ID, a
+// tournament or player start numbers) and its moves.
+type Imported struct {
+	Game  store.Game
+	Moves []store.Move
+	// Round and Board are what the record's Round tag ("3" or "3.2") and
+	// Board tag say, 0 when it does not say.
+	Round, Board int
+}
+
+// ErrRecordFormat is returned for a file whose extension names no record
+// format.
+var ErrRecordFormat = errors.New("not a record format")
+
+// RecordGame returns the game (by its registered name) whose records a
+// file named name holds, from its extension: .pgn chess (or Tensor chess,
+// by its Variant tag), .tav Tavreli, .kif/.kifu/.ki2/.ki2u/.csa shogi,
+// .kvaa Kvaa.
+func RecordGame(name string, data []byte) (string, error) {
+	switch ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(name), ".")); ext {
+	case "pgn":
+		if bytes.Contains(data, []byte(`[Variant "Tensor"]`)) {
+			return "tensor", nil
+		}
+		return "chess", nil
+	case "tav":
+		return "tavreli", nil
+	case "kif", "kifu", "ki2", "ki2u", "csa":
+		return "shogi", nil
+	case "kvaa":
+		return "kvaa", nil
+	default:
+		return "", fmt.Errorf("%s: extension %q: want .pgn, .tav, .kif, .kifu, .ki2, .ki2u, .csa or .kvaa: %w", name, ext, ErrRecordFormat)
+	}
+}
+
+// ReadGames reads every game of a record file, the format given by the
+// file name's extension (see RecordGame), under the rule options given
+// (a tournament's; "" for the game's defaults). A game that cannot be
+// read, or whose moves are not legal, is an error naming the game (from
+// 1 in the file) and, for a move, its number and its text as written.
+func ReadGames(name string, data []byte, options string) ([]Imported, error) {
+	game, err := RecordGame(name, data)
+	if err != nil {
+		return nil, err
+	}
+	var raws []rawGame
+	switch game {
+	case "chess", "tensor":
+		raws, err = readPGN(game, data)
+	case "tavreli":
+		raws, err = readTavreli(data, options)
+	case "kvaa":
+		raws, err = readKvaa(data)
+	case "shogi":
+		raws, err = readShogi(strings.ToLower(filepath.Ext(name)), data)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(raws) == 0 {
+		return nil, fmt.Errorf("%s: no game in the file", name)
+	}
+	out := make([]Imported, 0, len(raws))
+	for i, r := range raws {
+		imp, err := r.build(game, options)
+		if err != nil {
+			return nil, fmt.Errorf("%s: game %d: %w", name, i+1, err)
+		}
+		out = append(out, imp)
+	}
+	return out, nil
+}
+
+// rawGame is a game as a format's reader gives it, before the replay.
+type rawGame struct {
+	start string   // the start position's text, "" for the initial one
+	moves []string // the moves, in a form the game's ParseMove reads
+	texts []string // the moves as written, for errors
+	used  []time.Duration
+	// clocks[i] is the mover's clock after move i when known[i].
+	clocks []time.Duration
+	known  []bool
+
+	first, second, timeControl string
+	result, reason             string // stored forms; "" unknown
+	round, board               string
+	started, ended             time.Time
+}
+
+// moveNumber writes ply as a move number: "12." for the first mover's,
+// "12..." for the second's.
+func moveNumber(ply int) string {
+	if ply%2 == 1 {
+		return fmt.Sprintf("%d.", (ply+1)/2)
+	}
+	return fmt.Sprintf("%d...", ply/2)
+}
+
+// build replays the game with its rules and makes the store's records.
+func (r rawGame) build(game, options string) (Imported, error) {
+	rg, err := rules.NewFromText(game, options)
+	if err != nil {
+		return Imported{}, err
+	}
+	pos := rg.Start()
+	start := ""
+	if r.start != "" {
+		if pos, err = rg.ParsePosition(r.start); err != nil {
+			return Imported{}, fmt.Errorf("start position %q: %w", r.start, err)
+		}
+		if pos.String() != rg.Start().String() {
+			start = r.start
+		}
+	}
+	imp := Imported{Game: store.Game{Game: game, Options: options, StartPosition: start, First: r.first, Second: r.second,
+		TimeControl: r.timeControl, Started: r.started, Ended: r.ended}}
+	history := []rules.Position{pos}
+	var clocks [2]time.Duration
+	for i, text := range r.moves {
+		ply := i + 1
+		written := text
+		if i < len(r.texts) && r.texts[i] != "" {
+			written = r.texts[i]
+		}
+		side := pos.Turn()
+		m, next, err := rules.PlayText(pos, text)
+		if err != nil {
+			return Imported{}, fmt.Errorf("move %s %s: %w", moveNumber(ply), written, err)
+		}
+		if i < len(r.known) && r.known[i] {
+			clocks[side] = r.clocks[i]
+		}
+		mv := store.Move{Ply: ply, Notation: pos.FormatMove(m), Canonical: m.String(), Position: next.String(),
+			ClockFirst: clocks[rules.First], ClockSecond: clocks[rules.Second]}
+		if i < len(r.used) {
+			mv.Used = r.used[i]
+		}
+		imp.Moves = append(imp.Moves, mv)
+		pos = next
+		history = append(history, pos)
+	}
+	if res, ok := rules.ParseResult(r.result); ok && res != rules.Ongoing {
+		imp.Game.Result, imp.Game.Reason = r.result, r.reason
+		if r.reason == "" {
+			// The final position may say why: a checkmate, a stalemate.
+			if o := pos.Outcome(history[:len(history)-1]); o.Over() && o.Result == res {
+				imp.Game.Reason = o.Reason.String()
+			}
+		}
+	}
+	imp.Round, imp.Board = roundTag(r.round)
+	if b, err := strconv.Atoi(strings.TrimSpace(r.board)); err == nil && b > 0 {
+		imp.Board = b
+	}
+	return imp, nil
+}
+
+// roundTag reads a Round tag: "3" round 3, "3.2" round 3 board 2.
+func roundTag(s string) (round, board int) {
+	rs, bs, _ := strings.Cut(strings.TrimSpace(s), ".")
+	if n, err := strconv.Atoi(rs); err == nil && n > 0 {
+		round = n
+		if b, err := strconv.Atoi(bs); err == nil && b > 0 {
+			board = b
+		}
+	}
+	return round, board
+}
+
+// recordDate reads a PGN-style date, "2026.11.21"; zero when unknown.
+func recordDate(s string) time.Time {
+	d, err := time.Parse("2006.01.02", strings.TrimSpace(s))
+	if err != nil {
+		return time.Time{}
+	}
+	return d
+}
+
+// recordTimeControl is the stored form of a record's time control: the
+// text, when the clock reads it (a PGN tag's seconds form, our own
+// records' text), else "".
+func recordTimeControl(s string) string {
+	if _, err := clock.Parse(s); err != nil || s == "?" {
+		return ""
+	}
+	return s
+}
+
+// pgnReasons are the reasons the PGN Termination tag says by itself.
+var pgnReasons = map[string]rules.Reason{
+	"time forfeit": rules.Time, "rules infraction": rules.IllegalMove,
+	"adjudication": rules.ArbiterDecision, "abandoned": rules.Forfeit,
+}
+
+// reasonOf is a stored reason from the Reason tag our records write, or
+// from what the record's own termination word says.
+func reasonOf(reasonTag string, word func() (rules.Reason, bool)) string {
+	if r, ok := rules.ParseReason(reasonTag); ok && reasonTag != "" {
+		return r.String()
+	}
+	if r, ok := word(); ok {
+		return r.String()
+	}
+	return ""
+}
+
+func readPGN(game string, data []byte) ([]rawGame, error) {
+	var (
+		imps []chess.Imported
+		err  error
+	)
+	if game == "tensor" {
+		g, gerr := tensor.New(nil)
+		if gerr != nil {
+			return nil, gerr
+		}
+		imps, err = g.ImportPGN(bytes.NewReader(data))
+	} else {
+		imps, err = chess.ImportPGN(bytes.NewReader(data))
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]rawGame, 0, len(imps))
+	for _, imp := range imps {
+		rec := imp.Record
+		tag := func(n string) string { v, _ := rec.Tag(n); return v }
+		r := rawGame{first: tag("White"), second: tag("Black"), round: tag("Round"), board: tag("Board"),
+			started: recordDate(tag("Date")), result: rec.Result}
+		r.timeControl = recordTimeControl(tag("TimeControl"))
+		if own := tag("ArbiterTimeControl"); own != "" {
+			r.timeControl = recordTimeControl(own)
+		}
+		r.reason = reasonOf(tag("Reason"), func() (rules.Reason, bool) { x, ok := pgnReasons[tag("Termination")]; return x, ok })
+		if _, ok := rec.Tag("FEN"); ok {
+			r.start = imp.Start.String()
+		}
+		for i, m := range imp.Moves {
+			r.moves = append(r.moves, m.String())
+			rm := rec.Moves[i]
+			r.texts = append(r.texts, rm.Text)
+			r.clocks = append(r.clocks, rm.Clock)
+			r.known = append(r.known, rm.HasClock)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// clk reads a [%clk H:MM:SS] comment.
+var clk = regexp.MustCompile(`\[%clk\s+(\d+):(\d\d):(\d\d(?:\.\d+)?)\]`)
+
+func clockOf(comment string) (time.Duration, bool) {
+	m := clk.FindStringSubmatch(comment)
+	if m == nil {
+		return 0, false
+	}
+	h, _ := strconv.Atoi(m[1])
+	mi, _ := strconv.Atoi(m[2])
+	s, _ := strconv.ParseFloat(m[3], 64)
+	return time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute + time.Duration(s*float64(time.Second)), true
+}
+
+// splitRecords splits a text of several tag-headed games (Tavreli and
+// Kvaa records, like PGN) into one text per game: a game starts at a tag
+// line that follows movetext.
+func splitRecords(text string) []string {
+	var out []string
+	var cur strings.Builder
+	moves := false
+	for _, line := range strings.SplitAfter(text, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "[") && moves {
+			out = append(out, cur.String())
+			cur.Reset()
+			moves = false
+		}
+		if t != "" && !strings.HasPrefix(t, "[") {
+			moves = true
+		}
+		cur.WriteString(line)
+	}
+	if strings.TrimSpace(cur.String()) != "" {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+func readTavreli(data []byte, options string) ([]rawGame, error) {
+	rg, err := rules.NewFromText("tavreli", options)
+	if err != nil {
+		return nil, err
+	}
+	g, ok := rg.(*tavreli.Game)
+	if !ok {
+		return nil, fmt.Errorf("not a Tavreli game: %T", rg)
+	}
+	var out []rawGame
+	for i, text := range splitRecords(string(data)) {
+		rec, err := tavreli.ParseGameWith(text, tavreli.RecordOptions{Array: g.Array()})
+		if err != nil {
+			return nil, fmt.Errorf("game %d: %w", i+1, err)
+		}
+		tag := func(n string) string { v, _ := rec.Tag(n); return v }
+		r := rawGame{first: tag("White"), second: tag("Black"), round: tag("Round"), board: tag("Board"),
+			started: recordDate(tag("Date")), result: rec.Result, start: tag("TFEN"),
+			timeControl: recordTimeControl(tag("TimeControl"))}
+		r.reason = reasonOf(tag("Termination"), func() (rules.Reason, bool) { return 0, false })
+		for _, p := range rec.Plies {
+			r.moves = append(r.moves, p.Move.String())
+			r.texts = append(r.texts, p.Text)
+			c, ok := clockOf(p.Comment)
+			r.clocks = append(r.clocks, c)
+			r.known = append(r.known, ok)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func readKvaa(data []byte) ([]rawGame, error) {
+	var out []rawGame
+	for i, text := range splitRecords(string(data)) {
+		rec, err := kvaa.ParseRecord(text)
+		if err != nil {
+			return nil, fmt.Errorf("game %d: %w", i+1, err)
+		}
+		if _, _, err := rec.Replay(); err != nil {
+			return nil, fmt.Errorf("game %d: %w", i+1, err)
+		}
+		tag := func(n string) string { v, _ := rec.Tag(n); return v }
+		r := rawGame{first: tag("South"), second: tag("North"), round: tag("Round"), board: tag("Board"),
+			started: recordDate(tag("Date"))}
+		if rec.Result != rules.Ongoing {
+			r.result = rec.Result.String()
+		}
+		if t := tag("Termination"); t != "" {
+			if reason := kvaa.Termination(t).Reason(); reason != rules.NoReason {
+				r.reason = reason.String()
+			}
+		}
+		for _, t := range rec.Turns {
+			r.moves = append(r.moves, t.String())
+		}
+		r.clocks = make([]time.Duration, len(rec.Turns))
+		r.known = make([]bool, len(rec.Turns))
+		for _, c := range rec.Comments {
+			if d, ok := clockOf(c.Text); ok && c.Before >= 1 && c.Before <= len(rec.Turns) {
+				r.clocks[c.Before-1], r.known[c.Before-1] = d, true
+			}
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func readShogi(ext string, data []byte) ([]rawGame, error) {
+	var texts [][]byte
+	read := kifu.ReadKIF
+	switch ext {
+	case ".ki2", ".ki2u":
+		read = kifu.ReadKI2
+		texts = [][]byte{data}
+	case ".csa":
+		// Several games are separated by a line holding "/".
+		read = kifu.ReadCSA
+		var cur []byte
+		for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+			if string(bytes.TrimSpace(line)) == "/" {
+				texts = append(texts, cur)
+				cur = nil
+				continue
+			}
+			cur = append(cur, line...)
+		}
+		if len(bytes.TrimSpace(cur)) > 0 {
+			texts = append(texts, cur)
+		}
+	default:
+		texts = [][]byte{data}
+	}
+	var out []rawGame
+	for i, text := range texts {
+		rec, err := read(text)
+		if err != nil {
+			return nil, fmt.Errorf("game %d: %w", i+1, err)
+		}
+		m := rec.Meta
+		r := rawGame{first: m.Sente, second: m.Gote, started: m.StartTime, ended: m.EndTime, start: rec.Start}
+		for _, h := range m.Extra {
+			if h.Key == "Round" {
+				r.round = h.Value
+			}
+		}
+		if tc, ok := strings.CutPrefix(m.Note, "time control "); ok {
+			r.timeControl = recordTimeControl(tc)
+		} else if m.MainTime > 0 || m.Byoyomi > 0 {
+			r.timeControl = shogiControl(m.MainTime, m.Byoyomi, m.Increment)
+		}
+		if o := rec.End.Outcome(); o.Over() {
+			r.result, r.reason = o.Result.String(), o.Reason.String()
+			// Our records keep a reason the formats have no word for
+			// (a forfeit, an arbiter's decision) as the event's comment.
+			if why, ok := rules.ParseReason(strings.TrimSpace(rec.End.Comment)); ok {
+				r.reason = why.String()
+			}
+		}
+		for _, mv := range rec.Moves {
+			r.moves = append(r.moves, mv.USI)
+			r.used = append(r.used, mv.Time)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// shogiControl is the clock's text of a shogi record's time headers.
+func shogiControl(main, byoyomi, increment time.Duration) string {
+	text := strconv.FormatInt(int64(main/time.Second), 10)
+	if increment > 0 {
+		text += "+" + strconv.FormatInt(int64(increment/time.Second), 10)
+	}
+	if byoyomi > 0 {
+		text += ":byo=" + strconv.FormatInt(int64(byoyomi/time.Second), 10)
+	}
+	return recordTimeControl(text)
+}

@@ -1,0 +1,173 @@
+package export_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arbiter/director"
+	"arbiter/export"
+	"arbiter/internal/config"
+	"arbiter/pairing"
+	"arbiter/pairing/tiebreak"
+	"arbiter/pairing/trf"
+	"arbiter/rules"
+	"arbiter/store"
+)
+
+// recordsConfig is an event with every record key: a round robin of four
+// players with their FIDE data, and a Swiss.
+const recordsConfig = `event:
+  name: "Records Open"
+  city: "Oslo"
+  federation: "NOR"
+  chief_arbiter: "IA Jane Doe"
+  deputy_arbiters: ["FA John Roe", "NA Kari Nordmann"]
+  start_date: 2026-11-20
+  end_date: 2026-11-22
+tournaments:
+  - name: "Masters"
+    game: "chess"
+    system: "round-robin"
+    rounds: 3
+    time_control: "40/90m+30s:30m+30s"
+    tiebreaks: ["SB", "DE", "WIN"]
+    round_dates: [2026-11-20, 2026-11-21, 2026-11-22]
+    players:
+      - {name: "Anna Berg", rating: 2510, fide_id: "1503014", title: GM, federation: NOR, birth_year: 1990}
+      - {name: "Boris Chen", rating: 2405, fide_id: "8600101", title: IM, federation: CHN, birth_year: 2001}
+      - {name: "Carla Diaz", rating: 2230, title: WGM, federation: ESP}
+      - {name: "Dag Eriksen"}
+  - name: "Open"
+    game: "chess"
+    system: "swiss-dutch"
+    accelerated: baku
+    rounds: 3
+    tiebreaks: ["BH/C1", "BH", "SB"]
+    players:
+      - {name: "P1", rating: 2000}
+      - {name: "P2", rating: 1900}
+      - {name: "P3", rating: 1800}
+      - {name: "P4", rating: 1700}
+      - {name: "P5", rating: 1600}
+`
+
+// recordsEvent plays every round of both tournaments of recordsConfig:
+// the first player of each board wins, except board 2 of round 1, drawn.
+func recordsEvent(t *testing.T) (*store.DB, *config.Config, []store.Tournament) {
+	t.Helper()
+	cfg, err := config.Parse([]byte(recordsConfig), "records.yaml", nil)
+	require.NoError(t, err)
+	db, err := store.Open(filepath.Join(t.TempDir(), "event.db"), nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	d, err := director.New(cfg, db, slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	tours, err := db.Tournaments()
+	require.NoError(t, err)
+	for _, tr := range tours {
+		for round := 1; round <= tr.Rounds; round++ {
+			require.NoError(t, d.PairNextRound(context.Background(), tr.ID, "test", ""))
+			rounds, err := db.Rounds(tr.ID)
+			require.NoError(t, err)
+			for _, p := range rounds[round-1].Pairings {
+				if p.GameID == 0 {
+					continue
+				}
+				o := rules.Win(rules.First, rules.Resignation)
+				if round == 1 && p.Board == 2 {
+					o = rules.Draw(rules.Agreement)
+				}
+				require.NoError(t, db.SetResult(p.GameID, o.Result.String(), o.Reason.String(), started, nil))
+			}
+		}
+	}
+	return db, cfg, tours
+}
+
+// TestTRFHeader: the TRF report carries the header records from the
+// event's configuration and the stored tournament, its players' FIDE
+// data, and reads back as what it is: a round robin with its tie-breaks.
+func TestTRFHeader(t *testing.T) {
+	db, cfg, tours := recordsEvent(t)
+	rep := export.WithEvent(director.Reports{DB: db}, db, export.EventOf(cfg))
+	var buf bytes.Buffer
+	require.NoError(t, export.WriteTRF(&buf, rep, tours[0].ID))
+	golden(t, "roundrobin.trf", buf.Bytes())
+
+	back, err := trf.Parse(buf.Bytes())
+	require.NoError(t, err)
+	assert.Empty(t, back.Warnings)
+	assert.Equal(t, "Oslo", back.City)
+	assert.Equal(t, "NOR", back.Federation)
+	assert.Equal(t, "2026/11/20", back.StartDate)
+	assert.Equal(t, "2026/11/22", back.EndDate)
+	assert.Equal(t, "IA Jane Doe", back.Arbiter)
+	for _, want := range []string{"062 4", "072 3", "082 0", "092 Round robin", "112 FA John Roe", "112 NA Kari Nordmann", "202 SB DE WIN"} {
+		assert.Contains(t, back.Extra, want)
+	}
+	// 132: each round's date in its round's columns of the 001 records.
+	var dates, first string
+	for _, l := range strings.Split(buf.String(), "\n") {
+		switch {
+		case strings.HasPrefix(l, "132"):
+			dates = l
+		case strings.HasPrefix(l, "001    1"):
+			first = l
+		}
+	}
+	require.GreaterOrEqual(t, len(dates), 91+28, dates)
+	for r, want := range []string{"26/11/20", "26/11/21", "26/11/22"} {
+		col := 91 + 10*r
+		assert.Equal(t, want, dates[col:col+8], "date of round %d", r+1)
+		assert.Regexp(t, `^ *\d+ [wb] [10=]$`, first[col:col+8], "round %d of player 1 is in the same columns", r+1)
+	}
+	anna := back.PlayerByID(1)
+	require.NotNil(t, anna)
+	assert.Equal(t, trf.Player{ID: 1, Title: "GM", Name: "Anna Berg", Rating: 2510, Federation: "NOR", FideID: "1503014",
+		Birth: "1990", Points: anna.Points, Games: anna.Games}, *anna)
+
+	// What `arbiter standings` does with the file: a round robin, with the
+	// file's tie-breaks as columns.
+	model, err := tiebreak.FromTRF(back)
+	require.NoError(t, err)
+	assert.True(t, model.RoundRobin, "a round robin reads back as one")
+	specs, err := tiebreak.SpecsFromTRF(back)
+	require.NoError(t, err)
+	require.Len(t, specs, 3)
+	st, err := tiebreak.Compute(model, specs, tiebreak.Options{})
+	require.NoError(t, err)
+	var text bytes.Buffer
+	require.NoError(t, st.WriteText(&text))
+	head := strings.SplitN(text.String(), "\n", 2)[0]
+	for _, col := range []string{"SB", "DE", "WIN"} {
+		assert.Contains(t, head, col, "tie-break column %s:\n%s", col, text.String())
+	}
+}
+
+// TestTRFSystem: the 092 and 192 records say which system paired the
+// tournament; the Swiss's reads back as Baku-accelerated Dutch.
+func TestTRFSystem(t *testing.T) {
+	db, cfg, tours := recordsEvent(t)
+	var buf bytes.Buffer
+	require.NoError(t, export.WriteTRF(&buf, export.WithEvent(director.Reports{DB: db}, db, export.EventOf(cfg)), tours[1].ID))
+	back, err := trf.Parse(buf.Bytes())
+	require.NoError(t, err)
+	assert.Equal(t, "FIDE_DUTCH_BAKU", back.System)
+	assert.Contains(t, back.Extra, "092 Swiss Dutch, Baku acceleration")
+	assert.Contains(t, back.Extra, "202 BH/C1 BH SB")
+	model, err := tiebreak.FromTRF(back)
+	require.NoError(t, err)
+	assert.False(t, model.RoundRobin)
+	// The pairing engine reads the system (Baku) from 192 and agrees with
+	// every round the director paired.
+	diffs, err := pairing.Check(back, pairing.Options{Colours: pairing.ChessColours})
+	require.NoError(t, err)
+	assert.Empty(t, diffs, "%s", buf.String())
+}

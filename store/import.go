@@ -1,0 +1,70 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// ImportRecord stores a whole game read from a record in one transaction:
+// the game (created when g.ID is 0, else the stored game of that ID,
+// which must have no move and no result yet, is replaced by g), its moves
+// from ply 1, its result on the round's pairing when it has one, and the
+// action that audits the import. Nothing is stored if any part fails. The
+// moves' GameID and g.ID are set.
+func (db *DB) ImportRecord(g *Game, moves []Move, a *Action) error {
+	if a == nil || a.Who == "" || a.What == "" {
+		return fmt.Errorf("import record: an action with who and what is required")
+	}
+	return db.update(func(tx *bolt.Tx) error {
+		games := tx.Bucket(bucketGames)
+		if g.ID == 0 {
+			id, err := games.NextSequence()
+			if err != nil {
+				return err
+			}
+			g.ID = id
+			if _, err := tx.Bucket(bucketMoves).CreateBucketIfNotExists(u64key(id)); err != nil {
+				return err
+			}
+		} else {
+			var old Game
+			if err := get(games, u64key(g.ID), &old); err != nil {
+				return fmt.Errorf("game %d: %w", g.ID, err)
+			}
+			if old.Result != "" {
+				return fmt.Errorf("game %d already has the result %s", g.ID, old.Result)
+			}
+			mb := tx.Bucket(bucketMoves).Bucket(u64key(g.ID))
+			if mb == nil {
+				return fmt.Errorf("%w: game %d has no move bucket", ErrCorrupt, g.ID)
+			}
+			if k, _ := mb.Cursor().First(); k != nil {
+				return fmt.Errorf("game %d already has moves", g.ID)
+			}
+		}
+		if err := put(games, u64key(g.ID), g); err != nil {
+			return err
+		}
+		for i := range moves {
+			m := &moves[i]
+			m.GameID = g.ID
+			if m.Ply != i+1 {
+				return fmt.Errorf("game %d: move %d has ply %d", g.ID, i+1, m.Ply)
+			}
+			data, err := json.Marshal(m)
+			if err != nil {
+				return fmt.Errorf("encode move: %w", err)
+			}
+			if err := appendMove(tx, m, data); err != nil {
+				return err
+			}
+		}
+		if err := setPairingResult(tx, *g); err != nil {
+			return err
+		}
+		a.GameID = g.ID
+		return addAction(tx, a)
+	})
+}
