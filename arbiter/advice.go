@@ -12,6 +12,7 @@ var advice = map[AlertKind]string{
 	LinkAlert:          "Check the board's cable and power; the game resumes from its stored moves when the board is back.",
 	ArbiterCallAlert:   "A player called the arbiter: go to the table.",
 	EtiquetteAlert:     "Ask the player to put the captured piece on their own piece stand.",
+	RetractionAlert:    "Go to the table: the player who just moved took the move back or changed it after completing it; the game's penalty has been applied to that player. Have the move put back as the table's card shows.",
 	FoulSuspectedAlert: "Look at the evidence: a move may have been changed after the clock was pressed. Decide, and resolve the alert.",
 }
 

@@ -193,6 +193,9 @@ func summary(o arbiter.Output) string {
 		}
 		return s
 	case arbiter.Alert:
+		if os.Getenv("SCDEBUG") != "" {
+			fmt.Println("DEBUG", o.Message)
+		}
 		return fmt.Sprintf("alert %s %s", o.Kind, o.Side)
 	case arbiter.Prompt:
 		return "prompt " + strings.Join(o.Moves, " ")
@@ -207,6 +210,12 @@ func summary(o arbiter.Output) string {
 		return "recovery " + strings.Join(sq, " ")
 	case arbiter.GameOver:
 		return "over " + o.Outcome.String()
+	case arbiter.MoveAmended:
+		s := fmt.Sprintf("move %d amended: %s, was %s", o.Ply, o.New.Notation, o.Old)
+		if o.New.Clock != [2]time.Duration{} {
+			s += fmt.Sprintf(" used=%v clock=%v/%v", o.New.Used, o.New.Clock[0], o.New.Clock[1])
+		}
+		return s
 	case arbiter.Started:
 		return "started"
 	case arbiter.ClockEvent:
