@@ -100,12 +100,17 @@ func (s *Session) explained() (undone bool, idx int) {
 	if prev == nil || s.over.Over() || s.setup || s.stale {
 		return false, idx
 	}
-	if i, err := prev.match(s.obs, s.lifted, s.lossy); err == nil && len(i) == 1 && prev.cands[i[0]].next.String() != s.pos.String() {
-		return false, i[0]
-	}
 	changed := prev.base.Changed(s.pos.View(), nil)
 	if len(changed) == 0 {
 		return false, idx
+	}
+	// (match works out only moves whose origin and destination were
+	// lifted or changed since the commit: the opponent's hand in the air
+	// holding a victim of the piece just moved is no move of the mover's
+	// that captured elsewhere. Lifts lost with frames cannot say so: then
+	// only a move undone counts.)
+	if i, err := prev.match(s.obs, s.lifted, false); !s.lossy && err == nil && len(i) == 1 && prev.cands[i[0]].next.String() != s.pos.String() {
+		return false, i[0]
 	}
 	for _, sq := range changed {
 		if s.obs[sq] != prev.baseCells[sq] {
