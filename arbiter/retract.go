@@ -112,12 +112,19 @@ func (s *Session) explained() (undone bool, idx int) {
 	if i, err := prev.match(s.obs, s.lifted, false); !s.lossy && err == nil && len(i) == 1 && prev.cands[i[0]].next.String() != s.pos.String() {
 		return false, i[0]
 	}
+	// Undone: every square the move changed is as before it, and a square
+	// it emptied is filled again. (A drop undone looks like the opponent
+	// lifting the dropped piece to capture it: only a piece put back
+	// tells the mover's hand.)
+	cur := s.turn.baseCells
+	refilled := false
 	for _, sq := range changed {
 		if s.obs[sq] != prev.baseCells[sq] {
 			return false, idx
 		}
+		refilled = refilled || s.obs[sq].height > cur[sq].height
 	}
-	return true, idx
+	return refilled, idx
 }
 
 // noMove reports whether the board differs from the position and no move
