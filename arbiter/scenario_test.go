@@ -193,9 +193,6 @@ func summary(o arbiter.Output) string {
 		}
 		return s
 	case arbiter.Alert:
-		if os.Getenv("SCDEBUG") != "" {
-			fmt.Println("DEBUG", o.Message)
-		}
 		return fmt.Sprintf("alert %s %s", o.Kind, o.Side)
 	case arbiter.Prompt:
 		return "prompt " + strings.Join(o.Moves, " ")
