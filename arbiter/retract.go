@@ -104,13 +104,16 @@ func (s *Session) explained() (undone bool, idx int) {
 	if len(changed) == 0 {
 		return false, idx
 	}
-	// (match works out only moves whose origin and destination were
-	// lifted or changed since the commit: the opponent's hand in the air
-	// holding a victim of the piece just moved is no move of the mover's
-	// that captured elsewhere. Lifts lost with frames cannot say so: then
-	// only a move undone counts.)
-	if i, err := prev.match(s.obs, s.lifted, false); !s.lossy && err == nil && len(i) == 1 && prev.cands[i[0]].next.String() != s.pos.String() {
-		return false, i[0]
+	// Changed: match works out only moves whose origin and destination
+	// were lifted or changed since the commit, so the opponent's hand in
+	// the air holding a victim of the piece just moved is not taken for a
+	// capture of the mover's elsewhere. Lifts lost with frames cannot say
+	// so: then only a move undone counts.
+	if !s.lossy {
+		i, err := prev.match(s.obs, s.lifted, false)
+		if err == nil && len(i) == 1 && prev.cands[i[0]].next.String() != s.pos.String() {
+			return false, i[0]
+		}
 	}
 	// Undone: every square the move changed is as before it, and a square
 	// it emptied is filled again. (A drop undone looks like the opponent
