@@ -49,3 +49,17 @@ func TestAmendedMoveReplacesTheStoredOne(t *testing.T) {
 	assert.Equal(t, "ply 1: e2-e4, was e2-e3", acts[0].Data)
 	assert.Equal(t, 1, g.tbl.Live().Plies)
 }
+
+// After the arbiter takes a move back, the clock runs for the side to move
+// again, not for the opponent (issue 18 §1).
+func TestTakeBackRunsTheMoversClock(t *testing.T) {
+	g := newBoardGame(t, "chess", "")
+	g.setUp()
+	g.move("e2", "e4", rules.White)
+	require.Eventually(t, func() bool { return g.tbl.Live().Clock[1].Running }, 5*time.Second, 10*time.Millisecond, "Black's clock runs after e4")
+	require.NoError(t, g.d.TakeBack(g.ctx, g.id, "chief", "e4 was played by mistake"))
+	live := g.tbl.Live()
+	assert.True(t, live.Clock[0].Running, "White's clock runs again")
+	assert.False(t, live.Clock[1].Running, "Black's clock is stopped")
+	assert.True(t, live.Recovery, "the board is to be put back")
+}
