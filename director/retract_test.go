@@ -1,9 +1,8 @@
 package director_test
 
 import (
-	"time"
-
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
