@@ -82,6 +82,11 @@ type Config struct {
 	// hand stand (held in the player's hand) before an etiquette alert,
 	// on boards that count the stands. It is never a foul (shogi.md 6.6).
 	HandGrace time.Duration
+	// JudgeAtPress judges a move only at the clock press (shogi: a foul is
+	// complete at commit, shogi.md 2.8): a board that matches no legal
+	// move gets no recovery prompt before the press, and a press of an
+	// illegal position is the illegal move even while a recovery is open.
+	JudgeAtPress bool
 	// BoardTime judges settling by what the board has reported (its events
 	// and heartbeats, mapped to host time) rather than by the host's clock,
 	// so that frames delivered late are never judged early.
@@ -118,6 +123,7 @@ func DefaultConfig(g rules.Game) Config {
 	if t.CompleteOnRelease {
 		c.Completion = OnRelease
 	}
+	c.JudgeAtPress = t.JudgeAtPress
 	if t.TouchMove {
 		c.TouchMove = Strict
 	}

@@ -62,6 +62,9 @@ const (
 	// start position while the game waits for it (Config.AwaitSetup);
 	// the message lists the differences (Session.SetupDiff).
 	SetupAlert
+	// RetractionAlert: the player who just moved took the completed move
+	// back or changed it; charged to that player (retract.go).
+	RetractionAlert
 )
 
 var alertNames = [...]string{
@@ -69,6 +72,7 @@ var alertNames = [...]string{
 	RecoveryAlert: "recovery", IrregularityAlert: "irregularity", AdjustAlert: "adjust",
 	FlagAlert: "flag", LinkAlert: "link", ArbiterCallAlert: "arbiter-call",
 	EtiquetteAlert: "etiquette", FoulSuspectedAlert: "foul-suspected", SetupAlert: "setup",
+	RetractionAlert: "retraction",
 }
 
 // String returns the stable name of the kind.
@@ -77,6 +81,16 @@ func (k AlertKind) String() string {
 		return alertNames[k]
 	}
 	return fmt.Sprintf("AlertKind(%d)", uint8(k))
+}
+
+// MoveAmended replaces the last move, of ply Ply, by New: its mover
+// changed it before the clock press that would have made it final (a
+// split or a slide continued after it was committed on release). Old is
+// the replaced move in record notation.
+type MoveAmended struct {
+	Ply int
+	Old string
+	New MoveMade
 }
 
 // Alert asks for the human arbiter's attention.
@@ -174,17 +188,22 @@ type ClockEvent struct {
 	Event clock.Event
 }
 
-func (MoveMade) output()   {}
-func (Alert) output()      {}
-func (Prompt) output()     {}
-func (Recovery) output()   {}
-func (GameOver) output()   {}
-func (ClockEvent) output() {}
-func (Started) output()    {}
+func (MoveMade) output()    {}
+func (Alert) output()       {}
+func (Prompt) output()      {}
+func (Recovery) output()    {}
+func (GameOver) output()    {}
+func (ClockEvent) output()  {}
+func (Started) output()     {}
+func (MoveAmended) output() {}
 
 // String formats outputs for logs and scenario files.
 func (m MoveMade) String() string {
 	return fmt.Sprintf("move %d %s %s", m.Ply, m.Notation, m.Move)
+}
+
+func (m MoveAmended) String() string {
+	return fmt.Sprintf("move %d amended: %s, was %s", m.Ply, m.New.Notation, m.Old)
 }
 
 func (a Alert) String() string {

@@ -226,6 +226,12 @@ func summary(o arbiter.Output) string {
 		return "recovery " + strings.Join(sq, " ")
 	case arbiter.GameOver:
 		return "over " + o.Outcome.String()
+	case arbiter.MoveAmended:
+		s := fmt.Sprintf("move %d amended: %s, was %s", o.Ply, o.New.Notation, o.Old)
+		if o.New.Clock != [2]time.Duration{} {
+			s += fmt.Sprintf(" used=%v clock=%v/%v", o.New.Used, o.New.Clock[0], o.New.Clock[1])
+		}
+		return s
 	case arbiter.Started:
 		return "started"
 	case arbiter.ClockEvent:

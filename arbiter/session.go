@@ -77,6 +77,7 @@ type Session struct {
 	// last is the move just committed by a clock press, until the
 	// opponent acts (shogi.md 3.4.4).
 	last *lastMove
+	rs   retractState // take-backs and changes of completed moves
 }
 
 // lastMove is a move committed at a press, watched for a change before
@@ -388,6 +389,7 @@ func (s *Session) afterChange(out []Output, at time.Duration) []Output {
 		s.recovery = false
 		s.alerted = ""
 		out = append(out, Recovery{At: at, Done: true})
+		out = s.retractionDone(out, at)
 	}
 	if s.last != nil && s.last.touched && t.sig(s.obs) == "" && !t.swapLifted(s.lifted) {
 		// (Unless the lifts may be the opponent's move that changes
@@ -527,7 +529,10 @@ func (s *Session) Tick(now time.Duration) []Output {
 			return s.ambiguous(out, idx, s.lastChange)
 		}
 	}
-	if idx, err := t.match(s.obs, s.lifted, s.lossy); err == nil && !s.recovery && horizon-s.lastChange >= s.cfg.RecoveryAfter && len(idx) == 0 {
+	if o, ok := s.judgeRetraction(out, t, now); ok {
+		return o
+	}
+	if idx, err := t.match(s.obs, s.lifted, s.lossy); err == nil && !s.recovery && !s.cfg.JudgeAtPress && horizon-s.lastChange >= s.cfg.RecoveryAfter && len(idx) == 0 {
 		out = s.enterRecovery(out, now, "")
 	}
 	return out
@@ -578,14 +583,20 @@ func (s *Session) press(out []Output, e Event) []Output {
 	side := s.pos.Turn()
 	if e.Side != side {
 		if s.pressDue && e.Side == s.history[len(s.history)-1].Turn() {
-			// The press that confirms a move already complete on release.
+			// The press that confirms a move already complete on release
+			// (or changed since: then the change is the move).
 			s.pressDue = false
-			return out
+			return s.amendAtPress(out, e)
 		}
 		return append(out, s.alert(IrregularityAlert, e.Side, e.At, s.game.SideName(e.Side)+" pressed the clock on the opponent's turn", false))
 	}
-	if s.recovery {
+	if s.recovery && (s.rs.open || !s.cfg.JudgeAtPress) {
 		return append(out, s.alert(RecoveryAlert, side, e.At, "the clock was pressed before the board was put right", true))
+	}
+	if s.recovery {
+		// Judged at the press: the board as it is now is the move.
+		s.recovery = false
+		out = append(out, Recovery{At: e.At, Done: true})
 	}
 	t, err := s.currentTurn()
 	if err != nil {
@@ -604,6 +615,10 @@ func (s *Session) press(out []Output, e Event) []Output {
 	case len(idx) > 1:
 		s.pressing, s.pressAt, s.lastBoard = true, e.At, e.BoardMs
 		return s.ambiguous(out, idx, e.At)
+	}
+	if o, ok := s.judgeRetraction(out, t, e.At); ok {
+		// The board shows the last mover's change, not this press's move.
+		return append(o, s.alert(RecoveryAlert, side, e.At, "the clock was pressed before the board was put right", true))
 	}
 	return s.illegalMove(out, e.At)
 }
@@ -704,7 +719,7 @@ func (s *Session) commit(out []Output, i int, at time.Duration, boardMs int64, p
 	mm := MoveMade{Ply: len(s.history) + 1, Side: side, Move: c.move, Notation: s.pos.FormatMove(c.move),
 		Position: c.next, At: at, BoardMs: boardMs, RawSeq: s.lastRaw}
 	if s.clk != nil {
-		cm, err := s.clk.Press(clock.Side(side), at)
+		cm, err := s.pressClock(side, at, mm.Ply)
 		switch {
 		case errors.Is(err, clock.ErrFlagged):
 			return s.clockEvents(out, at)
@@ -724,6 +739,7 @@ func (s *Session) commit(out []Output, i int, at time.Duration, boardMs int64, p
 	}
 	s.history = append(s.history, s.pos)
 	s.pos = c.next
+	s.committed(c.move)
 	s.pressDue = s.cfg.Completion == OnRelease && !pressed
 	s.resetWindow()
 	s.last = nil
@@ -857,22 +873,17 @@ func (s *Session) illegalMove(out []Output, at time.Duration) []Output {
 	side := s.pos.Turn()
 	s.illegal[side]++
 	n := s.illegal[side]
-	a := s.alert(IllegalMoveAlert, side, at, fmt.Sprintf("illegal move by %s (number %d): the board shows no legal move", s.game.SideName(side), n), true)
 	t := s.turn
-	a.Squares = fixSquares(s.describe(t.base, t.baseCells, s.obs, false))
+	fixes := s.describe(t.base, t.baseCells, s.obs, false)
+	msg := fmt.Sprintf("illegal move by %s (number %d): the board shows no legal move", s.game.SideName(side), n)
+	if why := s.explain(t.base, fixes); why != "" {
+		msg += ": " + why
+	}
+	a := s.alert(IllegalMoveAlert, side, at, msg, true)
+	a.Squares = fixSquares(fixes)
 	out = append(out, a)
-	switch s.cfg.Penalty {
-	case LossPenalty:
-		return s.end(out, s.illegalLoss(side), at, "illegal move")
-	case ChessPenalty:
-		if n >= s.cfg.IllegalLossAt {
-			return s.end(out, s.illegalLoss(side), at, fmt.Sprintf("illegal move number %d", n))
-		}
-		if s.clk != nil && s.cfg.IllegalAddTime > 0 {
-			if err := s.clk.AddTime(clock.Side(side.Other()), s.cfg.IllegalAddTime); err != nil {
-				out = append(out, s.alert(IrregularityAlert, side, at, "clock: "+err.Error(), false))
-			}
-		}
+	if out, over := s.penalize(out, side, n, at, "illegal move"); over {
+		return out
 	}
 	return s.enterRecovery(out, at, "restore the position before the illegal move")
 }
@@ -1020,6 +1031,7 @@ func (s *Session) TakeBack(at time.Duration) ([]Output, error) {
 	if len(s.history) == 0 {
 		return nil, errors.New("take back: no move to take back")
 	}
+	ply := len(s.history)
 	s.pos = s.history[len(s.history)-1]
 	s.history = s.history[:len(s.history)-1]
 	s.pressDue = false
@@ -1030,10 +1042,15 @@ func (s *Session) TakeBack(at time.Duration) ([]Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	out := s.takeBackClock(nil, ply, at)
 	if t.sig(s.obs) != "" {
-		return s.enterRecovery(nil, at, "restore the position before the taken-back move"), nil
+		return s.enterRecovery(out, at, "restore the position before the taken-back move"), nil
 	}
-	return nil, nil
+	if s.recovery {
+		s.recovery = false
+		out = append(out, Recovery{At: at, Done: true})
+	}
+	return out, nil
 }
 
 // squareName names sq as the game's players do (rules.SquareName): in

@@ -116,11 +116,20 @@ func fixSquares(fixes []SquareFix) []rules.Square {
 }
 
 // unmatched says why a board settled for Config.RecoveryAfter matches no
-// legal move, from its differences with the position: the pieces held
-// off the board ("piece missing from e4 (a white knight)"), or the
-// pieces added ("extra piece on d5"); the generic reason when the board
-// shows something else.
+// legal move: its missing or extra pieces (explain), or the generic
+// reason when the board shows something else.
 func (s *Session) unmatched(v rules.View, fixes []SquareFix) string {
+	if why := s.explain(v, fixes); why != "" {
+		return why
+	}
+	return "the board has matched no legal move for " + s.cfg.RecoveryAfter.String()
+}
+
+// explain names, from a board's differences with the position, the
+// pieces held off the board ("piece missing from e4 (a white knight)")
+// or the pieces added ("extra piece on d5"); "" when the differences are
+// anything else.
+func (s *Session) explain(v rules.View, fixes []SquareFix) string {
 	var missing, extra []string
 	nMissing, nExtra := 0, 0
 	for _, f := range fixes {
@@ -137,7 +146,7 @@ func (s *Session) unmatched(v rules.View, fixes []SquareFix) string {
 			extra = append(extra, f.Name)
 			nExtra += f.Got - f.Want
 		default:
-			return "the board has matched no legal move for " + s.cfg.RecoveryAfter.String()
+			return ""
 		}
 	}
 	switch {
@@ -146,7 +155,7 @@ func (s *Session) unmatched(v rules.View, fixes []SquareFix) string {
 	case nExtra > 0 && nMissing == 0:
 		return "extra " + plural(nExtra, "piece") + " on " + strings.Join(extra, ", ")
 	}
-	return "the board has matched no legal move for " + s.cfg.RecoveryAfter.String()
+	return ""
 }
 
 // SetupDiff lists, while the session waits for the start position

@@ -410,6 +410,8 @@ func (t *Table) apply(outs []arbiter.Output) {
 		switch o := o.(type) {
 		case arbiter.MoveMade:
 			t.storeMove(o)
+		case arbiter.MoveAmended:
+			t.amendMove(o)
 		case arbiter.Alert:
 			t.storeAlert(o)
 		case arbiter.Prompt:
@@ -461,6 +463,41 @@ type unsavedMove struct {
 }
 
 func (t *Table) storeMove(m arbiter.MoveMade) {
+	rec := t.moveRecord(m)
+	t.unsaved = append(t.unsaved, unsavedMove{rec: rec, out: m})
+	if len(t.unsaved) == 1 {
+		t.storeUnsaved()
+		return
+	}
+	// An earlier move is still waiting: this one waits behind it.
+	t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, At: m.At, Message: "move " + m.Notation + " waits: an earlier move could not be stored yet", Enforced: true})
+}
+
+// amendMove replaces the last move by the reader's amended one (its mover
+// changed it before the press made it final), audited with the old and
+// the new move. A move still waiting to be stored is replaced in the queue.
+func (t *Table) amendMove(m arbiter.MoveAmended) {
+	rec := t.moveRecord(m.New)
+	if n := len(t.unsaved); n > 0 && t.unsaved[n-1].rec.Ply == m.Ply {
+		t.unsaved[n-1].rec, t.unsaved[n-1].out = rec, m.New
+		return
+	}
+	a := &store.Action{Who: systemWho, What: "amend-move", Why: "the mover changed the move before the clock press made it final",
+		Data: fmt.Sprintf("ply %d: %s, was %s", m.Ply, m.New.Notation, m.Old), At: t.wall()}
+	if err := t.db.ReplaceLastMove(&rec, a); err != nil {
+		t.log.Error("store amended move", "game", rec.GameID, "ply", rec.Ply, "err", err)
+		t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, At: m.New.At, Message: fmt.Sprintf("move %d was changed to %s (was %s) but could not be stored: %v", m.Ply, m.New.Notation, m.Old, err), Enforced: true})
+		return
+	}
+	t.mu.Lock()
+	t.live.LastMove = m.New.Notation
+	t.mu.Unlock()
+	t.hub.Publish(Update{Kind: "move", Table: t.ID, Game: rec.GameID, At: rec.Wall, Data: rec})
+	t.notify.decided(t, m.New)
+}
+
+// moveRecord is the stored form of a move, with the clock after it.
+func (t *Table) moveRecord(m arbiter.MoveMade) store.Move {
 	rec := store.Move{
 		GameID: t.game.ID, Ply: m.Ply, Notation: m.Notation, Canonical: m.Move.String(),
 		Position: m.Position.String(), BoardMs: m.BoardMs, HostNs: int64(m.At - t.epoch), Wall: t.wall(),
@@ -471,13 +508,7 @@ func (t *Table) storeMove(m arbiter.MoveMade) {
 			rec.ClockState = state
 		}
 	}
-	t.unsaved = append(t.unsaved, unsavedMove{rec: rec, out: m})
-	if len(t.unsaved) == 1 {
-		t.storeUnsaved()
-		return
-	}
-	// An earlier move is still waiting: this one waits behind it.
-	t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, At: m.At, Message: "move " + m.Notation + " waits: an earlier move could not be stored yet", Enforced: true})
+	return rec
 }
 
 // storeUnsaved stores the waiting moves in order and announces each once

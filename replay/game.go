@@ -358,6 +358,13 @@ func (rp *replayer) output(o arbiter.Output) {
 	switch o := o.(type) {
 	case arbiter.MoveMade:
 		rp.moves = append(rp.moves, Ply{Ply: o.Ply, Replayed: o.Move.String(), ReplayedNotation: o.Notation, ReplayedAt: at(o.At), Raw: o.RawSeq, ReplayedClock: o.Clock})
+	case arbiter.MoveAmended:
+		// The mover changed the move before the press: it replaces the
+		// last one, as in the store.
+		m := o.New
+		if n := len(rp.moves); n > 0 && rp.moves[n-1].Ply == o.Ply {
+			rp.moves[n-1] = Ply{Ply: m.Ply, Replayed: m.Move.String(), ReplayedNotation: m.Notation, ReplayedAt: at(m.At), Raw: m.RawSeq, ReplayedClock: m.Clock}
+		}
 	case arbiter.Alert:
 		rp.rep.Alerts = append(rp.rep.Alerts, Alert{Kind: o.Kind.String(), Side: o.Side, At: at(o.At), Ply: rp.ply(), Message: o.Message})
 	case arbiter.Recovery:

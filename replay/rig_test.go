@@ -172,6 +172,8 @@ func (r *rig) output(o arbiter.Output) {
 	case arbiter.MoveMade:
 		r.moves = append(r.moves, o)
 		r.prompt = nil
+	case arbiter.MoveAmended:
+		r.moves[len(r.moves)-1] = o.New
 	case arbiter.Alert:
 		r.alerts = append(r.alerts, o)
 		r.alertPly = append(r.alertPly, len(r.moves))

@@ -82,6 +82,11 @@ type Traits struct {
 	// IllegalMoveLoses: a completed illegal move loses at once (shogi);
 	// otherwise the event's illegal-move policy applies.
 	IllegalMoveLoses bool
+	// JudgeAtPress: a move is judged only at the clock press that commits
+	// it (shogi: a foul is complete at commit, and before it the player may
+	// lift and put back freely), so a board showing no legal move is not
+	// to be put right before the press.
+	JudgeAtPress bool
 	// IllegalLossDrawnIfUnwinnable: a player who loses by illegal moves
 	// against an opponent who cannot win by any series of legal moves
 	// (rules.Winnable) gets a draw instead (FIDE 7.5.5 with 6.9).

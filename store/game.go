@@ -159,6 +159,37 @@ func (db *DB) TruncateMoves(gameID uint64, ply int, position string, a *Action) 
 	})
 }
 
+// ReplaceLastMove replaces the last stored move of a game by m, at the
+// same ply (the reader's amended move: its mover changed it before the
+// press made it final). The action explaining it is stored in the same
+// transaction.
+func (db *DB) ReplaceLastMove(m *Move, a *Action) error {
+	if a == nil || a.Who == "" || a.Why == "" {
+		return errors.New("replace move: an action with who and why is required")
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("encode move: %w", err)
+	}
+	return db.update(func(tx *bolt.Tx) error {
+		moves := tx.Bucket(bucketMoves).Bucket(u64key(m.GameID))
+		if moves == nil {
+			return fmt.Errorf("replace move: game %d: %w", m.GameID, ErrNotFound)
+		}
+		if last := lastPly(moves); last != m.Ply {
+			return fmt.Errorf("replace move: game %d: ply %d is not the last stored ply %d", m.GameID, m.Ply, last)
+		}
+		if err := moves.Delete(u32key(uint32(m.Ply))); err != nil {
+			return err
+		}
+		if err := appendMove(tx, m, data); err != nil {
+			return err
+		}
+		a.GameID = m.GameID
+		return addAction(tx, a)
+	})
+}
+
 // SetResult records the end of a game, and the tournament result on its
 // pairing if the game belongs to a round; it returns after the commit.
 // An arbiter's decision passes the action that made it, stored in the same

@@ -166,6 +166,27 @@ func TestMoves(t *testing.T) {
 	m2 := move(g.ID, 2)
 	require.NoError(t, db.AppendMove(&m2))
 	assert.NoError(t, db.Check())
+
+	// The reader amends the last move: replaced at its ply, with its action.
+	amended := move(g.ID, 2)
+	amended.Notation, amended.Position = "f1-c4", "p2b"
+	why := &store.Action{Who: "reader", What: "amend-move", Why: "changed before the press", At: wall}
+	assert.Error(t, db.ReplaceLastMove(&amended, &store.Action{Who: "reader"}), "why is required")
+	old := move(g.ID, 1)
+	assert.ErrorContains(t, db.ReplaceLastMove(&old, why), "not the last stored ply 2")
+	require.NoError(t, db.ReplaceLastMove(&amended, why))
+	ms, err = db.Moves(g.ID)
+	require.NoError(t, err)
+	require.Len(t, ms, 2)
+	assert.Equal(t, amended, ms[1])
+	got, err = db.Game(g.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "p2b", got.Position)
+	acts, err = db.Actions(g.ID)
+	require.NoError(t, err)
+	require.Len(t, acts, 2)
+	assert.Equal(t, "amend-move", acts[1].What)
+	assert.NoError(t, db.Check())
 }
 
 func TestTournamentRoundsAndResults(t *testing.T) {

@@ -1,0 +1,63 @@
+package clock
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestReinstate: a press undone later gives the opponent back the time
+// used since the press, takes the increment back, and runs the mover's
+// clock again with what it had at the press.
+func TestReinstate(t *testing.T) {
+	s := time.Second
+	tests := []struct {
+		name    string
+		control string
+		pause   bool // the arbiter holds the clock before the take-back
+		// remaining times 10 s after the take-back
+		first, second time.Duration
+		running       Side
+		status        Status
+	}{
+		{name: "sudden death", control: "5m", first: 5*time.Minute - 30*s, second: 5 * time.Minute, running: First, status: Running},
+		{name: "increment taken back", control: "5m+3s", first: 5*time.Minute + 3*s - 30*s, second: 5*time.Minute + 3*s, running: First, status: Running},
+		{name: "byoyomi", control: "1m:byo=3x10s", first: 30 * s, second: time.Minute, running: First, status: Running},
+		{name: "held stays held", control: "5m", pause: true, first: 5*time.Minute - 20*s, second: 5 * time.Minute, running: First, status: Paused},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := mustClock(t, tt.control, Options{NoLink: true})
+			require.NoError(t, c.Start(0))
+			// First thinks 20 s and presses; second thinks 15 s; the move
+			// is taken back at 35 s.
+			snap := c.Snapshot()
+			_, err := c.Press(First, 20*s)
+			require.NoError(t, err)
+			if tt.pause {
+				require.NoError(t, c.Pause(30*s))
+			}
+			require.NoError(t, c.Reinstate(snap, 20*s, 35*s))
+			side, _ := c.Running()
+			assert.Equal(t, tt.running, side)
+			assert.Equal(t, tt.status, c.Status())
+			assert.Equal(t, tt.first, c.Remaining(First, 45*s))
+			assert.Equal(t, tt.second, c.Remaining(Second, 45*s))
+		})
+	}
+}
+
+func TestReinstateRefuses(t *testing.T) {
+	c := mustClock(t, "5m", Options{NoLink: true})
+	before := c.Snapshot()
+	require.NoError(t, c.Start(0))
+	snap := c.Snapshot()
+	_, err := c.Press(First, 20*time.Second)
+	require.NoError(t, err)
+	assert.ErrorContains(t, c.Reinstate(snap, 20*time.Second, 10*time.Second), "before the press")
+	assert.ErrorContains(t, c.Reinstate(before, 20*time.Second, 30*time.Second), "not running")
+	after := c.Snapshot()
+	assert.ErrorContains(t, c.Reinstate(after, 10*time.Second, 30*time.Second), "after the press")
+}
