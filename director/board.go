@@ -213,6 +213,11 @@ func (t *Table) tell(s Sender, o arbiter.Output) error {
 	var lit *sensorboard.LightMsg
 	switch o := o.(type) {
 	case arbiter.Alert:
+		if o.Kind == arbiter.LinkAlert {
+			// About the link itself: a board that hears it is talking
+			// again, and nothing would clear it once the link is back.
+			return nil
+		}
 		level := sensorboard.AlertWarning
 		if o.Enforced {
 			level = sensorboard.AlertError

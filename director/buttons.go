@@ -191,7 +191,10 @@ func (t *Table) confirmStart(s Sender, plies int) error {
 	if err != nil {
 		err = fmt.Errorf("board %s: start: %w", t.ID, err)
 	}
-	if t.shown {
+	// A game resumed after a restart whose clocks are held has just shown
+	// why (Table.apply): that stays.
+	held := t.resumed && t.session.Clock() != nil && !t.notify.autoResume
+	if t.shown && !held {
 		err = errors.Join(err, t.display(s, t.standing(), &sensorboard.LightMsg{}))
 	}
 	return err

@@ -235,3 +235,38 @@ func TestBoardToldTheGameStarted(t *testing.T) {
 	require.NotEmpty(t, acks)
 	assert.Equal(t, sensorboard.AckMoveMsg{Ply: 0, From: rules.NoSquare, To: rules.NoSquare, Text: "start"}, acks[0])
 }
+
+// What the board showed before the game started (here an arbiter call
+// during the set-up) is cleared when it starts.
+func TestBoardDisplayClearedAtTheStart(t *testing.T) {
+	g, rec := newPanelGame(t, "chess", "")
+	g.button(arbiter.ArbiterCalled, rules.White, g.d.Now())
+	text, _ := rec.shown()
+	require.NotNil(t, text)
+	assert.Equal(t, "White calls the arbiter", text.Text)
+	g.setUp()
+	g.settle()
+	text, lit := rec.shown()
+	assert.Equal(t, sensorboard.AlertClear, text.Level)
+	require.NotNil(t, lit)
+	assert.Empty(t, lit.Squares)
+}
+
+// The link's own alerts are for the arbiter: a board shown "the board
+// stopped answering" would keep showing it once the link is back.
+func TestBoardNotToldOfItsLink(t *testing.T) {
+	g, rec := newPanelGame(t, "chess", "")
+	g.setUp()
+	g.tbl.Input(g.ctx, arbiter.Event{Kind: arbiter.LinkLost, At: g.d.Now()})
+	g.tbl.Input(g.ctx, arbiter.Event{Kind: arbiter.LinkRestored, At: g.d.Now()})
+	g.settle()
+	alerts, err := g.db.Alerts(true)
+	require.NoError(t, err)
+	require.NotEmpty(t, alerts)
+	assert.Equal(t, "link", alerts[len(alerts)-1].Kind, "the arbiter is told")
+	for _, m := range rec.messages() {
+		if a, ok := m.(*sensorboard.AlertMsg); ok {
+			assert.NotContains(t, a.Text, "stopped answering")
+		}
+	}
+}
