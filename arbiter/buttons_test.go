@@ -1,6 +1,9 @@
 package arbiter_test
 
 import (
+	"fmt"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,4 +54,17 @@ func TestFromSensorBoardButtons(t *testing.T) {
 	for k, name := range map[arbiter.EventKind]string{arbiter.OfferPressed: "offer", arbiter.ResignPressed: "resign", arbiter.ClaimPressed: "claim"} {
 		assert.Equal(t, name, k.String())
 	}
+}
+
+// TestProtocolDocAdjust: PROTOCOL.md §5.4 gives the times after which the
+// host ends adjust mode by itself; they are the session's defaults.
+func TestProtocolDocAdjust(t *testing.T) {
+	raw, err := os.ReadFile("../hardware/sensorboard/PROTOCOL.md")
+	require.NoError(t, err)
+	doc := strings.Join(strings.Fields(string(raw)), " ")
+	g, err := rules.New("chess", nil)
+	require.NoError(t, err)
+	cfg := arbiter.DefaultConfig(g)
+	assert.Contains(t, doc, fmt.Sprintf("unchanged for the settle time (%d ms by default)", cfg.Settle.Milliseconds()))
+	assert.Contains(t, doc, fmt.Sprintf("the recovery time (%d s by default)", int(cfg.RecoveryAfter.Seconds())))
 }

@@ -169,6 +169,14 @@ func TestBoardClaimIncorrect(t *testing.T) {
 	assert.InDelta(t, before[1].Millis+120000, after[1].Millis, 1000, "two minutes to Black")
 	text, _ = rec.shown()
 	assert.Contains(t, text.Text, "incorrect")
+	var clk *sensorboard.ClockMsg
+	for _, m := range rec.messages() {
+		if c, ok := m.(*sensorboard.ClockMsg); ok {
+			clk = c
+		}
+	}
+	require.NotNil(t, clk)
+	assert.InDelta(t, after[1].Millis, int64(clk.Second), 1000, "the board shows the penalty")
 }
 
 // A valid claim at the board draws the game: threefold repetition.

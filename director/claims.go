@@ -426,6 +426,9 @@ func (d *Director) claimDraw(t *Table, side rules.Color, intended, who, why stri
 					return fmt.Errorf("penalty for an incorrect claim: %w", err)
 				}
 				v.Detail += fmt.Sprintf("; %s added to %s's clock", v.Penalty, t.rgame.SideName(side.Other()))
+				if err := displayClock(d.sender, t.ID, c, t.now()); err != nil {
+					t.log.Warn("send clock to board", "err", err)
+				}
 			} else {
 				v.Penalty = 0
 			}
