@@ -207,7 +207,8 @@ func (d *Director) startWaiting(ctx context.Context, t *Table, force bool) error
 // tell shows the players on a board with a display what a table decided
 // (issue 18 §5): an alert's text (CAP_TEXT) and its squares lit
 // (CAP_LIGHTS), the squares to restore, the result; and clears them once
-// the matter is resolved (the board restored, a move made).
+// the matter is resolved (the board restored, a move made), back to the
+// standing text of an open offer if one stands (buttons.go).
 func (t *Table) tell(s Sender, o arbiter.Output) error {
 	var text *sensorboard.AlertMsg
 	var lit *sensorboard.LightMsg

@@ -34,8 +34,7 @@ func (g *boardGame) button(kind arbiter.EventKind, side rules.Color, at time.Dur
 // settle waits until the table has handled every event given to it.
 func (g *boardGame) settle() {
 	g.t.Helper()
-	require.NoError(g.t, g.tbl.Do(g.ctx, func() error { return nil }))
-	require.NoError(g.t, g.tbl.Do(g.ctx, func() error { return nil }))
+	require.NoError(g.t, g.tbl.Drain(g.ctx))
 }
 
 // shown is the last text and the last lights sent to the board.
