@@ -277,3 +277,50 @@ func TestBoardNotToldOfItsLink(t *testing.T) {
 		}
 	}
 }
+
+// The squares of ACK_MOVE (PROTOCOL 6.0): castling names the king's
+// squares, en passant the capturing pawn's.
+func TestAckMoveSquares(t *testing.T) {
+	for _, c := range []struct {
+		name, fen string
+		lift      []string
+		place     string
+		place2    [2]string // a second placement (the castling rook), if any
+		from, to  string
+	}{
+		{"castling", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", []string{"e1", "h1"}, "g1", [2]string{"f1"}, "e1", "g1"},
+		{"en passant", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", []string{"e5", "d5"}, "d6", [2]string{}, "e5", "d6"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g, rec := newPanelGame(t, "chess", "")
+			g.from(c.fen)
+			g.setUp()
+			sensor := func(name string) rules.Square {
+				sq, ok := g.geo.Lookup(name)
+				require.True(t, ok, name)
+				return rules.Square(g.geo.SensorIndex(sq))
+			}
+			now := g.d.Now()
+			for i, name := range c.lift {
+				g.tbl.Input(g.ctx, square(now+time.Duration(i)*time.Millisecond, sensor(name), 0))
+			}
+			g.tbl.Input(g.ctx, square(now+5*time.Millisecond, sensor(c.place), 1))
+			if c.place2[0] != "" {
+				g.tbl.Input(g.ctx, square(now+6*time.Millisecond, sensor(c.place2[0]), 1))
+			}
+			g.tbl.Input(g.ctx, press(now+7*time.Millisecond, rules.White))
+			require.Eventually(t, func() bool { return g.tbl.Live().Plies == 1 }, 5*time.Second, 10*time.Millisecond)
+			g.settle()
+			var ack *sensorboard.AckMoveMsg
+			for _, m := range rec.messages() {
+				if a, ok := m.(*sensorboard.AckMoveMsg); ok {
+					ack = a
+				}
+			}
+			require.NotNil(t, ack)
+			assert.Equal(t, uint16(1), ack.Ply)
+			assert.Equal(t, sensor(c.from), ack.From)
+			assert.Equal(t, sensor(c.to), ack.To)
+		})
+	}
+}
