@@ -51,17 +51,12 @@ func (t *Table) boardButton(e arbiter.Event) {
 		t.panel.resign = nil
 		t.restoreDisplay(t.notify.sender)
 	}
-	var button string
 	switch e.Kind {
-	case arbiter.OfferPressed:
-		button = "offer"
-	case arbiter.ResignPressed:
-		button = "resign"
-	case arbiter.ClaimPressed:
-		button = "claim"
+	case arbiter.OfferPressed, arbiter.ResignPressed, arbiter.ClaimPressed:
 	default:
 		return
 	}
+	button := e.Kind.String() // "offer", "resign", "claim"
 	if t.session == nil || t.game == nil || t.session.Outcome().Over() {
 		t.log.Info("board button pressed with no game running", "button", button, "side", e.Side)
 		return
