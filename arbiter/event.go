@@ -38,12 +38,22 @@ const (
 	// it does, the session's picture may be stale, so a clock press is
 	// held and judged on the dump.
 	Gap
+	// OfferPressed: Side pressed the offer button (a draw, or jishogi in
+	// shogi; by the opponent while an offer stands, an acceptance).
+	OfferPressed
+	// ResignPressed: Side pressed the resign button; a second press within
+	// sensorboard.ResignConfirm confirms the resignation.
+	ResignPressed
+	// ClaimPressed: Side pressed the claim button (a draw claim, or in
+	// shogi an entering-king declaration).
+	ClaimPressed
 )
 
 var eventNames = [...]string{
 	SquareChanged: "square", ZoneChanged: "zone", ClockPressed: "press", AdjustPressed: "adjust",
 	ArbiterCalled: "call", Answered: "answer", StateDump: "dump", LinkLost: "link-lost",
 	LinkRestored: "link-restored", Heartbeat: "heartbeat", Gap: "gap",
+	OfferPressed: "offer", ResignPressed: "resign", ClaimPressed: "claim",
 }
 
 // String names the kind as scenario files write it.
@@ -74,6 +84,9 @@ type Event struct {
 
 	Side   rules.Color
 	Choice int
+	// Recovered marks a press learnt from a state dump's button counters,
+	// not from its own frame: its instant is the dump's.
+	Recovered bool
 
 	Heights    []int         // StateDump
 	Tops       []rules.Piece // StateDump, where sensed

@@ -30,7 +30,7 @@ func FromSensor(e sensorboard.Event) (Event, bool) {
 			return ev, false
 		}
 		side, ok := e.Side.Color()
-		ev.Side = side
+		ev.Side, ev.Recovered = side, e.Recovered
 		switch e.Button {
 		case sensorboard.ButtonClock:
 			ev.Kind = ClockPressed
@@ -38,6 +38,12 @@ func FromSensor(e sensorboard.Event) (Event, bool) {
 			ev.Kind = AdjustPressed
 		case sensorboard.ButtonArbiter:
 			ev.Kind = ArbiterCalled
+		case sensorboard.ButtonOffer:
+			ev.Kind = OfferPressed
+		case sensorboard.ButtonResign:
+			ev.Kind = ResignPressed
+		case sensorboard.ButtonClaim:
+			ev.Kind = ClaimPressed
 		case sensorboard.ButtonAnswer:
 			ev.Kind = Answered
 			switch {

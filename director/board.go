@@ -207,16 +207,18 @@ func (d *Director) startWaiting(ctx context.Context, t *Table, force bool) error
 // tell shows the players on a board with a display what a table decided
 // (issue 18 §5): an alert's text (CAP_TEXT) and its squares lit
 // (CAP_LIGHTS), the squares to restore, the result; and clears them once
-// the matter is resolved (the board restored, a move made).
+// the matter is resolved (the board restored, a move made), back to the
+// standing text of an open offer if one stands (buttons.go).
 func (t *Table) tell(s Sender, o arbiter.Output) error {
-	shows := t.showsCaps()
-	if s == nil || shows == 0 {
-		return nil
-	}
 	var text *sensorboard.AlertMsg
 	var lit *sensorboard.LightMsg
 	switch o := o.(type) {
 	case arbiter.Alert:
+		if o.Kind == arbiter.LinkAlert {
+			// About the link itself: a board that hears it is talking
+			// again, and nothing would clear it once the link is back.
+			return nil
+		}
 		level := sensorboard.AlertWarning
 		if o.Enforced {
 			level = sensorboard.AlertError
@@ -227,7 +229,7 @@ func (t *Table) tell(s Sender, o arbiter.Output) error {
 		}
 	case arbiter.Recovery:
 		if o.Done {
-			text, lit = &sensorboard.AlertMsg{Level: sensorboard.AlertClear}, &sensorboard.LightMsg{}
+			text, lit = t.standing(), &sensorboard.LightMsg{}
 			break
 		}
 		sq := make([]rules.Square, len(o.Fixes))
@@ -240,24 +242,13 @@ func (t *Table) tell(s Sender, o arbiter.Output) error {
 		if !t.shown {
 			return nil
 		}
-		text, lit = &sensorboard.AlertMsg{Level: sensorboard.AlertClear}, &sensorboard.LightMsg{}
+		text, lit = t.standing(), &sensorboard.LightMsg{}
 	case arbiter.GameOver:
 		text, lit = &sensorboard.AlertMsg{Level: sensorboard.AlertInfo, Text: o.Outcome.String()}, &sensorboard.LightMsg{}
 	default:
 		return nil
 	}
-	var errs []error
-	if text != nil && shows.Has(sensorboard.CapText) {
-		errs = append(errs, s.Send(t.ID, text))
-	}
-	if lit != nil && shows.Has(sensorboard.CapLights) {
-		errs = append(errs, s.Send(t.ID, lit))
-	}
-	t.shown = text != nil && text.Level != sensorboard.AlertClear || lit != nil && len(lit.Squares) > 0
-	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("board %s: display: %w", t.ID, err)
-	}
-	return nil
+	return t.display(s, text, lit)
 }
 
 // lights lights squares in colour, blinking, in the board's numbering.

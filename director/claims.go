@@ -109,7 +109,7 @@ func (d *Director) endBy(t *Table, o rules.Outcome, detail, who, what, why, data
 	if err := d.action(t.game.ID, who, what, why, data); err != nil {
 		return err
 	}
-	t.offer = nil
+	t.offer, t.panel.resign = nil, nil
 	t.apply(outs)
 	return nil
 }
@@ -133,40 +133,45 @@ func (t *Table) offerText() string {
 
 // Offer records that side proposes a draw or jishogi to the opponent.
 func (d *Director) Offer(ctx context.Context, gameID uint64, side rules.Color, kind OfferKind, who, why string) error {
-	return d.running(ctx, gameID, func(t *Table) error {
-		name := t.rgame.SideName(side)
-		switch kind {
-		case DrawOffer:
-			if t.rgame.Name() == shogi.Name {
-				// Spec 2.12: shogi has no draw by agreement.
-				return badInput("shogi has no draw by agreement: propose jishogi, or the arbiter sets the result")
-			}
-		case JishogiOffer:
-			p, ok := t.session.Position().(*shogi.Position)
-			if !ok {
-				return badInput("jishogi is proposed only in shogi, not in %s", t.rgame.Name())
-			}
-			if !p.Board().KingsEntered() {
-				return badInput("jishogi may be proposed once both kings have entered the opponent's camp")
-			}
-		default:
-			return badInput("unknown offer %s", kind)
+	return d.running(ctx, gameID, func(t *Table) error { return d.offer(t, side, kind, who, why) })
+}
+
+// offer records an offer on t's running game, on the table's goroutine.
+func (d *Director) offer(t *Table, side rules.Color, kind OfferKind, who, why string) error {
+	gameID := t.game.ID
+	name := t.rgame.SideName(side)
+	switch kind {
+	case DrawOffer:
+		if t.rgame.Name() == shogi.Name {
+			// Spec 2.12: shogi has no draw by agreement.
+			return badInput("shogi has no draw by agreement: propose jishogi, or the arbiter sets the result")
 		}
-		if o := t.pendingOffer(); o != nil {
-			return badInput("%s's %s offer is open: answer it first", t.rgame.SideName(o.side), o.kind)
+	case JishogiOffer:
+		p, ok := t.session.Position().(*shogi.Position)
+		if !ok {
+			return badInput("jishogi is proposed only in shogi, not in %s", t.rgame.Name())
 		}
-		plies := t.session.Plies()
-		madeWith := plies
-		if t.session.Position().Turn() == side {
-			madeWith = plies + 1
+		if !p.Board().KingsEntered() {
+			return badInput("jishogi may be proposed once both kings have entered the opponent's camp")
 		}
-		if err := d.action(gameID, who, kind.String()+"-offer", why, name+" offers "+kind.String()); err != nil {
-			return err
-		}
-		t.offer = &offer{kind: kind, side: side, game: gameID, madeWith: madeWith}
-		d.hub.Publish(Update{Kind: "offer", Table: t.ID, Game: gameID, At: d.wall(), Data: name + " offers " + kind.String()})
-		return nil
-	})
+	default:
+		return badInput("unknown offer %s", kind)
+	}
+	if o := t.pendingOffer(); o != nil {
+		return badInput("%s's %s offer is open: answer it first", t.rgame.SideName(o.side), o.kind)
+	}
+	plies := t.session.Plies()
+	madeWith := plies
+	if t.session.Position().Turn() == side {
+		madeWith = plies + 1
+	}
+	if err := d.action(gameID, who, kind.String()+"-offer", why, name+" offers "+kind.String()); err != nil {
+		return err
+	}
+	t.offer = &offer{kind: kind, side: side, game: gameID, madeWith: madeWith}
+	d.hub.Publish(Update{Kind: "offer", Table: t.ID, Game: gameID, At: d.wall(), Data: name + " offers " + kind.String()})
+	t.restoreDisplay(d.sender)
+	return nil
 }
 
 // AnswerOffer records the opponent's answer to the open offer: accepted,
@@ -175,7 +180,19 @@ func (d *Director) Offer(ctx context.Context, gameID uint64, side rules.Color, k
 // declined offer.
 func (d *Director) AnswerOffer(ctx context.Context, gameID uint64, side rules.Color, accept bool, who, why string) (rules.Outcome, error) {
 	var out rules.Outcome
-	err := d.running(ctx, gameID, func(t *Table) error {
+	err := d.running(ctx, gameID, func(t *Table) (err error) {
+		out, err = d.answerOffer(t, side, accept, who, why)
+		return err
+	})
+	return out, err
+}
+
+// answerOffer records side's answer to the open offer on t's running game,
+// on the table's goroutine.
+func (d *Director) answerOffer(t *Table, side rules.Color, accept bool, who, why string) (rules.Outcome, error) {
+	var out rules.Outcome
+	gameID := t.game.ID
+	err := func() error {
 		o := t.pendingOffer()
 		if o == nil {
 			return badInput("no offer is open in game %d", gameID)
@@ -190,6 +207,7 @@ func (d *Director) AnswerOffer(ctx context.Context, gameID uint64, side rules.Co
 			}
 			t.offer = nil
 			d.hub.Publish(Update{Kind: "offer", Table: t.ID, Game: gameID, At: d.wall(), Data: name + " declines the " + o.kind.String() + " offer"})
+			t.restoreDisplay(d.sender)
 			return nil
 		}
 		switch o.kind {
@@ -202,7 +220,7 @@ func (d *Director) AnswerOffer(ctx context.Context, gameID uint64, side rules.Co
 			return d.endBy(t, out, detail, who, "jishogi-accept", why, name+" confirms; "+detail)
 		}
 		return badInput("unknown offer %s", o.kind)
-	})
+	}()
 	return out, err
 }
 
@@ -245,7 +263,18 @@ func jishogiCount(t *Table) (rules.Outcome, string) {
 // of a failed declaration is the declarer's loss by a foul.
 func (d *Director) Declare(ctx context.Context, gameID uint64, side rules.Color, who, why string) (shogi.Declaration, error) {
 	var dec shogi.Declaration
-	err := d.running(ctx, gameID, func(t *Table) error {
+	err := d.running(ctx, gameID, func(t *Table) (err error) {
+		dec, err = d.declare(t, side, who, why)
+		return err
+	})
+	return dec, err
+}
+
+// declare judges side's entering-king declaration on t's running game, on
+// the table's goroutine.
+func (d *Director) declare(t *Table, side rules.Color, who, why string) (shogi.Declaration, error) {
+	var dec shogi.Declaration
+	err := func() error {
 		p, ok := t.session.Position().(*shogi.Position)
 		if !ok {
 			return badInput("an entering-king declaration is made only in shogi, not in %s", t.rgame.Name())
@@ -268,7 +297,7 @@ func (d *Director) Declare(ctx context.Context, gameID uint64, side rules.Color,
 			detail += " (a failed declaration: recorded as the declarer's foul)"
 		}
 		return d.endBy(t, o, detail, who, "declaration", why, detail)
-	})
+	}()
 	return dec, err
 }
 
@@ -350,7 +379,19 @@ func containsOutcome(os []rules.Outcome, o rules.Outcome) bool {
 // that move must then be played (FIDE 9.5.2), which the action records.
 func (d *Director) ClaimDraw(ctx context.Context, gameID uint64, side rules.Color, intended, who, why string) (ClaimVerdict, error) {
 	var v ClaimVerdict
-	err := d.running(ctx, gameID, func(t *Table) error {
+	err := d.running(ctx, gameID, func(t *Table) (err error) {
+		v, err = d.claimDraw(t, side, intended, who, why)
+		return err
+	})
+	return v, err
+}
+
+// claimDraw judges side's draw claim on t's running game, on the table's
+// goroutine.
+func (d *Director) claimDraw(t *Table, side rules.Color, intended, who, why string) (ClaimVerdict, error) {
+	var v ClaimVerdict
+	gameID := t.game.ID
+	err := func() error {
 		pos := t.session.Position()
 		name := t.rgame.SideName(side)
 		if _, ok := pos.(rules.Claimer); !ok {
@@ -385,6 +426,9 @@ func (d *Director) ClaimDraw(ctx context.Context, gameID uint64, side rules.Colo
 					return fmt.Errorf("penalty for an incorrect claim: %w", err)
 				}
 				v.Detail += fmt.Sprintf("; %s added to %s's clock", v.Penalty, t.rgame.SideName(side.Other()))
+				if err := displayClock(d.sender, t.ID, c, t.now()); err != nil {
+					t.log.Warn("send clock to board", "err", err)
+				}
 			} else {
 				v.Penalty = 0
 			}
@@ -397,7 +441,7 @@ func (d *Director) ClaimDraw(ctx context.Context, gameID uint64, side rules.Colo
 		}
 		t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, Side: side, At: t.now(), Message: v.Detail})
 		return nil
-	})
+	}()
 	return v, err
 }
 
@@ -428,4 +472,5 @@ func (t *Table) moveStored(m arbiter.MoveMade) {
 		t.log.Error("store the lapsed offer", "game", t.game.ID, "err", err)
 	}
 	t.hub.Publish(Update{Kind: "offer", Table: t.ID, Game: t.game.ID, At: t.wall(), Data: msg})
+	t.restoreDisplay(t.notify.sender)
 }

@@ -29,9 +29,18 @@ type boardGame struct {
 
 func newBoardGame(t *testing.T, game, options string) *boardGame {
 	t.Helper()
+	return newBoardGameWith(t, game, options, nil)
+}
+
+// newBoardGameWith is newBoardGame whose board display messages go to s.
+func newBoardGameWith(t *testing.T, game, options string, s director.Sender) *boardGame {
+	t.Helper()
 	cfg := eventConfig(t, "swiss-dutch", 2, 1)
 	cfg.Tournaments[0].Game, cfg.Tournaments[0].Options = game, options
 	d, db := newEventFrom(t, cfg)
+	if s != nil {
+		d.SetSender(s)
+	}
 	tbl, err := d.AddTable(d.TournamentIDs()[0], "B1")
 	require.NoError(t, err)
 	ctx := run(t, d)

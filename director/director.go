@@ -353,6 +353,9 @@ func (d *Director) decided(t *Table, o arbiter.Output) {
 		d.log.Warn("tell the board", "board", t.ID, "err", err)
 	}
 	if st, ok := o.(arbiter.Started); ok && t.session != nil {
+		if err := t.confirmStart(d.sender, t.session.Plies()); err != nil {
+			d.log.Warn("confirm the start to the board", "board", t.ID, "err", err)
+		}
 		if err := displayClock(d.sender, t.ID, t.session.Clock(), st.At); err != nil {
 			d.log.Warn("send clock to board", "board", t.ID, "err", err)
 		}

@@ -360,7 +360,12 @@ func TestBoardToldOfIllegalMove(t *testing.T) {
 		}
 		return alert, light
 	}
-	require.Eventually(t, func() bool { a, l := last(); return a != nil && l != nil }, 5*time.Second, 10*time.Millisecond, "no ALERT and LIGHT to a board with a display")
+	// The illegal-move alert lights its squares amber, then the recovery
+	// lights the squares to restore red: wait for the second.
+	require.Eventually(t, func() bool {
+		a, l := last()
+		return a != nil && l != nil && l.Color == sensorboard.ColorBad
+	}, 5*time.Second, 10*time.Millisecond, "no ALERT and LIGHT to a board with a display")
 	a, l := last()
 	assert.Equal(t, sensorboard.AlertError, a.Level)
 	assert.NotEmpty(t, a.Text)

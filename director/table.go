@@ -57,6 +57,7 @@ type Table struct {
 	epoch   time.Duration // host instant the game started; stored HostNs are relative to it
 	unsaved []unsavedMove // moves decided but not yet stored (a full disk), in order
 	offer   *offer        // an open draw or jishogi offer (claims.go)
+	panel   panel         // the players' buttons and the board's display (buttons.go)
 
 	mu   sync.RWMutex
 	live Live // what the web shows, copied under mu
@@ -243,6 +244,7 @@ func (t *Table) Run(ctx context.Context) {
 				t.notify.metrics.observe(&t.notify.metrics.decide, time.Since(start))
 				t.notify.metrics.Events.Add(1)
 				t.apply(outs)
+				t.boardButton(e)
 			}
 		case f := <-t.cmds:
 			f()

@@ -14,7 +14,7 @@ import (
 // trailing payload fields, which older peers ignore.
 const (
 	VersionMajor = 1
-	VersionMinor = 1
+	VersionMinor = 2
 )
 
 // Frame geometry. A frame body is a 7-byte header, a payload of at most

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"arbiter/rules"
@@ -89,7 +90,22 @@ const (
 	// ButtonAnswer answers a question shown to the player (promote or not,
 	// which piece to drop); the event's value says which answer.
 	ButtonAnswer ButtonKind = 4
+	// ButtonOffer offers a draw (jishogi in shogi, which has no draw by
+	// agreement); pressed by the opponent while the offer stands, it
+	// accepts it (since 1.2).
+	ButtonOffer ButtonKind = 5
+	// ButtonResign resigns the game once confirmed: a second press of the
+	// same button within [ResignConfirm] of the first (since 1.2).
+	ButtonResign ButtonKind = 6
+	// ButtonClaim claims a draw by the player to move (threefold
+	// repetition, the move-count rule), or in shogi declares an entering
+	// king (since 1.2).
+	ButtonClaim ButtonKind = 7
 )
+
+// ResignConfirm is how long after a first press of [ButtonResign] the
+// second press that confirms the resignation may come (board time).
+const ResignConfirm = 5 * time.Second
 
 // String returns the button's name.
 func (b ButtonKind) String() string {
@@ -102,6 +118,12 @@ func (b ButtonKind) String() string {
 		return "arbiter"
 	case ButtonAnswer:
 		return "answer"
+	case ButtonOffer:
+		return "offer"
+	case ButtonResign:
+		return "resign"
+	case ButtonClaim:
+		return "claim"
 	}
 	return fmt.Sprintf("button(%d)", uint8(b))
 }

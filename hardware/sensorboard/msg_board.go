@@ -2,6 +2,7 @@ package sensorboard
 
 import (
 	"fmt"
+	"slices"
 
 	"arbiter/rules"
 )
@@ -96,9 +97,13 @@ func (h *Hello) UnmarshalPayload(p []byte) error {
 	h.Buttons = nil
 	for i := 0; i < nb && r.err == nil; i++ {
 		r.i = i
-		k := ButtonKind(r.u8("button # kind"))
-		s := Side(r.u8("button # side"))
-		h.Buttons = append(h.Buttons, ButtonInfo{Kind: k, Side: s})
+		b := ButtonInfo{Kind: ButtonKind(r.u8("button # kind")), Side: Side(r.u8("button # side"))}
+		if r.err == nil && slices.Contains(h.Buttons, b) {
+			// BUTTON frames name a kind and a side: two such buttons
+			// could not be told apart (PROTOCOL 5.1).
+			r.fail("button #", "a second %s button for side 0x%02x", b.Kind, uint8(b.Side))
+		}
+		h.Buttons = append(h.Buttons, b)
 	}
 	h.ID = r.str("id")
 	h.Firmware = r.str("firmware")

@@ -2,10 +2,13 @@ package sensorboard
 
 import (
 	"encoding/hex"
+	"fmt"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -58,6 +61,21 @@ var docExamples = map[string]struct {
 		Choices: []Choice{{From: -1, To: 40, Text: "P*5e"}, {From: -1, To: 40, Text: "S*5e"}, {From: -1, To: 40, Text: "G*5e"}}}},
 	"question-clear": {Header{TypeQuestion, 13, 82000}, &QuestionMsg{Side: SideNone, Kind: QuestionNone}},
 	"dump-zone-hand": {Header{TypeDumpZone, 14, 76020}, &DumpZoneMsg{Token: 3, Zone: 0, Count: 2, Pieces: []rules.Piece{{Kind: 'P'}, {Kind: 'S'}}}},
+	"hello-buttons": {Header{TypeHello, 0, 900}, &Hello{
+		Major: 1, Minor: 2, Boot: 0x5EED0001, Caps: CapHeight | CapClockDisplay | CapLights | CapText,
+		MaxHeight: 31, Heartbeat: 500, Width: 8, Height: 8, Cells: 64,
+		Buttons: []ButtonInfo{{ButtonClock, SideFirst}, {ButtonClock, SideSecond},
+			{ButtonOffer, SideFirst}, {ButtonOffer, SideSecond}, {ButtonResign, SideFirst}, {ButtonResign, SideSecond},
+			{ButtonClaim, SideFirst}, {ButtonClaim, SideSecond}, {ButtonArbiter, SideNone}},
+		ID: "TB-8", Firmware: "3.0",
+	}},
+	"square-unknown":  {Header{TypeSquare, 15, 76100}, &SquareMsg{Square: 28, Height: 2}},
+	"button-release":  {Header{TypeButton, 16, 76180}, &ButtonMsg{Button: ButtonClock, Side: SideFirst, Pressed: false, Count: 1}},
+	"button-offer":    {Header{TypeButton, 17, 76200}, &ButtonMsg{Button: ButtonOffer, Side: SideFirst, Pressed: true, Count: 1}},
+	"button-resign":   {Header{TypeButton, 18, 76300}, &ButtonMsg{Button: ButtonResign, Side: SideSecond, Pressed: true, Count: 2}},
+	"button-claim":    {Header{TypeButton, 19, 76400}, &ButtonMsg{Button: ButtonClaim, Side: SideFirst, Pressed: true, Count: 1}},
+	"heartbeat-first": {Header{TypeHeartbeat, 1, 500}, &HeartbeatMsg{}},
+	"ack-start":       {Header{TypeAckMove, 11, 81650}, &AckMoveMsg{Ply: 0, From: rules.NoSquare, To: rules.NoSquare, Text: "start"}},
 }
 
 var (
@@ -130,4 +148,35 @@ func mustHex(t *testing.T, s string) []byte {
 	b, err := hex.DecodeString(strings.Join(strings.Fields(s), ""))
 	require.NoError(t, err)
 	return b
+}
+
+// TestProtocolDocNumbers checks the document's figures against the code:
+// the version, the button kinds and their names, the longest frame and
+// the resignation window.
+func TestProtocolDocNumbers(t *testing.T) {
+	raw, err := os.ReadFile("PROTOCOL.md")
+	require.NoError(t, err)
+	doc := string(raw)
+	assert.Contains(t, doc, fmt.Sprintf("# Arbiter sensor-board protocol, version %d.%d\n", VersionMajor, VersionMinor))
+
+	kinds := regexp.MustCompile(`(?m)^\| ([0-9]+) \| ([a-z]+) \| [^|]+ \| (1\.[0-9]) \|$`).FindAllStringSubmatch(doc, -1)
+	require.Len(t, kinds, int(ButtonClaim), "the button kinds of §5.4, one row each")
+	for i, k := range kinds {
+		assert.Equal(t, strconv.Itoa(i+1), k[1], "kinds in order")
+		assert.Equal(t, ButtonKind(i+1).String(), k[2], "the name of kind %d", i+1)
+	}
+
+	group := func(n int) string { // 1041 → "1 041", as the document writes numbers
+		s := strconv.Itoa(n)
+		if len(s) > 3 {
+			s = s[:len(s)-3] + " " + s[len(s)-3:]
+		}
+		return s
+	}
+	flat := strings.Join(strings.Fields(doc), " ") // the text, whatever its line breaks
+	assert.Contains(t, flat, fmt.Sprintf("7 + %d + 4 = **%s bytes**", MaxPayload, group(MaxBody)))
+	assert.Contains(t, flat, fmt.Sprintf("⌈%s / 254⌉ = %d", group(MaxBody), (MaxBody+253)/254))
+	assert.Contains(t, flat, fmt.Sprintf("at most **%s wire bytes**", group(MaxWire)))
+	assert.Contains(t, flat, fmt.Sprintf("keeps at most %s bytes before a delimiter", group(MaxWire-1)))
+	assert.Contains(t, flat, fmt.Sprintf("within **%d s** of the first", int(ResignConfirm/time.Second)))
 }

@@ -49,6 +49,12 @@ var simButtons = []sensorboard.ButtonInfo{
 	{Kind: sensorboard.ButtonAdjust, Side: sensorboard.SideSecond},
 	{Kind: sensorboard.ButtonAnswer, Side: sensorboard.SideFirst},
 	{Kind: sensorboard.ButtonAnswer, Side: sensorboard.SideSecond},
+	{Kind: sensorboard.ButtonOffer, Side: sensorboard.SideFirst},
+	{Kind: sensorboard.ButtonOffer, Side: sensorboard.SideSecond},
+	{Kind: sensorboard.ButtonResign, Side: sensorboard.SideFirst},
+	{Kind: sensorboard.ButtonResign, Side: sensorboard.SideSecond},
+	{Kind: sensorboard.ButtonClaim, Side: sensorboard.SideFirst},
+	{Kind: sensorboard.ButtonClaim, Side: sensorboard.SideSecond},
 	{Kind: sensorboard.ButtonArbiter, Side: sensorboard.SideNone},
 }
 

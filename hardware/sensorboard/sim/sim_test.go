@@ -406,3 +406,33 @@ func TestRunnerAnswers(t *testing.T) {
 	assert.Equal(t, sb.ButtonMsg{Button: sb.ButtonAnswer, Side: sb.SideFirst, Pressed: true, Count: 1, Value: sb.AnswerYes}, buttons[0])
 	assert.Equal(t, sb.ButtonClock, buttons[1].Button)
 }
+
+// TestBoardHasArbitrationButtons: a simulated board advertises the offer,
+// resign and claim buttons of each side (PROTOCOL 5.4) and presses them,
+// and its dump counts their presses.
+func TestBoardHasArbitrationButtons(t *testing.T) {
+	b, s := newTestBoard(t, sb.CapHeight, 0)
+	var enc sb.Encoder
+	host := func(m sb.Message) {
+		_, f, err := sb.NewDecoder().Decode(enc.Append(nil, m, 1))
+		require.NoError(t, err)
+		b.HandleHost(f)
+	}
+	host(&sb.HelloReqMsg{Major: 1})
+	var hello sb.Hello
+	require.NoError(t, hello.UnmarshalPayload(s.frames[len(s.frames)-1].Payload))
+	for _, k := range []sb.ButtonKind{sb.ButtonOffer, sb.ButtonResign, sb.ButtonClaim} {
+		for _, side := range []sb.Side{sb.SideFirst, sb.SideSecond} {
+			assert.Contains(t, hello.Buttons, sb.ButtonInfo{Kind: k, Side: side})
+		}
+	}
+	b.Press(sb.ButtonResign, sb.SideSecond, 0)
+	b.Press(sb.ButtonResign, sb.SideSecond, 0)
+	var press sb.ButtonMsg
+	require.NoError(t, press.UnmarshalPayload(s.frames[len(s.frames)-2].Payload))
+	assert.Equal(t, sb.ButtonMsg{Button: sb.ButtonResign, Side: sb.SideSecond, Pressed: true, Count: 2}, press)
+	host(&sb.DumpReqMsg{Token: 1})
+	var end sb.DumpEndMsg
+	require.NoError(t, end.UnmarshalPayload(s.frames[len(s.frames)-1].Payload))
+	assert.Contains(t, end.Buttons, sb.ButtonState{Button: sb.ButtonResign, Side: sb.SideSecond, Count: 2})
+}
