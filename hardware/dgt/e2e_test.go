@@ -1,0 +1,236 @@
+package dgt_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"arbiter/hardware/dgt"
+	"arbiter/hardware/dgt/sim"
+	"arbiter/rules"
+	"arbiter/rules/chess"
+)
+
+var dgtGames = flag.Int("dgt.games", 0, "random chess games per case in TestChessGamesOnEmulator (0: 2, or 1 with -short)")
+
+// mirror is the host's picture of the board, built only from the events
+// a Conn delivers.
+type mirror struct {
+	mu      sync.Mutex
+	board   [64]rules.Piece
+	orient  dgt.Orientation
+	events  []dgt.Event
+	changed chan struct{}
+}
+
+func newMirror() *mirror { return &mirror{changed: make(chan struct{}, 1)} }
+
+func (m *mirror) emit(e dgt.Event) {
+	m.mu.Lock()
+	switch e.Kind {
+	case dgt.EventBoard:
+		copy(m.board[:], e.Pieces)
+		m.orient = e.Orientation
+	case dgt.EventSquare:
+		m.board[e.Square] = e.Piece
+	}
+	m.events = append(m.events, e)
+	m.mu.Unlock()
+	select {
+	case m.changed <- struct{}{}:
+	default:
+	}
+}
+
+func (m *mirror) count(k dgt.EventKind) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, e := range m.events {
+		if e.Kind == k {
+			n++
+		}
+	}
+	return n
+}
+
+func (m *mirror) errors() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var s []string
+	for _, e := range m.events {
+		if e.Kind == dgt.EventError {
+			s = append(s, e.Err.Error())
+		}
+	}
+	return s
+}
+
+func viewBoard(v rules.View) (b [64]rules.Piece) {
+	for sq := range v.Stacks {
+		b[sq], _ = v.Top(rules.Square(sq))
+	}
+	return b
+}
+
+func boardString(b [64]rules.Piece) string {
+	s := ""
+	for r := 7; r >= 0; r-- {
+		for f := range 8 {
+			p := b[r*8+f]
+			if p.Kind == 0 {
+				s += "."
+			} else {
+				s += p.String()
+			}
+		}
+		s += "\n"
+	}
+	return s
+}
+
+// waitFor waits until the mirror shows want, or fails after timeout.
+func (m *mirror) waitFor(t *testing.T, want [64]rules.Piece, timeout time.Duration, what string) {
+	t.Helper()
+	deadline := time.After(timeout)
+	for {
+		m.mu.Lock()
+		got := m.board
+		m.mu.Unlock()
+		if got == want {
+			return
+		}
+		select {
+		case <-m.changed:
+		case <-deadline:
+			t.Fatalf("%s: host shows\n%swant\n%s", what, boardString(got), boardString(want))
+		}
+	}
+}
+
+// rig is an emulated board on a pseudo-terminal with a host Conn on it.
+type rig struct {
+	board  *sim.Board
+	line   *sim.Line
+	conn   *dgt.Conn
+	mirror *mirror
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+func newRig(t *testing.T, bc sim.Config, sc dgt.Config) *rig {
+	t.Helper()
+	r := &rig{board: sim.NewBoard(bc), mirror: newMirror(), done: make(chan struct{})}
+	var err error
+	r.line, err = sim.Attach(filepath.Join(t.TempDir(), "dgt0"), r.board)
+	require.NoError(t, err)
+	r.conn = dgt.NewConn(dgt.ConnConfig{Session: sc, Emit: r.mirror.emit})
+	ctx, cancel := context.WithCancel(context.Background())
+	r.cancel = cancel
+	path := r.line.Path()
+	go func() {
+		defer close(r.done)
+		_ = dgt.Watch(ctx, r.conn, func() (io.ReadWriteCloser, error) { return dgt.OpenSerial(path) }, 20*time.Millisecond)
+	}()
+	t.Cleanup(func() {
+		r.cancel()
+		r.line.Close()
+		<-r.done
+	})
+	return r
+}
+
+// fastSession settles quickly, for emulated boards that move fast.
+var fastSession = dgt.Config{Settle: 25 * time.Millisecond, Poll: 150 * time.Millisecond, Reply: 300 * time.Millisecond, AckTimeout: 200 * time.Millisecond}
+
+// randomGame plays a random legal chess game of up to n plies and returns
+// the views the board must show, in order: after a take-back the view
+// before the taken-back move comes again.
+func randomGame(t *testing.T, rng *rand.Rand, n int, takeBack float64) []rules.View {
+	t.Helper()
+	pos := chess.Start()
+	var p rules.Position = pos
+	views := []rules.View{p.View()}
+	var history []rules.Position
+	for range n {
+		if p.Outcome(history).Over() {
+			break
+		}
+		legal := p.Legal()
+		// Prefer the interesting moves now and then.
+		m := legal[rng.IntN(len(legal))]
+		for _, c := range legal {
+			s := c.String()
+			if (len(s) == 5 || (s[0] == 'e' && (s[2] == 'g' || s[2] == 'c') && (s[1] == '1' || s[1] == '8'))) && rng.IntN(2) == 0 {
+				m = c
+			}
+		}
+		next, err := p.Play(m)
+		require.NoError(t, err)
+		if rng.Float64() < takeBack {
+			views = append(views, next.View(), p.View())
+			continue
+		}
+		history = append(history, p)
+		p = next
+		views = append(views, p.View())
+	}
+	return views
+}
+
+func TestChessGamesOnEmulator(t *testing.T) {
+	games, plies := 2, 60
+	if testing.Short() {
+		games, plies = 1, 30
+	}
+	if *dgtGames > 0 {
+		games = *dgtGames
+	}
+	noisy := sim.Faults{Drop: 0.05, Duplicate: 0.05, Reorder: 0.3}
+	cases := []struct {
+		name    string
+		rotated bool
+		faults  sim.Faults
+	}{
+		{"clean", false, sim.Faults{}},
+		{"rotated", true, sim.Faults{}},
+		{"noisy", false, noisy},
+		{"noisy rotated", true, noisy},
+	}
+	for ci, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, sim.Config{Serial: "10001", Rotated: tc.rotated, Faults: tc.faults, Seed: uint64(ci + 1)}, fastSession)
+			rng := rand.New(rand.NewPCG(uint64(ci), 7))
+			pl := &sim.Player{Board: r.board, Rng: rng, Slide: 0.4, PushOff: 0.3}
+			moves := 0
+			for g := range games {
+				views := randomGame(t, rng, plies, 0.08)
+				r.board.SetUp(views[0])
+				r.mirror.waitFor(t, viewBoard(views[0]), 5*time.Second, fmt.Sprintf("game %d set-up", g))
+				for i := 1; i < len(views); i++ {
+					pl.Move(views[i-1], views[i])
+					r.mirror.waitFor(t, viewBoard(views[i]), 5*time.Second, fmt.Sprintf("game %d view %d", g, i))
+					moves++
+				}
+			}
+			want := dgt.Normal
+			if tc.rotated {
+				want = dgt.Rotated
+			}
+			require.Equal(t, want, r.mirror.orient, "orientation")
+			if tc.faults == (sim.Faults{}) {
+				require.Empty(t, r.mirror.errors(), "a clean board raises no error")
+			}
+			st := r.conn.Stats()
+			t.Logf("%d views read right; session %+v; board %+v", moves, st, r.board.Stats)
+		})
+	}
+}
