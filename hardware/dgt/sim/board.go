@@ -82,7 +82,6 @@ type Board struct {
 	lastSent *dgt.ClockTimes
 	dropAcks int
 	text     string
-	acked    int
 
 	// Stats counts what the board sent and lost.
 	Stats Stats
