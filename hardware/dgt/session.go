@@ -87,7 +87,6 @@ type Session struct {
 	lastAsk  time.Duration
 	asked    bool // a full board is on its way
 	askedAt  time.Duration
-	updSince bool // field updates arrived since the request
 
 	raw        Position
 	rawHave    bool
@@ -174,7 +173,7 @@ func (s *Session) markLost(now time.Duration) {
 }
 
 func (s *Session) askBoard(now time.Duration) {
-	s.asked, s.askedAt, s.lastAsk, s.updSince = true, now, now, false
+	s.asked, s.askedAt, s.lastAsk = true, now, now
 	s.send([]byte{CmdSendBoard})
 }
 
@@ -231,9 +230,6 @@ func (s *Session) Handle(m Message, now time.Duration) {
 		s.raw[v.Field] = v.Piece
 		s.dirty = true
 		s.lastUpdate = now
-		if s.asked {
-			s.updSince = true
-		}
 	case *BoardDump:
 		s.board(&v.Position, now)
 	case *SerialNr:
@@ -260,15 +256,13 @@ func (s *Session) Handle(m Message, now time.Duration) {
 }
 
 // board takes a full board read. It is delivered only when it is settled:
-// no field update arrived since it was asked for, the last update is at
-// least Settle old, and it agrees with the updates. Otherwise it becomes
-// the new raw board and is read again after Settle.
+// it agrees with the field updates and the last of them is at least Settle
+// old (a read asked for before an update arrived reflects that update, so
+// it is not settled either). A read that disagrees with the updates (one
+// was lost) becomes the new raw board and is read again after Settle.
 func (s *Session) board(p *Position, now time.Duration) {
 	s.Stats.Reads++
 	s.asked = false
-	if s.updSince {
-		return // the board moved meanwhile: the settle timer runs on
-	}
 	if !s.rawHave || s.raw != *p {
 		if s.rawHave {
 			s.Stats.Resyncs++
