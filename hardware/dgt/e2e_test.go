@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"arbiter/hardware/dgt"
@@ -233,4 +234,144 @@ func TestChessGamesOnEmulator(t *testing.T) {
 			t.Logf("%d views read right; session %+v; board %+v", moves, st, r.board.Stats)
 		})
 	}
+}
+
+// scripted plays moves from a FEN and returns the views in order.
+func scripted(t *testing.T, fen string, moves ...string) []rules.View {
+	t.Helper()
+	var p rules.Position = chess.Start()
+	if fen != "" {
+		var err error
+		p, err = chess.ParseFEN(fen)
+		require.NoError(t, err)
+	}
+	views := []rules.View{p.View()}
+	for _, s := range moves {
+		_, next, err := rules.PlayText(p, s)
+		require.NoError(t, err, s)
+		p = next
+		views = append(views, p.View())
+	}
+	return views
+}
+
+func TestSpecialMovesOnEmulator(t *testing.T) {
+	games := map[string][]rules.View{
+		"en passant and castling both ways": scripted(t, "",
+			"e2e4", "g8f6", "e4e5", "d7d5", "e5d6", "d8d6", "g1f3", "c8g4", "f1e2", "b8c6", "e1g1", "e8c8"),
+		"promotions with capture": scripted(t, "r7/1P5k/8/8/8/8/5p2/K5N1 w - - 0 1",
+			"b7a8q", "f2g1n", "a1b1", "g1e2"),
+	}
+	r := newRig(t, sim.Config{Serial: "10002", Faults: sim.Faults{Reorder: 0.5, Duplicate: 0.1}, Seed: 3}, fastSession)
+	for name, views := range games {
+		for seed := range uint64(6) {
+			// Each seed orders the pieces differently: king or rook
+			// first, the captured pawn before or after, pushed off.
+			rng := rand.New(rand.NewPCG(seed, 11))
+			pl := &sim.Player{Board: r.board, Rng: rng, Slide: 0.5, PushOff: 0.5}
+			r.board.SetUp(views[0])
+			r.mirror.waitFor(t, viewBoard(views[0]), 5*time.Second, name+" set-up")
+			for i := 1; i < len(views); i++ {
+				pl.Move(views[i-1], views[i])
+				r.mirror.waitFor(t, viewBoard(views[i]), 5*time.Second, fmt.Sprintf("%s seed %d ply %d", name, seed, i))
+			}
+			// Take the whole game back, move by move.
+			for i := len(views) - 1; i > 0; i-- {
+				pl.Move(views[i], views[i-1])
+				r.mirror.waitFor(t, viewBoard(views[i-1]), 5*time.Second, fmt.Sprintf("%s seed %d take-back to ply %d", name, seed, i-1))
+			}
+		}
+	}
+}
+
+func TestUnplugOnEmulator(t *testing.T) {
+	r := newRig(t, sim.Config{Serial: "10003", Seed: 5}, fastSession)
+	views := scripted(t, "", "e2e4", "e7e5", "g1f3")
+	rng := rand.New(rand.NewPCG(1, 2))
+	pl := &sim.Player{Board: r.board, Rng: rng}
+	r.board.SetUp(views[0])
+	r.mirror.waitFor(t, viewBoard(views[0]), 5*time.Second, "set-up")
+	pl.Move(views[0], views[1])
+	r.mirror.waitFor(t, viewBoard(views[1]), 5*time.Second, "e4")
+	r.line.Unplug()
+	require.Eventually(t, func() bool { return r.mirror.count(dgt.EventLinkLost) == 1 }, 5*time.Second, 10*time.Millisecond)
+	// Black moves while the cable is out; nothing can be reported.
+	pl.Move(views[1], views[2])
+	time.Sleep(100 * time.Millisecond)
+	require.NoError(t, r.line.Replug())
+	r.mirror.waitFor(t, viewBoard(views[2]), 5*time.Second, "e5 after the replug")
+	assert.Equal(t, 1, r.mirror.count(dgt.EventLinkBack))
+	assert.Equal(t, 2, r.mirror.count(dgt.EventBoard), "the board is read whole after the link came back")
+	pl.Move(views[2], views[3])
+	r.mirror.waitFor(t, viewBoard(views[3]), 5*time.Second, "Nf3")
+	assert.Equal(t, 1, r.mirror.count(dgt.EventIdentified), "one board, one identity")
+}
+
+func TestClockOnEmulator(t *testing.T) {
+	cases := []struct {
+		name   string
+		faults sim.Faults
+	}{
+		{"clean", sim.Faults{}},
+		{"lost acknowledgement", sim.Faults{DropAcks: 1}},
+		{"clock lags a second", sim.Faults{ClockLag: time.Second}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, sim.Config{Serial: "10004", Faults: tc.faults, Seed: 9}, fastSession)
+			r.board.SetUp(chess.Start().View())
+			r.board.ConnectClock(0, 0)
+			require.Eventually(t, func() bool { return r.mirror.count(dgt.EventBoard) == 1 }, 5*time.Second, 10*time.Millisecond)
+			require.NoError(t, r.conn.SetClock(5*time.Minute, 4*time.Minute, rules.White))
+			require.NoError(t, r.conn.ShowText("TOUCH", 0))
+			require.Eventually(t, func() bool { return r.board.Text() == "TOUCH   " }, 5*time.Second, 10*time.Millisecond,
+				"the text follows the time once that is acknowledged")
+			// White presses (left display), then Black.
+			time.Sleep(300 * time.Millisecond)
+			r.board.Press(true)
+			time.Sleep(300 * time.Millisecond)
+			r.board.Press(false)
+			if !assert.Eventually(t, func() bool { return r.mirror.count(dgt.EventLever) == 2 }, 5*time.Second, 10*time.Millisecond) {
+				t.Fatalf("two presses, events %v", r.mirror.list())
+			}
+			r.mirror.mu.Lock()
+			defer r.mirror.mu.Unlock()
+			var sides []rules.Color
+			var last *dgt.Event
+			for _, e := range r.mirror.events {
+				switch e.Kind {
+				case dgt.EventLever:
+					require.True(t, e.SideKnown)
+					sides = append(sides, e.Side)
+				case dgt.EventClock:
+					if last != nil {
+						// Time never runs backwards for the side whose clock runs.
+						if e.Clock.LeftTurn && last.Clock.LeftTurn {
+							assert.LessOrEqual(t, e.White, last.White)
+						}
+						if e.Clock.RightTurn && last.Clock.RightTurn {
+							assert.LessOrEqual(t, e.Black, last.Black)
+						}
+					}
+					e := e
+					last = &e
+				case dgt.EventError:
+					t.Errorf("unexpected error: %v", e.Err)
+				}
+			}
+			assert.Equal(t, []rules.Color{rules.White, rules.Black}, sides)
+			require.NotNil(t, last)
+			assert.InDelta(t, float64(4*time.Minute), float64(last.Black), float64(2*time.Second))
+		})
+	}
+}
+
+func (m *mirror) list() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var s []string
+	for _, e := range m.events {
+		s = append(s, e.String())
+	}
+	return s
 }

@@ -106,7 +106,8 @@ func (e Event) String() string {
 			s += fmt.Sprintf(" %s empty", chessName(e.Square))
 		}
 	case EventClock:
-		s += fmt.Sprintf(" white=%v black=%v running=%t", e.White, e.Black, e.Clock.Running)
+		c := e.Clock
+		s += fmt.Sprintf(" white=%v black=%v running=%t lever=%t left-turn=%t right-turn=%t", e.White, e.Black, c.Running, c.Lever, c.LeftTurn, c.RightTurn)
 	case EventLever:
 		if e.SideKnown {
 			s += " by " + e.Side.String()

@@ -79,14 +79,14 @@ type Session struct {
 	tracker Tracker
 	dec     Decoder
 
-	serial   string
-	version  Version
-	started  bool
-	lost     bool
-	lastRx   time.Duration
-	lastAsk  time.Duration
-	asked    bool // a full board is on its way
-	askedAt  time.Duration
+	serial  string
+	version Version
+	started bool
+	lost    bool
+	lastRx  time.Duration
+	lastAsk time.Duration
+	asked   bool // a full board is on its way
+	askedAt time.Duration
 
 	raw        Position
 	rawHave    bool
@@ -141,12 +141,14 @@ func (s *Session) emit(e Event) {
 // Start begins (or, after the port was reopened, begins again) the
 // conversation at now: it asks for the version and serial number, puts the
 // board in UPDATE_NICE mode (field updates, clock readings when they
-// change, and clock acknowledgements) and asks for the full board.
+// change, and clock acknowledgements), reads the clock (the lever's first
+// position, against which a change is a press) and asks for the full
+// board.
 func (s *Session) Start(now time.Duration) {
 	s.started = true
 	s.dec = Decoder{}
 	s.lastRx = now
-	s.send([]byte{CmdVersion, CmdSerialNr, CmdUpdateNice})
+	s.send([]byte{CmdVersion, CmdSerialNr, CmdUpdateNice, CmdSendClock})
 	s.askBoard(now)
 	if s.inflight != nil {
 		s.inflight.tries = 0
@@ -397,7 +399,10 @@ func (s *Session) clockAck(a *ClockAck, now time.Duration) {
 	if a.Failed() {
 		s.emit(Event{Kind: EventError, At: now, Err: fmt.Errorf("dgt: clock refused command 0x%02x (a SETNRUN needs clock mode 23)", cmd)})
 	} else if cmd == ClockSetNRun {
+		// The clock was set: its next reading may go up, and it is the
+		// lever's new reference, so read it now.
 		s.clockSet = true
+		s.send([]byte{CmdSendClock})
 	}
 	s.nextClock(now)
 }

@@ -12,10 +12,10 @@ import (
 
 // fakeBoard drives a Session the way a board would, on virtual time.
 type fakeBoard struct {
-	t      *testing.T
-	s      *Session
-	now    time.Duration
-	fields Position
+	t       *testing.T
+	s       *Session
+	now     time.Duration
+	fields  Position
 	sent    [][]byte
 	events  []Event
 	pending []byte
@@ -102,7 +102,7 @@ func kinds(evs []Event) []EventKind {
 func TestSessionStart(t *testing.T) {
 	f := newFake(t, Config{}, StartPosition)
 	f.s.Start(0)
-	assert.Equal(t, [][]byte{{CmdVersion, CmdSerialNr, CmdUpdateNice}, {CmdSendBoard}}, f.sent)
+	assert.Equal(t, [][]byte{{CmdVersion, CmdSerialNr, CmdUpdateNice, CmdSendClock}, {CmdSendBoard}}, f.sent)
 	f.answer()
 	evs := f.take()
 	require.Equal(t, []EventKind{EventIdentified, EventBoard}, kinds(evs))
@@ -394,6 +394,7 @@ func TestSessionClockCommands(t *testing.T) {
 	f.feed(ackMsg(ClockASCII, true))
 	assert.Zero(t, clockSent())
 	f.feed(ackMsg(ClockSetNRun, true))
+	assert.Contains(t, f.sent, []byte{CmdSendClock}, "the set clock is read again: the lever's new reference")
 	assert.Equal(t, 1, clockSent(), "the text goes once the time is acknowledged")
 	// The text is never acknowledged: three tries, then an error.
 	for range 3 {

@@ -136,6 +136,7 @@ func (b *Board) clockCommand(p []byte) {
 		f := payload[6]
 		b.clk.running = f&dgt.RunPause == 0 && f&(dgt.RunLeft|dgt.RunRight) != 0
 		b.clk.runLeft = f&dgt.RunLeft != 0
+		b.sendClockLocked()
 	case dgt.ClockASCII:
 		if len(payload) == 9 {
 			b.text = string(payload[:8])
