@@ -40,6 +40,7 @@ type Conn struct {
 	w       io.Writer
 	pending []byte
 	wake    chan struct{}
+	logWait chan *Log // guarded by mu
 }
 
 // NewConn returns a Conn for one board.
@@ -53,6 +54,11 @@ func NewConn(cfg ConnConfig) *Conn {
 	}
 	c := &Conn{cfg: cfg, log: cfg.Logger, s: NewSession(cfg.Session), wake: make(chan struct{}, 1)}
 	c.s.Emit = func(e Event) {
+		// The session calls Emit with c.mu held.
+		if e.Kind == EventLog && c.logWait != nil {
+			c.logWait <- e.Log
+			c.logWait = nil
+		}
 		if cfg.Emit != nil {
 			cfg.Emit(e)
 		}
@@ -92,6 +98,23 @@ func (c *Conn) SetClock(white, black time.Duration, toMove rules.Color) (err err
 func (c *Conn) ShowText(text string, beep byte) (err error) {
 	c.Do(func(s *Session, now time.Duration) { err = s.ClockCommand(ShowText(text, beep), now) })
 	return err
+}
+
+// ReadLog downloads the board's EEPROM log (about 9 s for a full log at
+// 9600 baud); [Recover] replays it.
+func (c *Conn) ReadLog(ctx context.Context) (*Log, error) {
+	ch := make(chan *Log, 1)
+	c.Do(func(s *Session, _ time.Duration) {
+		c.logWait = ch
+		s.RequestLog()
+	})
+	select {
+	case l := <-ch:
+		return l, nil
+	case <-ctx.Done():
+		c.Do(func(*Session, time.Duration) { c.logWait = nil })
+		return nil, fmt.Errorf("dgt: reading the board's log: %w", ctx.Err())
+	}
 }
 
 // Stats returns the session's counters.

@@ -375,3 +375,50 @@ func (m *mirror) list() []string {
 	}
 	return s
 }
+
+func TestLogRecoveryOnEmulator(t *testing.T) {
+	for _, rotated := range []bool{false, true} {
+		t.Run(fmt.Sprintf("rotated=%t", rotated), func(t *testing.T) {
+			r := newRig(t, sim.Config{Serial: "10005", Rotated: rotated, Seed: 4}, fastSession)
+			views := scripted(t, "", "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6", "e1g1")
+			pl := &sim.Player{Board: r.board, Rng: rand.New(rand.NewPCG(3, 3)), Slide: 0.5}
+			r.board.SetUp(rules.View{Stacks: make([][]rules.Piece, 64)})
+			r.board.ConnectClock(5*time.Minute, 5*time.Minute)
+			r.mirror.waitFor(t, viewBoard(rules.View{Stacks: make([][]rules.Piece, 64)}), 5*time.Second, "empty board")
+			// The pieces are set up one by one, as arbiters do.
+			pl.Move(rules.View{Stacks: make([][]rules.Piece, 64)}, views[0])
+			for i := 1; i < len(views); i++ {
+				pl.Move(views[i-1], views[i])
+				r.board.Press(i%2 == 1) // White's press halts the left display
+			}
+			r.mirror.waitFor(t, viewBoard(views[len(views)-1]), 5*time.Second, "the game")
+			// The host crashes; a new one reads the board's log.
+			r.cancel()
+			<-r.done
+			fresh := newMirror()
+			conn := dgt.NewConn(dgt.ConnConfig{Session: fastSession, Emit: fresh.emit})
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			port, err := dgt.OpenSerial(r.line.Path())
+			require.NoError(t, err)
+			defer port.Close()
+			go func() { _ = conn.Run(ctx, port) }()
+			l, err := conn.ReadLog(ctx)
+			require.NoError(t, err)
+			rec, err := dgt.Recover(l)
+			require.NoError(t, err)
+			require.Zero(t, rec.Damaged)
+			require.Len(t, rec.Presses, len(views)-1)
+			want := dgt.Normal
+			if rotated {
+				want = dgt.Rotated
+			}
+			assert.Equal(t, want, rec.Orientation)
+			for i, p := range rec.Presses {
+				pieces, _ := p.Position.Chess(rec.Orientation)
+				assert.Equal(t, viewBoard(views[i+1]), [64]rules.Piece(pieces), "position at press %d", i+1)
+				assert.Equal(t, i%2 == 0, p.Left, "press %d side", i+1)
+			}
+		})
+	}
+}

@@ -128,13 +128,7 @@ func (t *Tracker) Settle(p *Position, at time.Duration, ev Event, emit func(Even
 		b := ev
 		b.Kind = EventBoard
 		b.Orientation = o
-		b.Pieces = make([]rules.Piece, 64)
-		b.Codes = make([]Piece, 64)
-		for f, q := range p {
-			sq := o.Square(f)
-			b.Codes[sq] = q
-			b.Pieces[sq], _ = q.Rules()
-		}
+		b.Pieces, b.Codes = p.Chess(o)
 		emit(b)
 		return 1
 	}
@@ -154,6 +148,18 @@ func (t *Tracker) Settle(p *Position, at time.Duration, ev Event, emit func(Even
 		}
 	}
 	return n
+}
+
+// Chess returns the position by chess square (a1 = 0) for a board lying
+// in orientation o: the rules pieces (zero where empty) and the DGT codes.
+func (p *Position) Chess(o Orientation) (pieces []rules.Piece, codes []Piece) {
+	pieces, codes = make([]rules.Piece, 64), make([]Piece, 64)
+	for f, q := range p {
+		sq := o.Square(f)
+		codes[sq] = q
+		pieces[sq], _ = q.Rules()
+	}
+	return pieces, codes
 }
 
 // Diff describes how two boards differ, for messages: "e2 P->., e4 .->P".

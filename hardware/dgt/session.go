@@ -150,6 +150,9 @@ func (s *Session) Start(now time.Duration) {
 	s.lastRx = now
 	s.send([]byte{CmdVersion, CmdSerialNr, CmdUpdateNice, CmdSendClock})
 	s.askBoard(now)
+	if s.logWanted {
+		s.send([]byte{CmdSendLog})
+	}
 	if s.inflight != nil {
 		s.inflight.tries = 0
 		s.sendClock(now)
@@ -468,6 +471,7 @@ func (s *Session) SetClock(white, black time.Duration, toMove rules.Color, now t
 }
 
 // RequestLog asks for the board's EEPROM log; an EventLog delivers it.
+// Asked before [Session.Start], it is asked at the start.
 func (s *Session) RequestLog() {
 	s.logWanted = true
 	s.send([]byte{CmdSendLog})
