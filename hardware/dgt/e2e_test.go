@@ -101,18 +101,26 @@ func boardString(b [64]rules.Piece) string {
 // waitFor waits until the mirror shows want, or fails after timeout.
 func (m *mirror) waitFor(t *testing.T, want [64]rules.Piece, timeout time.Duration, what string) {
 	t.Helper()
+	if err := m.wait(want, timeout, what); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// wait waits until the mirror shows want; it is safe off the test's
+// goroutine.
+func (m *mirror) wait(want [64]rules.Piece, timeout time.Duration, what string) error {
 	deadline := time.After(timeout)
 	for {
 		m.mu.Lock()
 		got := m.board
 		m.mu.Unlock()
 		if got == want {
-			return
+			return nil
 		}
 		select {
 		case <-m.changed:
 		case <-deadline:
-			t.Fatalf("%s: host shows\n%swant\n%s", what, boardString(got), boardString(want))
+			return fmt.Errorf("%s: host shows\n%swant\n%s", what, boardString(got), boardString(want))
 		}
 	}
 }
@@ -231,7 +239,7 @@ func TestChessGamesOnEmulator(t *testing.T) {
 				require.Empty(t, r.mirror.errors(), "a clean board raises no error")
 			}
 			st := r.conn.Stats()
-			t.Logf("%d views read right; session %+v; board %+v", moves, st, r.board.Stats)
+			t.Logf("%d views read right; session %+v; board %+v", moves, st, r.board.Counters())
 		})
 	}
 }

@@ -41,6 +41,9 @@ type Config struct {
 	Seed    uint64
 	// Now is the board's clock (default: time since the board was made).
 	Now func() time.Duration
+	// PingSpread is the window over which the board answers a ping to
+	// every board (default 1100 ms, as DGT's boards do).
+	PingSpread time.Duration
 	// AckDelay is how long the clock takes to acknowledge a command
 	// (default 20 ms; real clocks take one or two seconds).
 	AckDelay time.Duration
@@ -75,6 +78,7 @@ type Board struct {
 	sentUpTo   int    // bus: log bytes already sent as changes
 	lastChange []byte // bus: the last changes packet, for a repeat
 	startTag   int    // bus: log offset of the last start tag, -1 if none
+	ignorePing bool   // bus: ignore the next ping to every board
 	beginState int    // 0 none, 1 start position tagged
 
 	clk      clock
@@ -83,8 +87,16 @@ type Board struct {
 	dropAcks int
 	text     string
 
-	// Stats counts what the board sent and lost.
+	// Stats counts what the board sent and lost; read it with Counters
+	// while the board runs.
 	Stats Stats
+}
+
+// Counters returns a copy of the board's Stats, safe while it runs.
+func (b *Board) Counters() Stats {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.Stats
 }
 
 // Stats counts what a board did.
@@ -111,6 +123,9 @@ func NewBoard(cfg Config) *Board {
 	if cfg.Now == nil {
 		epoch := time.Now()
 		cfg.Now = func() time.Duration { return time.Since(epoch) }
+	}
+	if cfg.PingSpread <= 0 {
+		cfg.PingSpread = 1100 * time.Millisecond
 	}
 	if cfg.AckDelay <= 0 {
 		cfg.AckDelay = 20 * time.Millisecond
@@ -234,6 +249,14 @@ func (b *Board) Set(f int, p dgt.Piece) {
 	}
 	b.write(msg)
 	b.flushHeld()
+}
+
+// DropChanges loses the changes the board has not yet sent on the bus, as
+// when a changes reply is lost for good after the board moved on.
+func (b *Board) DropChanges() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.sentUpTo = len(b.log)
 }
 
 // Flush sends a lift held back by the Reorder fault now (the firmware's

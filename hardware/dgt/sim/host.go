@@ -157,18 +157,25 @@ func (b *Board) busCommand(cmd byte, addr uint16) {
 			data = append(data, b.log[b.startTag:b.sentUpTo]...)
 		}
 		b.busReply(dgt.MsgBusFromStart, data)
-	case dgt.BusPing, dgt.BusIgnoreNextPing:
-		if addr == 0 {
-			// Every board answers, spread over 1100 ms against collisions.
-			d := time.Duration(b.rng.Int64N(int64(1100 * time.Millisecond)))
-			time.AfterFunc(d, func() {
-				b.mu.Lock()
-				defer b.mu.Unlock()
-				b.busReply(dgt.MsgBusPing, nil)
-			})
+	case dgt.BusIgnoreNextPing:
+		b.ignorePing = true
+		b.busReply(dgt.MsgBusPing, nil)
+	case dgt.BusPing:
+		if addr != 0 {
+			b.busReply(dgt.MsgBusPing, nil)
 			return
 		}
-		b.busReply(dgt.MsgBusPing, nil)
+		if b.ignorePing {
+			b.ignorePing = false
+			return
+		}
+		// Every board answers, spread at random against collisions.
+		d := time.Duration(b.rng.Int64N(int64(b.cfg.PingSpread) + 1))
+		time.AfterFunc(d, func() {
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			b.busReply(dgt.MsgBusPing, nil)
+		})
 	case dgt.BusSendVersion:
 		b.busReply(dgt.MsgBusVersion, []byte{b.cfg.Version.Major, b.cfg.Version.Minor})
 	case dgt.BusEndBusMode:
