@@ -135,7 +135,7 @@ type rig struct {
 	done   chan struct{}
 }
 
-func newRig(t *testing.T, bc sim.Config, sc dgt.Config) *rig {
+func newRig(t testing.TB, bc sim.Config, sc dgt.Config) *rig {
 	t.Helper()
 	r := &rig{board: sim.NewBoard(bc), mirror: newMirror(), done: make(chan struct{})}
 	var err error
