@@ -164,13 +164,11 @@ func (l *Line) Unplug() {
 // Replug plugs the cable in again: a new device behind the same link, and
 // boards that power up again.
 func (l *Line) Replug() error {
-	if err := l.plug(); err != nil {
-		return err
-	}
+	// The boards power up before the host can talk to them.
 	for _, b := range l.boards {
 		b.Restart()
 	}
-	return nil
+	return l.plug()
 }
 
 // Close unplugs the line for good.
