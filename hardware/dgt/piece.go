@@ -64,6 +64,16 @@ func (p Piece) Rules() (rules.Piece, bool) {
 	return rules.Piece{}, false
 }
 
+// MustRules is Rules for a code known to be a chess piece; it panics
+// otherwise (tests and emulators).
+func (p Piece) MustRules() rules.Piece {
+	rp, ok := p.Rules()
+	if !ok {
+		panic(fmt.Sprintf("dgt: %s is not a chess piece", p))
+	}
+	return rp
+}
+
 // PieceOf returns the DGT code of a chess piece, and false for a piece a
 // chess set does not have.
 func PieceOf(rp rules.Piece) (Piece, bool) {
