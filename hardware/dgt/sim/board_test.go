@@ -2,6 +2,7 @@ package sim
 
 import (
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,12 +15,15 @@ import (
 
 // wire captures what a board sends and decodes it.
 type wire struct {
+	mu  sync.Mutex // the clock acknowledges from a timer's goroutine
 	dec dgt.Decoder
 	buf []byte
 }
 
 func (w *wire) messages(t *testing.T) []dgt.Message {
 	t.Helper()
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	var ms []dgt.Message
 	for len(w.buf) > 0 {
 		n, m, err := w.dec.Decode(w.buf)
@@ -37,7 +41,11 @@ func (w *wire) messages(t *testing.T) []dgt.Message {
 func newWired(cfg Config) (*Board, *wire) {
 	b := NewBoard(cfg)
 	w := &wire{}
-	b.SetOutput(func(p []byte) { w.buf = append(w.buf, p...) })
+	b.SetOutput(func(p []byte) {
+		w.mu.Lock()
+		w.buf = append(w.buf, p...)
+		w.mu.Unlock()
+	})
 	return b, w
 }
 
