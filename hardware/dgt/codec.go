@@ -90,6 +90,7 @@ type DecodeError struct {
 	Checksum bool
 }
 
+// Error says what is wrong and at which byte of the stream.
 func (e *DecodeError) Error() string {
 	if e.ID == 0 {
 		return fmt.Sprintf("dgt: byte %d: %s", e.Offset, e.Reason)

@@ -48,10 +48,18 @@
 //	dgt.EventLinkLost    -> arbiter.LinkLost
 //	dgt.EventLinkBack    -> arbiter.LinkRestored (an EventBoard follows)
 //	dgt.EventError       -> sensorboard.EventError
+//	dgt.EventLog         -> the daemon's restore after a crash ([Recover])
 //
 // Squares are rules.Square of the chess geometry (a1 = 0, h8 = 63) after
 // orientation; pieces are rules.Piece values as rules/chess views them, so
-// a DGT board reports identity where our own boards may report height only.
+// a DGT board reports identity where our own boards may report height only
+// (Height is 1 where Occupied, else 0). Square events are settled: a
+// session delivers a board only when a full read agrees with the field
+// updates and the updates have been quiet for Config.Settle, so the
+// intermediate squares of a slide, a lift reported after the placement
+// that followed it, a duplicated update and a lost one never reach the
+// reader. The events of one settled read share their At and come emptied
+// squares first.
 //
 // Time is an input: [Session] takes instants as arguments; only [Conn]
 // reads a clock, through [ConnConfig.Now].

@@ -50,6 +50,7 @@ type ParseError struct {
 	Reason string
 }
 
+// Error names the message, where it began and what is wrong with it.
 func (e *ParseError) Error() string {
 	return fmt.Sprintf("dgt: message 0x%02x at byte %d: %s", e.ID, e.Offset, e.Reason)
 }
