@@ -26,7 +26,9 @@ const (
 	// physical sides).
 	EventClock
 	// EventLever: the clock lever changed position: a press. Side is the
-	// side that pressed when the clock's turn bits tell (SideKnown).
+	// side that pressed when the clock's turn bits tell (SideKnown). A
+	// press read while the board has not settled comes after the settled
+	// squares, with its own At.
 	EventLever
 	// EventClockButton: a key on the clock was pressed (Key).
 	EventClockButton

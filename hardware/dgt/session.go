@@ -94,6 +94,7 @@ type Session struct {
 	lastUpdate time.Duration
 
 	clock     *ClockTimes
+	presses   []Event // lever presses waiting for the board to settle
 	clockSet  bool // a SETNRUN was acknowledged since the last reading
 	queue     []clockCmd
 	inflight  *clockCmd
@@ -173,6 +174,7 @@ func (s *Session) markLost(now time.Duration) {
 		return
 	}
 	s.lost = true
+	s.flushPresses()
 	s.tracker.Forget()
 	s.emit(Event{Kind: EventLinkLost, At: now})
 }
@@ -268,37 +270,50 @@ func (s *Session) Handle(m Message, now time.Duration) {
 func (s *Session) board(p *Position, now time.Duration) {
 	s.Stats.Reads++
 	s.asked = false
+	settled, have := s.tracker.Settled()
 	if !s.rawHave || s.raw != *p {
 		if s.rawHave {
 			s.Stats.Resyncs++
 		}
 		s.raw, s.rawHave = *p, true
-		if settled, ok := s.tracker.Settled(); ok && settled == *p {
-			s.dirty = false
-			return // the board went back to where it was
-		}
-		// Treat the difference as fresh news: only a second read after
-		// Settle that shows the same board is settled.
-		s.dirty, s.lastUpdate = true, now
-		if _, ok := s.tracker.Settled(); !ok && !s.lost {
+		switch {
+		case have && settled == *p:
+			s.settle(nil, now) // the board went back to where it was
+		case !have:
 			// The very first board (or the first after the link came
 			// back) is the truth as it stands; it is not a move.
-			s.dirty = false
-			s.Stats.Settles++
-			s.tracker.Settle(p, now, Event{}, s.emit)
+			s.settle(p, now)
+		default:
+			// Fresh news: only a second read after Settle that shows
+			// the same board is settled.
+			s.dirty, s.lastUpdate = true, now
 		}
 		return
 	}
-	if settled, ok := s.tracker.Settled(); ok && settled == *p {
-		s.dirty = false
-		return
+	switch {
+	case have && settled == *p:
+		s.settle(nil, now)
+	case now-s.lastUpdate >= s.cfg.Settle:
+		s.settle(p, now)
 	}
-	if now-s.lastUpdate < s.cfg.Settle {
-		return
-	}
+}
+
+// settle delivers p (nil: nothing changed) and then the lever presses
+// that waited for it.
+func (s *Session) settle(p *Position, now time.Duration) {
 	s.dirty = false
-	s.Stats.Settles++
-	s.tracker.Settle(p, now, Event{}, s.emit)
+	if p != nil {
+		s.Stats.Settles++
+		s.tracker.Settle(p, now, Event{}, s.emit)
+	}
+	s.flushPresses()
+}
+
+func (s *Session) flushPresses() {
+	for _, e := range s.presses {
+		s.emit(e)
+	}
+	s.presses = s.presses[:0]
 }
 
 // Tick lets time pass: it asks for the board when the updates have been
@@ -436,6 +451,12 @@ func (s *Session) clockTimes(t *ClockTimes, now time.Duration) {
 			// The side now to move did not press.
 			left := t.RightTurn
 			p.Side, p.SideKnown = s.physical(left), true
+		}
+		if s.dirty {
+			// The move before the press has not settled yet: the press
+			// follows it, so the reader judges the settled position.
+			s.presses = append(s.presses, p)
+			return
 		}
 		s.emit(p)
 	}

@@ -344,6 +344,23 @@ func TestSessionClock(t *testing.T) {
 	assert.Equal(t, KeyOK, evs[0].Key)
 }
 
+func TestSessionPressWaitsForTheMove(t *testing.T) {
+	// e2-e4 and the press within Settle: the squares come first.
+	f := newFake(t, Config{Settle: 250 * time.Millisecond}, StartPosition)
+	f.s.Start(0)
+	f.answer()
+	f.feed(clockMsg(ClockTimes{Left: 5 * time.Minute, Right: 5 * time.Minute, Running: true, LeftTurn: true}))
+	f.take()
+	f.set(fE2, Empty, true)
+	f.set(fE4, WPawn, true)
+	f.run(50 * time.Millisecond)
+	f.feed(clockMsg(ClockTimes{Left: 5 * time.Minute, Right: 5 * time.Minute, Lever: true, Running: true, RightTurn: true}))
+	f.run(time.Second)
+	evs := f.take()
+	require.Equal(t, []EventKind{EventClock, EventSquare, EventSquare, EventLever}, kinds(evs))
+	assert.Less(t, evs[3].At, evs[1].At, "the press keeps its own time")
+}
+
 func TestSessionWhiteRight(t *testing.T) {
 	f := newFake(t, Config{WhiteRight: true}, StartPosition)
 	f.s.Start(0)
