@@ -95,7 +95,7 @@ type Session struct {
 
 	clock     *ClockTimes
 	presses   []Event // lever presses waiting for the board to settle
-	clockSet  bool // a SETNRUN was acknowledged since the last reading
+	clockSet  bool    // a SETNRUN was acknowledged since the last reading
 	queue     []clockCmd
 	inflight  *clockCmd
 	logWanted bool
