@@ -21,7 +21,7 @@ import (
 	"arbiter/rules/chess"
 )
 
-var dgtGames = flag.Int("dgt.games", 0, "random chess games per case in TestChessGamesOnEmulator (0: 2, or 1 with -short)")
+var dgtGames = flag.Int("dgt.games", 0, "random chess games per case in TestChessGamesOnEmulator (default 1)")
 
 // mirror is the host's picture of the board, built only from the events
 // a Conn delivers.
@@ -197,9 +197,9 @@ func randomGame(t *testing.T, rng *rand.Rand, n int, takeBack float64) []rules.V
 }
 
 func TestChessGamesOnEmulator(t *testing.T) {
-	games, plies := 2, 60
+	games, plies := 1, 80
 	if testing.Short() {
-		games, plies = 1, 30
+		plies = 30
 	}
 	if *dgtGames > 0 {
 		games = *dgtGames
