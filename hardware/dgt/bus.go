@@ -1,0 +1,306 @@
+package dgt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// BusConfig tunes a [Bus]. Zero fields take the defaults.
+type BusConfig struct {
+	// Timeout is how long a command waits for its reply (default 80 ms,
+	// the header's advice: boards answer within 20 ms).
+	Timeout time.Duration
+	// Tries is how often a command is sent before the board counts as
+	// silent (default 3).
+	Tries int
+	// PingWindow is how long a ping to every board (address 0) collects
+	// answers (default 1200 ms: boards answer at random within 1100 ms).
+	PingWindow time.Duration
+}
+
+// ErrNoReply is returned when a board did not answer a command after
+// every try.
+var ErrNoReply = errors.New("dgt: no reply from the board")
+
+// ErrChecksum is returned when every reply to a command failed its
+// checksum.
+var ErrChecksum = errors.New("dgt: every reply failed its checksum")
+
+type busIn struct {
+	m   Message
+	err error
+}
+
+// Bus is the host side of a line of DGT boards in bus mode. Commands go
+// one at a time, each waiting for its reply from the addressed board; a
+// reply with a bad checksum is asked for again (DGT_BUS_REPEAT_CHANGES for
+// changes, which would otherwise be lost). Its methods are safe for
+// concurrent use. Close the line to stop it.
+type Bus struct {
+	w   io.Writer
+	cfg BusConfig
+
+	mu sync.Mutex // one command at a time
+	in chan busIn
+}
+
+// NewBus starts reading rw in bus mode; it puts every board on the line in
+// bus mode (DGT_TO_BUSMODE is a single-board command, so boards left in
+// single-board mode obey it).
+func NewBus(rw io.ReadWriter, cfg BusConfig) (*Bus, error) {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 80 * time.Millisecond
+	}
+	if cfg.Tries <= 0 {
+		cfg.Tries = 3
+	}
+	if cfg.PingWindow <= 0 {
+		cfg.PingWindow = 1200 * time.Millisecond
+	}
+	b := &Bus{w: rw, cfg: cfg, in: make(chan busIn, 64)}
+	go b.read(rw)
+	if _, err := rw.Write([]byte{CmdToBusMode}); err != nil {
+		return nil, fmt.Errorf("dgt: bus: %w", err)
+	}
+	return b, nil
+}
+
+func (b *Bus) read(r io.Reader) {
+	dec := Decoder{Bus: true}
+	var pending []byte
+	buf := make([]byte, 512)
+	for {
+		n, err := r.Read(buf)
+		pending = append(pending, buf[:n]...)
+		for len(pending) > 0 {
+			k, m, derr := dec.Decode(pending)
+			if errors.Is(derr, ErrIncomplete) {
+				break
+			}
+			if derr == nil {
+				m.Payload = append([]byte(nil), m.Payload...)
+			}
+			b.in <- busIn{m, derr}
+			pending = pending[k:]
+		}
+		if err != nil {
+			close(b.in)
+			return
+		}
+	}
+}
+
+var replyTo = map[byte]byte{
+	BusSendClock: MsgBusBWTime, BusSendBoard: MsgBusBoardDump, BusSendChanges: MsgBusUpdate,
+	BusRepeatChanges: MsgBusUpdate, BusSetStartGame: MsgBusStartWritten, BusSendFromStart: MsgBusFromStart,
+	BusPing: MsgBusPing, BusIgnoreNextPing: MsgBusPing, BusSendVersion: MsgBusVersion,
+}
+
+// Request sends bus command cmd to the board at addr and returns its
+// reply. A reply with a bad checksum or none at all makes it ask again, up
+// to Tries times; for DGT_BUS_SEND_CHANGES it asks with
+// DGT_BUS_REPEAT_CHANGES so the board's changes are not lost.
+func (b *Bus) Request(ctx context.Context, cmd byte, addr uint16) (Message, error) {
+	want, ok := replyTo[cmd]
+	if !ok || addr == 0 {
+		return Message{}, fmt.Errorf("dgt: bus command 0x%02x to board %d has no single reply", cmd, addr)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.drain()
+	send := cmd
+	var last error = ErrNoReply
+	for range b.cfg.Tries {
+		if _, err := b.w.Write(BusCommand(send, addr)); err != nil {
+			return Message{}, fmt.Errorf("dgt: bus write to board %d: %w", addr, err)
+		}
+		m, err := b.await(ctx, want, addr)
+		if err == nil {
+			return m, nil
+		}
+		if ctx.Err() != nil {
+			return Message{}, ctx.Err()
+		}
+		last = err
+		if cmd == BusSendChanges {
+			send = BusRepeatChanges
+		}
+	}
+	return Message{}, fmt.Errorf("dgt: bus command 0x%02x to board %d, %d tries: %w", cmd, addr, b.cfg.Tries, last)
+}
+
+// drain drops replies nobody waits for any more (late answers).
+func (b *Bus) drain() {
+	for {
+		select {
+		case <-b.in:
+		default:
+			return
+		}
+	}
+}
+
+func (b *Bus) await(ctx context.Context, want byte, addr uint16) (Message, error) {
+	t := time.NewTimer(b.cfg.Timeout)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return Message{}, ctx.Err()
+		case <-t.C:
+			return Message{}, ErrNoReply
+		case r, ok := <-b.in:
+			if !ok {
+				return Message{}, fmt.Errorf("dgt: bus line closed: %w", io.EOF)
+			}
+			var de *DecodeError
+			switch {
+			case r.err == nil && r.m.ID == want && r.m.Addr == addr:
+				return r.m, nil
+			case errors.As(r.err, &de) && de.Checksum && de.Addr == addr:
+				return Message{}, ErrChecksum
+			}
+			// Another board's late answer, or noise: keep waiting.
+		}
+	}
+}
+
+// Ping checks that the board at addr answers.
+func (b *Bus) Ping(ctx context.Context, addr uint16) error {
+	_, err := b.Request(ctx, BusPing, addr)
+	return err
+}
+
+// Board reads the board at addr whole.
+func (b *Bus) Board(ctx context.Context, addr uint16) (Position, error) {
+	var p Position
+	m, err := b.Request(ctx, BusSendBoard, addr)
+	if err != nil {
+		return p, err
+	}
+	err = parsePosition(m, m.Payload, &p)
+	return p, err
+}
+
+// Clock reads the clock of the board at addr.
+func (b *Bus) Clock(ctx context.Context, addr uint16) (*ClockTimes, error) {
+	m, err := b.Request(ctx, BusSendClock, addr)
+	if err != nil {
+		return nil, err
+	}
+	v, err := parseBWTime(m)
+	if err != nil {
+		return nil, err
+	}
+	t, ok := v.(*ClockTimes)
+	if !ok {
+		return nil, parseErr(m, "a clock acknowledgement where the clock's times were asked for")
+	}
+	return t, nil
+}
+
+// Version reads the firmware version of the board at addr.
+func (b *Bus) Version(ctx context.Context, addr uint16) (Version, error) {
+	m, err := b.Request(ctx, BusSendVersion, addr)
+	if err != nil {
+		return Version{}, err
+	}
+	if len(m.Payload) < 2 {
+		return Version{}, parseErr(m, "version of %d bytes, want 2", len(m.Payload))
+	}
+	return Version{Major: m.Payload[0], Minor: m.Payload[1]}, nil
+}
+
+// Changes returns the log entries the board at addr stored since the
+// last call (DGT_BUS_SEND_CHANGES).
+func (b *Bus) Changes(ctx context.Context, addr uint16) (*Log, error) {
+	m, err := b.Request(ctx, BusSendChanges, addr)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLog(m.Payload), nil
+}
+
+// SetStart writes the start tag into the board's log: from it on, the
+// board logs every piece, and [Bus.FromStart] replays from it.
+func (b *Bus) SetStart(ctx context.Context, addr uint16) error {
+	_, err := b.Request(ctx, BusSetStartGame, addr)
+	return err
+}
+
+// FromStart returns the board's log from the start tag up to the changes
+// already sent (DGT_BUS_SEND_FROM_START).
+func (b *Bus) FromStart(ctx context.Context, addr uint16) (*Log, error) {
+	m, err := b.Request(ctx, BusSendFromStart, addr)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLog(m.Payload), nil
+}
+
+// Discover finds the boards on the line as the header advises: the known
+// addresses are pinged one by one; then, until a round finds nothing new,
+// every found board is told to ignore the next general ping and a ping to
+// address 0 collects the others' answers.
+func (b *Bus) Discover(ctx context.Context, known []uint16) ([]uint16, error) {
+	found := map[uint16]bool{}
+	var list []uint16
+	add := func(a uint16) {
+		if !found[a] {
+			found[a] = true
+			list = append(list, a)
+		}
+	}
+	for _, a := range known {
+		if err := b.Ping(ctx, a); err == nil {
+			add(a)
+		} else if ctx.Err() != nil {
+			return list, ctx.Err()
+		}
+	}
+	for {
+		for _, a := range list {
+			if _, err := b.Request(ctx, BusIgnoreNextPing, a); err != nil && ctx.Err() != nil {
+				return list, ctx.Err()
+			}
+		}
+		n := len(list)
+		b.mu.Lock()
+		b.drain()
+		_, err := b.w.Write(BusCommand(BusPing, 0))
+		if err == nil {
+			deadline := time.NewTimer(b.cfg.PingWindow)
+		collect:
+			for {
+				select {
+				case <-ctx.Done():
+					break collect
+				case <-deadline.C:
+					break collect
+				case r, ok := <-b.in:
+					if !ok {
+						break collect
+					}
+					if r.err == nil && r.m.ID == MsgBusPing && r.m.Addr != 0 {
+						add(r.m.Addr)
+					}
+				}
+			}
+			deadline.Stop()
+		}
+		b.mu.Unlock()
+		if err != nil {
+			return list, fmt.Errorf("dgt: bus ping: %w", err)
+		}
+		if ctx.Err() != nil {
+			return list, ctx.Err()
+		}
+		if len(list) == n {
+			return list, nil
+		}
+	}
+}

@@ -1,0 +1,272 @@
+package dgt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"go.bug.st/serial"
+
+	"arbiter/rules"
+)
+
+// ConnConfig configures a [Conn].
+type ConnConfig struct {
+	Session Config
+	// Now returns the host's monotonic time; every event's At comes from
+	// it. Default: time since the Conn was made.
+	Now func() time.Duration
+	// Emit receives every event, from the Conn's goroutine.
+	Emit func(Event)
+	// Logger receives diagnostics (default slog.Default()).
+	Logger *slog.Logger
+}
+
+// Conn runs a [Session] on a live line: it feeds what it reads, wakes the
+// session at its deadlines and writes what the session sends. Its methods
+// are safe for concurrent use.
+type Conn struct {
+	cfg ConnConfig
+	log *slog.Logger
+
+	mu      sync.Mutex
+	s       *Session
+	w       io.Writer
+	pending []byte
+	wake    chan struct{}
+	logWait chan *Log // guarded by mu
+}
+
+// NewConn returns a Conn for one board.
+func NewConn(cfg ConnConfig) *Conn {
+	if cfg.Now == nil {
+		epoch := time.Now()
+		cfg.Now = func() time.Duration { return time.Since(epoch) }
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	c := &Conn{cfg: cfg, log: cfg.Logger, s: NewSession(cfg.Session), wake: make(chan struct{}, 1)}
+	c.s.Emit = func(e Event) {
+		// The session calls Emit with c.mu held.
+		if e.Kind == EventLog && c.logWait != nil {
+			c.logWait <- e.Log
+			c.logWait = nil
+		}
+		if cfg.Emit != nil {
+			cfg.Emit(e)
+		}
+	}
+	c.s.Send = func(b []byte) {
+		if c.w == nil {
+			return
+		}
+		if _, err := c.w.Write(b); err != nil {
+			// The read side sees the same failure and ends the run.
+			c.log.Debug("dgt: write failed", "err", err)
+		}
+	}
+	return c
+}
+
+// Do runs f with the session locked, at the Conn's current instant (for
+// clock commands and statistics).
+func (c *Conn) Do(f func(s *Session, now time.Duration)) {
+	c.mu.Lock()
+	f(c.s, c.cfg.Now())
+	c.mu.Unlock()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// SetClock sets and runs the clock (see [Session.SetClock]).
+func (c *Conn) SetClock(white, black time.Duration, toMove rules.Color) (err error) {
+	c.Do(func(s *Session, now time.Duration) { err = s.SetClock(white, black, toMove, now) })
+	return err
+}
+
+// ShowText shows text on a DGT 3000 (touch-move refusal, illegal move,
+// result), with a beep of 0..15.
+func (c *Conn) ShowText(text string, beep byte) (err error) {
+	c.Do(func(s *Session, now time.Duration) { err = s.ClockCommand(ShowText(text, beep), now) })
+	return err
+}
+
+// ReadLog downloads the board's EEPROM log (about 9 s for a full log at
+// 9600 baud); [Recover] replays it.
+func (c *Conn) ReadLog(ctx context.Context) (*Log, error) {
+	ch := make(chan *Log, 1)
+	c.Do(func(s *Session, _ time.Duration) {
+		c.logWait = ch
+		s.RequestLog()
+	})
+	select {
+	case l := <-ch:
+		return l, nil
+	case <-ctx.Done():
+		c.Do(func(*Session, time.Duration) { c.logWait = nil })
+		return nil, fmt.Errorf("dgt: reading the board's log: %w", ctx.Err())
+	}
+}
+
+// Stats returns the session's counters.
+func (c *Conn) Stats() (st SessionStats) {
+	c.Do(func(s *Session, _ time.Duration) { st = s.Stats })
+	return st
+}
+
+type chunk struct {
+	b   []byte
+	err error
+}
+
+// Run speaks to the board on rw until ctx ends or rw fails; it returns
+// the read error (nil when ctx ended). The caller closes rw afterwards,
+// which also ends Run's reader. The session survives: Run may be called
+// again on a new line (see [Watch]).
+func (c *Conn) Run(ctx context.Context, rw io.ReadWriter) error {
+	reads := make(chan chunk, 16)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			buf := make([]byte, 256)
+			n, err := rw.Read(buf)
+			select {
+			case reads <- chunk{buf[:n], err}:
+			case <-done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	c.mu.Lock()
+	c.w = rw
+	c.pending = c.pending[:0]
+	c.s.Start(c.cfg.Now())
+	c.mu.Unlock()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		c.mu.Lock()
+		now := c.cfg.Now()
+		c.s.Tick(now)
+		wait := c.s.Deadline() - now
+		c.mu.Unlock()
+		timer.Reset(max(wait, time.Millisecond))
+		select {
+		case <-ctx.Done():
+			c.stop()
+			return nil
+		case <-c.wake:
+		case <-timer.C:
+		case r := <-reads:
+			c.mu.Lock()
+			if len(r.b) > 0 {
+				c.s.Feed(r.b, c.cfg.Now(), &c.pending)
+			}
+			c.mu.Unlock()
+			if r.err != nil {
+				c.stop()
+				c.mu.Lock()
+				c.s.Disconnected(c.cfg.Now())
+				c.mu.Unlock()
+				if errors.Is(r.err, io.EOF) {
+					return fmt.Errorf("dgt: port closed: %w", r.err)
+				}
+				return fmt.Errorf("dgt: read: %w", r.err)
+			}
+		}
+	}
+}
+
+func (c *Conn) stop() {
+	c.mu.Lock()
+	c.w = nil
+	c.mu.Unlock()
+}
+
+// Watch keeps a board's port open: it opens it with open, runs the Conn on
+// it, and when the port fails (an unplug) closes it and opens it again
+// after backoff, until ctx ends.
+func Watch(ctx context.Context, c *Conn, open func() (io.ReadWriteCloser, error), backoff time.Duration) error {
+	if backoff <= 0 {
+		backoff = time.Second
+	}
+	reported := false
+	for ctx.Err() == nil {
+		rw, err := open()
+		if err != nil {
+			if !reported {
+				c.log.Warn("dgt: cannot open the board's port", "err", err)
+				c.mu.Lock()
+				c.s.Disconnected(c.cfg.Now())
+				c.mu.Unlock()
+				reported = true
+			}
+		} else {
+			reported = false
+			err = c.Run(ctx, rw)
+			_ = rw.Close()
+			if err != nil {
+				c.log.Info("dgt: board link ended", "err", err)
+			}
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(backoff):
+		}
+	}
+	return nil
+}
+
+// OpenSerial opens a DGT board's serial port (USB, serial or a Bluetooth
+// RFCOMM device) at 9600 baud, 8 data bits, no parity, one stop bit and no
+// handshaking. go.bug.st/serial configures the port and writes; reads go
+// through a second descriptor served by the runtime's poller (as
+// hardware/sensorboard does), so Close ends a blocked Read at once.
+func OpenSerial(path string) (io.ReadWriteCloser, error) {
+	rf, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("dgt: open %s: %w", path, err)
+	}
+	p, err := serial.Open(path, &serial.Mode{BaudRate: 9600, DataBits: 8, Parity: serial.NoParity, StopBits: serial.OneStopBit})
+	if err != nil {
+		rf.Close()
+		return nil, fmt.Errorf("dgt: open %s: %w", path, err)
+	}
+	return &serialPort{r: rf, p: p}, nil
+}
+
+type serialPort struct {
+	r *os.File
+	p serial.Port
+}
+
+func (s *serialPort) Read(b []byte) (int, error) {
+	n, err := s.r.Read(b)
+	if err == nil && n == 0 {
+		err = io.EOF
+	}
+	return n, err
+}
+
+func (s *serialPort) Write(b []byte) (int, error) { return s.p.Write(b) }
+
+func (s *serialPort) Close() error {
+	err := s.r.Close()
+	if perr := s.p.Close(); err == nil {
+		err = perr
+	}
+	return err
+}

@@ -1,0 +1,334 @@
+package sim
+
+import (
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"arbiter/hardware/dgt"
+	"arbiter/rules"
+)
+
+// Faults are the link and clock faults a [Board] injects. Probabilities
+// are per field update (or per reply, on the bus).
+type Faults struct {
+	Drop      float64 // a field update is not sent
+	Duplicate float64 // a field update is sent twice
+	// Reorder: a lift is held back and reported after the next change
+	// (the new occurrence before the clear of the old square).
+	Reorder float64
+	// ClockLag: clock readings show the clock as it was this long ago
+	// (DGT says up to a second).
+	ClockLag time.Duration
+	// DropAcks: this many clock acknowledgements are never sent.
+	DropAcks int
+	// BusCorrupt: a bus reply's checksum is wrong. BusSilent: a bus
+	// command is not answered.
+	BusCorrupt float64
+	BusSilent  float64
+}
+
+// Config describes a board.
+type Config struct {
+	Serial  string // five digits
+	Version dgt.Version
+	// Addr is the bus address (default: the serial number's value).
+	Addr uint16
+	// Rotated: the board lies with Black at the connector side; squares
+	// placed with [Board.PlaceSquare] land on the rotated fields.
+	Rotated bool
+	Faults  Faults
+	Seed    uint64
+	// Now is the board's clock (default: time since the board was made).
+	Now func() time.Duration
+	// PingSpread is the window over which the board answers a ping to
+	// every board (default 1100 ms, as DGT's boards do).
+	PingSpread time.Duration
+	// AckDelay is how long the clock takes to acknowledge a command
+	// (default 20 ms; real clocks take one or two seconds).
+	AckDelay time.Duration
+}
+
+type mode uint8
+
+const (
+	modeIdle mode = iota
+	modeUpdate
+	modeUpdateBoard
+	modeUpdateNice
+)
+
+// Board is an emulated DGT board. Its methods are safe for concurrent
+// use: the host side calls [Board.HandleHost] through the [Line] while a
+// [Player] moves pieces.
+type Board struct {
+	cfg Config
+
+	mu     sync.Mutex
+	out    func([]byte)
+	rng    *rand.Rand
+	fields dgt.Position
+	mode   mode
+	bus    bool
+	in     []byte // host bytes not yet a whole command
+	held   []byte // a reordered lift, waiting for the next change
+
+	log        []byte // EEPROM log, oldest first
+	lastTag    time.Duration
+	sentUpTo   int    // bus: log bytes already sent as changes
+	lastChange []byte // bus: the last changes packet, for a repeat
+	startTag   int    // bus: log offset of the last start tag, -1 if none
+	ignorePing bool   // bus: ignore the next ping to every board
+	beginState int    // 0 none, 1 start position tagged
+
+	clk      clock
+	history  []clockSnap
+	lastSent *dgt.ClockTimes
+	dropAcks int
+	text     string
+
+	// Stats counts what the board sent and lost; read it with Counters
+	// while the board runs.
+	Stats Stats
+}
+
+// Counters returns a copy of the board's Stats, safe while it runs.
+func (b *Board) Counters() Stats {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.Stats
+}
+
+// Stats counts what a board did.
+type Stats struct {
+	Updates, Dropped, Duplicated, Reordered int
+	Dumps, ClockMsgs, Acks                  int
+	BusReplies, BusCorrupted, BusSilenced   int
+}
+
+// NewBoard returns a powered-up board with no pieces.
+func NewBoard(cfg Config) *Board {
+	if cfg.Serial == "" {
+		cfg.Serial = "01025"
+	}
+	if cfg.Version == (dgt.Version{}) {
+		cfg.Version = dgt.Version{Major: 1, Minor: 10}
+	}
+	if cfg.Addr == 0 {
+		for _, c := range cfg.Serial {
+			cfg.Addr = cfg.Addr*10 + uint16(c-'0')
+		}
+		cfg.Addr &= 0x3fff
+	}
+	if cfg.Now == nil {
+		epoch := time.Now()
+		cfg.Now = func() time.Duration { return time.Since(epoch) }
+	}
+	if cfg.PingSpread <= 0 {
+		cfg.PingSpread = 1100 * time.Millisecond
+	}
+	if cfg.AckDelay <= 0 {
+		cfg.AckDelay = 20 * time.Millisecond
+	}
+	b := &Board{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)), dropAcks: cfg.Faults.DropAcks, startTag: -1}
+	b.powerUp()
+	return b
+}
+
+// Addr returns the board's bus address.
+func (b *Board) Addr() uint16 { return b.cfg.Addr }
+
+// SetOutput sets where the board's bytes go (nil: nowhere, unplugged).
+func (b *Board) SetOutput(out func([]byte)) {
+	b.mu.Lock()
+	b.out = out
+	b.mu.Unlock()
+}
+
+func (b *Board) write(p []byte) {
+	if b.out != nil {
+		b.out(p)
+	}
+}
+
+// powerUp restarts the firmware: idle, bus mode (the power-up default),
+// and the power-up tags in the log.
+func (b *Board) powerUp() {
+	b.mode, b.bus, b.in, b.held = modeIdle, true, nil, nil
+	b.appendLog(dgt.EENop, dgt.EENop, dgt.EENop, dgt.EEPowerUp)
+	for f, p := range b.fields {
+		if p != dgt.Empty {
+			b.logField(f, p)
+		}
+	}
+	b.checkBegin()
+}
+
+// Restart powers the board off and on again (as after an unplug).
+func (b *Board) Restart() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.powerUp()
+}
+
+// Fields returns the physical board.
+func (b *Board) Fields() dgt.Position {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.fields
+}
+
+// Text returns the last text a DGT 3000 was asked to show.
+func (b *Board) Text() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.text
+}
+
+// field returns the DGT field of a chess square on this board.
+func (b *Board) field(sq rules.Square) int {
+	o := dgt.Normal
+	if b.cfg.Rotated {
+		o = dgt.Rotated
+	}
+	return o.Field(sq)
+}
+
+// SetUp puts the pieces of a chess view on the board at once, as when a
+// board is powered up with them on it; no field updates are sent.
+func (b *Board) SetUp(v rules.View) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.fields = dgt.Position{}
+	for sq, st := range v.Stacks {
+		if len(st) > 0 {
+			p, _ := dgt.PieceOf(st[len(st)-1])
+			b.fields[b.field(rules.Square(sq))] = p
+		}
+	}
+	b.checkBegin()
+}
+
+// LiftSquare lifts the piece on a chess square.
+func (b *Board) LiftSquare(sq rules.Square) { b.Set(b.field(sq), dgt.Empty) }
+
+// PlaceSquare puts a chess piece on a chess square (replacing whatever is
+// there, as when a capturing piece pushes the captured one off).
+func (b *Board) PlaceSquare(sq rules.Square, p rules.Piece) {
+	code, _ := dgt.PieceOf(p)
+	b.Set(b.field(sq), code)
+}
+
+// Set changes DGT field f to piece p and reports it as the firmware does.
+func (b *Board) Set(f int, p dgt.Piece) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.fields[f] == p {
+		return
+	}
+	b.fields[f] = p
+	b.logField(f, p)
+	b.checkBegin()
+	if b.bus || (b.mode == modeIdle) {
+		return
+	}
+	b.Stats.Updates++
+	msg := dgt.AppendMessage(nil, dgt.MsgFieldUpdate, []byte{byte(f), byte(p)})
+	fl := b.cfg.Faults
+	switch r := b.rng.Float64(); {
+	case r < fl.Drop:
+		b.Stats.Dropped++
+		msg = nil
+	case r < fl.Drop+fl.Duplicate:
+		b.Stats.Duplicated++
+		msg = append(msg, msg...)
+	case p == dgt.Empty && b.held == nil && r < fl.Drop+fl.Duplicate+fl.Reorder:
+		b.Stats.Reordered++
+		b.held = msg
+		return
+	}
+	b.write(msg)
+	b.flushHeld()
+}
+
+// DropChanges loses the changes the board has not yet sent on the bus, as
+// when a changes reply is lost for good after the board moved on.
+func (b *Board) DropChanges() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.sentUpTo = len(b.log)
+}
+
+// Flush sends a lift held back by the Reorder fault now (the firmware's
+// next scan).
+func (b *Board) Flush() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.flushHeld()
+}
+
+func (b *Board) flushHeld() {
+	if b.held != nil {
+		h := b.held
+		b.held = nil
+		b.write(h)
+	}
+}
+
+func (b *Board) appendLog(p ...byte) {
+	b.log = append(b.log, p...)
+	if over := len(b.log) - dgt.LogSize; over > 0 {
+		b.log = append(b.log[:0], b.log[over:]...)
+		b.sentUpTo = max(b.sentUpTo-over, 0)
+		if b.startTag >= 0 {
+			b.startTag -= over
+		}
+	}
+}
+
+func (b *Board) logField(f int, p dgt.Piece) {
+	now := b.cfg.Now()
+	quick := now-b.lastTag < 250*time.Millisecond
+	b.lastTag = now
+	b.log = dgt.AppendLogTag(b.log, dgt.LogTag{Kind: dgt.TagField, Field: byte(f), Piece: p, Quick: quick})
+	b.appendLog()
+}
+
+// checkBegin writes the begin-position tags, with the header's
+// hysteresis: a new tag only after more than two pieces left the tagged
+// position.
+func (b *Board) checkBegin() {
+	rot := dgt.StartPosition
+	for i, j := 0, 63; i < j; i, j = i+1, j-1 {
+		rot[i], rot[j] = rot[j], rot[i]
+	}
+	switch {
+	case b.fields == dgt.StartPosition && b.beginState == 0:
+		b.appendLog(dgt.EEBeginPos)
+		b.beginState = 1
+	case b.fields == rot && b.beginState == 0:
+		b.appendLog(dgt.EEBeginPosRot)
+		b.beginState = 1
+	case b.fields == dgt.Position{} && b.beginState != 2:
+		b.appendLog(dgt.EEEmptyBoard)
+		b.beginState = 2
+	case b.beginState != 0:
+		d := diff(&b.fields, &dgt.Position{})
+		if b.beginState == 1 {
+			d = min(diff(&b.fields, &dgt.StartPosition), diff(&b.fields, &rot))
+		}
+		if d > 2 {
+			b.beginState = 0
+		}
+	}
+}
+
+func diff(a, c *dgt.Position) int {
+	n := 0
+	for i := range a {
+		if a[i] != c[i] {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,319 @@
+package dgt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"arbiter/rules"
+)
+
+// TournamentConfig configures a [Tournament]. Zero fields take the
+// defaults.
+type TournamentConfig struct {
+	// Boards are the addresses expected on the line; [Bus.Discover] adds
+	// the others that answer.
+	Boards []uint16
+	// Poll is the interval between two rounds of DGT_BUS_SEND_CHANGES
+	// (default 2 s: "once every few seconds").
+	Poll time.Duration
+	// Verify: every this many quiet polls a board is read whole and
+	// compared with the changes (default 5), which finds lost changes.
+	Verify int
+	// Orientation and WhiteRight as in [Config].
+	Orientation Orientation
+	WhiteRight  bool
+	// Now returns the host's monotonic time (default: since NewTournament).
+	Now func() time.Duration
+	// Emit receives every event, from the goroutine of Run.
+	Emit func(Event)
+	// Logger receives diagnostics (default slog.Default()).
+	Logger *slog.Logger
+}
+
+// TournamentStats counts what the loop did.
+type TournamentStats struct {
+	Polls, Changes, Verifies uint64
+	// Replays counts full replays from the start tag (data were lost);
+	// Resyncs counts boards adopted from a full read because even the
+	// replay disagreed.
+	Replays, Resyncs uint64
+}
+
+// Tournament is the bus host loop DGT's header recommends for events:
+// find the boards, wait until every one shows the start position and
+// write the start tag into each, then poll each board's changes every
+// few seconds. Changes are applied to the host's copy of each board and
+// delivered once a quiet poll's full read agrees with them; when changes
+// were lost (a full read disagrees, or a changes reply never came
+// through) the board's log is replayed from the start tag. Each board
+// gets the events a single board would, with Addr set and the address,
+// which is the board's serial number, as Serial.
+type Tournament struct {
+	bus *Bus
+	cfg TournamentConfig
+	log *slog.Logger
+
+	mu     sync.Mutex
+	boards []*busBoard
+	Stats  TournamentStats // guarded by mu; read with StatsNow
+}
+
+type busBoard struct {
+	addr    uint16
+	serial  string
+	tracker Tracker
+	pos     Position
+	moving  bool
+	quiet   int
+	lost    bool
+	presses []LogTag // lever presses held until the move before them settles
+}
+
+// NewTournament returns the loop for the boards on bus.
+func NewTournament(bus *Bus, cfg TournamentConfig) *Tournament {
+	if cfg.Poll <= 0 {
+		cfg.Poll = 2 * time.Second
+	}
+	if cfg.Verify <= 0 {
+		cfg.Verify = 5
+	}
+	if cfg.Now == nil {
+		epoch := time.Now()
+		cfg.Now = func() time.Duration { return time.Since(epoch) }
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	return &Tournament{bus: bus, cfg: cfg, log: cfg.Logger}
+}
+
+// StatsNow returns the loop's counters.
+func (t *Tournament) StatsNow() TournamentStats {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.Stats
+}
+
+func (t *Tournament) count(f func(*TournamentStats)) {
+	t.mu.Lock()
+	f(&t.Stats)
+	t.mu.Unlock()
+}
+
+func (t *Tournament) emit(bb *busBoard, e Event) {
+	e.Serial, e.Addr = bb.serial, bb.addr
+	if e.At == 0 {
+		e.At = t.cfg.Now()
+	}
+	if t.cfg.Emit != nil {
+		t.cfg.Emit(e)
+	}
+}
+
+func (t *Tournament) sleep(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(t.cfg.Poll):
+		return nil
+	}
+}
+
+func isStart(p *Position) bool {
+	if *p == StartPosition {
+		return true
+	}
+	for f := range p {
+		if p[f] != StartPosition[63-f] {
+			return false
+		}
+	}
+	return true
+}
+
+// Run runs the loop until ctx ends (it then returns nil) or the line
+// fails.
+func (t *Tournament) Run(ctx context.Context) error {
+	addrs, err := t.bus.Discover(ctx, t.cfg.Boards)
+	if err != nil {
+		return ignoreCancel(err)
+	}
+	for _, a := range addrs {
+		bb := &busBoard{addr: a, serial: fmt.Sprintf("%05d", a)}
+		bb.tracker.Fixed = t.cfg.Orientation
+		t.boards = append(t.boards, bb)
+		v, err := t.bus.Version(ctx, a)
+		if err != nil && ctx.Err() != nil {
+			return nil
+		}
+		t.emit(bb, Event{Kind: EventIdentified, Version: v})
+	}
+	// B. Wait until every board shows the start position, then tag it.
+	for {
+		all := true
+		for _, bb := range t.boards {
+			p, err := t.bus.Board(ctx, bb.addr)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				t.silent(bb, err)
+				all = false
+				continue
+			}
+			t.back(bb)
+			bb.pos = p
+			bb.tracker.Settle(&p, t.cfg.Now(), Event{Serial: bb.serial, Addr: bb.addr}, func(e Event) { t.emit(bb, e) })
+			all = all && isStart(&p)
+		}
+		if all {
+			break
+		}
+		if err := t.sleep(ctx); err != nil {
+			return nil
+		}
+	}
+	for _, bb := range t.boards {
+		if err := t.bus.SetStart(ctx, bb.addr); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("dgt: start tag on board %s: %w", bb.serial, err)
+		}
+	}
+	// C. Poll the changes.
+	for {
+		for _, bb := range t.boards {
+			if err := t.poll(ctx, bb); err != nil {
+				return ignoreCancel(err)
+			}
+		}
+		if err := t.sleep(ctx); err != nil {
+			return nil
+		}
+	}
+}
+
+func ignoreCancel(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return nil
+	}
+	return err
+}
+
+func (t *Tournament) silent(bb *busBoard, err error) {
+	if !bb.lost {
+		bb.lost = true
+		bb.tracker.Forget()
+		t.log.Warn("dgt: bus board silent", "board", bb.serial, "err", err)
+		t.emit(bb, Event{Kind: EventLinkLost})
+	}
+}
+
+// back reports a board that answers again; it returns true if it was lost.
+func (t *Tournament) back(bb *busBoard) bool {
+	if !bb.lost {
+		return false
+	}
+	bb.lost = false
+	t.emit(bb, Event{Kind: EventLinkBack})
+	return true
+}
+
+func (t *Tournament) poll(ctx context.Context, bb *busBoard) error {
+	t.count(func(s *TournamentStats) { s.Polls++ })
+	l, err := t.bus.Changes(ctx, bb.addr)
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, ErrNoReply):
+		t.silent(bb, err)
+		return nil
+	case err != nil:
+		// The changes could not be read: they are lost for good.
+		t.log.Info("dgt: bus changes lost; replaying from the start tag", "board", bb.serial, "err", err)
+		return t.verify(ctx, bb, true)
+	}
+	if t.back(bb) {
+		return t.verify(ctx, bb, true)
+	}
+	n := 0
+	for _, tag := range l.Tags {
+		switch tag.Kind {
+		case TagField:
+			bb.pos[tag.Field] = tag.Piece
+			n++
+		case TagTime:
+			bb.presses = append(bb.presses, tag)
+		}
+	}
+	if len(l.Errors) > 0 {
+		return t.verify(ctx, bb, true)
+	}
+	if n > 0 {
+		t.count(func(s *TournamentStats) { s.Changes += uint64(n) })
+		bb.moving, bb.quiet = true, 0
+		return nil
+	}
+	bb.quiet++
+	if bb.moving || bb.quiet >= t.cfg.Verify || len(bb.presses) > 0 {
+		return t.verify(ctx, bb, false)
+	}
+	return nil
+}
+
+// verify reads the board whole and settles it. A board that disagrees
+// with the changes, or whose changes were lost (lost), is replayed from
+// its start tag; if even that disagrees the full read is adopted.
+func (t *Tournament) verify(ctx context.Context, bb *busBoard, lost bool) error {
+	t.count(func(s *TournamentStats) { s.Verifies++ })
+	dump, err := t.bus.Board(ctx, bb.addr)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		t.silent(bb, err)
+		return nil
+	}
+	if lost || dump != bb.pos {
+		t.count(func(s *TournamentStats) { s.Replays++ })
+		if l, err := t.bus.FromStart(ctx, bb.addr); err == nil {
+			var p Position
+			for _, tag := range l.Tags {
+				if tag.Kind == TagField {
+					p[tag.Field] = tag.Piece
+				}
+			}
+			bb.pos = p
+		}
+		if dump != bb.pos {
+			// Changes the board has not sent yet, or a log the replay
+			// could not read: the full read is the truth.
+			t.count(func(s *TournamentStats) { s.Resyncs++ })
+			bb.pos = dump
+		}
+	}
+	bb.moving, bb.quiet = false, 0
+	p := bb.pos
+	bb.tracker.Settle(&p, t.cfg.Now(), Event{}, func(e Event) { t.emit(bb, e) })
+	for _, tag := range bb.presses {
+		// A press halts its own side's display.
+		side := rules.White
+		if tag.Left == t.cfg.WhiteRight {
+			side = rules.Black
+		}
+		e := Event{Kind: EventLever, Side: side, SideKnown: true}
+		if tag.Left {
+			e.Clock.Left = tag.Time
+		} else {
+			e.Clock.Right = tag.Time
+		}
+		t.emit(bb, e)
+	}
+	bb.presses = nil
+	return nil
+}
