@@ -61,6 +61,10 @@ type Session struct {
 	stale    bool          // frames were lost; waiting for a state dump
 	held     []Event       // buttons pressed while stale, judged on the dump
 	recovery bool
+	// softRecovery: the recovery was entered only because the board matched
+	// nothing for Config.RecoveryAfter (a piece held while the player
+	// thinks); a legal move shown since ends it.
+	softRecovery bool
 	illegal  [2]int
 	linkDown bool
 
@@ -390,6 +394,14 @@ func (s *Session) afterChange(out []Output, at time.Duration) []Output {
 		s.alerted = ""
 		out = append(out, Recovery{At: at, Done: true})
 		out = s.retractionDone(out, at)
+	} else if s.recovery && s.softRecovery {
+		// The held piece has come down on a legal move: that is the
+		// move, judged as any other (at the settle or the press).
+		if idx, err := t.match(s.obs, s.lifted, s.lossy); err == nil && len(idx) > 0 {
+			s.recovery = false
+			s.alerted = ""
+			out = append(out, Recovery{At: at, Done: true})
+		}
 	}
 	if s.last != nil && s.last.touched && t.sig(s.obs) == "" && !t.swapLifted(s.lifted) {
 		// (Unless the lifts may be the opponent's move that changes
@@ -534,6 +546,7 @@ func (s *Session) Tick(now time.Duration) []Output {
 	}
 	if idx, err := t.match(s.obs, s.lifted, s.lossy); err == nil && !s.recovery && !s.cfg.JudgeAtPress && horizon-s.lastChange >= s.cfg.RecoveryAfter && len(idx) == 0 {
 		out = s.enterRecovery(out, now, "")
+		s.softRecovery = true
 	}
 	return out
 }
@@ -906,6 +919,7 @@ func (s *Session) illegalLoss(side rules.Color) rules.Outcome {
 // by fix; an empty reason is worked out from them (Session.unmatched).
 func (s *Session) enterRecovery(out []Output, at time.Duration, reason string) []Output {
 	s.recovery = true
+	s.softRecovery = false
 	t := s.turn
 	fixes := s.describe(t.base, t.baseCells, s.obs, false)
 	if reason == "" {
