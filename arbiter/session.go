@@ -65,8 +65,8 @@ type Session struct {
 	// nothing for Config.RecoveryAfter (a piece held while the player
 	// thinks); a legal move shown since ends it.
 	softRecovery bool
-	illegal  [2]int
-	linkDown bool
+	illegal      [2]int
+	linkDown     bool
 
 	// setupTold is the set-up differences last alerted (SetupAlert).
 	setupTold string
