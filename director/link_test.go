@@ -1,0 +1,66 @@
+package director_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"arbiter/rules"
+)
+
+// A move made at once after the board's handshake is read: the state dump
+// that follows a handshake showing the start position starts the game,
+// and so does a start position that lasted until the first lift, however
+// soon a heartbeat would have told (issue 18 §4).
+func TestMoveRightAfterTheHandshakeIsRead(t *testing.T) {
+	geo := rules.NewRect(8, 8)
+	sq := func(name string) rules.Square {
+		s, ok := geo.Lookup(name)
+		require.True(t, ok, name)
+		return rules.Square(geo.SensorIndex(s))
+	}
+	start := make([]int, 64)
+	for i := range 16 {
+		start[i], start[63-i] = 1, 1
+	}
+	tests := []struct {
+		name string
+		// missing: the dump shows this square empty, and the piece is put
+		// down afterwards.
+		missing string
+		// after: how long after the start position is complete the first
+		// lift comes.
+		after time.Duration
+	}{
+		{"a move 50 ms after the dump", "", 50 * time.Millisecond},
+		{"a move 400 ms after the last piece was set up", "h8", 400 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, _ := newEvent(t, "swiss-dutch", 2, 1)
+			t1, err := d.AddTable(d.TournamentIDs()[0], "B1")
+			require.NoError(t, err)
+			ctx := run(t, d)
+			require.Eventually(t, func() bool { return t1.Live().GameID != 0 }, 5*time.Second, 10*time.Millisecond)
+
+			at := d.Now()
+			dump := append([]int(nil), start...)
+			if tt.missing != "" {
+				dump[sq(tt.missing)] = 0
+			}
+			t1.Input(ctx, arbiterEvent(at, dump))
+			if tt.missing != "" {
+				at += 100 * time.Millisecond
+				t1.Input(ctx, square(at, sq(tt.missing), 1))
+			}
+			at += tt.after
+			t1.Input(ctx, square(at, sq("e2"), 0))
+			t1.Input(ctx, square(at+100*time.Millisecond, sq("e4"), 1))
+			t1.Input(ctx, press(at+200*time.Millisecond, rules.White))
+			require.Eventually(t, func() bool { return t1.Live().Plies == 1 }, 5*time.Second, 10*time.Millisecond,
+				"the first move was taken for setting up")
+			require.Equal(t, "e4", t1.Live().LastMove)
+		})
+	}
+}
