@@ -1,13 +1,63 @@
 package director_test
 
 import (
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"arbiter/rules"
 )
+
+// dumpCounter is a board driver that counts the requests for a dump.
+type dumpCounter struct {
+	recorder
+	asked atomic.Int32
+}
+
+func (c *dumpCounter) Resync(string) error {
+	c.asked.Add(1)
+	return nil
+}
+
+// chessStart is the heights of the chess start position in sensor order.
+func chessStart() []int {
+	h := make([]int, 64)
+	for i := range 16 {
+		h[i], h[63-i] = 1, 1
+	}
+	return h
+}
+
+// A game that waits for its set-up asks the board again for its whole
+// state every few seconds: a board whose pieces were set up again unseen
+// (as "arbiter simulate" started before "arbiter serve" did) is seen as it
+// is, and its game starts (issue 18 §4). Once the game has started it
+// asks no more.
+func TestSetUpAsksForTheBoardAgain(t *testing.T) {
+	d, _ := newEvent(t, "swiss-dutch", 2, 1)
+	board := &dumpCounter{}
+	d.SetSender(board)
+	t1, err := d.AddTable(d.TournamentIDs()[0], "B1")
+	require.NoError(t, err)
+	ctx := run(t, d)
+	require.Eventually(t, func() bool { return t1.Live().GameID != 0 }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return board.asked.Load() >= 1 }, 5*time.Second, 10*time.Millisecond, "no dump asked for at the game's start")
+	// The board answers with a position from another game: the set-up waits.
+	other := chessStart()
+	other[12], other[28] = 0, 1
+	t1.Input(ctx, arbiterEvent(d.Now(), other))
+	require.Eventually(t, func() bool { return board.asked.Load() >= 2 }, 5*time.Second, 10*time.Millisecond,
+		"the board was not asked again while the set-up waited")
+	// Its next dump shows the start position: the game starts.
+	t1.Input(ctx, arbiterEvent(d.Now(), chessStart()))
+	require.Eventually(t, func() bool { return t1.Live().Clock[0].Running }, 5*time.Second, 10*time.Millisecond)
+	asked := board.asked.Load()
+	time.Sleep(3500 * time.Millisecond)
+	assert.Equal(t, asked, board.asked.Load(), "a running game asks for no dumps")
+}
 
 // A move made at once after the board's handshake is read: the state dump
 // that follows a handshake showing the start position starts the game,
@@ -20,10 +70,7 @@ func TestMoveRightAfterTheHandshakeIsRead(t *testing.T) {
 		require.True(t, ok, name)
 		return rules.Square(geo.SensorIndex(s))
 	}
-	start := make([]int, 64)
-	for i := range 16 {
-		start[i], start[63-i] = 1, 1
-	}
+	start := chessStart()
 	tests := []struct {
 		name string
 		// missing: the dump shows this square empty, and the piece is put

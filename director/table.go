@@ -57,6 +57,9 @@ type Table struct {
 	epoch   time.Duration // host instant the game started; stored HostNs are relative to it
 	unsaved []unsavedMove // moves decided but not yet stored (a full disk), in order
 	offer   *offer        // an open draw or jishogi offer (claims.go)
+	// resynced is when the board was last asked for its whole state while
+	// its game waited for the set-up.
+	resynced time.Duration
 
 	mu   sync.RWMutex
 	live Live // what the web shows, copied under mu
@@ -250,6 +253,7 @@ func (t *Table) Run(ctx context.Context) {
 			t.storeUnsaved() // retried every second: the event resumes when the disk does
 			if t.session != nil {
 				t.apply(t.session.Tick(t.now()))
+				t.resyncSetup()
 			}
 		}
 		t.refresh()
@@ -348,16 +352,39 @@ func (t *Table) start(g *store.Game, rg rules.Game, cfg arbiter.Config) error {
 	t.apply(s.Start(t.now()))
 	// Ask the board for its whole state: the session compares it with the
 	// position and starts the clock once they agree.
-	if t.notify.sender != nil {
-		if err := t.notify.sender.Resync(t.ID); err != nil {
-			// Not connected yet: its connection brings a dump anyway.
-			t.log.Debug("resync at game start", "err", err)
-		}
-	}
+	t.resync("game start")
 	t.refresh()
 	t.notify.gameStarted(t, *g, s.Position())
 	t.log.Info("game started", "game", g.ID, "first", g.First, "second", g.Second, "resumed at ply", len(moves))
 	return nil
+}
+
+// setupResync is how often a board is asked again for its whole state
+// while its game waits for the set-up.
+const setupResync = 3 * time.Second
+
+// resync asks the table's board for its whole state, for the reason why.
+func (t *Table) resync(why string) {
+	t.resynced = t.now()
+	if t.notify.sender == nil {
+		return
+	}
+	if err := t.notify.sender.Resync(t.ID); err != nil {
+		// Not connected yet: its connection brings a dump anyway.
+		t.log.Debug("resync", "why", why, "err", err)
+	}
+}
+
+// resyncSetup asks the board again for its whole state, every
+// setupResync while the game waits for its set-up: a board whose pieces
+// changed unseen (set up again while its frames were not read, a
+// simulator that re-sets itself without reporting it) is seen as it is,
+// and the game starts once it shows the start position (issue 18 §4).
+func (t *Table) resyncSetup() {
+	if t.session == nil || !t.session.SettingUp() || t.now()-t.resynced < setupResync {
+		return
+	}
+	t.resync("waiting for the set-up")
 }
 
 // gameControl is the time control of a game's text form; nil for a game
