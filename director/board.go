@@ -183,15 +183,18 @@ func (d *Director) startWaiting(ctx context.Context, t *Table, force bool) error
 		return nil
 	}
 	g := pick
-	g.BoardID = t.ID
-	if d.raw != nil && g.RawFrom == 0 {
-		// A game that begins here replays from this board's next frame.
+	if d.raw != nil && (g.RawFrom == 0 || g.BoardID != t.ID) {
+		// A game that begins here replays from this board's next frame. A
+		// game begun without a move on another board (before a restart)
+		// has that board's frame number, which means nothing in this
+		// board's log: its replay would find no frames (issue 18 §4).
 		if ms, err := d.db.Moves(g.ID); err == nil && len(ms) == 0 {
 			if g.RawFrom, err = d.raw.Next(t.ID); err != nil {
 				return err
 			}
 		}
 	}
+	g.BoardID = t.ID
 	if err := d.db.UpdateGame(g); err != nil {
 		return err
 	}

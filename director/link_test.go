@@ -1,6 +1,8 @@
 package director_test
 
 import (
+	"context"
+	"log/slog"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -8,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/director"
 	"arbiter/rules"
 )
 
@@ -110,4 +113,57 @@ func TestMoveRightAfterTheHandshakeIsRead(t *testing.T) {
 			require.Equal(t, "e4", t1.Live().LastMove)
 		})
 	}
+}
+
+// A game begun without a move on one board, and started after a restart on
+// another, replays from that board's frames: its raw-log position is taken
+// again from the board it is played on, not kept from the first board's
+// log, where it points at no frame of this board ("no raw frames" from
+// "arbiter replay --all", issue 18 §4).
+func TestGameMovedToAnotherBoardRecordsWhereItsFramesBegin(t *testing.T) {
+	cfg := eventConfig(t, "swiss-dutch", 4, 1)
+	d1, db := newEventFrom(t, cfg)
+	raw := db.NewRawLog(0)
+	for i := range 40 { // B1's log holds the frames of earlier games
+		_, err := raw.Append("B1", int64(i), time.Now(), []byte{0})
+		require.NoError(t, err)
+	}
+	require.NoError(t, raw.Flush())
+	d1.SetRawLog(raw)
+	id := d1.TournamentIDs()[0]
+	b1, err := d1.AddTable(id, "B1")
+	require.NoError(t, err)
+	b2, err := d1.AddTable(id, "B2")
+	require.NoError(t, err)
+	ctx1, stop := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() {
+		_ = d1.Run(ctx1)
+		close(stopped)
+	}()
+	t.Cleanup(func() { stop(); <-stopped })
+	require.Eventually(t, func() bool { return b1.Live().GameID != 0 && b2.Live().GameID != 0 }, 5*time.Second, 10*time.Millisecond)
+	begun := b1.Live().GameID
+	g, err := db.Game(begun)
+	require.NoError(t, err)
+	require.Equal(t, uint64(41), g.RawFrom, "the game begun on B1 replays from B1's next frame")
+	require.NoError(t, d1.SetResult(ctx1, b2.Live().GameID, rules.Win(rules.First, rules.ArbiterDecision), "chief", "scoresheet"))
+	stop()
+	<-stopped
+
+	// The daemon restarts with only B2 plugged in: B2's table, whose game
+	// is over, takes the game begun on B1.
+	d2, err := director.New(cfg, db, slog.Default())
+	require.NoError(t, err)
+	d2.SetRawLog(raw)
+	t2, err := d2.AddTable(id, "B2")
+	require.NoError(t, err)
+	run(t, d2)
+	require.Eventually(t, func() bool { return t2.Live().GameID == begun }, 5*time.Second, 10*time.Millisecond)
+	g, err = db.Game(begun)
+	require.NoError(t, err)
+	assert.Equal(t, "B2", g.BoardID)
+	next, err := raw.Next("B2")
+	require.NoError(t, err)
+	assert.Equal(t, next, g.RawFrom, "the game replays from B2's frames")
 }
