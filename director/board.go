@@ -42,6 +42,7 @@ func (d *Director) BoardEvent(ctx context.Context, e sensorboard.Event) {
 			t.setCaps(arbiter.CapsOf(e.Hello.Caps))
 			t.setShows(e.Hello.Caps)
 		}
+		t.setPort(e.Port)
 		t.SetHealth(sensorboard.Active.String())
 		if l := t.Live(); l.GameID == 0 || l.Result != "" {
 			// A board back on an idle table: a game of the round may

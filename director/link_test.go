@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/director"
+	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
 )
 
@@ -166,4 +167,50 @@ func TestGameMovedToAnotherBoardRecordsWhereItsFramesBegin(t *testing.T) {
 	next, err := raw.Next("B2")
 	require.NoError(t, err)
 	assert.Equal(t, next, g.RawFrom, "the game replays from B2's frames")
+}
+
+// A board lost before a round is paired keeps its table's game waiting,
+// with the arbiter told; when it comes back under another path the game
+// starts, and the table tells the truth all along: where the board is
+// connected, that it was lost, and when it came back (issue 18 §4).
+func TestBoardLostAndBackUnderAnotherPath(t *testing.T) {
+	d, db := newEvent(t, "swiss-dutch", 4, 2)
+	id := d.TournamentIDs()[0]
+	tbl, err := d.AddTable(id, "B1")
+	require.NoError(t, err)
+	hello := func(port string) sensorboard.Event {
+		return sensorboard.Event{Kind: sensorboard.EventHello, Board: "B1", Port: port,
+			Hello: &sensorboard.Hello{ID: "B1", Caps: sensorboard.CapHeight, Width: 8, Height: 8, Cells: 64}}
+	}
+	ctx0 := context.Background()
+	d.BoardEvent(ctx0, hello("/dev/ttyACM0"))
+	l := tbl.Live()
+	assert.Equal(t, "active", l.Health)
+	assert.Equal(t, "/dev/ttyACM0", l.Port)
+	assert.Zero(t, l.Lost)
+	assert.True(t, l.Back.IsZero(), "a board that was never lost is not back")
+
+	d.BoardEvent(ctx0, sensorboard.Event{Kind: sensorboard.EventHealth, Board: "B1", Port: "/dev/ttyACM0", Health: sensorboard.Disconnected})
+	l = tbl.Live()
+	assert.Equal(t, "disconnected", l.Health)
+	assert.Empty(t, l.Port, "a disconnected board is connected nowhere")
+	assert.Equal(t, 1, l.Lost)
+
+	ctx := run(t, d)
+	r1 := waitRound(t, db, id, 1)
+	require.Eventually(t, func() bool {
+		open, err := db.Alerts(true)
+		return err == nil && len(open) == 1 && open[0].Kind == director.AlertBoardGone
+	}, 5*time.Second, 5*time.Millisecond, "the arbiter is told the game waits for its board")
+	time.Sleep(100 * time.Millisecond)
+	assert.Zero(t, tbl.Live().GameID, "no game started on a gone board")
+
+	d.BoardEvent(ctx, hello("/dev/ttyACM3"))
+	require.Eventually(t, func() bool { return tbl.Live().GameID == r1.Pairings[0].GameID }, 5*time.Second, 5*time.Millisecond,
+		"the board back under another path did not start its game")
+	l = tbl.Live()
+	assert.Equal(t, "active", l.Health)
+	assert.Equal(t, "/dev/ttyACM3", l.Port)
+	assert.Equal(t, 1, l.Lost)
+	assert.False(t, l.Back.IsZero(), "the board is shown back")
 }

@@ -63,6 +63,7 @@ type Table struct {
 
 	mu   sync.RWMutex
 	live Live // what the web shows, copied under mu
+	gone bool // the board is lost and has not come back yet (under mu)
 }
 
 // Live is a table's state for display.
@@ -85,9 +86,17 @@ type Live struct {
 	Offer      string       `json:"offer,omitempty"` // an open draw or jishogi offer
 	Health     string       `json:"health"`
 	// HealthSince is when the board's link took its present health.
-	HealthSince time.Time       `json:"healthSince,omitzero"`
-	Prompt      *arbiter.Prompt `json:"prompt,omitempty"`
-	Updated     time.Time       `json:"updated"`
+	HealthSince time.Time `json:"healthSince,omitzero"`
+	// Port is where the board is connected now (a device path), empty
+	// while it is not.
+	Port string `json:"port,omitempty"`
+	// Lost counts the times the board was lost (disconnected or not
+	// responding) since the daemon started; Back is when it last came
+	// back after a loss.
+	Lost    int             `json:"lost,omitempty"`
+	Back    time.Time       `json:"back,omitzero"`
+	Prompt  *arbiter.Prompt `json:"prompt,omitempty"`
+	Updated time.Time       `json:"updated"`
 }
 
 // ClockFace is one side's clock for display.
@@ -190,16 +199,41 @@ func (t *Table) Do(ctx context.Context, f func() error) error {
 	}
 }
 
-// SetHealth records the board's link health for display.
+// SetHealth records the board's link health for display: a board that
+// is disconnected or does not respond is lost, and is back when it is
+// active again.
 func (t *Table) SetHealth(h string) {
 	t.mu.Lock()
+	now := t.wall()
 	if t.live.Health != h {
-		t.live.HealthSince = t.wall()
+		t.live.HealthSince = now
+	}
+	switch h {
+	case "disconnected", "not-responding":
+		if !t.gone {
+			t.gone = true
+			t.live.Lost++
+		}
+		if h == "disconnected" {
+			t.live.Port = ""
+		}
+	case "active":
+		if t.gone {
+			t.gone = false
+			t.live.Back = now
+		}
 	}
 	t.live.Health = h
-	t.live.Updated = t.wall()
+	t.live.Updated = now
 	t.mu.Unlock()
-	t.hub.Publish(Update{Kind: "board", Table: t.ID, At: t.wall(), Data: h})
+	t.hub.Publish(Update{Kind: "board", Table: t.ID, At: now, Data: h})
+}
+
+// setPort records where the board is connected now.
+func (t *Table) setPort(port string) {
+	t.mu.Lock()
+	t.live.Port = port
+	t.mu.Unlock()
 }
 
 func (t *Table) setCaps(c arbiter.Caps) {
