@@ -293,6 +293,7 @@ func (d *Driver) Resync(board string) error {
 		return fmt.Errorf("resync %q: %w", board, err)
 	}
 	pc.resync.Store(true)
+	pc.wake()
 	return nil
 }
 
@@ -354,6 +355,20 @@ type portConn struct {
 	// but silent. moved is set when it does, and the port is given up.
 	dev   os.FileInfo
 	moved atomic.Bool
+	// rf is the port's read descriptor while it is open (guarded by mu).
+	rf *os.File
+}
+
+// wake ends the port's read now, so that its goroutine acts at once on
+// what was asked of it from outside (a dump for a game that starts: a
+// move made meanwhile would be taken for the set-up) instead of after
+// the read timeout.
+func (pc *portConn) wake() {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if pc.rf != nil && !pc.closed {
+		_ = pc.rf.SetReadDeadline(time.Now())
+	}
 }
 
 // checkDevice marks the port as moved when its path now leads to another
@@ -450,11 +465,12 @@ func (pc *portConn) serve(ctx context.Context) {
 		release(true)
 		return
 	}
+	pc.mu.Lock()
+	pc.rf = rf
 	if fi, err := rf.Stat(); err == nil {
-		pc.mu.Lock()
 		pc.dev = fi
-		pc.mu.Unlock()
 	}
+	pc.mu.Unlock()
 	stop := context.AfterFunc(ctx, func() { rf.Close() })
 	defer stop()
 	go pc.writer(port)
@@ -489,6 +505,11 @@ func (pc *portConn) serve(ctx context.Context) {
 			release(true)
 			return
 		}
+		// After the deadline is set: a request that comes later ends
+		// this read (wake), one that came before is taken now.
+		if pc.slot != nil && pc.resync.Swap(false) {
+			pc.slot.link.RequestDump(pc.now())
+		}
 		n, err := rf.Read(buf)
 		host := pc.now()
 		if errors.Is(err, os.ErrDeadlineExceeded) {
@@ -519,9 +540,6 @@ func (pc *portConn) serve(ctx context.Context) {
 			return
 		}
 		if pc.slot != nil {
-			if pc.resync.Swap(false) {
-				pc.slot.link.RequestDump(host)
-			}
 			pc.slot.link.Tick(host)
 		}
 	}

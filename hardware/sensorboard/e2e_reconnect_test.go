@@ -92,3 +92,25 @@ func TestBoardComesBack(t *testing.T) {
 		})
 	}
 }
+
+// A dump asked for from outside (a game starts on the board) is asked of
+// the board at once, not after the port's read timeout: a move made in
+// between would be taken for the set-up (issue 18 §4).
+func TestResyncIsAskedAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	g := rules.NewRect(8, 8)
+	newBoard(t, dir, "QUICK", g, sb.CapHeight, sim.Faults{}, &sim.Virtual{}, chessLike(g))
+	// The board sends nothing unasked (no runner, no heartbeats), so a
+	// read lasts its whole timeout.
+	r := startDriver(t, dir, sb.Config{ReadTimeout: 3 * time.Second})
+	waitFor(t, "the first dump", func() bool { return r.col.count("QUICK", sb.EventSnapshot) == 1 })
+	for i := range 3 {
+		time.Sleep(100 * time.Millisecond)
+		asked := time.Now()
+		require.NoError(t, r.driver.Resync("QUICK"))
+		for r.col.count("QUICK", sb.EventSnapshot) < 2+i {
+			require.Less(t, time.Since(asked), time.Second, "the dump was asked for only after the read timeout")
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
