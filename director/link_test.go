@@ -214,3 +214,35 @@ func TestBoardLostAndBackUnderAnotherPath(t *testing.T) {
 	assert.Equal(t, 1, l.Lost)
 	assert.False(t, l.Back.IsZero(), "the board is shown back")
 }
+
+// A move made on the board after its handshake but before its game began
+// (the round not paired yet, "arbiter simulate" started before "arbiter
+// serve") is read when the game begins: the table keeps what the board
+// reported since its last dump while no game ran, and hands it to the
+// game (issue 18 §4).
+func TestMoveBeforeTheGameBeganIsRead(t *testing.T) {
+	cfg := eventConfig(t, "swiss-dutch", 2, 1)
+	cfg.Tournaments[0].AutoPair = false
+	d, _ := newEventFrom(t, cfg)
+	t1, err := d.AddTable(d.TournamentIDs()[0], "B1")
+	require.NoError(t, err)
+	ctx := run(t, d)
+	geo := rules.NewRect(8, 8)
+	sq := func(name string) rules.Square {
+		s, ok := geo.Lookup(name)
+		require.True(t, ok, name)
+		return rules.Square(geo.SensorIndex(s))
+	}
+	at := d.Now()
+	t1.Input(ctx, arbiterEvent(at, chessStart())) // the handshake's dump
+	t1.Input(ctx, square(at+50*time.Millisecond, sq("e2"), 0))
+	t1.Input(ctx, square(at+100*time.Millisecond, sq("e4"), 1))
+	t1.Input(ctx, press(at+150*time.Millisecond, rules.White))
+	time.Sleep(100 * time.Millisecond)
+	require.Zero(t, t1.Live().GameID)
+
+	require.NoError(t, d.PairNextRound(ctx, d.TournamentIDs()[0], "chief", "the players are seated"))
+	require.Eventually(t, func() bool { return t1.Live().Plies == 1 }, 5*time.Second, 10*time.Millisecond,
+		"the move made before the game began was lost")
+	assert.Equal(t, "e4", t1.Live().LastMove)
+}

@@ -60,6 +60,9 @@ type Table struct {
 	// resynced is when the board was last asked for its whole state while
 	// its game waited for the set-up.
 	resynced time.Duration
+	// backlog is the board's last dump and what it reported since while
+	// no game ran, for the next game's session.
+	backlog arbiter.Backlog
 
 	mu   sync.RWMutex
 	live Live // what the web shows, copied under mu
@@ -274,6 +277,11 @@ func (t *Table) Run(ctx context.Context) {
 			t.shutdown()
 			return
 		case e := <-t.events:
+			if t.session != nil && !t.session.Outcome().Over() {
+				t.backlog.Clear()
+			} else {
+				t.backlog.Keep(e) // for the next game
+			}
 			if t.session != nil {
 				start := time.Now()
 				outs := t.session.Handle(e)
@@ -383,7 +391,10 @@ func (t *Table) start(g *store.Game, rg rules.Game, cfg arbiter.Config) error {
 		t.live.LastMove = moves[len(moves)-1].Notation
 	}
 	t.mu.Unlock()
-	t.apply(s.Start(t.now()))
+	t.apply(s.Start(t.epoch))
+	// What the board reported before the game was there to take it: a
+	// move made at once after the handshake, or before the game began.
+	t.apply(t.backlog.Deliver(s, t.epoch))
 	// Ask the board for its whole state: the session compares it with the
 	// position and starts the clock once they agree.
 	t.resync("game start")
