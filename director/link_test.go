@@ -246,3 +246,34 @@ func TestMoveBeforeTheGameBeganIsRead(t *testing.T) {
 		"the move made before the game began was lost")
 	assert.Equal(t, "e4", t1.Live().LastMove)
 }
+
+// A game the table already plays is not started again by a second start
+// (a board's return and a round's pairing both start the game meant for
+// the table): it keeps its session and the raw-log position of the start
+// that happened, where its replay finds the frames that started it.
+func TestGameStartedTwiceKeepsItsStart(t *testing.T) {
+	d, db := newEvent(t, "swiss-dutch", 2, 1)
+	raw := db.NewRawLog(0)
+	d.SetRawLog(raw)
+	t1, err := d.AddTable(d.TournamentIDs()[0], "B1")
+	require.NoError(t, err)
+	ctx := run(t, d)
+	require.Eventually(t, func() bool { return t1.Live().GameID != 0 }, 5*time.Second, 10*time.Millisecond)
+	id := t1.Live().GameID
+	g, err := db.Game(id)
+	require.NoError(t, err)
+	from := g.RawFrom
+	require.NotZero(t, from)
+	for i := range 5 { // the board's frames after the start
+		_, err := raw.Append("B1", int64(i), time.Now(), []byte{0})
+		require.NoError(t, err)
+	}
+	t1.Input(ctx, arbiterEvent(d.Now(), chessStart()))
+	require.Eventually(t, func() bool { return t1.Live().Clock[0].Running }, 5*time.Second, 10*time.Millisecond)
+
+	require.NoError(t, d.StartOn(ctx, t1, id))
+	g, err = db.Game(id)
+	require.NoError(t, err)
+	assert.Equal(t, from, g.RawFrom, "the game's replay starts where the game did")
+	assert.True(t, t1.Live().Clock[0].Running, "the game was not started again")
+}
