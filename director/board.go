@@ -44,22 +44,33 @@ func (d *Director) BoardEvent(ctx context.Context, e sensorboard.Event) {
 		}
 		t.setPort(e.Port)
 		t.SetHealth(sensorboard.Active.String())
-		if l := t.Live(); l.GameID == 0 || l.Result != "" {
-			// A board back on an idle table: a game of the round may
-			// have waited for it.
-			d.background(func() {
-				if err := d.startWaiting(ctx, t, false); err != nil {
-					d.log.Error("start a waiting game", "table", t.ID, "err", err)
-				}
-			})
-		}
+		d.startIfIdle(ctx, t)
 		return
 	case sensorboard.EventHealth:
+		gone := !t.boardPresent()
 		t.SetHealth(e.Health.String())
+		if gone && e.Health == sensorboard.Active {
+			// A board that stopped answering talks again, without a
+			// handshake.
+			d.startIfIdle(ctx, t)
+		}
 	}
 	if ev, ok := arbiter.FromSensor(e); ok {
 		t.Input(ctx, ev)
 	}
+}
+
+// startIfIdle starts, when the table plays no game, the game of the round
+// that may have waited for its board, which is back.
+func (d *Director) startIfIdle(ctx context.Context, t *Table) {
+	if l := t.Live(); l.GameID != 0 && l.Result == "" {
+		return
+	}
+	d.background(func() {
+		if err := d.startWaiting(ctx, t, false); err != nil {
+			d.log.Error("start a waiting game", "table", t.ID, "err", err)
+		}
+	})
 }
 
 // display sends the board what it should show after a stored move: the

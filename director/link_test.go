@@ -277,3 +277,26 @@ func TestGameStartedTwiceKeepsItsStart(t *testing.T) {
 	assert.Equal(t, from, g.RawFrom, "the game's replay starts where the game did")
 	assert.True(t, t1.Live().Clock[0].Running, "the game was not started again")
 }
+
+// A board that stopped answering and talks again without a handshake is
+// back too: the game that waited for it starts (issue 18 §4).
+func TestBoardAnsweringAgainStartsItsWaitingGame(t *testing.T) {
+	d, db := newEvent(t, "swiss-dutch", 2, 1)
+	id := d.TournamentIDs()[0]
+	tbl, err := d.AddTable(id, "B1")
+	require.NoError(t, err)
+	ctx0 := context.Background()
+	d.BoardEvent(ctx0, sensorboard.Event{Kind: sensorboard.EventHello, Board: "B1", Port: "/dev/ttyACM0",
+		Hello: &sensorboard.Hello{ID: "B1", Caps: sensorboard.CapHeight, Width: 8, Height: 8, Cells: 64}})
+	d.BoardEvent(ctx0, sensorboard.Event{Kind: sensorboard.EventHealth, Board: "B1", Health: sensorboard.NotResponding})
+	ctx := run(t, d)
+	r1 := waitRound(t, db, id, 1)
+	time.Sleep(100 * time.Millisecond)
+	require.Zero(t, tbl.Live().GameID, "no game started on a board that does not answer")
+	d.BoardEvent(ctx, sensorboard.Event{Kind: sensorboard.EventHealth, Board: "B1", Health: sensorboard.Active})
+	require.Eventually(t, func() bool { return tbl.Live().GameID == r1.Pairings[0].GameID }, 5*time.Second, 5*time.Millisecond,
+		"the board answering again did not start its game")
+	l := tbl.Live()
+	assert.Equal(t, 1, l.Lost)
+	assert.False(t, l.Back.IsZero())
+}
