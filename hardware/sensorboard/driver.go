@@ -345,8 +345,6 @@ type portConn struct {
 	closed bool
 	board  string
 	rawMu  sync.Mutex // serialises the raw log of the port
-	// rawHost is the host time of the frame logged last (under rawMu).
-	rawHost time.Duration
 
 	slot   *boardSlot  // after the handshake; used only by serve
 	resync atomic.Bool // a dump was asked for from outside
@@ -412,10 +410,7 @@ func (pc *portConn) send(m Message) error {
 }
 
 // raw hands a frame to the raw log, one at a time per port, and returns
-// the log's number for it. A frame is logged no earlier than the frame
-// logged before it: a host frame timed by one goroutine may reach the log
-// after a board frame read a moment later by another, and a replay takes
-// host time that goes back for a restart of the daemon (issue 18 §4).
+// the log's number for it.
 func (pc *portConn) raw(r RawFrame) uint64 {
 	log := pc.d.cfg.Raw
 	if log == nil {
@@ -423,8 +418,6 @@ func (pc *portConn) raw(r RawFrame) uint64 {
 	}
 	pc.rawMu.Lock()
 	defer pc.rawMu.Unlock()
-	r.Host = max(r.Host, pc.rawHost)
-	pc.rawHost = r.Host
 	return log(r)
 }
 
