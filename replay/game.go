@@ -42,6 +42,11 @@ var (
 	ErrNoHello = errors.New("no HELLO of the board in the raw log before the game")
 )
 
+// restartSlack is how far the raw log's host time may step back without
+// it being taken for a restart of the daemon, whose new timeline starts
+// near zero.
+const restartSlack = time.Second
+
 // rawChunk is how many frames a look back in the raw log reads at once.
 const rawChunk = 4096
 
@@ -95,10 +100,12 @@ func Game(ctx context.Context, db *store.DB, gameID uint64, opts Options) (*Repo
 	}
 	// A daemon restart starts a new host timeline and a resumed session;
 	// the replay covers the game up to the restart, and the moves made
-	// before it.
+	// before it. A step back shorter than restartSlack is no restart: a
+	// host frame timed when it was queued may reach the log just after a
+	// board frame read a moment later (issue 18 §4).
 	var restartSeq uint64
 	for i := 1; i < len(frames); i++ {
-		if frames[i].HostNs < frames[i-1].HostNs {
+		if frames[i].HostNs < frames[i-1].HostNs-int64(restartSlack) {
 			restartSeq = frames[i].Seq
 			frames = frames[:i]
 			kept := stored[:0:0]

@@ -37,6 +37,9 @@ type recording struct {
 	skip func(wire []byte) bool
 	// control is the games' time control ("" for none).
 	control string
+	// early, if set, says how much earlier than it was read a frame is
+	// logged (a host frame timed before a board frame logged ahead of it).
+	early func(wire []byte) time.Duration
 	// games played, in order.
 	games []uint64
 }
@@ -49,6 +52,9 @@ func (rc *recording) rawFrame(t testing.TB) func(wire []byte, host time.Duration
 	return func(wire []byte, host time.Duration, err error) uint64 {
 		if rc.skip != nil && rc.skip(wire) {
 			return 0
+		}
+		if rc.early != nil {
+			host -= rc.early(wire)
 		}
 		seq, e := rc.raw.Append(rc.board, int64(host), rc.wall(host), wire)
 		require.NoError(t, e)
@@ -110,11 +116,14 @@ func (rc *recording) play(t testing.TB, r *rig, g rules.Game, start rules.Positi
 
 // record plays two games of tb on one board into a new database: a random
 // game that ends by resignation, then a short game from where it stopped.
-func record(t testing.TB, tb table, f sim.Faults, seed uint64, skip func([]byte) bool, control string) (*recording, *rig) {
+func record(t testing.TB, tb table, f sim.Faults, seed uint64, skip func([]byte) bool, control string, opts ...func(*recording)) (*recording, *rig) {
 	db, err := store.Open(filepath.Join(t.TempDir(), "event.db"), nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	rc := &recording{db: db, raw: db.NewRawLog(time.Hour), board: "R-" + tb.game, wall0: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC), skip: skip, control: control}
+	for _, o := range opts {
+		o(rc)
+	}
 	g := newGame(t, tb.game)
 	r, err := newRig(rigConfig{game: g, caps: tb.caps, faults: f, seed: seed, human: fastHuman, raw: rc.rawFrame(t), noGame: true})
 	require.NoError(t, err)
@@ -369,4 +378,31 @@ func TestReplayBoardAttachedLate(t *testing.T) {
 	var text bytes.Buffer
 	require.NoError(t, rep.WriteText(&text))
 	require.True(t, rep.OK(), text.String())
+}
+
+// A raw log whose host time steps back a little (a host frame timed when
+// queued, logged just after a board frame read later) is no restart of
+// the daemon: the replay covers every move (issue 18 §4).
+func TestReplaySmallStepBackIsNoRestart(t *testing.T) {
+	n := 0
+	rc, _ := record(t, table{"chess/height", "chess", heightOnly}, sim.Faults{}, 21, nil, "", func(rc *recording) {
+		rc.early = func([]byte) time.Duration {
+			n++
+			if n%40 == 0 {
+				return 2 * time.Millisecond
+			}
+			return 0
+		}
+	})
+	id := rc.games[0]
+	moves, err := rc.db.Moves(id)
+	require.NoError(t, err)
+	require.NotEmpty(t, moves)
+	rep, err := replay.Game(context.Background(), rc.db, id, replay.Options{})
+	require.NoError(t, err)
+	var text bytes.Buffer
+	require.NoError(t, rep.WriteText(&text))
+	assert.Zero(t, rep.RestartSeq, text.String())
+	assert.Len(t, rep.Plies, len(moves), text.String())
+	assert.True(t, rep.OK(), text.String())
 }
