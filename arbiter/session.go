@@ -156,6 +156,17 @@ func (s *Session) Start(at time.Duration) []Output {
 	return append(s.startClock(at), Started{At: at})
 }
 
+// setUpDone ends the set-up: the board has shown the start position since
+// at, when the game and its clock start.
+func (s *Session) setUpDone(out []Output, at time.Duration) []Output {
+	s.setup = false
+	s.setupTold = ""
+	s.resetWindow()
+	s.note(at, "start position set up")
+	out = append(out, s.startClock(at)...)
+	return append(out, Started{At: at})
+}
+
 // SettingUp reports whether the session waits for the start position.
 func (s *Session) SettingUp() bool { return s.setup }
 
@@ -230,6 +241,12 @@ func (s *Session) Handle(e Event) []Output {
 	if e.RawSeq != 0 {
 		s.lastRaw = e.RawSeq
 	}
+	if s.setup && changesBoard(e.Kind) {
+		// The board showed the same state until this event: judge the
+		// set-up first, so that the game's first move is not taken for
+		// setting up (issue 18 §4).
+		out = append(out, s.Tick(e.At)...)
+	}
 	switch e.Kind {
 	case SquareChanged:
 		out = s.squareChanged(out, e)
@@ -267,6 +284,12 @@ func (s *Session) Handle(e Event) []Output {
 		out = append(out, s.Tick(s.now)...)
 	}
 	return out
+}
+
+// changesBoard reports whether events of kind k change what the board
+// shows or act on it (a press).
+func changesBoard(k EventKind) bool {
+	return k == SquareChanged || k == ZoneChanged || k == ClockPressed || k == AdjustPressed
 }
 
 func (s *Session) changed(e Event) {
@@ -367,6 +390,12 @@ func (s *Session) dump(out []Output, e Event) []Output {
 	}
 	s.changed(e)
 	s.dumped = true
+	if t, err := s.currentTurn(); err == nil && s.setup && t.sig(s.obs) == "" {
+		// A dump is the whole board at one instant, not pieces still
+		// being put down: showing the start position, it ends the set-up
+		// at once, so a move made right after it is read (issue 18 §4).
+		out = s.setUpDone(out, e.At)
+	}
 	out = s.afterChange(out, e.At)
 	s.stale = false
 	held := s.held

@@ -183,12 +183,7 @@ func (s *Session) setupTick(out []Output, t *turn, now, horizon time.Duration) [
 		return out
 	}
 	if t.sig(s.obs) == "" {
-		s.setup = false
-		s.setupTold = ""
-		s.resetWindow()
-		s.note(now, "start position set up")
-		out = append(out, s.startClock(s.lastChange)...)
-		return append(out, Started{At: s.lastChange})
+		return s.setUpDone(out, s.lastChange)
 	}
 	if horizon-s.lastChange < s.cfg.SetupAlertAfter {
 		return out

@@ -42,23 +42,35 @@ func (d *Director) BoardEvent(ctx context.Context, e sensorboard.Event) {
 			t.setCaps(arbiter.CapsOf(e.Hello.Caps))
 			t.setShows(e.Hello.Caps)
 		}
+		t.setPort(e.Port)
 		t.SetHealth(sensorboard.Active.String())
-		if l := t.Live(); l.GameID == 0 || l.Result != "" {
-			// A board back on an idle table: a game of the round may
-			// have waited for it.
-			d.background(func() {
-				if err := d.startWaiting(ctx, t, false); err != nil {
-					d.log.Error("start a waiting game", "table", t.ID, "err", err)
-				}
-			})
-		}
+		d.startIfIdle(ctx, t)
 		return
 	case sensorboard.EventHealth:
+		gone := !t.boardPresent()
 		t.SetHealth(e.Health.String())
+		if gone && e.Health == sensorboard.Active {
+			// A board that stopped answering talks again, without a
+			// handshake.
+			d.startIfIdle(ctx, t)
+		}
 	}
 	if ev, ok := arbiter.FromSensor(e); ok {
 		t.Input(ctx, ev)
 	}
+}
+
+// startIfIdle starts, when the table plays no game, the game of the round
+// that may have waited for its board, which is back.
+func (d *Director) startIfIdle(ctx context.Context, t *Table) {
+	if l := t.Live(); l.GameID != 0 && l.Result == "" {
+		return
+	}
+	d.background(func() {
+		if err := d.startWaiting(ctx, t, false); err != nil {
+			d.log.Error("start a waiting game", "table", t.ID, "err", err)
+		}
+	})
 }
 
 // display sends the board what it should show after a stored move: the
@@ -182,25 +194,44 @@ func (d *Director) startWaiting(ctx context.Context, t *Table, force bool) error
 	if pick == nil {
 		return nil
 	}
-	g := pick
-	g.BoardID = t.ID
-	if d.raw != nil && g.RawFrom == 0 {
-		// A game that begins here replays from this board's next frame.
-		if ms, err := d.db.Moves(g.ID); err == nil && len(ms) == 0 {
-			if g.RawFrom, err = d.raw.Next(t.ID); err != nil {
-				return err
-			}
-		}
-	}
-	if err := d.db.UpdateGame(g); err != nil {
-		return err
-	}
-	cfg := d.arbiterConfig(tr)
+	return d.begin(ctx, t, pick, tr.game, d.arbiterConfig(tr))
+}
+
+// begin starts game g on table t, on the table's goroutine, unless the
+// table already plays an unfinished game (a board's return and a round's
+// pairing may both start the game meant for it). Only then does the game
+// record the board it is played on and, when it begins there, the board's
+// next raw-log frame, where its replay starts: recorded by the start that
+// happened, it is never one past the frames that started the game, nor a
+// frame number of another board's log (issue 18 §4, "no raw frames").
+func (d *Director) begin(ctx context.Context, t *Table, g *store.Game, rg rules.Game, cfg arbiter.Config) error {
 	return t.Do(ctx, func() error {
 		if t.session != nil && t.game != nil && t.game.Result == "" && !t.session.Outcome().Over() {
 			return nil // started meanwhile
 		}
-		return t.start(g, tr.game, cfg)
+		if d.raw != nil && (g.RawFrom == 0 || g.BoardID != t.ID || t.backlog.From() != 0) {
+			// A game begun without a move on another board (before a
+			// restart) has that board's frame number, which means nothing
+			// in this board's log. A game handed the board's backlog
+			// replays from the backlog's dump.
+			ms, err := d.db.Moves(g.ID)
+			if err != nil {
+				return err
+			}
+			if len(ms) == 0 {
+				g.RawFrom = t.backlog.From()
+				if g.RawFrom == 0 {
+					if g.RawFrom, err = d.raw.Next(t.ID); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		g.BoardID = t.ID
+		if err := d.db.UpdateGame(g); err != nil {
+			return err
+		}
+		return t.start(g, rg, cfg)
 	})
 }
 

@@ -30,3 +30,12 @@ func (d *Director) RestartAt(ctx context.Context, t *Table, pos string) error {
 		return t.start(&g, tr.game, d.arbiterConfig(tr))
 	})
 }
+
+// StartOn starts game id on t as a round's pairing does.
+func (d *Director) StartOn(ctx context.Context, t *Table, id uint64) error {
+	g, err := d.db.Game(id)
+	if err != nil {
+		return err
+	}
+	return d.startOn(ctx, t, d.tour(t.Tournament), &g)
+}

@@ -320,18 +320,7 @@ func (d *Director) newRound(ctx context.Context, id uint64, what, who, why strin
 
 // startOn starts game g on table t.
 func (d *Director) startOn(ctx context.Context, t *Table, tr *tour, g *store.Game) error {
-	if d.raw != nil {
-		var err error
-		if g.RawFrom, err = d.raw.Next(t.ID); err != nil {
-			return err
-		}
-	}
-	g.BoardID = t.ID
-	if err := d.db.UpdateGame(g); err != nil {
-		return err
-	}
-	cfg := d.arbiterConfig(tr)
-	return t.Do(ctx, func() error { return t.start(g, tr.game, cfg) })
+	return d.begin(ctx, t, g, tr.game, d.arbiterConfig(tr))
 }
 
 // pair returns the plan of a round as the pairing system makes it. With

@@ -58,9 +58,16 @@ type Table struct {
 	unsaved []unsavedMove // moves decided but not yet stored (a full disk), in order
 	offer   *offer        // an open draw or jishogi offer (claims.go)
 	panel   panel         // the players' buttons and the board's display (buttons.go)
+	// resynced is when the board was last asked for its whole state while
+	// its game waited for the set-up.
+	resynced time.Duration
+	// backlog is the board's last dump and what it reported since while
+	// no game ran, for the next game's session.
+	backlog arbiter.Backlog
 
 	mu   sync.RWMutex
 	live Live // what the web shows, copied under mu
+	gone bool // the board is lost and has not come back yet (under mu)
 }
 
 // Live is a table's state for display.
@@ -83,9 +90,17 @@ type Live struct {
 	Offer      string       `json:"offer,omitempty"` // an open draw or jishogi offer
 	Health     string       `json:"health"`
 	// HealthSince is when the board's link took its present health.
-	HealthSince time.Time       `json:"healthSince,omitzero"`
-	Prompt      *arbiter.Prompt `json:"prompt,omitempty"`
-	Updated     time.Time       `json:"updated"`
+	HealthSince time.Time `json:"healthSince,omitzero"`
+	// Port is where the board is connected now (a device path), empty
+	// while it is not.
+	Port string `json:"port,omitempty"`
+	// Lost counts the times the board was lost (disconnected or not
+	// responding) since the daemon started; Back is when it last came
+	// back after a loss.
+	Lost    int             `json:"lost,omitempty"`
+	Back    time.Time       `json:"back,omitzero"`
+	Prompt  *arbiter.Prompt `json:"prompt,omitempty"`
+	Updated time.Time       `json:"updated"`
 }
 
 // ClockFace is one side's clock for display.
@@ -188,16 +203,41 @@ func (t *Table) Do(ctx context.Context, f func() error) error {
 	}
 }
 
-// SetHealth records the board's link health for display.
+// SetHealth records the board's link health for display: a board that
+// is disconnected or does not respond is lost, and is back when it is
+// active again.
 func (t *Table) SetHealth(h string) {
 	t.mu.Lock()
+	now := t.wall()
 	if t.live.Health != h {
-		t.live.HealthSince = t.wall()
+		t.live.HealthSince = now
+	}
+	switch h {
+	case "disconnected", "not-responding":
+		if !t.gone {
+			t.gone = true
+			t.live.Lost++
+		}
+		if h == "disconnected" {
+			t.live.Port = ""
+		}
+	case "active":
+		if t.gone {
+			t.gone = false
+			t.live.Back = now
+		}
 	}
 	t.live.Health = h
-	t.live.Updated = t.wall()
+	t.live.Updated = now
 	t.mu.Unlock()
-	t.hub.Publish(Update{Kind: "board", Table: t.ID, At: t.wall(), Data: h})
+	t.hub.Publish(Update{Kind: "board", Table: t.ID, At: now, Data: h})
+}
+
+// setPort records where the board is connected now.
+func (t *Table) setPort(port string) {
+	t.mu.Lock()
+	t.live.Port = port
+	t.mu.Unlock()
 }
 
 func (t *Table) setCaps(c arbiter.Caps) {
@@ -238,6 +278,11 @@ func (t *Table) Run(ctx context.Context) {
 			t.shutdown()
 			return
 		case e := <-t.events:
+			if t.session != nil && !t.session.Outcome().Over() {
+				t.backlog.Clear()
+			} else {
+				t.backlog.Keep(e) // for the next game
+			}
 			if t.session != nil {
 				start := time.Now()
 				outs := t.session.Handle(e)
@@ -252,6 +297,7 @@ func (t *Table) Run(ctx context.Context) {
 			t.storeUnsaved() // retried every second: the event resumes when the disk does
 			if t.session != nil {
 				t.apply(t.session.Tick(t.now()))
+				t.resyncSetup()
 			}
 		}
 		t.refresh()
@@ -347,19 +393,45 @@ func (t *Table) start(g *store.Game, rg rules.Game, cfg arbiter.Config) error {
 		t.live.LastMove = moves[len(moves)-1].Notation
 	}
 	t.mu.Unlock()
-	t.apply(s.Start(t.now()))
+	t.apply(s.Start(t.epoch))
+	// What the board reported before the game was there to take it: a
+	// move made at once after the handshake, or before the game began.
+	t.apply(t.backlog.Deliver(s, t.epoch))
 	// Ask the board for its whole state: the session compares it with the
 	// position and starts the clock once they agree.
-	if t.notify.sender != nil {
-		if err := t.notify.sender.Resync(t.ID); err != nil {
-			// Not connected yet: its connection brings a dump anyway.
-			t.log.Debug("resync at game start", "err", err)
-		}
-	}
+	t.resync("game start")
 	t.refresh()
 	t.notify.gameStarted(t, *g, s.Position())
 	t.log.Info("game started", "game", g.ID, "first", g.First, "second", g.Second, "resumed at ply", len(moves))
 	return nil
+}
+
+// setupResync is how often a board is asked again for its whole state
+// while its game waits for the set-up.
+const setupResync = 3 * time.Second
+
+// resync asks the table's board for its whole state, for the reason why.
+func (t *Table) resync(why string) {
+	t.resynced = t.now()
+	if t.notify.sender == nil {
+		return
+	}
+	if err := t.notify.sender.Resync(t.ID); err != nil {
+		// Not connected yet: its connection brings a dump anyway.
+		t.log.Debug("resync", "why", why, "err", err)
+	}
+}
+
+// resyncSetup asks the board again for its whole state, every
+// setupResync while the game waits for its set-up: a board whose pieces
+// changed unseen (set up again while its frames were not read, a
+// simulator that re-sets itself without reporting it) is seen as it is,
+// and the game starts once it shows the start position (issue 18 §4).
+func (t *Table) resyncSetup() {
+	if t.session == nil || !t.session.SettingUp() || t.now()-t.resynced < setupResync {
+		return
+	}
+	t.resync("waiting for the set-up")
 }
 
 // gameControl is the time control of a game's text form; nil for a game

@@ -95,7 +95,9 @@ func Game(ctx context.Context, db *store.DB, gameID uint64, opts Options) (*Repo
 	}
 	// A daemon restart starts a new host timeline and a resumed session;
 	// the replay covers the game up to the restart, and the moves made
-	// before it.
+	// before it. A small step back is no restart (restarted): a host
+	// frame timed when it was queued may reach the log just after a board
+	// frame read a moment later (issue 18 §4).
 	var restartSeq uint64
 	for i := 1; i < len(frames); i++ {
 		if restarted(frames[i-1], frames[i]) {

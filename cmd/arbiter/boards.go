@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -125,13 +126,22 @@ printed path (boards.ports: [{path: ...}]) to test it without hardware.`,
 			fmt.Fprintf(cmd.OutOrStdout(), "board %s (%s) on %s\n", id, game, p.Path())
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
-			r := sim.NewRunner(b, sim.NewReal())
+			clk := sim.NewReal()
+			r := sim.NewRunner(b, clk)
 			r.Plug = p
 			r.Human = demo.ScaledHuman(sim.DefaultHuman, speed)
 			rng := rand.New(rand.NewPCG(seed, 1))
 			for n := 0; games == 0 || n < games; n++ {
 				start := g.Start()
-				b.Load(start.View())
+				if n == 0 {
+					b.Load(start.View()) // set up before it is switched on
+				} else {
+					// The pieces are set up again square by square, as
+					// the board reports: a board re-set without a word
+					// would show the host the last game's end (issue 18
+					// §4).
+					b.Arrange(start.View())
+				}
 				turns, err := sim.RandomGame(start, plies, rng)
 				if err != nil {
 					return err
@@ -142,6 +152,11 @@ printed path (boards.ports: [{path: ...}]) to test it without hardware.`,
 						return nil
 					}
 					return err
+				}
+				// The players sit a moment after the game (and the host
+				// reads its last frames before the board is unplugged).
+				if err := rest(ctx, b, clk, time.Duration(float64(5*time.Second)/speed)); err != nil {
+					return nil
 				}
 			}
 			return nil
@@ -159,4 +174,17 @@ printed path (boards.ports: [{path: ...}]) to test it without hardware.`,
 	f.Float64Var(&faults, "faults", 0, "fault rate (0 to 1): dropped, corrupted and duplicated frames, bouncing sensors")
 	f.Uint64Var(&seed, "seed", 1, "random seed")
 	return cmd
+}
+
+// rest lets the players of a simulated board sit for d, the board sending
+// its heartbeats meanwhile.
+func rest(ctx context.Context, b *sim.Board, clk sim.Clock, d time.Duration) error {
+	end := clk.Now() + d
+	for now := clk.Now(); now < end; now = clk.Now() {
+		if err := clk.SleepUntil(ctx, min(end, now+100*time.Millisecond)); err != nil {
+			return err
+		}
+		b.Idle()
+	}
+	return nil
 }

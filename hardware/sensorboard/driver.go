@@ -248,9 +248,14 @@ func (d *Driver) scan(ctx context.Context) {
 	now := d.cfg.Now()
 	for _, path := range d.Candidates() {
 		d.mu.Lock()
-		_, busy := d.ports[path]
+		open, busy := d.ports[path]
 		until, waiting := d.backoff[path]
-		if busy || (waiting && now < until) {
+		if busy {
+			d.mu.Unlock()
+			open.checkDevice()
+			continue
+		}
+		if waiting && now < until {
 			d.mu.Unlock()
 			continue
 		}
@@ -288,6 +293,7 @@ func (d *Driver) Resync(board string) error {
 		return fmt.Errorf("resync %q: %w", board, err)
 	}
 	pc.resync.Store(true)
+	pc.wake()
 	return nil
 }
 
@@ -342,6 +348,42 @@ type portConn struct {
 
 	slot   *boardSlot  // after the handshake; used only by serve
 	resync atomic.Bool // a dump was asked for from outside
+
+	// dev is the device the port was opened on (guarded by mu): the path
+	// may be a symbolic link (udev's by-id names, a simulator's link)
+	// that comes to lead to another device while this one is still open
+	// but silent. moved is set when it does, and the port is given up.
+	dev   os.FileInfo
+	moved atomic.Bool
+	// rf is the port's read descriptor while it is open (guarded by mu).
+	rf *os.File
+}
+
+// wake ends the port's read now, so that its goroutine acts at once on
+// what was asked of it from outside (a dump for a game that starts: a
+// move made meanwhile would be taken for the set-up) instead of after
+// the read timeout.
+func (pc *portConn) wake() {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if pc.rf != nil && !pc.closed {
+		_ = pc.rf.SetReadDeadline(time.Now())
+	}
+}
+
+// checkDevice marks the port as moved when its path now leads to another
+// device than the one it was opened on; the port's goroutine then closes
+// it, and the next scan opens the new device.
+func (pc *portConn) checkDevice() {
+	pc.mu.Lock()
+	dev := pc.dev
+	pc.mu.Unlock()
+	if dev == nil || pc.moved.Load() {
+		return
+	}
+	if now, err := os.Stat(pc.path); err == nil && !os.SameFile(dev, now) {
+		pc.moved.Store(true)
+	}
 }
 
 func (pc *portConn) now() time.Duration { return pc.d.cfg.Now() }
@@ -423,6 +465,12 @@ func (pc *portConn) serve(ctx context.Context) {
 		release(true)
 		return
 	}
+	pc.mu.Lock()
+	pc.rf = rf
+	if fi, err := rf.Stat(); err == nil {
+		pc.dev = fi
+	}
+	pc.mu.Unlock()
 	stop := context.AfterFunc(ctx, func() { rf.Close() })
 	defer stop()
 	go pc.writer(port)
@@ -457,6 +505,11 @@ func (pc *portConn) serve(ctx context.Context) {
 			release(true)
 			return
 		}
+		// After the deadline is set: a request that comes later ends
+		// this read (wake), one that came before is taken now.
+		if pc.slot != nil && pc.resync.Swap(false) {
+			pc.slot.link.RequestDump(pc.now())
+		}
 		n, err := rf.Read(buf)
 		host := pc.now()
 		if errors.Is(err, os.ErrDeadlineExceeded) {
@@ -470,9 +523,15 @@ func (pc *portConn) serve(ctx context.Context) {
 				return
 			}
 		}
+		switch {
+		case err == nil && ctx.Err() == nil && pc.moved.Load():
+			err = errors.New("the path now leads to another device")
+		case err == nil && pc.slot != nil && pc.slot.link.Abandoned(host):
+			err = errors.New("the board stopped answering, even when hailed")
+		}
 		if err != nil || ctx.Err() != nil {
 			if ctx.Err() == nil {
-				log.Info("port lost", "err", err)
+				log.Info("port lost", "board", pc.board, "err", err)
 			}
 			if pc.slot != nil {
 				pc.slot.link.Disconnected(pc.now())
@@ -481,9 +540,6 @@ func (pc *portConn) serve(ctx context.Context) {
 			return
 		}
 		if pc.slot != nil {
-			if pc.resync.Swap(false) {
-				pc.slot.link.RequestDump(host)
-			}
 			pc.slot.link.Tick(host)
 		}
 	}

@@ -69,8 +69,12 @@ const (
 	dumpRetry       = 2 * time.Second
 	delayedBeats    = 2.5
 	notRespondBeats = 6
-	maxOldRun       = 16
-	clockJumpMs     = 1000
+	// abandonBeats: a board silent this long, though it was hailed at
+	// notRespondBeats, is given up (Link.Abandoned), which frees its id
+	// for a port that answers.
+	abandonBeats = 12
+	maxOldRun    = 16
+	clockJumpMs  = 1000
 )
 
 // Board returns the board id, empty before the first handshake.
@@ -121,10 +125,7 @@ func (l *Link) Tick(now time.Duration) {
 	if l.hello == nil || l.health == Disconnected || l.health == Connecting {
 		return
 	}
-	hb := time.Duration(l.hello.Heartbeat) * time.Millisecond
-	if hb <= 0 {
-		hb = time.Second
-	}
+	hb := l.beat()
 	silent := now - l.lastRx
 	switch {
 	case silent > time.Duration(notRespondBeats*float64(hb)):
@@ -138,6 +139,27 @@ func (l *Link) Tick(now time.Duration) {
 	if l.dumpPending && now-l.dumpAsked > dumpRetry {
 		l.requestDump(now)
 	}
+}
+
+// beat returns the board's heartbeat interval (1 s if it gave none).
+func (l *Link) beat() time.Duration {
+	hb := time.Duration(l.hello.Heartbeat) * time.Millisecond
+	if hb <= 0 {
+		hb = time.Second
+	}
+	return hb
+}
+
+// Abandoned reports whether the board has stopped answering for good as
+// far as this port is concerned: silent for twelve heartbeats, six of
+// them after it was hailed. The driver then gives the port up, so that
+// the board's id is free for the port where it answers now (a cable moved
+// to another socket, a symbolic link that leads elsewhere).
+func (l *Link) Abandoned(now time.Duration) bool {
+	if l.hello == nil || l.health != NotResponding {
+		return false
+	}
+	return now-l.lastRx > time.Duration(abandonBeats*float64(l.beat()))
 }
 
 func (l *Link) requestDump(now time.Duration) {
