@@ -56,6 +56,9 @@ type Site struct {
 	trusted       netList
 	metricsAllow  netList
 	secureCookies bool
+
+	// stats is the site's metrics registry, served at /metrics.
+	stats *siteMetrics
 }
 
 // New returns the site of the event d runs.
@@ -70,6 +73,7 @@ func New(d *director.Director, cfg *config.Config, log *slog.Logger) *Site {
 		closing:     make(chan struct{}), limit: newLoginLimit(), now: time.Now,
 		metricsAllow: loopback,
 	}
+	s.stats = newSiteMetrics(d.Collector())
 	if cfg != nil {
 		s.users = cfg.Console.Users
 		// CheckConfig has refused bad entries before the daemon started;
@@ -121,7 +125,11 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "internal error", http.StatusInternalServerError)
 		}
 	}()
+	start := time.Now()
 	s.mux.ServeHTTP(w, r)
+	if h.Get("Content-Type") != "text/event-stream" { // streams are counted apart
+		s.stats.observe(r, time.Since(start))
+	}
 }
 
 // routes registers every page, API and console route.
@@ -149,6 +157,8 @@ func (s *Site) routes() {
 	m.HandleFunc("GET /fragment/table/{table}", s.tableFragment)
 	m.HandleFunc("GET /fragment/game/{id}", s.gameFragment)
 	m.HandleFunc("GET /events", s.events)
+	// The event's and the daemon's metrics, for http.metrics_allow.
+	m.HandleFunc("GET /metrics", s.metrics())
 
 	// Live feeds of a round for broadcasters (feed.go).
 	m.HandleFunc("GET /feed/{tournament}/{file}", s.feedFile)
