@@ -40,6 +40,8 @@ type Site struct {
 
 	sessions *sessions
 	limit    *loginLimit
+	// feed is the live updates, encoded once for every stream (sse.go).
+	feed *liveFeed
 	// closing ends the event streams when the server shuts down.
 	closing   chan struct{}
 	closeOnce sync.Once
@@ -71,7 +73,7 @@ func New(d *director.Director, cfg *config.Config, log *slog.Logger) *Site {
 		sessions: newSessions(12 * time.Hour), heartbeat: 15 * time.Second,
 		streamWrite: DefaultTimeouts.Stream,
 		closing:     make(chan struct{}), limit: newLoginLimit(), now: time.Now,
-		metricsAllow: loopback,
+		metricsAllow: loopback, feed: newLiveFeed(),
 	}
 	s.stats = newSiteMetrics(d.Collector())
 	if cfg != nil {
