@@ -166,17 +166,8 @@ func (s *Site) routes() {
 	m.HandleFunc("GET /feed/{tournament}/{file}", s.feedFile)
 	m.HandleFunc("OPTIONS /feed/{tournament}/{file}", s.feedPreflight)
 
-	// The JSON API.
-	m.HandleFunc("GET /api", s.apiIndex)
-	m.HandleFunc("GET /api/event", s.apiEvent)
-	m.HandleFunc("GET /api/tables", s.apiTables)
-	m.HandleFunc("GET /api/tournaments", s.apiTournaments)
-	m.HandleFunc("GET /api/tournaments/{id}", apiOf(s, s.tourDetail))
-	m.HandleFunc("GET /api/tournaments/{id}/standings", apiOf(s, s.standings))
-	m.HandleFunc("GET /api/tournaments/{id}/crosstable", apiOf(s, s.crosstableOnly))
-	m.HandleFunc("GET /api/games", s.apiGames)
-	m.HandleFunc("GET /api/games/{id}", apiOf(s, s.gameView))
-	m.HandleFunc("GET /api/games/{id}/board", s.apiBoard)
+	// The JSON API (api.go), under /api/v1 and, deprecated, /api.
+	s.routesAPI()
 
 	// The arbiter console.
 	m.HandleFunc("GET /console/login", s.loginPage)
@@ -184,8 +175,6 @@ func (s *Site) routes() {
 	m.HandleFunc("POST /console/logout", s.arbiter(s.logout))
 	m.HandleFunc("GET /console", s.console(s.consolePage))
 	m.HandleFunc("GET /console/events", s.console(s.consoleEvents))
-	m.HandleFunc("GET /api/console/alerts", s.console(s.apiAlerts))
-	m.HandleFunc("GET /api/console/actions", s.console(s.apiActions))
 	m.HandleFunc("GET /console/tournaments/{id}/rounds/{round}/explanation", s.console(s.consoleTrace))
 	m.HandleFunc("GET /console/tournaments/{id}", s.console(s.consoleTournament))
 	for _, a := range actions {
