@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"runtime"
 	"sync"
 	"time"
 
@@ -34,6 +33,9 @@ const feedRing = 1024
 // long, its socket buffer full, is dropped as slow.
 const slotWrite = 5 * time.Second
 
+// feedWriters is how many live streams may write at once.
+const feedWriters = 64
+
 // liveFeed is the one hub subscription behind all the live streams of a
 // site. Each update is encoded once, in its public and its console form,
 // into a ring of frames that every stream reads from its own position: a
@@ -47,10 +49,12 @@ type liveFeed struct {
 	next uint64
 	// wake is closed, and replaced, when a frame is added.
 	wake chan struct{}
-	// slots lets only a few streams write at once. A new event wakes
-	// every stream; without it, thousands of them would be runnable
-	// together, each with a write to make, and a board's session
-	// would queue behind them all. The others wait parked.
+	// slots lets only feedWriters streams write at once. A new event
+	// wakes every stream; without it, thousands of them would be
+	// runnable together, each with a write to make, and a board's
+	// session would queue behind them all. The others wait parked. A
+	// client whose socket is full holds a slot for slotWrite at most, so
+	// it takes feedWriters such clients to delay the others.
 	slots chan struct{}
 }
 
@@ -66,7 +70,7 @@ type liveFrame struct {
 }
 
 func newLiveFeed() *liveFeed {
-	return &liveFeed{next: 1, wake: make(chan struct{}), slots: make(chan struct{}, 2*runtime.GOMAXPROCS(0))}
+	return &liveFeed{next: 1, wake: make(chan struct{}), slots: make(chan struct{}, feedWriters)}
 }
 
 // start subscribes the feed to the hub, once; the feed runs until the site
