@@ -5,8 +5,16 @@
 // standings and crosstable, every game live with its board and ticking
 // clocks, a game viewer with the move list and the time of every move, and
 // the exports (scoresheets, TRF, the event archive). Pages update without
-// reloading through server-sent events from the director's hub. Everything
-// is embedded: templates, CSS and a small script, no external assets.
+// reloading through server-sent events from the director's hub: one
+// shared feed encodes each update once for every stream (sse.go).
+// Everything is embedded: templates, CSS and a small script, no external
+// assets.
+//
+// The JSON API is under /api/v1 in camelCase, described by the OpenAPI
+// document at /api/v1/openapi.json (api.go, openapi.json); the
+// unversioned /api paths answer the same, deprecated. /metrics serves the
+// event's, the site's, the Go runtime's and the process's metrics from a
+// registry of the site's own (metrics.go), to http.metrics_allow.
 //
 // The arbiter console sits behind a login (config console.users). Every
 // state-changing request needs the session cookie and the session's CSRF
