@@ -175,6 +175,10 @@ func (s *Site) stream(w http.ResponseWriter, r *http.Request, full bool) {
 	beat := time.NewTicker(s.heartbeat)
 	defer beat.Stop()
 	var batch []liveFrame
+	// sent is set when events went out since the last beat: a stream
+	// with news needs no heartbeat, and thousands of streams save a
+	// write each.
+	sent := false
 	for {
 		select {
 		case <-r.Context().Done():
@@ -182,6 +186,10 @@ func (s *Site) stream(w http.ResponseWriter, r *http.Request, full bool) {
 		case <-s.closing:
 			return
 		case <-beat.C:
+			if sent {
+				sent = false
+				continue
+			}
 			if err := streamDeadline(rc, s.streamWrite); err != nil {
 				return
 			}
@@ -206,6 +214,7 @@ func (s *Site) stream(w http.ResponseWriter, r *http.Request, full bool) {
 			if err != nil {
 				return
 			}
+			sent = true
 		}
 	}
 }

@@ -157,3 +157,55 @@ func TestLiveFeedRing(t *testing.T) {
 	assert.NotContains(t, string(last.public), "secret", "the public pages do not see alerts' details")
 	assert.Contains(t, string(last.full), "secret")
 }
+
+// A stream with news sends no heartbeat; an idle one does.
+func TestHeartbeatOnlyWhenIdle(t *testing.T) {
+	e := newEvent(t)
+	s := openSSE(t, e.client(), "/events")
+	e.waitFor("the stream", func() bool { return e.streams() == 1 })
+	lines := make(chan string, 1024)
+	go func() {
+		defer close(lines)
+		for {
+			l, err := s.r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			lines <- l
+		}
+	}()
+	// News every 50 ms for 1.2 s, with beats due every 200 ms.
+	stop := time.After(1200 * time.Millisecond)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	events, beats := 0, 0
+	for busy := true; busy; {
+		select {
+		case <-tick.C:
+			e.d.Hub().Publish(director.Update{Kind: "clock", Table: "B1", At: time.Now()})
+		case l := <-lines:
+			switch {
+			case strings.HasPrefix(l, "event: clock"):
+				events++
+			case strings.HasPrefix(l, ": beat"):
+				beats++
+			}
+		case <-stop:
+			busy = false
+		}
+	}
+	assert.Greater(t, events, 10)
+	assert.Zero(t, beats, "no heartbeat while events flow")
+	// Idle: the beat comes.
+	deadline := time.After(2 * time.Second)
+	for {
+		select {
+		case l := <-lines:
+			if strings.HasPrefix(l, ": beat") {
+				return
+			}
+		case <-deadline:
+			t.Fatal("no heartbeat on an idle stream")
+		}
+	}
+}
