@@ -290,6 +290,11 @@ func BenchmarkSSE(b *testing.B) {
 		n, connected.Round(time.Millisecond), len(last), ms(quantile(last, 0.5)), ms(quantile(last, 0.99)), ms(quantile(last, 1)),
 		rss, rssBefore, float64(after.HeapInuse+after.StackInuse)/(1<<20), float64(before.HeapInuse+before.StackInuse)/(1<<20),
 		ms(quantile(busy, 0.5)), ms(quantile(busy, 0.99)), ms(quantile(idle, 0.99)))
+	series := make([]string, len(last))
+	for i, d := range last {
+		series[i] = strconv.FormatFloat(ms(d), 'f', 0, 64)
+	}
+	b.Logf("last client per move, ms: %s", strings.Join(series, " "))
 	if p := quantile(last, 0.99); p > time.Second {
 		b.Errorf("p99 from a move to the last client is %v, over the 1 s goal", p)
 	}
