@@ -113,21 +113,22 @@ type Alert struct {
 // moves that the board cannot tell apart, such as promoting or not on a
 // board that cannot see the face of a piece.
 type Prompt struct {
-	Side     rules.Color
-	At       time.Duration
-	Question string
+	Side     rules.Color   `json:"side"`
+	At       time.Duration `json:"atNs"`
+	Question string        `json:"question"`
 	// Choices are the candidate moves in record notation; Moves the same
 	// in canonical form, for [Session.Resolve]. The player's answer n
 	// picks Moves[n].
-	Choices []string
-	Moves   []string
+	Choices []string `json:"choices"`
+	Moves   []string `json:"moves"`
 	// Promotion: the question is whether a piece promoted. Moves[0] is
 	// the promotion and Moves[1] the same move without it, so that a
 	// board's yes and no answer it.
-	Promotion bool
+	Promotion bool `json:"promotion,omitempty"`
 	// From and To are the squares of each choice (NoSquare for none, as
 	// the origin of a drop), for a board to light.
-	From, To []rules.Square
+	From []rules.Square `json:"from,omitempty"`
+	To   []rules.Square `json:"to,omitempty"`
 }
 
 // Message is the QUESTION message that shows the prompt on a board of

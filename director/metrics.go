@@ -1,88 +1,95 @@
 package director
 
 import (
-	"fmt"
-	"io"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
-// Metrics counts what the event has done, for /metrics.
+// Metrics counts what the event has done, for /metrics. Its zero value is
+// ready to use; Collector exposes it to a Prometheus registry.
 type Metrics struct {
 	Events  atomic.Uint64 // board events handled by sessions
 	Moves   atomic.Uint64 // moves stored
 	Alerts  atomic.Uint64 // alerts raised
 	Results atomic.Uint64 // games ended
 
-	mu sync.Mutex
-	// decide is a sample of the time a session took per event, for its
-	// percentiles; storeMove the time from a move decided to stored.
-	decide, storeMove ring
+	once sync.Once
+	// decide is the time a session took per board event; storeMove the
+	// time from a move decided to stored.
+	decide, storeMove latency
 }
 
-// ring keeps the last n samples.
-type ring struct {
-	buf  [1024]time.Duration
-	n, i int
+// latency is one latency histogram of Metrics.
+type latency struct{ h prometheus.Histogram }
+
+// latencyBuckets span a session's decision (tens of microseconds) to a
+// slow disk's write (seconds).
+var latencyBuckets = []float64{0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5}
+
+func (m *Metrics) init() {
+	m.once.Do(func() {
+		m.decide.h = prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "arbiter_decision_seconds", Help: "Time a session took to decide one board event.", Buckets: latencyBuckets})
+		m.storeMove.h = prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "arbiter_move_store_seconds", Help: "Time from a move decided to stored.", Buckets: latencyBuckets})
+	})
 }
 
-func (r *ring) add(d time.Duration) {
-	r.buf[r.i] = d
-	r.i = (r.i + 1) % len(r.buf)
-	r.n = min(r.n+1, len(r.buf))
+func (m *Metrics) observe(l *latency, d time.Duration) {
+	m.init()
+	l.h.Observe(d.Seconds())
 }
 
-func (r *ring) quantile(q float64) time.Duration {
-	if r.n == 0 {
-		return 0
+// The metrics' descriptions; the names are those /metrics has always had.
+var (
+	descEvents  = prometheus.NewDesc("arbiter_board_events_total", "Board events handled by the game sessions.", nil, nil)
+	descMoves   = prometheus.NewDesc("arbiter_moves_total", "Moves stored.", nil, nil)
+	descAlerts  = prometheus.NewDesc("arbiter_alerts_total", "Alerts raised for the arbiter.", nil, nil)
+	descResults = prometheus.NewDesc("arbiter_results_total", "Games ended.", nil, nil)
+	descBoards  = prometheus.NewDesc("arbiter_boards", "Tables by the health of their board.", []string{"health"}, nil)
+)
+
+// Collector returns the event's metrics for a Prometheus registry: the
+// counters, the tables by board health and the latency histograms. Each
+// call returns a new collector over the same counts, so every registry
+// (one per web site) can have its own.
+func (d *Director) Collector() prometheus.Collector {
+	d.metrics.init()
+	return collector{d}
+}
+
+// collector reads the director's counts at each scrape.
+type collector struct{ d *Director }
+
+// Describe implements prometheus.Collector.
+func (c collector) Describe(ch chan<- *prometheus.Desc) {
+	for _, desc := range []*prometheus.Desc{descEvents, descMoves, descAlerts, descResults, descBoards} {
+		ch <- desc
 	}
-	s := slices.Clone(r.buf[:r.n])
-	slices.Sort(s)
-	return s[int(q*float64(r.n-1))]
+	m := &c.d.metrics
+	m.decide.h.Describe(ch)
+	m.storeMove.h.Describe(ch)
 }
 
-func (m *Metrics) observe(r *ring, d time.Duration) {
-	m.mu.Lock()
-	r.add(d)
-	m.mu.Unlock()
-}
-
-// WritePrometheus writes the metrics, and the boards' health, in the
-// Prometheus text format.
-func (d *Director) WritePrometheus(w io.Writer) error {
-	m := &d.metrics
+// Collect implements prometheus.Collector.
+func (c collector) Collect(ch chan<- prometheus.Metric) {
+	m := &c.d.metrics
+	for _, n := range []struct {
+		desc *prometheus.Desc
+		v    *atomic.Uint64
+	}{{descEvents, &m.Events}, {descMoves, &m.Moves}, {descAlerts, &m.Alerts}, {descResults, &m.Results}} {
+		ch <- prometheus.MustNewConstMetric(n.desc, prometheus.CounterValue, float64(n.v.Load()))
+	}
 	health := map[string]int{}
-	for _, t := range d.Tables() {
+	for _, t := range c.d.Tables() {
 		health[t.Health]++
 	}
-	m.mu.Lock()
-	p50, p99 := m.decide.quantile(0.5), m.decide.quantile(0.99)
-	s50, s99 := m.storeMove.quantile(0.5), m.storeMove.quantile(0.99)
-	m.mu.Unlock()
-	var err error
-	pr := func(format string, args ...any) {
-		if err == nil {
-			_, err = fmt.Fprintf(w, format, args...)
-		}
+	for h, n := range health {
+		ch <- prometheus.MustNewConstMetric(descBoards, prometheus.GaugeValue, float64(n), h)
 	}
-	pr("# HELP arbiter_board_events_total Board events handled by the game sessions.\n# TYPE arbiter_board_events_total counter\narbiter_board_events_total %d\n", m.Events.Load())
-	pr("# HELP arbiter_moves_total Moves stored.\n# TYPE arbiter_moves_total counter\narbiter_moves_total %d\n", m.Moves.Load())
-	pr("# HELP arbiter_alerts_total Alerts raised for the arbiter.\n# TYPE arbiter_alerts_total counter\narbiter_alerts_total %d\n", m.Alerts.Load())
-	pr("# HELP arbiter_results_total Games ended.\n# TYPE arbiter_results_total counter\narbiter_results_total %d\n", m.Results.Load())
-	pr("# HELP arbiter_boards Tables by the health of their board.\n# TYPE arbiter_boards gauge\n")
-	keys := make([]string, 0, len(health))
-	for k := range health {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		pr("arbiter_boards{health=%q} %d\n", k, health[k])
-	}
-	pr("# HELP arbiter_decision_seconds Time a session took to decide one board event (recent sample).\n# TYPE arbiter_decision_seconds summary\n")
-	pr("arbiter_decision_seconds{quantile=\"0.5\"} %g\narbiter_decision_seconds{quantile=\"0.99\"} %g\n", p50.Seconds(), p99.Seconds())
-	pr("# HELP arbiter_move_store_seconds Time from a move decided to stored (recent sample).\n# TYPE arbiter_move_store_seconds summary\n")
-	pr("arbiter_move_store_seconds{quantile=\"0.5\"} %g\narbiter_move_store_seconds{quantile=\"0.99\"} %g\n", s50.Seconds(), s99.Seconds())
-	return err
+	m.decide.h.Collect(ch)
+	m.storeMove.h.Collect(ch)
 }

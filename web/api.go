@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"arbiter/export"
 	"arbiter/store"
 )
 
@@ -37,27 +38,96 @@ func wantsJSON(r *http.Request) bool {
 	return strings.HasPrefix(r.URL.Path, "/api/") || strings.Contains(r.Header.Get("Accept"), "application/json")
 }
 
-// apiRoutes documents the JSON API at /api.
-var apiRoutes = []struct {
-	Path string `json:"path"`
-	What string `json:"what"`
-}{
-	{"/api/event", "the event's name and tournaments"},
-	{"/api/tables", "every table live: players, board view (stacks bottom to top, zones), clocks, prompt, result"},
-	{"/api/tournaments", "the tournaments with their progress"},
-	{"/api/tournaments/{id}", "a tournament with its players and every round's pairings, latest first"},
-	{"/api/tournaments/{id}/standings", "standings with tie-breaks"},
-	{"/api/tournaments/{id}/crosstable", "the crosstable in standings order"},
-	{"/api/games?tournament={id}&round={n}", "games, optionally of one tournament and round"},
-	{"/api/games/{id}", "a game with its moves, times and clocks, record formats and live table"},
-	{"/api/games/{id}/board?ply={n}", "the board after move n (default: the latest)"},
-	{"/events", "server-sent events: move, result, prompt, board, round, alert (no details), reload"},
-	{"/api/console/alerts?all=1", "arbiter login: open alerts with evidence (all=1: every alert)"},
-	{"/api/console/actions?game={id}", "arbiter login: arbiter actions with who and why"},
+// apiVersion is the prefix of the JSON API. The unversioned /api/... paths
+// of earlier releases answer the same, marked deprecated (see
+// deprecatedAPI), for one more release.
+const apiVersion = "/api/v1"
+
+// apiDeprecated is when the unversioned paths were deprecated, as the
+// Deprecation header (RFC 9745) gives it: 2026-11-26.
+const apiDeprecated = "@1795651200"
+
+// apiRoute is one GET route of the JSON API, relative to apiVersion.
+type apiRoute struct {
+	Path    string `json:"path"`
+	What    string `json:"what"`
+	Console bool   `json:"console,omitempty"` // needs the arbiter's login
+	serve   func(s *Site) http.HandlerFunc
+}
+
+// apiRoutes is every route of the JSON API but its index: each is
+// registered under apiVersion and, deprecated, under /api; the index at
+// /api/v1 lists them and openapi.json describes each (a test holds the
+// two together).
+var apiRoutes = []apiRoute{
+	{Path: "/openapi.json", What: "the OpenAPI 3.1 description of the API", serve: func(s *Site) http.HandlerFunc { return serveOpenAPI }},
+	{Path: "/event", What: "the event's name and tournaments", serve: func(s *Site) http.HandlerFunc { return s.apiEvent }},
+	{Path: "/tables", What: "every table live: players, board view (stacks bottom to top, zones), clocks, prompt, result", serve: func(s *Site) http.HandlerFunc { return s.apiTables }},
+	{Path: "/tournaments", What: "the tournaments with their progress", serve: func(s *Site) http.HandlerFunc { return s.apiTournaments }},
+	{Path: "/tournaments/{id}", What: "a tournament with its players and every round's pairings, latest first", serve: func(s *Site) http.HandlerFunc { return apiOf(s, s.tourDetail) }},
+	{Path: "/tournaments/{id}/standings", What: "standings with tie-breaks", serve: func(s *Site) http.HandlerFunc { return apiOf(s, s.standings) }},
+	{Path: "/tournaments/{id}/crosstable", What: "the crosstable in standings order", serve: func(s *Site) http.HandlerFunc { return apiOf(s, s.crosstableOnly) }},
+	{Path: "/games", What: "games, optionally of one tournament (?tournament=id) and round (?round=n)", serve: func(s *Site) http.HandlerFunc { return s.apiGames }},
+	{Path: "/games/{id}", What: "a game with its moves, times and clocks, record formats and live table", serve: func(s *Site) http.HandlerFunc { return apiOf(s, s.gameView) }},
+	{Path: "/games/{id}/board", What: "the board after move ?ply=n (default: the latest)", serve: func(s *Site) http.HandlerFunc { return s.apiBoard }},
+	{Path: "/console/alerts", What: "open alerts with evidence (?all=1: every alert)", Console: true, serve: func(s *Site) http.HandlerFunc { return s.console(s.apiAlerts) }},
+	{Path: "/console/actions", What: "arbiter actions with who and why (?game=id: of one game)", Console: true, serve: func(s *Site) http.HandlerFunc { return s.console(s.apiActions) }},
+}
+
+// routesAPI registers the JSON API, versioned and under the deprecated
+// unversioned paths.
+func (s *Site) routesAPI() {
+	index := apiRoute{Path: "", serve: func(s *Site) http.HandlerFunc { return s.apiIndex }}
+	for _, rt := range append([]apiRoute{index}, apiRoutes...) {
+		h := rt.serve(s)
+		s.mux.HandleFunc("GET "+apiVersion+rt.Path, h)
+		s.mux.HandleFunc("GET /api"+rt.Path, deprecatedAPI(apiVersion+rt.Path, h))
+	}
+}
+
+// deprecatedAPI serves an unversioned /api path as its /api/v1 successor
+// does, with the Deprecation and Link headers that point clients there.
+func deprecatedAPI(successor string, h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Deprecation", apiDeprecated)
+		w.Header().Add("Link", "<"+successor+`>; rel="successor-version"`)
+		h(w, r)
+	}
 }
 
 func (s *Site) apiIndex(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, apiRoutes)
+	type entry struct {
+		Path    string `json:"path"`
+		What    string `json:"what"`
+		Console bool   `json:"console,omitempty"`
+	}
+	out := []entry{{apiVersion, "this list", false}}
+	for _, rt := range apiRoutes {
+		out = append(out, entry{apiVersion + rt.Path, rt.What, rt.Console})
+	}
+	out = append(out, entry{"/events", "server-sent events: move, result, prompt, board, round, alert (no details), reload", false},
+		entry{"/console/events", "server-sent events for the console: every update with its details", true})
+	writeJSON(w, http.StatusOK, out)
+}
+
+// formatView is a record format of a game in the API.
+type formatView struct {
+	Name      string `json:"name"`
+	Ext       string `json:"ext"`
+	MediaType string `json:"mediaType"`
+	Title     string `json:"title"`
+	// URL downloads the game's record in this format.
+	URL string `json:"url"`
+}
+
+// formatsOf lists the record formats of a game.
+func formatsOf(g store.Game) []formatView {
+	out := []formatView{}
+	for _, f := range export.Formats(g.Game) {
+		out = append(out, formatView{Name: f.Name, Ext: f.Ext, MediaType: f.MediaType, Title: f.Title,
+			URL: fmt.Sprintf("/games/%d/record/%s", g.ID, f.Name)})
+	}
+	return out
 }
 
 // lookup reads the path's id and looks it up, answering the error itself.

@@ -64,13 +64,13 @@ type boardLine struct {
 
 // gameView is a game with its moves and record formats.
 type gameView struct {
-	Game       store.Game      `json:"game"`
-	Tournament string          `json:"tournament,omitempty"`
-	FirstSide  string          `json:"firstSide"`
-	SecondSide string          `json:"secondSide"`
-	Moves      []moveView      `json:"moves"`
-	Formats    []export.Format `json:"formats"`
-	Live       *director.Live  `json:"live,omitempty"`
+	Game       store.Game     `json:"game"`
+	Tournament string         `json:"tournament,omitempty"`
+	FirstSide  string         `json:"firstSide"`
+	SecondSide string         `json:"secondSide"`
+	Moves      []moveView     `json:"moves"`
+	Formats    []formatView   `json:"formats"`
+	Live       *director.Live `json:"live,omitempty"`
 }
 
 // moveView is one move of the game viewer.
@@ -184,10 +184,11 @@ func (s *Site) tourDetail(id uint64) (*tourDetail, error) {
 		}
 		return fmt.Sprintf("player %d", id)
 	}
-	td := &tourDetail{tourSummary: sum, PlayerList: ps}
+	// Lists are [] in JSON, never null.
+	td := &tourDetail{tourSummary: sum, PlayerList: append([]store.Player{}, ps...), RoundList: []roundView{}}
 	for i := len(rs) - 1; i >= 0; i-- { // latest round first
 		r := rs[i]
-		rv := roundView{Number: r.Number, PairedAt: r.PairedAt, How: r.How}
+		rv := roundView{Number: r.Number, PairedAt: r.PairedAt, How: r.How, Boards: []boardLine{}}
 		for _, p := range r.Pairings {
 			b := boardLine{Board: p.Board, First: p.First, FirstName: name(p.First), Second: p.Second, Result: p.Result, GameID: p.GameID, Manual: p.Manual}
 			if p.Second == 0 {
@@ -267,7 +268,7 @@ func (s *Site) gameView(id uint64) (*gameView, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &gameView{Game: g, FirstSide: rg.SideName(rules.First), SecondSide: rg.SideName(rules.Second), Formats: export.Formats(g.Game)}
+	v := &gameView{Game: g, FirstSide: rg.SideName(rules.First), SecondSide: rg.SideName(rules.Second), Formats: formatsOf(g), Moves: []moveView{}}
 	if g.TournamentID != 0 {
 		if t, err := db.Tournament(g.TournamentID); err == nil {
 			v.Tournament = t.Name

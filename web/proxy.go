@@ -141,17 +141,3 @@ func (s *Site) metricsAllowed(r *http.Request) bool {
 // Handle serves h at pattern (as http.ServeMux reads it) with the site's
 // security headers: for the daemon's /healthz.
 func (s *Site) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
-
-// HandleMetrics serves h at GET /metrics to the clients http.metrics_allow
-// lists, and 403 to anyone else.
-func (s *Site) HandleMetrics(h http.Handler) {
-	s.mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
-		if !s.metricsAllowed(r) {
-			s.log.Info("metrics refused", "client", s.client(r), "peer", r.RemoteAddr)
-			http.Error(w, "forbidden: this address is not in http.metrics_allow", http.StatusForbidden)
-			return
-		}
-		w.Header().Set("Cache-Control", "no-store")
-		h.ServeHTTP(w, r)
-	})
-}

@@ -274,7 +274,6 @@ func TestBehindAProxy(t *testing.T) {
 func TestHealthAndMetrics(t *testing.T) {
 	e := newEvent(t)
 	e.site.Handle("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") }))
-	e.site.HandleMetrics(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "arbiter_up 1\n") }))
 	c := e.client()
 	for _, path := range []string{"/healthz", "/metrics"} {
 		code, _, h := c.get(path)

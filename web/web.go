@@ -5,8 +5,16 @@
 // standings and crosstable, every game live with its board and ticking
 // clocks, a game viewer with the move list and the time of every move, and
 // the exports (scoresheets, TRF, the event archive). Pages update without
-// reloading through server-sent events from the director's hub. Everything
-// is embedded: templates, CSS and a small script, no external assets.
+// reloading through server-sent events from the director's hub: one
+// shared feed encodes each update once for every stream (sse.go).
+// Everything is embedded: templates, CSS and a small script, no external
+// assets.
+//
+// The JSON API is under /api/v1 in camelCase, described by the OpenAPI
+// document at /api/v1/openapi.json (api.go, openapi.json); the
+// unversioned /api paths answer the same, deprecated. /metrics serves the
+// event's, the site's, the Go runtime's and the process's metrics from a
+// registry of the site's own (metrics.go), to http.metrics_allow.
 //
 // The arbiter console sits behind a login (config console.users). Every
 // state-changing request needs the session cookie and the session's CSRF
@@ -40,6 +48,8 @@ type Site struct {
 
 	sessions *sessions
 	limit    *loginLimit
+	// feed is the live updates, encoded once for every stream (sse.go).
+	feed *liveFeed
 	// closing ends the event streams when the server shuts down.
 	closing   chan struct{}
 	closeOnce sync.Once
@@ -56,6 +66,9 @@ type Site struct {
 	trusted       netList
 	metricsAllow  netList
 	secureCookies bool
+
+	// stats is the site's metrics registry, served at /metrics.
+	stats *siteMetrics
 }
 
 // New returns the site of the event d runs.
@@ -68,8 +81,9 @@ func New(d *director.Director, cfg *config.Config, log *slog.Logger) *Site {
 		sessions: newSessions(12 * time.Hour), heartbeat: 15 * time.Second,
 		streamWrite: DefaultTimeouts.Stream,
 		closing:     make(chan struct{}), limit: newLoginLimit(), now: time.Now,
-		metricsAllow: loopback,
+		metricsAllow: loopback, feed: newLiveFeed(),
 	}
+	s.stats = newSiteMetrics(d.Collector())
 	if cfg != nil {
 		s.users = cfg.Console.Users
 		// CheckConfig has refused bad entries before the daemon started;
@@ -121,7 +135,11 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "internal error", http.StatusInternalServerError)
 		}
 	}()
+	start := time.Now()
 	s.mux.ServeHTTP(w, r)
+	if h.Get("Content-Type") != "text/event-stream" { // streams are counted apart
+		s.stats.observe(r, time.Since(start))
+	}
 }
 
 // routes registers every page, API and console route.
@@ -149,22 +167,15 @@ func (s *Site) routes() {
 	m.HandleFunc("GET /fragment/table/{table}", s.tableFragment)
 	m.HandleFunc("GET /fragment/game/{id}", s.gameFragment)
 	m.HandleFunc("GET /events", s.events)
+	// The event's and the daemon's metrics, for http.metrics_allow.
+	m.HandleFunc("GET /metrics", s.metrics())
 
 	// Live feeds of a round for broadcasters (feed.go).
 	m.HandleFunc("GET /feed/{tournament}/{file}", s.feedFile)
 	m.HandleFunc("OPTIONS /feed/{tournament}/{file}", s.feedPreflight)
 
-	// The JSON API.
-	m.HandleFunc("GET /api", s.apiIndex)
-	m.HandleFunc("GET /api/event", s.apiEvent)
-	m.HandleFunc("GET /api/tables", s.apiTables)
-	m.HandleFunc("GET /api/tournaments", s.apiTournaments)
-	m.HandleFunc("GET /api/tournaments/{id}", apiOf(s, s.tourDetail))
-	m.HandleFunc("GET /api/tournaments/{id}/standings", apiOf(s, s.standings))
-	m.HandleFunc("GET /api/tournaments/{id}/crosstable", apiOf(s, s.crosstableOnly))
-	m.HandleFunc("GET /api/games", s.apiGames)
-	m.HandleFunc("GET /api/games/{id}", apiOf(s, s.gameView))
-	m.HandleFunc("GET /api/games/{id}/board", s.apiBoard)
+	// The JSON API (api.go), under /api/v1 and, deprecated, /api.
+	s.routesAPI()
 
 	// The arbiter console.
 	m.HandleFunc("GET /console/login", s.loginPage)
@@ -172,8 +183,6 @@ func (s *Site) routes() {
 	m.HandleFunc("POST /console/logout", s.arbiter(s.logout))
 	m.HandleFunc("GET /console", s.console(s.consolePage))
 	m.HandleFunc("GET /console/events", s.console(s.consoleEvents))
-	m.HandleFunc("GET /api/console/alerts", s.console(s.apiAlerts))
-	m.HandleFunc("GET /api/console/actions", s.console(s.apiActions))
 	m.HandleFunc("GET /console/tournaments/{id}/rounds/{round}/explanation", s.console(s.consoleTrace))
 	m.HandleFunc("GET /console/tournaments/{id}", s.console(s.consoleTournament))
 	for _, a := range actions {

@@ -694,7 +694,7 @@ func TestServerSentEvents(t *testing.T) {
 	c := e.client()
 	c.login("chief", "arbiter")
 	private := openSSE(t, c, "/console/events")
-	e.waitFor("both subscribers", func() bool { return e.d.Hub().Subscribers() == 2 })
+	e.waitFor("both streams", func() bool { return e.streams() == 2 })
 
 	e.move("e2", "e4", rules.White, 0, 1)
 	data := public.next(t, "move")
@@ -741,13 +741,14 @@ func TestSSEHeartbeatAndDisconnect(t *testing.T) {
 		t.Fatal("no heartbeat")
 	}
 	s.resp.Body.Close()
-	e.waitFor("the subscription to end", func() bool { return e.d.Hub().Subscribers() == 0 })
+	e.waitFor("the stream to end", func() bool { return e.streams() == 0 })
 }
 
 func TestShutdownEndsStreams(t *testing.T) {
 	e := newEvent(t)
 	s := openSSE(t, e.client(), "/events")
-	e.waitFor("the subscriber", func() bool { return e.d.Hub().Subscribers() == 1 })
+	e.waitFor("the stream", func() bool { return e.streams() == 1 })
+	e.waitFor("the live feed's subscription", func() bool { return e.d.Hub().Subscribers() == 1 })
 	e.site.Shutdown()
 	e.site.Shutdown() // twice is fine
 	done := make(chan error, 1)
@@ -761,7 +762,8 @@ func TestShutdownEndsStreams(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the stream did not end")
 	}
-	e.waitFor("the subscription to end", func() bool { return e.d.Hub().Subscribers() == 0 })
+	e.waitFor("the stream to end", func() bool { return e.streams() == 0 })
+	e.waitFor("the live feed's subscription to end", func() bool { return e.d.Hub().Subscribers() == 0 })
 }
 
 func TestSecurityHeaders(t *testing.T) {

@@ -187,18 +187,14 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 
 	// The web pages.
 	site := web.New(d, cfg, log.With("part", "web"))
-	// On the site, so they get its security headers; /metrics only for
-	// http.metrics_allow.
+	// On the site, so it gets its security headers. The site serves
+	// /metrics itself, only for http.metrics_allow.
 	site.Handle("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := health(db, raw, backupErr); err != nil {
 			http.Error(w, err.Error(), http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprintln(w, "ok")
-	}))
-	site.HandleMetrics(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
-		_ = d.WritePrometheus(w)
 	}))
 	srv := web.NewServer(site, web.Timeouts{}) // every timeout set; ends the live streams on Shutdown
 	wg.Go(func() {
