@@ -59,7 +59,7 @@ func testConfig() *config.Config {
 		Console: config.Console{Users: []config.User{{Name: "chief", Password: "arbiter"}, {Name: "deputy", Password: "sha256:" + hex.EncodeToString(sum[:])}}},
 		Tournaments: []config.Tournament{
 			{Name: "Chess <b>Open</b>", Game: "chess", System: "round-robin", Rounds: 3, TimeControl: "90m+30s", TieBreaks: []string{"SB"}, AutoPair: true,
-				Players: []config.Player{{Name: evilScript, Rating: 2000}, {Name: evilImg, Rating: 1900}, {Name: "Carla", Rating: 1800}, {Name: "Dmitri", Rating: 1700}}},
+				Players: []config.Player{{Name: evilScript, Rating: 2000}, {Name: evilImg, Rating: 1900}, {Name: "Carla", Rating: 1800, FideID: "4100018", Title: "WFM", Federation: "NOR", BirthYear: 1999}, {Name: "Dmitri", Rating: 1700}}},
 			{Name: "Tavreli Open", Game: "tavreli", System: "round-robin", Rounds: 1, TieBreaks: []string{"SB"},
 				Players: []config.Player{{Name: "Ivan"}, {Name: "Anna"}}},
 		},
