@@ -191,15 +191,18 @@ func (db *DB) ImportGame(hall string, hallGame uint64, g Game) (uint64, bool, er
 			return nil
 		}
 		games := tx.Bucket(bucketGames)
-		if id, err = games.NextSequence(); err != nil {
-			return err
-		}
-		g.ID, g.Position, g.Result, g.Reason, g.Ended = id, "", "", "", time.Time{}
+		g.ID, g.Position, g.Result, g.Reason, g.Ended = 0, "", "", "", time.Time{}
 		if g.TournamentID != 0 && g.Round != 0 {
-			if err := linkPairing(tx, &g, hall, hallGame); err != nil {
+			if err := linkPairing(tx, &g, hall, hallGame, games.NextSequence); err != nil {
 				return err
 			}
 		}
+		if g.ID == 0 {
+			if g.ID, err = games.NextSequence(); err != nil {
+				return err
+			}
+		}
+		id = g.ID
 		if _, err := tx.Bucket(bucketMoves).CreateBucketIfNotExists(u64key(id)); err != nil {
 			return err
 		}
@@ -215,7 +218,10 @@ func (db *DB) ImportGame(hall string, hallGame uint64, g Game) (uint64, bool, er
 	return id, created, nil
 }
 
-func linkPairing(tx *bolt.Tx, g *Game, hall string, hallGame uint64) error {
+// linkPairing gives g the ID of its board in the hub's round: the game the
+// hub made when it paired the round, if it is still waiting for its hall
+// (no moves, no result, no hall's game), or a new one from next.
+func linkPairing(tx *bolt.Tx, g *Game, hall string, hallGame uint64, next func() (uint64, error)) error {
 	rounds := tx.Bucket(bucketRounds)
 	key := pairKey(g.TournamentID, uint32(g.Round))
 	var r Round
@@ -232,12 +238,41 @@ func linkPairing(tx *bolt.Tx, g *Game, hall string, hallGame uint64) error {
 				g.TournamentID, g.Round, g.BoardNo, p.First, p.Second, hall, hallGame, g.FirstID, g.SecondID)
 		}
 		if p.GameID != 0 {
-			return fmt.Errorf("tournament %d round %d board %d already has game %d", g.TournamentID, g.Round, g.BoardNo, p.GameID)
+			if !awaitsHall(tx, p.GameID) {
+				return fmt.Errorf("tournament %d round %d board %d already has game %d", g.TournamentID, g.Round, g.BoardNo, p.GameID)
+			}
+			g.ID = p.GameID
+			return nil
 		}
-		p.GameID = g.ID
+		id, err := next()
+		if err != nil {
+			return err
+		}
+		g.ID, p.GameID = id, id
 		return put(rounds, key, &r)
 	}
 	return fmt.Errorf("tournament %d round %d: board %d: %w", g.TournamentID, g.Round, g.BoardNo, ErrNotFound)
+}
+
+// awaitsHall reports whether game id is one the hub made when it paired a
+// round and no hall has played yet: no moves, no result, and no hall's
+// game imported into it.
+func awaitsHall(tx *bolt.Tx, id uint64) bool {
+	var g Game
+	if err := get(tx.Bucket(bucketGames), u64key(id), &g); err != nil || g.Result != "" {
+		return false
+	}
+	if lastPly(tx.Bucket(bucketMoves).Bucket(u64key(id))) != 0 {
+		return false
+	}
+	want := u64key(id)
+	c := tx.Bucket(bucketInbox).Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if string(v) == string(want) {
+			return false
+		}
+	}
+	return true
 }
 
 // ImportedGame returns the hub's ID of a hall's game.

@@ -12,11 +12,24 @@ import (
 )
 
 // startFederation starts the daemon's part of a multi-hall event
-// (federation:): a hall's outbox, told of every commit by the director's
-// live updates, or the hub's inbox.
+// (federation:). A hall's outbox is told of every commit by the director's
+// live updates, and the hall plays the rounds the hub pairs (its director
+// pairs none). The hub's inbox stores the halls' facts, its director pairs
+// the next round when a hall's result completes one, and each round it
+// pairs goes to the halls.
 func startFederation(ctx context.Context, wg *sync.WaitGroup, f config.Federation, db *store.DB, d *director.Director, log *slog.Logger) (*federation.Node, error) {
-	node, err := federation.Start(ctx, federation.Options{Role: f.Role, Hall: f.Hall, URL: f.URL, Listen: f.Listen,
-		StoreDir: f.StoreDir, LeafListen: f.LeafListen, HubURL: f.HubURL, Halls: f.Halls, DB: db, Log: log})
+	o := federation.Options{Role: f.Role, Hall: f.Hall, URL: f.URL, Listen: f.Listen,
+		StoreDir: f.StoreDir, LeafListen: f.LeafListen, HubURL: f.HubURL, Halls: f.Halls, DB: db, Log: log}
+	switch f.Role {
+	case "hall":
+		d.SetPairedElsewhere("the hub")
+		o.ApplyRound = func(ctx context.Context, r store.Round) (bool, error) {
+			return d.ApplyRound(ctx, r, f.FirstBoard, "hub")
+		}
+	case "hub":
+		o.ResultStored = d.ImportedResult
+	}
+	node, err := federation.Start(ctx, o)
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +40,13 @@ func startFederation(ctx context.Context, wg *sync.WaitGroup, f config.Federatio
 				select {
 				case <-ctx.Done():
 					open = false
-				case _, open = <-updates:
+				case u, ok := <-updates:
+					open = ok
+					if u.Kind == "round" || !ok {
+						// After a lost subscription too: a round may
+						// have been missed.
+						node.RoundPaired()
+					}
 					node.Notify()
 				}
 			}

@@ -178,6 +178,10 @@ type Federation struct {
 	// Halls (hub) are the halls whose streams the hub sources; each hall's
 	// JetStream domain is its name.
 	Halls []string `mapstructure:"halls"`
+	// FirstBoard (hall) is the event's board number the hall's first table
+	// of each tournament plays: its table n plays board first_board+n-1 of
+	// the rounds the hub pairs.
+	FirstBoard int `mapstructure:"first_board"`
 }
 
 // Tournament is one tournament of the event.
@@ -271,8 +275,9 @@ var scalars = map[string]any{
 	// An environment variable alone sets a key only if it has a default.
 	"http.secure_cookies": false,
 	// Federation: none unless a role is given.
-	"federation.role":   "",
-	"federation.listen": "127.0.0.1:4222",
+	"federation.role":        "",
+	"federation.listen":      "127.0.0.1:4222",
+	"federation.first_board": 1,
 }
 
 // flagKeys are the flags of serve that set a key.
@@ -659,6 +664,9 @@ func (f Federation) problems() []Problem {
 		}
 		if f.URL == "" && f.HubURL != "" {
 			natsURL("federation.hub_url", f.HubURL, "nats-leaf", "tls")
+		}
+		if f.FirstBoard < 1 {
+			add("federation.first_board", f.FirstBoard, "must be 1 or more (the board the hall's first table plays)")
 		}
 	case "hub":
 		seen := map[string]int{}

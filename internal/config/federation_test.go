@@ -36,7 +36,7 @@ func TestFederation(t *testing.T) {
 `)
 	require.NoError(t, err)
 	assert.Equal(t, config.Federation{Role: "hall", Hall: "east", Listen: "127.0.0.1:4222", StoreDir: "/var/lib/arbiter/nats",
-		HubURL: "nats-leaf://hq.example:7422"}, c.Federation)
+		HubURL: "nats-leaf://hq.example:7422", FirstBoard: 1}, c.Federation)
 
 	c, err = loadFederation(t, `federation: {role: hub, url: "tls://nats.example:4222", halls: [east, west]}
 `)
@@ -58,6 +58,7 @@ func TestFederationProblems(t *testing.T) {
 		{"hub without halls", `{role: hub, url: "nats://x:4222"}`, "federation.halls", "names of the halls"},
 		{"hall twice", `{role: hub, url: "nats://x:4222", halls: [east, east]}`, "federation.halls[1]", "listed twice"},
 		{"bad leaf listen", `{role: hub, store_dir: x, halls: [east], leaf_listen: "x"}`, "federation.leaf_listen", "host:port"},
+		{"first board", `{role: hall, hall: east, store_dir: x, first_board: 0}`, "federation.first_board", "1 or more"},
 		{"typo", `{role: hub, url: "nats://x:4222", halls: [east], hals: [west]}`, "federation.hals", ""},
 	}
 	for _, tt := range tests {

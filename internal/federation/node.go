@@ -26,6 +26,12 @@ type Options struct {
 	Halls      []string
 	DB         *store.DB
 	Log        *slog.Logger
+	// ApplyRound (hall) stores a round the hub paired and starts the
+	// hall's games of it; it reports whether the round was new.
+	ApplyRound func(context.Context, store.Round) (bool, error)
+	// ResultStored (hub), if set, is called with the hub's game after a
+	// hall's result was stored.
+	ResultStored func(store.Game)
 }
 
 // Node is a running hall outbox or hub inbox with its NATS connection and,
@@ -34,6 +40,7 @@ type Node struct {
 	srv    *server.Server
 	nc     *nats.Conn
 	outbox *Outbox
+	pairer *Pairer
 	stop   func()
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -85,6 +92,18 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 		}
 		n.outbox = &Outbox{DB: o.DB, JS: js, Hall: o.Hall, Log: o.Log}
 		n.wg.Go(func() { _ = n.outbox.Run(ctx) })
+		if o.ApplyRound != nil {
+			kv, err := MirrorPairings(ctx, js, HubDomain)
+			if err != nil {
+				return nil, fmt.Errorf("federation: %w", err)
+			}
+			f := &Follower{KV: kv, Apply: o.ApplyRound, Log: o.Log}
+			n.wg.Go(func() {
+				if err := f.Run(ctx); err != nil && ctx.Err() == nil {
+					o.Log.Error("federation pairings stopped", "err", err)
+				}
+			})
+		}
 	case "hub":
 		halls := make([]Hall, len(o.Halls))
 		for i, h := range o.Halls {
@@ -93,7 +112,26 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 		if err := EnsureHubStream(ctx, js, halls); err != nil {
 			return nil, fmt.Errorf("federation: %w", err)
 		}
+		kv, err := EnsurePairings(ctx, js)
+		if err != nil {
+			return nil, fmt.Errorf("federation: %w", err)
+		}
+		n.pairer = &Pairer{DB: o.DB, KV: kv, Log: o.Log}
+		n.wg.Go(func() { _ = n.pairer.Run(ctx) })
 		in := &Inbox{DB: o.DB, JS: js, Log: o.Log}
+		if o.ResultStored != nil {
+			in.Applied = func(f Fact) {
+				if f.Kind != KindResult {
+					return
+				}
+				g, err := storedGame(o.DB, f)
+				if err != nil {
+					o.Log.Error("federation inbox: stored result", "fact", f.MsgID(), "err", err)
+					return
+				}
+				o.ResultStored(g)
+			}
+		}
 		if n.stop, err = in.Start(ctx); err != nil {
 			return nil, fmt.Errorf("federation: %w", err)
 		}
@@ -110,6 +148,23 @@ func (n *Node) Notify() {
 	if n.outbox != nil {
 		n.outbox.Notify()
 	}
+}
+
+// RoundPaired tells a hub's pairings writer that a round was paired; a
+// hall ignores it.
+func (n *Node) RoundPaired() {
+	if n.pairer != nil {
+		n.pairer.Notify()
+	}
+}
+
+// storedGame is the hub's game of a hall's fact.
+func storedGame(db *store.DB, f Fact) (store.Game, error) {
+	id, err := db.ImportedGame(f.Hall, f.GameID)
+	if err != nil {
+		return store.Game{}, err
+	}
+	return db.Game(id)
 }
 
 // Close stops the outbox or inbox, the connection and the embedded
