@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 
 	"arbiter/director"
@@ -26,6 +28,17 @@ func startFederation(ctx context.Context, wg *sync.WaitGroup, f config.Federatio
 		o.ApplyRound = func(ctx context.Context, r store.Round) (bool, error) {
 			return d.ApplyRound(ctx, r, f.FirstBoard, "hub")
 		}
+		o.Boards = func() []federation.BoardStatus {
+			var out []federation.BoardStatus
+			for _, t := range d.Tables() {
+				out = append(out, federation.BoardStatus{Board: t.Table, Tournament: t.Tournament, Table: t.Number,
+					Game: t.GameID, Health: t.Health, Since: t.HealthSince})
+			}
+			return out
+		}
+		o.Command = func(_ context.Context, c federation.Command) error {
+			return hubCommand(d, c)
+		}
 	case "hub":
 		o.ResultStored = d.ImportedResult
 	}
@@ -47,6 +60,9 @@ func startFederation(ctx context.Context, wg *sync.WaitGroup, f config.Federatio
 						// have been missed.
 						node.RoundPaired()
 					}
+					if u.Kind == "alert" || !ok {
+						node.AlertsChanged()
+					}
 					node.Notify()
 				}
 			}
@@ -54,4 +70,26 @@ func startFederation(ctx context.Context, wg *sync.WaitGroup, f config.Federatio
 		}
 	})
 	return node, nil
+}
+
+// hubCommand does in a hall what the hub's arbiter did about one of its
+// alerts, audited in the hall as the hub arbiter's action. An alert the
+// hall resolved already is left as it is.
+func hubCommand(d *director.Director, c federation.Command) error {
+	switch c.What {
+	case federation.CmdResolveAlert:
+		alerts, err := d.DB().Alerts(false)
+		if err != nil {
+			return err
+		}
+		i := slices.IndexFunc(alerts, func(a store.Alert) bool { return a.ID == c.Alert })
+		if i < 0 {
+			return fmt.Errorf("the hub resolved alert %d, which this hall does not have", c.Alert)
+		}
+		if alerts[i].Resolved {
+			return nil
+		}
+		return d.ResolveAlert(c.Alert, c.Who+" (hub)", c.Why)
+	}
+	return fmt.Errorf("unknown command %q from the hub", c.What)
 }

@@ -223,3 +223,29 @@ func notations(ms []store.Move) []string {
 	}
 	return out
 }
+
+// The hub's arbiter resolving a hall's alert resolves it in the hall,
+// audited there as the hub arbiter's action; again, it is harmless; an
+// alert the hall does not have is an error.
+func TestFederationHubCommandInHall(t *testing.T) {
+	cfg := fastDemo(t, 1, 10)
+	db, err := store.Open(cfg.Event.Database, nil)
+	require.NoError(t, err)
+	defer db.Close()
+	d, err := director.New(cfg, db, slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	a := &store.Alert{Kind: "illegal-move", Message: "not legal", At: time.Now(), BoardID: "B1"}
+	require.NoError(t, db.AddAlert(a))
+	cmd := federation.Command{What: federation.CmdResolveAlert, Alert: a.ID, Who: "chief", Why: "the player was warned"}
+	require.NoError(t, hubCommand(d, cmd))
+	open, err := db.Alerts(true)
+	require.NoError(t, err)
+	require.Empty(t, open)
+	acts, err := db.Actions(0)
+	require.NoError(t, err)
+	require.Len(t, acts, 1)
+	require.Equal(t, [3]string{"chief (hub)", "resolve-alert", "the player was warned"}, [3]string{acts[0].Who, acts[0].What, acts[0].Why})
+	require.NoError(t, hubCommand(d, cmd), "a resolved alert stays resolved")
+	cmd.Alert = 99
+	require.ErrorContains(t, hubCommand(d, cmd), "alert 99, which this hall does not have")
+}

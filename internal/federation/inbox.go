@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -24,6 +26,16 @@ type Inbox struct {
 	// Applied, if set, is called after each fact is stored (or found
 	// stored already).
 	Applied func(Fact)
+
+	mu     sync.Mutex
+	boards map[string][]BoardStatus // by hall, the last status heard
+}
+
+// Boards returns the last status each hall published of its boards.
+func (in *Inbox) Boards() map[string][]BoardStatus {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return maps.Clone(in.boards)
 }
 
 // retryDelay is how long a fact that arrived before the fact it follows
@@ -142,6 +154,33 @@ func (in *Inbox) Apply(f Fact) error {
 		return err
 	case KindResult:
 		return in.DB.ImportResult(f.Hall, f.GameID, f.Result, f.Reason, f.Ended, f.Plies)
+	case KindAlert:
+		_, err := in.DB.ImportAlert(f.Hall, *f.Alert, in.hubGame(f))
+		return err
+	case KindAction:
+		_, err := in.DB.ImportAction(f.Hall, *f.Action, in.hubGame(f))
+		return err
+	case KindStatus:
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		if in.boards == nil {
+			in.boards = map[string][]BoardStatus{}
+		}
+		in.boards[f.Hall] = f.Boards
+		return nil
 	}
 	return fmt.Errorf("unknown fact kind %q", f.Kind)
+}
+
+// hubGame is the hub's ID of the hall's game a fact is about, 0 if none
+// (or one the hub does not hold).
+func (in *Inbox) hubGame(f Fact) uint64 {
+	if f.GameID == 0 {
+		return 0
+	}
+	id, err := in.DB.ImportedGame(f.Hall, f.GameID)
+	if err != nil {
+		return 0
+	}
+	return id
 }

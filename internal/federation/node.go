@@ -32,18 +32,25 @@ type Options struct {
 	// ResultStored (hub), if set, is called with the hub's game after a
 	// hall's result was stored.
 	ResultStored func(store.Game)
+	// Boards (hall), if set, returns the state of the hall's boards.
+	Boards func() []BoardStatus
+	// Command (hall), if set, does and audits what the hub's arbiter did
+	// about one of the hall's alerts.
+	Command func(context.Context, Command) error
 }
 
 // Node is a running hall outbox or hub inbox with its NATS connection and,
 // if embedded, its server.
 type Node struct {
-	srv    *server.Server
-	nc     *nats.Conn
-	outbox *Outbox
-	pairer *Pairer
-	stop   func()
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	srv       *server.Server
+	nc        *nats.Conn
+	outbox    *Outbox
+	pairer    *Pairer
+	commander *Commander
+	inbox     *Inbox
+	stop      func()
+	cancel    context.CancelFunc
+	wg        sync.WaitGroup
 }
 
 // Start connects to (or embeds) the NATS server, makes sure of the streams
@@ -90,7 +97,15 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 		if err := EnsureHallStream(ctx, js, o.Hall); err != nil {
 			return nil, fmt.Errorf("federation: %w", err)
 		}
-		n.outbox = &Outbox{DB: o.DB, JS: js, Hall: o.Hall, Log: o.Log}
+		n.outbox = &Outbox{DB: o.DB, JS: js, Hall: o.Hall, Log: o.Log, Boards: o.Boards}
+		if o.Command != nil {
+			hubJS, err := jetstream.NewWithDomain(n.nc, HubDomain)
+			if err != nil {
+				return nil, fmt.Errorf("federation: %w", err)
+			}
+			cf := &CommandFollower{JS: hubJS, Hall: o.Hall, Apply: o.Command, Log: o.Log}
+			n.wg.Go(func() { _ = cf.Run(ctx) })
+		}
 		n.wg.Go(func() { _ = n.outbox.Run(ctx) })
 		if o.ApplyRound != nil {
 			kv, err := MirrorPairings(ctx, js, HubDomain)
@@ -118,7 +133,13 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 		}
 		n.pairer = &Pairer{DB: o.DB, KV: kv, Log: o.Log}
 		n.wg.Go(func() { _ = n.pairer.Run(ctx) })
+		if err := EnsureCommands(ctx, js); err != nil {
+			return nil, fmt.Errorf("federation: %w", err)
+		}
+		n.commander = &Commander{DB: o.DB, JS: js, Log: o.Log}
+		n.wg.Go(func() { _ = n.commander.Run(ctx) })
 		in := &Inbox{DB: o.DB, JS: js, Log: o.Log}
+		n.inbox = in
 		if o.ResultStored != nil {
 			in.Applied = func(f Fact) {
 				if f.Kind != KindResult {
@@ -156,6 +177,23 @@ func (n *Node) RoundPaired() {
 	if n.pairer != nil {
 		n.pairer.Notify()
 	}
+}
+
+// AlertsChanged tells a hub's command sender that alerts changed (one of
+// the halls' may have been resolved by the hub's arbiter); a hall ignores
+// it.
+func (n *Node) AlertsChanged() {
+	if n.commander != nil {
+		n.commander.Notify()
+	}
+}
+
+// Boards returns, on a hub, the last status each hall gave of its boards.
+func (n *Node) Boards() map[string][]BoardStatus {
+	if n.inbox == nil {
+		return nil
+	}
+	return n.inbox.Boards()
 }
 
 // storedGame is the hub's game of a hall's fact.
