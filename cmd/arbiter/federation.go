@@ -21,7 +21,8 @@ import (
 // pairs goes to the halls.
 func startFederation(ctx context.Context, wg *sync.WaitGroup, f config.Federation, db *store.DB, d *director.Director, log *slog.Logger) (*federation.Node, error) {
 	o := federation.Options{Role: f.Role, Hall: f.Hall, URL: f.URL, Listen: f.Listen,
-		StoreDir: f.StoreDir, LeafListen: f.LeafListen, HubURL: f.HubURL, Halls: f.Halls, DB: db, Log: log}
+		StoreDir: f.StoreDir, LeafListen: f.LeafListen, HubURL: f.HubURL, Halls: f.Halls, HallPasswords: f.HallPasswords,
+		TLSCert: f.TLSCert, TLSKey: f.TLSKey, TLSCA: f.TLSCA, DB: db, Log: log}
 	switch f.Role {
 	case "hall":
 		d.SetPairedElsewhere("the hub")

@@ -96,7 +96,10 @@ func TestFederationSwissThroughServe(t *testing.T) {
 
 	hubCfg := federatedSwiss(t)
 	hubCfg.Federation = config.Federation{Role: "hub", Listen: freeAddr(t), StoreDir: filepath.Join(dir, "nats-hub"),
-		LeafListen: leaf, Halls: halls}
+		LeafListen: leaf, Halls: halls, HallPasswords: map[string]string{}}
+	for _, h := range halls {
+		hubCfg.Federation.HallPasswords[h] = "secret-of-" + h
+	}
 	hallCfg := map[string]*config.Config{}
 	hallErr := map[string]<-chan error{}
 	hallCtx, stopHalls := context.WithCancel(ctx)
@@ -105,7 +108,7 @@ func TestFederationSwissThroughServe(t *testing.T) {
 		cfg := federatedSwiss(t)
 		cfg.Demo.Boards = 1
 		cfg.Federation = config.Federation{Role: "hall", Hall: h, Listen: freeAddr(t), StoreDir: filepath.Join(dir, "nats-"+h),
-			HubURL: "nats-leaf://" + leaf, FirstBoard: i + 1}
+			HubURL: fmt.Sprintf("nats-leaf://%s:secret-of-%s@%s", h, h, leaf), FirstBoard: i + 1}
 		hallCfg[h] = cfg
 	}
 	_, hubOut, hubErr := startServe(t, ctx, hubCfg, true)

@@ -44,7 +44,11 @@ func startNode(t testing.TB, cfg federation.ServerConfig) *node {
 	t.Helper()
 	s, err := federation.StartServer(cfg)
 	require.NoError(t, err)
-	nc, err := nats.Connect(s.ClientURL())
+	var opts []nats.Option
+	if cfg.LocalPassword != "" {
+		opts = append(opts, nats.UserInfo(federation.LocalUser, cfg.LocalPassword))
+	}
+	nc, err := nats.Connect(s.ClientURL(), opts...)
 	require.NoError(t, err)
 	js, err := jetstream.New(nc)
 	require.NoError(t, err)

@@ -2,8 +2,13 @@ package federation
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -24,8 +29,14 @@ type Options struct {
 	LeafListen string // embedded hub: the halls' leaf node address
 	HubURL     string // embedded hall: the hub's leaf node address
 	Halls      []string
-	DB         *store.DB
-	Log        *slog.Logger
+	// HallPasswords (embedded hub): each hall's password or bcrypt hash;
+	// given, each hall may use only its own subjects.
+	HallPasswords map[string]string
+	// TLSCert, TLSKey (embedded hub): the leaf node port's certificate;
+	// TLSCA (hall, or a client of URL): the authority to trust.
+	TLSCert, TLSKey, TLSCA string
+	DB                     *store.DB
+	Log                    *slog.Logger
 	// ApplyRound (hall) stores a round the hub paired and starts the
 	// hall's games of it; it reports whether the round was new.
 	ApplyRound func(context.Context, store.Round) (bool, error)
@@ -70,11 +81,22 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 		}
 	}()
 	url := o.URL
+	copts := []nats.Option{nats.Name("arbiter " + o.Role), nats.MaxReconnects(-1)}
 	if url == "" {
 		sc := ServerConfig{Name: o.Hall, Domain: o.Hall, Listen: o.Listen, StoreDir: o.StoreDir}
+		if sc.LeafTLS, err = leafTLS(o); err != nil {
+			return nil, fmt.Errorf("federation: %w", err)
+		}
 		switch o.Role {
 		case "hub":
-			sc.Name, sc.Domain, sc.LeafListen = "hub", "hub", o.LeafListen
+			sc.Name, sc.Domain, sc.LeafListen = "hub", HubDomain, o.LeafListen
+			if len(o.HallPasswords) > 0 {
+				sc.HallUsers = o.HallPasswords
+				if sc.LocalPassword, err = randomPassword(); err != nil {
+					return nil, fmt.Errorf("federation: %w", err)
+				}
+				copts = append(copts, nats.UserInfo(LocalUser, sc.LocalPassword))
+			}
 		case "hall":
 			if o.HubURL != "" {
 				sc.LeafRemotes = []string{o.HubURL}
@@ -84,9 +106,12 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 			return nil, fmt.Errorf("federation: %w", err)
 		}
 		url = n.srv.ClientURL()
+	} else if o.TLSCA != "" {
+		copts = append(copts, nats.RootCAs(o.TLSCA))
 	}
-	if n.nc, err = nats.Connect(url, nats.Name("arbiter "+o.Role), nats.MaxReconnects(-1)); err != nil {
-		return nil, fmt.Errorf("federation: connect %s: %w", url, err)
+	if n.nc, err = nats.Connect(url, copts...); err != nil {
+		// Not the URL: it may hold a password.
+		return nil, fmt.Errorf("federation: connect to the NATS server: %w", err)
 	}
 	js, err := jetstream.New(n.nc)
 	if err != nil {
@@ -108,7 +133,7 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 		}
 		n.wg.Go(func() { _ = n.outbox.Run(ctx) })
 		if o.ApplyRound != nil {
-			kv, err := MirrorPairings(ctx, js, HubDomain)
+			kv, err := MirrorPairings(ctx, js, o.Hall, HubDomain)
 			if err != nil {
 				return nil, fmt.Errorf("federation: %w", err)
 			}
@@ -220,4 +245,38 @@ func (n *Node) Close() {
 		n.srv.Shutdown()
 		n.srv.WaitForShutdown()
 	}
+}
+
+// leafTLS is the TLS of an embedded server's leaf node link: the hub's
+// certificate, or the authority a hall trusts for it; nil if none.
+func leafTLS(o Options) (*tls.Config, error) {
+	switch {
+	case o.Role == "hub" && o.TLSCert != "":
+		cert, err := tls.LoadX509KeyPair(o.TLSCert, o.TLSKey)
+		if err != nil {
+			return nil, fmt.Errorf("leaf node certificate: %w", err)
+		}
+		return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
+	case o.Role == "hall" && o.TLSCA != "":
+		pem, err := os.ReadFile(o.TLSCA)
+		if err != nil {
+			return nil, fmt.Errorf("hub's certificate authority: %w", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("hub's certificate authority %s: no PEM certificate in it", o.TLSCA)
+		}
+		return &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}, nil
+	}
+	return nil, nil
+}
+
+// randomPassword is the hub daemon's own password on its embedded server,
+// new at each start.
+func randomPassword() (string, error) {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
 }

@@ -83,12 +83,17 @@ func EnsurePairings(ctx context.Context, js jetstream.JetStream) (jetstream.KeyV
 	return kv, nil
 }
 
-// MirrorPairings creates (or opens) a hall's read-only mirror of the hub's
-// pairings bucket, which lives in JetStream domain hubDomain.
-func MirrorPairings(ctx context.Context, js jetstream.JetStream, hubDomain string) (jetstream.KeyValue, error) {
+// MirrorPairings creates (or opens) hall's read-only mirror of the hub's
+// pairings bucket, which lives in JetStream domain hubDomain; the mirror
+// is delivered on the hall's own subjects (DeliverPrefix).
+func MirrorPairings(ctx context.Context, js jetstream.JetStream, hall, hubDomain string) (jetstream.KeyValue, error) {
+	if err := ValidName(hall); err != nil {
+		return nil, fmt.Errorf("pairings mirror: %w", err)
+	}
 	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: PairingsBucket, Storage: jetstream.FileStorage,
 		Description: "mirror of the hub's rounds",
-		Mirror:      &jetstream.StreamSource{Name: PairingsBucket, Domain: hubDomain}})
+		Mirror: &jetstream.StreamSource{Name: PairingsBucket, External: &jetstream.ExternalStream{
+			APIPrefix: "$JS." + hubDomain + ".API", DeliverPrefix: DeliverPrefix + "." + hall + ".pairings"}}})
 	if err != nil {
 		return nil, fmt.Errorf("pairings mirror of domain %s: %w", hubDomain, err)
 	}

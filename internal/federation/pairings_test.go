@@ -58,7 +58,7 @@ func TestPairingsReachHallsOffline(t *testing.T) {
 	require.NoError(t, err)
 	got := map[string]*hallRounds{}
 	for h, n := range top.halls {
-		mirror, err := federation.MirrorPairings(ctx, n.js, federation.HubDomain)
+		mirror, err := federation.MirrorPairings(ctx, n.js, h, federation.HubDomain)
 		require.NoError(t, err)
 		got[h] = &hallRounds{}
 		f := &federation.Follower{KV: mirror, Apply: got[h].apply}

@@ -54,7 +54,9 @@ func EnsureHubStream(ctx context.Context, js jetstream.JetStream, halls []Hall) 
 		}
 		src := &jetstream.StreamSource{Name: HallStream(h.Name)}
 		if h.Domain != "" {
-			src.External = &jetstream.ExternalStream{APIPrefix: "$JS." + h.Domain + ".API"}
+			// Delivered on the hall's own subjects, which its credentials
+			// allow it to send (HallPermissions).
+			src.External = &jetstream.ExternalStream{APIPrefix: "$JS." + h.Domain + ".API", DeliverPrefix: DeliverPrefix + "." + h.Name}
 		}
 		cfg.Sources = append(cfg.Sources, src)
 	}
