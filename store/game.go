@@ -164,45 +164,48 @@ func (db *DB) TruncateMoves(gameID uint64, ply int, position string, a *Action) 
 // An arbiter's decision passes the action that made it, stored in the same
 // transaction; a result the rules decided passes nil.
 func (db *DB) SetResult(gameID uint64, result, reason string, ended time.Time, a *Action) error {
-	return db.update(func(tx *bolt.Tx) error {
-		games := tx.Bucket(bucketGames)
-		var g Game
-		if err := get(games, u64key(gameID), &g); err != nil {
-			return fmt.Errorf("game %d: %w", gameID, err)
+	return db.update(func(tx *bolt.Tx) error { return setResult(tx, gameID, result, reason, ended, a) })
+}
+
+// setResult is SetResult within tx.
+func setResult(tx *bolt.Tx, gameID uint64, result, reason string, ended time.Time, a *Action) error {
+	games := tx.Bucket(bucketGames)
+	var g Game
+	if err := get(games, u64key(gameID), &g); err != nil {
+		return fmt.Errorf("game %d: %w", gameID, err)
+	}
+	g.Result, g.Reason, g.Ended = result, reason, ended
+	if err := put(games, u64key(gameID), &g); err != nil {
+		return err
+	}
+	if g.TournamentID != 0 && g.Round != 0 {
+		played := false
+		if mb := tx.Bucket(bucketMoves).Bucket(u64key(gameID)); mb != nil {
+			k, _ := mb.Cursor().First()
+			played = k != nil
 		}
-		g.Result, g.Reason, g.Ended = result, reason, ended
-		if err := put(games, u64key(gameID), &g); err != nil {
-			return err
-		}
-		if g.TournamentID != 0 && g.Round != 0 {
-			played := false
-			if mb := tx.Bucket(bucketMoves).Bucket(u64key(gameID)); mb != nil {
-				k, _ := mb.Cursor().First()
-				played = k != nil
+		result := PairingResult(result, reason, played)
+		rounds := tx.Bucket(bucketRounds)
+		key := pairKey(g.TournamentID, uint32(g.Round))
+		var r Round
+		if err := get(rounds, key, &r); err == nil {
+			for i := range r.Pairings {
+				if r.Pairings[i].GameID == gameID {
+					r.Pairings[i].Result = result
+				}
 			}
-			result := PairingResult(result, reason, played)
-			rounds := tx.Bucket(bucketRounds)
-			key := pairKey(g.TournamentID, uint32(g.Round))
-			var r Round
-			if err := get(rounds, key, &r); err == nil {
-				for i := range r.Pairings {
-					if r.Pairings[i].GameID == gameID {
-						r.Pairings[i].Result = result
-					}
-				}
-				if err := put(rounds, key, &r); err != nil {
-					return err
-				}
-			} else if !errors.Is(err, ErrNotFound) {
+			if err := put(rounds, key, &r); err != nil {
 				return err
 			}
+		} else if !errors.Is(err, ErrNotFound) {
+			return err
 		}
-		if a != nil {
-			a.GameID = gameID
-			return addAction(tx, a)
-		}
-		return nil
-	})
+	}
+	if a != nil {
+		a.GameID = gameID
+		return addAction(tx, a)
+	}
+	return nil
 }
 
 // PairingResult is the tournament result of a game's result: a game

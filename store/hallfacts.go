@@ -31,13 +31,22 @@ type HallAlert struct {
 // message, evidence and time. An alert the hall resolved is resolved on
 // the hub too, without an action (the hall's action comes as its own
 // fact). It returns the hub's ID of the alert.
-func (db *DB) ImportAlert(hall string, a Alert, gameID uint64) (uint64, error) {
+func (db *DB) ImportAlert(hall string, a Alert, gameID uint64) (id uint64, err error) {
+	err = db.ImportBatch(func(t *ImportTx) error {
+		id, err = t.Alert(hall, a, gameID)
+		return err
+	})
+	return id, err
+}
+
+// Alert is ImportAlert within the batch.
+func (t *ImportTx) Alert(hall string, a Alert, gameID uint64) (uint64, error) {
 	if hall == "" || strings.ContainsRune(hall, 0) {
 		return 0, fmt.Errorf("import alert %d: bad hall name %q", a.ID, hall)
 	}
 	var id uint64
 	key := inboxKey(hall, a.ID)
-	err := db.update(func(tx *bolt.Tx) error {
+	err := func(tx *bolt.Tx) error {
 		in, err := tx.CreateBucketIfNotExists(bucketInboxAlerts)
 		if err != nil {
 			return fmt.Errorf("create bucket %s: %w", bucketInboxAlerts, err)
@@ -67,7 +76,7 @@ func (db *DB) ImportAlert(hall string, a Alert, gameID uint64) (uint64, error) {
 			return err
 		}
 		return in.Put(key, u64key(id))
-	})
+	}(t.tx)
 	if err != nil {
 		return 0, fmt.Errorf("import alert %d of hall %s: %w", binary.BigEndian.Uint64(key[len(hall)+1:]), hall, err)
 	}
@@ -101,12 +110,21 @@ func (db *DB) HallAlerts() ([]HallAlert, error) {
 // ImportAction stores, on the hub, an arbiter action a hall audited, once:
 // it joins the hub's audit log with the hall named in who, and the hub's
 // game gameID (0 if none). It reports whether the action was new.
-func (db *DB) ImportAction(hall string, a Action, gameID uint64) (bool, error) {
+func (db *DB) ImportAction(hall string, a Action, gameID uint64) (created bool, err error) {
+	err = db.ImportBatch(func(t *ImportTx) error {
+		created, err = t.Action(hall, a, gameID)
+		return err
+	})
+	return created, err
+}
+
+// Action is ImportAction within the batch.
+func (t *ImportTx) Action(hall string, a Action, gameID uint64) (bool, error) {
 	if hall == "" || strings.ContainsRune(hall, 0) {
 		return false, fmt.Errorf("import action %d: bad hall name %q", a.ID, hall)
 	}
 	created := false
-	err := db.update(func(tx *bolt.Tx) error {
+	err := func(tx *bolt.Tx) error {
 		in, err := tx.CreateBucketIfNotExists(bucketInboxActions)
 		if err != nil {
 			return fmt.Errorf("create bucket %s: %w", bucketInboxActions, err)
@@ -121,7 +139,7 @@ func (db *DB) ImportAction(hall string, a Action, gameID uint64) (bool, error) {
 		}
 		created = true
 		return in.Put(key, u64key(a.ID))
-	})
+	}(t.tx)
 	if err != nil {
 		return false, fmt.Errorf("import action of hall %s: %w", hall, err)
 	}

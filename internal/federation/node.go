@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
@@ -165,6 +166,7 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 		n.wg.Go(func() { _ = n.commander.Run(ctx) })
 		in := &Inbox{DB: o.DB, JS: js, Log: o.Log}
 		n.inbox = in
+		n.wg.Go(func() { reviveSources(ctx, js, o.Log) })
 		if o.ResultStored != nil {
 			in.Applied = func(f Fact) {
 				if f.Kind != KindResult {
@@ -280,3 +282,27 @@ func randomPassword() (string, error) {
 	}
 	return hex.EncodeToString(b), nil
 }
+
+// reviveSources restarts the hub stream's stalled sources of halls that
+// answer, every ReviveEvery, until ctx ends.
+func reviveSources(ctx context.Context, js jetstream.JetStream, log *slog.Logger) {
+	t := time.NewTicker(ReviveEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		halls, err := ReviveSources(ctx, js)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Warn("federation: revive the halls' sources", "err", err)
+		case len(halls) > 0:
+			log.Info("federation: halls' sources restarted after a link came back", "halls", halls)
+		}
+	}
+}
+
+// ReviveEvery is how often a hub looks for stalled hall sources.
+const ReviveEvery = 2 * time.Second
