@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	neturl "net/url"
 	"os"
 	"sync"
 	"time"
@@ -186,7 +187,7 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 	default:
 		return nil, fmt.Errorf("federation: role %q: want hall or hub", o.Role)
 	}
-	o.Log.Info("federation started", "role", o.Role, "hall", o.Hall, "nats", url, "embedded", n.srv != nil)
+	o.Log.Info("federation started", "role", o.Role, "hall", o.Hall, "nats", redacted(url), "embedded", n.srv != nil)
 	return n, nil
 }
 
@@ -306,3 +307,12 @@ func reviveSources(ctx context.Context, js jetstream.JetStream, log *slog.Logger
 
 // ReviveEvery is how often a hub looks for stalled hall sources.
 const ReviveEvery = 2 * time.Second
+
+// redacted is a NATS URL without its password, for the logs.
+func redacted(raw string) string {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return "(not a URL)"
+	}
+	return u.Redacted()
+}

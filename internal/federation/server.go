@@ -76,6 +76,9 @@ func StartServer(c ServerConfig) (*server.Server, error) {
 		}
 		opts.LeafNode.Host, opts.LeafNode.Port = h, p
 		opts.LeafNode.TLSConfig = c.LeafTLS
+		// The halls reach the hub at the address they were given (through
+		// a proxy or a NAT, maybe), not at the one it listens on.
+		opts.LeafNode.NoAdvertise = true
 	}
 	// The halls' users are the server's users (a leaf node's permissions
 	// come from them), with the daemon's own.
