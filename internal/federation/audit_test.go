@@ -120,3 +120,39 @@ func TestHallAuditReachesHubAndHubActsOnIt(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, n, "each command is sent once")
 }
+
+func TestDecodeCommand(t *testing.T) {
+	tests := []struct{ name, data, says string }{
+		{"not json", `[`, "command on arbiter-cmd.east.resolve-alert: unexpected end"},
+		{"unknown", `{"what":"delete-all","alert":1,"who":"x"}`, `unknown command "delete-all"`},
+		{"no alert", `{"what":"resolve-alert","who":"chief"}`, "resolve-alert without its alert or who"},
+		{"no who", `{"what":"resolve-alert","alert":2}`, "resolve-alert without its alert or who"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := federation.DecodeCommand("arbiter-cmd.east.resolve-alert", []byte(tt.data))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.says)
+		})
+	}
+	c, err := federation.DecodeCommand("arbiter-cmd.east.resolve-alert", []byte(`{"what":"resolve-alert","alert":2,"who":"chief","why":"warned"}`))
+	require.NoError(t, err)
+	assert.Equal(t, "cmd/east/resolve-alert/2", c.MsgID("east"))
+}
+
+// FuzzDecodeCommand: a command either decodes to one the hall knows, with
+// its alert and who, or is refused; it never panics.
+func FuzzDecodeCommand(f *testing.F) {
+	f.Add("arbiter-cmd.east.resolve-alert", []byte(`{"what":"resolve-alert","alert":2,"who":"chief"}`))
+	f.Add("arbiter-cmd.east.x", []byte(`{"what":"x"}`))
+	f.Add("", []byte(`null`))
+	f.Fuzz(func(t *testing.T, subject string, data []byte) {
+		c, err := federation.DecodeCommand(subject, data)
+		if err != nil {
+			return
+		}
+		require.Equal(t, federation.CmdResolveAlert, c.What)
+		require.NotZero(t, c.Alert)
+		require.NotEmpty(t, c.Who)
+	})
+}
