@@ -22,16 +22,23 @@ import (
 )
 
 // A hall daemon with federation: its demo boards' moves reach its hall
-// stream on the embedded NATS server as they are stored.
+// stream on the embedded NATS server as they are stored. (A hall plays the
+// rounds its hub pairs: a hub without boards runs beside it.)
 func TestServeHallPublishesMoves(t *testing.T) {
 	cfg := fastDemo(t, 1, 40)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	addr := l.Addr().String()
 	require.NoError(t, l.Close())
-	cfg.Federation = config.Federation{Role: "hall", Hall: "east", Listen: addr, StoreDir: filepath.Join(t.TempDir(), "nats")}
+	leaf := freeAddr(t)
+	cfg.Federation = config.Federation{Role: "hall", Hall: "east", Listen: addr, StoreDir: filepath.Join(t.TempDir(), "nats"),
+		HubURL: "nats-leaf://" + leaf, FirstBoard: 1}
+	hubCfg := fastDemo(t, 1, 40)
+	hubCfg.Federation = config.Federation{Role: "hub", Listen: freeAddr(t), StoreDir: filepath.Join(t.TempDir(), "nats-hub"),
+		LeafListen: leaf, Halls: []string{"east"}}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
+	_, _, hubErr := startServe(t, ctx, hubCfg, false)
 	_, _, errc := startServe(t, ctx, cfg, false)
 
 	nc, err := nats.Connect("nats://" + addr)
@@ -54,6 +61,7 @@ func TestServeHallPublishesMoves(t *testing.T) {
 	}
 	cancel()
 	require.NoError(t, <-errc)
+	require.NoError(t, <-hubErr)
 }
 
 // freeAddr is a loopback address nobody listens on.
