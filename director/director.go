@@ -55,6 +55,7 @@ type Director struct {
 	sender     Sender
 	autoResume bool          // resume clocks held by a restart without the arbiter (demo)
 	raw        *store.RawLog // where board frames are logged, if any
+	pairedBy   string        // who pairs the rounds when not this daemon (a federation's hub)
 
 	// Watchers are told about games and decisions (the demo players).
 	watchMu  sync.Mutex
@@ -282,7 +283,7 @@ func (d *Director) Run(ctx context.Context) error {
 		}
 	}
 	for _, t := range tours {
-		if t.cfg.AutoPair {
+		if t.cfg.AutoPair && d.pairedBy == "" {
 			if err := d.advance(ctx, t.rec.ID, "auto", ""); err != nil && !errors.Is(err, errRoundRunning) && !errors.Is(err, errTournamentOver) {
 				d.log.Error("pair", "tournament", t.rec.Name, "err", err)
 			}
@@ -375,7 +376,7 @@ func (d *Director) decided(t *Table, o arbiter.Output) {
 // auto-pairing is on.
 func (d *Director) gameEnded(t *Table, g store.Game) {
 	tr := d.tour(g.TournamentID)
-	if tr == nil || !tr.cfg.AutoPair || d.ctx == nil {
+	if tr == nil || !tr.cfg.AutoPair || d.ctx == nil || d.pairedBy != "" {
 		d.background(d.checkDone)
 		return
 	}

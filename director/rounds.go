@@ -197,6 +197,9 @@ func (d *Director) newRound(ctx context.Context, id uint64, what, who, why strin
 	}
 	d.mu.Lock() // one pairing at a time: the round being stored is the lock's
 	defer d.mu.Unlock()
+	if d.pairedBy != "" {
+		return fmt.Errorf("pair a round of %s: %w", tr.rec.Name, &PairedElsewhereError{By: d.pairedBy})
+	}
 	rounds, err := d.db.Rounds(id)
 	if err != nil {
 		return err
@@ -234,8 +237,7 @@ func (d *Director) newRound(ctx context.Context, id uint64, what, who, why strin
 	var games []*store.Game
 	var forfeits []*store.Game
 	for i, b := range pl.boards {
-		g := &store.Game{TournamentID: id, Round: number, BoardNo: i + 1, Game: tr.rec.Game, Options: tr.game.Options().String(),
-			TimeControl: tr.rec.TimeControlOf(number), First: name(b[0]), Second: name(b[1]), FirstID: b[0], SecondID: b[1], Started: d.wall()}
+		g := d.roundGame(tr, number, i+1, b, name)
 		if err := d.db.CreateGame(g); err != nil {
 			return err
 		}
@@ -293,14 +295,28 @@ func (d *Director) newRound(ctx context.Context, id uint64, what, who, why strin
 			return err
 		}
 	}
-	// Start the games on the tournament's tables, board n on table n, where
-	// the table's board is there; a game whose board is gone waits for it.
+	// Start the games on the tournament's tables, board n on table n.
+	onTable := make(map[int]*store.Game, len(games))
+	for i, g := range games {
+		onTable[i+1] = g
+	}
+	return d.startGames(ctx, tr, onTable)
+}
+
+// roundGame is the game of board (first and second player) in round
+// number of tr's tournament, not yet stored.
+func (d *Director) roundGame(tr *tour, number, board int, b [2]int, name func(int) string) *store.Game {
+	return &store.Game{TournamentID: tr.rec.ID, Round: number, BoardNo: board, Game: tr.rec.Game, Options: tr.game.Options().String(),
+		TimeControl: tr.rec.TimeControlOf(number), First: name(b[0]), Second: name(b[1]), FirstID: b[0], SecondID: b[1], Started: d.wall()}
+}
+
+// startGames starts each game on its table (by table number) of tr's
+// tournament, where the table's board is there; a game whose board is gone
+// waits for it.
+func (d *Director) startGames(ctx context.Context, tr *tour, onTable map[int]*store.Game) error {
 	for _, t := range d.tables {
-		if t.Tournament != id || t.Number > len(games) {
-			continue
-		}
-		g := games[t.Number-1]
-		if g.Result != "" {
+		g := onTable[t.Number]
+		if t.Tournament != tr.rec.ID || g == nil || g.Result != "" {
 			continue
 		}
 		g.BoardID = t.ID

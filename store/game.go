@@ -195,25 +195,28 @@ func (db *DB) ReplaceLastMove(m *Move, a *Action) error {
 // An arbiter's decision passes the action that made it, stored in the same
 // transaction; a result the rules decided passes nil.
 func (db *DB) SetResult(gameID uint64, result, reason string, ended time.Time, a *Action) error {
-	return db.update(func(tx *bolt.Tx) error {
-		games := tx.Bucket(bucketGames)
-		var g Game
-		if err := get(games, u64key(gameID), &g); err != nil {
-			return fmt.Errorf("game %d: %w", gameID, err)
-		}
-		g.Result, g.Reason, g.Ended = result, reason, ended
-		if err := put(games, u64key(gameID), &g); err != nil {
-			return err
-		}
-		if err := setPairingResult(tx, g); err != nil {
-			return err
-		}
-		if a != nil {
-			a.GameID = gameID
-			return addAction(tx, a)
-		}
-		return nil
-	})
+	return db.update(func(tx *bolt.Tx) error { return setResult(tx, gameID, result, reason, ended, a) })
+}
+
+// setResult is SetResult within tx.
+func setResult(tx *bolt.Tx, gameID uint64, result, reason string, ended time.Time, a *Action) error {
+	games := tx.Bucket(bucketGames)
+	var g Game
+	if err := get(games, u64key(gameID), &g); err != nil {
+		return fmt.Errorf("game %d: %w", gameID, err)
+	}
+	g.Result, g.Reason, g.Ended = result, reason, ended
+	if err := put(games, u64key(gameID), &g); err != nil {
+		return err
+	}
+	if err := setPairingResult(tx, g); err != nil {
+		return err
+	}
+	if a != nil {
+		a.GameID = gameID
+		return addAction(tx, a)
+	}
+	return nil
 }
 
 // setPairingResult copies the result of a tournament game onto its

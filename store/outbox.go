@@ -170,52 +170,72 @@ func inboxKey(hall string, hallGame uint64) []byte {
 	return append(append([]byte(hall), 0), u64key(hallGame)...)
 }
 
+// ImportTx is one transaction of a hub's imports (ImportBatch).
+type ImportTx struct{ tx *bolt.Tx }
+
+// ImportBatch applies fn's imports in one transaction, committed with one
+// write to disk when fn returns nil; an error from fn undoes them all.
+func (db *DB) ImportBatch(fn func(*ImportTx) error) error {
+	return db.update(func(tx *bolt.Tx) error { return fn(&ImportTx{tx}) })
+}
+
 // ImportGame stores, on the hub, a game a hall played, once: it returns the
 // hub's ID of the game, and whether it was new. In the same transaction it
 // links the game to its board in the hub's round (the hub pairs), after
 // checking that the hall plays the players paired there.
-func (db *DB) ImportGame(hall string, hallGame uint64, g Game) (uint64, bool, error) {
+func (db *DB) ImportGame(hall string, hallGame uint64, g Game) (id uint64, created bool, err error) {
+	err = db.ImportBatch(func(t *ImportTx) error {
+		id, created, err = t.Game(hall, hallGame, g)
+		return err
+	})
+	return id, created, err
+}
+
+// Game is ImportGame within the batch.
+func (t *ImportTx) Game(hall string, hallGame uint64, g Game) (uint64, bool, error) {
 	if hall == "" || strings.ContainsRune(hall, 0) {
 		return 0, false, fmt.Errorf("import game %d: bad hall name %q", hallGame, hall)
 	}
-	var id uint64
-	created := false
-	err := db.update(func(tx *bolt.Tx) error {
+	id, created, err := func() (uint64, bool, error) {
+		tx := t.tx
 		in, err := tx.CreateBucketIfNotExists(bucketInbox)
 		if err != nil {
-			return fmt.Errorf("create bucket %s: %w", bucketInbox, err)
+			return 0, false, fmt.Errorf("create bucket %s: %w", bucketInbox, err)
 		}
 		key := inboxKey(hall, hallGame)
 		if v := in.Get(key); v != nil {
-			id = binary.BigEndian.Uint64(v)
-			return nil
+			return binary.BigEndian.Uint64(v), false, nil
 		}
 		games := tx.Bucket(bucketGames)
-		if id, err = games.NextSequence(); err != nil {
-			return err
-		}
-		g.ID, g.Position, g.Result, g.Reason, g.Ended = id, "", "", "", time.Time{}
+		g.ID, g.Position, g.Result, g.Reason, g.Ended = 0, "", "", "", time.Time{}
 		if g.TournamentID != 0 && g.Round != 0 {
-			if err := linkPairing(tx, &g, hall, hallGame); err != nil {
-				return err
+			if err := linkPairing(tx, &g, hall, hallGame, games.NextSequence); err != nil {
+				return 0, false, err
 			}
 		}
-		if _, err := tx.Bucket(bucketMoves).CreateBucketIfNotExists(u64key(id)); err != nil {
-			return err
+		if g.ID == 0 {
+			if g.ID, err = games.NextSequence(); err != nil {
+				return 0, false, err
+			}
 		}
-		if err := put(games, u64key(id), &g); err != nil {
-			return err
+		if _, err := tx.Bucket(bucketMoves).CreateBucketIfNotExists(u64key(g.ID)); err != nil {
+			return 0, false, err
 		}
-		created = true
-		return in.Put(key, u64key(id))
-	})
+		if err := put(games, u64key(g.ID), &g); err != nil {
+			return 0, false, err
+		}
+		return g.ID, true, in.Put(key, u64key(g.ID))
+	}()
 	if err != nil {
 		return 0, false, fmt.Errorf("import game %d of hall %s: %w", hallGame, hall, err)
 	}
 	return id, created, nil
 }
 
-func linkPairing(tx *bolt.Tx, g *Game, hall string, hallGame uint64) error {
+// linkPairing gives g the ID of its board in the hub's round: the game the
+// hub made when it paired the round, if it is still waiting for its hall
+// (no moves, no result, no hall's game), or a new one from next.
+func linkPairing(tx *bolt.Tx, g *Game, hall string, hallGame uint64, next func() (uint64, error)) error {
 	rounds := tx.Bucket(bucketRounds)
 	key := pairKey(g.TournamentID, uint32(g.Round))
 	var r Round
@@ -232,33 +252,62 @@ func linkPairing(tx *bolt.Tx, g *Game, hall string, hallGame uint64) error {
 				g.TournamentID, g.Round, g.BoardNo, p.First, p.Second, hall, hallGame, g.FirstID, g.SecondID)
 		}
 		if p.GameID != 0 {
-			return fmt.Errorf("tournament %d round %d board %d already has game %d", g.TournamentID, g.Round, g.BoardNo, p.GameID)
+			if !awaitsHall(tx, p.GameID) {
+				return fmt.Errorf("tournament %d round %d board %d already has game %d", g.TournamentID, g.Round, g.BoardNo, p.GameID)
+			}
+			g.ID = p.GameID
+			return nil
 		}
-		p.GameID = g.ID
+		id, err := next()
+		if err != nil {
+			return err
+		}
+		g.ID, p.GameID = id, id
 		return put(rounds, key, &r)
 	}
 	return fmt.Errorf("tournament %d round %d: board %d: %w", g.TournamentID, g.Round, g.BoardNo, ErrNotFound)
 }
 
-// ImportedGame returns the hub's ID of a hall's game.
-func (db *DB) ImportedGame(hall string, hallGame uint64) (uint64, error) {
-	var id uint64
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		in := tx.Bucket(bucketInbox)
-		if in == nil {
-			return ErrNotFound
-		}
-		v := in.Get(inboxKey(hall, hallGame))
-		if v == nil {
-			return ErrNotFound
-		}
-		id = binary.BigEndian.Uint64(v)
-		return nil
-	})
-	if err != nil {
-		return 0, fmt.Errorf("game %d of hall %s: %w", hallGame, hall, err)
+// awaitsHall reports whether game id is one the hub made when it paired a
+// round and no hall has played yet: no moves, no result, and no hall's
+// game imported into it.
+func awaitsHall(tx *bolt.Tx, id uint64) bool {
+	var g Game
+	if err := get(tx.Bucket(bucketGames), u64key(id), &g); err != nil || g.Result != "" {
+		return false
 	}
-	return id, nil
+	if lastPly(tx.Bucket(bucketMoves).Bucket(u64key(id))) != 0 {
+		return false
+	}
+	want := u64key(id)
+	c := tx.Bucket(bucketInbox).Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if string(v) == string(want) {
+			return false
+		}
+	}
+	return true
+}
+
+// ImportedGame returns the hub's ID of a hall's game.
+func (db *DB) ImportedGame(hall string, hallGame uint64) (id uint64, err error) {
+	err = db.bolt.View(func(tx *bolt.Tx) error {
+		id, err = importedGame(tx, hall, hallGame)
+		return err
+	})
+	return id, err
+}
+
+func importedGame(tx *bolt.Tx, hall string, hallGame uint64) (uint64, error) {
+	in := tx.Bucket(bucketInbox)
+	var v []byte
+	if in != nil {
+		v = in.Get(inboxKey(hall, hallGame))
+	}
+	if v == nil {
+		return 0, fmt.Errorf("game %d of hall %s: %w", hallGame, hall, ErrNotFound)
+	}
+	return binary.BigEndian.Uint64(v), nil
 }
 
 // ImportMove stores, on the hub, a move of an imported game exactly once:
@@ -266,7 +315,16 @@ func (db *DB) ImportedGame(hall string, hallGame uint64) (uint64, error) {
 // same move and refused with ErrDuplicate if not; a move that does not
 // follow the last stored ply is refused with ErrOutOfOrder.
 func (db *DB) ImportMove(hall string, hallGame uint64, m Move) (applied bool, err error) {
-	id, err := db.ImportedGame(hall, hallGame)
+	err = db.ImportBatch(func(t *ImportTx) error {
+		applied, err = t.Move(hall, hallGame, m)
+		return err
+	})
+	return applied, err
+}
+
+// Move is ImportMove within the batch.
+func (t *ImportTx) Move(hall string, hallGame uint64, m Move) (applied bool, err error) {
+	id, err := importedGame(t.tx, hall, hallGame)
 	if err != nil {
 		return false, fmt.Errorf("import move %d: %w", m.Ply, err)
 	}
@@ -275,17 +333,14 @@ func (db *DB) ImportMove(hall string, hallGame uint64, m Move) (applied bool, er
 	if err != nil {
 		return false, fmt.Errorf("encode move: %w", err)
 	}
-	err = db.update(func(tx *bolt.Tx) error {
-		mb := tx.Bucket(bucketMoves).Bucket(u64key(id))
-		if last := lastPly(mb); m.Ply > last+1 {
-			return fmt.Errorf("ply %d after ply %d: %w", m.Ply, last, ErrOutOfOrder)
-		}
-		// appendMove skips the very same move at a stored ply and refuses
-		// a different one with ErrDuplicate.
-		applied = mb != nil && mb.Get(u32key(uint32(m.Ply))) == nil
-		return appendMove(tx, &m, data)
-	})
-	if err != nil {
+	mb := t.tx.Bucket(bucketMoves).Bucket(u64key(id))
+	if last := lastPly(mb); m.Ply > last+1 {
+		return false, fmt.Errorf("import move of hall %s game %d: ply %d after ply %d: %w", hall, hallGame, m.Ply, last, ErrOutOfOrder)
+	}
+	// appendMove skips the very same move at a stored ply and refuses a
+	// different one with ErrDuplicate.
+	applied = mb != nil && mb.Get(u32key(uint32(m.Ply))) == nil
+	if err := appendMove(t.tx, &m, data); err != nil {
 		return false, fmt.Errorf("import move of hall %s game %d: %w", hall, hallGame, err)
 	}
 	return applied, nil
@@ -296,20 +351,22 @@ func (db *DB) ImportMove(hall string, hallGame uint64, m Move) (applied bool, er
 // the hall had when it published the result; before, it fails with
 // ErrOutOfOrder. Recording it again is harmless.
 func (db *DB) ImportResult(hall string, hallGame uint64, result, reason string, ended time.Time, plies int) error {
-	id, err := db.ImportedGame(hall, hallGame)
+	return db.ImportBatch(func(t *ImportTx) error { return t.Result(hall, hallGame, result, reason, ended, plies) })
+}
+
+// Result is ImportResult within the batch.
+func (t *ImportTx) Result(hall string, hallGame uint64, result, reason string, ended time.Time, plies int) error {
+	id, err := importedGame(t.tx, hall, hallGame)
 	if err != nil {
 		return fmt.Errorf("import result: %w", err)
 	}
-	var last int
-	err = db.bolt.View(func(tx *bolt.Tx) error {
-		last = lastPly(tx.Bucket(bucketMoves).Bucket(u64key(id)))
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("import result of hall %s game %d: %w", hall, hallGame, err)
-	}
-	if last < plies {
+	if last := lastPly(t.tx.Bucket(bucketMoves).Bucket(u64key(id))); last < plies {
 		return fmt.Errorf("import result of hall %s game %d: after %d moves, the hub has %d: %w", hall, hallGame, plies, last, ErrOutOfOrder)
 	}
-	return db.SetResult(id, result, reason, ended, nil)
+	return setResult(t.tx, id, result, reason, ended, nil)
+}
+
+// ImportedGame is DB.ImportedGame within the batch.
+func (t *ImportTx) ImportedGame(hall string, hallGame uint64) (uint64, error) {
+	return importedGame(t.tx, hall, hallGame)
 }

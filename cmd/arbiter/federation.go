@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 
 	"arbiter/director"
@@ -12,11 +14,36 @@ import (
 )
 
 // startFederation starts the daemon's part of a multi-hall event
-// (federation:): a hall's outbox, told of every commit by the director's
-// live updates, or the hub's inbox.
+// (federation:). A hall's outbox is told of every commit by the director's
+// live updates, and the hall plays the rounds the hub pairs (its director
+// pairs none). The hub's inbox stores the halls' facts, its director pairs
+// the next round when a hall's result completes one, and each round it
+// pairs goes to the halls.
 func startFederation(ctx context.Context, wg *sync.WaitGroup, f config.Federation, db *store.DB, d *director.Director, log *slog.Logger) (*federation.Node, error) {
-	node, err := federation.Start(ctx, federation.Options{Role: f.Role, Hall: f.Hall, URL: f.URL, Listen: f.Listen,
-		StoreDir: f.StoreDir, LeafListen: f.LeafListen, HubURL: f.HubURL, Halls: f.Halls, DB: db, Log: log})
+	o := federation.Options{Role: f.Role, Hall: f.Hall, URL: f.URL, Listen: f.Listen,
+		StoreDir: f.StoreDir, LeafListen: f.LeafListen, HubURL: f.HubURL, Halls: f.Halls, HallPasswords: f.HallPasswords,
+		TLSCert: f.TLSCert, TLSKey: f.TLSKey, TLSCA: f.TLSCA, DB: db, Log: log}
+	switch f.Role {
+	case "hall":
+		d.SetPairedElsewhere("the hub")
+		o.ApplyRound = func(ctx context.Context, r store.Round) (bool, error) {
+			return d.ApplyRound(ctx, r, f.FirstBoard, "hub")
+		}
+		o.Boards = func() []federation.BoardStatus {
+			var out []federation.BoardStatus
+			for _, t := range d.Tables() {
+				out = append(out, federation.BoardStatus{Board: t.Table, Tournament: t.Tournament, Table: t.Number,
+					Game: t.GameID, Health: t.Health, Since: t.HealthSince})
+			}
+			return out
+		}
+		o.Command = func(_ context.Context, c federation.Command) error {
+			return hubCommand(d, c)
+		}
+	case "hub":
+		o.ResultStored = d.ImportedResult
+	}
+	node, err := federation.Start(ctx, o)
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +54,16 @@ func startFederation(ctx context.Context, wg *sync.WaitGroup, f config.Federatio
 				select {
 				case <-ctx.Done():
 					open = false
-				case _, open = <-updates:
+				case u, ok := <-updates:
+					open = ok
+					if u.Kind == "round" || !ok {
+						// After a lost subscription too: a round may
+						// have been missed.
+						node.RoundPaired()
+					}
+					if u.Kind == "alert" || !ok {
+						node.AlertsChanged()
+					}
 					node.Notify()
 				}
 			}
@@ -35,4 +71,26 @@ func startFederation(ctx context.Context, wg *sync.WaitGroup, f config.Federatio
 		}
 	})
 	return node, nil
+}
+
+// hubCommand does in a hall what the hub's arbiter did about one of its
+// alerts, audited in the hall as the hub arbiter's action. An alert the
+// hall resolved already is left as it is.
+func hubCommand(d *director.Director, c federation.Command) error {
+	switch c.What {
+	case federation.CmdResolveAlert:
+		alerts, err := d.DB().Alerts(false)
+		if err != nil {
+			return err
+		}
+		i := slices.IndexFunc(alerts, func(a store.Alert) bool { return a.ID == c.Alert })
+		if i < 0 {
+			return fmt.Errorf("the hub resolved alert %d, which this hall does not have", c.Alert)
+		}
+		if alerts[i].Resolved {
+			return nil
+		}
+		return d.ResolveAlert(c.Alert, c.Who+" (hub)", c.Why)
+	}
+	return fmt.Errorf("unknown command %q from the hub", c.What)
 }

@@ -125,7 +125,8 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	for _, p := range cfg.Boards.Ports {
 		ports = append(ports, sensorboard.PortSpec{Path: p.Path, Glob: p.Glob, VID: p.USB.VID, PID: p.USB.PID, SerialNumber: p.USB.Serial})
 	}
-	if len(ports) == 0 {
+	hub := cfg.Federation.Role == "hub" // no boards: the halls play the games
+	if len(ports) == 0 && !hub {
 		dir, err := os.MkdirTemp("", "arbiter-demo-")
 		if err != nil {
 			return err
@@ -182,8 +183,10 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	if err != nil {
 		return withCode(exitConfig, err)
 	}
-	d.SetSender(drv)
-	wg.Go(func() { _ = drv.Run(ctx) })
+	if !hub {
+		d.SetSender(drv)
+		wg.Go(func() { _ = drv.Run(ctx) })
+	}
 
 	// The web pages.
 	site := web.New(d, cfg, log.With("part", "web"))

@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"os"
@@ -191,6 +192,21 @@ type Federation struct {
 	// Halls (hub) are the halls whose streams the hub sources; each hall's
 	// JetStream domain is its name.
 	Halls []string `mapstructure:"halls"`
+	// FirstBoard (hall) is the event's board number the hall's first table
+	// of each tournament plays: its table n plays board first_board+n-1 of
+	// the rounds the hub pairs.
+	FirstBoard int `mapstructure:"first_board"`
+	// HallPasswords (embedded hub) are the halls' passwords or bcrypt
+	// hashes for their leaf node links, by hall: given, each hall must
+	// have one and may use only its own subjects. A hall gives its own in
+	// hub_url (nats-leaf://east:secret@hq.example:7422).
+	HallPasswords map[string]string `mapstructure:"hall_passwords"`
+	// TLSCert and TLSKey (embedded hub) are the leaf node port's
+	// certificate and key; TLSCA (hall) is the authority the hall trusts
+	// for the hub's certificate (and for url's server).
+	TLSCert string `mapstructure:"tls_cert"`
+	TLSKey  string `mapstructure:"tls_key"`
+	TLSCA   string `mapstructure:"tls_ca"`
 }
 
 // Tournament is one tournament of the event.
@@ -294,8 +310,9 @@ var scalars = map[string]any{
 	// An environment variable alone sets a key only if it has a default.
 	"http.secure_cookies": false,
 	// Federation: none unless a role is given.
-	"federation.role":   "",
-	"federation.listen": "127.0.0.1:4222",
+	"federation.role":        "",
+	"federation.listen":      "127.0.0.1:4222",
+	"federation.first_board": 1,
 }
 
 // flagKeys are the flags of serve that set a key.
@@ -688,6 +705,9 @@ func (f Federation) problems() []Problem {
 		if f.URL == "" && f.HubURL != "" {
 			natsURL("federation.hub_url", f.HubURL, "nats-leaf", "tls")
 		}
+		if f.FirstBoard < 1 {
+			add("federation.first_board", f.FirstBoard, "must be 1 or more (the board the hall's first table plays)")
+		}
 	case "hub":
 		seen := map[string]int{}
 		for i, h := range f.Halls {
@@ -703,6 +723,21 @@ func (f Federation) problems() []Problem {
 		if len(f.Halls) == 0 {
 			add("federation.halls", "", "a hub needs the names of the halls it gathers")
 		}
+		if len(f.HallPasswords) > 0 {
+			for _, h := range f.Halls {
+				if f.HallPasswords[h] == "" {
+					add("federation.hall_passwords."+h, "", "every hall needs a password once one has")
+				}
+			}
+			for _, h := range slices.Sorted(maps.Keys(f.HallPasswords)) {
+				if !slices.Contains(f.Halls, h) {
+					add("federation.hall_passwords."+h, "", "%q is not one of federation.halls", h)
+				}
+			}
+		}
+		if (f.TLSCert == "") != (f.TLSKey == "") {
+			add("federation.tls_key", f.TLSKey, "give both tls_cert and tls_key, or neither")
+		}
 		if f.URL == "" && f.LeafListen != "" {
 			if why := listenProblem(f.LeafListen); why != "" {
 				add("federation.leaf_listen", f.LeafListen, "%s", why)
@@ -711,6 +746,11 @@ func (f Federation) problems() []Problem {
 	default:
 		add("federation.role", f.Role, "want hall, hub, or nothing for a single-hall event")
 		return ps
+	}
+	for _, kp := range [][2]string{{"federation.tls_cert", f.TLSCert}, {"federation.tls_key", f.TLSKey}, {"federation.tls_ca", f.TLSCA}} {
+		if _, err := os.Stat(kp[1]); kp[1] != "" && err != nil {
+			add(kp[0], kp[1], "cannot read it: %v", err)
+		}
 	}
 	if f.URL != "" {
 		natsURL("federation.url", f.URL, "nats", "tls")

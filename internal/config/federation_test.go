@@ -36,12 +36,17 @@ func TestFederation(t *testing.T) {
 `)
 	require.NoError(t, err)
 	assert.Equal(t, config.Federation{Role: "hall", Hall: "east", Listen: "127.0.0.1:4222", StoreDir: "/var/lib/arbiter/nats",
-		HubURL: "nats-leaf://hq.example:7422"}, c.Federation)
+		HubURL: "nats-leaf://hq.example:7422", FirstBoard: 1}, c.Federation)
 
 	c, err = loadFederation(t, `federation: {role: hub, url: "tls://nats.example:4222", halls: [east, west]}
 `)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"east", "west"}, c.Federation.Halls)
+
+	c, err = loadFederation(t, `federation: {role: hub, store_dir: x, halls: [east, west], hall_passwords: {east: a, west: "$2a$11$abc"}}
+`)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"east": "a", "west": "$2a$11$abc"}, c.Federation.HallPasswords)
 }
 
 func TestFederationProblems(t *testing.T) {
@@ -58,6 +63,11 @@ func TestFederationProblems(t *testing.T) {
 		{"hub without halls", `{role: hub, url: "nats://x:4222"}`, "federation.halls", "names of the halls"},
 		{"hall twice", `{role: hub, url: "nats://x:4222", halls: [east, east]}`, "federation.halls[1]", "listed twice"},
 		{"bad leaf listen", `{role: hub, store_dir: x, halls: [east], leaf_listen: "x"}`, "federation.leaf_listen", "host:port"},
+		{"first board", `{role: hall, hall: east, store_dir: x, first_board: 0}`, "federation.first_board", "1 or more"},
+		{"hall without password", `{role: hub, store_dir: x, halls: [east, west], hall_passwords: {east: s3cret}}`, "federation.hall_passwords.west", "every hall needs a password"},
+		{"password of no hall", `{role: hub, store_dir: x, halls: [east], hall_passwords: {east: a, south: b}}`, "federation.hall_passwords.south", "not one of federation.halls"},
+		{"cert without key", `{role: hub, store_dir: x, halls: [east], tls_cert: /etc/hostname}`, "federation.tls_key", "give both"},
+		{"missing ca", `{role: hall, hall: east, store_dir: x, tls_ca: /no/such/ca.pem}`, "federation.tls_ca", "cannot read it"},
 		{"typo", `{role: hub, url: "nats://x:4222", halls: [east], hals: [west]}`, "federation.hals", ""},
 	}
 	for _, tt := range tests {

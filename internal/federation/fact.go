@@ -1,8 +1,12 @@
 // Package federation joins the daemons of several halls to a hub over NATS
 // JetStream. Each hall's outbox publishes the facts its store committed
-// (games, moves with their clock times, results) to its hall stream; the
-// hub sources the hall streams into one stream, and its inbox writes each
-// fact once, in order per game, into the hub's own store.
+// (games, moves with their clock times, results, alerts, arbiter actions
+// and its boards' status) to its hall stream; the hub sources the hall
+// streams into one stream, and its inbox writes each fact once, in order
+// per game, into the hub's own store. The hub's rounds go to the halls
+// through a key-value bucket the hub alone writes (pairings.go), and the
+// hub arbiter's actions on a hall's alerts through a command stream
+// (commands.go).
 package federation
 
 import (
@@ -21,7 +25,26 @@ const (
 	KindGame   = "game"
 	KindMove   = "move"
 	KindResult = "result"
+	// KindAlert is the present state of one of the hall's alerts, on
+	// arbiter.<hall>.alert.<id>.
+	KindAlert = "alert"
+	// KindAction is an arbiter action the hall audited, on
+	// arbiter.<hall>.action.<id>.
+	KindAction = "action"
+	// KindStatus is the state of every board of the hall, on
+	// arbiter.<hall>.status.
+	KindStatus = "status"
 )
+
+// BoardStatus is the state of one board of a hall.
+type BoardStatus struct {
+	Board      string    `json:"board"`
+	Tournament uint64    `json:"tournament,omitempty"`
+	Table      int       `json:"table,omitempty"`
+	Game       uint64    `json:"game,omitempty"` // the hall's game on it
+	Health     string    `json:"health"`
+	Since      time.Time `json:"since,omitzero"`
+}
 
 // Fact is one committed fact of a hall, as published.
 type Fact struct {
@@ -38,7 +61,19 @@ type Fact struct {
 	// Plies is the number of moves the game had at its result: the hub
 	// records the result only after them.
 	Plies int `json:"plies,omitempty"`
+	// KindAlert, KindAction, KindStatus.
+	Alert  *store.Alert  `json:"alert,omitempty"`
+	Action *store.Action `json:"action,omitempty"`
+	Boards []BoardStatus `json:"boards,omitempty"`
 }
+
+// AuditSubject is the subject of a hall's alert or action (kind) id.
+func AuditSubject(hall, kind string, id uint64) string {
+	return fmt.Sprintf("arbiter.%s.%s.%d", hall, kind, id)
+}
+
+// StatusSubject is the subject of a hall's board status.
+func StatusSubject(hall string) string { return "arbiter." + hall + ".status" }
 
 // ValidName checks a hall name: it is a subject token and a stream name,
 // so letters, digits, '-' and '_' only. The configuration checks it too.
@@ -57,6 +92,12 @@ func (f Fact) MsgID() string {
 	switch f.Kind {
 	case KindMove:
 		return fmt.Sprintf("%s/%d/%d", f.Hall, f.GameID, f.Move.Ply)
+	case KindAlert:
+		return fmt.Sprintf("%s/alert/%d/%d/%t", f.Hall, f.Alert.ID, f.Alert.Count, f.Alert.Resolved)
+	case KindAction:
+		return fmt.Sprintf("%s/action/%d", f.Hall, f.Action.ID)
+	case KindStatus:
+		return "" // each is news
 	default:
 		return fmt.Sprintf("%s/%d/%s", f.Hall, f.GameID, f.Kind)
 	}
@@ -70,6 +111,9 @@ func DecodeFact(subject string, data []byte) (Fact, error) {
 		return f, fmt.Errorf("fact on %s: %w", subject, err)
 	}
 	tok := strings.Split(subject, ".")
+	if len(tok) >= 3 && tok[0] == "arbiter" && (tok[2] == KindAlert || tok[2] == KindAction || tok[2] == KindStatus) {
+		return f, decodeHallFact(subject, tok, f)
+	}
 	if len(tok) != 5 || tok[0] != "arbiter" {
 		return f, fmt.Errorf("fact on %s: subject is not arbiter.<hall>.<tournament>.<table>.<game>", subject)
 	}
@@ -99,4 +143,37 @@ func DecodeFact(subject string, data []byte) (Fact, error) {
 		return f, fmt.Errorf("fact on %s: unknown kind %q", subject, f.Kind)
 	}
 	return f, nil
+}
+
+// decodeHallFact checks a fact of the hall rather than of a game: an
+// alert, an action or the boards' status.
+func decodeHallFact(subject string, tok []string, f Fact) error {
+	if err := ValidName(f.Hall); err != nil {
+		return fmt.Errorf("fact on %s: hall: %w", subject, err)
+	}
+	if tok[1] != f.Hall {
+		return fmt.Errorf("fact on %s: hall %q is not the subject's hall %q", subject, f.Hall, tok[1])
+	}
+	if f.Kind != tok[2] {
+		return fmt.Errorf("fact on %s: a %q fact on a subject of %s facts", subject, f.Kind, tok[2])
+	}
+	if f.Kind == KindStatus {
+		if len(tok) != 3 {
+			return fmt.Errorf("fact on %s: subject is not arbiter.<hall>.status", subject)
+		}
+		return nil
+	}
+	var id uint64
+	switch {
+	case f.Kind == KindAlert && f.Alert != nil:
+		id = f.Alert.ID
+	case f.Kind == KindAction && f.Action != nil:
+		id = f.Action.ID
+	default:
+		return fmt.Errorf("fact on %s: %s fact without its %s", subject, f.Kind, f.Kind)
+	}
+	if len(tok) != 4 || tok[3] != strconv.FormatUint(id, 10) || id == 0 {
+		return fmt.Errorf("fact on %s: %s %d is not the subject's arbiter.<hall>.%s.<id>", subject, f.Kind, id, f.Kind)
+	}
+	return nil
 }

@@ -29,6 +29,13 @@ func TestDecodeFact(t *testing.T) {
 		{"no game", "arbiter.east.1.7.42", `{"kind":"game","hall":"east","gameId":42}`, "game fact without its game"},
 		{"no result", "arbiter.east.1.7.42", `{"kind":"result","hall":"east","gameId":42}`, "result fact without a result"},
 		{"kind", "arbiter.east.1.7.42", `{"kind":"alert","hall":"east","gameId":42}`, `unknown kind "alert"`},
+		{"alert", "arbiter.east.alert.3", `{"kind":"alert","hall":"east","alert":{"id":3,"kind":"illegal-move","message":"x","at":"2026-11-21T10:00:00Z"}}`, ""},
+		{"alert of another id", "arbiter.east.alert.4", `{"kind":"alert","hall":"east","alert":{"id":3}}`, "alert 3 is not the subject's arbiter.<hall>.alert.<id>"},
+		{"action without it", "arbiter.east.action.1", `{"kind":"action","hall":"east"}`, "action fact without its action"},
+		{"action of another hall", "arbiter.west.action.1", `{"kind":"action","hall":"east","action":{"id":1}}`, `hall "east" is not the subject's hall "west"`},
+		{"status", "arbiter.east.status", `{"kind":"status","hall":"east","boards":[{"board":"B1","health":"ok"}]}`, ""},
+		{"status too long", "arbiter.east.status.9", `{"kind":"status","hall":"east"}`, "subject is not arbiter.<hall>.status"},
+		{"kind of subject", "arbiter.east.alert.3", `{"kind":"action","hall":"east","action":{"id":3}}`, `a "action" fact on a subject of alert facts`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -38,7 +45,8 @@ func TestDecodeFact(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
-			assert.Equal(t, "east/42/3", f.MsgID())
+			wantID := map[string]string{"move": "east/42/3", "alert": "east/alert/3/0/false", "status": ""}
+			assert.Equal(t, wantID[tc.name], f.MsgID())
 		})
 	}
 }
@@ -66,6 +74,9 @@ func FuzzDecodeFact(f *testing.F) {
 	f.Add("arbiter.east.1.7.42", good)
 	f.Add("arbiter.east.0.0.1", []byte(`{"kind":"result","hall":"east","gameId":1,"result":"1-0","plies":-1}`))
 	f.Add("arbiter..1.7.42", []byte(`{"kind":"game","hall":"","gameId":42,"game":{}}`))
+	f.Add("arbiter.east.alert.3", []byte(`{"kind":"alert","hall":"east","alert":{"id":3,"count":2}}`))
+	f.Add("arbiter.east.action.1", []byte(`{"kind":"action","hall":"east","action":{"id":1}}`))
+	f.Add("arbiter.east.status", []byte(`{"kind":"status","hall":"east","boards":[{"board":"B1"}]}`))
 	f.Fuzz(func(t *testing.T, subject string, data []byte) {
 		fact, err := federation.DecodeFact(subject, data)
 		if err != nil {

@@ -3,9 +3,11 @@ package federation_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -42,7 +44,11 @@ func startNode(t testing.TB, cfg federation.ServerConfig) *node {
 	t.Helper()
 	s, err := federation.StartServer(cfg)
 	require.NoError(t, err)
-	nc, err := nats.Connect(s.ClientURL())
+	var opts []nats.Option
+	if cfg.LocalPassword != "" {
+		opts = append(opts, nats.UserInfo(federation.LocalUser, cfg.LocalPassword))
+	}
+	nc, err := nats.Connect(s.ClientURL(), opts...)
 	require.NoError(t, err)
 	js, err := jetstream.New(nc)
 	require.NoError(t, err)
@@ -62,20 +68,97 @@ func (n *node) stop() {
 type topology struct {
 	hub   *node
 	halls map[string]*node
+	// links are the halls' leaf node links to the hub, which a test can
+	// cut and restore.
+	links map[string]*link
+}
+
+// link is a TCP relay between a hall's leaf node and the hub's: cutting it
+// closes every connection and refuses new ones until it is restored, as a
+// failed network would.
+type link struct {
+	t      testing.TB
+	addr   string
+	target string
+	mu     sync.Mutex
+	ln     net.Listener
+	conns  []net.Conn
+}
+
+func newLink(t testing.TB, target string) *link {
+	t.Helper()
+	l := &link{t: t, target: target}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	l.addr = ln.Addr().String()
+	l.serve(ln)
+	t.Cleanup(l.cut)
+	return l
+}
+
+func (l *link) serve(ln net.Listener) {
+	l.mu.Lock()
+	l.ln = ln
+	l.mu.Unlock()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			up, err := net.Dial("tcp", l.target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			l.mu.Lock()
+			l.conns = append(l.conns, c, up)
+			l.mu.Unlock()
+			go func() { _, _ = io.Copy(up, c); up.Close() }()
+			go func() { _, _ = io.Copy(c, up); c.Close() }()
+		}
+	}()
+}
+
+// cut closes the link.
+func (l *link) cut() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ln != nil {
+		l.ln.Close()
+		l.ln = nil
+	}
+	for _, c := range l.conns {
+		c.Close()
+	}
+	l.conns = nil
+}
+
+// restore opens the link again, on the same address.
+func (l *link) restore() {
+	l.t.Helper()
+	var ln net.Listener
+	require.Eventually(l.t, func() bool {
+		var err error
+		ln, err = net.Listen("tcp", l.addr)
+		return err == nil
+	}, 5*time.Second, 10*time.Millisecond)
+	l.serve(ln)
 }
 
 func startTopology(t testing.TB, halls ...string) *topology {
 	t.Helper()
 	dir := t.TempDir()
 	leaf := freePort(t)
-	top := &topology{halls: map[string]*node{}}
+	top := &topology{halls: map[string]*node{}, links: map[string]*link{}}
 	top.hub = startNode(t, federation.ServerConfig{Name: "hub", Listen: "127.0.0.1:0", Domain: "hub",
 		StoreDir: filepath.Join(dir, "hub"), LeafListen: "127.0.0.1:" + strconv.Itoa(leaf)})
 	var sources []federation.Hall
 	for _, h := range halls {
+		top.links[h] = newLink(t, "127.0.0.1:"+strconv.Itoa(leaf))
 		n := startNode(t, federation.ServerConfig{Name: h, Listen: "127.0.0.1:0", Domain: h,
 			StoreDir:    filepath.Join(dir, h),
-			LeafRemotes: []string{fmt.Sprintf("nats-leaf://127.0.0.1:%d", leaf)}})
+			LeafRemotes: []string{"nats-leaf://" + top.links[h].addr}})
 		top.halls[h] = n
 		sources = append(sources, federation.Hall{Name: h, Domain: h})
 	}

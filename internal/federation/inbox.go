@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -24,6 +26,18 @@ type Inbox struct {
 	// Applied, if set, is called after each fact is stored (or found
 	// stored already).
 	Applied func(Fact)
+	// Batch bounds the facts stored in one transaction (0: 500).
+	Batch int
+
+	mu     sync.Mutex
+	boards map[string][]BoardStatus // by hall, the last status heard
+}
+
+// Boards returns the last status each hall published of its boards.
+func (in *Inbox) Boards() map[string][]BoardStatus {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return maps.Clone(in.boards)
 }
 
 // retryDelay is how long a fact that arrived before the fact it follows
@@ -44,7 +58,7 @@ func backoff(msg jetstream.Msg) time.Duration {
 const maxRetryDelay = 2 * time.Second
 
 // Start creates or resumes the durable consumer and starts applying facts;
-// stop ends it after the facts already delivered.
+// stop ends it after the facts already fetched are applied.
 func (in *Inbox) Start(ctx context.Context) (stop func(), err error) {
 	if in.Log == nil {
 		in.Log = slog.Default()
@@ -53,36 +67,110 @@ func (in *Inbox) Start(ctx context.Context) (stop func(), err error) {
 	if durable == "" {
 		durable = "arbiter-hub"
 	}
+	batch := in.Batch
+	if batch <= 0 {
+		batch = 500
+	}
 	cons, err := in.JS.CreateOrUpdateConsumer(ctx, HubStream, jetstream.ConsumerConfig{
 		Durable:       durable,
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		DeliverPolicy: jetstream.DeliverAllPolicy,
-		// Facts a stopped consumer left unacknowledged come again after
-		// AckWait; applying one takes a commit, so a short wait is safe.
-		AckWait:    5 * time.Second,
+		// Facts a stopped hub left unacknowledged come again after
+		// AckWait: a batch is applied and acknowledged well within it.
+		AckWait:    30 * time.Second,
 		MaxDeliver: -1,
-		// One fact at a time: JetStream keeps stream order only for
-		// first deliveries, and a redelivered fact (after a hub restart)
-		// must not let the facts after it overtake it.
-		MaxAckPending: 1,
+		// The facts of one batch at a time: they are fetched in stream
+		// order and acknowledged before the next are fetched, so none
+		// overtakes another (after a crash, a redelivered fact that
+		// comes late waits for the one it follows: ErrOutOfOrder).
+		MaxAckPending: batch,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("federation inbox: consumer %s on %s: %w", durable, HubStream, err)
 	}
-	cc, err := cons.Consume(in.handle)
-	if err != nil {
-		return nil, fmt.Errorf("federation inbox: consume %s: %w", HubStream, err)
-	}
-	// Stopping drains: the facts already delivered are applied and
-	// acknowledged, so that a restarted hub need not wait for them.
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		in.run(ctx, cons, batch)
+	}()
 	return func() {
-		cc.Drain()
-		select {
-		case <-cc.Closed():
-		case <-time.After(5 * time.Second):
-			cc.Stop()
-		}
+		cancel()
+		<-done
 	}, nil
+}
+
+// run fetches what is there, up to batch facts, and applies it in one
+// transaction; when nothing is there it waits for the next fact.
+func (in *Inbox) run(ctx context.Context, cons jetstream.Consumer, batch int) {
+	collect := func(mb jetstream.MessageBatch, err error) []jetstream.Msg {
+		if err != nil {
+			if ctx.Err() == nil {
+				in.Log.Debug("federation inbox: fetch", "err", err)
+			}
+			return nil
+		}
+		var msgs []jetstream.Msg
+		for m := range mb.Messages() {
+			msgs = append(msgs, m)
+		}
+		if err := mb.Error(); err != nil && ctx.Err() == nil && !errors.Is(err, jetstream.ErrNoMessages) {
+			in.Log.Debug("federation inbox: fetch", "err", err)
+		}
+		return msgs
+	}
+	for ctx.Err() == nil {
+		msgs := collect(cons.FetchNoWait(batch))
+		if len(msgs) == 0 {
+			msgs = collect(cons.Fetch(1, jetstream.FetchMaxWait(time.Second)))
+		}
+		if len(msgs) == 0 {
+			select {
+			case <-ctx.Done():
+			case <-time.After(10 * time.Millisecond): // not a busy loop while the server is away
+			}
+			continue
+		}
+		in.applyBatch(msgs)
+	}
+}
+
+// applyBatch stores a batch of facts in one transaction and acknowledges
+// them. If one of them cannot be stored, none is, and each is taken alone
+// (out of order: it comes again later; refused: an alert).
+func (in *Inbox) applyBatch(msgs []jetstream.Msg) {
+	facts := make([]Fact, 0, len(msgs))
+	for _, m := range msgs {
+		f, err := DecodeFact(m.Subject(), m.Data())
+		if err != nil {
+			break
+		}
+		facts = append(facts, f)
+	}
+	if len(facts) == len(msgs) {
+		err := in.DB.ImportBatch(func(t *store.ImportTx) error {
+			for _, f := range facts {
+				if err := in.applyTx(t, f); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err == nil {
+			for i, m := range msgs {
+				if err := m.Ack(); err != nil {
+					in.Log.Warn("federation inbox: ack", "fact", facts[i].MsgID(), "err", err)
+				}
+				if in.Applied != nil {
+					in.Applied(facts[i])
+				}
+			}
+			return
+		}
+	}
+	for _, m := range msgs {
+		in.handle(m)
+	}
 }
 
 func (in *Inbox) handle(msg jetstream.Msg) {
@@ -133,15 +221,47 @@ func (in *Inbox) refuse(msg jetstream.Msg, f Fact, err error) {
 // Apply stores one fact in the hub's store; a fact stored already is
 // skipped.
 func (in *Inbox) Apply(f Fact) error {
+	return in.DB.ImportBatch(func(t *store.ImportTx) error { return in.applyTx(t, f) })
+}
+
+// applyTx stores one fact within a batch.
+func (in *Inbox) applyTx(t *store.ImportTx, f Fact) error {
 	switch f.Kind {
 	case KindGame:
-		_, _, err := in.DB.ImportGame(f.Hall, f.GameID, *f.Game)
+		_, _, err := t.Game(f.Hall, f.GameID, *f.Game)
 		return err
 	case KindMove:
-		_, err := in.DB.ImportMove(f.Hall, f.GameID, *f.Move)
+		_, err := t.Move(f.Hall, f.GameID, *f.Move)
 		return err
 	case KindResult:
-		return in.DB.ImportResult(f.Hall, f.GameID, f.Result, f.Reason, f.Ended, f.Plies)
+		return t.Result(f.Hall, f.GameID, f.Result, f.Reason, f.Ended, f.Plies)
+	case KindAlert:
+		_, err := t.Alert(f.Hall, *f.Alert, hubGame(t, f))
+		return err
+	case KindAction:
+		_, err := t.Action(f.Hall, *f.Action, hubGame(t, f))
+		return err
+	case KindStatus:
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		if in.boards == nil {
+			in.boards = map[string][]BoardStatus{}
+		}
+		in.boards[f.Hall] = f.Boards
+		return nil
 	}
 	return fmt.Errorf("unknown fact kind %q", f.Kind)
+}
+
+// hubGame is the hub's ID of the hall's game a fact is about, 0 if none
+// (or one the hub does not hold).
+func hubGame(t *store.ImportTx, f Fact) uint64 {
+	if f.GameID == 0 {
+		return 0
+	}
+	id, err := t.ImportedGame(f.Hall, f.GameID)
+	if err != nil {
+		return 0
+	}
+	return id
 }

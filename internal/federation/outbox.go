@@ -28,9 +28,22 @@ type Outbox struct {
 	Poll time.Duration
 	// Batch bounds the moves sent by one Flush (0: 1000).
 	Batch int
+	// Boards, if set, returns the state of the hall's boards, published
+	// when it changes.
+	Boards func() []BoardStatus
+	// AuditEvery is how often Flush looks for new alerts, actions and
+	// board states (0: 500ms): reading them all is not done per move.
+	AuditEvery time.Duration
 
 	notify chan struct{}
 	warned map[uint64]bool
+
+	// What was acknowledged of the hall's audit (a restarted outbox
+	// publishes it all again; the stream and the hub drop the repeats).
+	lastAudit  time.Time
+	alertSent  map[uint64]string // alert ID -> its last fact's Nats-Msg-Id
+	actionSent uint64            // actions up to this ID
+	statusSent string
 }
 
 // Notify tells a running outbox that the store committed something. It
@@ -176,6 +189,111 @@ items:
 	}
 	if err := o.DB.SetOutboxCursors(cursors); err != nil {
 		return n, fmt.Errorf("federation outbox: store cursors: %w", err)
+	}
+	if pubErr != nil {
+		return n, fmt.Errorf("federation outbox: %w", pubErr)
+	}
+	every := o.AuditEvery
+	if every <= 0 {
+		every = 500 * time.Millisecond
+	}
+	if time.Since(o.lastAudit) < every {
+		return n, nil
+	}
+	o.lastAudit = time.Now()
+	na, err := o.flushAudit(ctx)
+	return n + na, err
+}
+
+// flushAudit publishes the alerts whose state changed, the actions after
+// the last one acknowledged and the boards' status if it changed.
+func (o *Outbox) flushAudit(ctx context.Context) (int, error) {
+	if o.alertSent == nil {
+		o.alertSent = map[uint64]string{}
+	}
+	type sentFact struct {
+		f   Fact
+		ack jetstream.PubAckFuture
+	}
+	var sent []sentFact
+	publish := func(subject string, f Fact) error {
+		data, err := json.Marshal(f)
+		if err != nil {
+			return fmt.Errorf("encode %s fact: %w", f.Kind, err)
+		}
+		opts := []jetstream.PublishOpt{jetstream.WithExpectStream(HallStream(o.Hall))}
+		if id := f.MsgID(); id != "" {
+			opts = append(opts, jetstream.WithMsgID(id))
+		}
+		ack, err := o.JS.PublishMsgAsync(&nats.Msg{Subject: subject, Data: data}, opts...)
+		if err != nil {
+			return fmt.Errorf("publish %s fact: %w", f.Kind, err)
+		}
+		sent = append(sent, sentFact{f, ack})
+		return nil
+	}
+	alerts, err := o.DB.Alerts(false)
+	if err != nil {
+		return 0, fmt.Errorf("federation outbox: read alerts: %w", err)
+	}
+	var pubErr error
+	for i := range alerts {
+		a := alerts[i]
+		f := Fact{Kind: KindAlert, Hall: o.Hall, GameID: a.GameID, Alert: &a}
+		if o.alertSent[a.ID] == f.MsgID() {
+			continue
+		}
+		if pubErr = publish(AuditSubject(o.Hall, KindAlert, a.ID), f); pubErr != nil {
+			break
+		}
+	}
+	if pubErr == nil {
+		actions, err := o.DB.Actions(0)
+		if err != nil {
+			return 0, fmt.Errorf("federation outbox: read actions: %w", err)
+		}
+		for i := range actions {
+			a := actions[i]
+			if a.ID <= o.actionSent {
+				continue
+			}
+			if pubErr = publish(AuditSubject(o.Hall, KindAction, a.ID), Fact{Kind: KindAction, Hall: o.Hall, GameID: a.GameID, Action: &a}); pubErr != nil {
+				break
+			}
+		}
+	}
+	var status string
+	if pubErr == nil && o.Boards != nil {
+		boards := o.Boards()
+		data, _ := json.Marshal(boards)
+		if status = string(data); status != o.statusSent {
+			pubErr = publish(StatusSubject(o.Hall), Fact{Kind: KindStatus, Hall: o.Hall, Boards: boards})
+		}
+	}
+	n := 0
+	actionsOK := true
+	for _, s := range sent {
+		select {
+		case <-s.ack.Ok():
+			n++
+			switch s.f.Kind {
+			case KindAlert:
+				o.alertSent[s.f.Alert.ID] = s.f.MsgID()
+			case KindAction:
+				if actionsOK {
+					o.actionSent = s.f.Action.ID
+				}
+			case KindStatus:
+				o.statusSent = status
+			}
+		case err := <-s.ack.Err():
+			if s.f.Kind == KindAction {
+				actionsOK = false
+			}
+			pubErr = errors.Join(pubErr, fmt.Errorf("publish %s fact: %w", s.f.Kind, err))
+		case <-ctx.Done():
+			return n, ctx.Err()
+		}
 	}
 	if pubErr != nil {
 		return n, fmt.Errorf("federation outbox: %w", pubErr)

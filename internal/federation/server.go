@@ -1,10 +1,13 @@
 package federation
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -26,9 +29,25 @@ type ServerConfig struct {
 	// LeafListen (hub) accepts the halls' leaf node connections.
 	LeafListen string
 	// LeafRemotes (hall) are the hub's leaf node URLs
-	// ("nats-leaf://hub.example:7422").
+	// ("nats-leaf://east:secret@hub.example:7422": the user and password
+	// are the hall's credentials).
 	LeafRemotes []string
+	// HallUsers (hub) are the halls' passwords (or bcrypt hashes), by hall
+	// name, for their leaf node links: each hall may then use only its own
+	// subjects (HallPermissions). None: any hall may connect and use any
+	// subject.
+	HallUsers map[string]string
+	// LocalPassword (hub with HallUsers) is the password of LocalUser, the
+	// hub daemon's own client, which may use every subject.
+	LocalPassword string
+	// LeafTLS is the TLS of the leaf node port (hub) or of the link to it
+	// (hall); nil: none.
+	LeafTLS *tls.Config
 }
+
+// LocalUser is the user of the hub daemon's own client on a hub server
+// with the halls' users.
+const LocalUser = "arbiter"
 
 // StartServer starts an embedded NATS server and waits until it accepts
 // clients.
@@ -56,13 +75,33 @@ func StartServer(c ServerConfig) (*server.Server, error) {
 			return nil, fmt.Errorf("nats server %s: leaf listen: %w", c.Name, err)
 		}
 		opts.LeafNode.Host, opts.LeafNode.Port = h, p
+		opts.LeafNode.TLSConfig = c.LeafTLS
+		// The halls reach the hub at the address they were given (through
+		// a proxy or a NAT, maybe), not at the one it listens on.
+		opts.LeafNode.NoAdvertise = true
+	}
+	// The halls' users are the server's users (a leaf node's permissions
+	// come from them), with the daemon's own.
+	if len(c.HallUsers) > 0 {
+		if c.LocalPassword == "" {
+			return nil, fmt.Errorf("nats server %s: halls' users without a password for the hub's own client", c.Name)
+		}
+		opts.Users = []*server.User{{Username: LocalUser, Password: c.LocalPassword}}
+		for _, hall := range slices.Sorted(maps.Keys(c.HallUsers)) {
+			if err := ValidName(hall); err != nil || hall == LocalUser {
+				return nil, fmt.Errorf("nats server %s: hall user %q: not a hall name", c.Name, hall)
+			}
+			opts.Users = append(opts.Users, &server.User{Username: hall, Password: c.HallUsers[hall], Permissions: HallPermissions(hall)})
+		}
 	}
 	for _, r := range c.LeafRemotes {
 		u, err := url.Parse(r)
 		if err != nil {
-			return nil, fmt.Errorf("nats server %s: leaf remote %q: %w", c.Name, r, err)
+			// The error repeats the URL, which may hold a password.
+			return nil, fmt.Errorf("nats server %s: a leaf remote is not a URL", c.Name)
 		}
-		opts.LeafNode.Remotes = append(opts.LeafNode.Remotes, &server.RemoteLeafOpts{URLs: []*url.URL{u}})
+		opts.LeafNode.Remotes = append(opts.LeafNode.Remotes, &server.RemoteLeafOpts{URLs: []*url.URL{u},
+			TLS: c.LeafTLS != nil, TLSConfig: c.LeafTLS})
 	}
 	s, err := server.NewServer(opts)
 	if err != nil {

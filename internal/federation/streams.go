@@ -3,6 +3,7 @@ package federation
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -54,7 +55,9 @@ func EnsureHubStream(ctx context.Context, js jetstream.JetStream, halls []Hall) 
 		}
 		src := &jetstream.StreamSource{Name: HallStream(h.Name)}
 		if h.Domain != "" {
-			src.External = &jetstream.ExternalStream{APIPrefix: "$JS." + h.Domain + ".API"}
+			// Delivered on the hall's own subjects, which its credentials
+			// allow it to send (HallPermissions).
+			src.External = &jetstream.ExternalStream{APIPrefix: "$JS." + h.Domain + ".API", DeliverPrefix: DeliverPrefix + "." + h.Name}
 		}
 		cfg.Sources = append(cfg.Sources, src)
 	}
@@ -62,4 +65,68 @@ func EnsureHubStream(ctx context.Context, js jetstream.JetStream, halls []Hall) 
 		return fmt.Errorf("hub stream %s: %w", HubStream, err)
 	}
 	return nil
+}
+
+// StalledAfter is how long a hall stream's source may stay silent before
+// ReviveSources restarts it: a live source hears a heartbeat every second.
+const StalledAfter = 3 * time.Second
+
+// ReviveSources restarts the hub stream's sources that are stalled (not
+// active, or silent for StalledAfter) by taking them out of the stream's
+// configuration and putting them back: the server then sets each up at
+// once, from the last fact the hub stream holds of it, instead of after
+// its own back-off (up to minutes once a link has failed a few times).
+// Only the halls that answer are restarted: a hall still cut off is left to
+// the server. It returns the halls whose sources it restarted.
+func ReviveSources(ctx context.Context, js jetstream.JetStream) ([]string, error) {
+	s, err := js.Stream(ctx, HubStream)
+	if err != nil {
+		return nil, fmt.Errorf("hub stream %s: %w", HubStream, err)
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("hub stream %s: %w", HubStream, err)
+	}
+	stalled := map[string]bool{}
+	for _, si := range info.Sources {
+		if (si.Active < 0 || si.Active > StalledAfter) && si.External != nil && answers(ctx, js, si.External.APIPrefix) {
+			stalled[si.Name] = true
+		}
+	}
+	if len(stalled) == 0 {
+		return nil, nil
+	}
+	cfg := info.Config
+	all := cfg.Sources
+	var keep []*jetstream.StreamSource
+	var halls []string
+	for _, src := range all {
+		if stalled[src.Name] {
+			halls = append(halls, strings.TrimPrefix(src.Name, "ARBITER_"))
+			continue
+		}
+		keep = append(keep, src)
+	}
+	cfg.Sources = keep
+	if _, err := js.UpdateStream(ctx, cfg); err != nil {
+		return nil, fmt.Errorf("hub stream %s: take out stalled sources: %w", HubStream, err)
+	}
+	cfg.Sources = all
+	if _, err := js.UpdateStream(ctx, cfg); err != nil {
+		return nil, fmt.Errorf("hub stream %s: put back sources: %w", HubStream, err)
+	}
+	return halls, nil
+}
+
+// answers reports whether the JetStream API at prefix answers within a
+// second.
+func answers(ctx context.Context, js jetstream.JetStream, prefix string) bool {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	other, err := jetstream.NewWithAPIPrefix(js.Conn(), prefix)
+	if err != nil {
+		return false
+	}
+	_, err = other.AccountInfo(ctx)
+	return err == nil
 }

@@ -1,0 +1,279 @@
+package federation
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"arbiter/store"
+)
+
+// PairingsBucket is the JetStream key-value bucket through which the hub
+// hands its rounds to the halls. The hub is its only writer; each hall
+// reads a mirror of it in its own JetStream domain, so that a hall whose
+// link is down still has every round paired before the cut.
+const PairingsBucket = "ARBITER_PAIRINGS"
+
+// HubDomain is the hub's JetStream domain, where the pairings bucket
+// lives.
+const HubDomain = "hub"
+
+// RoundKey is the key of a round in the pairings bucket:
+// t<tournament>.r<round>.
+func RoundKey(tournament uint64, round int) string {
+	return fmt.Sprintf("t%d.r%d", tournament, round)
+}
+
+// PairedRound is the value of a round in the pairings bucket: the round as
+// the hub paired it, without the hub's game IDs or results of boards (each
+// hall makes its own games; their results come back as facts).
+type PairedRound struct {
+	Tournament string      `json:"tournament"` // its name, for the logs
+	Round      store.Round `json:"round"`
+}
+
+// pairedRound is the round as published: byes keep their result, boards
+// lose their game and result.
+func pairedRound(name string, r store.Round) PairedRound {
+	r.Pairings = append([]store.Pairing(nil), r.Pairings...)
+	for i := range r.Pairings {
+		p := &r.Pairings[i]
+		p.GameID = 0
+		if p.Second != 0 {
+			p.Result = ""
+		}
+	}
+	return PairedRound{Tournament: name, Round: r}
+}
+
+// DecodeRound reads a round from the pairings bucket and checks that it is
+// the round its key names.
+func DecodeRound(key string, data []byte) (PairedRound, error) {
+	var pr PairedRound
+	if err := json.Unmarshal(data, &pr); err != nil {
+		return pr, fmt.Errorf("pairings %s: %w", key, err)
+	}
+	r := pr.Round
+	if r.TournamentID == 0 || r.Number < 1 || RoundKey(r.TournamentID, r.Number) != key {
+		return pr, fmt.Errorf("pairings %s: holds round %d of tournament %d", key, r.Number, r.TournamentID)
+	}
+	seen := map[int]bool{}
+	for _, p := range r.Pairings {
+		if p.Board < 1 || p.First < 1 || p.Second < 0 || seen[p.Board] {
+			return pr, fmt.Errorf("pairings %s: board %d (%d-%d) is not a board of its own with players", key, p.Board, p.First, p.Second)
+		}
+		seen[p.Board] = true
+	}
+	return pr, nil
+}
+
+// EnsurePairings creates (or opens) the hub's pairings bucket.
+func EnsurePairings(ctx context.Context, js jetstream.JetStream) (jetstream.KeyValue, error) {
+	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: PairingsBucket, History: 5,
+		Description: "rounds paired by the hub; written by the hub only", Storage: jetstream.FileStorage})
+	if err != nil {
+		return nil, fmt.Errorf("pairings bucket: %w", err)
+	}
+	return kv, nil
+}
+
+// MirrorPairings creates (or opens) hall's read-only mirror of the hub's
+// pairings bucket, which lives in JetStream domain hubDomain; the mirror
+// is delivered on the hall's own subjects (DeliverPrefix).
+func MirrorPairings(ctx context.Context, js jetstream.JetStream, hall, hubDomain string) (jetstream.KeyValue, error) {
+	if err := ValidName(hall); err != nil {
+		return nil, fmt.Errorf("pairings mirror: %w", err)
+	}
+	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: PairingsBucket, Storage: jetstream.FileStorage,
+		Description: "mirror of the hub's rounds",
+		Mirror: &jetstream.StreamSource{Name: PairingsBucket, External: &jetstream.ExternalStream{
+			APIPrefix: "$JS." + hubDomain + ".API", DeliverPrefix: DeliverPrefix + "." + hall + ".pairings"}}})
+	if err != nil {
+		return nil, fmt.Errorf("pairings mirror of domain %s: %w", hubDomain, err)
+	}
+	return kv, nil
+}
+
+// ErrRoundChanged is returned when the pairings bucket holds a round other
+// than the hub's: the hub never overwrites a published round.
+var ErrRoundChanged = errors.New("the pairings bucket holds other pairings for this round")
+
+// PublishRound puts a round the hub paired into the pairings bucket, once:
+// it is created at revision 0 only, and a round published already is left
+// alone if it is the same and refused with ErrRoundChanged if not. It
+// returns the round's revision.
+func PublishRound(ctx context.Context, kv jetstream.KeyValue, name string, r store.Round) (uint64, error) {
+	key := RoundKey(r.TournamentID, r.Number)
+	data, err := json.Marshal(pairedRound(name, r))
+	if err != nil {
+		return 0, fmt.Errorf("pairings %s: %w", key, err)
+	}
+	rev, err := kv.Create(ctx, key, data)
+	if err == nil {
+		return rev, nil
+	}
+	if !errors.Is(err, jetstream.ErrKeyExists) {
+		return 0, fmt.Errorf("pairings %s: %w", key, err)
+	}
+	e, err := kv.Get(ctx, key)
+	if err != nil {
+		return 0, fmt.Errorf("pairings %s: %w", key, err)
+	}
+	if !bytes.Equal(e.Value(), data) {
+		return e.Revision(), fmt.Errorf("pairings %s (round %d of %s) at revision %d: %w", key, r.Number, name, e.Revision(), ErrRoundChanged)
+	}
+	return e.Revision(), nil
+}
+
+// Pairer is the hub's writer of the pairings bucket: it publishes every
+// round of the hub's store, at start, after each Notify and every Poll.
+type Pairer struct {
+	DB  *store.DB
+	KV  jetstream.KeyValue
+	Log *slog.Logger
+	// Poll is how often Run looks at the store without a Notify (0: 5s).
+	Poll time.Duration
+
+	notify chan struct{}
+}
+
+// Notify tells a running Pairer that a round was paired. It never blocks.
+func (p *Pairer) Notify() {
+	select {
+	case p.notifyChan() <- struct{}{}:
+	default:
+	}
+}
+
+func (p *Pairer) notifyChan() chan struct{} {
+	if p.notify == nil {
+		p.notify = make(chan struct{}, 1)
+	}
+	return p.notify
+}
+
+// Run publishes the rounds until ctx ends. A round that cannot be
+// published is logged and tried again; one that the bucket holds with
+// other pairings raises an alert once.
+func (p *Pairer) Run(ctx context.Context) error {
+	if p.Log == nil {
+		p.Log = slog.Default()
+	}
+	notify := p.notifyChan()
+	poll := p.Poll
+	if poll <= 0 {
+		poll = 5 * time.Second
+	}
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	alerted := map[string]bool{}
+	for {
+		if err := p.Publish(ctx); err != nil && ctx.Err() == nil {
+			p.Log.Error("federation pairings: publish", "err", err)
+			if errors.Is(err, ErrRoundChanged) && !alerted[err.Error()] {
+				alerted[err.Error()] = true
+				a := &store.Alert{Kind: "federation", Message: err.Error(), At: time.Now(), Where: PairingsBucket,
+					Advice: "someone other than the hub wrote the pairings: check the halls' credentials; the halls follow the bucket"}
+				if aerr := p.DB.AddAlert(a); aerr != nil {
+					p.Log.Error("federation pairings: alert", "err", aerr)
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-notify:
+		case <-t.C:
+		}
+	}
+}
+
+// Publish publishes every round of every tournament of the store.
+func (p *Pairer) Publish(ctx context.Context) error {
+	ts, err := p.DB.Tournaments()
+	if err != nil {
+		return fmt.Errorf("federation pairings: %w", err)
+	}
+	var errs []error
+	for _, t := range ts {
+		rounds, err := p.DB.Rounds(t.ID)
+		if err != nil {
+			return fmt.Errorf("federation pairings: %w", err)
+		}
+		for _, r := range rounds {
+			if _, err := PublishRound(ctx, p.KV, t.Name, r); err != nil {
+				errs = append(errs, err)
+				break // the next rounds wait for this one
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Follower is a hall's reader of the pairings: each round the hub
+// published is given, in order, to Apply, which stores it and starts the
+// games of the hall's boards. A round Apply refuses is retried every
+// second (it may wait for an earlier one).
+type Follower struct {
+	KV jetstream.KeyValue
+	// Apply stores a round; it reports whether the round was new.
+	Apply func(context.Context, store.Round) (bool, error)
+	Log   *slog.Logger
+}
+
+// Run follows the bucket until ctx ends.
+func (f *Follower) Run(ctx context.Context) error {
+	if f.Log == nil {
+		f.Log = slog.Default()
+	}
+	w, err := f.KV.WatchAll(ctx)
+	if err != nil {
+		return fmt.Errorf("federation pairings: watch: %w", err)
+	}
+	defer func() { _ = w.Stop() }()
+	var pending []jetstream.KeyValueEntry
+	retry := time.NewTicker(time.Second)
+	defer retry.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case e := <-w.Updates():
+			if e != nil && e.Operation() == jetstream.KeyValuePut {
+				pending = append(pending, e)
+			}
+		case <-retry.C:
+		}
+		pending = f.apply(ctx, pending)
+	}
+}
+
+// apply applies the pending rounds in order, as far as it can, and returns
+// those still pending.
+func (f *Follower) apply(ctx context.Context, pending []jetstream.KeyValueEntry) []jetstream.KeyValueEntry {
+	for len(pending) > 0 {
+		e := pending[0]
+		pr, err := DecodeRound(e.Key(), e.Value())
+		if err != nil {
+			f.Log.Error("federation pairings: round refused", "key", e.Key(), "revision", e.Revision(), "err", err)
+			pending = pending[1:]
+			continue
+		}
+		applied, err := f.Apply(ctx, pr.Round)
+		if err != nil {
+			f.Log.Warn("federation pairings: round not applied yet", "key", e.Key(), "tournament", pr.Tournament, "err", err)
+			return pending
+		}
+		if applied {
+			f.Log.Info("federation pairings: round applied", "tournament", pr.Tournament, "round", pr.Round.Number, "revision", e.Revision())
+		}
+		pending = pending[1:]
+	}
+	return pending
+}

@@ -1,0 +1,48 @@
+package federation
+
+import (
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// DeliverPrefix is the prefix of the subjects on which a hall's stream is
+// delivered to the hub's (sourced with this prefix and the hall's name),
+// so that a hall can only send its own.
+const DeliverPrefix = "arbiter-deliver"
+
+// HallPermissions are the subjects a hall's leaf node link may use on the
+// hub (nats-server checks both what the hall sends and what it asks to
+// receive against Publish): its own facts, its own stream's deliveries and
+// mirror deliveries (DeliverPrefix), its own JetStream API (the hub
+// sourcing its stream), answers to requests, and reading the hub's
+// pairings bucket and its own command consumer. It may not send another
+// hall's facts, nor write the pairings bucket or the command stream.
+func HallPermissions(hall string) *server.Permissions {
+	hubAPI := "$JS." + HubDomain + ".API."
+	kvStream := "KV_" + PairingsBucket
+	durable := (&CommandFollower{Hall: hall}).Durable()
+	subjects := []string{
+		"arbiter." + hall + ".>",
+		DeliverPrefix + "." + hall + ".>",
+		"$JS." + hall + ".API.>",
+		"_INBOX.>", "$JSC.R.>", "$JS.FC.>", "$JS.ACK.>",
+		// The hall's mirror of the pairings bucket reads it through a
+		// consumer of the hub's.
+		hubAPI + "CONSUMER.CREATE." + kvStream, hubAPI + "CONSUMER.CREATE." + kvStream + ".>",
+		hubAPI + "CONSUMER.DELETE." + kvStream + ".>",
+		hubAPI + "STREAM.INFO." + kvStream,
+		// The hall's own consumer of its commands.
+		hubAPI + "CONSUMER.CREATE." + CommandStream + "." + durable + ".>",
+		hubAPI + "CONSUMER.DURABLE.CREATE." + CommandStream + "." + durable,
+		hubAPI + "CONSUMER.INFO." + CommandStream + "." + durable,
+		hubAPI + "CONSUMER.MSG.NEXT." + CommandStream + "." + durable,
+		hubAPI + "INFO",
+	}
+	return &server.Permissions{
+		Publish:   &server.SubjectPermission{Allow: subjects},
+		Subscribe: &server.SubjectPermission{Allow: subjects},
+		// Answers to the hub's requests (its JetStream API calls).
+		Response: &server.ResponsePermission{MaxMsgs: 1, Expires: time.Minute},
+	}
+}
