@@ -316,25 +316,47 @@ func startPosition(rg rules.Game, g store.Game) (rules.Position, error) {
 // boardAt draws a game's board after ply moves (0: the start; beyond the
 // last move: the last position).
 func (s *Site) boardAt(g store.Game, ply int) (*director.BoardView, int, error) {
+	bv, ply, _, err := s.boardWithLast(g, ply)
+	return bv, ply, err
+}
+
+// boardWithLast is boardAt with the names of the squares the last move
+// shown (move ply) came from and went to, for the diagram to highlight.
+func (s *Site) boardWithLast(g store.Game, ply int) (*director.BoardView, int, []string, error) {
 	rg, err := ruleGame(g)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	moves, err := s.d.DB().Moves(g.ID)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	if ply < 0 || ply > len(moves) {
 		ply = len(moves)
 	}
-	var pos rules.Position
-	if ply == 0 {
-		pos, err = startPosition(rg, g)
-	} else {
-		pos, err = rg.ParsePosition(moves[ply-1].Position)
+	before, err := startPosition(rg, g)
+	if err == nil && ply >= 2 {
+		before, err = rg.ParsePosition(moves[ply-2].Position)
 	}
 	if err != nil {
-		return nil, 0, fmt.Errorf("game %d ply %d: %w", g.ID, ply, err)
+		return nil, 0, nil, fmt.Errorf("game %d ply %d: %w", g.ID, ply, err)
 	}
-	return director.NewBoardView(rg, pos), ply, nil
+	if ply == 0 {
+		return director.NewBoardView(rg, before), 0, nil, nil
+	}
+	pos, err := rg.ParsePosition(moves[ply-1].Position)
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("game %d ply %d: %w", g.ID, ply, err)
+	}
+	var last []string
+	// A move the rules no longer read (an old record) is simply not
+	// highlighted.
+	if m, err := before.ParseMove(moves[ply-1].Canonical); err == nil {
+		for _, sq := range []rules.Square{m.From(), m.To()} {
+			if sq != rules.NoSquare {
+				last = append(last, rules.SquareName(rg, sq))
+			}
+		}
+	}
+	return director.NewBoardView(rg, pos), ply, last, nil
 }

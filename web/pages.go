@@ -40,6 +40,8 @@ var funcs = template.FuncMap{
 	"cellcode": func(c tiebreak.Cell, first, second byte) string { return c.Code(first, second) },
 	"points":   func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) },
 	"tbname":   tbName,
+	"trunc":    truncate,
+	"moveArgs": func(m *moveView, ply int) map[string]any { return map[string]any{"Move": m, "Ply": ply} },
 	"resultArgs": func(game uint64, csrf string, reasons []string) map[string]any {
 		return map[string]any{"Game": game, "CSRF": csrf, "Reasons": reasons}
 	},
@@ -57,6 +59,16 @@ func mustParsePages() *pages {
 		p.prints[name] = template.Must(template.Must(p.sets[name].Clone()).ParseFS(assets, "templates/print.html"))
 	}
 	return p
+}
+
+// truncate shortens s to at most n characters, with an ellipsis: page
+// titles stay short enough for a browser tab whatever the names.
+func truncate(n int, s string) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 // clockText writes a clock in milliseconds as H:MM:SS or M:SS, with
@@ -324,11 +336,42 @@ func (s *Site) crosstableData(w http.ResponseWriter, r *http.Request) (map[strin
 }
 
 // gameBody is the game viewer's live part: the board after Ply and the
-// move list.
+// move list, one row per move number with the first side's move and the
+// second's.
 type gameBody struct {
 	View  *gameView
 	Board *boardModel
 	Ply   int
+	Rows  []moveRow
+}
+
+// moveRow is one line of the move list: a move number and its two moves
+// (either may be missing: a game that starts with the second side to
+// move, or the first side's last move).
+type moveRow struct {
+	Number        int
+	First, Second *moveView
+}
+
+// moveRows lays the moves out in two columns.
+func moveRows(moves []moveView) []moveRow {
+	var rows []moveRow
+	for i := range moves {
+		m := &moves[i]
+		n := len(rows)
+		if m.Second && n > 0 && rows[n-1].Second == nil {
+			rows[n-1].Second = m
+			continue
+		}
+		r := moveRow{Number: n + 1}
+		if m.Second {
+			r.Second = m
+		} else {
+			r.First = m
+		}
+		rows = append(rows, r)
+	}
+	return rows
 }
 
 // gameBody reads the viewer's ply (?ply=n; absent: the latest) and draws it.
@@ -349,14 +392,14 @@ func (s *Site) gameBody(r *http.Request) (*gameBody, error) {
 		}
 		ply = n
 	}
-	bv, ply, err := s.boardAt(v.Game, ply)
+	bv, ply, last, err := s.boardWithLast(v.Game, ply)
 	if err != nil {
 		return nil, err
 	}
 	if v.Live != nil && ply == len(v.Moves) && v.Live.View != nil && v.Live.Plies == ply {
 		bv = v.Live.View // what the table shows now
 	}
-	return &gameBody{View: v, Board: newBoardModel(v.Game.Game, bv), Ply: ply}, nil
+	return &gameBody{View: v, Board: newBoardModel(v.Game.Game, bv, last...), Ply: ply, Rows: moveRows(v.Moves)}, nil
 }
 
 func (s *Site) gamePage(w http.ResponseWriter, r *http.Request) {

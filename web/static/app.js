@@ -98,12 +98,18 @@
   // ---- the game viewer ------------------------------------------------
   var game = document.getElementById("game");
   var chosenPly = null; // null: follow the game
-  function refreshGame() {
+  // refreshGame redraws the viewer; focusKey, when given, is the step
+  // link to give the focus back to once the new body is in.
+  function refreshGame(focusKey) {
     var node = find("game");
     if (!node) return;
     var id = game.getAttribute("data-game");
     var url = "/fragment/game/" + encodeURIComponent(id) + (chosenPly === null ? "" : "?ply=" + chosenPly);
-    refresh("game:" + id, url, node, bindViewer);
+    refresh("game:" + id, url, node, function (fresh) {
+      bindViewer(fresh);
+      var back = focusKey && fresh.querySelector('a[data-key="' + focusKey + '"]');
+      if (back) back.focus();
+    });
   }
   function bindViewer(root) {
     root.querySelectorAll("a[data-ply]").forEach(function (a) {
@@ -111,11 +117,23 @@
         e.preventDefault();
         var v = a.getAttribute("data-ply");
         chosenPly = v === "" ? null : parseInt(v, 10);
-        refreshGame();
+        refreshGame(a.getAttribute("data-key"));
       });
     });
   }
   if (game) bindViewer(game);
+  // The keyboard steps through the game: arrow keys, Home and End press
+  // the viewer's links (aria-keyshortcuts), wherever the focus is, except
+  // in a field being typed into.
+  document.addEventListener("keydown", function (e) {
+    if (!game || e.altKey || e.ctrlKey || e.metaKey) return;
+    var t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    var a = game.querySelector('a[data-key="' + e.key + '"]');
+    if (!a) return;
+    e.preventDefault();
+    a.click();
+  });
 
   // ---- the console ----------------------------------------------------
   function consoleNews() {
