@@ -216,16 +216,36 @@ func (s *Site) crosstable(id uint64) (*tiebreak.Crosstable, *tiebreak.Standings,
 	if err != nil {
 		return nil, nil, err
 	}
-	f, err := s.d.TRF(id)
-	if err != nil {
-		return nil, nil, err
-	}
-	t, err := tiebreak.FromTRF(f)
+	t, err := s.results(id)
 	if err != nil {
 		return nil, nil, err
 	}
 	ct, err := tiebreak.NewCrosstable(t, st)
 	return ct, st, err
+}
+
+// results reads a tournament's players and results for the tie-break
+// engine, as its TRF says them.
+func (s *Site) results(id uint64) (*tiebreak.Tournament, error) {
+	f, err := s.d.TRF(id)
+	if err != nil {
+		return nil, err
+	}
+	return tiebreak.FromTRF(f)
+}
+
+// scoresBefore returns each player's score before round n, as the
+// crosstable counts it (the tournament's own scoring, byes included).
+func scoresBefore(ct *tiebreak.Crosstable, n int) map[int]float64 {
+	score := map[int]float64{}
+	for _, row := range ct.Rows {
+		for i, c := range row.Cells {
+			if i < n-1 {
+				score[row.ID] += c.Points
+			}
+		}
+	}
+	return score
 }
 
 // crosstableOnly is crosstable without the standings.

@@ -25,7 +25,7 @@ type pages struct {
 	partials *template.Template
 }
 
-var pageNames = []string{"event", "live", "tournament", "standings", "crosstable", "game", "login", "console", "manage", "error"}
+var pageNames = []string{"event", "live", "tournament", "standings", "crosstable", "player", "game", "login", "console", "manage", "error"}
 
 var funcs = template.FuncMap{
 	"clock": clockText,
@@ -279,10 +279,40 @@ func (s *Site) livePage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "live", s.cards())
 }
 
+// tourPage is the tournament page: the tournament with each player's
+// score before every round, and the players by start number.
+type tourPage struct {
+	*tourDetail
+	// Scores is round -> start number -> score before the round.
+	Scores   map[int]map[int]float64
+	ByNumber map[int]store.Player
+	// The players' columns shown: those some player has.
+	HasTitle, HasFederation, HasFideID bool
+}
+
 func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request) {
-	if td, ok := lookup(s, w, r, s.tourDetail); ok {
-		s.render(w, r, http.StatusOK, "tournament", td)
+	td, ok := lookup(s, w, r, s.tourDetail)
+	if !ok {
+		return
 	}
+	tp := &tourPage{tourDetail: td, Scores: map[int]map[int]float64{}, ByNumber: map[int]store.Player{}}
+	for _, p := range td.PlayerList {
+		tp.ByNumber[p.ID] = p
+		tp.HasTitle = tp.HasTitle || p.Title != ""
+		tp.HasFederation = tp.HasFederation || p.Federation != ""
+		tp.HasFideID = tp.HasFideID || p.FideID != ""
+	}
+	if len(td.RoundList) > 0 {
+		ct, err := s.crosstableOnly(td.ID)
+		if err != nil {
+			s.failErr(w, r, fmt.Errorf("scores of tournament %d: %w", td.ID, err))
+			return
+		}
+		for _, rv := range td.RoundList {
+			tp.Scores[rv.Number] = scoresBefore(ct, rv.Number)
+		}
+	}
+	s.render(w, r, http.StatusOK, "tournament", tp)
 }
 
 func (s *Site) standingsPage(w http.ResponseWriter, r *http.Request) {
@@ -299,7 +329,16 @@ func (s *Site) standingsData(w http.ResponseWriter, r *http.Request) (map[string
 		return nil, false
 	}
 	t, _ := s.d.DB().Tournament(id)
-	return map[string]any{"Tournament": t, "Standings": st}, true
+	ps, err := s.d.DB().Players(id)
+	if err != nil {
+		s.failErr(w, r, fmt.Errorf("players of tournament %d: %w", id, err))
+		return nil, false
+	}
+	byNumber := map[int]store.Player{}
+	for _, p := range ps {
+		byNumber[p.ID] = p
+	}
+	return map[string]any{"Tournament": t, "Standings": st, "Players": byNumber}, true
 }
 
 // colourLetters are the crosstable letters of each game's sides.

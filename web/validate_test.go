@@ -127,6 +127,7 @@ func TestPagesValidate(t *testing.T) {
 	get(pub, "tournament", fmt.Sprintf("/tournaments/%d", e.chess), 200)
 	get(pub, "standings", fmt.Sprintf("/tournaments/%d/standings", e.chess), 200)
 	get(pub, "crosstable", fmt.Sprintf("/tournaments/%d/crosstable", e.chess), 200)
+	get(pub, "player", fmt.Sprintf("/tournaments/%d/players/3", e.chess), 200)
 	get(pub, "game", fmt.Sprintf("/games/%d", gid), 200)
 	get(pub, "game-start", fmt.Sprintf("/games/%d?ply=0", gid), 200)
 	get(pub, "error", "/games/999999", 404)

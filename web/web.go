@@ -136,6 +136,7 @@ func (s *Site) routes() {
 	m.HandleFunc("GET /tournaments/{id}", s.tournamentPage)
 	m.HandleFunc("GET /tournaments/{id}/standings", s.standingsPage)
 	m.HandleFunc("GET /tournaments/{id}/crosstable", s.crosstablePage)
+	m.HandleFunc("GET /tournaments/{id}/players/{n}", s.playerPage)
 	m.HandleFunc("GET /tournaments/{id}/trf", s.trfFile)
 	// Printouts.
 	m.HandleFunc("GET /tournaments/{id}/rounds/{n}/pairings", s.printPage("pairings"))

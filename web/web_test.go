@@ -637,7 +637,7 @@ func TestResultsWithoutBoardsAndPairing(t *testing.T) {
 	assert.Contains(t, body, "<th>R1</th>")
 	assert.Regexp(t, `<td class="num">1[wb]=</td>`, body, "the opponent's rank, colour and a draw")
 	_, body, _ = c.get(fmt.Sprintf("/tournaments/%d", e.tav))
-	assert.Contains(t, body, `<td class="result">1/2-1/2</td>`)
+	assert.Contains(t, body, fmt.Sprintf(`<td class="result"><a href="/games/%d">1/2-1/2</a></td>`, tav))
 }
 
 // sse reads server-sent events from a stream.
