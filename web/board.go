@@ -33,6 +33,9 @@ type cellModel struct {
 	Top      *pieceModel
 	Tower    bool
 	Height   int
+	// Under is a tower's pieces below the top, bottom to top: the caption
+	// under the top piece drawn large.
+	Under []pieceModel
 	// Label says what stands on the square in words: "e4, white pawn".
 	Label string
 	// Last marks the squares of the last move shown.
@@ -213,6 +216,7 @@ func newBoardModel(game string, v *director.BoardView, last ...string) *boardMod
 		default:
 			c.Top = &c.Stack[n-1]
 			c.Tower = true
+			c.Under = c.Stack[:n-1]
 			names := make([]string, n)
 			for i, p := range c.Stack {
 				names[i] = describe(sides, p)

@@ -158,18 +158,37 @@
   }
 
   // ---- the stream -----------------------------------------------------
+  // The stream is closed when the page is left: a page kept in the
+  // back-forward cache must not hold a connection, or after a few pages
+  // the browser has none left for the site (six per host). It opens again
+  // if the page is shown from the cache, and the page catches up.
   if (!window.EventSource) return;
-  var src = new EventSource(page === "console" ? "/console/events" : "/events");
-  src.onopen = function () { if (status) status.classList.add("on"); };
-  src.onerror = function () { if (status) status.classList.remove("on"); };
+  var src = null;
+  var handlers = [];
+  function connect() {
+    src = new EventSource(page === "console" ? "/console/events" : "/events");
+    src.onopen = function () { if (status) status.classList.add("on"); };
+    src.onerror = function () { if (status) status.classList.remove("on"); };
+    handlers.forEach(function (h) { src.addEventListener(h[0], h[1]); });
+  }
   function on(kind, f) {
-    src.addEventListener(kind, function (e) {
+    handlers.push([kind, function (e) {
       var u = {};
       try { u = JSON.parse(e.data); } catch (err) {}
       seen.push({ kind: kind, table: u.table, game: u.game });
       f(u);
-    });
+    }]);
   }
+  window.addEventListener("pagehide", function () {
+    if (src) { src.close(); src = null; }
+    if (status) status.classList.remove("on");
+  });
+  window.addEventListener("pageshow", function (e) {
+    if (!e.persisted || src) return;
+    connect();
+    refreshAllTables();
+    if (game && chosenPly === null) refreshGame();
+  });
   function changed(u) {
     // The console redraws its forms when a question or a result comes;
     // moves only redraw the boards.
@@ -185,4 +204,5 @@
     else refreshAllTables();
   });
   on("reload", function () { location.reload(); });
+  connect();
 })();
