@@ -74,9 +74,7 @@ func TestBrowserPages(t *testing.T) {
 			"width": vp.width, "height": vp.height, "deviceScaleFactor": 1, "mobile": vp.mobile}, nil))
 		for _, pg := range pages {
 			name := pg.name + "-" + vp.name
-			t0 := time.Now()
 			require.NoError(t, p.navigate(pg.url), name)
-			t.Logf("%s loaded in %v", name, time.Since(t0))
 			require.NoError(t, p.waitTrue(`document.fonts.status === "loaded"`, 5*time.Second), name)
 			png, err := p.screenshot()
 			require.NoError(t, err, name)
@@ -108,6 +106,9 @@ func TestBrowserPages(t *testing.T) {
 	}
 	require.NoError(t, p.waitTrue(ply(1), 5*time.Second))
 	assert.Equal(t, float64(2), evalOK(t, p, `document.querySelectorAll(".sq.last").length`), "the last move's squares")
+	// The clocks are the largest text beside the board.
+	clock := evalOK(t, p, `parseFloat(getComputedStyle(document.querySelector(".game-board .clock")).fontSize)`)
+	assert.GreaterOrEqual(t, clock, float64(24), "the clocks are prominent")
 	for _, step := range []struct {
 		key  string
 		code int
