@@ -196,7 +196,7 @@ func newBoardModel(game string, v *director.BoardView, last ...string) *boardMod
 	b := &boardModel{Game: game, Width: v.Width, Height: v.Height}
 	bottom := sides[0]
 	b.Label = fmt.Sprintf("Board, %s at the bottom", bottom)
-	var cells []cellModel
+	cells := make([]cellModel, 0, len(v.Squares))
 	for _, sq := range v.Squares {
 		c := cellModel{Name: sq.Name, Col: sq.File + 1, Row: v.Height - sq.Rank, Dark: (sq.File+sq.Rank)%2 == 0, Height: len(sq.Stack),
 			Last: slices.Contains(last, sq.Name)}
@@ -226,11 +226,11 @@ func newBoardModel(game string, v *director.BoardView, last ...string) *boardMod
 		cells = append(cells, c)
 	}
 	slices.SortStableFunc(cells, func(a, b cellModel) int { return cmp.Or(cmp.Compare(a.Row, b.Row), cmp.Compare(a.Col, b.Col)) })
-	for i, c := range cells {
-		if i == 0 || cells[i-1].Row != c.Row {
-			b.Rows = append(b.Rows, nil)
+	for start, i := 0, 1; i <= len(cells); i++ {
+		if i == len(cells) || cells[i].Row != cells[start].Row {
+			b.Rows = append(b.Rows, cells[start:i:i])
+			start = i
 		}
-		b.Rows[len(b.Rows)-1] = append(b.Rows[len(b.Rows)-1], c)
 	}
 	for _, z := range v.Zones {
 		zm := zoneModel{Caption: zoneCaption(z.Name, z.Owner), Owner: z.Owner, Total: len(z.Pieces)}

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"arbiter/director"
@@ -23,6 +24,16 @@ type pages struct {
 	prints map[string]*template.Template
 	// partials renders the fragments the script fetches.
 	partials *template.Template
+	// last keeps the squares of each live game's last move, so a table
+	// card drawn for many spectators reads the game's moves once per move.
+	last sync.Map // game ID -> lastMove
+}
+
+// lastMove is the last move of a game as a table card highlights it: the
+// squares of move Plies.
+type lastMove struct {
+	Plies   int
+	Squares []string
 }
 
 var pageNames = []string{"event", "live", "tournament", "standings", "crosstable", "player", "game", "login", "console", "manage", "error"}
@@ -221,6 +232,9 @@ func card(l director.Live) tableCard {
 // (between rounds every table is idle).
 func (s *Site) card(l director.Live, sums map[uint64]tourSummary) tableCard {
 	c := card(l)
+	if sq := s.lastSquares(l); sq != nil {
+		c.Board = newBoardModel(l.Game, l.View, sq...)
+	}
 	switch {
 	case l.GameID != 0 && l.Result != "":
 		g, err := s.d.DB().Game(l.GameID)
@@ -255,6 +269,30 @@ func (s *Site) card(l director.Live, sums map[uint64]tourSummary) tableCard {
 		}
 	}
 	return c
+}
+
+// lastSquares returns the squares of the last move of a table's game, read
+// once per move and kept; nil when there is none to highlight.
+func (s *Site) lastSquares(l director.Live) []string {
+	if l.GameID == 0 || l.Plies == 0 || l.View == nil {
+		return nil
+	}
+	if v, ok := s.pages.last.Load(l.GameID); ok && v.(lastMove).Plies == l.Plies {
+		return v.(lastMove).Squares
+	}
+	g, err := s.d.DB().Game(l.GameID)
+	if err != nil {
+		s.log.Warn("table card: last move", "table", l.Table, "game", l.GameID, "err", err)
+		return nil
+	}
+	_, ply, sq, err := s.boardWithLast(g, l.Plies)
+	if err != nil || ply != l.Plies {
+		// The stored moves are behind the table's: highlight nothing
+		// rather than an older move, and read again next time.
+		return nil
+	}
+	s.pages.last.Store(l.GameID, lastMove{Plies: l.Plies, Squares: sq})
+	return sq
 }
 
 func (s *Site) cards() []tableCard {

@@ -68,8 +68,12 @@ func TestPagesShowTheMovedPiece(t *testing.T) {
 	c := e.client()
 	_, body, _ := c.get("/fragment/table/B1")
 	// e4 (file 5, rank 4 from the bottom: row 5) holds a white pawn, e2 none.
-	assert.Regexp(t, `class="sq c5 r5[^"]*" role="gridcell" aria-label="e4, white pawn" data-square="e4"><span class="pc kP first" aria-hidden="true"></span>`, body)
-	assert.Regexp(t, `class="sq c5 r7[^"]*" role="gridcell" aria-label="e2, empty" data-square="e2"><span class="name" aria-hidden="true">e2</span>`, body)
+	assert.Regexp(t, `class="sq c5 r5[^"]*" role="gridcell" aria-label="e4, white pawn"><span class="pc kP first" aria-hidden="true"></span>`, body)
+	assert.Regexp(t, `class="sq c5 r7[^"]*" role="gridcell" aria-label="e2, empty"><span class="name" aria-hidden="true">e2</span>`, body)
+
+	// The table card highlights the last move too.
+	assert.Contains(t, body, `class="sq c5 r5 last" role="gridcell" aria-label="e4, white pawn"`)
+	assert.Contains(t, body, `class="sq c5 r7 last" role="gridcell" aria-label="e2, empty"`)
 
 	// The game viewer highlights the last move's squares, and only them.
 	_, body, _ = c.get(fmt.Sprintf("/games/%d", e.live().GameID))
