@@ -52,6 +52,8 @@ var funcs = template.FuncMap{
 	"points":   func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) },
 	"tbname":   tbName,
 	"trunc":    truncate,
+	"gamename": gameName,
+	"sysname":  systemName,
 	"moveArgs": func(m *moveView, ply int) map[string]any { return map[string]any{"Move": m, "Ply": ply} },
 	"resultArgs": func(game uint64, csrf string, reasons []string) map[string]any {
 		return map[string]any{"Game": game, "CSRF": csrf, "Reasons": reasons}
@@ -70,6 +72,31 @@ func mustParsePages() *pages {
 		p.prints[name] = template.Must(template.Must(p.sets[name].Clone()).ParseFS(assets, "templates/print.html"))
 	}
 	return p
+}
+
+// gameNames and systemNames are the games and pairing systems as players
+// call them.
+var (
+	gameNames   = map[string]string{"chess": "Chess", "tensor": "Tensor chess", "tavreli": "Tavreli", "shogi": "Shogi", "kvaa": "Kvaa"}
+	systemNames = map[string]string{"swiss-dutch": "Swiss (Dutch)", "swiss-dutch-2017": "Swiss (Dutch, 2017 rules)",
+		"round-robin": "round robin", "double-round-robin": "double round robin"}
+)
+
+// gameName names a game as players do ("Tensor chess"); an unknown game
+// keeps its code.
+func gameName(game string) string {
+	if n, ok := gameNames[game]; ok {
+		return n
+	}
+	return game
+}
+
+// systemName names a pairing system as players do.
+func systemName(system string) string {
+	if n, ok := systemNames[system]; ok {
+		return n
+	}
+	return system
 }
 
 // truncate shortens s to at most n characters, with an ellipsis: page

@@ -79,6 +79,7 @@ func TestPlayerPage(t *testing.T) {
 	// The pairings of round 2 show the scores before it, and the title.
 	_, body, _ = c.get(fmt.Sprintf("/tournaments/%d", e.chess))
 	assert.Contains(t, body, `<span class="title">WGM</span> <a href="/tournaments/1/players/3">Carla</a> <small class="fed">NOR</small>`)
+	assert.Contains(t, body, "<p>Chess · round robin · 3 rounds", "the game and the system as players name them")
 	assert.Contains(t, body, "<th scope=\"col\">Title</th>")
 	assert.Contains(t, body, "<th scope=\"col\">FIDE ID</th>")
 	before := map[string]string{"win": "1", "draw": "0.5", "loss": "0"}[want]
@@ -87,6 +88,9 @@ func TestPlayerPage(t *testing.T) {
 	} else {
 		assert.Contains(t, body, fmt.Sprintf(`<td class="num">%s</td><td><span class="title">WGM</span> <a href="/tournaments/1/players/3">Carla</a>`, before), "Carla's score before round 2")
 	}
+	// The crosstable links each player's page.
+	_, body, _ = c.get(fmt.Sprintf("/tournaments/%d/crosstable", e.chess))
+	assert.Contains(t, body, `<a href="/tournaments/1/players/3">Carla</a>`)
 	// Standings name the player with the title too.
 	_, body, _ = c.get(fmt.Sprintf("/tournaments/%d/standings", e.chess))
 	assert.Contains(t, body, `<span class="title">WGM</span> <a href="/tournaments/1/players/3">Carla</a>`)

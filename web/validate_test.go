@@ -20,6 +20,10 @@ import (
 	_ "arbiter/rules/tensor"
 )
 
+// htmlValidateVersion is the html-validate the tests install: pinned, so
+// a new release's rules do not fail the build unannounced.
+const htmlValidateVersion = "9.7.1"
+
 // htmlValidate returns the html-validate command: ARBITER_HTML_VALIDATE,
 // html-validate on the PATH, or one installed with npm into the user's
 // cache. Without node it skips, and fails when CI is set: CI must check
@@ -47,13 +51,13 @@ func htmlValidate(t *testing.T) string {
 	if err != nil {
 		cache = os.TempDir()
 	}
-	dir := filepath.Join(cache, "arbiter", "html-validate")
+	dir := filepath.Join(cache, "arbiter", "html-validate-"+htmlValidateVersion)
 	bin := filepath.Join(dir, "node_modules", ".bin", "html-validate")
 	if _, err := os.Stat(bin); err == nil {
 		return bin
 	}
 	require.NoError(t, os.MkdirAll(dir, 0o755))
-	out, err := exec.Command(npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "html-validate@9").CombinedOutput()
+	out, err := exec.Command(npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "html-validate@"+htmlValidateVersion).CombinedOutput()
 	if err != nil {
 		missing("npm install html-validate: %v\n%s", err, out)
 	}
