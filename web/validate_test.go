@@ -77,11 +77,10 @@ type validationReport []struct {
 	} `json:"messages"`
 }
 
-// validateHTML runs html-validate (testdata/htmlvalidate.json) on pages,
+// validateHTML runs html-validate bin (testdata/htmlvalidate.json) on pages,
 // name to HTML, and fails the test with every error it reports.
-func validateHTML(t *testing.T, pages map[string]string) {
+func validateHTML(t *testing.T, bin string, pages map[string]string) {
 	t.Helper()
-	bin := htmlValidate(t)
 	dir := t.TempDir()
 	var files []string
 	for name, html := range pages {
@@ -115,6 +114,7 @@ func TestPagesValidate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("html-validate is run in the full tests")
 	}
+	bin := htmlValidate(t)
 	e := newEvent(t)
 	gid := e.live().GameID
 	e.move("e2", "e4", rules.White, 0, 1)
@@ -146,7 +146,7 @@ func TestPagesValidate(t *testing.T) {
 	get(arb, "console-tournament", fmt.Sprintf("/console/tournaments/%d", e.chess), 200)
 	get(arb, "console-tavreli", fmt.Sprintf("/console/tournaments/%d", e.tav), 200)
 	pages["boards"] = everyBoard(t)
-	validateHTML(t, pages)
+	validateHTML(t, bin, pages)
 }
 
 // everyBoard renders the live page with a table of every game: a Tavreli
