@@ -136,6 +136,9 @@ func checkBoards(t *testing.T, p *cdp, name string) {
 	assert.GreaterOrEqual(t, loaded, float64(10), "%s: the piece images load", name)
 	size := evalOK(t, p, `Math.min(...[...document.querySelectorAll(".sq.tower .stack li, .sq.tower .height, .pc .mark")].map(e => parseFloat(getComputedStyle(e).fontSize)))`)
 	assert.GreaterOrEqual(t, size, float64(10), "%s: the tower's caption is readable", name)
+	// Pieces in hand and in reserve are drawn as large as on a small board.
+	small := evalOK(t, p, `Math.min(...[...document.querySelectorAll(".zone .pc")].map(e => e.getBoundingClientRect().width))`)
+	assert.GreaterOrEqual(t, small, float64(24), "%s: the pieces off the board are drawn full size", name)
 	// A promoted shogi piece is red, and gote's pieces point at sente.
 	assert.Equal(t, "rgb(179, 38, 30)", evalOK(t, p, `getComputedStyle(document.querySelector(".g-shogi .pc.back")).color`))
 	assert.Contains(t, evalOK(t, p, `getComputedStyle(document.querySelector(".g-shogi .pc.second")).transform`), "matrix(-1")
