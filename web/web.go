@@ -1,10 +1,13 @@
 // Package web serves the event's public pages, the arbiter console and the
 // JSON API.
 //
-// Public pages (no login) show the event, every tournament's pairings,
-// standings and crosstable, every game live with its board and ticking
-// clocks, a game viewer with the move list and the time of every move, and
-// the exports (scoresheets, TRF, the event archive). Pages update without
+// Public pages (no login) show the event, every tournament's pairings
+// (with the scores before each round), standings and crosstable, each
+// player's rounds and performance, every game live with its board and
+// ticking clocks, a game viewer with the move list and the time of every
+// move, and the exports (scoresheets, TRF, the event archive). Boards are
+// ARIA grids whose squares say what stands on them in words; the pieces
+// are drawn from embedded SVG sets. Pages update without
 // reloading through server-sent events from the director's hub. Everything
 // is embedded: templates, CSS and a small script, no external assets.
 //
