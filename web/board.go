@@ -1,19 +1,26 @@
 package web
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	"arbiter/director"
+	"arbiter/rules"
 )
 
 // boardModel is a board diagram ready for the template: every cell placed
-// on a CSS grid with its stack, and the off-board zones.
+// on a CSS grid with its stack, grouped in rows for the ARIA grid, and the
+// off-board zones.
 type boardModel struct {
 	Game          string
 	Width, Height int
-	Cells         []cellModel
-	Zones         []zoneModel
+	// Label names the board for assistive technology.
+	Label string
+	Rows  [][]cellModel
+	Zones []zoneModel
 }
 
 // cellModel is one square. Stack runs bottom to top; Top is the piece a
@@ -26,28 +33,42 @@ type cellModel struct {
 	Top      *pieceModel
 	Tower    bool
 	Height   int
-	Title    string
+	// Under is a tower's pieces below the top, bottom to top: the caption
+	// under the top piece drawn large.
+	Under []pieceModel
+	// Label says what stands on the square in words: "e4, white pawn".
+	Label string
+	// Last marks the squares of the last move shown.
+	Last bool
 }
 
 // pieceModel is one physical piece.
 type pieceModel struct {
-	Text  string // as rules.Piece.String writes it: "P(H)", "s+"
-	Glyph string // what the diagram shows
+	Text string // as rules.Piece.String writes it: "P(H)", "s+"
+	// Kind is the piece's letter, upper case ("P"); the drawing is chosen
+	// by the game and Kind.
+	Kind  string
+	Glyph string // the text drawn on a shogi piece; the letter elsewhere
 	// Letter is a shogi piece in Latin letters ("S+"), shown where the
 	// device has no font for its kanji.
 	Letter string
 	Second bool
 	Back   bool // promoted / turned over
 	Mark   string
+	// Name is the piece in words without its side: "pawn marked Helgi".
+	Name string
 }
 
 // zoneModel is an off-board zone (a shogi hand, a Kvaa reserve): pieces
 // grouped with their counts.
 type zoneModel struct {
-	Name   string
-	Owner  string
-	Groups []zoneGroup
-	Total  int
+	// Caption names the zone with the game's side name: "Sente's hand".
+	Caption string
+	Owner   string
+	Groups  []zoneGroup
+	Total   int
+	// Label lists the zone's contents in words.
+	Label string
 }
 
 type zoneGroup struct {
@@ -55,12 +76,20 @@ type zoneGroup struct {
 	Count int
 }
 
-// shogiGlyphs and chessGlyphs draw the pieces of the games that have
-// their own symbols; other kinds are drawn as their letter.
+// shogiGlyphs are the characters on shogi pieces; pieceNames names the
+// pieces of each game (with "+" for the promoted face).
 var (
 	shogiGlyphs = map[string]string{"P": "歩", "L": "香", "N": "桂", "S": "銀", "G": "金", "B": "角", "R": "飛", "K": "玉",
 		"P+": "と", "L+": "杏", "N+": "圭", "S+": "全", "B+": "馬", "R+": "龍"}
-	chessGlyphs = map[string]string{"K": "♚", "Q": "♛", "R": "♜", "B": "♝", "N": "♞", "P": "♟"}
+	chessNames = map[string]string{"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn", "T": "monster"}
+	pieceNames = map[string]map[string]string{
+		"chess":   chessNames,
+		"tensor":  chessNames,
+		"tavreli": {"K": "Volkhv", "Q": "Knyaz", "R": "Ratoborets", "B": "Luchnik", "N": "Vsadnik", "P": "Ratnik", "H": "Helgi"},
+		"shogi": {"K": "king", "R": "rook", "B": "bishop", "G": "gold general", "S": "silver general", "N": "knight", "L": "lance", "P": "pawn",
+			"R+": "dragon (promoted rook)", "B+": "horse (promoted bishop)", "S+": "promoted silver", "N+": "promoted knight", "L+": "promoted lance", "P+": "tokin (promoted pawn)"},
+		"kvaa": {"C": "counter"},
+	}
 )
 
 // parsePiece reads a piece as rules.Piece.String writes it.
@@ -80,31 +109,60 @@ func parsePiece(game, s string) pieceModel {
 		p.Second = true
 		kind = strings.ToUpper(kind)
 	}
-	key := kind
-	if p.Back {
-		key += "+"
-	}
-	switch game {
-	case "shogi":
-		if g, ok := shogiGlyphs[key]; ok {
-			p.Glyph = g
-		}
-	case "chess", "tensor":
-		if g, ok := chessGlyphs[kind]; ok {
-			p.Glyph = g
-		}
-	}
+	p.Kind = kind
 	letter := kind
 	if p.Back {
 		letter += "+"
 	}
-	if p.Glyph == "" {
-		p.Glyph = letter
-	}
+	p.Glyph = letter
 	if game == "shogi" {
+		if g, ok := shogiGlyphs[letter]; ok {
+			p.Glyph = g
+		}
 		p.Letter = letter
 	}
+	names := pieceNames[game]
+	p.Name = names[letter]
+	switch {
+	case p.Name != "":
+	case names[kind] != "":
+		p.Name = names[kind] + ", turned over"
+	default:
+		p.Name = "piece " + letter
+	}
+	if p.Mark != "" {
+		mark := names[p.Mark]
+		if mark == "" {
+			mark = p.Mark
+		}
+		p.Name += " marked " + mark
+	}
 	return p
+}
+
+// sideNames are each game's side names, in lower case as a label writes
+// them ("white", "sente").
+var sideNames sync.Map // game -> [2]string
+
+func sidesOf(game string) [2]string {
+	if v, ok := sideNames.Load(game); ok {
+		return v.([2]string)
+	}
+	s := [2]string{"first", "second"}
+	if g, err := rules.New(game, nil); err == nil {
+		s = [2]string{strings.ToLower(g.SideName(rules.First)), strings.ToLower(g.SideName(rules.Second))}
+	}
+	sideNames.Store(game, s)
+	return s
+}
+
+// describe names a piece with its side: "white pawn".
+func describe(sides [2]string, p pieceModel) string {
+	side := sides[0]
+	if p.Second {
+		side = sides[1]
+	}
+	return side + " " + p.Name
 }
 
 // topDown reports whether a game's rank 0 is drawn at the top: shogi
@@ -112,14 +170,36 @@ func parsePiece(game, s string) pieceModel {
 // first player, sits at the bottom.
 func topDown(game string) bool { return game == "shogi" }
 
-// newBoardModel arranges a board view for the template.
-func newBoardModel(game string, v *director.BoardView) *boardModel {
+// zoneCaption names an off-board zone with its owner's side name.
+func zoneCaption(name, owner string) string {
+	if owner != "" {
+		owner = strings.ToUpper(owner[:1]) + owner[1:]
+	}
+	switch {
+	case strings.HasPrefix(name, "hand-"):
+		return owner + "'s hand"
+	case strings.HasPrefix(name, "reserve-"):
+		return owner + "'s reserve"
+	case strings.HasPrefix(name, "captured-"):
+		return owner + "'s pieces taken"
+	}
+	return owner
+}
+
+// newBoardModel arranges a board view for the template. last names the
+// squares of the last move shown, to be highlighted.
+func newBoardModel(game string, v *director.BoardView, last ...string) *boardModel {
 	if v == nil {
 		return nil
 	}
+	sides := sidesOf(game)
 	b := &boardModel{Game: game, Width: v.Width, Height: v.Height}
+	bottom := sides[0]
+	b.Label = fmt.Sprintf("Board, %s at the bottom", bottom)
+	cells := make([]cellModel, 0, len(v.Squares))
 	for _, sq := range v.Squares {
-		c := cellModel{Name: sq.Name, Col: sq.File + 1, Row: v.Height - sq.Rank, Dark: (sq.File+sq.Rank)%2 == 0, Height: len(sq.Stack)}
+		c := cellModel{Name: sq.Name, Col: sq.File + 1, Row: v.Height - sq.Rank, Dark: (sq.File+sq.Rank)%2 == 0, Height: len(sq.Stack),
+			Last: slices.Contains(last, sq.Name)}
 		if topDown(game) {
 			c.Row = sq.Rank + 1
 			c.Dark = false
@@ -127,21 +207,33 @@ func newBoardModel(game string, v *director.BoardView) *boardModel {
 		for _, t := range sq.Stack {
 			c.Stack = append(c.Stack, parsePiece(game, t))
 		}
-		if n := len(c.Stack); n > 0 {
+		switch n := len(c.Stack); n {
+		case 0:
+			c.Label = sq.Name + ", empty"
+		case 1:
+			c.Top = &c.Stack[0]
+			c.Label = sq.Name + ", " + describe(sides, c.Stack[0])
+		default:
 			c.Top = &c.Stack[n-1]
-			c.Tower = n > 1
-		}
-		c.Title = sq.Name
-		if len(sq.Stack) > 0 {
-			c.Title += ": " + strings.Join(sq.Stack, " ")
-			if c.Tower {
-				c.Title += fmt.Sprintf(" (tower of %d, bottom to top)", len(sq.Stack))
+			c.Tower = true
+			c.Under = c.Stack[:n-1]
+			names := make([]string, n)
+			for i, p := range c.Stack {
+				names[i] = describe(sides, p)
 			}
+			c.Label = fmt.Sprintf("%s, tower of %d, bottom to top: %s", sq.Name, n, strings.Join(names, ", "))
 		}
-		b.Cells = append(b.Cells, c)
+		cells = append(cells, c)
+	}
+	slices.SortStableFunc(cells, func(a, b cellModel) int { return cmp.Or(cmp.Compare(a.Row, b.Row), cmp.Compare(a.Col, b.Col)) })
+	for start, i := 0, 1; i <= len(cells); i++ {
+		if i == len(cells) || cells[i].Row != cells[start].Row {
+			b.Rows = append(b.Rows, cells[start:i:i])
+			start = i
+		}
 	}
 	for _, z := range v.Zones {
-		zm := zoneModel{Name: z.Name, Owner: z.Owner, Total: len(z.Pieces)}
+		zm := zoneModel{Caption: zoneCaption(z.Name, z.Owner), Owner: z.Owner, Total: len(z.Pieces)}
 		for _, t := range z.Pieces {
 			if n := len(zm.Groups); n > 0 && zm.Groups[n-1].Piece.Text == t {
 				zm.Groups[n-1].Count++
@@ -149,6 +241,11 @@ func newBoardModel(game string, v *director.BoardView) *boardModel {
 			}
 			zm.Groups = append(zm.Groups, zoneGroup{Piece: parsePiece(game, t), Count: 1})
 		}
+		var parts []string
+		for _, g := range zm.Groups {
+			parts = append(parts, fmt.Sprintf("%d × %s", g.Count, describe(sides, g.Piece)))
+		}
+		zm.Label = zm.Caption + ": " + cmp.Or(strings.Join(parts, ", "), "empty")
 		b.Zones = append(b.Zones, zm)
 	}
 	return b

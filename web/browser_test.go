@@ -55,7 +55,7 @@ func TestBrowser(t *testing.T) {
 	_, err = p.eval(`window.__sameDocument = true`)
 	require.NoError(t, err)
 	e.move("e2", "e4", rules.White, 0, 1)
-	require.NoError(t, p.waitTrue(`document.querySelector("table.moves").innerText.includes("e4") && document.querySelector('.sq[title="e4: P"]') !== null`, 10*time.Second))
+	require.NoError(t, p.waitTrue(`document.querySelector("table.moves").innerText.includes("e4") && document.querySelector('.sq[aria-label="e4, white pawn"]') !== null`, 10*time.Second))
 	v, err = p.eval(`window.__sameDocument === true`)
 	require.NoError(t, err)
 	assert.Equal(t, true, v, "the page was not reloaded")

@@ -71,7 +71,8 @@ func FuzzRequests(f *testing.F) {
 		"/console/games/1/result", "/console/alerts/18446744073709551615/resolve", "/console/tournaments/2/pair", "/console/games/1/claim", "/console/games/1/offer",
 		"/%2e%2e/etc/passwd", "/static/../web.go", "//x", "/api/console/alerts?all=1",
 		"/events", "/events?lastEventId=%ff", "/console/events", "/console/events/x", "/console/tournaments/1/pair",
-		"/console/games/2/result", "/console/games/99/result", "/console/login"}
+		"/console/games/2/result", "/console/games/99/result", "/console/login",
+		"/tournaments/1/players/3", "/tournaments/1/players/-1", "/tournaments/1/players/99999999999999999999"}
 	for _, p := range seeds {
 		f.Add(p, "why=x&result=1-0&reason=agreement&side=first&seconds=1&move=Nf3&kind=draw", false)
 		f.Add(p, "why=&side=%ff&seconds=9e99", true)

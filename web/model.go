@@ -217,16 +217,36 @@ func (s *Site) crosstable(id uint64) (*tiebreak.Crosstable, *tiebreak.Standings,
 	if err != nil {
 		return nil, nil, err
 	}
-	f, err := s.d.TRF(id)
-	if err != nil {
-		return nil, nil, err
-	}
-	t, err := tiebreak.FromTRF(f)
+	t, err := s.results(id)
 	if err != nil {
 		return nil, nil, err
 	}
 	ct, err := tiebreak.NewCrosstable(t, st)
 	return ct, st, err
+}
+
+// results reads a tournament's players and results for the tie-break
+// engine, as its TRF says them.
+func (s *Site) results(id uint64) (*tiebreak.Tournament, error) {
+	f, err := s.d.TRF(id)
+	if err != nil {
+		return nil, err
+	}
+	return tiebreak.FromTRF(f)
+}
+
+// scoresBefore returns each player's score before round n, as the
+// crosstable counts it (the tournament's own scoring, byes included).
+func scoresBefore(ct *tiebreak.Crosstable, n int) map[int]float64 {
+	score := map[int]float64{}
+	for _, row := range ct.Rows {
+		for i, c := range row.Cells {
+			if i < n-1 {
+				score[row.ID] += c.Points
+			}
+		}
+	}
+	return score
 }
 
 // crosstableOnly is crosstable without the standings.
@@ -317,25 +337,47 @@ func startPosition(rg rules.Game, g store.Game) (rules.Position, error) {
 // boardAt draws a game's board after ply moves (0: the start; beyond the
 // last move: the last position).
 func (s *Site) boardAt(g store.Game, ply int) (*director.BoardView, int, error) {
+	bv, ply, _, err := s.boardWithLast(g, ply)
+	return bv, ply, err
+}
+
+// boardWithLast is boardAt with the names of the squares the last move
+// shown (move ply) came from and went to, for the diagram to highlight.
+func (s *Site) boardWithLast(g store.Game, ply int) (*director.BoardView, int, []string, error) {
 	rg, err := ruleGame(g)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	moves, err := s.d.DB().Moves(g.ID)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	if ply < 0 || ply > len(moves) {
 		ply = len(moves)
 	}
-	var pos rules.Position
-	if ply == 0 {
-		pos, err = startPosition(rg, g)
-	} else {
-		pos, err = rg.ParsePosition(moves[ply-1].Position)
+	before, err := startPosition(rg, g)
+	if err == nil && ply >= 2 {
+		before, err = rg.ParsePosition(moves[ply-2].Position)
 	}
 	if err != nil {
-		return nil, 0, fmt.Errorf("game %d ply %d: %w", g.ID, ply, err)
+		return nil, 0, nil, fmt.Errorf("game %d ply %d: %w", g.ID, ply, err)
 	}
-	return director.NewBoardView(rg, pos), ply, nil
+	if ply == 0 {
+		return director.NewBoardView(rg, before), 0, nil, nil
+	}
+	pos, err := rg.ParsePosition(moves[ply-1].Position)
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("game %d ply %d: %w", g.ID, ply, err)
+	}
+	var last []string
+	// A move the rules no longer read (an old record) is simply not
+	// highlighted.
+	if m, err := before.ParseMove(moves[ply-1].Canonical); err == nil {
+		for _, sq := range []rules.Square{m.From(), m.To()} {
+			if sq != rules.NoSquare {
+				last = append(last, rules.SquareName(rg, sq))
+			}
+		}
+	}
+	return director.NewBoardView(rg, pos), ply, last, nil
 }

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"arbiter/director"
@@ -23,9 +24,19 @@ type pages struct {
 	prints map[string]*template.Template
 	// partials renders the fragments the script fetches.
 	partials *template.Template
+	// last keeps the squares of each live game's last move, so a table
+	// card drawn for many spectators reads the game's moves once per move.
+	last sync.Map // game ID -> lastMove
 }
 
-var pageNames = []string{"event", "live", "tournament", "standings", "crosstable", "game", "login", "console", "manage", "error"}
+// lastMove is the last move of a game as a table card highlights it: the
+// squares of move Plies.
+type lastMove struct {
+	Plies   int
+	Squares []string
+}
+
+var pageNames = []string{"event", "live", "tournament", "standings", "crosstable", "player", "game", "login", "console", "manage", "error"}
 
 var funcs = template.FuncMap{
 	"clock": clockText,
@@ -40,6 +51,10 @@ var funcs = template.FuncMap{
 	"cellcode": func(c tiebreak.Cell, first, second byte) string { return c.Code(first, second) },
 	"points":   func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) },
 	"tbname":   tbName,
+	"trunc":    truncate,
+	"gamename": gameName,
+	"sysname":  systemName,
+	"moveArgs": func(m *moveView, ply int) map[string]any { return map[string]any{"Move": m, "Ply": ply} },
 	"resultArgs": func(game uint64, csrf string, reasons []string) map[string]any {
 		return map[string]any{"Game": game, "CSRF": csrf, "Reasons": reasons}
 	},
@@ -57,6 +72,41 @@ func mustParsePages() *pages {
 		p.prints[name] = template.Must(template.Must(p.sets[name].Clone()).ParseFS(assets, "templates/print.html"))
 	}
 	return p
+}
+
+// gameNames and systemNames are the games and pairing systems as players
+// call them.
+var (
+	gameNames   = map[string]string{"chess": "Chess", "tensor": "Tensor chess", "tavreli": "Tavreli", "shogi": "Shogi", "kvaa": "Kvaa"}
+	systemNames = map[string]string{"swiss-dutch": "Swiss (Dutch)", "swiss-dutch-2017": "Swiss (Dutch, 2017 rules)",
+		"round-robin": "round robin", "double-round-robin": "double round robin"}
+)
+
+// gameName names a game as players do ("Tensor chess"); an unknown game
+// keeps its code.
+func gameName(game string) string {
+	if n, ok := gameNames[game]; ok {
+		return n
+	}
+	return game
+}
+
+// systemName names a pairing system as players do.
+func systemName(system string) string {
+	if n, ok := systemNames[system]; ok {
+		return n
+	}
+	return system
+}
+
+// truncate shortens s to at most n characters, with an ellipsis: page
+// titles stay short enough for a browser tab whatever the names.
+func truncate(n int, s string) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 // clockText writes a clock in milliseconds as H:MM:SS or M:SS, with
@@ -209,6 +259,9 @@ func card(l director.Live) tableCard {
 // (between rounds every table is idle).
 func (s *Site) card(l director.Live, sums map[uint64]tourSummary) tableCard {
 	c := card(l)
+	if sq := s.lastSquares(l); sq != nil {
+		c.Board = newBoardModel(l.Game, l.View, sq...)
+	}
 	switch {
 	case l.GameID != 0 && l.Result != "":
 		g, err := s.d.DB().Game(l.GameID)
@@ -245,6 +298,30 @@ func (s *Site) card(l director.Live, sums map[uint64]tourSummary) tableCard {
 	return c
 }
 
+// lastSquares returns the squares of the last move of a table's game, read
+// once per move and kept; nil when there is none to highlight.
+func (s *Site) lastSquares(l director.Live) []string {
+	if l.GameID == 0 || l.Plies == 0 || l.View == nil {
+		return nil
+	}
+	if v, ok := s.pages.last.Load(l.GameID); ok && v.(lastMove).Plies == l.Plies {
+		return v.(lastMove).Squares
+	}
+	g, err := s.d.DB().Game(l.GameID)
+	if err != nil {
+		s.log.Warn("table card: last move", "table", l.Table, "game", l.GameID, "err", err)
+		return nil
+	}
+	_, ply, sq, err := s.boardWithLast(g, l.Plies)
+	if err != nil || ply != l.Plies {
+		// The stored moves are behind the table's: highlight nothing
+		// rather than an older move, and read again next time.
+		return nil
+	}
+	s.pages.last.Store(l.GameID, lastMove{Plies: l.Plies, Squares: sq})
+	return sq
+}
+
 func (s *Site) cards() []tableCard {
 	var out []tableCard
 	sums := map[uint64]tourSummary{}
@@ -267,10 +344,40 @@ func (s *Site) livePage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "live", s.cards())
 }
 
+// tourPage is the tournament page: the tournament with each player's
+// score before every round, and the players by start number.
+type tourPage struct {
+	*tourDetail
+	// Scores is round -> start number -> score before the round.
+	Scores   map[int]map[int]float64
+	ByNumber map[int]store.Player
+	// The players' columns shown: those some player has.
+	HasTitle, HasFederation, HasFideID bool
+}
+
 func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request) {
-	if td, ok := lookup(s, w, r, s.tourDetail); ok {
-		s.render(w, r, http.StatusOK, "tournament", td)
+	td, ok := lookup(s, w, r, s.tourDetail)
+	if !ok {
+		return
 	}
+	tp := &tourPage{tourDetail: td, Scores: map[int]map[int]float64{}, ByNumber: map[int]store.Player{}}
+	for _, p := range td.PlayerList {
+		tp.ByNumber[p.ID] = p
+		tp.HasTitle = tp.HasTitle || p.Title != ""
+		tp.HasFederation = tp.HasFederation || p.Federation != ""
+		tp.HasFideID = tp.HasFideID || p.FideID != ""
+	}
+	if len(td.RoundList) > 0 {
+		ct, err := s.crosstableOnly(td.ID)
+		if err != nil {
+			s.failErr(w, r, fmt.Errorf("scores of tournament %d: %w", td.ID, err))
+			return
+		}
+		for _, rv := range td.RoundList {
+			tp.Scores[rv.Number] = scoresBefore(ct, rv.Number)
+		}
+	}
+	s.render(w, r, http.StatusOK, "tournament", tp)
 }
 
 func (s *Site) standingsPage(w http.ResponseWriter, r *http.Request) {
@@ -287,7 +394,16 @@ func (s *Site) standingsData(w http.ResponseWriter, r *http.Request) (map[string
 		return nil, false
 	}
 	t, _ := s.d.DB().Tournament(id)
-	return map[string]any{"Tournament": t, "Standings": st}, true
+	ps, err := s.d.DB().Players(id)
+	if err != nil {
+		s.failErr(w, r, fmt.Errorf("players of tournament %d: %w", id, err))
+		return nil, false
+	}
+	byNumber := map[int]store.Player{}
+	for _, p := range ps {
+		byNumber[p.ID] = p
+	}
+	return map[string]any{"Tournament": t, "Standings": st, "Players": byNumber}, true
 }
 
 // colourLetters are the crosstable letters of each game's sides.
@@ -324,11 +440,42 @@ func (s *Site) crosstableData(w http.ResponseWriter, r *http.Request) (map[strin
 }
 
 // gameBody is the game viewer's live part: the board after Ply and the
-// move list.
+// move list, one row per move number with the first side's move and the
+// second's.
 type gameBody struct {
 	View  *gameView
 	Board *boardModel
 	Ply   int
+	Rows  []moveRow
+}
+
+// moveRow is one line of the move list: a move number and its two moves
+// (either may be missing: a game that starts with the second side to
+// move, or the first side's last move).
+type moveRow struct {
+	Number        int
+	First, Second *moveView
+}
+
+// moveRows lays the moves out in two columns.
+func moveRows(moves []moveView) []moveRow {
+	var rows []moveRow
+	for i := range moves {
+		m := &moves[i]
+		n := len(rows)
+		if m.Second && n > 0 && rows[n-1].Second == nil {
+			rows[n-1].Second = m
+			continue
+		}
+		r := moveRow{Number: n + 1}
+		if m.Second {
+			r.Second = m
+		} else {
+			r.First = m
+		}
+		rows = append(rows, r)
+	}
+	return rows
 }
 
 // gameBody reads the viewer's ply (?ply=n; absent: the latest) and draws it.
@@ -349,14 +496,14 @@ func (s *Site) gameBody(r *http.Request) (*gameBody, error) {
 		}
 		ply = n
 	}
-	bv, ply, err := s.boardAt(v.Game, ply)
+	bv, ply, last, err := s.boardWithLast(v.Game, ply)
 	if err != nil {
 		return nil, err
 	}
 	if v.Live != nil && ply == len(v.Moves) && v.Live.View != nil && v.Live.Plies == ply {
 		bv = v.Live.View // what the table shows now
 	}
-	return &gameBody{View: v, Board: newBoardModel(v.Game.Game, bv), Ply: ply}, nil
+	return &gameBody{View: v, Board: newBoardModel(v.Game.Game, bv, last...), Ply: ply, Rows: moveRows(v.Moves)}, nil
 }
 
 func (s *Site) gamePage(w http.ResponseWriter, r *http.Request) {

@@ -99,14 +99,7 @@ func (s *Site) printRound(r *http.Request) (*printRound, error) {
 	if err != nil {
 		return nil, fmt.Errorf("scores before round %d: %w", n, err)
 	}
-	score := map[int]float64{}
-	for _, row := range ct.Rows {
-		for i, c := range row.Cells {
-			if i < n-1 {
-				score[row.ID] += c.Points
-			}
-		}
-	}
+	score := scoresBefore(ct, n)
 	players := map[int]store.Player{}
 	for _, p := range ps {
 		players[p.ID] = p

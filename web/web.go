@@ -1,14 +1,16 @@
 // Package web serves the event's public pages, the arbiter console and the
 // JSON API.
 //
-// Public pages (no login) show the event, every tournament's pairings,
-// standings and crosstable, every game live with its board and ticking
-// clocks, a game viewer with the move list and the time of every move, and
-// the exports (scoresheets, TRF, the event archive). Pages update without
-// reloading through server-sent events from the director's hub: one
-// shared feed encodes each update once for every stream (sse.go).
-// Everything is embedded: templates, CSS and a small script, no external
-// assets.
+// Public pages (no login) show the event, every tournament's pairings
+// (with the scores before each round), standings and crosstable, each
+// player's rounds and performance, every game live with its board and
+// ticking clocks, a game viewer with the move list and the time of every
+// move, and the exports (scoresheets, TRF, the event archive). Boards are
+// ARIA grids whose squares say what stands on them in words; the pieces
+// are drawn from embedded SVG sets. Pages update without reloading
+// through server-sent events from the director's hub: one shared feed
+// encodes each update once for every stream (sse.go). Everything is
+// embedded: templates, CSS and a small script, no external assets.
 //
 // The JSON API is under /api/v1 in camelCase, described by the OpenAPI
 // document at /api/v1/openapi.json (api.go, openapi.json); the
@@ -154,6 +156,7 @@ func (s *Site) routes() {
 	m.HandleFunc("GET /tournaments/{id}", s.tournamentPage)
 	m.HandleFunc("GET /tournaments/{id}/standings", s.standingsPage)
 	m.HandleFunc("GET /tournaments/{id}/crosstable", s.crosstablePage)
+	m.HandleFunc("GET /tournaments/{id}/players/{n}", s.playerPage)
 	m.HandleFunc("GET /tournaments/{id}/trf", s.trfFile)
 	// Printouts.
 	m.HandleFunc("GET /tournaments/{id}/rounds/{n}/pairings", s.printPage("pairings"))

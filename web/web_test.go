@@ -42,7 +42,7 @@ func TestPublicPages(t *testing.T) {
 		{fmt.Sprintf("/tournaments/%d/standings", e.chess), []string{"<th>SB</th>", "Dmitri", "&lt;script&gt;alert(1)&lt;/script&gt;"}},
 		{fmt.Sprintf("/tournaments/%d/crosstable", e.chess), []string{"<th>Pts</th>", "Carla"}},
 		{fmt.Sprintf("/tournaments/%d", e.tav), []string{"No round has been paired yet", "Ivan"}},
-		{fmt.Sprintf("/games/%d", gid), []string{"<td><a href=\"?ply=1\" data-ply=\"1\">e4</a></td>", "<td>1:30:5", "position after move 1 of 1", "/record/pgn", "printable"}},
+		{fmt.Sprintf("/games/%d", gid), []string{`<tr><th scope="row">1</th><td class="current"><a href="?ply=1" data-ply="1" aria-current="step">e4</a> <small class="time">`, " · 1:30:5", "position after move 1 of 1", "/record/pgn", "printable"}},
 		{fmt.Sprintf("/games/%d?ply=0", gid), []string{"position after move 0 of 1"}},
 		{fmt.Sprintf("/fragment/game/%d?ply=1", gid), []string{`<div class="game-body"`, "e4"}},
 		{"/fragment/table/B1", []string{`<section class="table-card" data-table="B1"`}},
@@ -68,8 +68,20 @@ func TestPagesShowTheMovedPiece(t *testing.T) {
 	c := e.client()
 	_, body, _ := c.get("/fragment/table/B1")
 	// e4 (file 5, rank 4 from the bottom: row 5) holds a white pawn, e2 none.
-	assert.Regexp(t, `class="sq c5 r5[^"]*" title="e4: P"><span class="pc first">♟</span>`, body)
-	assert.Regexp(t, `class="sq c5 r7[^"]*" title="e2"><span class="name">e2</span>`, body)
+	assert.Regexp(t, `class="sq c5 r5[^"]*" role="gridcell" aria-label="e4, white pawn"><span class="pc kP first" aria-hidden="true"></span>`, body)
+	assert.Regexp(t, `class="sq c5 r7[^"]*" role="gridcell" aria-label="e2, empty"><span class="name" aria-hidden="true">e2</span>`, body)
+
+	// The table card highlights the last move too.
+	assert.Contains(t, body, `class="sq c5 r5 last" role="gridcell" aria-label="e4, white pawn"`)
+	assert.Contains(t, body, `class="sq c5 r7 last" role="gridcell" aria-label="e2, empty"`)
+
+	// The game viewer highlights the last move's squares, and only them.
+	_, body, _ = c.get(fmt.Sprintf("/games/%d", e.live().GameID))
+	assert.Regexp(t, `class="sq c5 r5 last" role="gridcell" aria-label="e4, white pawn"`, body)
+	assert.Regexp(t, `class="sq c5 r7 last" role="gridcell" aria-label="e2, empty"`, body)
+	assert.Equal(t, 2, strings.Count(body, " last\""), "two squares highlighted")
+	_, body, _ = c.get(fmt.Sprintf("/games/%d?ply=0", e.live().GameID))
+	assert.NotContains(t, body, " last\"", "nothing highlighted before the first move")
 }
 
 func TestDownloads(t *testing.T) {
@@ -629,7 +641,7 @@ func TestResultsWithoutBoardsAndPairing(t *testing.T) {
 	assert.Contains(t, body, "<th>R1</th>")
 	assert.Regexp(t, `<td class="num">1[wb]=</td>`, body, "the opponent's rank, colour and a draw")
 	_, body, _ = c.get(fmt.Sprintf("/tournaments/%d", e.tav))
-	assert.Contains(t, body, `<td class="result">1/2-1/2</td>`)
+	assert.Contains(t, body, fmt.Sprintf(`<td class="result"><a href="/games/%d">1/2-1/2</a></td>`, tav))
 }
 
 // sse reads server-sent events from a stream.

@@ -98,12 +98,18 @@
   // ---- the game viewer ------------------------------------------------
   var game = document.getElementById("game");
   var chosenPly = null; // null: follow the game
-  function refreshGame() {
+  // refreshGame redraws the viewer; focusKey, when given, is the step
+  // link to give the focus back to once the new body is in.
+  function refreshGame(focusKey) {
     var node = find("game");
     if (!node) return;
     var id = game.getAttribute("data-game");
     var url = "/fragment/game/" + encodeURIComponent(id) + (chosenPly === null ? "" : "?ply=" + chosenPly);
-    refresh("game:" + id, url, node, bindViewer);
+    refresh("game:" + id, url, node, function (fresh) {
+      bindViewer(fresh);
+      var back = focusKey && fresh.querySelector('a[data-key="' + focusKey + '"]');
+      if (back) back.focus();
+    });
   }
   function bindViewer(root) {
     root.querySelectorAll("a[data-ply]").forEach(function (a) {
@@ -111,11 +117,23 @@
         e.preventDefault();
         var v = a.getAttribute("data-ply");
         chosenPly = v === "" ? null : parseInt(v, 10);
-        refreshGame();
+        refreshGame(a.getAttribute("data-key"));
       });
     });
   }
   if (game) bindViewer(game);
+  // The keyboard steps through the game: arrow keys, Home and End press
+  // the viewer's links (aria-keyshortcuts), wherever the focus is, except
+  // in a field being typed into.
+  document.addEventListener("keydown", function (e) {
+    if (!game || e.altKey || e.ctrlKey || e.metaKey) return;
+    var t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    var a = game.querySelector('a[data-key="' + e.key + '"]');
+    if (!a) return;
+    e.preventDefault();
+    a.click();
+  });
 
   // ---- the console ----------------------------------------------------
   function consoleNews() {
@@ -140,18 +158,37 @@
   }
 
   // ---- the stream -----------------------------------------------------
+  // The stream is closed when the page is left: a page kept in the
+  // back-forward cache must not hold a connection, or after a few pages
+  // the browser has none left for the site (six per host). It opens again
+  // if the page is shown from the cache, and the page catches up.
   if (!window.EventSource) return;
-  var src = new EventSource(page === "console" ? "/console/events" : "/events");
-  src.onopen = function () { if (status) status.classList.add("on"); };
-  src.onerror = function () { if (status) status.classList.remove("on"); };
+  var src = null;
+  var handlers = [];
+  function connect() {
+    src = new EventSource(page === "console" ? "/console/events" : "/events");
+    src.onopen = function () { if (status) status.classList.add("on"); };
+    src.onerror = function () { if (status) status.classList.remove("on"); };
+    handlers.forEach(function (h) { src.addEventListener(h[0], h[1]); });
+  }
   function on(kind, f) {
-    src.addEventListener(kind, function (e) {
+    handlers.push([kind, function (e) {
       var u = {};
       try { u = JSON.parse(e.data); } catch (err) {}
       seen.push({ kind: kind, table: u.table, game: u.game });
       f(u);
-    });
+    }]);
   }
+  window.addEventListener("pagehide", function () {
+    if (src) { src.close(); src = null; }
+    if (status) status.classList.remove("on");
+  });
+  window.addEventListener("pageshow", function (e) {
+    if (!e.persisted || src) return;
+    connect();
+    refreshAllTables();
+    if (game && chosenPly === null) refreshGame();
+  });
   function changed(u) {
     // The console redraws its forms when a question or a result comes;
     // moves only redraw the boards.
@@ -167,4 +204,5 @@
     else refreshAllTables();
   });
   on("reload", function () { location.reload(); });
+  connect();
 })();
