@@ -55,7 +55,7 @@ type event struct {
 func testConfig() *config.Config {
 	sum := sha256.Sum256([]byte(deputyPassword))
 	return &config.Config{
-		Event:   config.Event{Name: "Web <test> & co"},
+		Event:   config.Event{Name: "Web <test> & co", City: "Tromsø", ChiefArbiter: "Ada Chief"},
 		Console: config.Console{Users: []config.User{{Name: "chief", Password: "arbiter"}, {Name: "deputy", Password: "sha256:" + hex.EncodeToString(sum[:])}}},
 		Tournaments: []config.Tournament{
 			{Name: "Chess <b>Open</b>", Game: "chess", System: "round-robin", Rounds: 3, TimeControl: "90m+30s", TieBreaks: []string{"SB"}, AutoPair: true,

@@ -593,7 +593,7 @@ func (s *Site) trfFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var buf bytes.Buffer
-	if err := export.WriteTRF(&buf, s.d, id); err != nil {
+	if err := export.WriteTRF(&buf, s.reports, id); err != nil {
 		s.failErr(w, r, err)
 		return
 	}
@@ -602,7 +602,7 @@ func (s *Site) trfFile(w http.ResponseWriter, r *http.Request) {
 
 func (s *Site) archiveFile(w http.ResponseWriter, r *http.Request) {
 	var buf bytes.Buffer
-	if err := export.Archive(&buf, s.d.DB(), s.d.Name(), s.d); err != nil {
+	if err := export.Archive(&buf, s.d.DB(), s.d.Name(), s.reports); err != nil {
 		s.failErr(w, r, err)
 		return
 	}

@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"arbiter/director"
+	"arbiter/export"
 	"arbiter/internal/config"
 )
 
@@ -41,12 +42,15 @@ var assets embed.FS
 
 // Site is the web front of an event.
 type Site struct {
-	d     *director.Director
-	log   *slog.Logger
-	mu    sync.RWMutex
-	users []config.User
-	mux   *http.ServeMux
-	pages *pages
+	d *director.Director
+	// reports writes the TRF and archive downloads: the director's, with
+	// the event's record keys (city, arbiters, dates) from the config.
+	reports export.Reporter
+	log     *slog.Logger
+	mu      sync.RWMutex
+	users   []config.User
+	mux     *http.ServeMux
+	pages   *pages
 
 	sessions *sessions
 	limit    *loginLimit
@@ -86,7 +90,9 @@ func New(d *director.Director, cfg *config.Config, log *slog.Logger) *Site {
 		metricsAllow: loopback, feed: newLiveFeed(),
 	}
 	s.stats = newSiteMetrics(d.Collector())
+	s.reports = d
 	if cfg != nil {
+		s.reports = export.WithEvent(d, d.DB(), export.EventOf(cfg))
 		s.users = cfg.Console.Users
 		// CheckConfig has refused bad entries before the daemon started;
 		// the site logs them again rather than fail here.

@@ -106,6 +106,8 @@ func TestDownloads(t *testing.T) {
 	require.Equal(t, http.StatusOK, code)
 	assert.Contains(t, h.Get("Content-Disposition"), ".trf")
 	assert.Contains(t, body, "012 Chess <b>Open</b>")
+	assert.Contains(t, body, "022 Tromsø", "the event's record keys from the config")
+	assert.Contains(t, body, "102 Ada Chief")
 
 	code, body, h = c.get("/archive.zip")
 	require.Equal(t, http.StatusOK, code)
