@@ -688,11 +688,14 @@ func (f Federation) problems() []Problem {
 	}
 	natsURL := func(key, raw string, schemes ...string) {
 		u, err := url.Parse(raw)
+		var ue *url.Error
 		switch {
+		case errors.As(err, &ue):
+			add(key, redactURL(raw), "%v", ue.Err)
 		case err != nil:
-			add(key, raw, "%v", err)
+			add(key, redactURL(raw), "%v", err)
 		case !slices.Contains(schemes, u.Scheme) || u.Host == "":
-			add(key, raw, "must be a %s address with a host", strings.Join(schemes, ":// or ")+"://")
+			add(key, u.Redacted(), "must be a %s address with a host", strings.Join(schemes, ":// or ")+"://")
 		}
 	}
 	switch f.Role {
@@ -827,4 +830,19 @@ func ValidHallName(name string) error {
 		}
 	}
 	return nil
+}
+
+// redactURL hides the password of an address that may not parse, so that
+// a problem shown or logged never carries it: what lies between "//" and
+// the last "@" after it becomes "***".
+func redactURL(raw string) string {
+	_, rest, ok := strings.Cut(raw, "//")
+	if !ok {
+		return raw
+	}
+	at := strings.LastIndex(rest, "@")
+	if at < 0 {
+		return raw
+	}
+	return raw[:len(raw)-len(rest)] + "***" + rest[at:]
 }

@@ -87,3 +87,19 @@ func TestFederationProblems(t *testing.T) {
 		})
 	}
 }
+
+// An address refused by the configuration is shown without its password,
+// whether it parses or not.
+func TestFederationURLProblemHidesPassword(t *testing.T) {
+	for _, section := range []string{
+		`{role: hall, hall: east, store_dir: x, hub_url: "nats://east:s3cr3t@hq:7422"}`,
+		`{role: hall, hall: east, store_dir: x, hub_url: "nats-leaf://east:s3cr3t@hq:74x22"}`,
+		`{role: hall, hall: east, url: "http://east:s3cr3t@hq:4222"}`,
+		`{role: hall, hall: east, url: "nats://east:s3cr3t@hq:42%zz"}`,
+	} {
+		_, err := loadFederation(t, "federation: "+section+"\n")
+		require.Error(t, err, section)
+		assert.NotContains(t, err.Error(), "s3cr3t", section)
+		assert.Contains(t, err.Error(), "hq", "the address is still named: %s", section)
+	}
+}
