@@ -533,10 +533,12 @@ func (pc *portConn) serve(ctx context.Context) {
 			if ctx.Err() == nil {
 				log.Info("port lost", "board", pc.board, "err", err)
 			}
+			// The port is let go before the link says Disconnected, so
+			// that a sender who sees the board disconnected is refused.
+			release(false)
 			if pc.slot != nil {
 				pc.slot.link.Disconnected(pc.now())
 			}
-			release(false)
 			return
 		}
 		if pc.slot != nil {
