@@ -267,6 +267,10 @@ func (s *Session) Handle(e Event) []Output {
 	case Answered:
 		out = s.answered(out, e)
 	case LinkLost:
+		// Whatever the board reported while its link was down is lost:
+		// the dump that follows its return shows the board, not who
+		// moved what.
+		s.lossy = true
 		if !s.linkDown {
 			s.linkDown = true
 			out = append(out, s.alert(LinkAlert, s.pos.Turn(), e.At, "the board stopped answering", false))
