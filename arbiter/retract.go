@@ -115,6 +115,13 @@ func (s *Session) explained() (undone bool, idx int) {
 			return false, i[0]
 		}
 	}
+	if s.lossy && prev.sig(s.obs) != "" {
+		// Frames were lost (a gap, a board back after its link was lost):
+		// nobody saw the pieces move, so only a board showing exactly the
+		// position before the move tells the move undone. A board showing
+		// still other differences is to be put right, charged to nobody.
+		return false, idx
+	}
 	// Undone: every square the move changed is as before it, and a square
 	// it emptied is filled again. (A drop undone looks like the opponent
 	// lifting the dropped piece to capture it: only a piece put back

@@ -47,6 +47,9 @@ import (
 //	2.0 gap                frames were lost (set/lift/place after it change the
 //	                       board's true state unseen until:)
 //	2.0 dump               the board sends its whole state
+//	2.0 unseen set e4 0    (also unseen lift, unseen place) the board's state
+//	                       changes and no frame tells: a board unplugged, or
+//	                       restarted, whose next dump shows it
 //
 // Each event line is followed by the outputs it must produce, each on a
 // line starting with "> ", in order, and no others. An expected output
@@ -340,6 +343,10 @@ func (sc *scenario) step(text string) {
 	}
 	at := time.Duration(secs * float64(time.Second))
 	ev := arbiter.Event{At: at, BoardMs: int64(secs * 1000)}
+	unseen := len(f) > 2 && f[1] == "unseen"
+	if unseen {
+		f = append(f[:1:1], f[2:]...)
+	}
 	sq := func(name string) rules.Square {
 		s, ok := sc.game.Geometry().Lookup(name)
 		if !ok {
@@ -386,6 +393,9 @@ func (sc *scenario) step(text string) {
 			ev.Top = piece(sc, f[top])
 		}
 		sc.tops[s] = ev.Top
+		if unseen {
+			return // the board's state changed, and no frame told
+		}
 	case "zone":
 		ev.Kind, ev.Zone, ev.Count = arbiter.ZoneChanged, num(2, 0), num(3, 0)
 	case "press":

@@ -267,6 +267,10 @@ func (s *Session) Handle(e Event) []Output {
 	case Answered:
 		out = s.answered(out, e)
 	case LinkLost:
+		// Whatever the board reported while its link was down is lost:
+		// the dump that follows its return shows the board, not who
+		// moved what.
+		s.lossy = true
 		if !s.linkDown {
 			s.linkDown = true
 			out = append(out, s.alert(LinkAlert, s.pos.Turn(), e.At, "the board stopped answering", false))
@@ -374,6 +378,7 @@ func (s *Session) dump(out []Output, e Event) []Output {
 		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), e.At, fmt.Sprintf("state dump has %d squares, the board has %d", len(e.Heights), s.geo.Len()), false))
 	}
 	s.note(e.At, "state dump")
+	before := slices.Clone(s.obs)
 	for i, h := range e.Heights {
 		c := cell{height: h}
 		if h > 0 && i < len(e.Tops) {
@@ -388,7 +393,12 @@ func (s *Session) dump(out []Output, e Event) []Output {
 			}
 		}
 	}
-	s.changed(e)
+	if !s.dumped || !slices.Equal(before, s.obs) {
+		// A dump that shows what was already seen is no change of the
+		// board: the dumps asked for while a game waits for its set-up
+		// (every few seconds) must not put off the set-up alert.
+		s.changed(e)
+	}
 	s.dumped = true
 	if t, err := s.currentTurn(); err == nil && s.setup && t.sig(s.obs) == "" {
 		// A dump is the whole board at one instant, not pieces still

@@ -118,6 +118,25 @@ func displayClock(s Sender, board string, c *clock.Clock, at time.Duration) erro
 	return nil
 }
 
+// clockChange returns the instant of an output after which the game's
+// clock may read otherwise than the board last showed without a move: an
+// alert (an illegal move's penalty, a take-back's hold), a recovery begun
+// or done (held, running again), the end of the game (stopped), or what
+// the clock did by itself. The board is then sent the clock again.
+func clockChange(o arbiter.Output) (time.Duration, bool) {
+	switch o := o.(type) {
+	case arbiter.Alert:
+		return o.At, true
+	case arbiter.Recovery:
+		return o.At, true
+	case arbiter.GameOver:
+		return o.At, true
+	case arbiter.ClockEvent:
+		return o.Event.At, true
+	}
+	return 0, false
+}
+
 func ms(d time.Duration) uint32 {
 	if d < 0 {
 		return 0

@@ -361,6 +361,11 @@ func (d *Director) decided(t *Table, o arbiter.Output) {
 			d.log.Warn("send clock to board", "board", t.ID, "err", err)
 		}
 	}
+	if at, ok := clockChange(o); ok && t.session != nil {
+		if err := displayClock(d.sender, t.ID, t.session.Clock(), at); err != nil {
+			d.log.Warn("send clock to board", "board", t.ID, "err", err)
+		}
+	}
 	if p, ok := o.(arbiter.Prompt); ok && d.sender != nil {
 		// The board shows the question and its ordered choices (PROTOCOL 6.1).
 		if err := d.sender.Send(t.ID, p.Message(t.rgame.Geometry())); err != nil {

@@ -162,7 +162,12 @@ func (b *Board) Log() []Sent {
 }
 
 func (b *Board) powerUp() {
-	b.boot = b.rng.Uint32()
+	// The boot value is drawn at random (PROTOCOL 3.1), not from the
+	// seed alone: a board started again with the same seed is another
+	// power-up, which the host must tell from a board answering a
+	// HELLO_REQ. The seeded draw stays, so the rest of the board's random
+	// choices are as the seed makes them.
+	b.boot = b.rng.Uint32() ^ rand.Uint32()
 	b.bootAt = b.clock.Now()
 	b.lastTx = b.bootAt
 	b.enc.Reset()

@@ -436,3 +436,21 @@ func TestBoardHasArbitrationButtons(t *testing.T) {
 	require.NoError(t, end.UnmarshalPayload(s.frames[len(s.frames)-1].Payload))
 	assert.Contains(t, end.Buttons, sb.ButtonState{Button: sb.ButtonResign, Side: sb.SideSecond, Count: 2})
 }
+
+// Two simulated boards made with the same configuration, as `arbiter
+// simulate` started again with the same id and seed, draw different boot
+// values (PROTOCOL 3.1: drawn at random at power-up), so that the host
+// sees the second as a board that restarted. With the seed's boot value
+// both had the same one: the host took the new board's press counters,
+// from 0, for presses lost since the old board's, and acted on a clock
+// press nobody made.
+func TestBootDrawnAtRandom(t *testing.T) {
+	cfg := Config{ID: "SIM-1", Geometry: geo8, Seed: 1}
+	boots := map[uint32]bool{}
+	for range 4 {
+		b, err := NewBoard(cfg, &Virtual{})
+		require.NoError(t, err)
+		boots[b.helloLocked().Boot] = true
+	}
+	assert.Len(t, boots, 4, "each power-up draws its own boot value")
+}

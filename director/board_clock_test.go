@@ -1,0 +1,68 @@
+package director_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arbiter/hardware/sensorboard"
+	"arbiter/rules"
+)
+
+// The board's clock display follows the game's clock when it stops or
+// changes without a move: an illegal move's penalty adds two minutes to
+// the opponent, and the mover's clock runs once the position is put back
+// (issue 18 §1 and §5). Without a CLOCK frame then, the board shows the
+// opponent's time without the penalty (and, after a take-back, counts
+// down a clock the host holds).
+func TestBoardClockFollowsAPenaltyAndARestore(t *testing.T) {
+	d, _ := newEvent(t, "swiss-dutch", 4, 1)
+	rec := &recorder{}
+	d.SetSender(rec)
+	t1, err := d.AddTable(d.TournamentIDs()[0], "B1")
+	require.NoError(t, err)
+	ctx := run(t, d)
+	require.Eventually(t, func() bool { return t1.Live().GameID != 0 }, 5*time.Second, 10*time.Millisecond)
+	t1.Input(ctx, arbiterEvent(d.Now(), chessStart()))
+	time.Sleep(400 * time.Millisecond)
+	t1.Input(ctx, heartbeat(d.Now()))
+	require.Eventually(t, func() bool { return t1.Live().Clock[0].Running }, 5*time.Second, 10*time.Millisecond, "the clock did not start after the set-up")
+
+	lastClock := func() *sensorboard.ClockMsg {
+		var clk *sensorboard.ClockMsg
+		for _, m := range rec.messages() {
+			if c, ok := m.(*sensorboard.ClockMsg); ok {
+				clk = c
+			}
+		}
+		return clk
+	}
+	geo := rules.NewRect(8, 8)
+	e2, _ := geo.Lookup("e2")
+	e5, _ := geo.Lookup("e5")
+	now := d.Now()
+	t1.Input(ctx, square(now+time.Millisecond, e2, 0))
+	t1.Input(ctx, square(now+2*time.Millisecond, e5, 1))
+	t1.Input(ctx, press(now+3*time.Millisecond, rules.White))
+	require.Eventually(t, func() bool { return t1.Live().Recovery }, 5*time.Second, 10*time.Millisecond, "no recovery after an illegal move")
+	penalised := uint32((5*time.Minute + 3*time.Second + 2*time.Minute) / time.Millisecond)
+	require.Eventually(t, func() bool {
+		c := lastClock()
+		return c != nil && c.Second == penalised
+	}, 5*time.Second, 10*time.Millisecond, "the board does not show Black's clock with the two minutes' penalty: %+v", lastClock())
+	live := t1.Live().Clock
+	want := sensorboard.SideNone
+	if live[0].Running {
+		want = sensorboard.SideFirst
+	}
+	assert.Equal(t, want, lastClock().Running, "the board runs the clock the host runs")
+
+	now = d.Now()
+	t1.Input(ctx, square(now+time.Millisecond, e5, 0))
+	t1.Input(ctx, square(now+2*time.Millisecond, e2, 1))
+	require.Eventually(t, func() bool { return !t1.Live().Recovery }, 5*time.Second, 10*time.Millisecond, "the board was not seen restored")
+	require.Eventually(t, func() bool { return lastClock().Running == sensorboard.SideFirst }, 5*time.Second, 10*time.Millisecond,
+		"the board was not told that White's clock runs again")
+}
