@@ -192,6 +192,15 @@ func (s *Session) Plies() int { return len(s.history) }
 // Outcome returns the result, or the zero Outcome while the game goes on.
 func (s *Session) Outcome() rules.Outcome { return s.over }
 
+// IllegalCounts returns each side's illegal moves (and retractions) so
+// far, by side (rules.Color), which the game's penalty counts on.
+func (s *Session) IllegalCounts() [2]int { return s.illegal }
+
+// RestoreIllegalCounts gives a resumed game the counts stored before a
+// restart (IllegalCounts), so that a restart forgives no illegal move. It
+// must be called before Start.
+func (s *Session) RestoreIllegalCounts(n [2]int) { s.illegal = n }
+
 // InRecovery reports whether the board must be put right before play goes
 // on.
 func (s *Session) InRecovery() bool { return s.recovery }

@@ -152,6 +152,7 @@ func (d *Director) onTable(ctx context.Context, gameID uint64, who, what, why, d
 		}
 		if err == nil {
 			t.apply(outs)
+			t.keepState() // an arbiter's change of the clock, a penalty
 		}
 		t.refresh()
 		return err

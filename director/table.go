@@ -381,6 +381,8 @@ func (t *Table) start(g *store.Game, rg rules.Game, cfg arbiter.Config) error {
 			return fmt.Errorf("table %s: game %d: %w", t.ID, g.ID, err)
 		}
 	}
+	// Illegal moves made since the last move count too (keepState).
+	s.RestoreIllegalCounts(g.Illegal)
 	t.game, t.rgame, t.session = g, rg, s
 	t.resumed = len(moves) > 0
 	t.epoch = t.now()
@@ -480,6 +482,12 @@ func (t *Table) gameClock(g *store.Game, moves []store.Move, ctl *clock.Control)
 // apply stores and publishes what the session decided. A move is stored
 // before anyone is told about it.
 func (t *Table) apply(outs []arbiter.Output) {
+	keep := false
+	defer func() {
+		if keep {
+			t.keepState()
+		}
+	}()
 	for _, o := range outs {
 		switch o := o.(type) {
 		case arbiter.MoveMade:
@@ -487,6 +495,9 @@ func (t *Table) apply(outs []arbiter.Output) {
 		case arbiter.MoveAmended:
 			t.amendMove(o)
 		case arbiter.Alert:
+			// An enforced alert may come with a penalty (time to the
+			// opponent, an illegal move counted) or a held clock.
+			keep = keep || o.Enforced
 			t.storeAlert(o)
 		case arbiter.Prompt:
 			t.mu.Lock()
@@ -495,6 +506,7 @@ func (t *Table) apply(outs []arbiter.Output) {
 			t.hub.Publish(Update{Kind: "prompt", Table: t.ID, Game: t.gameID(), At: t.wall(), Data: o})
 			t.notify.decided(t, o)
 		case arbiter.Recovery:
+			keep = true
 			t.mu.Lock()
 			t.live.Recovery = !o.Done
 			t.mu.Unlock()
@@ -519,6 +531,28 @@ func (t *Table) apply(outs []arbiter.Output) {
 		case arbiter.ClockEvent:
 			t.log.Debug("clock", "event", o.Event.String())
 		}
+	}
+}
+
+// keepState stores what a restart must not lose between two moves: the
+// clock as it is now (a penalty, a hold, the arbiter's change; the next
+// move stores its own) and each side's illegal moves. A daemon killed
+// then resumes with them (gameClock, start), as after a clean stop.
+func (t *Table) keepState() {
+	if t.session == nil || t.game == nil || t.session.Outcome().Over() {
+		return
+	}
+	t.game.Illegal = t.session.IllegalCounts()
+	if c := t.session.Clock(); c != nil {
+		snap, err := c.Snapshot().MarshalBinary()
+		if err != nil {
+			t.log.Error("clock snapshot", "game", t.game.ID, "err", err)
+			return
+		}
+		t.game.Clock, t.game.ClockPly = snap, t.session.Plies()
+	}
+	if err := t.db.SetGameState(t.game.ID, t.game.Clock, t.game.ClockPly, t.game.Illegal); err != nil {
+		t.log.Error("store the game's clock and penalties", "game", t.game.ID, "err", err)
 	}
 }
 

@@ -41,6 +41,21 @@ func (db *DB) UpdateGame(g *Game) error {
 	})
 }
 
+// SetGameState stores a running game's clock state after ply moves and
+// each side's illegal moves, in one transaction that changes nothing else
+// of the game: what a restart resumes between moves.
+func (db *DB) SetGameState(id uint64, clock []byte, ply int, illegal [2]int) error {
+	return db.update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketGames)
+		var g Game
+		if err := get(b, u64key(id), &g); err != nil {
+			return fmt.Errorf("game %d: %w", id, err)
+		}
+		g.Clock, g.ClockPly, g.Illegal = clock, ply, illegal
+		return put(b, u64key(id), &g)
+	})
+}
+
 // Game returns the game with the given ID.
 func (db *DB) Game(id uint64) (Game, error) {
 	var g Game

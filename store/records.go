@@ -144,6 +144,9 @@ type Game struct {
 	// ClockPly moves, so a restarted daemon resumes the times.
 	Clock    []byte `json:"clock,omitempty"`
 	ClockPly int    `json:"clockPly,omitempty"`
+	// Illegal counts each side's illegal moves (and retractions) so far,
+	// which the game's penalty counts on: a restart must not forgive one.
+	Illegal [2]int `json:"illegal,omitzero"`
 	// Position is the position after the last stored move, in the game's
 	// format, for quick display.
 	Position string `json:"position,omitempty"`
