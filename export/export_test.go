@@ -367,3 +367,22 @@ func TestFormatClockAndUsed(t *testing.T) {
 	assert.Equal(t, "1:05", export.FormatUsed(65*time.Second))
 	assert.Equal(t, "1:02:03", export.FormatUsed(time.Hour+2*time.Minute+3*time.Second))
 }
+
+// A Kvaa record's TimeControl is the game's own, in the rules' seconds
+// form (D-24), not the rules' default; one that form cannot say is kept
+// in ArbiterTimeControl beside the default.
+func TestKvaaRecordTimeControl(t *testing.T) {
+	f := newFixture(t)
+	for _, c := range []struct{ stored, want string }{
+		{"5m+3s", `[TimeControl "300+3"]`},
+		{"10m", `[TimeControl "600+0"]`},
+		{"40/90m+30s:30m+30s", `[ArbiterTimeControl "40/90m+30s:30m+30s"]`},
+	} {
+		g := f.games["kvaa"]
+		g.TimeControl = c.stored
+		require.NoError(t, f.db.UpdateGame(&g))
+		var buf bytes.Buffer
+		require.NoError(t, f.sheet(t, "kvaa").Write(&buf, "kvaa"))
+		assert.Contains(t, buf.String(), c.want, c.stored)
+	}
+}

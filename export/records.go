@@ -246,12 +246,37 @@ func kvaaText(s *Sheet, r *replayed) (string, error) {
 		kvaa.Tag{Name: "Event", Value: tagSafe(eventTag(s))}, kvaa.Tag{Name: "Date", Value: date(s)},
 		kvaa.Tag{Name: "Round", Value: round(s)},
 		kvaa.Tag{Name: "South", Value: tagSafe(s.Game.First)}, kvaa.Tag{Name: "North", Value: tagSafe(s.Game.Second)})
+	if s.Game.TimeControl != "" {
+		// The game's own time control, not the rules' default (D-24
+		// writes it "base+increment" in seconds); one that form cannot
+		// say is kept in our own tag.
+		tc, ok := PGNTimeControl(s.Game.TimeControl)
+		if ok && !strings.Contains(tc, "+") {
+			tc += "+0"
+		}
+		if _, err := kvaa.ParseTimeControl(tc); ok && err == nil {
+			setKvaaTag(rec, "TimeControl", tc)
+		} else {
+			setKvaaTag(rec, "ArbiterTimeControl", tagSafe(s.Game.TimeControl))
+		}
+	}
 	if clocks, timed := remaining(s, r); timed {
 		for i, c := range clocks {
 			rec.Comments = append(rec.Comments, kvaa.Comment{Before: i + 1, Text: "[%clk " + FormatClock(c) + "]"})
 		}
 	}
 	return rec.Format()
+}
+
+// setKvaaTag sets a tag of a Kvaa record, in its place if it has it.
+func setKvaaTag(rec *kvaa.Record, name, value string) {
+	for i := range rec.Tags {
+		if rec.Tags[i].Name == name {
+			rec.Tags[i].Value = value
+			return
+		}
+	}
+	rec.Tags = append(rec.Tags, kvaa.Tag{Name: name, Value: value})
 }
 
 // kvaaTermination is the record's termination code of a stored result:
