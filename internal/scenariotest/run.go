@@ -1,4 +1,4 @@
-package scenario
+package scenariotest
 
 import (
 	"flag"
@@ -61,11 +61,11 @@ func run(t testing.TB, path string, syn Syntax, do Func, rewrite bool) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("scenario: %v", err)
+		t.Fatalf("scenariotest: %v", err)
 	}
 	f, err := Parse(path, data, syn)
 	if err != nil {
-		t.Fatalf("scenario: %v", err)
+		t.Fatalf("scenariotest: %v", err)
 	}
 	r := &runner{t: t, syntax: syn, rewrite: rewrite, outputs: map[*Command][]string{}, inline: map[*Command]string{}}
 	r.commands(f.Commands, do)
@@ -78,12 +78,12 @@ func run(t testing.TB, path string, syn Syntax, do Func, rewrite bool) {
 	}
 	info, err := os.Stat(path)
 	if err != nil {
-		t.Fatalf("scenario: rewrite: %v", err)
+		t.Fatalf("scenariotest: rewrite: %v", err)
 	}
 	if err := os.WriteFile(path, []byte(out), info.Mode().Perm()); err != nil {
-		t.Fatalf("scenario: rewrite: %v", err)
+		t.Fatalf("scenariotest: rewrite: %v", err)
 	}
-	t.Logf("scenario: rewrote %s", path)
+	t.Logf("scenariotest: rewrote %s", path)
 }
 
 func (r *runner) commands(cmds []*Command, do Func) {
@@ -153,7 +153,7 @@ func (r *runner) compare(c *Command, got []Output) {
 func (c *Command) Check(got string) {
 	r := c.run
 	if r == nil {
-		panic("scenario: Check called outside Run")
+		panic("scenariotest: Check called outside Run")
 	}
 	r.t.Helper()
 	if !r.rewrite {

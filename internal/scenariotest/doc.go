@@ -1,4 +1,4 @@
-// Package scenario runs data-driven test files, the shape of
+// Package scenariotest runs data-driven test files, the shape of
 // github.com/cockroachdb/datadriven fitted to this repository's scenario
 // files: a file of commands, one a line, each followed by the lines it
 // must output.
@@ -20,4 +20,4 @@
 //
 // Only the reading, comparing and rewriting live here; each package's
 // commands (its DSL) stay in its own test.
-package scenario
+package scenariotest
