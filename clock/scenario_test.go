@@ -39,8 +39,8 @@ import (
 // relative to the last instant used. A "#" starts a comment.
 //
 // internal/scenariotest reads the files; "go test -run TestScenarios
-// -rewrite" writes what the clock did in place of the read, event, status
-// and next lines that differ (hand-worked values are to be checked, not
+// -rewrite" writes what the clock did in place of the read, event, status,
+// next and press used= values that differ (hand-worked values are to be checked, not
 // overwritten blindly: read the diff).
 func TestScenarios(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "*.clock"))
@@ -171,106 +171,132 @@ func (s *scenario) expectErr(f []string, err error) {
 	}
 }
 
-func (s *scenario) do(f []string) {
-	s.t.Helper()
-	if f[0] != "control" && f[0] != "option" && s.clock == nil {
-		s.fail("%s before control", f[0])
-	}
-	switch f[0] {
-	case "option":
-		for _, o := range f[1:] {
-			k, v, _ := strings.Cut(o, "=")
-			switch k {
-			case "claim":
-				s.opt.Flags = ClaimOnly
-			case "nolink":
-				s.opt.NoLink = true
-			case "grace":
-				s.opt.Grace = s.duration(v)
-			case "adjudicator":
-				a := map[string]Answer{"yes": Yes, "no": No, "unknown": Unknown}
-				ans, ok := a[v]
-				if !ok {
-					s.fail("bad adjudicator %q", v)
-				}
-				s.opt.Adjudicator = fixedAdjudicator(ans)
-			default:
-				s.fail("unknown option %q", o)
-			}
-		}
-	case "control":
-		ctl, err := Parse(s.arg(f, 1))
-		s.check(err)
-		s.clock, err = New(ctl, s.opt)
-		s.check(err)
-	case "start":
-		s.expectErr(f, s.clock.Start(s.instant(s.arg(f, 1))))
-	case "delivered":
+// scenarioCommands are the commands of the scenario files, each given its
+// line's fields.
+var scenarioCommands = map[string]func(s *scenario, f []string){
+	"option":  (*scenario).option,
+	"control": (*scenario).control,
+	"start":   func(s *scenario, f []string) { s.expectErr(f, s.clock.Start(s.instant(s.arg(f, 1)))) },
+	"delivered": func(s *scenario, f []string) {
 		s.clock.Delivered(s.instant(s.arg(f, 1)))
-	case "advance":
-		s.clock.Advance(s.instant(s.arg(f, 1)))
-	case "pause":
-		s.expectErr(f, s.clock.Pause(s.instant(s.arg(f, 1))))
-	case "resume":
-		s.expectErr(f, s.clock.Resume(s.instant(s.arg(f, 1))))
-	case "stop":
-		s.expectErr(f, s.clock.Stop(s.instant(s.arg(f, 1))))
-	case "press":
-		side := s.side(s.arg(f, 1))
-		mv, err := s.clock.Press(side, s.instant(s.arg(f, 2)))
-		s.expectErr(f, err)
-		for _, kv := range f[3:] {
-			if k, v, ok := strings.Cut(kv, "="); ok && k == "used" {
-				if want := s.duration(v); mv.Used != want {
-					s.fail("used %v, want %v", mv.Used, want)
-				}
-			}
-		}
-	case "claim":
+	},
+	"advance": func(s *scenario, f []string) { s.clock.Advance(s.instant(s.arg(f, 1))) },
+	"pause":   func(s *scenario, f []string) { s.expectErr(f, s.clock.Pause(s.instant(s.arg(f, 1)))) },
+	"resume":  func(s *scenario, f []string) { s.expectErr(f, s.clock.Resume(s.instant(s.arg(f, 1)))) },
+	"stop":    func(s *scenario, f []string) { s.expectErr(f, s.clock.Stop(s.instant(s.arg(f, 1)))) },
+	"press":   (*scenario).press,
+	"claim": func(s *scenario, f []string) {
 		_, err := s.clock.Claim(s.side(s.arg(f, 1)), s.instant(s.arg(f, 2)))
 		s.expectErr(f, err)
-	case "add":
+	},
+	"add": func(s *scenario, f []string) {
 		s.expectErr(f, s.clock.AddTime(s.side(s.arg(f, 1)), s.duration(s.arg(f, 2))))
-	case "set":
+	},
+	"set": func(s *scenario, f []string) {
 		s.expectErr(f, s.clock.SetTimes(s.duration(s.arg(f, 1)), s.duration(s.arg(f, 2))))
-	case "read":
-		s.read(s.side(s.arg(f, 1)), s.instant(s.arg(f, 2)), f)
-	case "event":
-		s.event(f)
-	case "events":
+	},
+	"read":  func(s *scenario, f []string) { s.read(s.side(s.arg(f, 1)), s.instant(s.arg(f, 2)), f) },
+	"event": (*scenario).event,
+	"events": func(s *scenario, f []string) {
 		s.pending = s.clock.Events(s.pending)
 		if len(s.pending) > 0 {
 			s.fail("unexpected events: %v", s.pending)
 		}
-	case "status":
+	},
+	"status": func(s *scenario, f []string) {
 		if got := s.clock.Status().String(); got != s.arg(f, 1) {
 			s.cmd.Check("status " + got)
 		}
-	case "next":
-		dl, ok := s.clock.NextDeadline(s.instant(s.arg(f, 1)))
-		got := f[0] + " " + f[1] + " none"
-		if ok {
-			got = fmt.Sprintf("%s %s %s %v", f[0], f[1], dueNames[dl.Kind], dl.At)
-		}
-		if s.arg(f, 2) == "none" {
-			if ok {
-				s.cmd.Check(got)
-			}
-			return
-		}
-		if !ok || dl.Kind != dueKinds[f[2]] || dl.At != s.duration(s.arg(f, 3)) {
-			s.cmd.Check(got)
-		}
-	case "snapshot":
-		s.snaps[s.arg(f, 1)] = s.clock.Snapshot()
-	case "restore":
+	},
+	"next":     (*scenario).next,
+	"snapshot": func(s *scenario, f []string) { s.snaps[s.arg(f, 1)] = s.clock.Snapshot() },
+	"restore": func(s *scenario, f []string) {
 		snap, ok := s.snaps[s.arg(f, 1)]
 		if !ok {
 			s.fail("no snapshot %q", f[1])
 		}
 		s.check(s.clock.Restore(snap))
-	default:
+	},
+}
+
+func (s *scenario) do(f []string) {
+	s.t.Helper()
+	run, ok := scenarioCommands[f[0]]
+	if !ok {
 		s.fail("unknown command %q", f[0])
+	}
+	if f[0] != "control" && f[0] != "option" && s.clock == nil {
+		s.fail("%s before control", f[0])
+	}
+	run(s, f)
+}
+
+func (s *scenario) option(f []string) {
+	s.t.Helper()
+	for _, o := range f[1:] {
+		k, v, _ := strings.Cut(o, "=")
+		switch k {
+		case "claim":
+			s.opt.Flags = ClaimOnly
+		case "nolink":
+			s.opt.NoLink = true
+		case "grace":
+			s.opt.Grace = s.duration(v)
+		case "adjudicator":
+			a := map[string]Answer{"yes": Yes, "no": No, "unknown": Unknown}
+			ans, ok := a[v]
+			if !ok {
+				s.fail("bad adjudicator %q", v)
+			}
+			s.opt.Adjudicator = fixedAdjudicator(ans)
+		default:
+			s.fail("unknown option %q", o)
+		}
+	}
+}
+
+func (s *scenario) control(f []string) {
+	s.t.Helper()
+	ctl, err := Parse(s.arg(f, 1))
+	s.check(err)
+	s.clock, err = New(ctl, s.opt)
+	s.check(err)
+}
+
+// press checks the press's error and the time it used inline (used=D).
+func (s *scenario) press(f []string) {
+	s.t.Helper()
+	side := s.side(s.arg(f, 1))
+	mv, err := s.clock.Press(side, s.instant(s.arg(f, 2)))
+	s.expectErr(f, err)
+	fields := slices.Clone(f)
+	differs := false
+	for i, kv := range f[3:] {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == "used" && mv.Used != s.duration(v) {
+			fields[3+i], differs = "used="+mv.Used.String(), true
+		}
+	}
+	if differs {
+		s.cmd.Check(strings.Join(fields, " "))
+	}
+}
+
+// next checks NextDeadline inline: "next T none" or "next T KIND AT".
+func (s *scenario) next(f []string) {
+	s.t.Helper()
+	dl, ok := s.clock.NextDeadline(s.instant(s.arg(f, 1)))
+	got := f[0] + " " + f[1] + " none"
+	if ok {
+		got = fmt.Sprintf("%s %s %s %v", f[0], f[1], dueNames[dl.Kind], dl.At)
+	}
+	if s.arg(f, 2) == "none" {
+		if ok {
+			s.cmd.Check(got)
+		}
+		return
+	}
+	if !ok || dl.Kind != dueKinds[f[2]] || dl.At != s.duration(s.arg(f, 3)) {
+		s.cmd.Check(got)
 	}
 }
 
