@@ -1,9 +1,7 @@
 package arbiter_test
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,6 +12,7 @@ import (
 
 	"arbiter/arbiter"
 	"arbiter/clock"
+	"arbiter/internal/scenariotest"
 	"arbiter/rules"
 	_ "arbiter/rules/chess"
 	_ "arbiter/rules/kvaa"
@@ -58,6 +57,10 @@ import (
 //
 // The runner keeps each square's height and its last reported top piece
 // (unknown after a lift that names none), and a dump sends both.
+//
+// internal/scenariotest reads the files and compares the outputs;
+// "go test -run TestScenarios -rewrite" writes the outputs the code
+// produces in place of the expected lines that differ.
 func TestScenarios(t *testing.T) {
 	files, err := filepath.Glob("testdata/scenarios/*.txt")
 	require.NoError(t, err)
@@ -80,58 +83,28 @@ type scenario struct {
 	s       *arbiter.Session
 	heights []int
 	tops    []rules.Piece // the last top reported per square; zero: unknown or empty
-	pending []string      // outputs not yet matched, in summary form
+	pending []string      // the command's outputs, in summary form
 	full    []string      // the same in full (String)
 	line    int
 }
 
 func runScenario(t *testing.T, file string) {
-	f, err := os.Open(file)
-	require.NoError(t, err)
-	defer f.Close()
 	sc := &scenario{t: t, file: file}
-	in := bufio.NewScanner(f)
-	for in.Scan() {
-		sc.line++
-		text := strings.TrimSpace(in.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
+	scenariotest.Run(t, file, scenariotest.Syntax{Expect: ">"}, func(c *scenariotest.Command) []scenariotest.Output {
+		sc.line = c.Line
+		sc.step(c.Text)
+		outs := make([]scenariotest.Output, len(sc.pending))
+		for i := range sc.pending {
+			outs[i] = scenariotest.Output{Line: sc.pending[i], Full: sc.full[i]}
 		}
-		if strings.HasPrefix(text, ">") {
-			sc.expect(strings.TrimSpace(strings.TrimPrefix(text, ">")))
-			continue
-		}
-		sc.flush()
-		sc.step(text)
-	}
-	require.NoError(t, in.Err())
-	sc.flush()
+		sc.pending, sc.full = nil, nil
+		return outs
+	})
 }
 
 func (sc *scenario) fail(format string, args ...any) {
 	sc.t.Helper()
 	sc.t.Fatalf("%s:%d: %s", sc.file, sc.line, fmt.Sprintf(format, args...))
-}
-
-func (sc *scenario) expect(want string) {
-	if len(sc.pending) == 0 {
-		sc.fail("expected %q, but there is no more output", want)
-	}
-	got, full := sc.pending[0], sc.full[0]
-	sc.pending, sc.full = sc.pending[1:], sc.full[1:]
-	want, text, hasText := strings.Cut(want, " ~ ")
-	if got != want {
-		sc.fail("expected %q, got %q (%s)", want, got, full)
-	}
-	if hasText && !strings.Contains(full, text) {
-		sc.fail("expected %q in %q", text, full)
-	}
-}
-
-func (sc *scenario) flush() {
-	if len(sc.pending) > 0 {
-		sc.fail("unexpected output: %q", sc.pending)
-	}
 }
 
 func (sc *scenario) setup() {
@@ -277,7 +250,6 @@ func (sc *scenario) step(text string) {
 	switch f[0] {
 	case "game":
 		// A new game starts a new session: settings come after it.
-		sc.flush()
 		*sc = scenario{t: sc.t, file: sc.file, line: sc.line}
 		sc.opts = rules.Options{}
 		g, err := rules.New(f[1], nil)
