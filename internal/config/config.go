@@ -115,6 +115,26 @@ type Port struct {
 	USB  USB    `mapstructure:"usb"`
 }
 
+// String writes the port entry as the file gives it: "path: /dev/ttyUSB0,
+// glob: /dev/ttyACM*", or "(empty)".
+func (p Port) String() string {
+	var parts []string
+	add := func(key, v string) {
+		if v != "" {
+			parts = append(parts, key+": "+v)
+		}
+	}
+	add("path", p.Path)
+	add("glob", p.Glob)
+	add("usb.vid", p.USB.VID)
+	add("usb.pid", p.USB.PID)
+	add("usb.serial", p.USB.Serial)
+	if len(parts) == 0 {
+		return "(empty)"
+	}
+	return strings.Join(parts, ", ")
+}
+
 // USB identifies a USB serial device; empty fields match anything.
 type USB struct {
 	VID    string `mapstructure:"vid"`
@@ -279,7 +299,11 @@ type Error struct {
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "invalid configuration %s (%d problems):", e.Source, len(e.Problems))
+	noun := "problems"
+	if len(e.Problems) == 1 {
+		noun = "problem"
+	}
+	fmt.Fprintf(&b, "invalid configuration %s (%d %s):", e.Source, len(e.Problems), noun)
 	for _, p := range e.Problems {
 		b.WriteString("\n  ")
 		b.WriteString(p.String())
@@ -408,6 +432,10 @@ func Parse(data []byte, source string, fs *pflag.FlagSet) (*Config, error) {
 	bad := map[string]bool{} // keys whose value could not be decoded
 	if err := v.Unmarshal(&c, viper.DecodeHook(decodeHook)); err != nil {
 		for _, p := range decodeErrors(err) {
+			if p.Value == "" && p.Key != "(file)" {
+				// The decoder does not always say what it was given.
+				p.Value = fmt.Sprint(v.Get(p.Key))
+			}
 			problems = append(problems, p)
 			bad[p.Key] = true
 		}
@@ -541,7 +569,7 @@ func (c *Config) Validate() []Problem {
 			}
 		}
 		if n != 1 {
-			add(fmt.Sprintf("boards.ports[%d]", i), fmt.Sprintf("%+v", p), "give exactly one of path, glob or usb")
+			add(fmt.Sprintf("boards.ports[%d]", i), p.String(), "give exactly one of path, glob or usb")
 		}
 		if p.Glob != "" {
 			if _, err := filepath.Match(p.Glob, ""); err != nil {

@@ -103,3 +103,15 @@ func TestFederationURLProblemHidesPassword(t *testing.T) {
 		assert.Contains(t, err.Error(), "hq", "the address is still named: %s", section)
 	}
 }
+
+// A refused value is shown as the file gives it: a duration the decoder
+// could not read, a port entry (not a Go struct).
+func TestProblemShowsTheValueGiven(t *testing.T) {
+	_, err := loadFederation(t, "boards:\n  scan: \"1 s\"\n  ports:\n    - {}\n    - {path: /dev/x, glob: \"/dev/y*\"}\n")
+	require.Error(t, err)
+	msg := err.Error()
+	assert.Contains(t, msg, `boards.scan = "1 s"`)
+	assert.Contains(t, msg, `boards.ports[0] = "(empty)"`)
+	assert.Contains(t, msg, `boards.ports[1] = "path: /dev/x, glob: /dev/y*"`)
+	assert.Contains(t, msg, "(3 problems)")
+}
