@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -135,25 +136,53 @@ func isStart(p *Position) bool {
 	return true
 }
 
-// Run runs the loop until ctx ends (it then returns nil) or the line
-// fails.
-func (t *Tournament) Run(ctx context.Context) error {
-	addrs, err := t.bus.Discover(ctx, t.cfg.Boards)
+// rediscover is how often the line is pinged again for boards not yet
+// found while the boards are being set up.
+const rediscover = time.Second
+
+// discover pings the line and adds the boards not known yet.
+func (t *Tournament) discover(ctx context.Context) error {
+	known := slices.Clone(t.cfg.Boards)
+	for _, bb := range t.boards {
+		known = append(known, bb.addr)
+	}
+	addrs, err := t.bus.Discover(ctx, known)
 	if err != nil {
-		return ignoreCancel(err)
+		return err
 	}
 	for _, a := range addrs {
+		if slices.ContainsFunc(t.boards, func(bb *busBoard) bool { return bb.addr == a }) {
+			continue
+		}
 		bb := &busBoard{addr: a, serial: fmt.Sprintf("%05d", a)}
 		bb.tracker.Fixed = t.cfg.Orientation
 		t.boards = append(t.boards, bb)
 		v, err := t.bus.Version(ctx, a)
 		if err != nil && ctx.Err() != nil {
-			return nil
+			return ctx.Err()
 		}
 		t.emit(bb, Event{Kind: EventIdentified, Version: v})
 	}
+	return nil
+}
+
+// Run runs the loop until ctx ends (it then returns nil) or the line
+// fails.
+func (t *Tournament) Run(ctx context.Context) error {
+	if err := t.discover(ctx); err != nil {
+		return ignoreCancel(err)
+	}
 	// B. Wait until every board shows the start position, then tag it.
+	// The line is pinged again meanwhile: a board whose answer to the
+	// first ping was lost, or that was switched on late, still joins.
+	last := t.cfg.Now()
 	for {
+		if now := t.cfg.Now(); now-last >= rediscover {
+			last = now
+			if err := t.discover(ctx); err != nil {
+				return ignoreCancel(err)
+			}
+		}
 		all := true
 		for _, bb := range t.boards {
 			p, err := t.bus.Board(ctx, bb.addr)
