@@ -39,6 +39,16 @@ func TestServeHallPublishesMoves(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	_, _, hubErr := startServe(t, ctx, hubCfg, false)
+	// The hall links to a hub that is listening: a leaf link refused at
+	// first is retried on NATS's own back-off, which a loaded machine can
+	// stretch past this test's patience (README: known limits).
+	require.Eventually(t, func() bool {
+		c, err := net.DialTimeout("tcp", leaf, time.Second)
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	}, time.Minute, 50*time.Millisecond, "the hub does not listen for its halls")
 	_, _, errc := startServe(t, ctx, cfg, false)
 
 	nc, err := nats.Connect("nats://" + addr)
