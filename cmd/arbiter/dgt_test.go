@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arbiter/hardware/dgt/sim"
+	"arbiter/internal/config"
+	"arbiter/rules"
+	"arbiter/rules/chess"
+	"arbiter/store"
+)
+
+// dgtEvent is a real event with one DGT port (protocol dgt) at link and
+// no boards.assign: a shogi Swiss the DGT board cannot play, then a
+// two-player chess Swiss it must find by itself.
+func dgtEvent(t *testing.T, dir, link string) *config.Config {
+	t.Helper()
+	cfg := boardEvent(t, dir)
+	cfg.Event.Name = "DGT boards"
+	cfg.Boards.Ports = []config.Port{{Path: link, Protocol: config.ProtocolDGT}}
+	cfg.Boards.Assign = nil
+	cfg.Boards.DGT.Settle = 100 * time.Millisecond
+	club := cfg.Tournaments[0]
+	club.Players = club.Players[:2]
+	shogi := club
+	shogi.Name, shogi.Game = "Shogi club", "shogi"
+	cfg.Tournaments = []config.Tournament{shogi, club}
+	return cfg
+}
+
+// gameOf returns the game the board plays, as /api/v1/games lists it.
+func gameOf(t *testing.T, url, board string) (store.Game, bool) {
+	t.Helper()
+	var games []store.Game
+	require.NoError(t, json.Unmarshal([]byte(get(t, url+"api/v1/games")), &games))
+	for _, g := range games {
+		if g.BoardID == board {
+			return g, true
+		}
+	}
+	return store.Game{}, false
+}
+
+// A DGT e-board on a serial port (here the emulator on a pseudo-terminal,
+// set up rotated: Black at the connector side) plays a chess game through
+// "arbiter serve": it goes to the chess tournament's free table by
+// itself, its game lists the board, every move appears in
+// /api/v1/games/{id} within two seconds of the lever press, the daemon
+// sets the clock through the board, and the mate ends the game and shows
+// on the clock.
+func TestServeWithDGTBoard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a game on an emulated DGT board through the daemon in real time")
+	}
+	dir := t.TempDir()
+	link := filepath.Join(dir, "dgt0")
+	board := sim.NewBoard(sim.Config{Serial: "20001", Rotated: true, Seed: 1})
+	board.ConnectClock(15*time.Minute, 15*time.Minute)
+	pos := chess.Start()
+	var p rules.Position = pos
+	board.SetUp(p.View())
+	line, err := sim.Attach(link, board)
+	require.NoError(t, err)
+	t.Cleanup(func() { line.Close() })
+
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	url, out, errc := startServe(t, ctx, dgtEvent(t, dir, link), false)
+
+	var g store.Game
+	require.Eventually(t, func() bool {
+		var ok bool
+		g, ok = gameOf(t, url, "DGT-20001")
+		return ok
+	}, 15*time.Second, 50*time.Millisecond, "the DGT board has no game:\n%s", out.String())
+	assert.Equal(t, "chess", g.Game, "the DGT board went to the chess tournament")
+	require.Eventually(t, func() bool { return liveTable(t, url, "DGT-20001").Health == "active" }, 5*time.Second, 20*time.Millisecond, "%+v", liveTable(t, url, "DGT-20001"))
+
+	type view struct {
+		Game  store.Game `json:"game"`
+		Moves []struct {
+			Notation string `json:"notation"`
+		} `json:"moves"`
+	}
+	read := func() view {
+		var v view
+		require.NoError(t, json.Unmarshal([]byte(get(t, fmt.Sprintf("%sapi/v1/games/%d", url, g.ID))), &v))
+		return v
+	}
+	pl := &sim.Player{Board: board, Rng: rand.New(rand.NewPCG(1, 2)), Slide: 0.3}
+	for i, san := range []string{"e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"} {
+		_, next, err := rules.PlayText(p, san)
+		require.NoError(t, err, san)
+		pl.Move(p.View(), next.View())
+		time.Sleep(300 * time.Millisecond) // the hand leaves the board before the press
+		board.Press(i%2 == 0)              // White sits at the clock's left
+		pressed := time.Now()
+		require.Eventually(t, func() bool { return len(read().Moves) == i+1 }, 2*time.Second, 20*time.Millisecond,
+			"move %d %s not read within 2 s of the press:\n%s", i+1, san, out.String())
+		t.Logf("%s read %v after the press", san, time.Since(pressed).Round(time.Millisecond))
+		assert.Equal(t, san, read().Moves[i].Notation)
+		p = next
+	}
+	require.Eventually(t, func() bool { return read().Game.Result == "1-0" }, 5*time.Second, 20*time.Millisecond)
+	// The clock was set and run by the daemon, and shows the result.
+	require.Eventually(t, func() bool { return board.Text() == "1-0 chec" }, 5*time.Second, 20*time.Millisecond,
+		"the clock shows %q", board.Text())
+	assert.GreaterOrEqual(t, board.Counters().Acks, 7, "a clock command for the start and each move was acknowledged")
+	cancel()
+	require.NoError(t, <-errc)
+}
