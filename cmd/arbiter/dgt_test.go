@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -117,4 +118,17 @@ func TestServeWithDGTBoard(t *testing.T) {
 	assert.GreaterOrEqual(t, board.Counters().Acks, 7, "a clock command for the start and each move was acknowledged")
 	cancel()
 	require.NoError(t, <-errc)
+}
+
+// A port of an unknown protocol is refused with exit code 3, listed with
+// the other problems.
+func TestServeRefusesUnknownBoardProtocol(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.yaml")
+	require.NoError(t, os.WriteFile(path, []byte("log:\n  level: loud\nboards:\n  ports:\n    - {path: /dev/ttyACM0, protocol: millennium}\n"), 0o600))
+	code, out, err := serveCLI(t, "serve", "--config", path)
+	require.Error(t, err)
+	assert.Equal(t, exitConfig, code)
+	for _, want := range []string{"boards.ports[0].protocol", `"millennium"`, "unknown protocol", "log.level"} {
+		assert.Contains(t, err.Error()+out, want)
+	}
 }
