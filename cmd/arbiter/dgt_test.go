@@ -132,3 +132,48 @@ func TestServeRefusesUnknownBoardProtocol(t *testing.T) {
 		assert.Contains(t, err.Error()+out, want)
 	}
 }
+
+// The demo can put a simulated DGT board in its chess tournament
+// (demo.dgt): it plays its games to the end beside our boards, every
+// move read right.
+func TestDemoWithDGTBoard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a demo tournament")
+	}
+	cfg := fastDemo(t, 1, 30)
+	cfg.Demo.DGT = true
+	var chess []config.Tournament
+	for _, tc := range cfg.Tournaments {
+		if tc.Game == "chess" {
+			chess = append(chess, tc)
+		}
+	}
+	require.Len(t, chess, 1)
+	cfg.Tournaments = chess
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	url, out, errc := startServe(t, ctx, cfg, true)
+	var g store.Game
+	require.Eventually(t, func() bool {
+		var ok bool
+		g, ok = gameOf(t, url, "DGT-00001")
+		return ok
+	}, 15*time.Second, 50*time.Millisecond, "the DGT board has no game:\n%s", out.String())
+	require.NoError(t, <-errc)
+	require.NoError(t, ctx.Err(), "the demo did not finish in time:\n%s", out.String())
+	m := demoSummary(t, out.String())
+	t.Log(m[0])
+	assert.Equal(t, "0", m[3], "moves misread")
+	assert.Equal(t, "0", m[5], "games abandoned")
+
+	db, err := store.Open(cfg.Event.Database, nil)
+	require.NoError(t, err)
+	defer db.Close()
+	g, err = db.Game(g.ID)
+	require.NoError(t, err)
+	assert.NotEmpty(t, g.Result, "the DGT board's game ended")
+	moves, err := db.Moves(g.ID)
+	require.NoError(t, err)
+	assert.NotEmpty(t, moves, "moves read from the DGT board")
+	t.Logf("the DGT board's game: %d moves, %s (%s)", len(moves), g.Result, g.Reason)
+}

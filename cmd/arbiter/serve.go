@@ -150,6 +150,7 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 		d.Watch(dm)
 		d.AutoResume(true)
 		ports = append(ports, sensorboard.PortSpec{Glob: glob})
+		dgtPorts.Paths = append(dgtPorts.Paths, dm.DGTPaths()...)
 		wg.Go(func() { _ = dm.Run(ctx) })
 		defer func() {
 			st := dm.Stats()

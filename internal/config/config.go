@@ -173,6 +173,8 @@ type Demo struct {
 	Seed   uint64  `mapstructure:"seed"`
 	// Plies is the most moves a demo game lasts before one side resigns.
 	Plies int `mapstructure:"plies"`
+	// DGT puts one simulated DGT e-board in the first chess tournament.
+	DGT bool `mapstructure:"dgt"`
 }
 
 // Broadcast configures pushing live rounds to broadcast services.
