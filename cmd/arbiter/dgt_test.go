@@ -52,7 +52,8 @@ func gameOf(t *testing.T, url, board string) (store.Game, bool) {
 }
 
 // A DGT e-board on a serial port (here the emulator on a pseudo-terminal,
-// set up rotated: Black at the connector side) plays a chess game through
+// once set up rotated: Black at the connector side, and once with White
+// at the clock's right display as the configuration says) plays a chess game through
 // "arbiter serve": it goes to the chess tournament's free table by
 // itself, its game lists the board, every move appears in
 // /api/v1/games/{id} within two seconds of the lever press, the daemon
@@ -62,9 +63,23 @@ func TestServeWithDGTBoard(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a game on an emulated DGT board through the daemon in real time")
 	}
+	for _, tc := range []struct {
+		name       string
+		rotated    bool
+		whiteRight bool // boards.dgt.white_right
+	}{
+		{"rotated, White at the clock's left", true, false},
+		{"White at the clock's right", false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) { playDGT(t, tc.rotated, tc.whiteRight) })
+	}
+}
+
+// playDGT plays Scholar's mate on an emulated DGT board through serve.
+func playDGT(t *testing.T, rotated, whiteRight bool) {
 	dir := t.TempDir()
 	link := filepath.Join(dir, "dgt0")
-	board := sim.NewBoard(sim.Config{Serial: "20001", Rotated: true, Seed: 1})
+	board := sim.NewBoard(sim.Config{Serial: "20001", Rotated: rotated, Seed: 1})
 	board.ConnectClock(15*time.Minute, 15*time.Minute)
 	pos := chess.Start()
 	var p rules.Position = pos
@@ -75,7 +90,9 @@ func TestServeWithDGTBoard(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	url, out, errc := startServe(t, ctx, dgtEvent(t, dir, link), false)
+	cfg := dgtEvent(t, dir, link)
+	cfg.Boards.DGT.WhiteRight = whiteRight
+	url, out, errc := startServe(t, ctx, cfg, false)
 
 	var g store.Game
 	require.Eventually(t, func() bool {
@@ -102,8 +119,8 @@ func TestServeWithDGTBoard(t *testing.T) {
 		_, next, err := rules.PlayText(p, san)
 		require.NoError(t, err, san)
 		pl.Move(p.View(), next.View())
-		time.Sleep(300 * time.Millisecond) // the hand leaves the board before the press
-		board.Press(i%2 == 0)              // White sits at the clock's left
+		time.Sleep(300 * time.Millisecond)    // the hand leaves the board before the press
+		board.Press((i%2 == 0) != whiteRight) // White sits at the clock's left unless configured
 		pressed := time.Now()
 		require.Eventually(t, func() bool { return len(read().Moves) == i+1 }, 2*time.Second, 20*time.Millisecond,
 			"move %d %s not read within 2 s of the press:\n%s", i+1, san, out.String())
