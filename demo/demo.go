@@ -42,6 +42,8 @@ type Demo struct {
 	lines    []*dgtsim.Line // the simulated DGT boards' cables
 	dgtPaths []string
 	dgt      bool // a DGT board is still to be put in the first chess tournament
+	// whiteRight seats White at the DGT clock's right display.
+	whiteRight bool
 }
 
 // Stats count what the simulated players did and how it was read.
@@ -95,7 +97,7 @@ type news struct {
 // port pattern the driver must watch.
 func New(d *director.Director, cfg *config.Config, dir string, log *slog.Logger) (*Demo, string, error) {
 	dm := &Demo{d: d, dir: dir, log: log, speed: cfg.Demo.Speed, seed: cfg.Demo.Seed, faults: cfg.Demo.Faults,
-		plies: cfg.Demo.Plies, players: map[string]*player{}, stats: &Stats{}, dgt: cfg.Demo.DGT}
+		plies: cfg.Demo.Plies, players: map[string]*player{}, stats: &Stats{}, dgt: cfg.Demo.DGT, whiteRight: cfg.Boards.DGT.WhiteRight}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, "", fmt.Errorf("demo: %w", err)
 	}

@@ -34,7 +34,7 @@ func (dm *Demo) addDGT(tournament uint64, serial string, n uint64) error {
 	rng := rand.New(rand.NewPCG(dm.seed, n))
 	h := ScaledHuman(dgtHuman, dm.speed)
 	dm.players[t.ID] = &player{d: dm.d, stats: dm.stats, plies: dm.plies, table: t, rng: rng, news: make(chan news, 64),
-		hands: &dgtHands{board: b, human: h, pl: &dgtsim.Player{Board: b, Rng: rand.New(rand.NewPCG(dm.seed, n+1)), Slide: 0.2,
+		hands: &dgtHands{board: b, human: h, whiteRight: dm.whiteRight, pl: &dgtsim.Player{Board: b, Rng: rand.New(rand.NewPCG(dm.seed, n+1)), Slide: 0.2,
 			Step: max(h.Hand[1], time.Millisecond)}},
 		patience: min(30*time.Second, max(3*time.Second, time.Duration(float64(2*time.Minute)/dm.speed)))}
 	return nil
@@ -52,11 +52,13 @@ var dgtHuman = sim.Human{
 	Press: [2]time.Duration{400 * time.Millisecond, 1200 * time.Millisecond},
 }
 
-// dgtHands play on a simulated DGT board: White sits at the clock's left.
+// dgtHands play on a simulated DGT board: White sits at the clock's left
+// display unless whiteRight (boards.dgt.white_right).
 type dgtHands struct {
-	board *dgtsim.Board
-	pl    *dgtsim.Player
-	human sim.Human
+	board      *dgtsim.Board
+	pl         *dgtsim.Player
+	human      sim.Human
+	whiteRight bool
 }
 
 func (h *dgtHands) waitHost(context.Context) error { return nil }
@@ -76,7 +78,7 @@ func (h *dgtHands) move(ctx context.Context, pos, next rules.Position, _ rules.M
 	if err := sleep(ctx, between(rng, h.human.Press)); err != nil {
 		return err
 	}
-	h.board.Press(pos.Turn() == rules.White)
+	h.board.Press((pos.Turn() == rules.White) != h.whiteRight)
 	return nil
 }
 
