@@ -17,6 +17,7 @@ import (
 
 	"arbiter/arbiter"
 	"arbiter/director"
+	dgtsim "arbiter/hardware/dgt/sim"
 	"arbiter/hardware/sensorboard"
 	"arbiter/hardware/sensorboard/sim"
 	"arbiter/internal/config"
@@ -37,6 +38,12 @@ type Demo struct {
 	players map[string]*player // by board id
 	ptys    []*sim.PTY
 	stats   *Stats
+
+	lines    []*dgtsim.Line // the simulated DGT boards' cables
+	dgtPaths []string
+	dgt      bool // a DGT board is still to be put in the first chess tournament
+	// whiteRight seats White at the DGT clock's right display.
+	whiteRight bool
 }
 
 // Stats count what the simulated players did and how it was read.
@@ -65,14 +72,12 @@ func (dm *Demo) Stats() Stats {
 
 // player is the two simulated people at one table, and its board.
 type player struct {
-	d      *director.Director
-	stats  *Stats
-	plies  int
-	table  *director.Table
-	game   rules.Game
-	board  *sim.Board
-	runner *sim.Runner
-	rng    *rand.Rand
+	d     *director.Director
+	stats *Stats
+	plies int
+	table *director.Table
+	hands hands // on the board
+	rng   *rand.Rand
 	// patience is how long a player waits for a move to be read before
 	// putting the position back and making it again: as long as a person
 	// would wait, at the demo's speed (3 to 30 seconds).
@@ -92,7 +97,7 @@ type news struct {
 // port pattern the driver must watch.
 func New(d *director.Director, cfg *config.Config, dir string, log *slog.Logger) (*Demo, string, error) {
 	dm := &Demo{d: d, dir: dir, log: log, speed: cfg.Demo.Speed, seed: cfg.Demo.Seed, faults: cfg.Demo.Faults,
-		plies: cfg.Demo.Plies, players: map[string]*player{}, stats: &Stats{}}
+		plies: cfg.Demo.Plies, players: map[string]*player{}, stats: &Stats{}, dgt: cfg.Demo.DGT, whiteRight: cfg.Boards.DGT.WhiteRight}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, "", fmt.Errorf("demo: %w", err)
 	}
@@ -116,6 +121,15 @@ func New(d *director.Director, cfg *config.Config, dir string, log *slog.Logger)
 		}
 		for n := 1; n <= boards; n++ {
 			id := fmt.Sprintf("SIM-%s-%d", abbrev(tc.Game), n)
+			if dm.dgt && tc.Game == "chess" {
+				// The first chess board is a DGT e-board.
+				dm.dgt = false
+				if err := dm.addDGT(ids[ti], "00001", uint64(ti*100+n)); err != nil {
+					dm.Close()
+					return nil, "", err
+				}
+				continue
+			}
 			{
 				if _, err := dm.addBoard(ids[ti], id, g, uint64(ti*100+n)); err != nil {
 					dm.Close()
@@ -159,7 +173,7 @@ func (dm *Demo) addBoard(tournament uint64, id string, g rules.Game, n uint64) (
 	}
 	r := sim.NewRunner(b, sim.NewReal())
 	r.Human = ScaledHuman(sim.DefaultHuman, dm.speed)
-	pl := &player{d: dm.d, stats: dm.stats, plies: dm.plies, table: t, game: g, board: b, runner: r, rng: rand.New(rand.NewPCG(dm.seed, n)), news: make(chan news, 64),
+	pl := &player{d: dm.d, stats: dm.stats, plies: dm.plies, table: t, hands: &sensorHands{game: g, board: b, runner: r}, rng: rand.New(rand.NewPCG(dm.seed, n)), news: make(chan news, 64),
 		patience: min(30*time.Second, max(3*time.Second, time.Duration(float64(2*time.Minute)/dm.speed)))}
 	dm.players[id] = pl
 	return pl, nil
@@ -226,12 +240,16 @@ func (dm *Demo) Close() {
 		_ = p.Close()
 	}
 	dm.ptys = nil
+	for _, l := range dm.lines {
+		_ = l.Close()
+	}
+	dm.lines = nil
 }
 
 // run plays every game the table is given, until an error or the end
 // of ctx.
 func (p *player) run(ctx context.Context, log *slog.Logger) error {
-	if err := p.runner.WaitHost(ctx); err != nil {
+	if err := p.hands.waitHost(ctx); err != nil {
 		return err
 	}
 	for {
@@ -256,7 +274,7 @@ func (p *player) run(ctx context.Context, log *slog.Logger) error {
 func (p *player) play(ctx context.Context, pos rules.Position, log *slog.Logger) error {
 	// Set up the pieces for the new game, as the players do, and wait for
 	// the arbiter to start the clock.
-	if err := p.restore(ctx, pos.View()); err != nil {
+	if err := p.hands.restore(ctx, pos.View()); err != nil {
 		return err
 	}
 	if err := p.waitStart(ctx); err != nil {
@@ -289,15 +307,11 @@ func (p *player) play(ctx context.Context, pos rules.Position, log *slog.Logger)
 				p.stats.add(func(s *Stats) { s.Retried++ })
 				// The move was refused or not read: put the position back,
 				// as the arbiter would ask, and make the move again.
-				if err := p.restore(ctx, pos.View()); err != nil {
+				if err := p.hands.restore(ctx, pos.View()); err != nil {
 					return err
 				}
 			}
-			steps, err := sim.PlanMove(p.game.Geometry(), pos.View(), next.View(), m, pos.Turn(), p.runner.Human, p.rng)
-			if err != nil {
-				return fmt.Errorf("plan %s: %w", m, err)
-			}
-			if err := p.runner.Run(ctx, steps); err != nil {
+			if err := p.hands.move(ctx, pos, next, m, p.rng); err != nil {
 				return err
 			}
 			p.stats.add(func(s *Stats) { s.Played++ })
@@ -326,9 +340,50 @@ func (p *player) play(ctx context.Context, pos rules.Position, log *slog.Logger)
 	}
 }
 
+// hands are the simulated people's hands on one kind of board.
+type hands interface {
+	// waitHost waits until the daemon talks to the board.
+	waitHost(ctx context.Context) error
+	// restore puts the board back to view want by hand.
+	restore(ctx context.Context, want rules.View) error
+	// move makes move m from pos (giving next) and presses the clock.
+	move(ctx context.Context, pos, next rules.Position, m rules.Move, rng *rand.Rand) error
+	// idle keeps an idle board's heartbeat going, every heartbeat.
+	idle()
+	heartbeat() time.Duration
+	// answer answers a question on the board by side with choice.
+	answer(side rules.Color, choice int)
+}
+
+// sensorHands play on our own simulated boards.
+type sensorHands struct {
+	game   rules.Game
+	board  *sim.Board
+	runner *sim.Runner
+}
+
+func (h *sensorHands) waitHost(ctx context.Context) error { return h.runner.WaitHost(ctx) }
+
+func (h *sensorHands) move(ctx context.Context, pos, next rules.Position, m rules.Move, rng *rand.Rand) error {
+	steps, err := sim.PlanMove(h.game.Geometry(), pos.View(), next.View(), m, pos.Turn(), h.runner.Human, rng)
+	if err != nil {
+		return fmt.Errorf("plan %s: %w", m, err)
+	}
+	return h.runner.Run(ctx, steps)
+}
+
+func (h *sensorHands) idle() { h.board.Idle() }
+
+// heartbeat is how often an idle board says it is alive.
+func (h *sensorHands) heartbeat() time.Duration { return h.board.Config().Heartbeat }
+
+func (h *sensorHands) answer(side rules.Color, choice int) {
+	h.board.Press(sensorboard.ButtonAnswer, sensorboard.Side(side), sensorboard.AnswerChoice+uint8(choice))
+}
+
 // restore puts the board back to view want by hand: every square that
 // differs is cleared and rebuilt, every zone refilled.
-func (p *player) restore(ctx context.Context, want rules.View) error {
+func (h *sensorHands) restore(ctx context.Context, want rules.View) error {
 	pause := func() error {
 		select {
 		case <-ctx.Done():
@@ -337,7 +392,7 @@ func (p *player) restore(ctx context.Context, want rules.View) error {
 			return nil
 		}
 	}
-	cur := p.board.View()
+	cur := h.board.View()
 	var rebuild []rules.Square
 	for i := range want.Stacks {
 		sq := rules.Square(i)
@@ -346,7 +401,7 @@ func (p *player) restore(ctx context.Context, want rules.View) error {
 		}
 		rebuild = append(rebuild, sq)
 		if n := len(cur.Stacks[i]); n > 0 {
-			if _, err := p.board.Lift(sq, n); err != nil {
+			if _, err := h.board.Lift(sq, n); err != nil {
 				return err
 			}
 			if err := pause(); err != nil {
@@ -356,7 +411,7 @@ func (p *player) restore(ctx context.Context, want rules.View) error {
 	}
 	for _, sq := range rebuild {
 		if len(want.Stacks[sq]) > 0 {
-			p.board.Place(sq, want.Stacks[sq]...)
+			h.board.Place(sq, want.Stacks[sq]...)
 			if err := pause(); err != nil {
 				return err
 			}
@@ -364,12 +419,12 @@ func (p *player) restore(ctx context.Context, want rules.View) error {
 	}
 	for z := range want.Zones {
 		for _, pc := range cur.Zones[z] {
-			if err := p.board.Take(z, pc); err != nil {
+			if err := h.board.Take(z, pc); err != nil {
 				return err
 			}
 		}
 		for _, pc := range want.Zones[z] {
-			p.board.Put(z, pc)
+			h.board.Put(z, pc)
 		}
 	}
 	return pause()
@@ -388,7 +443,7 @@ func (p *player) await(ctx context.Context, ply int, m rules.Move, pos rules.Pos
 		case <-ctx.Done():
 			return nil, false, ctx.Err()
 		case <-idle.C:
-			p.board.Idle()
+			p.hands.idle()
 		case <-timeout.C:
 			log.Warn("move not read", "ply", ply, "move", m.String())
 			return nil, false, nil
@@ -407,7 +462,7 @@ func (p *player) await(ctx context.Context, ply int, m rules.Move, pos rules.Pos
 			case arbiter.Prompt:
 				for i, mv := range o.Moves {
 					if mv == m.String() {
-						p.board.Press(sensorboard.ButtonAnswer, sensorboard.Side(pos.Turn()), sensorboard.AnswerChoice+uint8(i))
+						p.hands.answer(pos.Turn(), i)
 					}
 				}
 			case arbiter.GameOver:
@@ -427,7 +482,7 @@ func (p *player) listen(ctx context.Context, done func(news) bool) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-idle.C:
-			p.board.Idle()
+			p.hands.idle()
 		case n := <-p.news:
 			if done(n) {
 				return nil
@@ -446,7 +501,7 @@ func (p *player) waitStart(ctx context.Context) error {
 }
 
 // heartbeat is how often an idle board says it is alive.
-func (p *player) heartbeat() time.Duration { return p.board.Config().Heartbeat }
+func (p *player) heartbeat() time.Duration { return p.hands.heartbeat() }
 
 // waitEnd waits until the game on the table is over.
 func (p *player) waitEnd(ctx context.Context) error {

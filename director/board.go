@@ -31,7 +31,7 @@ func (d *Director) BoardEvent(ctx context.Context, e sensorboard.Event) {
 			return
 		}
 		var err error
-		if t, err = d.adopt(ctx, e.Board); err != nil {
+		if t, err = d.adopt(ctx, e.Board, e.Hello); err != nil {
 			d.log.Warn("a board with no table answered", "board", e.Board, "port", e.Port, "err", err)
 			return
 		}
@@ -145,10 +145,14 @@ func ms(d time.Duration) uint32 {
 }
 
 // adopt gives a newly plugged board without an assignment a table: the
-// first tournament that has fewer tables than boards in a round gets it,
-// and a game of the current round that has no table yet starts on it.
-func (d *Director) adopt(ctx context.Context, board string) (*Table, error) {
+// first tournament of a game the board fits (when its hello gives its
+// cells) that has fewer tables than boards in a round gets it, and a game
+// of the current round that has no table yet starts on it.
+func (d *Director) adopt(ctx context.Context, board string, hello *sensorboard.Hello) (*Table, error) {
 	for _, id := range d.TournamentIDs() {
+		if tr := d.tour(id); hello != nil && hello.Cells > 0 && tr != nil && hello.Fits(tr.game.Geometry()) != nil {
+			continue // a board for another game (a DGT board plays chess only)
+		}
 		players, err := d.db.Players(id)
 		if err != nil {
 			return nil, err

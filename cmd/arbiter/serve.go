@@ -20,6 +20,7 @@ import (
 
 	"arbiter/demo"
 	"arbiter/director"
+	"arbiter/hardware/dgt/driver"
 	"arbiter/hardware/sensorboard"
 	"arbiter/internal/backup"
 	"arbiter/internal/broadcast"
@@ -122,11 +123,21 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 
 	// Boards: the configured ports, or the demo's simulated boards.
 	ports := make([]sensorboard.PortSpec, 0, len(cfg.Boards.Ports))
+	var dgtPorts driver.Config
 	for _, p := range cfg.Boards.Ports {
-		ports = append(ports, sensorboard.PortSpec{Path: p.Path, Glob: p.Glob, VID: p.USB.VID, PID: p.USB.PID, SerialNumber: p.USB.Serial})
+		switch p.Protocol {
+		case config.ProtocolDGT:
+			if p.Path != "" {
+				dgtPorts.Paths = append(dgtPorts.Paths, p.Path)
+			} else {
+				dgtPorts.Globs = append(dgtPorts.Globs, p.Glob)
+			}
+		default:
+			ports = append(ports, sensorboard.PortSpec{Path: p.Path, Glob: p.Glob, VID: p.USB.VID, PID: p.USB.PID, SerialNumber: p.USB.Serial})
+		}
 	}
 	hub := cfg.Federation.Role == "hub" // no boards: the halls play the games
-	if len(ports) == 0 && !hub {
+	if len(cfg.Boards.Ports) == 0 && !hub {
 		dir, err := os.MkdirTemp("", "arbiter-demo-")
 		if err != nil {
 			return err
@@ -139,6 +150,7 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 		d.Watch(dm)
 		d.AutoResume(true)
 		ports = append(ports, sensorboard.PortSpec{Glob: glob})
+		dgtPorts.Paths = append(dgtPorts.Paths, dm.DGTPaths()...)
 		wg.Go(func() { _ = dm.Run(ctx) })
 		defer func() {
 			st := dm.Stats()
@@ -183,9 +195,16 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	if err != nil {
 		return withCode(exitConfig, err)
 	}
+	dgtDrv, err := startDGT(ctx, dgtPorts, cfg.Boards, d, log.With("part", "dgt"))
+	if err != nil {
+		return withCode(exitConfig, err)
+	}
 	if !hub {
-		d.SetSender(drv)
+		d.SetSender(senders{dgt: dgtDrv, ours: drv})
 		wg.Go(func() { _ = drv.Run(ctx) })
+		if dgtDrv != nil {
+			wg.Go(func() { _ = dgtDrv.Run(ctx) })
+		}
 	}
 
 	// The web pages.

@@ -65,5 +65,7 @@
 // reads a clock, through [ConnConfig.Now].
 //
 // The emulator in the sim subpackage speaks the same protocol over a
-// pseudo-terminal, with faults, so tests use the real code path.
+// pseudo-terminal, with faults, so tests use the real code path. The
+// driver subpackage runs boards on the configured ports for the daemon
+// and makes this mapping (boards.ports[] with protocol dgt).
 package dgt

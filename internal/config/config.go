@@ -106,13 +106,39 @@ type Boards struct {
 	Baud   int           `mapstructure:"baud"`
 	Scan   time.Duration `mapstructure:"scan"`
 	Assign []Assignment  `mapstructure:"assign"`
+	// DGT tunes the DGT e-boards (ports with protocol dgt).
+	DGT DGT `mapstructure:"dgt"`
+}
+
+// The board protocols a port may speak (Port.Protocol).
+const (
+	// ProtocolSensorboard is our own boards' protocol, the default.
+	ProtocolSensorboard = "sensorboard"
+	// ProtocolDGT is DGT's e-board protocol (USB, serial and Bluetooth
+	// boards at 9600 8N1).
+	ProtocolDGT = "dgt"
+)
+
+// DGT tunes the DGT e-boards.
+type DGT struct {
+	// WhiteRight seats White at the clock's right display (default: the
+	// left one).
+	WhiteRight bool `mapstructure:"white_right"`
+	// Settle is how long a board's field updates must be quiet before its
+	// position is taken (0: 250 ms, DGT's USB scan time; Bluetooth boards
+	// scan at half speed and want 500 ms or more).
+	Settle time.Duration `mapstructure:"settle"`
 }
 
 // Port selects serial ports by exactly one of path, glob or USB identity.
 type Port struct {
-	Path string `mapstructure:"path"`
-	Glob string `mapstructure:"glob"`
-	USB  USB    `mapstructure:"usb"`
+	// Protocol is what the board on the port speaks: "sensorboard" (our
+	// boards, the default when empty) or "dgt" (a DGT e-board, found by
+	// path or glob).
+	Protocol string `mapstructure:"protocol"`
+	Path     string `mapstructure:"path"`
+	Glob     string `mapstructure:"glob"`
+	USB      USB    `mapstructure:"usb"`
 }
 
 // String writes the port entry as the file gives it: "path: /dev/ttyUSB0,
@@ -167,6 +193,8 @@ type Demo struct {
 	Seed   uint64  `mapstructure:"seed"`
 	// Plies is the most moves a demo game lasts before one side resigns.
 	Plies int `mapstructure:"plies"`
+	// DGT puts one simulated DGT e-board in the first chess tournament.
+	DGT bool `mapstructure:"dgt"`
 }
 
 // Broadcast configures pushing live rounds to broadcast services.
@@ -576,6 +604,18 @@ func (c *Config) Validate() []Problem {
 				add(fmt.Sprintf("boards.ports[%d].glob", i), p.Glob, "bad pattern: %v", err)
 			}
 		}
+		switch p.Protocol {
+		case "", ProtocolSensorboard:
+		case ProtocolDGT:
+			if p.USB != (USB{}) {
+				add(fmt.Sprintf("boards.ports[%d].usb", i), fmt.Sprintf("%+v", p.USB), "a DGT board is found by path or glob")
+			}
+		default:
+			add(fmt.Sprintf("boards.ports[%d].protocol", i), p.Protocol, "unknown protocol; known: %s, %s", ProtocolSensorboard, ProtocolDGT)
+		}
+	}
+	if c.Boards.DGT.Settle < 0 || c.Boards.DGT.Settle > 5*time.Second {
+		add("boards.dgt.settle", c.Boards.DGT.Settle, "must be between 0 and 5s")
 	}
 	if c.Backup.Dir != "" && c.Backup.Every < time.Second {
 		add("backup.every", c.Backup.Every, "must be at least 1s")

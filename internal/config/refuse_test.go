@@ -160,6 +160,11 @@ func TestRefusals(t *testing.T) {
 			"boards.assign[1].board", 19, []string{"assigned twice (boards.assign[0] and [1])"}},
 		{"table given two boards", valid + "boards:\n  assign:\n    - {board: TB-1, tournament: Swiss, table: 1}\n    - {board: TB-2, tournament: Swiss, table: 1}\n",
 			"boards.assign[1].table", 19, []string{`table 1 of "Swiss" has two boards`}},
+		{"unknown board protocol", valid + "boards:\n  ports:\n    - {path: /dev/ttyACM0, protocol: millennium}\n",
+			"boards.ports[0].protocol", 18, []string{`"millennium"`, "unknown protocol; known: sensorboard, dgt"}},
+		{"DGT board by USB id", valid + "boards:\n  ports:\n    - {usb: {vid: \"2341\"}, protocol: dgt}\n",
+			"boards.ports[0].usb", 18, []string{"a DGT board is found by path or glob"}},
+		{"DGT settle too long", valid + "boards:\n  dgt:\n    settle: 1m\n", "boards.dgt.settle", 18, []string{"between 0 and 5s"}},
 		{"empty file", "", "(file)", 0, []string{"the file is empty"}},
 		{"comments only", "# nothing yet\n\n", "(file)", 0, []string{"the file is empty"}},
 		{"empty document", "---\n", "(file)", 0, []string{"the file is empty"}},
@@ -298,3 +303,14 @@ func TestRoundsForThePlayers(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestDGTPortAccepted(t *testing.T) {
+	c, err := config.Parse([]byte(valid+"boards:\n  ports:\n    - {path: /dev/ttyACM0, protocol: dgt}\n    - {glob: \"/dev/rfcomm*\", protocol: dgt}\n    - {path: /dev/ttyUSB0}\n  dgt:\n    white_right: true\n    settle: 500ms\n"), "test.yaml", nil)
+	require.NoError(t, err)
+	require.Len(t, c.Boards.Ports, 3)
+	assert.Equal(t, config.ProtocolDGT, c.Boards.Ports[0].Protocol)
+	assert.Equal(t, config.ProtocolDGT, c.Boards.Ports[1].Protocol)
+	assert.Empty(t, c.Boards.Ports[2].Protocol, "our own boards by default")
+	assert.True(t, c.Boards.DGT.WhiteRight)
+	assert.Equal(t, "500ms", c.Boards.DGT.Settle.String())
+}

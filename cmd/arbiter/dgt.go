@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+
+	"arbiter/director"
+	"arbiter/hardware/dgt"
+	"arbiter/hardware/dgt/driver"
+	"arbiter/hardware/sensorboard"
+	"arbiter/internal/config"
+)
+
+// startDGT returns the driver of the DGT boards on ports (boards.ports[]
+// with protocol dgt), tuned by boards.dgt and feeding d, or nil when no
+// port speaks DGT.
+func startDGT(ctx context.Context, ports driver.Config, boards config.Boards, d *director.Director, log *slog.Logger) (*driver.Driver, error) {
+	if len(ports.Paths) == 0 && len(ports.Globs) == 0 {
+		return nil, nil
+	}
+	ports.Scan = boards.Scan
+	ports.Session = dgt.Config{Settle: boards.DGT.Settle, WhiteRight: boards.DGT.WhiteRight}
+	ports.Now = d.Now
+	ports.Logger = log
+	ports.Handler = func(e sensorboard.Event) { d.BoardEvent(ctx, e) }
+	return driver.New(ports)
+}
+
+// senders sends to each board through the driver that owns it: the DGT
+// driver for the DGT boards it met, our boards' driver for the rest.
+type senders struct {
+	dgt  *driver.Driver
+	ours director.Sender
+}
+
+func (s senders) pick(board string) director.Sender {
+	if s.dgt != nil && s.dgt.Owns(board) {
+		return s.dgt
+	}
+	return s.ours
+}
+
+// Send implements director.Sender.
+func (s senders) Send(board string, m sensorboard.Message) error { return s.pick(board).Send(board, m) }
+
+// Resync implements director.Sender.
+func (s senders) Resync(board string) error { return s.pick(board).Resync(board) }

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arbiter/hardware/dgt/sim"
+	"arbiter/internal/config"
+	"arbiter/rules"
+	"arbiter/rules/chess"
+	"arbiter/store"
+)
+
+// dgtEvent is a real event with one DGT port (protocol dgt) at link and
+// no boards.assign: a shogi Swiss the DGT board cannot play, then a
+// two-player chess Swiss it must find by itself.
+func dgtEvent(t *testing.T, dir, link string) *config.Config {
+	t.Helper()
+	cfg := boardEvent(t, dir)
+	cfg.Event.Name = "DGT boards"
+	cfg.Boards.Ports = []config.Port{{Path: link, Protocol: config.ProtocolDGT}}
+	cfg.Boards.Assign = nil
+	cfg.Boards.DGT.Settle = 100 * time.Millisecond
+	club := cfg.Tournaments[0]
+	club.Players = club.Players[:2]
+	shogi := club
+	shogi.Name, shogi.Game = "Shogi club", "shogi"
+	cfg.Tournaments = []config.Tournament{shogi, club}
+	return cfg
+}
+
+// gameOf returns the game the board plays, as /api/v1/games lists it.
+func gameOf(t *testing.T, url, board string) (store.Game, bool) {
+	t.Helper()
+	var games []store.Game
+	require.NoError(t, json.Unmarshal([]byte(get(t, url+"api/v1/games")), &games))
+	for _, g := range games {
+		if g.BoardID == board {
+			return g, true
+		}
+	}
+	return store.Game{}, false
+}
+
+// A DGT e-board on a serial port (here the emulator on a pseudo-terminal,
+// once set up rotated: Black at the connector side, and once with White
+// at the clock's right display as the configuration says) plays a chess game through
+// "arbiter serve": it goes to the chess tournament's free table by
+// itself, its game lists the board, every move appears in
+// /api/v1/games/{id} within two seconds of the lever press, the daemon
+// sets the clock through the board, and the mate ends the game and shows
+// on the clock.
+func TestServeWithDGTBoard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a game on an emulated DGT board through the daemon in real time")
+	}
+	for _, tc := range []struct {
+		name       string
+		rotated    bool
+		whiteRight bool // boards.dgt.white_right
+	}{
+		{"rotated, White at the clock's left", true, false},
+		{"White at the clock's right", false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) { playDGT(t, tc.rotated, tc.whiteRight) })
+	}
+}
+
+// playDGT plays Scholar's mate on an emulated DGT board through serve.
+func playDGT(t *testing.T, rotated, whiteRight bool) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "dgt0")
+	board := sim.NewBoard(sim.Config{Serial: "20001", Rotated: rotated, Seed: 1})
+	board.ConnectClock(15*time.Minute, 15*time.Minute)
+	pos := chess.Start()
+	var p rules.Position = pos
+	board.SetUp(p.View())
+	line, err := sim.Attach(link, board)
+	require.NoError(t, err)
+	t.Cleanup(func() { line.Close() })
+
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cfg := dgtEvent(t, dir, link)
+	cfg.Boards.DGT.WhiteRight = whiteRight
+	url, out, errc := startServe(t, ctx, cfg, false)
+
+	var g store.Game
+	require.Eventually(t, func() bool {
+		var ok bool
+		g, ok = gameOf(t, url, "DGT-20001")
+		return ok
+	}, 15*time.Second, 50*time.Millisecond, "the DGT board has no game:\n%s", out.String())
+	assert.Equal(t, "chess", g.Game, "the DGT board went to the chess tournament")
+	require.Eventually(t, func() bool { return liveTable(t, url, "DGT-20001").Health == "active" }, 5*time.Second, 20*time.Millisecond, "%+v", liveTable(t, url, "DGT-20001"))
+
+	type view struct {
+		Game  store.Game `json:"game"`
+		Moves []struct {
+			Notation string `json:"notation"`
+		} `json:"moves"`
+	}
+	read := func() view {
+		var v view
+		require.NoError(t, json.Unmarshal([]byte(get(t, fmt.Sprintf("%sapi/v1/games/%d", url, g.ID))), &v))
+		return v
+	}
+	pl := &sim.Player{Board: board, Rng: rand.New(rand.NewPCG(1, 2)), Slide: 0.3}
+	for i, san := range []string{"e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"} {
+		_, next, err := rules.PlayText(p, san)
+		require.NoError(t, err, san)
+		pl.Move(p.View(), next.View())
+		time.Sleep(300 * time.Millisecond)    // the hand leaves the board before the press
+		board.Press((i%2 == 0) != whiteRight) // White sits at the clock's left unless configured
+		pressed := time.Now()
+		require.Eventually(t, func() bool { return len(read().Moves) == i+1 }, 2*time.Second, 20*time.Millisecond,
+			"move %d %s not read within 2 s of the press:\n%s", i+1, san, out.String())
+		t.Logf("%s read %v after the press", san, time.Since(pressed).Round(time.Millisecond))
+		assert.Equal(t, san, read().Moves[i].Notation)
+		p = next
+	}
+	require.Eventually(t, func() bool { return read().Game.Result == "1-0" }, 5*time.Second, 20*time.Millisecond)
+	// The clock was set and run by the daemon, and shows the result.
+	require.Eventually(t, func() bool { return board.Text() == "1-0 chec" }, 5*time.Second, 20*time.Millisecond,
+		"the clock shows %q", board.Text())
+	assert.GreaterOrEqual(t, board.Counters().Acks, 7, "a clock command for the start and each move was acknowledged")
+	cancel()
+	require.NoError(t, <-errc)
+}
+
+// A port of an unknown protocol is refused with exit code 3, listed with
+// the other problems.
+func TestServeRefusesUnknownBoardProtocol(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.yaml")
+	require.NoError(t, os.WriteFile(path, []byte("log:\n  level: loud\nboards:\n  ports:\n    - {path: /dev/ttyACM0, protocol: millennium}\n"), 0o600))
+	code, out, err := serveCLI(t, "serve", "--config", path)
+	require.Error(t, err)
+	assert.Equal(t, exitConfig, code)
+	for _, want := range []string{"boards.ports[0].protocol", `"millennium"`, "unknown protocol", "log.level"} {
+		assert.Contains(t, err.Error()+out, want)
+	}
+}
+
+// The demo can put a simulated DGT board in its chess tournament
+// (demo.dgt): it plays its games to the end beside our boards, every
+// move read right.
+func TestDemoWithDGTBoard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a demo tournament")
+	}
+	cfg := fastDemo(t, 1, 30)
+	cfg.Demo.DGT = true
+	var chess []config.Tournament
+	for _, tc := range cfg.Tournaments {
+		if tc.Game == "chess" {
+			chess = append(chess, tc)
+		}
+	}
+	require.Len(t, chess, 1)
+	cfg.Tournaments = chess
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	url, out, errc := startServe(t, ctx, cfg, true)
+	var g store.Game
+	require.Eventually(t, func() bool {
+		var ok bool
+		g, ok = gameOf(t, url, "DGT-00001")
+		return ok
+	}, 15*time.Second, 50*time.Millisecond, "the DGT board has no game:\n%s", out.String())
+	require.NoError(t, <-errc)
+	require.NoError(t, ctx.Err(), "the demo did not finish in time:\n%s", out.String())
+	m := demoSummary(t, out.String())
+	t.Log(m[0])
+	assert.Equal(t, "0", m[3], "moves misread")
+	assert.Equal(t, "0", m[5], "games abandoned")
+
+	db, err := store.Open(cfg.Event.Database, nil)
+	require.NoError(t, err)
+	defer db.Close()
+	g, err = db.Game(g.ID)
+	require.NoError(t, err)
+	assert.NotEmpty(t, g.Result, "the DGT board's game ended")
+	moves, err := db.Moves(g.ID)
+	require.NoError(t, err)
+	assert.NotEmpty(t, moves, "moves read from the DGT board")
+	t.Logf("the DGT board's game: %d moves, %s (%s)", len(moves), g.Result, g.Reason)
+}

@@ -1,0 +1,352 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"arbiter/hardware/dgt"
+	"arbiter/hardware/sensorboard"
+	"arbiter/rules"
+)
+
+// IDPrefix begins the board id of every DGT board: the rest is its serial
+// number.
+const IDPrefix = "DGT-"
+
+// Caps are the capabilities a DGT board announces in its handshake: it
+// senses whether a square is occupied and by which piece of which colour,
+// and a DGT 3000 clock plugged in shows times and text.
+const Caps = sensorboard.CapHeight | sensorboard.CapIdentity | sensorboard.CapColor |
+	sensorboard.CapClockDisplay | sensorboard.CapText
+
+// Config configures a [Driver].
+type Config struct {
+	// Paths are serial devices of DGT boards; Globs are patterns that
+	// find them (read again every Scan).
+	Paths, Globs []string
+	// Scan is how often the patterns are read again (default 1 s).
+	Scan time.Duration
+	// Session tunes every board's host session (settle time, White at the
+	// clock's right display).
+	Session dgt.Config
+	// Now returns the host's monotonic time; every event's instant comes
+	// from it.
+	Now func() time.Duration
+	// Handler receives every translated event, from the board's goroutine.
+	Handler func(sensorboard.Event)
+	// Open opens a port (default [dgt.OpenSerial]).
+	Open func(path string) (io.ReadWriteCloser, error)
+	// Logger receives diagnostics (default slog.Default()).
+	Logger *slog.Logger
+}
+
+// Driver runs the DGT boards of the configured ports. Its methods are
+// safe for concurrent use.
+type Driver struct {
+	cfg Config
+	log *slog.Logger
+
+	mu     sync.Mutex
+	ports  map[string]*link // by path
+	boards map[string]*link // by board id
+}
+
+// New returns a driver for cfg.
+func New(cfg Config) (*Driver, error) {
+	if cfg.Now == nil {
+		return nil, errors.New("dgt driver: no clock (Config.Now)")
+	}
+	for _, g := range cfg.Globs {
+		if _, err := filepath.Match(g, ""); err != nil {
+			return nil, fmt.Errorf("dgt driver: pattern %q: %w", g, err)
+		}
+	}
+	if cfg.Scan <= 0 {
+		cfg.Scan = time.Second
+	}
+	if cfg.Open == nil {
+		cfg.Open = dgt.OpenSerial
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	return &Driver{cfg: cfg, log: cfg.Logger, ports: map[string]*link{}, boards: map[string]*link{}}, nil
+}
+
+// Run watches the ports until ctx ends: every configured path, and every
+// path a pattern finds, gets a link of its own that reopens the port after
+// an unplug.
+func (d *Driver) Run(ctx context.Context) error {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		for _, p := range d.paths() {
+			d.mu.Lock()
+			_, running := d.ports[p]
+			if !running {
+				l := d.newLink(p)
+				d.ports[p] = l
+				wg.Go(func() { l.run(ctx) })
+			}
+			d.mu.Unlock()
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(d.cfg.Scan):
+		}
+	}
+}
+
+// paths returns the configured paths and what the patterns find now.
+func (d *Driver) paths() []string {
+	out := append([]string(nil), d.cfg.Paths...)
+	for _, g := range d.cfg.Globs {
+		m, err := filepath.Glob(g)
+		if err != nil {
+			d.log.Error("dgt: port pattern", "glob", g, "err", err)
+			continue
+		}
+		out = append(out, m...)
+	}
+	return out
+}
+
+// Owns reports whether board is a DGT board this driver has met.
+func (d *Driver) Owns(board string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	_, ok := d.boards[board]
+	return ok
+}
+
+func (d *Driver) board(id string) (*link, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	l, ok := d.boards[id]
+	if !ok {
+		return nil, fmt.Errorf("dgt board %s: not connected", id)
+	}
+	return l, nil
+}
+
+// Send shows a host message on a DGT board: the clock times (set and run
+// for the side to move) and alert text. Messages a DGT board cannot show
+// are ignored.
+func (d *Driver) Send(board string, m sensorboard.Message) error {
+	l, err := d.board(board)
+	if err != nil {
+		return err
+	}
+	switch m := m.(type) {
+	case *sensorboard.ClockMsg:
+		side, ok := m.Running.Color()
+		if !ok {
+			return nil // a DGT clock cannot be set stopped; it keeps what it shows
+		}
+		ms := func(v uint32) time.Duration { return time.Duration(v) * time.Millisecond }
+		if err := l.conn.SetClock(ms(m.First), ms(m.Second), side); err != nil {
+			return fmt.Errorf("dgt board %s: clock: %w", board, err)
+		}
+	case *sensorboard.AlertMsg:
+		if m.Level == sensorboard.AlertClear {
+			l.conn.Do(func(s *dgt.Session, now time.Duration) { err = s.ClockCommand(dgt.EndText(), now) })
+		} else {
+			var beep byte
+			if m.Beep {
+				beep = 4
+			}
+			err = l.conn.ShowText(m.Text, beep)
+		}
+		if err != nil {
+			return fmt.Errorf("dgt board %s: text: %w", board, err)
+		}
+	}
+	return nil
+}
+
+// Resync delivers the board's settled position whole, as a snapshot.
+func (d *Driver) Resync(board string) error {
+	l, err := d.board(board)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.have {
+		return fmt.Errorf("dgt board %s: no full board read yet", board)
+	}
+	l.emit(l.snapshot(sensorboard.Event{Host: d.cfg.Now()}))
+	return nil
+}
+
+// link is one port and the board on it.
+type link struct {
+	d    *Driver
+	path string
+	conn *dgt.Conn
+
+	mu       sync.Mutex // guards what follows and orders the handler's calls
+	id       string     // board id once the serial number is known
+	board    [64]rules.Piece
+	have     bool // board holds a full read
+	lost     bool
+	lastSide rules.Color
+	pressed  bool // lastSide is known
+
+	// The events wait here for the handler: the session emits them with
+	// its Conn locked, and the handler may wait for a table that is
+	// itself sending to this board.
+	qmu   sync.Mutex
+	queue []sensorboard.Event
+	ready chan struct{}
+}
+
+func (d *Driver) newLink(path string) *link {
+	l := &link{d: d, path: path, ready: make(chan struct{}, 1)}
+	l.conn = dgt.NewConn(dgt.ConnConfig{Session: d.cfg.Session, Now: d.cfg.Now, Emit: l.take,
+		Logger: d.log.With("port", path)})
+	return l
+}
+
+func (l *link) run(ctx context.Context) {
+	go l.deliver(ctx)
+	_ = dgt.Watch(ctx, l.conn, func() (io.ReadWriteCloser, error) { return l.d.cfg.Open(l.path) }, l.d.cfg.Scan)
+}
+
+// emit queues e for the handler.
+func (l *link) emit(e sensorboard.Event) {
+	e.Board, e.Port = l.id, l.path
+	if e.At == 0 {
+		e.At = e.Host
+	}
+	l.qmu.Lock()
+	l.queue = append(l.queue, e)
+	l.qmu.Unlock()
+	select {
+	case l.ready <- struct{}{}:
+	default:
+	}
+}
+
+// deliver hands the queued events to the handler, in order, until ctx
+// ends.
+func (l *link) deliver(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-l.ready:
+		}
+		l.qmu.Lock()
+		q := l.queue
+		l.queue = nil
+		l.qmu.Unlock()
+		for _, e := range q {
+			if l.d.cfg.Handler != nil {
+				l.d.cfg.Handler(e)
+			}
+		}
+	}
+}
+
+func top(p rules.Piece) sensorboard.Ident {
+	if p.Kind == 0 {
+		return sensorboard.Ident{}
+	}
+	return sensorboard.Sensor{Caps: Caps}.Identify(p)
+}
+
+// snapshot returns e as a snapshot of the settled board, in sensor order
+// (a chess board's sensor number is its square).
+func (l *link) snapshot(e sensorboard.Event) sensorboard.Event {
+	e.Kind = sensorboard.EventSnapshot
+	s := &sensorboard.Snapshot{Squares: make([]sensorboard.SquareState, 64)}
+	for sq, p := range l.board {
+		if p.Kind != 0 {
+			s.Squares[sq] = sensorboard.SquareState{Height: 1, Top: top(p)}
+		}
+	}
+	e.Snapshot = s
+	return e
+}
+
+// take translates one event of the DGT session (called with the Conn
+// locked, from its goroutine).
+func (l *link) take(e dgt.Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	ev := sensorboard.Event{Host: e.At}
+	switch e.Kind {
+	case dgt.EventIdentified:
+		id := IDPrefix + e.Serial
+		if l.id != id {
+			l.id = id
+			l.d.mu.Lock()
+			l.d.boards[id] = l
+			l.d.mu.Unlock()
+		}
+		ev.Kind = sensorboard.EventHello
+		ev.Hello = &sensorboard.Hello{Caps: Caps, MaxHeight: 1, Width: 8, Height: 8, Cells: 64, ID: id,
+			Firmware: fmt.Sprintf("DGT %d.%d", e.Version.Major, e.Version.Minor)}
+		l.lost = false
+		l.emit(ev)
+		if l.have {
+			l.emit(l.snapshot(ev))
+		}
+		return
+	case dgt.EventBoard:
+		copy(l.board[:], e.Pieces)
+		l.have = true
+		if l.id == "" {
+			return // delivered after the handshake
+		}
+		if l.lost {
+			l.lost = false
+			l.emit(sensorboard.Event{Kind: sensorboard.EventHealth, Health: sensorboard.Active, Host: e.At})
+		}
+		l.emit(l.snapshot(ev))
+		return
+	case dgt.EventSquare:
+		if e.Square < 0 || e.Square >= 64 {
+			return
+		}
+		l.board[e.Square] = e.Piece
+		if !e.Occupied {
+			l.board[e.Square] = rules.Piece{}
+		}
+		ev.Kind, ev.Square = sensorboard.EventSquare, e.Square
+		if e.Occupied {
+			ev.Height, ev.Top = 1, top(e.Piece)
+		}
+	case dgt.EventLever:
+		side := e.Side
+		if !e.SideKnown {
+			side = rules.White
+			if l.pressed {
+				side = l.lastSide.Other()
+			}
+		}
+		l.lastSide, l.pressed = side, true
+		ev.Kind, ev.Button, ev.Pressed, ev.Side = sensorboard.EventButton, sensorboard.ButtonClock, true, sensorboard.Side(side)
+	case dgt.EventClock:
+		ev.Kind = sensorboard.EventHeartbeat
+	case dgt.EventLinkLost:
+		l.lost, l.have = true, false
+		ev.Kind, ev.Health = sensorboard.EventHealth, sensorboard.Disconnected
+	case dgt.EventError:
+		l.d.log.Warn("dgt board", "board", l.id, "port", l.path, "err", e.Err)
+		return
+	default:
+		return
+	}
+	if l.id != "" {
+		l.emit(ev)
+	}
+}

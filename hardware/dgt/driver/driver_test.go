@@ -1,0 +1,129 @@
+package driver
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arbiter/hardware/dgt"
+	"arbiter/hardware/sensorboard"
+	"arbiter/rules"
+)
+
+var (
+	whitePawn = rules.Piece{Kind: 1, Color: rules.White}
+	blackKing = rules.Piece{Kind: 6, Color: rules.Black}
+)
+
+// got is what a translated event says, compactly.
+type got struct {
+	Kind   sensorboard.EventKind
+	Square rules.Square
+	Height int
+	Top    rules.Piece
+	Side   sensorboard.Side
+	Health sensorboard.Health
+}
+
+func brief(e sensorboard.Event) got {
+	g := got{Kind: e.Kind}
+	switch e.Kind {
+	case sensorboard.EventSquare:
+		g.Square, g.Height, g.Top = e.Square, e.Height, e.Top.Piece
+	case sensorboard.EventButton:
+		g.Side = e.Side
+	case sensorboard.EventHealth:
+		g.Health = e.Health
+	}
+	return g
+}
+
+func TestTranslation(t *testing.T) {
+	board := make([]rules.Piece, 64)
+	board[12], board[60] = whitePawn, blackKing
+	ident := dgt.Event{Kind: dgt.EventIdentified, Serial: "12345", At: time.Second}
+	full := dgt.Event{Kind: dgt.EventBoard, Pieces: board, At: time.Second}
+	for _, tc := range []struct {
+		name string
+		in   []dgt.Event
+		want []got
+	}{
+		{"the board before the serial number waits for the handshake",
+			[]dgt.Event{full, {Kind: dgt.EventSquare, Square: 12, At: time.Second}, ident},
+			[]got{{Kind: sensorboard.EventHello}, {Kind: sensorboard.EventSnapshot}}},
+		{"squares as height and sensed piece",
+			[]dgt.Event{ident, full, {Kind: dgt.EventSquare, Square: 12}, {Kind: dgt.EventSquare, Square: 28, Piece: whitePawn, Occupied: true}},
+			[]got{{Kind: sensorboard.EventHello}, {Kind: sensorboard.EventSnapshot},
+				{Kind: sensorboard.EventSquare, Square: 12}, {Kind: sensorboard.EventSquare, Square: 28, Height: 1, Top: whitePawn}}},
+		{"a press by the side the clock tells",
+			[]dgt.Event{ident, {Kind: dgt.EventLever, Side: rules.Black, SideKnown: true}},
+			[]got{{Kind: sensorboard.EventHello}, {Kind: sensorboard.EventButton, Side: sensorboard.SideSecond}}},
+		{"a press the clock does not tell: White first, then the side that did not press last",
+			[]dgt.Event{ident, {Kind: dgt.EventLever}, {Kind: dgt.EventLever}, {Kind: dgt.EventLever, Side: rules.White, SideKnown: true}, {Kind: dgt.EventLever}},
+			[]got{{Kind: sensorboard.EventHello}, {Kind: sensorboard.EventButton, Side: sensorboard.SideFirst}, {Kind: sensorboard.EventButton, Side: sensorboard.SideSecond},
+				{Kind: sensorboard.EventButton, Side: sensorboard.SideFirst}, {Kind: sensorboard.EventButton, Side: sensorboard.SideSecond}}},
+		{"a lost link, and the board back whole",
+			[]dgt.Event{ident, full, {Kind: dgt.EventLinkLost}, {Kind: dgt.EventLinkBack}, full},
+			[]got{{Kind: sensorboard.EventHello}, {Kind: sensorboard.EventSnapshot}, {Kind: sensorboard.EventHealth, Health: sensorboard.Disconnected},
+				{Kind: sensorboard.EventHealth, Health: sensorboard.Active}, {Kind: sensorboard.EventSnapshot}}},
+		{"clock readings prove the link; errors are logged only",
+			[]dgt.Event{ident, {Kind: dgt.EventClock}, {Kind: dgt.EventError, Err: errors.New("bad")}},
+			[]got{{Kind: sensorboard.EventHello}, {Kind: sensorboard.EventHeartbeat}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := New(Config{Paths: []string{"/dev/null"}, Now: func() time.Duration { return 2 * time.Second }})
+			require.NoError(t, err)
+			l := d.newLink("/dev/null")
+			for _, e := range tc.in {
+				l.take(e)
+			}
+			var out []got
+			for _, e := range l.queue {
+				assert.Equal(t, "DGT-12345", e.Board)
+				assert.Equal(t, "/dev/null", e.Port)
+				out = append(out, brief(e))
+			}
+			assert.Equal(t, tc.want, out)
+			assert.True(t, d.Owns("DGT-12345"))
+		})
+	}
+}
+
+func TestSnapshotAndResync(t *testing.T) {
+	d, err := New(Config{Now: func() time.Duration { return 3 * time.Second }})
+	require.NoError(t, err)
+	require.ErrorContains(t, d.Resync("DGT-1"), "DGT-1: not connected")
+	l := d.newLink("/dev/ttyACM0")
+	board := make([]rules.Piece, 64)
+	board[12], board[60] = whitePawn, blackKing
+	l.take(dgt.Event{Kind: dgt.EventIdentified, Serial: "1"})
+	require.ErrorContains(t, d.Resync("DGT-1"), "no full board read yet")
+	l.take(dgt.Event{Kind: dgt.EventBoard, Pieces: board})
+	l.queue = nil
+	require.NoError(t, d.Resync("DGT-1"))
+	require.Len(t, l.queue, 1)
+	s := l.queue[0].Snapshot
+	require.NotNil(t, s)
+	require.Len(t, s.Squares, 64)
+	assert.Equal(t, 3*time.Second, l.queue[0].At)
+	for sq, q := range s.Squares {
+		switch sq {
+		case 12:
+			assert.Equal(t, sensorboard.SquareState{Height: 1, Top: sensorboard.Ident{Known: true, Piece: whitePawn}}, q)
+		case 60:
+			assert.Equal(t, sensorboard.SquareState{Height: 1, Top: sensorboard.Ident{Known: true, Piece: blackKing}}, q)
+		default:
+			assert.Zero(t, q, "square %d", sq)
+		}
+	}
+}
+
+func TestNewRefuses(t *testing.T) {
+	_, err := New(Config{})
+	require.ErrorContains(t, err, "no clock")
+	_, err = New(Config{Globs: []string{"[x"}, Now: func() time.Duration { return 0 }})
+	require.ErrorContains(t, err, `pattern "[x"`)
+}
