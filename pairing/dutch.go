@@ -49,7 +49,6 @@ type dutch struct {
 	playedRanks map[int]int
 	meet        meetings // who may meet whom
 	matchings   int      // maximum weight matchings computed
-	retries     int      // rounds paired again with wider fields (errNarrow); for the tests
 }
 
 func b2u(b bool) uint64 {
@@ -345,7 +344,6 @@ func (d *dutch) pairRound() (pairs [][2]int, bye int, err error) {
 	}
 	pairs, bye, err = d.pairIn(narrow)
 	if errors.Is(err, errNarrow) {
-		d.retries++
 		pairs, bye, err = d.pairIn(layout{d.roundShift, d.roundShift})
 	}
 	return pairs, bye, err
@@ -505,12 +503,17 @@ func (d *dutch) setPlayedRanks() {
 // setFlat sets every edge to its weight outside any bracket.
 func (d *dutch) setFlat(mc *matcher) {
 	c := newWeightCache(d, mc, d.sorted)
+	d.setFlatFrom(mc, c)
+	c.release()
+}
+
+// setFlatFrom is setFlat with the weights of c.
+func (d *dutch) setFlatFrom(mc *matcher, c *weightCache) {
 	row := make([]uint32, len(d.sorted))
 	for i := range d.sorted {
 		c.flatRow(i, row)
 		mc.setRow(i, row[:i])
 	}
-	c.release()
 }
 
 // firstBracketEnd returns the number of players in the top score group and

@@ -109,13 +109,11 @@ func TestWeightPool(t *testing.T) {
 // odd number of players, looked up by the cache's table and, with the
 // table turned off, by its map.
 func TestSetFlat(t *testing.T) {
-	defer func(k uint32) { tableKinds = k }(tableKinds)
 	for _, c := range []struct {
 		n     int
-		kinds uint32
-	}{{40, 512}, {41, 512}, {40, 0}, {41, 0}} {
+		table bool
+	}{{40, true}, {41, true}, {40, false}, {41, false}} {
 		n := c.n
-		tableKinds = c.kinds
 		tour := syntheticHistory(n, 4, 5)
 		s, err := newState(tour, 5, Options{Round: 5})
 		require.NoError(t, err)
@@ -124,7 +122,15 @@ func TestSetFlat(t *testing.T) {
 		d.byeScore = d.score(d.sorted[len(d.sorted)/2])
 		mc := newMatcher(len(d.sorted), d.words)
 		w := newWeight(d.words)
-		d.setFlat(mc)
+		if c.table {
+			d.setFlat(mc)
+		} else {
+			cache := newWeightCache(d, mc, d.sorted)
+			require.NotNil(t, cache.table)
+			cache.known, cache.table = 0, nil // by map, as with many kinds
+			d.setFlatFrom(mc, cache)
+			cache.release()
+		}
 		for i, p := range d.sorted {
 			for j, o := range d.sorted[:i] {
 				w.setZero()

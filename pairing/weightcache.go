@@ -20,9 +20,8 @@ type weightCache struct {
 	known uint32
 }
 
-// tableKinds is the most kinds for which the cache keeps a table (a
-// variable for the tests, which turn the table off).
-var tableKinds uint32 = 512
+// tableKinds is the most kinds for which the cache keeps a table.
+const tableKinds = 512
 
 // playerKind is what edgeWeightInto reads of a player, besides whom it may
 // meet.
