@@ -12,7 +12,7 @@ import (
 // into bit fields of an edge weight, most important first, and a maximum
 // weight matching over all remaining players settles one bracket at a time,
 // from the top score group down; this keeps every later bracket pairable
-// (completion, C4) while optimising the current one. The decisions that the
+// (Completion, C4) while optimising the current one. The decisions that the
 // rules make by generation order (which MDPs, which exchanges, which
 // opponent) are taken by small weight nudges and re-matching, one player at
 // a time, as in bbpPairings, whose results this engine reproduces.
@@ -27,6 +27,9 @@ type dutch struct {
 	// stay words narrower, and the matcher's arithmetic on them is that
 	// much faster.
 	width layout
+	// fields lists the fields of the edge weights below the top one
+	// (fieldsWith(width)).
+	fields []field
 	// shifts: score -> bit offset of its counter in the fields about
 	// pairs in the current bracket; nextShifts: the same in the field
 	// about pairs in the next one.
@@ -44,7 +47,7 @@ type dutch struct {
 	// joined to the matcher's phantom.
 	byeMay []bool
 	// singleBye is set when the bracket downfloats exactly one player who
-	// will receive the PAB (C9 applies).
+	// will receive the PAB (ByeUnplayed applies).
 	singleBye   bool
 	playedRanks map[int]int
 	meet        meetings // who may meet whom
@@ -68,25 +71,16 @@ func (d *dutch) isByeCandidate(p *player) bool {
 }
 
 // layout gives the widths of the per-score-group fields. The fields
-// about pairs in the current bracket (C7, C18-C21) count by the scores of
-// its players; the one about pairs in the next bracket (C8) also by the
-// next score group's.
+// about pairs in the current bracket (DownfloaterScores and the
+// Repeat*Score criteria) count by the scores of its players; the one about
+// pairs in the next bracket (NextBracket) also by the next score group's.
 type layout struct{ cur, next int }
 
 // fieldBits returns the width of the edge weight below its top field.
-func (d *dutch) fieldBits() int { return d.fieldBitsWith(d.width) }
+func (d *dutch) fieldBits() int { return sumBits(d.fields) }
 
 // fieldBitsWith is fieldBits with the per-score-group fields of l.
-func (d *dutch) fieldBitsWith(l layout) int {
-	r := d.sgBits + l.cur + d.sgBits + l.next + d.sgBits + 4*d.sgBits
-	if d.s.playedRounds >= 1 {
-		r += 2*d.sgBits + 2*l.cur
-	}
-	if d.s.playedRounds >= 2 {
-		r += 2*d.sgBits + 2*l.cur
-	}
-	return r + 3*d.sgBits + 1
-}
+func (d *dutch) fieldBitsWith(l layout) int { return sumBits(d.fieldsWith(l)) }
 
 // wordsFor returns the words of a weight with the fields of l. The
 // weights of an odd round's weighted first matching (byeByWeight) must
@@ -145,7 +139,8 @@ func (d *dutch) layOut(cur, next []int) error {
 		off += bitLen(counts[sc])
 	}
 	if off > d.width.cur {
-		return fmt.Errorf("%w: %d bits needed for the current bracket, %d available", errNarrow, off, d.width.cur)
+		return fmt.Errorf("%w: %s needs %d bits for the current bracket, %d available",
+			errNarrow, field{crit: DownfloaterScores}.label(d.s.edition), off, d.width.cur)
 	}
 	// The next score group's players rank below the bracket's.
 	nextBits := bitLen(len(next))
@@ -157,7 +152,8 @@ func (d *dutch) layOut(cur, next []int) error {
 		d.nextShifts[d.score(d.sorted[next[0]])] = 0
 	}
 	if off += nextBits; off > d.width.next {
-		return fmt.Errorf("%w: %d bits needed for the next bracket, %d available", errNarrow, off, d.width.next)
+		return fmt.Errorf("%w: %s needs %d bits for the next bracket, %d available",
+			errNarrow, field{crit: NextBracket}.label(d.s.edition), off, d.width.next)
 	}
 	return nil
 }
@@ -175,27 +171,27 @@ func (d *dutch) edgeWeightInto(w weight, hi, lo *player, inCur, inNext bool) {
 	}
 	// The fields are added in place at their bit offsets, top first,
 	// rather than by shifting the whole multi-word weight for each.
-	f := fieldWriter{w: w, pos: d.fieldBits()}
-	// C4 completion and C5 bye assignee score: pairs of players who cannot
+	f := fieldWriter{w: w, pos: d.fieldBits(), fields: d.fields}
+	// The top field, Completion and ByeScore: pairs of players who cannot
 	// take the bye are worth most.
 	f.add(1 + b2u(!d.isByeCandidate(hi)) + b2u(!d.isByeCandidate(lo)))
-	// C6: maximise pairs in the current bracket.
-	f.skip(d.sgBits)
+	// Maximise pairs in the current bracket.
+	f.next(MaxPairs)
 	f.add(b2u(inCur))
-	// C7: maximise the scores paired in the current bracket.
-	f.skip(d.width.cur)
+	// Maximise the scores paired in the current bracket.
+	f.next(DownfloaterScores)
 	if inCur {
 		f.bit(d.shifts[d.score(hi)])
 	}
-	// C8: the same for the next bracket.
-	f.skip(d.sgBits)
+	// The same for the next bracket: its pairs, then their scores.
+	f.next(NextBracket)
 	f.add(b2u(inNext))
-	f.skip(d.width.next)
+	f.next(NextBracket)
 	if inNext {
 		f.bit(d.nextShifts[d.score(hi)])
 	}
-	// C9: unplayed games of the bye assignee.
-	f.skip(d.sgBits)
+	// Unplayed games of the bye assignee (2026 only).
+	f.next(ByeUnplayed)
 	if d.singleBye && s.edition != Dutch2017 {
 		if d.score(hi) == d.byeScore {
 			f.add(uint64(d.playedRanks[hi.playedGames]))
@@ -210,14 +206,14 @@ func (d *dutch) edgeWeightInto(w weight, hi, lo *player, inCur, inNext bool) {
 		if pr < back {
 			break
 		}
-		// C14/C16: downfloaters repeated from `back` rounds before.
-		f.skip(d.sgBits)
+		// Downfloaters repeated from `back` rounds before.
+		f.next([...]Criterion{RepeatDownfloat1, RepeatDownfloat2}[back-1])
 		if inCur {
 			f.add(b2u(d.float(lo, back) == floatDown))
 			f.add(b2u(d.score(hi) <= d.score(lo) && d.float(hi, back) == floatDown))
 		}
-		// C15/C17: upfloaters repeated.
-		f.skip(d.sgBits)
+		// Upfloaters repeated.
+		f.next([...]Criterion{RepeatUpfloat1, RepeatUpfloat2}[back-1])
 		if inCur {
 			f.add(b2u(!(d.score(hi) > d.score(lo) && d.float(lo, back) == floatUp)))
 		}
@@ -226,8 +222,8 @@ func (d *dutch) edgeWeightInto(w weight, hi, lo *player, inCur, inNext bool) {
 		if pr < back {
 			break
 		}
-		// C18/C20: scores of repeated downfloaters.
-		f.skip(d.width.cur)
+		// Scores of repeated downfloaters.
+		f.next([...]Criterion{RepeatDownfloatScore1, RepeatDownfloatScore2}[back-1])
 		if inCur {
 			if d.float(lo, back) == floatDown {
 				f.bit(d.shifts[d.score(lo)])
@@ -236,23 +232,22 @@ func (d *dutch) edgeWeightInto(w weight, hi, lo *player, inCur, inNext bool) {
 				f.bit(d.shifts[d.score(hi)])
 			}
 		}
-		// C19/C21: scores of opponents of repeated upfloaters.
-		f.skip(d.width.cur)
+		// Scores of opponents of repeated upfloaters.
+		f.next([...]Criterion{RepeatUpfloatScore1, RepeatUpfloatScore2}[back-1])
 		if inCur && !(d.float(lo, back) == floatUp && d.score(hi) > d.score(lo)) {
 			f.bit(d.shifts[d.score(hi)])
 		}
 	}
 	// Room for the ordering rules of homogeneous brackets and remainders.
-	f.skip(3*d.sgBits + 1)
+	f.next(0)
 }
 
-// colourBits appends the colour criteria fields (C10–C13) for p against o.
+// colourBits appends the fields of the colour criteria
+// (TopscorerColourDifference to StrongColourPreference) for p against o.
 func (d *dutch) colourBits(f *fieldWriter, p, o *player, inCur bool) {
-	// C10: topscorers' colour difference beyond ±2.
-	f.skip(d.sgBits)
+	f.next(TopscorerColourDifference)
 	f.add(b2u(inCur && (!p.absoluteImbalance() || !o.absoluteImbalance() || p.colourPref != o.colourPref)))
-	// C11: topscorers' same colour three times in a row.
-	f.skip(d.sgBits)
+	f.next(TopscorerColourRun)
 	var c11 bool
 	if !p.absolutePref() || !o.absolutePref() || p.colourPref != o.colourPref {
 		c11 = true
@@ -266,11 +261,9 @@ func (d *dutch) colourBits(f *fieldWriter, p, o *player, inCur bool) {
 		c11 = q.repeatedColour != p.colourPref.invert()
 	}
 	f.add(b2u(inCur && c11))
-	// C12: colour preferences.
-	f.skip(d.sgBits)
+	f.next(ColourPreference)
 	f.add(b2u(inCur && prefsCompatible(p.colourPref, o.colourPref)))
-	// C13: strong colour preferences.
-	f.skip(d.sgBits)
+	f.next(StrongColourPreference)
 	f.add(b2u(inCur && ((!p.strongPref && !p.absolutePref()) || (!o.strongPref && !o.absolutePref()) ||
 		(p.absolutePref() && o.absolutePref()) || p.colourPref != o.colourPref)))
 }
@@ -324,7 +317,7 @@ func (d *dutch) setup() {
 
 // setWidth sizes the weights for the per-score-group fields of l.
 func (d *dutch) setWidth(l layout) {
-	d.width, d.words = l, d.wordsFor(l)
+	d.width, d.words, d.fields = l, d.wordsFor(l), d.fieldsWith(l)
 }
 
 // pairRound returns the pairs as vertex index pairs (into d.sorted) and the
@@ -392,7 +385,7 @@ func (d *dutch) pairIn(l layout) (pairs [][2]int, bye int, err error) {
 }
 
 // chooseBye decides the score of the bye of a round with an odd number of
-// players, and whether the single-bye rule (C9) applies from the first
+// players, and whether the single-bye rule (ByeUnplayed) applies from the first
 // bracket.
 func (d *dutch) chooseBye(mc *matcher) error {
 	var err error
@@ -414,7 +407,7 @@ var byeHook func(d *dutch, mc *matcher) error
 
 // byeByCardinality sets the score of the bye to the lowest among the
 // players that a maximum matching may leave unpaired, eligible players
-// first (C4, C5), and says whether the single-bye rule (C9) applies from
+// first (Completion, ByeScore), and says whether the single-bye rule (ByeUnplayed) applies from
 // the first bracket.
 func (d *dutch) byeByCardinality() error {
 	s := d.s
@@ -440,7 +433,7 @@ func (d *dutch) byeByCardinality() error {
 		eligible = any
 	} else {
 		// Any other bye loses a pair of a player who cannot take it
-		// (C5): no maximum weight matching leaves one of those unpaired,
+		// (ByeScore): no maximum weight matching leaves one of those unpaired,
 		// and the phantom needs no edge to them. Fewer edges there keep
 		// it from joining the whole graph in one blossom.
 		d.byeMay = make([]bool, n)
@@ -452,7 +445,7 @@ func (d *dutch) byeByCardinality() error {
 	if d.byeScore < top {
 		return nil
 	}
-	// The bye comes from the top score group. C9 applies when every other
+	// The bye comes from the top score group. ByeUnplayed applies when every other
 	// player of the group can be paired within it, the rest among
 	// themselves, and the bye be one it may be: a maximum matching of the
 	// graph without the edges between the group and the rest leaves one
@@ -486,7 +479,7 @@ func (d *dutch) byeByCardinality() error {
 }
 
 // setPlayedRanks ranks the numbers of games played by the players with
-// the bye's score, most first, for C9.
+// the bye's score, most first, for ByeUnplayed.
 func (d *dutch) setPlayedRanks() {
 	var counts []int
 	for _, p := range d.sorted {

@@ -6,7 +6,7 @@ import "math/bits"
 //
 // With an odd number of players, the engine first decides the score of
 // the bye: the lowest score among the players that a maximum
-// matching can leave unpaired, eligible ones first (C4, C5). Only the
+// matching can leave unpaired, eligible ones first (Completion, ByeScore). Only the
 // number of pairs matters for that, and the Gallai–Edmonds decomposition
 // answers it: given a maximum matching that leaves u unpaired, the
 // vertices some maximum matching leaves unpaired are those that an

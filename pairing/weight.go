@@ -83,21 +83,6 @@ func (w weight) addAt(x uint64, n int) {
 	}
 }
 
-// fieldWriter builds a weight from bit fields, most significant first:
-// skip moves down past a field's width and add puts a value at the field
-// now reached. This is the same sum as shifting the whole weight left by
-// each width and adding at the bottom, without the multi-word shifts.
-type fieldWriter struct {
-	w   weight
-	pos int // bit offset of the current field
-}
-
-func (f *fieldWriter) skip(n int)   { f.pos -= n }
-func (f *fieldWriter) add(x uint64) { f.w.addAt(x, f.pos) }
-
-// bit adds 1<<n within the current field.
-func (f *fieldWriter) bit(n int) { f.w.addAt(1, f.pos+n) }
-
 // add sets z = x + y.
 func add(z, x, y weight) {
 	var c uint64
