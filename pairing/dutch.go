@@ -545,7 +545,10 @@ func errIncomplete() error {
 	return &NoValidPairingError{Reason: "the players cannot all be paired (all but one) without a rematch, an ineligible bye or a clash of absolute colour preferences"}
 }
 
-// brackets runs the bracket-by-bracket optimisation.
+// brackets pairs the round bracket by bracket, from the top score group
+// down (C.04.3 Art. 1.3, 2017 A.3): each bracket holds the players its
+// predecessor floated down (the MDPs) and the next score group (the
+// residents). bracket.go pairs each in the order of the text.
 func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 	n := len(d.sorted)
 	odd := n%2 == 1
@@ -558,15 +561,10 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 	for v := range next {
 		vi = append(vi, v)
 	}
-	matched := make([]bool, n)
+	b := &bracket{d: d, mc: mc, matched: make([]bool, n), w: newWeight(d.words), delta: newWeight(d.words)}
 	sgBegin, sgBeginVertex := 0, 0
-	// base[l][sm] is the id (see matcher.intern) of the weight of the pair
-	// (vi[sm], vi[l]) in the current bracket, for sm < l.
-	var base [][]uint32
-	w := newWeight(d.words) // scratch
 	for len(vi) > 1 || next != n {
 		nextBegin := len(vi)
-		nextBeginVertex := sgBeginVertex + (nextBegin - sgBegin)
 		sgIt := next
 		for end := d.groupEnd(next); next < end; next++ {
 			vi = append(vi, vi[len(vi)-1]+1)
@@ -575,329 +573,30 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 			return nil, -1, err
 		}
 		bt := d.trace.openBracket(d, vi[:sgBegin], vi[sgBegin:nextBegin])
-		// Base weights for the bracket and the next score group.
-		for _, row := range base {
-			for _, id := range row {
-				mc.release(id)
-			}
-		}
-		base = make([][]uint32, len(vi))
-		cells := 0
-		for l := sgBegin; l < len(vi); l++ {
-			cells += l
-		}
-		backing := make([]uint32, cells)
-		// The cache lives for one bracket: the single-bye rule may change
-		// between brackets.
-		players := make([]*player, len(vi))
-		for i, v := range vi {
-			players[i] = d.sorted[v]
-		}
-		cache := newWeightCache(d, mc, players)
-		for l := sgBegin; l < len(vi); l++ {
-			base[l], backing = backing[:l:l], backing[l:]
-			for sm := 0; sm < l; sm++ {
-				base[l][sm] = cache.id(d.sorted[vi[sm]], d.sorted[vi[l]], l < nextBegin, l >= nextBegin)
-				mc.setID(vi[l], vi[sm], base[l][sm])
-			}
-		}
-		cache.release()
-		if len(vi)-sgBegin >= warmMin {
-			mc.warmStart(vi)
-		}
-		dropBase := func(l, sm int) {
-			mc.release(base[l][sm])
-			base[l][sm] = 0
-		}
-		inBracket := func(v int) bool { return v >= sgBeginVertex && v < nextBeginVertex }
-		// The remainder's nudges: a pair's weight in the remainder gains
-		// ewcDelta of its higher player's place smRem there; extra adds
-		// a unit more or less.
-		delta := newWeight(d.words)
-		ewcDelta := func(smRem, remPairs, extra int) weight {
-			delta.setZero()
-			delta.addSmall(b2u(smRem < remPairs))
-			delta.shl(2 * d.sgBits)
-			delta.subSmall(uint64(smRem))
-			delta.shl(1)
-			switch {
-			case extra > 0:
-				delta.addSmall(uint64(extra))
-			case extra < 0:
-				delta.subSmall(uint64(-extra))
-			}
-			return delta
-		}
-		// setEWC sets the pair (vi[sm], vi[l]) to its nudged weight; an
-		// absent pair stays absent.
-		setEWC := func(sm, l, smRem, remPairs, extra int) {
-			if id := base[l][sm]; id != 0 {
-				mc.setShifted(vi[sm], vi[l], id, ewcDelta(smRem, remPairs, extra))
-			} else {
-				mc.setID(vi[sm], vi[l], 0)
-			}
-		}
-		// setPlus sets the pair to its base weight plus x, if present.
-		setPlus := func(sm, l int, x uint64) bool {
-			id := base[l][sm]
-			if id == 0 {
-				return false
-			}
-			delta.setZero()
-			delta.addSmall(x)
-			mc.setShifted(vi[sm], vi[l], id, delta)
-			return true
-		}
-		stable := mc.compute()
+		b.open(vi, sgBegin, nextBegin, sgBeginVertex)
 		if sgBeginVertex == 0 {
 			// The first matching of all: see pairRound.
-			if err := checkComplete(stable); err != nil {
+			if err := checkComplete(b.stable); err != nil {
 				return nil, -1, err
 			}
 		}
-
-		// Choose the MDPs to pair in this bracket.
-		var mdScore, remainingMD, remainingMatchedMD int
-		for pi := 0; pi < sgBegin; pi++ {
-			if pi == 0 || d.score(d.sorted[vi[pi]]) < mdScore {
-				mdScore = d.score(d.sorted[vi[pi]])
-				remainingMatchedMD, remainingMD = 0, 0
-				for m := pi; d.score(d.sorted[vi[m]]) >= mdScore; m++ {
-					remainingMD++
-					if inBracket(stable[vi[m]]) {
-						remainingMatchedMD++
-					}
-				}
-			}
-			if remainingMatchedMD == 0 {
-				continue
-			}
-			pv := vi[pi]
-			if remainingMD <= remainingMatchedMD {
-				matched[pv] = true
-				continue
-			}
-			remainingMD--
-			if !inBracket(stable[pv]) {
-				for oi := sgBegin; oi < nextBegin; oi++ {
-					if id := base[oi][pi]; id != 0 {
-						mc.weightOf(w, id)
-						w.orSmall(1)
-						mc.set(pv, vi[oi], w)
-					}
-				}
-				stable = mc.compute()
-			}
-			if inBracket(stable[pv]) {
-				matched[pv] = true
-				remainingMatchedMD--
-				for oi := sgBegin; oi < nextBegin; oi++ {
-					if id := base[oi][pi]; id != 0 {
-						mc.weightOf(w, id)
-						w.orSmall(uint64(nextBegin - sgBegin))
-						w.addSmall(1)
-						mc.set(pv, vi[oi], w)
-					}
-				}
-			}
-		}
-		// highest returns the first of cands that a maximum weight
-		// matching pairs pv with. The duals of a current matching often
-		// say which (partner.go); if not, nudge sets the candidates'
-		// edges apart, the highest's most, and a matching says.
-		var cands []int
-		highest := func(pv int, nudge func()) int {
-			mv, found := mc.bestPartner(pv, cands)
-			if !found && !mc.current() {
-				stable = mc.compute()
-				mv, found = mc.bestPartner(pv, cands)
-			}
-			if found {
-				return mv
-			}
-			nudge()
-			stable = mc.compute()
-			return stable[pv]
-		}
-
-		// Choose the opponents of the MDPs, the highest possible resident
-		// each.
-		for pi := 0; pi < sgBegin; pi++ {
-			pv := vi[pi]
-			if !matched[pv] {
-				continue
-			}
-			cands = cands[:0]
-			for oi := sgBegin; oi < nextBegin; oi++ {
-				if ov := vi[oi]; !matched[ov] && base[oi][pi] != 0 {
-					cands = append(cands, ov)
-				}
-			}
-			// pv's edges to the residents all carry the same nudge: the
-			// matching of these weights pairs it with one of them.
-			mv := highest(pv, func() {
-				addend := uint64(len(vi))
-				for oi := nextBegin - 1; oi >= sgBegin; oi-- {
-					if !matched[vi[oi]] && setPlus(pi, oi, addend) {
-						addend++
-					}
-				}
-			})
-			matched[mv] = true
-			mc.decide(pv, mv)
-		}
-
-		// The remainder: residents not paired with MDPs.
-		var remainder []int
-		remPairs := 0
-		for pi := sgBegin; pi < nextBegin; pi++ {
-			pv := vi[pi]
-			if stable[pv] < sgBeginVertex {
-				continue
-			}
-			remainder = append(remainder, pi)
-			if stable[pv] < pv {
-				remPairs++
-			}
-		}
-		// The nudges below favour pairs of an upper-half player (S1 as
-		// the remainder stands) with a lower-half one. The matching of
-		// the bracket's start pairs neighbours as often as not: swap
-		// those into such pairs first where it costs nothing.
-		upper, lower := make([]int, remPairs), make([]int, 0, len(remainder)-remPairs)
-		for pr, pi := range remainder {
-			if pr < remPairs {
-				upper[pr] = vi[pi]
-			} else {
-				lower = append(lower, vi[pi])
-			}
-		}
-		mc.pairAcross(upper, lower)
-		for pr, pi := range remainder {
-			for _, oi := range remainder[pr+1:] {
-				setEWC(pi, oi, pr, remPairs, 0)
-			}
-		}
-		// A pair's nudge belongs to its higher player: raising the dual
-		// of each in the upper half by its nudge keeps every edge
-		// feasible and every pair of an upper and a lower one as tight as
-		// it was. The other pairs, and an upper player's pair outside the
-		// remainder, come apart for the search.
-		for pr, pi := range remainder[:remPairs] {
-			mc.raiseDual(vi[pi], ewcDelta(pr, remPairs, 0))
-		}
-		stable = mc.compute()
-		inS1 := func(v int) bool { return stable[v] > v && stable[v] < nextBeginVertex }
-		exchangeCount := 0
-		for _, pi := range remainder[:remPairs] {
-			if !inS1(vi[pi]) {
-				exchangeCount++
-			}
-		}
-		// Exchange the lowest possible players of S1.
-		remaining := exchangeCount
-		for it := remPairs; it > 0 && remaining > 0; {
-			it--
-			pr := it
-			pi := remainder[it]
-			pv := vi[pi]
-			if inS1(pv) {
-				for _, oi := range remainder[it+1:] {
-					if base[oi][pi] != 0 {
-						setEWC(pi, oi, pr, remPairs, -1)
-					}
-				}
-				stable = mc.compute()
-			}
-			exchange := !inS1(pv)
-			if exchange {
-				remaining--
-			}
-			for _, oi := range remainder[it+1:] {
-				if exchange {
-					dropBase(oi, pi)
-				}
-				setEWC(pi, oi, pr, remPairs, 0)
-			}
-		}
-		// Exchange the highest possible players of S2.
-		remaining = exchangeCount
-		ri := remPairs
-		for it := remPairs; it < len(remainder) && remaining > 1; it++ {
-			pi := remainder[it]
-			pv := vi[pi]
-			already := inS1(pv)
-			if !already {
-				for _, oi := range remainder[it+1:] {
-					if base[oi][pi] != 0 {
-						setEWC(pi, oi, ri, remPairs, 1)
-					}
-				}
-				stable = mc.compute()
-			}
-			if inS1(pv) {
-				remaining--
-				for _, oi := range remainder[:it] {
-					dropBase(pi, oi)
-					mc.setID(pv, vi[oi], 0)
-				}
-				for oi := nextBegin; oi < len(vi); oi++ {
-					dropBase(oi, pi)
-					mc.setID(pv, vi[oi], 0)
-				}
-			}
-			if !already {
-				for _, oi := range remainder[it+1:] {
-					setEWC(pi, oi, ri, remPairs, 0)
-				}
-			}
-			ri++
-		}
-		// Fix the exchanges and drop the nudges.
-		for it, pi := range remainder {
-			pv := vi[pi]
-			for _, oi := range remainder[it+1:] {
-				ov := vi[oi]
-				if !inS1(pv) || inS1(ov) {
-					dropBase(oi, pi)
-				}
-				mc.setID(pv, ov, base[oi][pi])
-			}
-		}
-		// Pair each S1 player with the highest possible S2 player.
-		for _, pi := range remainder {
-			pv := vi[pi]
-			if !inS1(pv) {
-				continue
-			}
-			cands = cands[:0]
-			for _, oi := range remainder {
-				if ov := vi[oi]; oi > pi && !matched[ov] && base[oi][pi] != 0 {
-					cands = append(cands, ov)
-				}
-			}
-			mv := highest(pv, func() {
-				var addend uint64
-				for k := len(remainder) - 1; k >= 0; k-- {
-					if oi := remainder[k]; oi > pi && !matched[vi[oi]] {
-						setPlus(pi, oi, addend)
-						addend++
-					}
-				}
-			})
-			matched[pv], matched[mv] = true, true
-			mc.decide(pv, mv)
-		}
-		mc.flush()
+		b.chooseMDPs()
+		b.pairMDPs()
+		b.splitRemainder()
+		exchanges := b.exchanges()
+		b.exchangeFromS1(exchanges)
+		b.exchangeFromS2(exchanges)
+		b.fixExchanges()
+		b.pairS1WithS2()
 
 		// Carry the unpaired players into the next bracket.
 		var newVi []int
 		sgBegin = 0
 		d.singleBye = odd && sgIt != n && d.byeScore == d.score(d.sorted[sgIt])
 		for pi, pv := range vi {
-			if pi < nextBegin && matched[pv] {
-				partner[pv] = stable[pv]
-				partner[stable[pv]] = pv
+			if pi < nextBegin && b.matched[pv] {
+				partner[pv] = b.stable[pv]
+				partner[b.stable[pv]] = pv
 				continue
 			}
 			newVi = append(newVi, pv)
@@ -905,13 +604,13 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 				sgBegin++
 				bt.downfloat(pv)
 			}
-			if d.score(d.sorted[stable[pv]]) < d.byeScore {
+			if d.score(d.sorted[b.stable[pv]]) < d.byeScore {
 				d.singleBye = false
 			}
 		}
 		bt.close(partner)
 		vi = newVi
-		sgBeginVertex = nextBeginVertex
+		sgBeginVertex = b.nextBeginVertex
 	}
 	d.matchings += mc.calls
 	bye = -1
