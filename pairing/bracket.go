@@ -1,5 +1,7 @@
 package pairing
 
+import "arbiter/pairing/internal/matching"
+
 // Pairing one bracket.
 //
 // The FIDE text (C.04.3, Art. 2 and 4; B and D in 2017) generates a
@@ -17,14 +19,14 @@ package pairing
 // pairs weigh in the bracket's matching for NextBracket.
 type bracket struct {
 	d  *dutch
-	mc *matcher
+	mc *matching.Matcher
 	vi []int
 	// sgBegin and nextBegin index vi; sgBeginVertex and nextBeginVertex
 	// are the vertices of the residents' and the next group's first
 	// players.
 	sgBegin, nextBegin             int
 	sgBeginVertex, nextBeginVertex int
-	// base[l][sm] is the id (see matcher.intern) of the weight of the pair
+	// base[l][sm] is the id (see matching.Matcher.Intern) of the weight of the pair
 	// (vi[sm], vi[l]) in the bracket, for sm < l.
 	base [][]uint32
 	// matched marks the vertices paired so far, in this bracket or above.
@@ -35,8 +37,8 @@ type bracket struct {
 	// MDPs; its first remPairs form S1.
 	remainder []int
 	remPairs  int
-	cands     []int  // scratch for highest
-	w, delta  weight // scratch weights
+	cands     []int           // scratch for highest
+	w, delta  matching.Weight // scratch weights
 }
 
 // open starts the bracket of the MDPs vi[:sgBegin] and the residents
@@ -50,14 +52,14 @@ func (b *bracket) open(vi []int, sgBegin, nextBegin, sgBeginVertex int) {
 	b.nextBeginVertex = sgBeginVertex + (nextBegin - sgBegin)
 	b.remainder, b.remPairs = b.remainder[:0], 0
 	b.baseWeights()
-	b.stable = b.mc.compute()
+	b.stable = b.mc.Compute()
 }
 
 // releaseBase gives back the references of the last bracket's weights.
 func (b *bracket) releaseBase() {
 	for _, row := range b.base {
 		for _, id := range row {
-			b.mc.release(id)
+			b.mc.Release(id)
 		}
 	}
 	b.base = nil
@@ -84,12 +86,12 @@ func (b *bracket) baseWeights() {
 		b.base[l], backing = backing[:l:l], backing[l:]
 		for sm := 0; sm < l; sm++ {
 			b.base[l][sm] = cache.id(d.sorted[vi[sm]], d.sorted[vi[l]], l < b.nextBegin, l >= b.nextBegin)
-			mc.setID(vi[l], vi[sm], b.base[l][sm])
+			mc.SetID(vi[l], vi[sm], b.base[l][sm])
 		}
 	}
 	cache.release()
 	if len(vi)-b.sgBegin >= warmMin {
-		mc.warmStart(vi)
+		mc.WarmStart(vi)
 	}
 }
 
@@ -99,7 +101,7 @@ func (b *bracket) inBracket(v int) bool { return v >= b.sgBeginVertex && v < b.n
 // dropBase removes the pair (vi[sm], vi[l]) from the bracket's weights:
 // an exchange or a choice made rules it out.
 func (b *bracket) dropBase(l, sm int) {
-	b.mc.release(b.base[l][sm])
+	b.mc.Release(b.base[l][sm])
 	b.base[l][sm] = 0
 }
 
@@ -107,18 +109,18 @@ func (b *bracket) dropBase(l, sm int) {
 // remainder gains ewcDelta of its higher player's place smRem there;
 // extra adds a unit more or less. The result is overwritten by the next
 // call.
-func (b *bracket) ewcDelta(smRem, extra int) weight {
+func (b *bracket) ewcDelta(smRem, extra int) matching.Weight {
 	delta := b.delta
-	delta.setZero()
-	delta.addSmall(b2u(smRem < b.remPairs))
-	delta.shl(2 * b.d.sgBits)
-	delta.subSmall(uint64(smRem))
-	delta.shl(1)
+	delta.SetZero()
+	delta.AddSmall(b2u(smRem < b.remPairs))
+	delta.Shl(2 * b.d.sgBits)
+	delta.SubSmall(uint64(smRem))
+	delta.Shl(1)
 	switch {
 	case extra > 0:
-		delta.addSmall(uint64(extra))
+		delta.AddSmall(uint64(extra))
 	case extra < 0:
-		delta.subSmall(uint64(-extra))
+		delta.SubSmall(uint64(-extra))
 	}
 	return delta
 }
@@ -127,9 +129,9 @@ func (b *bracket) ewcDelta(smRem, extra int) weight {
 // an absent pair stays absent.
 func (b *bracket) setEWC(sm, l, smRem, extra int) {
 	if id := b.base[l][sm]; id != 0 {
-		b.mc.setShifted(b.vi[sm], b.vi[l], id, b.ewcDelta(smRem, extra))
+		b.mc.SetShifted(b.vi[sm], b.vi[l], id, b.ewcDelta(smRem, extra))
 	} else {
-		b.mc.setID(b.vi[sm], b.vi[l], 0)
+		b.mc.SetID(b.vi[sm], b.vi[l], 0)
 	}
 }
 
@@ -140,28 +142,28 @@ func (b *bracket) setPlus(sm, l int, x uint64) bool {
 	if id == 0 {
 		return false
 	}
-	b.delta.setZero()
-	b.delta.addSmall(x)
-	b.mc.setShifted(b.vi[sm], b.vi[l], id, b.delta)
+	b.delta.SetZero()
+	b.delta.AddSmall(x)
+	b.mc.SetShifted(b.vi[sm], b.vi[l], id, b.delta)
 	return true
 }
 
 // highest returns the first of b.cands that a maximum weight matching
 // pairs pv with. The duals of a current matching often say which
-// (partner.go); if not, nudge sets the candidates' edges apart, the
+// (matching.Matcher.BestPartner); if not, nudge sets the candidates' edges apart, the
 // highest's most, and a matching says.
 func (b *bracket) highest(pv int, nudge func()) int {
 	mc := b.mc
-	mv, found := mc.bestPartner(pv, b.cands)
-	if !found && !mc.current() {
-		b.stable = mc.compute()
-		mv, found = mc.bestPartner(pv, b.cands)
+	mv, found := mc.BestPartner(pv, b.cands)
+	if !found && !mc.Current() {
+		b.stable = mc.Compute()
+		mv, found = mc.BestPartner(pv, b.cands)
 	}
 	if found {
 		return mv
 	}
 	nudge()
-	b.stable = mc.compute()
+	b.stable = mc.Compute()
 	return b.stable[pv]
 }
 
@@ -197,22 +199,22 @@ func (b *bracket) chooseMDPs() {
 		if !b.inBracket(b.stable[pv]) {
 			for oi := b.sgBegin; oi < b.nextBegin; oi++ {
 				if id := b.base[oi][pi]; id != 0 {
-					mc.weightOf(b.w, id)
-					b.w.orSmall(1)
-					mc.set(pv, vi[oi], b.w)
+					mc.WeightOf(b.w, id)
+					b.w.OrSmall(1)
+					mc.Set(pv, vi[oi], b.w)
 				}
 			}
-			b.stable = mc.compute()
+			b.stable = mc.Compute()
 		}
 		if b.inBracket(b.stable[pv]) {
 			b.matched[pv] = true
 			remainingMatchedMD--
 			for oi := b.sgBegin; oi < b.nextBegin; oi++ {
 				if id := b.base[oi][pi]; id != 0 {
-					mc.weightOf(b.w, id)
-					b.w.orSmall(uint64(b.nextBegin - b.sgBegin))
-					b.w.addSmall(1)
-					mc.set(pv, vi[oi], b.w)
+					mc.WeightOf(b.w, id)
+					b.w.OrSmall(uint64(b.nextBegin - b.sgBegin))
+					b.w.AddSmall(1)
+					mc.Set(pv, vi[oi], b.w)
 				}
 			}
 		}
@@ -247,7 +249,7 @@ func (b *bracket) pairMDPs() {
 			}
 		})
 		b.matched[mv] = true
-		b.mc.decide(pv, mv)
+		b.mc.Decide(pv, mv)
 	}
 }
 
@@ -279,7 +281,7 @@ func (b *bracket) splitRemainder() {
 			lower = append(lower, vi[pi])
 		}
 	}
-	mc.pairAcross(upper, lower)
+	mc.PairAcross(upper, lower)
 	for pr, pi := range b.remainder {
 		for _, oi := range b.remainder[pr+1:] {
 			b.setEWC(pi, oi, pr, 0)
@@ -290,9 +292,9 @@ func (b *bracket) splitRemainder() {
 	// an S1 and an S2 player as tight as it was. The other pairs, and an
 	// S1 player's pair outside the remainder, come apart for the search.
 	for pr, pi := range b.remainder[:b.remPairs] {
-		mc.raiseDual(vi[pi], b.ewcDelta(pr, 0))
+		mc.RaiseDual(vi[pi], b.ewcDelta(pr, 0))
 	}
-	b.stable = mc.compute()
+	b.stable = mc.Compute()
 }
 
 // inS1 reports whether the last matching pairs v with a player below it
@@ -328,7 +330,7 @@ func (b *bracket) exchangeFromS1(count int) {
 					b.setEWC(pi, oi, pr, -1)
 				}
 			}
-			b.stable = mc.compute()
+			b.stable = mc.Compute()
 		}
 		exchange := !b.inS1(pv)
 		if exchange {
@@ -360,17 +362,17 @@ func (b *bracket) exchangeFromS2(count int) {
 					b.setEWC(pi, oi, ri, 1)
 				}
 			}
-			b.stable = mc.compute()
+			b.stable = mc.Compute()
 		}
 		if b.inS1(pv) {
 			remaining--
 			for _, oi := range b.remainder[:it] {
 				b.dropBase(pi, oi)
-				mc.setID(pv, vi[oi], 0)
+				mc.SetID(pv, vi[oi], 0)
 			}
 			for oi := b.nextBegin; oi < len(vi); oi++ {
 				b.dropBase(oi, pi)
-				mc.setID(pv, vi[oi], 0)
+				mc.SetID(pv, vi[oi], 0)
 			}
 		}
 		if !already {
@@ -392,7 +394,7 @@ func (b *bracket) fixExchanges() {
 			if !b.inS1(pv) || b.inS1(ov) {
 				b.dropBase(oi, pi)
 			}
-			b.mc.setID(pv, ov, b.base[oi][pi])
+			b.mc.SetID(pv, ov, b.base[oi][pi])
 		}
 	}
 }
@@ -424,7 +426,7 @@ func (b *bracket) pairS1WithS2() {
 			}
 		})
 		b.matched[pv], b.matched[mv] = true, true
-		b.mc.decide(pv, mv)
+		b.mc.Decide(pv, mv)
 	}
-	b.mc.flush()
+	b.mc.Flush()
 }

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"sort"
+
+	"arbiter/pairing/internal/matching"
 )
 
 // dutch pairs one round by the FIDE Dutch system. The criteria are turned
@@ -136,14 +138,14 @@ func (d *dutch) layOut(cur, next []int) error {
 	off := 0
 	for _, sc := range slices.Sorted(maps.Keys(counts)) {
 		d.shifts[sc] = off
-		off += bitLen(counts[sc])
+		off += matching.BitLen(counts[sc])
 	}
 	if off > d.width.cur {
 		return fmt.Errorf("%w: %s needs %d bits for the current bracket, %d available",
 			errNarrow, field{crit: DownfloaterScores}.label(d.s.edition), off, d.width.cur)
 	}
 	// The next score group's players rank below the bracket's.
-	nextBits := bitLen(len(next))
+	nextBits := matching.BitLen(len(next))
 	d.nextShifts = make(map[int]int, len(counts)+1)
 	for sc, o := range d.shifts {
 		d.nextShifts[sc] = nextBits + o
@@ -164,7 +166,7 @@ func (d *dutch) layOut(cur, next []int) error {
 // the pair is not allowed. Besides whether the two may meet, it may read of
 // a player only what playerKind (weightcache.go) holds: weights are shared
 // by players of one kind.
-func (d *dutch) edgeWeightInto(w weight, hi, lo *player, inCur, inNext bool) {
+func (d *dutch) edgeWeightInto(w matching.Weight, hi, lo *player, inCur, inNext bool) {
 	s := d.s
 	if !d.meet.may(hi.place, lo.place) {
 		return
@@ -306,12 +308,12 @@ func (d *dutch) setup() {
 		if i == 0 || sc < d.score(d.sorted[i-1]) {
 			d.roundShifts[sc] = d.roundShift
 			maxGroup = max(maxGroup, repeated)
-			d.groupBits = append(d.groupBits, bitLen(repeated))
-			d.roundShift += bitLen(repeated)
+			d.groupBits = append(d.groupBits, matching.BitLen(repeated))
+			d.roundShift += matching.BitLen(repeated)
 			repeated = 0
 		}
 	}
-	d.sgBits = bitLen(maxGroup)
+	d.sgBits = matching.BitLen(maxGroup)
 	d.setWidth(layout{d.roundShift, d.roundShift})
 }
 
@@ -354,19 +356,19 @@ func (d *dutch) pairIn(l layout) (pairs [][2]int, bye int, err error) {
 	if d.trace != nil {
 		d.trace.Brackets = nil
 	}
-	var mc *matcher
+	var mc *matching.Matcher
 	if n%2 == 0 {
-		mc = newMatcher(n, d.words)
+		mc = matching.New(n, d.words)
 	} else {
-		mc = newOddMatcher(n, d.words)
+		mc = matching.NewOdd(n, d.words)
 		if err := d.chooseBye(mc); err != nil {
 			return nil, -1, err
 		}
 		// The bye is worth a pair of two bye candidates, and nothing below.
-		w := newWeight(d.words)
-		w.addSmall(1)
-		w.shl(d.fieldBits())
-		mc.setBye(w, d.byeMay)
+		w := matching.NewWeight(d.words)
+		w.AddSmall(1)
+		w.Shl(d.fieldBits())
+		mc.SetUnpaired(w, d.byeMay)
 	}
 	// The first matching proves that all can be paired (with an odd
 	// number, all but one: chooseBye did that), and the first bracket's
@@ -377,7 +379,7 @@ func (d *dutch) pairIn(l layout) (pairs [][2]int, bye int, err error) {
 	// than none. (They replace those of byeByWeight, if it ran.)
 	if d.firstBracketEnd() < n {
 		d.setFlat(mc)
-		if err := checkComplete(mc.compute()); err != nil {
+		if err := checkComplete(mc.Compute()); err != nil {
 			return nil, -1, err
 		}
 	}
@@ -387,7 +389,7 @@ func (d *dutch) pairIn(l layout) (pairs [][2]int, bye int, err error) {
 // chooseBye decides the score of the bye of a round with an odd number of
 // players, and whether the single-bye rule (ByeUnplayed) applies from the first
 // bracket.
-func (d *dutch) chooseBye(mc *matcher) error {
+func (d *dutch) chooseBye(mc *matching.Matcher) error {
 	var err error
 	if byeHook != nil {
 		err = byeHook(d, mc)
@@ -403,7 +405,7 @@ func (d *dutch) chooseBye(mc *matcher) error {
 
 // byeHook, if set, decides the bye instead of byeByCardinality: tests
 // compare whole rounds with the weighted first matching it replaced.
-var byeHook func(d *dutch, mc *matcher) error
+var byeHook func(d *dutch, mc *matching.Matcher) error
 
 // byeByCardinality sets the score of the bye to the lowest among the
 // players that a maximum matching may leave unpaired, eligible players
@@ -412,11 +414,11 @@ var byeHook func(d *dutch, mc *matcher) error
 func (d *dutch) byeByCardinality() error {
 	s := d.s
 	n := len(d.sorted)
-	c := newCardinality(n, d.meet.bits)
-	if c.maximize() > 1 {
+	c := matching.NewCardinality(n, d.meet.bits)
+	if c.Maximize() > 1 {
 		return errIncomplete()
 	}
-	exposable := c.exposable()
+	exposable := c.Exposable()
 	// d.sorted ranks higher scores first.
 	lowest := func(ok func(*player) bool) (int, bool) {
 		for v := n - 1; v >= 0; v-- {
@@ -465,11 +467,11 @@ func (d *dutch) byeByCardinality() error {
 			}
 		}
 	}
-	sc := newCardinality(n, split)
-	if sc.maximize() != 1 {
+	sc := matching.NewCardinality(n, split)
+	if sc.Maximize() != 1 {
 		return nil
 	}
-	for v, ok := range sc.exposable()[:k] {
+	for v, ok := range sc.Exposable()[:k] {
 		if ok && eligible(d.sorted[v]) {
 			d.singleBye = true
 			break
@@ -494,18 +496,18 @@ func (d *dutch) setPlayedRanks() {
 }
 
 // setFlat sets every edge to its weight outside any bracket.
-func (d *dutch) setFlat(mc *matcher) {
+func (d *dutch) setFlat(mc *matching.Matcher) {
 	c := newWeightCache(d, mc, d.sorted)
 	d.setFlatFrom(mc, c)
 	c.release()
 }
 
 // setFlatFrom is setFlat with the weights of c.
-func (d *dutch) setFlatFrom(mc *matcher, c *weightCache) {
+func (d *dutch) setFlatFrom(mc *matching.Matcher, c *weightCache) {
 	row := make([]uint32, len(d.sorted))
 	for i := range d.sorted {
 		c.flatRow(i, row)
-		mc.setRow(i, row[:i])
+		mc.SetRow(i, row[:i])
 	}
 }
 
@@ -549,7 +551,7 @@ func errIncomplete() error {
 // down (C.04.3 Art. 1.3, 2017 A.3): each bracket holds the players its
 // predecessor floated down (the MDPs) and the next score group (the
 // residents). bracket.go pairs each in the order of the text.
-func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
+func (d *dutch) brackets(mc *matching.Matcher) (pairs [][2]int, bye int, err error) {
 	n := len(d.sorted)
 	odd := n%2 == 1
 	partner := make([]int, n)
@@ -561,7 +563,7 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 	for v := range next {
 		vi = append(vi, v)
 	}
-	b := &bracket{d: d, mc: mc, matched: make([]bool, n), w: newWeight(d.words), delta: newWeight(d.words)}
+	b := &bracket{d: d, mc: mc, matched: make([]bool, n), w: matching.NewWeight(d.words), delta: matching.NewWeight(d.words)}
 	sgBegin, sgBeginVertex := 0, 0
 	for len(vi) > 1 || next != n {
 		nextBegin := len(vi)
@@ -612,7 +614,7 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 		vi = newVi
 		sgBeginVertex = b.nextBeginVertex
 	}
-	d.matchings += mc.calls
+	d.matchings += mc.Calls()
 	bye = -1
 	for v := range d.sorted {
 		if partner[v] < 0 {
@@ -628,5 +630,5 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 }
 
 // warmMin is the smallest bracket (with the next score group) whose
-// matching starts from a solution of its own (matcher.warmStart).
+// matching starts from a solution of its own (matching.Matcher.WarmStart).
 const warmMin = 32

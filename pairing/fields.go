@@ -1,6 +1,10 @@
 package pairing
 
-import "fmt"
+import (
+	"fmt"
+
+	"arbiter/pairing/internal/matching"
+)
 
 // field is one bit field of the Dutch edge weight below its top one (which
 // holds Completion and ByeScore): the criterion it weighs, keyed by meaning
@@ -69,7 +73,7 @@ func sumBits(fs []field) int {
 // now reached. This is the same sum as shifting the whole weight left by
 // each width and adding at the bottom, without the multi-word shifts.
 type fieldWriter struct {
-	w   weight
+	w   matching.Weight
 	pos int // bit offset of the current field
 	// fields, for next, lists the fields top down; i indexes the one
 	// after the current field.
@@ -78,10 +82,10 @@ type fieldWriter struct {
 }
 
 func (f *fieldWriter) skip(n int)   { f.pos -= n }
-func (f *fieldWriter) add(x uint64) { f.w.addAt(x, f.pos) }
+func (f *fieldWriter) add(x uint64) { f.w.AddAt(x, f.pos) }
 
 // bit adds 1<<n within the current field.
-func (f *fieldWriter) bit(n int) { f.w.addAt(1, f.pos+n) }
+func (f *fieldWriter) bit(n int) { f.w.AddAt(1, f.pos+n) }
 
 // next moves the writer down to the next of its fields, which must weigh
 // criterion c: edgeWeightInto names each field it writes, and a field list
@@ -89,7 +93,7 @@ func (f *fieldWriter) bit(n int) { f.w.addAt(1, f.pos+n) }
 func (f *fieldWriter) next(c Criterion) {
 	fd := f.fields[f.i]
 	if fd.crit != c {
-		panic(fmt.Sprintf("pairing: weight field %d weighs %q, not %q", f.i, fd.crit, c))
+		panic(fmt.Sprintf("pairing: matching.Weight field %d weighs %q, not %q", f.i, fd.crit, c))
 	}
 	f.i++
 	f.skip(fd.bits)

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"arbiter/pairing/internal/matching"
 )
 
 // TestFieldsByEdition checks that the weight fields are named by each
@@ -77,7 +79,7 @@ func TestNarrowErrorNamesCriterion(t *testing.T) {
 // does not have there panics instead of weighing another criterion.
 func TestFieldWriterChecksCriterion(t *testing.T) {
 	d := &dutch{s: &state{playedRounds: 2}, sgBits: 3}
-	f := fieldWriter{w: newWeight(2), pos: 75, fields: d.fieldsWith(layout{5, 7})}
+	f := fieldWriter{w: matching.NewWeight(2), pos: 75, fields: d.fieldsWith(layout{5, 7})}
 	f.next(MaxPairs)
 	require.Panics(t, func() { f.next(NextBracket) })
 }

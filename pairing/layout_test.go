@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"arbiter/pairing/internal/matching"
 )
 
 // withNarrow runs f with every round's first layout replaced by narrow's.
@@ -38,12 +40,12 @@ func TestLayOut(t *testing.T) {
 	top, res, next := scores[0], scores[1], scores[2]
 	cur := append(append([]int(nil), byScore[top][:2]...), byScore[res]...)
 	nres, nnext := len(byScore[res]), len(byScore[next])
-	need := layout{2 + bitLen(nres), 2 + bitLen(nres) + bitLen(nnext)}
+	need := layout{2 + matching.BitLen(nres), 2 + matching.BitLen(nres) + matching.BitLen(nnext)}
 
 	d.setWidth(need)
 	require.NoError(t, d.layOut(cur, byScore[next]))
-	require.Equal(t, map[int]int{res: 0, top: bitLen(nres)}, d.shifts)
-	require.Equal(t, map[int]int{next: 0, res: bitLen(nnext), top: bitLen(nnext) + bitLen(nres)}, d.nextShifts)
+	require.Equal(t, map[int]int{res: 0, top: matching.BitLen(nres)}, d.shifts)
+	require.Equal(t, map[int]int{next: 0, res: matching.BitLen(nnext), top: matching.BitLen(nnext) + matching.BitLen(nres)}, d.nextShifts)
 
 	d.setWidth(layout{need.cur - 1, need.next})
 	require.ErrorIs(t, d.layOut(cur, byScore[next]), errNarrow)

@@ -1,16 +1,18 @@
-package pairing
+package matching
 
 import "math/bits"
 
-// weight is a fixed-width unsigned integer, little-endian in 64-bit words.
-// Edge weights of the Dutch matching carry one bit field per pairing
-// criterion, several hundred bits wide, so they do not fit a machine word.
-// All weights of one matching share the same width.
-type weight []uint64
+// Weight is a fixed-width unsigned integer, little-endian in 64-bit words.
+// Edge weights that carry one bit field per priority of the caller can be
+// several hundred bits wide, so they do not fit a machine word. All weights
+// of one matching share the same width.
+type Weight []uint64
 
-func newWeight(words int) weight { return make(weight, words) }
+// NewWeight returns a zero weight of the given number of words.
+func NewWeight(words int) Weight { return make(Weight, words) }
 
-func (w weight) isZero() bool {
+// IsZero reports whether w is zero.
+func (w Weight) IsZero() bool {
 	for _, x := range w {
 		if x != 0 {
 			return false
@@ -19,12 +21,13 @@ func (w weight) isZero() bool {
 	return true
 }
 
-func (w weight) setZero() {
+// SetZero sets w to zero.
+func (w Weight) SetZero() {
 	clear(w)
 }
 
-// shl shifts w left by n bits in place; bits shifted out are lost.
-func (w weight) shl(n int) {
+// Shl shifts w left by n bits in place; bits shifted out are lost.
+func (w Weight) Shl(n int) {
 	if n <= 0 {
 		return
 	}
@@ -41,8 +44,8 @@ func (w weight) shl(n int) {
 	}
 }
 
-// addSmall adds a word-sized value.
-func (w weight) addSmall(x uint64) {
+// AddSmall adds a word-sized value.
+func (w Weight) AddSmall(x uint64) {
 	var c uint64
 	w[0], c = bits.Add64(w[0], x, 0)
 	for i := 1; c != 0 && i < len(w); i++ {
@@ -50,8 +53,8 @@ func (w weight) addSmall(x uint64) {
 	}
 }
 
-// subSmall subtracts a word-sized value; the caller guarantees no underflow.
-func (w weight) subSmall(x uint64) {
+// SubSmall subtracts a word-sized value; the caller guarantees no underflow.
+func (w Weight) SubSmall(x uint64) {
 	var b uint64
 	w[0], b = bits.Sub64(w[0], x, 0)
 	for i := 1; b != 0 && i < len(w); i++ {
@@ -59,11 +62,11 @@ func (w weight) subSmall(x uint64) {
 	}
 }
 
-// orSmall sets the low bits of x.
-func (w weight) orSmall(x uint64) { w[0] |= x }
+// OrSmall sets the low bits of x.
+func (w Weight) OrSmall(x uint64) { w[0] |= x }
 
-// addAt adds x<<n; bits shifted past the top are lost.
-func (w weight) addAt(x uint64, n int) {
+// AddAt adds x<<n; bits shifted past the top are lost.
+func (w Weight) AddAt(x uint64, n int) {
 	i, r := n/64, uint(n%64)
 	if i >= len(w) {
 		return
@@ -84,7 +87,7 @@ func (w weight) addAt(x uint64, n int) {
 }
 
 // add sets z = x + y.
-func add(z, x, y weight) {
+func add(z, x, y Weight) {
 	var c uint64
 	for i := range z {
 		z[i], c = bits.Add64(x[i], y[i], c)
@@ -92,7 +95,7 @@ func add(z, x, y weight) {
 }
 
 // sub sets z = x - y; the caller guarantees x >= y.
-func sub(z, x, y weight) {
+func sub(z, x, y Weight) {
 	var b uint64
 	for i := range z {
 		z[i], b = bits.Sub64(x[i], y[i], b)
@@ -100,7 +103,7 @@ func sub(z, x, y weight) {
 }
 
 // cmpWeight returns -1, 0 or 1 as x <, = or > y.
-func cmpWeight(x, y weight) int {
+func cmpWeight(x, y Weight) int {
 	for i := len(x) - 1; i >= 0; i-- {
 		if x[i] != y[i] {
 			if x[i] < y[i] {
@@ -113,7 +116,7 @@ func cmpWeight(x, y weight) int {
 }
 
 // half sets z = x / 2.
-func half(z, x weight) {
+func half(z, x Weight) {
 	for i := range z {
 		v := x[i] >> 1
 		if i+1 < len(x) {
@@ -124,7 +127,7 @@ func half(z, x weight) {
 }
 
 // double sets z = 2x.
-func double(z, x weight) {
+func double(z, x Weight) {
 	var c uint64
 	for i := range z {
 		v := x[i]
@@ -133,6 +136,6 @@ func double(z, x weight) {
 	}
 }
 
-// bitLen returns the number of bits needed to represent n (0 for 0), like
+// BitLen returns the number of bits needed to represent n (0 for 0), like
 // bbpPairings' bitsToRepresent.
-func bitLen(n int) int { return bits.Len(uint(n)) }
+func BitLen(n int) int { return bits.Len(uint(n)) }
