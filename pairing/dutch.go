@@ -82,7 +82,10 @@ type layout struct{ cur, next int }
 func (d *dutch) fieldBits() int { return sumBits(d.fields) }
 
 // fieldBitsWith is fieldBits with the per-score-group fields of l.
-func (d *dutch) fieldBitsWith(l layout) int { return sumBits(d.fieldsWith(l)) }
+func (d *dutch) fieldBitsWith(l layout) int {
+	var buf [24]field // more than the most fields, to stay off the heap
+	return sumBits(d.appendFields(buf[:0], l))
+}
 
 // wordsFor returns the words of a weight with the fields of l. The
 // weights of an odd round's weighted first matching (byeByWeight) must

@@ -34,9 +34,12 @@ func (f field) label(e Edition) string {
 // fields of a criterion that counts players are as wide as the largest
 // score group needs; those that sum scores are laid out by layOut. The
 // float criteria of a round before the first played are left out.
-func (d *dutch) fieldsWith(l layout) []field {
+func (d *dutch) fieldsWith(l layout) []field { return d.appendFields(nil, l) }
+
+// appendFields appends the fields of fieldsWith(l) to fs.
+func (d *dutch) appendFields(fs []field, l layout) []field {
 	sg := d.sgBits
-	fs := []field{
+	fs = append(fs, []field{
 		{MaxPairs, sg},
 		{DownfloaterScores, l.cur},
 		{NextBracket, sg},     // pairs in the next bracket
@@ -46,7 +49,7 @@ func (d *dutch) fieldsWith(l layout) []field {
 		{TopscorerColourRun, sg},
 		{ColourPreference, sg},
 		{StrongColourPreference, sg},
-	}
+	}...)
 	repeats := [2][2]Criterion{{RepeatDownfloat1, RepeatUpfloat1}, {RepeatDownfloat2, RepeatUpfloat2}}
 	scores := [2][2]Criterion{{RepeatDownfloatScore1, RepeatUpfloatScore1}, {RepeatDownfloatScore2, RepeatUpfloatScore2}}
 	back := min(2, d.s.playedRounds)
