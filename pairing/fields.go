@@ -34,7 +34,7 @@ func (f field) label(e Edition) string {
 // fields of a criterion that counts players are as wide as the largest
 // score group needs; those that sum scores are laid out by layOut. The
 // float criteria of a round before the first played are left out.
-func (d *dutch) fieldsWith(l layout) []field { return d.appendFields(nil, l) }
+func (d *dutch) fieldsWith(l layout) []field { return d.appendFields(make([]field, 0, 18), l) }
 
 // appendFields appends the fields of fieldsWith(l) to fs.
 func (d *dutch) appendFields(fs []field, l layout) []field {
