@@ -6,13 +6,15 @@ import (
 	"maps"
 	"slices"
 	"sort"
+
+	"arbiter/pairing/internal/matching"
 )
 
 // dutch pairs one round by the FIDE Dutch system. The criteria are turned
 // into bit fields of an edge weight, most important first, and a maximum
 // weight matching over all remaining players settles one bracket at a time,
 // from the top score group down; this keeps every later bracket pairable
-// (completion, C4) while optimising the current one. The decisions that the
+// (Completion, C4) while optimising the current one. The decisions that the
 // rules make by generation order (which MDPs, which exchanges, which
 // opponent) are taken by small weight nudges and re-matching, one player at
 // a time, as in bbpPairings, whose results this engine reproduces.
@@ -27,6 +29,9 @@ type dutch struct {
 	// stay words narrower, and the matcher's arithmetic on them is that
 	// much faster.
 	width layout
+	// fields lists the fields of the edge weights below the top one
+	// (fieldsWith(width)).
+	fields []field
 	// shifts: score -> bit offset of its counter in the fields about
 	// pairs in the current bracket; nextShifts: the same in the field
 	// about pairs in the next one.
@@ -44,12 +49,11 @@ type dutch struct {
 	// joined to the matcher's phantom.
 	byeMay []bool
 	// singleBye is set when the bracket downfloats exactly one player who
-	// will receive the PAB (C9 applies).
+	// will receive the PAB (ByeUnplayed applies).
 	singleBye   bool
 	playedRanks map[int]int
 	meet        meetings // who may meet whom
 	matchings   int      // maximum weight matchings computed
-	retries     int      // rounds paired again with wider fields (errNarrow); for the tests
 }
 
 func b2u(b bool) uint64 {
@@ -69,24 +73,18 @@ func (d *dutch) isByeCandidate(p *player) bool {
 }
 
 // layout gives the widths of the per-score-group fields. The fields
-// about pairs in the current bracket (C7, C18-C21) count by the scores of
-// its players; the one about pairs in the next bracket (C8) also by the
-// next score group's.
+// about pairs in the current bracket (DownfloaterScores and the
+// Repeat*Score criteria) count by the scores of its players; the one about
+// pairs in the next bracket (NextBracket) also by the next score group's.
 type layout struct{ cur, next int }
 
 // fieldBits returns the width of the edge weight below its top field.
-func (d *dutch) fieldBits() int { return d.fieldBitsWith(d.width) }
+func (d *dutch) fieldBits() int { return sumBits(d.fields) }
 
 // fieldBitsWith is fieldBits with the per-score-group fields of l.
 func (d *dutch) fieldBitsWith(l layout) int {
-	r := d.sgBits + l.cur + d.sgBits + l.next + d.sgBits + 4*d.sgBits
-	if d.s.playedRounds >= 1 {
-		r += 2*d.sgBits + 2*l.cur
-	}
-	if d.s.playedRounds >= 2 {
-		r += 2*d.sgBits + 2*l.cur
-	}
-	return r + 3*d.sgBits + 1
+	var buf [24]field // more than the most fields, to stay off the heap
+	return sumBits(d.appendFields(buf[:0], l))
 }
 
 // wordsFor returns the words of a weight with the fields of l. The
@@ -143,13 +141,14 @@ func (d *dutch) layOut(cur, next []int) error {
 	off := 0
 	for _, sc := range slices.Sorted(maps.Keys(counts)) {
 		d.shifts[sc] = off
-		off += bitLen(counts[sc])
+		off += matching.BitLen(counts[sc])
 	}
 	if off > d.width.cur {
-		return fmt.Errorf("%w: %d bits needed for the current bracket, %d available", errNarrow, off, d.width.cur)
+		return fmt.Errorf("%w: %s needs %d bits for the current bracket, %d available",
+			errNarrow, field{crit: DownfloaterScores}.label(d.s.edition), off, d.width.cur)
 	}
 	// The next score group's players rank below the bracket's.
-	nextBits := bitLen(len(next))
+	nextBits := matching.BitLen(len(next))
 	d.nextShifts = make(map[int]int, len(counts)+1)
 	for sc, o := range d.shifts {
 		d.nextShifts[sc] = nextBits + o
@@ -158,7 +157,8 @@ func (d *dutch) layOut(cur, next []int) error {
 		d.nextShifts[d.score(d.sorted[next[0]])] = 0
 	}
 	if off += nextBits; off > d.width.next {
-		return fmt.Errorf("%w: %d bits needed for the next bracket, %d available", errNarrow, off, d.width.next)
+		return fmt.Errorf("%w: %s needs %d bits for the next bracket, %d available",
+			errNarrow, field{crit: NextBracket}.label(d.s.edition), off, d.width.next)
 	}
 	return nil
 }
@@ -169,34 +169,34 @@ func (d *dutch) layOut(cur, next []int) error {
 // the pair is not allowed. Besides whether the two may meet, it may read of
 // a player only what playerKind (weightcache.go) holds: weights are shared
 // by players of one kind.
-func (d *dutch) edgeWeightInto(w weight, hi, lo *player, inCur, inNext bool) {
+func (d *dutch) edgeWeightInto(w matching.Weight, hi, lo *player, inCur, inNext bool) {
 	s := d.s
 	if !d.meet.may(hi.place, lo.place) {
 		return
 	}
 	// The fields are added in place at their bit offsets, top first,
 	// rather than by shifting the whole multi-word weight for each.
-	f := fieldWriter{w: w, pos: d.fieldBits()}
-	// C4 completion and C5 bye assignee score: pairs of players who cannot
+	f := fieldWriter{w: w, pos: d.fieldBits(), fields: d.fields}
+	// The top field, Completion and ByeScore: pairs of players who cannot
 	// take the bye are worth most.
 	f.add(1 + b2u(!d.isByeCandidate(hi)) + b2u(!d.isByeCandidate(lo)))
-	// C6: maximise pairs in the current bracket.
-	f.skip(d.sgBits)
+	// Maximise pairs in the current bracket.
+	f.next(MaxPairs)
 	f.add(b2u(inCur))
-	// C7: maximise the scores paired in the current bracket.
-	f.skip(d.width.cur)
+	// Maximise the scores paired in the current bracket.
+	f.next(DownfloaterScores)
 	if inCur {
 		f.bit(d.shifts[d.score(hi)])
 	}
-	// C8: the same for the next bracket.
-	f.skip(d.sgBits)
+	// The same for the next bracket: its pairs, then their scores.
+	f.next(NextBracket)
 	f.add(b2u(inNext))
-	f.skip(d.width.next)
+	f.next(NextBracket)
 	if inNext {
 		f.bit(d.nextShifts[d.score(hi)])
 	}
-	// C9: unplayed games of the bye assignee.
-	f.skip(d.sgBits)
+	// Unplayed games of the bye assignee (2026 only).
+	f.next(ByeUnplayed)
 	if d.singleBye && s.edition != Dutch2017 {
 		if d.score(hi) == d.byeScore {
 			f.add(uint64(d.playedRanks[hi.playedGames]))
@@ -211,14 +211,14 @@ func (d *dutch) edgeWeightInto(w weight, hi, lo *player, inCur, inNext bool) {
 		if pr < back {
 			break
 		}
-		// C14/C16: downfloaters repeated from `back` rounds before.
-		f.skip(d.sgBits)
+		// Downfloaters repeated from `back` rounds before.
+		f.next([...]Criterion{RepeatDownfloat1, RepeatDownfloat2}[back-1])
 		if inCur {
 			f.add(b2u(d.float(lo, back) == floatDown))
 			f.add(b2u(d.score(hi) <= d.score(lo) && d.float(hi, back) == floatDown))
 		}
-		// C15/C17: upfloaters repeated.
-		f.skip(d.sgBits)
+		// Upfloaters repeated.
+		f.next([...]Criterion{RepeatUpfloat1, RepeatUpfloat2}[back-1])
 		if inCur {
 			f.add(b2u(!(d.score(hi) > d.score(lo) && d.float(lo, back) == floatUp)))
 		}
@@ -227,8 +227,8 @@ func (d *dutch) edgeWeightInto(w weight, hi, lo *player, inCur, inNext bool) {
 		if pr < back {
 			break
 		}
-		// C18/C20: scores of repeated downfloaters.
-		f.skip(d.width.cur)
+		// Scores of repeated downfloaters.
+		f.next([...]Criterion{RepeatDownfloatScore1, RepeatDownfloatScore2}[back-1])
 		if inCur {
 			if d.float(lo, back) == floatDown {
 				f.bit(d.shifts[d.score(lo)])
@@ -237,23 +237,22 @@ func (d *dutch) edgeWeightInto(w weight, hi, lo *player, inCur, inNext bool) {
 				f.bit(d.shifts[d.score(hi)])
 			}
 		}
-		// C19/C21: scores of opponents of repeated upfloaters.
-		f.skip(d.width.cur)
+		// Scores of opponents of repeated upfloaters.
+		f.next([...]Criterion{RepeatUpfloatScore1, RepeatUpfloatScore2}[back-1])
 		if inCur && !(d.float(lo, back) == floatUp && d.score(hi) > d.score(lo)) {
 			f.bit(d.shifts[d.score(hi)])
 		}
 	}
 	// Room for the ordering rules of homogeneous brackets and remainders.
-	f.skip(3*d.sgBits + 1)
+	f.next(0)
 }
 
-// colourBits appends the colour criteria fields (C10–C13) for p against o.
+// colourBits appends the fields of the colour criteria
+// (TopscorerColourDifference to StrongColourPreference) for p against o.
 func (d *dutch) colourBits(f *fieldWriter, p, o *player, inCur bool) {
-	// C10: topscorers' colour difference beyond ±2.
-	f.skip(d.sgBits)
+	f.next(TopscorerColourDifference)
 	f.add(b2u(inCur && (!p.absoluteImbalance() || !o.absoluteImbalance() || p.colourPref != o.colourPref)))
-	// C11: topscorers' same colour three times in a row.
-	f.skip(d.sgBits)
+	f.next(TopscorerColourRun)
 	var c11 bool
 	if !p.absolutePref() || !o.absolutePref() || p.colourPref != o.colourPref {
 		c11 = true
@@ -267,11 +266,9 @@ func (d *dutch) colourBits(f *fieldWriter, p, o *player, inCur bool) {
 		c11 = q.repeatedColour != p.colourPref.invert()
 	}
 	f.add(b2u(inCur && c11))
-	// C12: colour preferences.
-	f.skip(d.sgBits)
+	f.next(ColourPreference)
 	f.add(b2u(inCur && prefsCompatible(p.colourPref, o.colourPref)))
-	// C13: strong colour preferences.
-	f.skip(d.sgBits)
+	f.next(StrongColourPreference)
 	f.add(b2u(inCur && ((!p.strongPref && !p.absolutePref()) || (!o.strongPref && !o.absolutePref()) ||
 		(p.absolutePref() && o.absolutePref()) || p.colourPref != o.colourPref)))
 }
@@ -314,18 +311,18 @@ func (d *dutch) setup() {
 		if i == 0 || sc < d.score(d.sorted[i-1]) {
 			d.roundShifts[sc] = d.roundShift
 			maxGroup = max(maxGroup, repeated)
-			d.groupBits = append(d.groupBits, bitLen(repeated))
-			d.roundShift += bitLen(repeated)
+			d.groupBits = append(d.groupBits, matching.BitLen(repeated))
+			d.roundShift += matching.BitLen(repeated)
 			repeated = 0
 		}
 	}
-	d.sgBits = bitLen(maxGroup)
+	d.sgBits = matching.BitLen(maxGroup)
 	d.setWidth(layout{d.roundShift, d.roundShift})
 }
 
 // setWidth sizes the weights for the per-score-group fields of l.
 func (d *dutch) setWidth(l layout) {
-	d.width, d.words = l, d.wordsFor(l)
+	d.width, d.words, d.fields = l, d.wordsFor(l), d.fieldsWith(l)
 }
 
 // pairRound returns the pairs as vertex index pairs (into d.sorted) and the
@@ -345,7 +342,6 @@ func (d *dutch) pairRound() (pairs [][2]int, bye int, err error) {
 	}
 	pairs, bye, err = d.pairIn(narrow)
 	if errors.Is(err, errNarrow) {
-		d.retries++
 		pairs, bye, err = d.pairIn(layout{d.roundShift, d.roundShift})
 	}
 	return pairs, bye, err
@@ -363,19 +359,19 @@ func (d *dutch) pairIn(l layout) (pairs [][2]int, bye int, err error) {
 	if d.trace != nil {
 		d.trace.Brackets = nil
 	}
-	var mc *matcher
+	var mc *matching.Matcher
 	if n%2 == 0 {
-		mc = newMatcher(n, d.words)
+		mc = matching.New(n, d.words)
 	} else {
-		mc = newOddMatcher(n, d.words)
+		mc = matching.NewOdd(n, d.words)
 		if err := d.chooseBye(mc); err != nil {
 			return nil, -1, err
 		}
 		// The bye is worth a pair of two bye candidates, and nothing below.
-		w := newWeight(d.words)
-		w.addSmall(1)
-		w.shl(d.fieldBits())
-		mc.setBye(w, d.byeMay)
+		w := matching.NewWeight(d.words)
+		w.AddSmall(1)
+		w.Shl(d.fieldBits())
+		mc.SetUnpaired(w, d.byeMay)
 	}
 	// The first matching proves that all can be paired (with an odd
 	// number, all but one: chooseBye did that), and the first bracket's
@@ -386,7 +382,7 @@ func (d *dutch) pairIn(l layout) (pairs [][2]int, bye int, err error) {
 	// than none. (They replace those of byeByWeight, if it ran.)
 	if d.firstBracketEnd() < n {
 		d.setFlat(mc)
-		if err := checkComplete(mc.compute()); err != nil {
+		if err := checkComplete(mc.Compute()); err != nil {
 			return nil, -1, err
 		}
 	}
@@ -394,9 +390,9 @@ func (d *dutch) pairIn(l layout) (pairs [][2]int, bye int, err error) {
 }
 
 // chooseBye decides the score of the bye of a round with an odd number of
-// players, and whether the single-bye rule (C9) applies from the first
+// players, and whether the single-bye rule (ByeUnplayed) applies from the first
 // bracket.
-func (d *dutch) chooseBye(mc *matcher) error {
+func (d *dutch) chooseBye(mc *matching.Matcher) error {
 	var err error
 	if byeHook != nil {
 		err = byeHook(d, mc)
@@ -412,20 +408,20 @@ func (d *dutch) chooseBye(mc *matcher) error {
 
 // byeHook, if set, decides the bye instead of byeByCardinality: tests
 // compare whole rounds with the weighted first matching it replaced.
-var byeHook func(d *dutch, mc *matcher) error
+var byeHook func(d *dutch, mc *matching.Matcher) error
 
 // byeByCardinality sets the score of the bye to the lowest among the
 // players that a maximum matching may leave unpaired, eligible players
-// first (C4, C5), and says whether the single-bye rule (C9) applies from
+// first (Completion, ByeScore), and says whether the single-bye rule (ByeUnplayed) applies from
 // the first bracket.
 func (d *dutch) byeByCardinality() error {
 	s := d.s
 	n := len(d.sorted)
-	c := newCardinality(n, d.meet.bits)
-	if c.maximize() > 1 {
+	c := matching.NewCardinality(n, d.meet.bits)
+	if c.Maximize() > 1 {
 		return errIncomplete()
 	}
-	exposable := c.exposable()
+	exposable := c.Exposable()
 	// d.sorted ranks higher scores first.
 	lowest := func(ok func(*player) bool) (int, bool) {
 		for v := n - 1; v >= 0; v-- {
@@ -442,7 +438,7 @@ func (d *dutch) byeByCardinality() error {
 		eligible = any
 	} else {
 		// Any other bye loses a pair of a player who cannot take it
-		// (C5): no maximum weight matching leaves one of those unpaired,
+		// (ByeScore): no maximum weight matching leaves one of those unpaired,
 		// and the phantom needs no edge to them. Fewer edges there keep
 		// it from joining the whole graph in one blossom.
 		d.byeMay = make([]bool, n)
@@ -454,7 +450,7 @@ func (d *dutch) byeByCardinality() error {
 	if d.byeScore < top {
 		return nil
 	}
-	// The bye comes from the top score group. C9 applies when every other
+	// The bye comes from the top score group. ByeUnplayed applies when every other
 	// player of the group can be paired within it, the rest among
 	// themselves, and the bye be one it may be: a maximum matching of the
 	// graph without the edges between the group and the rest leaves one
@@ -474,11 +470,11 @@ func (d *dutch) byeByCardinality() error {
 			}
 		}
 	}
-	sc := newCardinality(n, split)
-	if sc.maximize() != 1 {
+	sc := matching.NewCardinality(n, split)
+	if sc.Maximize() != 1 {
 		return nil
 	}
-	for v, ok := range sc.exposable()[:k] {
+	for v, ok := range sc.Exposable()[:k] {
 		if ok && eligible(d.sorted[v]) {
 			d.singleBye = true
 			break
@@ -488,7 +484,7 @@ func (d *dutch) byeByCardinality() error {
 }
 
 // setPlayedRanks ranks the numbers of games played by the players with
-// the bye's score, most first, for C9.
+// the bye's score, most first, for ByeUnplayed.
 func (d *dutch) setPlayedRanks() {
 	var counts []int
 	for _, p := range d.sorted {
@@ -503,14 +499,19 @@ func (d *dutch) setPlayedRanks() {
 }
 
 // setFlat sets every edge to its weight outside any bracket.
-func (d *dutch) setFlat(mc *matcher) {
+func (d *dutch) setFlat(mc *matching.Matcher) {
 	c := newWeightCache(d, mc, d.sorted)
+	d.setFlatFrom(mc, c)
+	c.release()
+}
+
+// setFlatFrom is setFlat with the weights of c.
+func (d *dutch) setFlatFrom(mc *matching.Matcher, c *weightCache) {
 	row := make([]uint32, len(d.sorted))
 	for i := range d.sorted {
 		c.flatRow(i, row)
-		mc.setRow(i, row[:i])
+		mc.SetRow(i, row[:i])
 	}
-	c.release()
 }
 
 // firstBracketEnd returns the number of players in the top score group and
@@ -549,8 +550,11 @@ func errIncomplete() error {
 	return &NoValidPairingError{Reason: "the players cannot all be paired (all but one) without a rematch, an ineligible bye or a clash of absolute colour preferences"}
 }
 
-// brackets runs the bracket-by-bracket optimisation.
-func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
+// brackets pairs the round bracket by bracket, from the top score group
+// down (C.04.3 Art. 1.3, 2017 A.3): each bracket holds the players its
+// predecessor floated down (the MDPs) and the next score group (the
+// residents). bracket.go pairs each in the order of the text.
+func (d *dutch) brackets(mc *matching.Matcher) (pairs [][2]int, bye int, err error) {
 	n := len(d.sorted)
 	odd := n%2 == 1
 	partner := make([]int, n)
@@ -562,15 +566,10 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 	for v := range next {
 		vi = append(vi, v)
 	}
-	matched := make([]bool, n)
+	b := &bracket{d: d, mc: mc, matched: make([]bool, n), w: matching.NewWeight(d.words), delta: matching.NewWeight(d.words)}
 	sgBegin, sgBeginVertex := 0, 0
-	// base[l][sm] is the id (see matcher.intern) of the weight of the pair
-	// (vi[sm], vi[l]) in the current bracket, for sm < l.
-	var base [][]uint32
-	w := newWeight(d.words) // scratch
 	for len(vi) > 1 || next != n {
 		nextBegin := len(vi)
-		nextBeginVertex := sgBeginVertex + (nextBegin - sgBegin)
 		sgIt := next
 		for end := d.groupEnd(next); next < end; next++ {
 			vi = append(vi, vi[len(vi)-1]+1)
@@ -579,329 +578,30 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 			return nil, -1, err
 		}
 		bt := d.trace.openBracket(d, vi[:sgBegin], vi[sgBegin:nextBegin])
-		// Base weights for the bracket and the next score group.
-		for _, row := range base {
-			for _, id := range row {
-				mc.release(id)
-			}
-		}
-		base = make([][]uint32, len(vi))
-		cells := 0
-		for l := sgBegin; l < len(vi); l++ {
-			cells += l
-		}
-		backing := make([]uint32, cells)
-		// The cache lives for one bracket: the single-bye rule may change
-		// between brackets.
-		players := make([]*player, len(vi))
-		for i, v := range vi {
-			players[i] = d.sorted[v]
-		}
-		cache := newWeightCache(d, mc, players)
-		for l := sgBegin; l < len(vi); l++ {
-			base[l], backing = backing[:l:l], backing[l:]
-			for sm := 0; sm < l; sm++ {
-				base[l][sm] = cache.id(d.sorted[vi[sm]], d.sorted[vi[l]], l < nextBegin, l >= nextBegin)
-				mc.setID(vi[l], vi[sm], base[l][sm])
-			}
-		}
-		cache.release()
-		if len(vi)-sgBegin >= warmMin {
-			mc.warmStart(vi)
-		}
-		dropBase := func(l, sm int) {
-			mc.release(base[l][sm])
-			base[l][sm] = 0
-		}
-		inBracket := func(v int) bool { return v >= sgBeginVertex && v < nextBeginVertex }
-		// The remainder's nudges: a pair's weight in the remainder gains
-		// ewcDelta of its higher player's place smRem there; extra adds
-		// a unit more or less.
-		delta := newWeight(d.words)
-		ewcDelta := func(smRem, remPairs, extra int) weight {
-			delta.setZero()
-			delta.addSmall(b2u(smRem < remPairs))
-			delta.shl(2 * d.sgBits)
-			delta.subSmall(uint64(smRem))
-			delta.shl(1)
-			switch {
-			case extra > 0:
-				delta.addSmall(uint64(extra))
-			case extra < 0:
-				delta.subSmall(uint64(-extra))
-			}
-			return delta
-		}
-		// setEWC sets the pair (vi[sm], vi[l]) to its nudged weight; an
-		// absent pair stays absent.
-		setEWC := func(sm, l, smRem, remPairs, extra int) {
-			if id := base[l][sm]; id != 0 {
-				mc.setShifted(vi[sm], vi[l], id, ewcDelta(smRem, remPairs, extra))
-			} else {
-				mc.setID(vi[sm], vi[l], 0)
-			}
-		}
-		// setPlus sets the pair to its base weight plus x, if present.
-		setPlus := func(sm, l int, x uint64) bool {
-			id := base[l][sm]
-			if id == 0 {
-				return false
-			}
-			delta.setZero()
-			delta.addSmall(x)
-			mc.setShifted(vi[sm], vi[l], id, delta)
-			return true
-		}
-		stable := mc.compute()
+		b.open(vi, sgBegin, nextBegin, sgBeginVertex)
 		if sgBeginVertex == 0 {
 			// The first matching of all: see pairRound.
-			if err := checkComplete(stable); err != nil {
+			if err := checkComplete(b.stable); err != nil {
 				return nil, -1, err
 			}
 		}
-
-		// Choose the MDPs to pair in this bracket.
-		var mdScore, remainingMD, remainingMatchedMD int
-		for pi := 0; pi < sgBegin; pi++ {
-			if pi == 0 || d.score(d.sorted[vi[pi]]) < mdScore {
-				mdScore = d.score(d.sorted[vi[pi]])
-				remainingMatchedMD, remainingMD = 0, 0
-				for m := pi; d.score(d.sorted[vi[m]]) >= mdScore; m++ {
-					remainingMD++
-					if inBracket(stable[vi[m]]) {
-						remainingMatchedMD++
-					}
-				}
-			}
-			if remainingMatchedMD == 0 {
-				continue
-			}
-			pv := vi[pi]
-			if remainingMD <= remainingMatchedMD {
-				matched[pv] = true
-				continue
-			}
-			remainingMD--
-			if !inBracket(stable[pv]) {
-				for oi := sgBegin; oi < nextBegin; oi++ {
-					if id := base[oi][pi]; id != 0 {
-						mc.weightOf(w, id)
-						w.orSmall(1)
-						mc.set(pv, vi[oi], w)
-					}
-				}
-				stable = mc.compute()
-			}
-			if inBracket(stable[pv]) {
-				matched[pv] = true
-				remainingMatchedMD--
-				for oi := sgBegin; oi < nextBegin; oi++ {
-					if id := base[oi][pi]; id != 0 {
-						mc.weightOf(w, id)
-						w.orSmall(uint64(nextBegin - sgBegin))
-						w.addSmall(1)
-						mc.set(pv, vi[oi], w)
-					}
-				}
-			}
-		}
-		// highest returns the first of cands that a maximum weight
-		// matching pairs pv with. The duals of a current matching often
-		// say which (partner.go); if not, nudge sets the candidates'
-		// edges apart, the highest's most, and a matching says.
-		var cands []int
-		highest := func(pv int, nudge func()) int {
-			mv, found := mc.bestPartner(pv, cands)
-			if !found && !mc.current() {
-				stable = mc.compute()
-				mv, found = mc.bestPartner(pv, cands)
-			}
-			if found {
-				return mv
-			}
-			nudge()
-			stable = mc.compute()
-			return stable[pv]
-		}
-
-		// Choose the opponents of the MDPs, the highest possible resident
-		// each.
-		for pi := 0; pi < sgBegin; pi++ {
-			pv := vi[pi]
-			if !matched[pv] {
-				continue
-			}
-			cands = cands[:0]
-			for oi := sgBegin; oi < nextBegin; oi++ {
-				if ov := vi[oi]; !matched[ov] && base[oi][pi] != 0 {
-					cands = append(cands, ov)
-				}
-			}
-			// pv's edges to the residents all carry the same nudge: the
-			// matching of these weights pairs it with one of them.
-			mv := highest(pv, func() {
-				addend := uint64(len(vi))
-				for oi := nextBegin - 1; oi >= sgBegin; oi-- {
-					if !matched[vi[oi]] && setPlus(pi, oi, addend) {
-						addend++
-					}
-				}
-			})
-			matched[mv] = true
-			mc.decide(pv, mv)
-		}
-
-		// The remainder: residents not paired with MDPs.
-		var remainder []int
-		remPairs := 0
-		for pi := sgBegin; pi < nextBegin; pi++ {
-			pv := vi[pi]
-			if stable[pv] < sgBeginVertex {
-				continue
-			}
-			remainder = append(remainder, pi)
-			if stable[pv] < pv {
-				remPairs++
-			}
-		}
-		// The nudges below favour pairs of an upper-half player (S1 as
-		// the remainder stands) with a lower-half one. The matching of
-		// the bracket's start pairs neighbours as often as not: swap
-		// those into such pairs first where it costs nothing.
-		upper, lower := make([]int, remPairs), make([]int, 0, len(remainder)-remPairs)
-		for pr, pi := range remainder {
-			if pr < remPairs {
-				upper[pr] = vi[pi]
-			} else {
-				lower = append(lower, vi[pi])
-			}
-		}
-		mc.pairAcross(upper, lower)
-		for pr, pi := range remainder {
-			for _, oi := range remainder[pr+1:] {
-				setEWC(pi, oi, pr, remPairs, 0)
-			}
-		}
-		// A pair's nudge belongs to its higher player: raising the dual
-		// of each in the upper half by its nudge keeps every edge
-		// feasible and every pair of an upper and a lower one as tight as
-		// it was. The other pairs, and an upper player's pair outside the
-		// remainder, come apart for the search.
-		for pr, pi := range remainder[:remPairs] {
-			mc.raiseDual(vi[pi], ewcDelta(pr, remPairs, 0))
-		}
-		stable = mc.compute()
-		inS1 := func(v int) bool { return stable[v] > v && stable[v] < nextBeginVertex }
-		exchangeCount := 0
-		for _, pi := range remainder[:remPairs] {
-			if !inS1(vi[pi]) {
-				exchangeCount++
-			}
-		}
-		// Exchange the lowest possible players of S1.
-		remaining := exchangeCount
-		for it := remPairs; it > 0 && remaining > 0; {
-			it--
-			pr := it
-			pi := remainder[it]
-			pv := vi[pi]
-			if inS1(pv) {
-				for _, oi := range remainder[it+1:] {
-					if base[oi][pi] != 0 {
-						setEWC(pi, oi, pr, remPairs, -1)
-					}
-				}
-				stable = mc.compute()
-			}
-			exchange := !inS1(pv)
-			if exchange {
-				remaining--
-			}
-			for _, oi := range remainder[it+1:] {
-				if exchange {
-					dropBase(oi, pi)
-				}
-				setEWC(pi, oi, pr, remPairs, 0)
-			}
-		}
-		// Exchange the highest possible players of S2.
-		remaining = exchangeCount
-		ri := remPairs
-		for it := remPairs; it < len(remainder) && remaining > 1; it++ {
-			pi := remainder[it]
-			pv := vi[pi]
-			already := inS1(pv)
-			if !already {
-				for _, oi := range remainder[it+1:] {
-					if base[oi][pi] != 0 {
-						setEWC(pi, oi, ri, remPairs, 1)
-					}
-				}
-				stable = mc.compute()
-			}
-			if inS1(pv) {
-				remaining--
-				for _, oi := range remainder[:it] {
-					dropBase(pi, oi)
-					mc.setID(pv, vi[oi], 0)
-				}
-				for oi := nextBegin; oi < len(vi); oi++ {
-					dropBase(oi, pi)
-					mc.setID(pv, vi[oi], 0)
-				}
-			}
-			if !already {
-				for _, oi := range remainder[it+1:] {
-					setEWC(pi, oi, ri, remPairs, 0)
-				}
-			}
-			ri++
-		}
-		// Fix the exchanges and drop the nudges.
-		for it, pi := range remainder {
-			pv := vi[pi]
-			for _, oi := range remainder[it+1:] {
-				ov := vi[oi]
-				if !inS1(pv) || inS1(ov) {
-					dropBase(oi, pi)
-				}
-				mc.setID(pv, ov, base[oi][pi])
-			}
-		}
-		// Pair each S1 player with the highest possible S2 player.
-		for _, pi := range remainder {
-			pv := vi[pi]
-			if !inS1(pv) {
-				continue
-			}
-			cands = cands[:0]
-			for _, oi := range remainder {
-				if ov := vi[oi]; oi > pi && !matched[ov] && base[oi][pi] != 0 {
-					cands = append(cands, ov)
-				}
-			}
-			mv := highest(pv, func() {
-				var addend uint64
-				for k := len(remainder) - 1; k >= 0; k-- {
-					if oi := remainder[k]; oi > pi && !matched[vi[oi]] {
-						setPlus(pi, oi, addend)
-						addend++
-					}
-				}
-			})
-			matched[pv], matched[mv] = true, true
-			mc.decide(pv, mv)
-		}
-		mc.flush()
+		b.chooseMDPs()
+		b.pairMDPs()
+		b.splitRemainder()
+		exchanges := b.exchanges()
+		b.exchangeFromS1(exchanges)
+		b.exchangeFromS2(exchanges)
+		b.fixExchanges()
+		b.pairS1WithS2()
 
 		// Carry the unpaired players into the next bracket.
 		var newVi []int
 		sgBegin = 0
 		d.singleBye = odd && sgIt != n && d.byeScore == d.score(d.sorted[sgIt])
 		for pi, pv := range vi {
-			if pi < nextBegin && matched[pv] {
-				partner[pv] = stable[pv]
-				partner[stable[pv]] = pv
+			if pi < nextBegin && b.matched[pv] {
+				partner[pv] = b.stable[pv]
+				partner[b.stable[pv]] = pv
 				continue
 			}
 			newVi = append(newVi, pv)
@@ -909,15 +609,15 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 				sgBegin++
 				bt.downfloat(pv)
 			}
-			if d.score(d.sorted[stable[pv]]) < d.byeScore {
+			if d.score(d.sorted[b.stable[pv]]) < d.byeScore {
 				d.singleBye = false
 			}
 		}
 		bt.close(partner)
 		vi = newVi
-		sgBeginVertex = nextBeginVertex
+		sgBeginVertex = b.nextBeginVertex
 	}
-	d.matchings += mc.calls
+	d.matchings += mc.Calls()
 	bye = -1
 	for v := range d.sorted {
 		if partner[v] < 0 {
@@ -933,5 +633,5 @@ func (d *dutch) brackets(mc *matcher) (pairs [][2]int, bye int, err error) {
 }
 
 // warmMin is the smallest bracket (with the next score group) whose
-// matching starts from a solution of its own (matcher.warmStart).
+// matching starts from a solution of its own (matching.Matcher.WarmStart).
 const warmMin = 32

@@ -1,80 +1,14 @@
 package pairing
 
 import (
-	"arbiter/pairing/trf"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"arbiter/pairing/internal/matching"
+	"arbiter/pairing/trf"
 )
-
-// maxMatchingSize is the size of a maximum matching of the vertices in
-// set, by exhaustive search.
-func maxMatchingSize(edge [][]bool, set uint) int {
-	if set == 0 {
-		return 0
-	}
-	v := 0
-	for set&(1<<uint(v)) == 0 {
-		v++
-	}
-	rest := set &^ (1 << uint(v))
-	best := maxMatchingSize(edge, rest) // v unmatched
-	for u := range edge {
-		if rest&(1<<uint(u)) != 0 && edge[v][u] {
-			best = max(best, 1+maxMatchingSize(edge, rest&^(1<<uint(u))))
-		}
-	}
-	return best
-}
-
-// The cardinality matcher finds maximum matchings, and the vertices it
-// calls exposable are exactly those whose removal keeps the maximum: those
-// some maximum matching leaves unmatched.
-func TestCardinalityExposable(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 8))
-	for trial := range 3000 {
-		n := 1 + rng.IntN(11)
-		density := rng.Float64()
-		edge := make([][]bool, n)
-		for i := range edge {
-			edge[i] = make([]bool, n)
-		}
-		for a := range n {
-			for b := range a {
-				if rng.Float64() < density {
-					edge[a][b], edge[b][a] = true, true
-				}
-			}
-		}
-		rows := (n + 63) / 64
-		adj := make([]uint64, n*rows)
-		for a := range n {
-			for b := range n {
-				if edge[a][b] {
-					adj[a*rows+b/64] |= 1 << uint(b%64)
-				}
-			}
-		}
-		c := newCardinality(n, adj)
-		unmatched := c.maximize()
-		all := uint(1)<<uint(n) - 1
-		nu := maxMatchingSize(edge, all)
-		require.Equal(t, n-2*nu, unmatched, "trial %d: not maximum", trial)
-		for v, u := range c.mate {
-			if u != -1 {
-				require.True(t, edge[v][u], "trial %d: %d-%d is no edge", trial, v, u)
-				require.Equal(t, v, c.mate[u])
-			}
-		}
-		d := c.exposable()
-		for v := range n {
-			want := maxMatchingSize(edge, all&^(1<<uint(v))) == nu
-			assert.Equal(t, want, d[v], "trial %d: vertex %d of %v", trial, v, edge)
-		}
-	}
-}
 
 // oddRound is a round of tour with an odd number of players to pair.
 type oddRound struct {
@@ -131,7 +65,7 @@ func TestByeByCardinality(t *testing.T) {
 	for _, o := range oddRounds(t) {
 		d1, d2 := o.state(t), o.state(t)
 		err1 := d1.byeByCardinality()
-		err2 := d2.byeByWeight(newOddMatcher(len(d2.sorted), d2.words))
+		err2 := d2.byeByWeight(matching.NewOdd(len(d2.sorted), d2.words))
 		if err2 != nil {
 			var nv *NoValidPairingError
 			require.ErrorAs(t, err2, &nv)
@@ -170,28 +104,28 @@ func TestByeByCardinality(t *testing.T) {
 // byeByWeight decides the bye by a maximum weight matching of the round
 // whose weights count pairs first, then eligible byes, then the scores
 // paired, then pairs within the top score group.
-func (d *dutch) byeByWeight(mc *matcher) error {
+func (d *dutch) byeByWeight(mc *matching.Matcher) error {
 	s := d.s
-	w := newWeight(d.words)
+	w := matching.NewWeight(d.words)
 	top := d.score(d.sorted[0])
 	for i, p := range d.sorted {
 		for j, o := range d.sorted[:i] {
-			w.setZero()
+			w.SetZero()
 			if d.meet.may(i, j) {
-				w.addSmall(1 + b2u(!s.eligibleForBye(p)) + b2u(!s.eligibleForBye(o)))
-				w.shl(d.roundShift)
-				w.addSmall(uint64(d.roundShifts[d.score(p)] + d.roundShifts[d.score(o)]))
-				w.shl(d.sgBits)
-				w.addSmall(b2u(d.score(p) >= top))
+				w.AddSmall(1 + b2u(!s.eligibleForBye(p)) + b2u(!s.eligibleForBye(o)))
+				w.Shl(d.roundShift)
+				w.AddSmall(uint64(d.roundShifts[d.score(p)] + d.roundShifts[d.score(o)]))
+				w.Shl(d.sgBits)
+				w.AddSmall(b2u(d.score(p) >= top))
 			}
-			mc.set(i, j, w)
+			mc.Set(i, j, w)
 		}
 	}
-	w.setZero()
-	w.addSmall(1)
-	w.shl(d.roundShift + d.sgBits)
-	mc.setBye(w, nil)
-	first := mc.compute()
+	w.SetZero()
+	w.AddSmall(1)
+	w.Shl(d.roundShift + d.sgBits)
+	mc.SetUnpaired(w, nil)
+	first := mc.Compute()
 	if err := checkComplete(first); err != nil {
 		return err
 	}
@@ -223,7 +157,7 @@ func TestByeByWeightPairs(t *testing.T) {
 		opts := Options{Round: o.round}
 		before := BeforeRound(o.tour, o.round)
 		want, err1 := Pair(before, opts)
-		byeHook = func(d *dutch, mc *matcher) error {
+		byeHook = func(d *dutch, mc *matching.Matcher) error {
 			weighed++
 			return d.byeByWeight(mc)
 		}
@@ -270,7 +204,7 @@ func TestSingleByeNeedsEligible(t *testing.T) {
 	assert.Equal(t, top, d.byeScore, "the bye from the top group")
 	assert.False(t, d.singleBye, "the only one the top group can spare may not take the bye")
 	oracle := state()
-	require.NoError(t, oracle.byeByWeight(newOddMatcher(len(oracle.sorted), oracle.words)))
+	require.NoError(t, oracle.byeByWeight(matching.NewOdd(len(oracle.sorted), oracle.words)))
 	assert.Equal(t, oracle.byeScore, d.byeScore)
 	assert.Equal(t, oracle.singleBye, d.singleBye)
 }

@@ -7,6 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/internal/shared"
+
+	"arbiter/pairing/internal/matching"
 )
 
 // TestEveryMatchingOptimal checks every matching the engine computes while
@@ -16,29 +18,12 @@ import (
 // left out of both.
 func TestEveryMatchingOptimal(t *testing.T) {
 	checked := 0
-	checkMatching = func(m *matcher, mate []int) {
-		s := m.solver
-		fresh := newBlossomSolver(s.n, s.words)
-		for a := range s.n {
-			for b := range a {
-				if !s.retired[a] && !s.retired[b] {
-					fresh.setDoubled(a, b, s.pool.get(s.sq[a*s.n+b]))
-				}
-			}
-		}
-		total := func(mate []int) weight {
-			sum := newWeight(s.words)
-			for v, u := range mate {
-				if u > v && !s.retired[v] {
-					add(sum, sum, s.pool.get(s.sq[v*s.n+u]))
-				}
-			}
-			return sum
-		}
-		require.Equal(t, total(fresh.solve()), total(mate), "matching %d", m.calls)
+	matching.CheckMatching = func(m *matching.Matcher, mate []int) {
+		got, fresh := m.WeighAfresh(mate)
+		require.Equal(t, fresh, got, "matching %d", m.Calls())
 		checked++
 	}
-	defer func() { checkMatching = nil }()
+	defer func() { matching.CheckMatching = nil }()
 	files := corpusFiles(t)
 	step := 3
 	if testing.Short() || raceEnabled {

@@ -6,13 +6,15 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"arbiter/pairing/internal/matching"
 )
 
 // withShuffle runs f with the matcher's vertices numbered in the random
 // order drawn from seed.
 func withShuffle(seed uint64, f func()) {
-	shuffleSeed = seed
-	defer func() { shuffleSeed = 0 }()
+	matching.ShuffleSeed = seed
+	defer func() { matching.ShuffleSeed = 0 }()
 	f()
 }
 
@@ -66,14 +68,14 @@ func TestIndependentOfMatchingOrder(t *testing.T) {
 // perfect matching weighs the same, a shuffled numbering finds another one.
 func TestShuffleChangesTies(t *testing.T) {
 	match := func() []int {
-		m := newMatcher(12, 1)
-		w := weight{5}
+		m := matching.New(12, 1)
+		w := matching.Weight{5}
 		for a := 0; a < 12; a++ {
 			for b := 0; b < a; b++ {
-				m.set(a, b, w)
+				m.Set(a, b, w)
 			}
 		}
-		return m.compute()
+		return m.Compute()
 	}
 	plain := match()
 	differs := false

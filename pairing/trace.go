@@ -34,7 +34,7 @@ type ByeTrace struct {
 	Score       float64
 	PlayedGames int
 	// Eligible lists the players who could have received the bye under the
-	// absolute criteria at that score (C2, C5).
+	// absolute criteria at that score (ByeEligible, ByeScore).
 	Eligible []int
 }
 

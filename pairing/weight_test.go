@@ -8,9 +8,11 @@ import (
 
 	"arbiter/pairing/trf"
 	"github.com/stretchr/testify/require"
+
+	"arbiter/pairing/internal/matching"
 )
 
-func weightToBig(w weight) *big.Int {
+func weightToBig(w matching.Weight) *big.Int {
 	z := new(big.Int)
 	for i := len(w) - 1; i >= 0; i-- {
 		z.Lsh(z, 64)
@@ -26,7 +28,7 @@ func TestFieldWriterMatchesShifts(t *testing.T) {
 	for iter := 0; iter < 2000; iter++ {
 		words := 1 + rng.IntN(5)
 		total := rng.IntN(64*words + 8)
-		f := fieldWriter{w: newWeight(words), pos: total}
+		f := fieldWriter{w: matching.NewWeight(words), pos: total}
 		want := new(big.Int)
 		for f.pos > 0 {
 			n := min(f.pos, 1+rng.IntN(70))
@@ -47,91 +49,40 @@ func TestFieldWriterMatchesShifts(t *testing.T) {
 	}
 }
 
-// TestWeightPool checks that equal weights share an id, that ids are
-// recycled once released, and that zero is id 0.
-func TestWeightPool(t *testing.T) {
-	p := newWeightPool(2)
-	a := weight{1, 2}
-	require.Equal(t, uint32(0), p.acquire(newWeight(2)))
-	ida := p.acquire(a)
-	require.NotZero(t, ida)
-	require.Equal(t, ida, p.acquire(weight{1, 2}))
-	idb := p.acquire(weight{3, 0})
-	require.NotEqual(t, ida, idb)
-	require.Equal(t, weight{1, 2}, p.get(ida))
-	p.release(ida)
-	require.Equal(t, weight{1, 2}, p.get(ida), "one reference is left")
-	p.release(ida)
-	idc := p.acquire(weight{5, 5})
-	require.Equal(t, ida, idc, "a released id is reused")
-	require.Equal(t, weight{5, 5}, p.get(idc))
-	require.Equal(t, weight{3, 0}, p.get(idb))
-	// Many distinct weights make the storage grow several times; the
-	// index must still find the early ones, and forget released ones.
-	ids := map[uint32]bool{}
-	byValue := map[uint64]uint32{}
-	for i := range 5000 {
-		id := p.acquire(weight{uint64(i) + 100, 1})
-		require.False(t, ids[id])
-		ids[id] = true
-		byValue[uint64(i)+100] = id
-	}
-	for v, id := range byValue {
-		require.Equal(t, id, p.acquire(weight{v, 1}))
-		require.Equal(t, weight{v, 1}, p.get(id))
-	}
-	for v, id := range byValue {
-		p.release(id)
-		p.release(id)
-		require.Equal(t, weight{3, 0}, p.get(idb))
-		again := p.acquire(weight{v, 2})
-		require.Equal(t, id, again, "a released id is reused")
-		require.Equal(t, weight{v, 2}, p.get(again))
-	}
-	require.Equal(t, byValue[150], p.acquire(weight{150, 2}))
-	// A weight released and acquired again keeps its id, and is not
-	// freed by a later sweep.
-	x := p.acquire(weight{7, 7})
-	p.release(x)
-	require.Equal(t, x, p.acquire(weight{7, 7}))
-	p.release(x)
-	p.release(p.acquire(weight{9, 9}))
-	require.Equal(t, x, p.acquire(weight{7, 7}))
-	y := p.acquire(weight{8, 8})
-	require.NotEqual(t, x, y)
-	require.Equal(t, weight{7, 7}, p.get(x))
-	require.Equal(t, weight{8, 8}, p.get(y))
-	require.Equal(t, x, p.acquire(weight{7, 7}))
-}
-
 // TestSetFlat checks that the weights setFlat sets are those that
 // edgeWeightInto gives every pair outside a bracket, with an even and an
 // odd number of players, looked up by the cache's table and, with the
 // table turned off, by its map.
 func TestSetFlat(t *testing.T) {
-	defer func(k uint32) { tableKinds = k }(tableKinds)
 	for _, c := range []struct {
 		n     int
-		kinds uint32
-	}{{40, 512}, {41, 512}, {40, 0}, {41, 0}} {
+		table bool
+	}{{40, true}, {41, true}, {40, false}, {41, false}} {
 		n := c.n
-		tableKinds = c.kinds
 		tour := syntheticHistory(n, 4, 5)
 		s, err := newState(tour, 5, Options{Round: 5})
 		require.NoError(t, err)
 		d := &dutch{s: s}
 		d.setup()
 		d.byeScore = d.score(d.sorted[len(d.sorted)/2])
-		mc := newMatcher(len(d.sorted), d.words)
-		w := newWeight(d.words)
-		d.setFlat(mc)
+		mc := matching.New(len(d.sorted), d.words)
+		w := matching.NewWeight(d.words)
+		if c.table {
+			d.setFlat(mc)
+		} else {
+			cache := newWeightCache(d, mc, d.sorted)
+			require.NotNil(t, cache.table)
+			cache.known, cache.table = 0, nil // by map, as with many kinds
+			d.setFlatFrom(mc, cache)
+			cache.release()
+		}
 		for i, p := range d.sorted {
 			for j, o := range d.sorted[:i] {
-				w.setZero()
+				w.SetZero()
 				d.edgeWeightInto(w, o, p, false, false)
-				id := mc.intern(w)
-				require.Equal(t, id, mc.solver.sq[i*mc.n+j], "players %d and %d", i, j)
-				mc.release(id)
+				id := mc.Intern(w)
+				require.Equal(t, id, mc.EdgeID(i, j), "players %d and %d", i, j)
+				mc.Release(id)
 			}
 		}
 	}
@@ -210,8 +161,8 @@ func TestWeightCache(t *testing.T) {
 			everyone[v] = v
 		}
 		require.NoError(t, d.layOut(everyone, nil))
-		mc := newMatcher(len(d.sorted), d.words)
-		w := newWeight(d.words)
+		mc := matching.New(len(d.sorted), d.words)
+		w := matching.NewWeight(d.words)
 		kinds := 0
 		for _, single := range []bool{false, true} {
 			d.singleBye = single
@@ -224,13 +175,13 @@ func TestWeightCache(t *testing.T) {
 				for _, hi := range d.sorted[:i] {
 					for f := range 3 {
 						inCur, inNext := f == 1, f == 2
-						w.setZero()
+						w.SetZero()
 						d.edgeWeightInto(w, hi, lo, inCur, inNext)
-						want := mc.intern(w)
+						want := mc.Intern(w)
 						got := c.id(hi, lo, inCur, inNext)
 						require.Equal(t, want, got, "players %d and %d, flags %d, single bye %v", hi.id, lo.id, f, single)
-						mc.release(want)
-						mc.release(got)
+						mc.Release(want)
+						mc.Release(got)
 					}
 				}
 			}

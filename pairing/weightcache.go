@@ -1,5 +1,7 @@
 package pairing
 
+import "arbiter/pairing/internal/matching"
+
 // weightCache interns the edge weights of a bracket by the kinds of the two
 // players. A weight depends on the pair only through whether the two may
 // meet; for the rest it reads each player's score, bye candidacy, games
@@ -8,8 +10,8 @@ package pairing
 // a few hundred values, each built once.
 type weightCache struct {
 	d     *dutch
-	mc    *matcher
-	w     weight
+	mc    *matching.Matcher
+	w     matching.Weight
 	kinds map[playerKind]uint32
 	kind  []uint32          // by player index: 1 + the player's kind, 0 if not known yet
 	ids   map[uint64]uint32 // by kinds and flags; each holds a reference
@@ -20,9 +22,8 @@ type weightCache struct {
 	known uint32
 }
 
-// tableKinds is the most kinds for which the cache keeps a table (a
-// variable for the tests, which turn the table off).
-var tableKinds uint32 = 512
+// tableKinds is the most kinds for which the cache keeps a table.
+const tableKinds = 512
 
 // playerKind is what edgeWeightInto reads of a player, besides whom it may
 // meet.
@@ -36,8 +37,8 @@ type playerKind struct {
 
 // newWeightCache returns a cache for the pairs among players; it sizes its
 // table by their kinds.
-func newWeightCache(d *dutch, mc *matcher, players []*player) *weightCache {
-	c := &weightCache{d: d, mc: mc, w: newWeight(d.words),
+func newWeightCache(d *dutch, mc *matching.Matcher, players []*player) *weightCache {
+	c := &weightCache{d: d, mc: mc, w: matching.NewWeight(d.words),
 		kinds: map[playerKind]uint32{}, kind: make([]uint32, len(d.s.players)), ids: map[uint64]uint32{}}
 	for _, p := range players {
 		c.kindOf(p)
@@ -68,7 +69,7 @@ func (c *weightCache) kindOf(p *player) uint32 {
 // reference for the caller.
 func (c *weightCache) id(hi, lo *player, inCur, inNext bool) uint32 {
 	id := c.peek(hi, lo, inCur, inNext)
-	c.mc.solver.pool.ref(id)
+	c.mc.Ref(id)
 	return id
 }
 
@@ -120,17 +121,17 @@ func (c *weightCache) flatRow(i int, row []uint32) {
 
 // build interns the weight of a pair, holding a reference for the cache.
 func (c *weightCache) build(hi, lo *player, inCur, inNext bool) uint32 {
-	c.w.setZero()
+	c.w.SetZero()
 	c.d.edgeWeightInto(c.w, hi, lo, inCur, inNext)
-	return c.mc.intern(c.w)
+	return c.mc.Intern(c.w)
 }
 
 // release gives back the cache's references.
 func (c *weightCache) release() {
 	for _, id := range c.ids {
-		c.mc.release(id)
+		c.mc.Release(id)
 	}
 	for _, id := range c.table {
-		c.mc.release(id)
+		c.mc.Release(id)
 	}
 }

@@ -1,4 +1,4 @@
-package pairing
+package matching
 
 import "math/bits"
 
@@ -27,7 +27,7 @@ import "math/bits"
 //     the number of stages shrinks from O(n) to about the number of changed
 //     vertices.
 //
-// What makes it fast enough for thousands of players:
+// What makes it fast enough for thousands of vertices:
 //
 //   - Edge weights are ids into a pool of distinct weights (pool.go), 4
 //     bytes an edge instead of a multi-word weight, kept by rows (sq) for
@@ -46,7 +46,7 @@ import "math/bits"
 //     out its least-slack edges to other S-blossoms from its children's
 //     lists, as the reference does; the next dual change scans the
 //     edges of its vertices to outer ones, through bit sets, if it is
-//     still a blossom of its own then (refreshStale). Near a bracket a
+//     still a blossom of its own then (refreshStale). Near the group the caller works on, a
 //     blossom is swallowed by the next hundreds of times in a row.
 //   - A vertex's scan walks bit sets (rows of edges, live vertices, the
 //     vertices of its blossom, vertices reached inside T-blossoms) a word
@@ -55,12 +55,12 @@ import "math/bits"
 //     with the trees that did not take part (forest.go).
 //   - The trees grow breadth first, so short augmenting paths are found
 //     before a tree spreads through the near-complete graph of tight edges
-//     below the bracket. Which of several maximum weight matchings comes
-//     out does not matter to the engine (shuffle_test.go), so the search
+//     below the group. Which of several maximum weight matchings comes
+//     out does not matter to the caller (pairing's shuffle_test.go), so the search
 //     order is free.
 //   - A pair fixed for good leaves the graph (fix) instead of having all
 //     its other edges set to zero.
-//   - Edges can be set by weight id (setID): the engine keeps a bracket's
+//   - Edges can be set by weight id (setID): the caller keeps a group's
 //     weights as ids and sets most edges without building a weight.
 //
 // The solver is checked against exhaustive search on random graphs, fresh
@@ -118,7 +118,7 @@ type blossomSolver struct {
 	blossomendps  [][]int
 	bestedge      []int
 	unused        []int
-	dual          []weight
+	dual          []Weight
 	dualWords     []uint64 // the duals' words: dual[v] is dualWords[v*words:]
 	queue         []int
 	qhead         int // queue[qhead:] waits to be scanned
@@ -130,7 +130,7 @@ type blossomSolver struct {
 	// outer has a bit for every vertex queued in this stage: a superset of
 	// the vertices in S-blossoms, for scans that only look at those.
 	outer     []uint64
-	tmp, tmp2 weight
+	tmp, tmp2 Weight
 	// stale lists the blossoms formed in an eager stage whose least-slack
 	// edges are not known yet.
 	stale []int
@@ -139,10 +139,10 @@ type blossomSolver struct {
 	// (epoch): the scan compares against it once per edge it looks at.
 	epoch   uint64
 	bsKey   []bestKey
-	bsSlack []weight
+	bsSlack []Weight
 	bsTop   []int // index of the top nonzero word of bsSlack[b], or -1
-	cand    weight
-	fbeBest weight // scratch for findBestEdges
+	cand    Weight
+	fbeBest Weight // scratch for findBestEdges
 }
 
 // bestKey says for which epoch and edge a cached best slack was computed.
@@ -197,7 +197,7 @@ func newBlossomSolverPool(n, words int, pool *weightPool) *blossomSolver {
 	s.blossomendps = make([][]int, 2*n)
 	s.bestedge = make([]int, 2*n)
 	s.outer = make([]uint64, (n+63)/64)
-	s.dual = make([]weight, 2*n)
+	s.dual = make([]Weight, 2*n)
 	backing := make([]uint64, 2*n*words)
 	s.dualWords = backing
 	for i := range s.dual {
@@ -206,15 +206,15 @@ func newBlossomSolverPool(n, words int, pool *weightPool) *blossomSolver {
 	s.sq = make([]uint32, n*n)
 	s.bsKey = make([]bestKey, 2*n)
 	s.bsTop = make([]int, 2*n)
-	s.bsSlack = make([]weight, 2*n)
+	s.bsSlack = make([]Weight, 2*n)
 	bsBacking := make([]uint64, 2*n*words)
 	for i := range s.bsSlack {
 		s.bsSlack[i] = bsBacking[i*words : (i+1)*words : (i+1)*words]
 	}
-	s.cand = newWeight(words)
-	s.fbeBest = newWeight(words)
-	s.tmp = newWeight(words)
-	s.tmp2 = newWeight(words)
+	s.cand = NewWeight(words)
+	s.fbeBest = NewWeight(words)
+	s.tmp = NewWeight(words)
+	s.tmp2 = NewWeight(words)
 	for v := 0; v < n; v++ {
 		s.mate[v] = -1
 		s.inblossom[v] = v
@@ -258,13 +258,13 @@ func (s *blossomSolver) fixAll(pairs []int) {
 }
 
 // setDoubled sets twice the weight of edge (a, b).
-func (s *blossomSolver) setDoubled(a, b int, x weight) {
+func (s *blossomSolver) setDoubled(a, b int, x Weight) {
 	id := s.pool.acquire(x)
 	s.setID(a, b, id)
 	s.pool.release(id)
 }
 
-// setID sets the doubled weight of edge (a, b) to the pool's weight id.
+// SetID sets the doubled weight of edge (a, b) to the pool's weight id.
 func (s *blossomSolver) setID(a, b int, id uint32) {
 	old := s.sq[a*s.n+b]
 	if old == id {
@@ -312,10 +312,10 @@ func (s *blossomSolver) setID(a, b int, id uint32) {
 	}
 }
 
-// setRow sets the doubled weights of the edges (a, b), for every b < a,
+// SetRow sets the doubled weights of the edges (a, b), for every b < a,
 // to the pool's ids in ids[b]. Before the first matching, with no edge at
 // a set yet, it writes them directly: the engine sets every edge of the
-// round this way, millions at 2,000 players.
+// round this way, millions at 2,000 vertices.
 func (s *blossomSolver) setRow(a int, ids []uint32) {
 	row := s.sq[a*s.n : a*s.n+a]
 	s.settled = false
@@ -385,13 +385,13 @@ func remote(v, u int) int {
 
 func (s *blossomSolver) endpoint(p int) int { return int(s.ends[p]) }
 
-func (s *blossomSolver) slack(dst weight, k int) weight {
+func (s *blossomSolver) slack(dst Weight, k int) Weight {
 	return s.slackAt(dst, int(s.ends[2*k]), int(s.ends[2*k+1]), s.id(k))
 }
 
 // slackAt is slack for the edge between i and j with weight id; the scans
 // have all three at hand and so skip the lookups by edge number.
-func (s *blossomSolver) slackAt(dst weight, i, j int, id uint32) weight {
+func (s *blossomSolver) slackAt(dst Weight, i, j int, id uint32) Weight {
 	x, y, w := s.dual[i], s.dual[j], s.pool.get(id)
 	x, y, w = x[:len(dst)], y[:len(dst)], w[:len(dst)]
 	var c, b uint64
@@ -429,7 +429,7 @@ func (s *blossomSolver) tightEdge(i, j int) bool {
 
 // tightRest reports whether x+y-w is zero, given that its lowest word is:
 // that word borrows nothing, and carries what x[0]+y[0] does.
-func tightRest(x, y, w weight) bool {
+func tightRest(x, y, w Weight) bool {
 	_, c := bits.Add64(x[0], y[0], 0)
 	var b uint64
 	y, w = y[:len(x)], w[:len(x)]
@@ -445,7 +445,7 @@ func tightRest(x, y, w weight) bool {
 }
 
 // bestSlack returns the slack of bestedge[b], which must be set.
-func (s *blossomSolver) bestSlack(b int) weight {
+func (s *blossomSolver) bestSlack(b int) Weight {
 	if s.bsKey[b] != (bestKey{s.epoch, s.bestedge[b]}) {
 		s.refreshBestSlack(b)
 	}
@@ -460,7 +460,7 @@ func (s *blossomSolver) refreshBestSlack(b int) {
 }
 
 // topWord returns the index of w's top nonzero word, or -1 if w is zero.
-func topWord(w weight) int {
+func topWord(w Weight) int {
 	for t := len(w) - 1; t >= 0; t-- {
 		if w[t] != 0 {
 			return t
@@ -470,7 +470,7 @@ func topWord(w weight) int {
 }
 
 // setBest makes k, whose slack is sl, the best edge of b.
-func (s *blossomSolver) setBest(b, k int, sl weight) {
+func (s *blossomSolver) setBest(b, k int, sl Weight) {
 	s.bestedge[b] = k
 	copy(s.bsSlack[b], sl)
 	s.bsKey[b] = bestKey{s.epoch, k}
@@ -538,7 +538,7 @@ func (s *blossomSolver) solve() []int {
 		s.started = true
 		for v := 0; v < n; v++ {
 			d := s.dual[v]
-			d.setZero()
+			d.SetZero()
 			for _, id := range s.sq[v*n : (v+1)*n] {
 				if id != 0 && cmpWeight(s.pool.get(id), d) > 0 {
 					copy(d, s.pool.get(id))
@@ -547,7 +547,7 @@ func (s *blossomSolver) solve() []int {
 			odd := d[0]&1 == 1
 			half(d, d)
 			if odd {
-				d.addSmall(1)
+				d.AddSmall(1)
 			}
 		}
 		s.lowerDuals()
@@ -568,7 +568,7 @@ func (s *blossomSolver) solve() []int {
 				s.dissolveAround(v)
 			}
 			if s.dual[v][0]&1 == 1 {
-				s.dual[v].addSmall(1)
+				s.dual[v].AddSmall(1)
 			}
 		}
 	}
@@ -586,7 +586,7 @@ func (s *blossomSolver) solve() []int {
 
 // lowerDuals lowers each vertex's dual in turn to the least that keeps its
 // edges feasible. Half the heaviest edge at each vertex is feasible but
-// makes few edges tight: in a bracket, the heaviest edges of two players
+// makes few edges tight: in a group, the heaviest edges of two vertices
 // rarely lead to each other, and the first greedy matching paired one in a
 // thousand. Lowered, every vertex has a tight edge (or a zero dual), and
 // the greedy matching pairs most of them. A dual lowered later is still at
@@ -604,7 +604,7 @@ func (s *blossomSolver) lowerDuals() {
 // zeroDualT returns a top-level T-blossom whose dual is zero, or -1.
 func (s *blossomSolver) zeroDualT() int {
 	for b := s.n; b < 2*s.n; b++ {
-		if s.blossombase[b] >= 0 && s.blossomparent[b] == -1 && s.label[b] == 2 && s.dual[b].isZero() {
+		if s.blossombase[b] >= 0 && s.blossomparent[b] == -1 && s.label[b] == 2 && s.dual[b].IsZero() {
 			return b
 		}
 	}
@@ -615,7 +615,7 @@ func (s *blossomSolver) zeroDualT() int {
 // search is needed.
 func (s *blossomSolver) deficient() bool {
 	for _, v := range s.alive {
-		if s.mate[v] == -1 && !s.dual[v].isZero() {
+		if s.mate[v] == -1 && !s.dual[v].IsZero() {
 			return true
 		}
 	}
@@ -634,7 +634,7 @@ func (s *blossomSolver) greedy() {
 		}
 	}
 	for _, x := range s.alive {
-		if free[x/64]&(1<<uint(x%64)) == 0 || s.dual[x].isZero() {
+		if free[x/64]&(1<<uint(x%64)) == 0 || s.dual[x].IsZero() {
 			continue
 		}
 		row := s.sq[x*s.n : (x+1)*s.n]
@@ -663,14 +663,14 @@ func (s *blossomSolver) dissolveAround(v int) {
 		return
 	}
 	d := s.dual[b]
-	if !d.isZero() {
+	if !d.IsZero() {
 		s.leaves(b, func(u int) { add(s.dual[u], s.dual[u], d) })
 		base := s.blossombase[b]
 		if p := s.mate[base]; p >= 0 {
 			s.mate[s.endpoint(p)] = -1
 			s.mate[base] = -1
 		}
-		d.setZero()
+		d.SetZero()
 	}
 	for _, c := range s.blossomchilds[b] {
 		s.blossomparent[c] = -1
@@ -695,7 +695,7 @@ func (s *blossomSolver) repair(x int) {
 	s.leastDual(least, x)
 	if cmpWeight(s.dual[x], least) >= 0 {
 		p := s.mate[x]
-		if p < 0 || (s.id(p/2) != 0 && s.slack(s.tmp, p/2).isZero()) {
+		if p < 0 || (s.id(p/2) != 0 && s.slack(s.tmp, p/2).IsZero()) {
 			return
 		}
 	}
@@ -716,8 +716,8 @@ func (s *blossomSolver) repair(x int) {
 // its edges feasible: the most that an edge's weight exceeds the dual at
 // its other end. It runs over every edge at x of every changed vertex, so
 // it does the arithmetic in place.
-func (s *blossomSolver) leastDual(d weight, x int) {
-	d.setZero()
+func (s *blossomSolver) leastDual(d Weight, x int) {
+	d.SetZero()
 	nw := s.words
 	diff := s.tmp[:nw]
 	row := s.sq[x*s.n : (x+1)*s.n]
@@ -934,7 +934,7 @@ func (s *blossomSolver) addBlossom(base, k int) {
 	s.label[b] = 1
 	s.labelend[b] = s.labelend[bb]
 	s.tree[b] = s.tree[bb]
-	s.dual[b].setZero()
+	s.dual[b].SetZero()
 	for _, c := range path {
 		if s.label[c] == 2 {
 			s.leaves(c, s.push)
@@ -947,7 +947,7 @@ func (s *blossomSolver) addBlossom(base, k int) {
 	s.bestedge[b] = -1
 	if s.eager {
 		// Its least-slack edge to another S-blossom is worked out at the
-		// next dual change (refreshStale): near the bracket, a blossom is
+		// next dual change (refreshStale): near the group, a blossom is
 		// often swallowed by the next one hundreds of times in a row
 		// before the duals change, and only the last one needs it.
 		s.stale = append(s.stale, b)
@@ -1024,7 +1024,7 @@ func (s *blossomSolver) expandBlossom(b int, endstage bool) {
 		s.blossomparent[c] = -1
 		if c < n {
 			s.inblossom[c] = c
-		} else if endstage && s.dual[c].isZero() {
+		} else if endstage && s.dual[c].IsZero() {
 			s.expandBlossom(c, endstage)
 		} else {
 			s.leaves(c, func(v int) { s.inblossom[v] = c })
@@ -1151,8 +1151,8 @@ func (s *blossomSolver) augmentMatching(k int) {
 
 func (s *blossomSolver) run() {
 	n := s.n
-	delta := newWeight(s.words)
-	d := newWeight(s.words)
+	delta := NewWeight(s.words)
+	d := NewWeight(s.words)
 	for {
 		if !s.deficient() {
 			return // optimal: often so after a repair alone
@@ -1170,7 +1170,7 @@ func (s *blossomSolver) run() {
 		s.eager = false
 		roots := 0
 		for _, v := range s.alive {
-			if s.mate[v] == -1 && !s.dual[v].isZero() && s.label[s.inblossom[v]] == 0 {
+			if s.mate[v] == -1 && !s.dual[v].IsZero() && s.label[s.inblossom[v]] == 0 {
 				s.assignLabel(v, 1, -1)
 				roots++
 			}
@@ -1346,7 +1346,7 @@ func (s *blossomSolver) run() {
 			}
 		}
 		for b := n; b < 2*n; b++ {
-			if s.blossomparent[b] == -1 && s.blossombase[b] >= 0 && s.label[b] == 1 && s.dual[b].isZero() {
+			if s.blossomparent[b] == -1 && s.blossombase[b] >= 0 && s.label[b] == 1 && s.dual[b].IsZero() {
 				s.expandBlossom(b, true)
 			}
 		}

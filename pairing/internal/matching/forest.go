@@ -1,10 +1,10 @@
-package pairing
+package matching
 
 // Several augmentations per stage.
 //
 // A stage grows alternating trees from every deficient root at once. The
 // classic algorithm ends the stage at the first augmentation and grows all
-// trees again from scratch; at the start of a bracket, when hundreds of
+// trees again from scratch; when the caller turns to a new group, and hundreds of
 // roots wait and each augmentation joins only two of them, much of the work
 // went into growing the same trees again. Here, until the stage's first
 // dual change, a stage goes on after an augmentation: only the two trees it
@@ -52,7 +52,7 @@ func (s *blossomSolver) dropTrees(r1, r2 int) bool {
 		s.seen[b] = false
 		outer := s.label[b] == 1
 		s.unlabel(b)
-		if outer && b >= s.n && s.dual[b].isZero() {
+		if outer && b >= s.n && s.dual[b].IsZero() {
 			s.expandBlossom(b, true)
 		}
 	}

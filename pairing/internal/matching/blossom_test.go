@@ -1,4 +1,4 @@
-package pairing
+package matching
 
 import (
 	"math/rand/v2"
@@ -38,24 +38,24 @@ func bruteForce(n int, w [][]uint64) uint64 {
 // newTestGraph returns a matcher for n vertices, one-word weights and no
 // edges, the weights of its edges for exhaustive checks, and a function
 // that sets an edge in both.
-func newTestGraph(n int) ([][]uint64, *matcher, func(i, j int, x uint64)) {
+func newTestGraph(n int) ([][]uint64, *Matcher, func(i, j int, x uint64)) {
 	w := make([][]uint64, n)
 	for i := range w {
 		w[i] = make([]uint64, n)
 	}
-	m := newMatcher(n, 1)
+	m := New(n, 1)
 	return w, m, func(i, j int, x uint64) {
 		w[i][j], w[j][i] = x, x
-		m.set(i, j, weight{x})
+		m.Set(i, j, Weight{x})
 	}
 }
 
 // fix takes the pair (a, b), matched in the last matching computed, out
 // of the graph for good, at once: what the engine's decided pairs come
 // to (matcher.decide).
-func (m *matcher) fix(a, b int) {
-	m.decide(a, b)
-	m.flush()
+func (m *Matcher) fix(a, b int) {
+	m.Decide(a, b)
+	m.Flush()
 }
 
 // withoutPair returns a copy of the weights w without the edges at a and b.
@@ -88,7 +88,7 @@ func matchingWeight(t *testing.T, mate []int, w [][]uint64) uint64 {
 // random graphs against exhaustive search.
 func TestMatcherAgainstBruteForce(t *testing.T) {
 	seeds := 4
-	if testing.Short() || RaceEnabled {
+	if testing.Short() || raceEnabled {
 		seeds = 1
 	}
 	for seed := range seeds {
@@ -111,22 +111,22 @@ func matcherRandomTrials(t *testing.T, rng *rand.Rand) {
 		if iter%5 == 0 {
 			shift = 40 // spread weights over two words
 		}
-		m := newMatcher(n, 2)
+		m := New(n, 2)
 		if n%2 == 1 && iter%2 == 1 {
 			// The bye as a pair with a phantom vertex, worth the same for
 			// all: the best matching of the rest is the same.
-			m = newOddMatcher(n, 2)
-			bye := newWeight(2)
+			m = NewOdd(n, 2)
+			bye := NewWeight(2)
 			bye[0] = 1 + rng.Uint64N(maxW)
-			bye.shl(shift)
-			m.setBye(bye, nil)
+			bye.Shl(shift)
+			m.SetUnpaired(bye, nil)
 		}
 		setEdge := func(i, j int, x uint64) {
 			w[i][j], w[j][i] = x, x
-			wt := newWeight(2)
+			wt := NewWeight(2)
 			wt[0] = x
-			wt.shl(shift)
-			m.set(i, j, wt)
+			wt.Shl(shift)
+			m.Set(i, j, wt)
 		}
 		randomEdge := func() uint64 {
 			if rng.IntN(3) == 0 {
@@ -139,7 +139,7 @@ func matcherRandomTrials(t *testing.T, rng *rand.Rand) {
 				setEdge(i, j, randomEdge())
 			}
 		}
-		require.Equal(t, bruteForce(n, w), matchingWeight(t, m.compute(), w), "iteration %d", iter)
+		require.Equal(t, bruteForce(n, w), matchingWeight(t, m.Compute(), w), "iteration %d", iter)
 		for step := 0; step < 6 && n > 1; step++ {
 			// Change the edges at one or two vertices, as the engine does.
 			for range 1 + rng.IntN(2) {
@@ -150,7 +150,7 @@ func matcherRandomTrials(t *testing.T, rng *rand.Rand) {
 					}
 				}
 			}
-			require.Equal(t, bruteForce(n, w), matchingWeight(t, m.compute(), w), "iteration %d step %d", iter, step)
+			require.Equal(t, bruteForce(n, w), matchingWeight(t, m.Compute(), w), "iteration %d step %d", iter, step)
 		}
 	}
 }
@@ -174,7 +174,7 @@ func matcherFixTrials(t *testing.T, touch bool) {
 				setEdge(i, j, uint64(rng.IntN(20)))
 			}
 		}
-		mate := m.compute()
+		mate := m.Compute()
 		require.Equal(t, bruteForce(n, w), matchingWeight(t, mate, w))
 		// want is the best weight with the pair (a, b) fixed: its edge
 		// plus the best matching of the others.
@@ -183,7 +183,7 @@ func matcherFixTrials(t *testing.T, touch bool) {
 		fixed := b != a
 		if fixed {
 			m.fix(a, b)
-			got := m.compute()
+			got := m.Compute()
 			require.Equal(t, b, got[a], "a fixed pair stays matched")
 			require.Equal(t, want(a, b), matchingWeight(t, got, w))
 			if touch && rng.IntN(2) == 0 {
@@ -204,7 +204,7 @@ func matcherFixTrials(t *testing.T, touch bool) {
 		if fixed {
 			expect = want(a, b)
 		}
-		require.Equal(t, expect, matchingWeight(t, m.compute(), w), "iteration %d touch %v", iter, touch)
+		require.Equal(t, expect, matchingWeight(t, m.Compute(), w), "iteration %d touch %v", iter, touch)
 	}
 }
 
@@ -213,7 +213,7 @@ func matcherFixTrials(t *testing.T, touch bool) {
 // stage often goes on after an augmentation (forest.go).
 func TestMatcherManySmallGraphs(t *testing.T) {
 	graphs := 30000
-	if testing.Short() || RaceEnabled {
+	if testing.Short() || raceEnabled {
 		graphs = 3000
 	}
 	rng := rand.New(rand.NewPCG(11, 12))
@@ -223,7 +223,7 @@ func TestMatcherManySmallGraphs(t *testing.T) {
 		for i := range w {
 			w[i] = make([]uint64, n)
 		}
-		m := newMatcher(n, 1)
+		m := New(n, 1)
 		for i := 0; i < n; i++ {
 			for j := i + 1; j < n; j++ {
 				var x uint64
@@ -231,9 +231,9 @@ func TestMatcherManySmallGraphs(t *testing.T) {
 					x = 1 + rng.Uint64N(8)
 				}
 				w[i][j], w[j][i] = x, x
-				m.set(i, j, weight{x})
+				m.Set(i, j, Weight{x})
 			}
 		}
-		require.Equal(t, bruteForce(n, w), matchingWeight(t, m.compute(), w), "graph %d: %v", iter, w)
+		require.Equal(t, bruteForce(n, w), matchingWeight(t, m.Compute(), w), "graph %d: %v", iter, w)
 	}
 }

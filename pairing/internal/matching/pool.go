@@ -1,4 +1,4 @@
-package pairing
+package matching
 
 import (
 	"slices"
@@ -6,11 +6,11 @@ import (
 )
 
 // weightPool stores distinct weights once and hands out small ids for
-// them, counting references. A round's edge weights are made of a few
-// hundred bit fields but take few distinct values (they depend on score
-// groups, colour and float classes, and a nudge per player), so an id per
-// edge is far smaller than a weight per edge: the dense matrix of a
-// 2,000-player round would otherwise take hundreds of megabytes. Id 0 is
+// them, counting references. The caller's edge weights are made of a few
+// hundred bit fields but take few distinct values (they depend on a few
+// classes of the two vertices, and a nudge per vertex), so an id per edge
+// is far smaller than a weight per edge: the dense matrix of a
+// 2,000-vertex graph would otherwise take hundreds of megabytes. Id 0 is
 // the zero weight, which is not counted.
 type weightPool struct {
 	words int
@@ -39,20 +39,20 @@ func newWeightPool(words int) *weightPool {
 }
 
 // get returns the weight with the given id; the caller must not modify it.
-func (p *weightPool) get(id uint32) weight {
+func (p *weightPool) get(id uint32) Weight {
 	o := uint(id) * uint(p.words)
 	return p.data[o : o+uint(p.words) : o+uint(p.words)]
 }
 
 // key views w's words as a string for the index, without copying.
-func key(w weight) string {
+func key(w Weight) string {
 	return unsafe.String((*byte)(unsafe.Pointer(unsafe.SliceData(w))), len(w)*8)
 }
 
 // acquire returns the id of x, adding it if needed, and counts a
 // reference to it.
-func (p *weightPool) acquire(x weight) uint32 {
-	if x.isZero() {
+func (p *weightPool) acquire(x Weight) uint32 {
+	if x.IsZero() {
 		return 0
 	}
 	if id, ok := p.index[key(x)]; ok {
@@ -87,7 +87,7 @@ func (p *weightPool) ref(id uint32) {
 	}
 }
 
-// release drops a reference to id; the weight is forgotten by a later
+// Release drops a reference to id; the weight is forgotten by a later
 // sweep if nothing acquires it again before.
 func (p *weightPool) release(id uint32) {
 	if id == 0 {

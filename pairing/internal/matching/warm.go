@@ -1,19 +1,19 @@
-package pairing
+package matching
 
 // Warm starts.
 //
-// When a bracket starts, the engine sets the weights of every pair among
-// its players and the next score group at once. Repairing the duals vertex
+// When the caller turns to a new group of vertices, it sets the weights of
+// every pair among them at once. Repairing the duals vertex
 // by vertex then unmatches nearly all of them, and the searches that follow
 // re-pair hundreds of roots a few at a time, each stage reaching through
-// the near-complete graph of tight edges below the bracket. Most of that
-// work concerns the bracket alone, so warmStart first solves the bracket as
+// the near-complete graph of tight edges below the group. Most of that
+// work concerns the group alone, so warmStart first solves the group as
 // a graph of its own, small and fresh, and takes its matching and duals as
-// the start: within the bracket they are optimal already. Edges to the rest
+// the start: within the group they are optimal already. Edges to the rest
 // may not be feasible with them, and the old partners outside lose their
 // match: the usual repair and search put that right, on a few vertices.
 
-// warmStart replaces the matching and duals of the vertices vs (alive, not
+// WarmStart replaces the matching and duals of the vertices vs (alive, not
 // fixed) by an optimal solution of the graph they span, and marks them for
 // repair.
 func (s *blossomSolver) warmStart(vs []int) {

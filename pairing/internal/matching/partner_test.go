@@ -1,4 +1,4 @@
-package pairing
+package matching
 
 import (
 	"math/rand/v2"
@@ -19,11 +19,11 @@ import (
 func TestBestPartner(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	graphs := 4000
-	if testing.Short() || RaceEnabled {
+	if testing.Short() || raceEnabled {
 		graphs = 800
 	}
 	answered, swapped, chained := 0, 0, 0
-	defer func(seed uint64) { shuffleSeed = seed }(shuffleSeed)
+	defer func(seed uint64) { ShuffleSeed = seed }(ShuffleSeed)
 	for iter := range graphs {
 		n := 4 + rng.IntN(9)
 		w := make([][]uint64, n)
@@ -32,27 +32,27 @@ func TestBestPartner(t *testing.T) {
 		}
 		// Every other graph numbers the solver's vertices in another
 		// order, and every third spreads its weights over two words.
-		shuffleSeed = uint64(iter % 2 * (iter + 1))
+		ShuffleSeed = uint64(iter % 2 * (iter + 1))
 		words, shift := 1, 0
 		if iter%3 == 0 {
 			words, shift = 2, 40
 		}
-		wt := func(x uint64) weight {
-			r := newWeight(words)
+		wt := func(x uint64) Weight {
+			r := NewWeight(words)
 			r[0] = x
-			r.shl(shift)
+			r.Shl(shift)
 			return r
 		}
-		var m *matcher
+		var m *Matcher
 		if n%2 == 1 {
-			m = newOddMatcher(n, words)
-			m.setBye(wt(1+rng.Uint64N(3)), nil)
+			m = NewOdd(n, words)
+			m.SetUnpaired(wt(1+rng.Uint64N(3)), nil)
 		} else {
-			m = newMatcher(n, words)
+			m = New(n, words)
 		}
 		setEdge := func(i, j int, x uint64) {
 			w[i][j], w[j][i] = x, x
-			m.set(i, j, wt(x))
+			m.Set(i, j, wt(x))
 		}
 		for i := range n {
 			for j := i + 1; j < n; j++ {
@@ -64,7 +64,7 @@ func TestBestPartner(t *testing.T) {
 		// A few matchings with changes in between, so that blossoms and
 		// duals come from incremental solves, as in the engine.
 		for range 1 + rng.IntN(3) {
-			m.compute()
+			m.Compute()
 			v := rng.IntN(n)
 			for u := range n {
 				if u != v && rng.IntN(3) == 0 {
@@ -72,7 +72,7 @@ func TestBestPartner(t *testing.T) {
 				}
 			}
 		}
-		mate := m.compute()
+		mate := m.Compute()
 		// rest: the weights without the decided pairs; decidedW: theirs.
 		rest, decidedW := w, uint64(0)
 		decided := make([]bool, n)
@@ -95,7 +95,7 @@ func TestBestPartner(t *testing.T) {
 				return rest[v][u] != 0 && rest[v][u]+bruteForce(n, withoutPair(rest, v, u)) == best
 			}
 			before, all := mate[v], slices.Clone(mate)
-			got, ok := m.bestPartner(v, cands)
+			got, ok := m.BestPartner(v, cands)
 			if !ok {
 				require.Equal(t, all, mate, "graph %d: an unanswered call changed the matching", iter)
 				break
@@ -125,7 +125,7 @@ func TestBestPartner(t *testing.T) {
 					require.True(t, decided[mate[u]], "graph %d: decided pair of %d broken", iter, u)
 				}
 			}
-			m.decide(v, got)
+			m.Decide(v, got)
 			decided[v], decided[got] = true, true
 			decidedW += w[v][got]
 			rest = withoutPair(rest, v, got)
@@ -142,7 +142,7 @@ func TestBestPartner(t *testing.T) {
 				}
 			}
 		}
-		after := m.compute()
+		after := m.Compute()
 		for u := range n {
 			if decided[u] {
 				require.True(t, decided[after[u]] && after[u] != u, "graph %d: a decided pair stays", iter)
@@ -160,27 +160,27 @@ func TestBestPartner(t *testing.T) {
 // TestBestPartnerNeedsCurrentMatching: after a change, bestPartner does not
 // answer until the next compute.
 func TestBestPartnerNeedsCurrentMatching(t *testing.T) {
-	m := newMatcher(4, 1)
+	m := New(4, 1)
 	for a := range 4 {
 		for b := a + 1; b < 4; b++ {
-			m.set(a, b, weight{4})
+			m.Set(a, b, Weight{4})
 		}
 	}
-	m.compute()
-	_, ok := m.bestPartner(0, []int{1, 2, 3})
+	m.Compute()
+	_, ok := m.BestPartner(0, []int{1, 2, 3})
 	require.True(t, ok)
-	m.set(1, 2, weight{5})
-	_, ok = m.bestPartner(0, []int{1, 2, 3})
+	m.Set(1, 2, Weight{5})
+	_, ok = m.BestPartner(0, []int{1, 2, 3})
 	require.False(t, ok, "weights changed since the last compute")
-	mate := m.compute()
+	mate := m.Compute()
 	// Only 1 and 2 paired is best: 0 gets 3. The edge (0, 1) is slack,
 	// which rules 1 out.
-	got, ok := m.bestPartner(0, []int{1, 3})
+	got, ok := m.BestPartner(0, []int{1, 3})
 	require.True(t, ok)
 	require.Equal(t, 3, got)
 	require.Equal(t, 3, mate[0])
 	m.fix(0, 3)
-	_, ok = m.bestPartner(1, []int{2})
+	_, ok = m.BestPartner(1, []int{2})
 	require.False(t, ok, "a pair fixed since the last compute")
 }
 
@@ -196,21 +196,21 @@ func TestPairAcross(t *testing.T) {
 		for i := range w {
 			w[i] = make([]uint64, n)
 		}
-		m := newMatcher(n, 1)
+		m := New(n, 1)
 		if n%2 == 1 {
-			m = newOddMatcher(n, 1)
-			m.setBye(weight{1 + rng.Uint64N(3)}, nil)
+			m = NewOdd(n, 1)
+			m.SetUnpaired(Weight{1 + rng.Uint64N(3)}, nil)
 		}
 		for i := range n {
 			for j := i + 1; j < n; j++ {
 				if rng.IntN(5) != 0 {
 					x := 4 + rng.Uint64N(2)
 					w[i][j], w[j][i] = x, x
-					m.set(i, j, weight{x})
+					m.Set(i, j, Weight{x})
 				}
 			}
 		}
-		mate := m.compute()
+		mate := m.Compute()
 		perm := rng.Perm(n)
 		upper, lower := perm[:n/2], perm[n/2:]
 		isUpper := make([]bool, n)
@@ -227,9 +227,9 @@ func TestPairAcross(t *testing.T) {
 			return c
 		}
 		before := count(mate)
-		m.pairAcross(upper, lower)
+		m.PairAcross(upper, lower)
 		checkAcross(t, m, isUpper, iter)
-		after := m.compute()
+		after := m.Compute()
 		require.Equal(t, bruteForce(n, w), matchingWeight(t, after, w), "graph %d", iter)
 		across += count(after) - before
 	}
@@ -240,7 +240,7 @@ func TestPairAcross(t *testing.T) {
 // edge between two vertices outside blossoms is tight, and no pair within
 // the upper half and pair within the lower half are left that one swap
 // along tight edges would pair across.
-func checkAcross(t *testing.T, m *matcher, isUpper []bool, iter int) {
+func checkAcross(t *testing.T, m *Matcher, isUpper []bool, iter int) {
 	s := m.solver
 	trivial := func(v int) bool { return s.inblossom[v] == v }
 	partner := func(v int) int {
@@ -292,11 +292,11 @@ func TestDecideThenChange(t *testing.T) {
 				setEdge(i, j, 1+rng.Uint64N(6))
 			}
 		}
-		mate := m.compute()
+		mate := m.Compute()
 		a := rng.IntN(n)
 		b := mate[a]
 		require.NotEqual(t, a, b)
-		m.decide(a, b)
+		m.Decide(a, b)
 		if iter%2 == 0 {
 			// Touched again: back in the graph, which is matched whole.
 			c := rng.IntN(n)
@@ -304,7 +304,7 @@ func TestDecideThenChange(t *testing.T) {
 				c = rng.IntN(n)
 			}
 			setEdge(a, c, 1+rng.Uint64N(6))
-			require.Equal(t, bruteForce(n, w), matchingWeight(t, m.compute(), w), "graph %d: edge set at a decided pair", iter)
+			require.Equal(t, bruteForce(n, w), matchingWeight(t, m.Compute(), w), "graph %d: edge set at a decided pair", iter)
 			continue
 		}
 		var vs []int
@@ -313,8 +313,8 @@ func TestDecideThenChange(t *testing.T) {
 				vs = append(vs, v)
 			}
 		}
-		m.warmStart(vs)
-		after := m.compute()
+		m.WarmStart(vs)
+		after := m.Compute()
 		require.Equal(t, b, after[a], "graph %d: the decided pair stays", iter)
 		require.Equal(t, w[a][b]+bruteForce(n, withoutPair(w, a, b)), matchingWeight(t, after, w), "graph %d: warm start after decide", iter)
 	}

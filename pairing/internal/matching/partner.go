@@ -1,13 +1,13 @@
-package pairing
+package matching
 
 import "math/bits"
 
 // Choosing a partner without a search.
 //
-// The engine pairs each S1 player with the highest S2 player that some
-// maximum weight matching gives it: it nudges the weights of the player's
-// edges, best candidate most, and computes again, once per S1 player, a
-// thousand times in a late round of 2,000 players. Each such matching
+// A caller that wants each of a list of vertices paired with the first of
+// its candidates that some maximum weight matching gives it can nudge the
+// weights of the vertex's edges, best candidate most, and compute again,
+// once per vertex: a thousand times on a graph of 2,000 vertices. Each such matching
 // grows trees through the near-complete graph of tight edges and works out
 // least-slack edges across it.
 //
@@ -21,14 +21,14 @@ import "math/bits"
 // maximum weight as well. bestPartner does that, and leaves the rest, a
 // few in a hundred, to the nudged search.
 
-// bestPartner returns the first of cands (engine vertices, best first)
+// BestPartner returns the first of cands (engine vertices, best first)
 // that a maximum weight matching may pair with v, and makes the matching
 // pair them, updating the result of the last compute in place. It answers
 // only when the duals settle it cheaply, as described above; ok is false
 // otherwise, and when none of cands may be v's partner, and then the
 // matching is unchanged. The last compute must be current (no weight
 // changed and no pair fixed since), or ok is false.
-func (m *matcher) bestPartner(v int, cands []int) (partner int, ok bool) {
+func (m *Matcher) BestPartner(v int, cands []int) (partner int, ok bool) {
 	s := m.solver
 	if !s.settled {
 		return 0, false
@@ -66,7 +66,7 @@ func (m *matcher) bestPartner(v int, cands []int) (partner int, ok bool) {
 }
 
 // engine returns the engine's number for the solver's vertex sv.
-func (m *matcher) engine(sv int) int {
+func (m *Matcher) engine(sv int) int {
 	if m.inv == nil {
 		return sv
 	}
@@ -75,7 +75,7 @@ func (m *matcher) engine(sv int) int {
 
 // record copies the partner of the solver's vertex sv into the result of
 // the last compute.
-func (m *matcher) record(sv int) {
+func (m *Matcher) record(sv int) {
 	if sv == m.phantom {
 		return
 	}
@@ -105,7 +105,7 @@ func (s *blossomSolver) blossomSlackPositive(v, u int) bool {
 		add(sl, sl, s.dual[b])
 		add(sl, sl, s.dual[b])
 	}
-	return !sl.isZero()
+	return !sl.IsZero()
 }
 
 // swapPartner pairs v with u when that keeps the weight of the matching
@@ -188,18 +188,18 @@ func (s *blossomSolver) swapPartner(v, u, budget int) []int {
 	return nil
 }
 
-// pairAcross pairs players of upper with players of lower instead of
+// PairAcross pairs vertices of upper with vertices of lower instead of
 // among themselves wherever a swap of two pairs along tight edges does it
 // (swapPartner along one edge), before the engine makes the edges of such
 // pairs heavier: with raiseDual, those pairs then stay tight, and the
 // next matching has to pair again only the rest. The blossoms around the
-// players are dissolved first, as the changes to come would dissolve them
+// vertices are dissolved first, as the changes to come would dissolve them
 // anyway. The swaps keep the weight and every matched edge tight, but the
 // dissolving frees the bases of blossoms with positive duals: the matching
 // is optimal again only after the next compute, which must follow, and
 // until then the result of the last one is stale.
-func (m *matcher) pairAcross(upper, lower []int) {
-	m.flush()
+func (m *Matcher) PairAcross(upper, lower []int) {
+	m.Flush()
 	s := m.solver
 	if !s.started {
 		return

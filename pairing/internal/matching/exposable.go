@@ -1,23 +1,22 @@
-package pairing
+package matching
 
 import "math/bits"
 
 // Who can be left unpaired.
 //
-// With an odd number of players, the engine first decides the score of
-// the bye: the lowest score among the players that a maximum
-// matching can leave unpaired, eligible ones first (C4, C5). Only the
-// number of pairs matters for that, and the Gallai–Edmonds decomposition
+// A caller with an odd number of vertices may need to know which of them
+// some maximum matching leaves unpaired, before it weighs any pair. Only
+// the number of pairs matters for that, and the Gallai–Edmonds decomposition
 // answers it: given a maximum matching that leaves u unpaired, the
 // vertices some maximum matching leaves unpaired are those that an
 // alternating path of even length joins to u, the outer vertices of
 // Edmonds' search from u. A weighted matching of the whole field answers it
 // too, but its free vertex forces the duals into one blossom spanning
-// nearly everyone: over a second for 2,000 players, against milliseconds.
+// nearly everyone: over a second for 2,000 vertices, against milliseconds.
 
-// cardinality finds maximum matchings of a graph given by bit-set rows of
+// Cardinality finds maximum matchings of a graph given by bit-set rows of
 // adjacency, by Edmonds' search with blossom contraction.
-type cardinality struct {
+type Cardinality struct {
 	n, rows int
 	adj     []uint64 // row v: bit u set when (v, u) is an edge
 	mate    []int    // partner, or -1
@@ -30,10 +29,10 @@ type cardinality struct {
 	queue        []int
 }
 
-// newCardinality returns the graph on n vertices whose edges adj holds,
+// NewCardinality returns the graph on n vertices whose edges adj holds,
 // (n+63)/64 words a row, with no matching yet. It keeps adj.
-func newCardinality(n int, adj []uint64) *cardinality {
-	c := &cardinality{n: n, rows: (n + 63) / 64, adj: adj}
+func NewCardinality(n int, adj []uint64) *Cardinality {
+	c := &Cardinality{n: n, rows: (n + 63) / 64, adj: adj}
 	c.mate = make([]int, n)
 	c.parent = make([]int, n)
 	c.base = make([]int, n)
@@ -46,10 +45,10 @@ func newCardinality(n int, adj []uint64) *cardinality {
 	return c
 }
 
-// maximize makes the matching maximum and returns the number of
+// Maximize makes the matching maximum and returns the number of
 // vertices it leaves unmatched. A greedy pass in vertex order pairs
 // nearly everyone in a dense graph; searches from the rest finish it.
-func (c *cardinality) maximize() int {
+func (c *Cardinality) Maximize() int {
 	for v := range c.n {
 		if c.mate[v] != -1 {
 			continue
@@ -81,17 +80,17 @@ func (c *cardinality) maximize() int {
 	return exposed
 }
 
-// exposable returns, for a maximum matching, which vertices some maximum
+// Exposable returns, for a maximum matching, which vertices some maximum
 // matching leaves unmatched: the outer vertices of the searches from the
 // unmatched ones.
-func (c *cardinality) exposable() []bool {
+func (c *Cardinality) Exposable() []bool {
 	d := make([]bool, c.n)
 	for v := range c.n {
 		if c.mate[v] != -1 {
 			continue
 		}
 		if c.search(v) != -1 {
-			panic("pairing: exposable called before maximize")
+			panic("matching: Exposable called before Maximize")
 		}
 		for u, o := range c.outer {
 			d[u] = d[u] || o
@@ -103,7 +102,7 @@ func (c *cardinality) exposable() []bool {
 // search grows an alternating tree from the unmatched root and returns
 // the unmatched vertex an augmenting path reaches, or -1 when there is
 // none; outer then marks the vertices the tree reached at even distance.
-func (c *cardinality) search(root int) int {
+func (c *Cardinality) search(root int) int {
 	for v := range c.n {
 		c.parent[v], c.base[v], c.outer[v] = -1, v, false
 	}
@@ -148,7 +147,7 @@ func (c *cardinality) search(root int) int {
 
 // commonBase returns the base of the blossom that the edge between the
 // outer vertices a and b closes.
-func (c *cardinality) commonBase(a, b int) int {
+func (c *Cardinality) commonBase(a, b int) int {
 	clear(c.onPath)
 	for {
 		a = c.base[a]
@@ -169,7 +168,7 @@ func (c *cardinality) commonBase(a, b int) int {
 
 // markPath marks the blossoms on the path from v down to the base b and
 // points the parents along it across the new blossom, child first.
-func (c *cardinality) markPath(v, b, child int) {
+func (c *Cardinality) markPath(v, b, child int) {
 	for c.base[v] != b {
 		c.inBlossom[c.base[v]], c.inBlossom[c.base[c.mate[v]]] = true, true
 		c.parent[v] = child
@@ -180,7 +179,7 @@ func (c *cardinality) markPath(v, b, child int) {
 
 // augment flips the alternating path from the unmatched vertex end, which
 // the last search reached, back to its root.
-func (c *cardinality) augment(end int) {
+func (c *Cardinality) augment(end int) {
 	for v := end; v != -1; {
 		pv := c.parent[v]
 		next := c.mate[pv]
