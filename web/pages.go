@@ -12,6 +12,7 @@ import (
 	"arbiter/director"
 	"arbiter/export"
 	"arbiter/pairing/tiebreak"
+	"arbiter/rules"
 	"arbiter/store"
 )
 
@@ -74,22 +75,13 @@ func mustParsePages() *pages {
 	return p
 }
 
-// gameNames and systemNames are the games and pairing systems as players
-// call them.
-var (
-	gameNames   = map[string]string{"chess": "Chess", "tensor": "Tensor chess", "tavreli": "Tavreli", "shogi": "Shogi", "kvaa": "Kvaa"}
-	systemNames = map[string]string{"swiss-dutch": "Swiss (Dutch)", "swiss-dutch-2017": "Swiss (Dutch, 2017 rules)",
-		"round-robin": "round robin", "double-round-robin": "double round robin"}
-)
+// systemNames are the pairing systems as players call them.
+var systemNames = map[string]string{"swiss-dutch": "Swiss (Dutch)", "swiss-dutch-2017": "Swiss (Dutch, 2017 rules)",
+	"round-robin": "round robin", "double-round-robin": "double round robin"}
 
-// gameName names a game as players do ("Tensor chess"); an unknown game
-// keeps its code.
-func gameName(game string) string {
-	if n, ok := gameNames[game]; ok {
-		return n
-	}
-	return game
-}
+// gameName names a game as players do ("Tensor chess", its
+// rules.Facts.Title); an unknown game keeps its code.
+func gameName(game string) string { return rules.FactsOf(game).Title }
 
 // systemName names a pairing system as players do.
 func systemName(system string) string {
@@ -407,15 +399,7 @@ func (s *Site) standingsData(w http.ResponseWriter, r *http.Request) (map[string
 }
 
 // colourLetters are the crosstable letters of each game's sides.
-func colourLetters(game string) (byte, byte) {
-	switch game {
-	case "shogi":
-		return 's', 'g'
-	case "kvaa":
-		return 's', 'n'
-	}
-	return 'w', 'b'
-}
+func colourLetters(game string) (byte, byte) { return rules.FactsOf(game).Letters() }
 
 func (s *Site) crosstablePage(w http.ResponseWriter, r *http.Request) {
 	if data, ok := s.crosstableData(w, r); ok {
