@@ -14,6 +14,7 @@ import (
 	"arbiter/rules"
 	"arbiter/rules/chess"
 	"arbiter/rules/kvaa"
+	"arbiter/rules/shogi"
 	"arbiter/rules/shogi/kifu"
 	"arbiter/rules/tavreli"
 	"arbiter/rules/tensor"
@@ -45,21 +46,71 @@ var ErrRecordFormat = errors.New("not a record format")
 // by its Variant tag), .tav Tavreli, .kif/.kifu/.ki2/.ki2u/.csa shogi,
 // .kvaa Kvaa.
 func RecordGame(name string, data []byte) (string, error) {
-	switch ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(name), ".")); ext {
-	case "pgn":
-		if bytes.Contains(data, []byte(`[Variant "Tensor"]`)) {
-			return "tensor", nil
-		}
-		return "chess", nil
-	case "tav":
-		return "tavreli", nil
-	case "kif", "kifu", "ki2", "ki2u", "csa":
-		return "shogi", nil
-	case "kvaa":
-		return "kvaa", nil
-	default:
-		return "", fmt.Errorf("%s: extension %q: want .pgn, .tav, .kif, .kifu, .ki2, .ki2u, .csa or .kvaa: %w", name, ext, ErrRecordFormat)
+	r, err := readerOf(name)
+	if err != nil {
+		return "", err
 	}
+	return r.game(data), nil
+}
+
+// recordReader reads the records of one file extension.
+type recordReader struct {
+	ext string // lower case, without the dot
+	// game names the game a file holds (a PGN file: chess, or Tensor
+	// chess by its Variant tag).
+	game func(data []byte) string
+	// read reads the file's games of that game; ext is the file's
+	// extension with its dot (".csa").
+	read func(game, ext string, data []byte, options string) ([]rawGame, error)
+}
+
+// readers are the record readers, in the order an error lists them.
+var readers []recordReader
+
+// registerReader adds the reader of the record files with extension ext
+// (without the dot), whose games are all of one game or chosen by game.
+func registerReader(ext string, game func(data []byte) string,
+	read func(game, ext string, data []byte, options string) ([]rawGame, error)) {
+	readers = append(readers, recordReader{ext: ext, game: game, read: read})
+}
+
+// one is the game function of an extension that holds a single game.
+func one(game string) func([]byte) string { return func([]byte) string { return game } }
+
+// The readers of this package's games.
+func init() {
+	pgn := func(game, _ string, data []byte, _ string) ([]rawGame, error) { return readPGN(game, data) }
+	registerReader("pgn", func(data []byte) string {
+		if bytes.Contains(data, []byte(`[Variant "Tensor"]`)) {
+			return tensor.Name
+		}
+		return chess.Name
+	}, pgn)
+	registerReader("tav", one(tavreli.Name), func(_, _ string, data []byte, options string) ([]rawGame, error) {
+		return readTavreli(data, options)
+	})
+	shogiRead := func(_, ext string, data []byte, _ string) ([]rawGame, error) { return readShogi(ext, data) }
+	for _, ext := range []string{"kif", "kifu", "ki2", "ki2u", "csa"} {
+		registerReader(ext, one(shogi.Name), shogiRead)
+	}
+	registerReader("kvaa", one(kvaa.Name), func(_, _ string, data []byte, _ string) ([]rawGame, error) { return readKvaa(data) })
+}
+
+// readerOf returns the reader of a file by its name's extension.
+func readerOf(name string) (recordReader, error) {
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(name), "."))
+	exts := make([]string, len(readers))
+	for i, r := range readers {
+		if r.ext == ext {
+			return r, nil
+		}
+		exts[i] = "." + r.ext
+	}
+	want := strings.Join(exts, ", ")
+	if n := len(exts); n > 1 {
+		want = strings.Join(exts[:n-1], ", ") + " or " + exts[n-1]
+	}
+	return recordReader{}, fmt.Errorf("%s: extension %q: want %s: %w", name, ext, want, ErrRecordFormat)
 }
 
 // ReadGames reads every game of a record file, the format given by the
@@ -68,21 +119,12 @@ func RecordGame(name string, data []byte) (string, error) {
 // read, or whose moves are not legal, is an error naming the game (from
 // 1 in the file) and, for a move, its number and its text as written.
 func ReadGames(name string, data []byte, options string) ([]Imported, error) {
-	game, err := RecordGame(name, data)
+	rd, err := readerOf(name)
 	if err != nil {
 		return nil, err
 	}
-	var raws []rawGame
-	switch game {
-	case "chess", "tensor":
-		raws, err = readPGN(game, data)
-	case "tavreli":
-		raws, err = readTavreli(data, options)
-	case "kvaa":
-		raws, err = readKvaa(data)
-	case "shogi":
-		raws, err = readShogi(strings.ToLower(filepath.Ext(name)), data)
-	}
+	game := rd.game(data)
+	raws, err := rd.read(game, strings.ToLower(filepath.Ext(name)), data, options)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -238,7 +280,7 @@ func readPGN(game string, data []byte) ([]rawGame, error) {
 		imps []chess.Imported
 		err  error
 	)
-	if game == "tensor" {
+	if game == tensor.Name {
 		g, gerr := tensor.New(nil)
 		if gerr != nil {
 			return nil, gerr
@@ -316,7 +358,7 @@ func splitRecords(text string) []string {
 }
 
 func readTavreli(data []byte, options string) ([]rawGame, error) {
-	rg, err := rules.NewFromText("tavreli", options)
+	rg, err := rules.NewFromText(tavreli.Name, options)
 	if err != nil {
 		return nil, err
 	}

@@ -39,9 +39,12 @@ var config = func() *chesscore.Config {
 	return c
 }()
 
+// Name is the game's registered name.
+const Name = "chess"
+
 func init() {
-	rules.Register("chess", func(opts rules.Options) (rules.Game, error) { return New(opts) })
-	rules.Describe("chess", rules.Facts{Title: "Chess", Pieces: map[string]rules.PieceFacts{
+	rules.Register(Name, func(opts rules.Options) (rules.Game, error) { return New(opts) })
+	rules.Describe(Name, rules.Facts{Title: "Chess", Pieces: map[string]rules.PieceFacts{
 		"K": {Name: "king"}, "Q": {Name: "queen"}, "R": {Name: "rook"}, "B": {Name: "bishop"}, "N": {Name: "knight"},
 		"P": {Name: "pawn"},
 	}})

@@ -20,9 +20,12 @@ const altBackRank = "RTNBKQBNTR"
 // flag-fall rule of 3.12).
 type Position = chesscore.Position
 
+// Name is the game's registered name.
+const Name = "tensor"
+
 func init() {
-	rules.Register("tensor", func(opts rules.Options) (rules.Game, error) { return New(opts) })
-	rules.Describe("tensor", rules.Facts{Title: "Tensor chess", Pieces: map[string]rules.PieceFacts{
+	rules.Register(Name, func(opts rules.Options) (rules.Game, error) { return New(opts) })
+	rules.Describe(Name, rules.Facts{Title: "Tensor chess", Pieces: map[string]rules.PieceFacts{
 		"K": {Name: "king"}, "Q": {Name: "queen"}, "R": {Name: "rook"}, "B": {Name: "bishop"}, "N": {Name: "knight"},
 		"P": {Name: "pawn"}, "T": {Name: "monster"},
 	}})
