@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -50,50 +51,58 @@ func RecordGame(name string, data []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return r.game(data), nil
+	game, _ := r.open(data)
+	return game, nil
 }
 
 // recordReader reads the records of one file extension.
 type recordReader struct {
 	ext string // lower case, without the dot
-	// game names the game a file holds (a PGN file: chess, or Tensor
-	// chess by its Variant tag).
-	game func(data []byte) string
-	// read reads the file's games of that game; ext is the file's
-	// extension with its dot (".csa").
-	read func(game, ext string, data []byte, options string) ([]rawGame, error)
+	// open names the game a file holds (a PGN file: chess, or Tensor
+	// chess by its Variant tag) and returns the reader of its games.
+	open func(data []byte) (game string, read readFunc)
 }
+
+// readFunc reads the games of a record file; ext is the file's extension
+// with its dot (".csa"), options the rule options to read them under.
+type readFunc func(ext string, data []byte, options string) ([]rawGame, error)
 
 // readers are the record readers, in the order an error lists them.
 var readers []recordReader
 
 // registerReader adds the reader of the record files with extension ext
-// (without the dot), whose games are all of one game or chosen by game.
-func registerReader(ext string, game func(data []byte) string,
-	read func(game, ext string, data []byte, options string) ([]rawGame, error)) {
-	readers = append(readers, recordReader{ext: ext, game: game, read: read})
+// (without the dot).
+func registerReader(ext string, open func(data []byte) (string, readFunc)) {
+	readers = append(readers, recordReader{ext: ext, open: open})
 }
 
-// one is the game function of an extension that holds a single game.
-func one(game string) func([]byte) string { return func([]byte) string { return game } }
+// one opens the files of an extension that holds a single game.
+func one(game string, read readFunc) func([]byte) (string, readFunc) {
+	return func([]byte) (string, readFunc) { return game, read }
+}
 
 // The readers of this package's games.
 func init() {
-	pgn := func(game, _ string, data []byte, _ string) ([]rawGame, error) { return readPGN(game, data) }
-	registerReader("pgn", func(data []byte) string {
+	registerReader("pgn", func(data []byte) (string, readFunc) {
 		if bytes.Contains(data, []byte(`[Variant "Tensor"]`)) {
-			return tensor.Name
+			return tensor.Name, readPGN(func(r io.Reader) ([]chess.Imported, error) {
+				g, err := tensor.New(nil)
+				if err != nil {
+					return nil, err
+				}
+				return g.ImportPGN(r)
+			})
 		}
-		return chess.Name
-	}, pgn)
-	registerReader("tav", one(tavreli.Name), func(_, _ string, data []byte, options string) ([]rawGame, error) {
-		return readTavreli(data, options)
+		return chess.Name, readPGN(chess.ImportPGN)
 	})
-	shogiRead := func(_, ext string, data []byte, _ string) ([]rawGame, error) { return readShogi(ext, data) }
+	registerReader("tav", one(tavreli.Name, func(_ string, data []byte, options string) ([]rawGame, error) {
+		return readTavreli(data, options)
+	}))
+	shogiRead := func(ext string, data []byte, _ string) ([]rawGame, error) { return readShogi(ext, data) }
 	for _, ext := range []string{"kif", "kifu", "ki2", "ki2u", "csa"} {
-		registerReader(ext, one(shogi.Name), shogiRead)
+		registerReader(ext, one(shogi.Name, shogiRead))
 	}
-	registerReader("kvaa", one(kvaa.Name), func(_, _ string, data []byte, _ string) ([]rawGame, error) { return readKvaa(data) })
+	registerReader("kvaa", one(kvaa.Name, func(_ string, data []byte, _ string) ([]rawGame, error) { return readKvaa(data) }))
 }
 
 // readerOf returns the reader of a file by its name's extension.
@@ -123,8 +132,8 @@ func ReadGames(name string, data []byte, options string) ([]Imported, error) {
 	if err != nil {
 		return nil, err
 	}
-	game := rd.game(data)
-	raws, err := rd.read(game, strings.ToLower(filepath.Ext(name)), data, options)
+	game, read := rd.open(data)
+	raws, err := read(strings.ToLower(filepath.Ext(name)), data, options)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -275,20 +284,13 @@ func reasonOf(reasonTag string, word func() (rules.Reason, bool)) string {
 	return ""
 }
 
-func readPGN(game string, data []byte) ([]rawGame, error) {
-	var (
-		imps []chess.Imported
-		err  error
-	)
-	if game == tensor.Name {
-		g, gerr := tensor.New(nil)
-		if gerr != nil {
-			return nil, gerr
-		}
-		imps, err = g.ImportPGN(bytes.NewReader(data))
-	} else {
-		imps, err = chess.ImportPGN(bytes.NewReader(data))
-	}
+// readPGN reads PGN files of a chess-family game with its importer.
+func readPGN(importPGN func(io.Reader) ([]chess.Imported, error)) readFunc {
+	return func(_ string, data []byte, _ string) ([]rawGame, error) { return pgnGames(importPGN, data) }
+}
+
+func pgnGames(importPGN func(io.Reader) ([]chess.Imported, error), data []byte) ([]rawGame, error) {
+	imps, err := importPGN(bytes.NewReader(data))
 	if err != nil {
 		return nil, err
 	}
