@@ -105,6 +105,9 @@ type Traits struct {
 	// NoDrawByAgreement: the players cannot agree a draw (shogi, spec
 	// 2.12); a draw offer is refused.
 	NoDrawByAgreement bool
+	// Impasse: the players may agree jishogi, the arbiter may rule it, and
+	// a player may declare an entering king (shogi, spec 2.10 and 2.11).
+	Impasse bool
 }
 
 // IllegalDefault is a game's own default penalty for illegal moves.

@@ -39,8 +39,8 @@ var gameNameUses = map[[2]string]string{
 // A game's facts live in its registration (rules.Describe, and its record
 // formats in export.RegisterFormat), so no code outside rules/ may switch
 // on a game's name: it may not spell one (a string literal equal to a
-// registered game's name), nor compare with a game package's Name
-// constant. A sixth game is then one package and one import. Tests are
+// registered game's name, in Go or quoted in a template), nor compare with
+// a game package's Name constant. A sixth game is then one package and one import. Tests are
 // exempt: they name the games they play.
 func TestNoGameNameSwitchOutsideRules(t *testing.T) {
 	names := rules.Games()
@@ -63,6 +63,21 @@ func TestNoGameNameSwitchOutsideRules(t *testing.T) {
 			if rel == "rules" || rel == "testdata" || strings.HasSuffix(rel, "/testdata") ||
 				(strings.HasPrefix(d.Name(), ".") && rel != ".") {
 				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(rel, ".html") {
+			// Templates: a comparison such as eq .Game "shogi".
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			for i, line := range strings.Split(string(data), "\n") {
+				for _, name := range names {
+					if strings.Contains(line, strconv.Quote(name)) {
+						found = append(found, rel+":"+strconv.Itoa(i+1)+": the game name "+strconv.Quote(name))
+					}
+				}
 			}
 			return nil
 		}

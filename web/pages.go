@@ -48,14 +48,15 @@ var funcs = template.FuncMap{
 		}
 		return 0
 	},
-	"tbvalue":  func(v tiebreak.Value, s tiebreak.Spec) string { return v.Format(s.Kind) },
-	"cellcode": func(c tiebreak.Cell, first, second byte) string { return c.Code(first, second) },
-	"points":   func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) },
-	"tbname":   tbName,
-	"trunc":    truncate,
-	"gamename": gameName,
-	"sysname":  systemName,
-	"moveArgs": func(m *moveView, ply int) map[string]any { return map[string]any{"Move": m, "Ply": ply} },
+	"tbvalue":     func(v tiebreak.Value, s tiebreak.Spec) string { return v.Format(s.Kind) },
+	"cellcode":    func(c tiebreak.Cell, first, second byte) string { return c.Code(first, second) },
+	"points":      func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) },
+	"tbname":      tbName,
+	"trunc":       truncate,
+	"gamename":    gameName,
+	"arbitration": arbitrationOf,
+	"sysname":     systemName,
+	"moveArgs":    func(m *moveView, ply int) map[string]any { return map[string]any{"Move": m, "Ply": ply} },
 	"resultArgs": func(game uint64, csrf string, reasons []string) map[string]any {
 		return map[string]any{"Game": game, "CSRF": csrf, "Reasons": reasons}
 	},
@@ -82,6 +83,26 @@ var systemNames = map[string]string{"swiss-dutch": "Swiss (Dutch)", "swiss-dutch
 // gameName names a game as players do ("Tensor chess", its
 // rules.Facts.Title); an unknown game keeps its code.
 func gameName(game string) string { return rules.FactsOf(game).Title }
+
+// arbitration is what the console offers for a game at the board, from
+// its rules: draw offers or jishogi, draw claims, declarations.
+type arbitration struct {
+	DrawOffers bool // the players may agree a draw
+	Impasse    bool // jishogi offers and rulings, entering-king declarations
+	Claims     bool // a player may claim a draw (threefold, 50 moves)
+}
+
+// arbitrationOf returns what the console offers for a game (by its
+// registered name); an unknown game gets draw offers only.
+func arbitrationOf(game string) arbitration {
+	g, err := rules.New(game, nil)
+	if err != nil {
+		return arbitration{DrawOffers: true}
+	}
+	tr := g.Traits()
+	_, claims := g.Start().(rules.Claimer)
+	return arbitration{DrawOffers: !tr.NoDrawByAgreement, Impasse: tr.Impasse, Claims: claims}
+}
 
 // systemName names a pairing system as players do.
 func systemName(system string) string {

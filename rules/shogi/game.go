@@ -124,7 +124,7 @@ func (g *Game) Geometry() *rules.Geometry { return geometry }
 // the press (spec 3.4), because the board cannot see the hand leave; and a
 // foul loses at once (spec 2.8).
 func (g *Game) Traits() rules.Traits {
-	return rules.Traits{IllegalMoveLoses: true, JudgeAtPress: true, NoDrawByAgreement: true}
+	return rules.Traits{IllegalMoveLoses: true, JudgeAtPress: true, NoDrawByAgreement: true, Impasse: true}
 }
 
 // SquareName names a square the shogi way ("7g").
