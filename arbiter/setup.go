@@ -224,28 +224,6 @@ func plural(n int, noun string) string {
 	return noun + "s"
 }
 
-// pieceNouns are the pieces' names as each game's players say them, by
-// the letters of rules.Piece.Kind (and Mark); promotedNouns the names of
-// a piece turned to its Back face.
-var (
-	// Chess never has a 'T' (Tensor's monster).
-	chessNouns = map[rules.Kind]string{'P': "pawn", 'N': "knight", 'B': "bishop", 'R': "rook", 'Q': "queen", 'K': "king",
-		'T': "monster"}
-	pieceNouns = map[string]map[rules.Kind]string{
-		"chess":  chessNouns,
-		"tensor": chessNouns,
-		"tavreli": {'P': "Ratnik", 'N': "Vsadnik", 'B': "Luchnik", 'R': "Ratoborets", 'Q': "Knyaz", 'H': "Helgi",
-			'K': "Volkhv"},
-		"shogi": {'P': "pawn", 'L': "lance", 'N': "knight", 'S': "silver", 'B': "bishop", 'R': "rook", 'G': "gold",
-			'K': "king"},
-		"kvaa": {'C': "counter"},
-	}
-	promotedNouns = map[string]map[rules.Kind]string{
-		"shogi": {'P': "tokin", 'L': "promoted lance", 'N': "promoted knight", 'S': "promoted silver", 'B': "horse",
-			'R': "dragon"},
-	}
-)
-
 // pieceName names a piece for the players: "a white pawn", "a gote
 // dragon", "a white Ratnik marked Helgi". colour and face say whether
 // the piece's colour and face are known (a sensed piece: what the board
@@ -256,7 +234,7 @@ func (s *Session) pieceName(p rules.Piece, colour, face bool) string {
 	}
 	noun := s.kindNoun(p.Kind)
 	if face && p.Face == rules.Back {
-		if n, ok := promotedNouns[s.game.Name()][p.Kind]; ok {
+		if n, ok := rules.FactsOf(s.game.Name()).Noun(string(rune(p.Kind)) + "+"); ok {
 			noun = n
 		} else {
 			noun = "promoted " + noun
@@ -271,10 +249,10 @@ func (s *Session) pieceName(p rules.Piece, colour, face bool) string {
 	return "a " + noun
 }
 
-// kindNoun names a kind of piece in the session's game, or writes its
-// letter for a game without names here.
+// kindNoun names a kind of piece in the session's game (its
+// rules.Facts), or writes its letter for a game that does not name it.
 func (s *Session) kindNoun(k rules.Kind) string {
-	if n, ok := pieceNouns[s.game.Name()][k]; ok {
+	if n, ok := rules.FactsOf(s.game.Name()).Noun(string(rune(k))); ok {
 		return n
 	}
 	return string(rune(k))

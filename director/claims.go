@@ -65,12 +65,6 @@ type offer struct {
 	madeWith int
 }
 
-// claimPenalty is the time given to the opponent of a player whose draw
-// claim is found incorrect (FIDE 9.5.3: two minutes), for the games
-// played under the FIDE Laws (chess; Tensor G1). Tavreli's source has no
-// penalty (tavreli.md D21), and the other games have no claims.
-var claimPenalty = map[string]time.Duration{"chess": 2 * time.Minute, "tensor": 2 * time.Minute}
-
 // systemWho is the audit log's name for what the daemon does by itself.
 const systemWho = "daemon"
 
@@ -142,9 +136,10 @@ func (d *Director) offer(t *Table, side rules.Color, kind OfferKind, who, why st
 	name := t.rgame.SideName(side)
 	switch kind {
 	case DrawOffer:
-		if t.rgame.Name() == shogi.Name {
-			// Spec 2.12: shogi has no draw by agreement.
-			return badInput("shogi has no draw by agreement: propose jishogi, or the arbiter sets the result")
+		if t.rgame.Traits().NoDrawByAgreement {
+			// Shogi spec 2.12: shogi has no draw by agreement.
+			return badInput("%s has no draw by agreement: propose jishogi, or the arbiter sets the result",
+				t.rgame.Name())
 		}
 	case JishogiOffer:
 		p, ok := t.session.Position().(*shogi.Position)
@@ -418,7 +413,7 @@ func (d *Director) claimDraw(t *Table, side rules.Color, intended, who, why stri
 			v.Detail = fmt.Sprintf("%s claims a draw%s: valid, %s", name, written, claimWord(claims[0].Reason))
 			return d.endBy(t, v.Outcome, v.Detail, who, "draw-claim", why, v.Detail)
 		}
-		v.Penalty = claimPenalty[t.rgame.Name()]
+		v.Penalty = t.rgame.Traits().ClaimPenalty
 		v.Detail = fmt.Sprintf("%s claims a draw%s: incorrect, the game goes on", name, written)
 		if v.Penalty > 0 {
 			if c := t.session.Clock(); c != nil {

@@ -382,11 +382,7 @@ func (d *Director) pair(tr *tour, number, rematchesBefore int) (*plan, error) {
 	if tr.rec.System == "swiss-dutch-2017" {
 		opts.Edition = pairing.Dutch2017
 	}
-	if tr.rec.Game == "shogi" {
-		opts.Colours = pairing.ShogiColours
-	} else if tr.rec.Game == "kvaa" {
-		opts.Colours = pairing.FirstPlayerByLot
-	}
+	opts.Colours = colourPolicy(rules.FactsOf(tr.rec.Game).Colours)
 	p, err := pairing.Pair(t, opts)
 	if err != nil {
 		return nil, err
@@ -405,6 +401,18 @@ func (d *Director) pair(tr *tour, number, rematchesBefore int) (*plan, error) {
 // ranking when late entrants joined (FIDE C.04.2: numbers are reassigned
 // so that a late entrant ranks by rating among the others; the start
 // numbers stored with the games do not change). It returns the map from
+// colourPolicy is the pairing engine's colour policy for a game's colour
+// rule (rules.Facts.Colours).
+func colourPolicy(r rules.ColourRule) pairing.ColourPolicy {
+	switch r {
+	case rules.ColoursShogi:
+		return pairing.ShogiColours
+	case rules.ColoursByLot:
+		return pairing.FirstPlayerByLot
+	}
+	return pairing.ChessColours
+}
+
 // pairing numbers back to start numbers.
 func renumber(t *trf.Tournament, players []store.Player) map[int]int {
 	back := map[int]int{0: 0}

@@ -5,6 +5,10 @@
 // the time of every move, a tournament's TRF report, and a zip archive of
 // the whole event with a folder per tournament.
 //
+// A game's record formats and their writers are registered by format with
+// [RegisterFormat], so the pages, the archive and the live feeds offer
+// whatever formats a game has without naming games themselves.
+//
 // Everything is written from what the store holds: a game's stored
 // canonical moves are replayed with the game's rules, so a record is
 // always legal and in the notation of the game's own package. A TRF
@@ -17,64 +21,14 @@
 package export
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 	"unicode"
 
 	"arbiter/store"
 )
-
-// Format is one record format of a game.
-type Format struct {
-	Name      string // short name used in URLs and file names, e.g. "kif"
-	Ext       string // file extension without the dot
-	MediaType string // Content-Type of the file
-	Title     string // human name, e.g. "KIF (Japanese)"
-}
-
-var (
-	pgn        = Format{"pgn", "pgn", "application/x-chess-pgn; charset=utf-8", "PGN"}
-	tavLatin   = Format{"latin", "tav", "text/plain; charset=utf-8", "Tavreli record, Latin files"}
-	tavCyril   = Format{"cyrillic", "tav", "text/plain; charset=utf-8", "Tavreli record, Cyrillic files"}
-	kif        = Format{"kif", "kifu", "text/plain; charset=utf-8", "KIF (UTF-8)"}
-	csa        = Format{"csa", "csa", "text/plain; charset=utf-8", "CSA"}
-	ki2        = Format{"ki2", "ki2u", "text/plain; charset=utf-8", "KI2 (UTF-8)"}
-	kvaaRecord = Format{"kvaa", "kvaa", "text/plain; charset=utf-8", "Kvaa record"}
-)
-
-// formats lists the record formats of every game, the usual one first.
-var formats = map[string][]Format{
-	"tavreli": {tavLatin, tavCyril},
-	"shogi":   {kif, csa, ki2},
-	"chess":   {pgn},
-	"tensor":  {pgn},
-	"kvaa":    {kvaaRecord},
-}
-
-// ErrFormat is returned for a format the game has no writer for.
-var ErrFormat = errors.New("no such record format for this game")
-
-// Formats returns the record formats of a game (by its registered name),
-// the usual one first; nil for a game without a record writer.
-func Formats(game string) []Format { return slices.Clone(formats[game]) }
-
-// LookupFormat returns the named format of a game.
-func LookupFormat(game, name string) (Format, error) {
-	for _, f := range formats[game] {
-		if f.Name == name {
-			return f, nil
-		}
-	}
-	names := make([]string, 0, len(formats[game]))
-	for _, f := range formats[game] {
-		names = append(names, f.Name)
-	}
-	return Format{}, fmt.Errorf("format %q of %s (have %s): %w", name, game, strings.Join(names, ", "), ErrFormat)
-}
 
 // Sheet is one game with what its records need: the stored game and
 // moves, the names of the event and the tournament for the headers, and
@@ -153,9 +107,7 @@ func (s *Sheet) FileName(f Format) string {
 	b.WriteString(Slug(g.First))
 	b.WriteByte('-')
 	b.WriteString(Slug(g.Second))
-	if f.Name == tavCyril.Name {
-		b.WriteString("-cyrillic")
-	}
+	b.WriteString(f.Suffix)
 	b.WriteByte('.')
 	b.WriteString(f.Ext)
 	return b.String()
@@ -163,7 +115,7 @@ func (s *Sheet) FileName(f Format) string {
 
 // Write writes the sheet's record in the named format of its game.
 func (s *Sheet) Write(w io.Writer, format string) error {
-	f, err := LookupFormat(s.Game.Game, format)
+	f, err := lookup(s.Game.Game, format)
 	if err != nil {
 		return err
 	}
@@ -171,17 +123,7 @@ func (s *Sheet) Write(w io.Writer, format string) error {
 	if err != nil {
 		return fmt.Errorf("game %d: %w", s.Game.ID, err)
 	}
-	var text string
-	switch f {
-	case tavLatin, tavCyril:
-		text, err = tavreliRecord(s, r, f == tavCyril)
-	case kif, csa, ki2:
-		text, err = shogiRecord(s, r, f)
-	case pgn:
-		text, err = pgnRecord(s, r)
-	case kvaaRecord:
-		text, err = kvaaText(s, r)
-	}
+	text, err := f.write(s, r)
 	if err != nil {
 		return fmt.Errorf("game %d: %s record: %w", s.Game.ID, f.Name, err)
 	}

@@ -51,14 +51,14 @@ func (s *Sheet) WriteHTML(w io.Writer) error {
 	p := sheetPage{
 		Heading: oneline.Clean(eventTag(s)), GameName: g.Game, TimeControl: oneline.Clean(g.TimeControl), ID: g.ID,
 		Round: g.Round, Board: g.BoardNo, White: oneline.Clean(g.First), Black: oneline.Clean(g.Second),
-		FirstSide: r.game.SideName(rules.First), SecondSide: r.game.SideName(rules.Second),
-		Result: resultToken(r.outcome),
+		FirstSide: r.Game.SideName(rules.First), SecondSide: r.Game.SideName(rules.Second),
+		Result: resultToken(r.Outcome),
 	}
 	if p.Heading == "" {
 		p.Heading = "Scoresheet"
 	}
-	if r.outcome.Over() {
-		p.Reason = r.outcome.Reason.String()
+	if r.Outcome.Over() {
+		p.Reason = r.Outcome.Reason.String()
 	}
 	if !g.Started.IsZero() {
 		p.Date = g.Started.UTC().Format("2006-01-02")
@@ -71,12 +71,12 @@ func (s *Sheet) WriteHTML(w io.Writer) error {
 		if timed {
 			sm.Clock = FormatClock(clocks[i])
 		}
-		if r.sides[i] == rules.First || row == nil || row.Second != nil {
+		if r.Sides[i] == rules.First || row == nil || row.Second != nil {
 			number++
 			p.Rows = append(p.Rows, sheetRow{Number: number})
 			row = &p.Rows[len(p.Rows)-1]
 		}
-		if r.sides[i] == rules.First {
+		if r.Sides[i] == rules.First {
 			row.First = sm
 		} else {
 			row.Second = sm

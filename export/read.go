@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 	"arbiter/rules"
 	"arbiter/rules/chess"
 	"arbiter/rules/kvaa"
+	"arbiter/rules/shogi"
 	"arbiter/rules/shogi/kifu"
 	"arbiter/rules/tavreli"
 	"arbiter/rules/tensor"
@@ -45,21 +47,79 @@ var ErrRecordFormat = errors.New("not a record format")
 // by its Variant tag), .tav Tavreli, .kif/.kifu/.ki2/.ki2u/.csa shogi,
 // .kvaa Kvaa.
 func RecordGame(name string, data []byte) (string, error) {
-	switch ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(name), ".")); ext {
-	case "pgn":
-		if bytes.Contains(data, []byte(`[Variant "Tensor"]`)) {
-			return "tensor", nil
-		}
-		return "chess", nil
-	case "tav":
-		return "tavreli", nil
-	case "kif", "kifu", "ki2", "ki2u", "csa":
-		return "shogi", nil
-	case "kvaa":
-		return "kvaa", nil
-	default:
-		return "", fmt.Errorf("%s: extension %q: want .pgn, .tav, .kif, .kifu, .ki2, .ki2u, .csa or .kvaa: %w", name, ext, ErrRecordFormat)
+	r, err := readerOf(name)
+	if err != nil {
+		return "", err
 	}
+	game, _ := r.open(data)
+	return game, nil
+}
+
+// recordReader reads the records of one file extension.
+type recordReader struct {
+	ext string // lower case, without the dot
+	// open names the game a file holds (a PGN file: chess, or Tensor
+	// chess by its Variant tag) and returns the reader of its games.
+	open func(data []byte) (game string, read readFunc)
+}
+
+// readFunc reads the games of a record file; ext is the file's extension
+// with its dot (".csa"), options the rule options to read them under.
+type readFunc func(ext string, data []byte, options string) ([]rawGame, error)
+
+// readers are the record readers, in the order an error lists them.
+var readers []recordReader
+
+// registerReader adds the reader of the record files with extension ext
+// (without the dot).
+func registerReader(ext string, open func(data []byte) (string, readFunc)) {
+	readers = append(readers, recordReader{ext: ext, open: open})
+}
+
+// one opens the files of an extension that holds a single game.
+func one(game string, read readFunc) func([]byte) (string, readFunc) {
+	return func([]byte) (string, readFunc) { return game, read }
+}
+
+// The readers of this package's games.
+func init() {
+	registerReader("pgn", func(data []byte) (string, readFunc) {
+		if bytes.Contains(data, []byte(`[Variant "Tensor"]`)) {
+			return tensor.Name, readPGN(func(r io.Reader) ([]chess.Imported, error) {
+				g, err := tensor.New(nil)
+				if err != nil {
+					return nil, err
+				}
+				return g.ImportPGN(r)
+			})
+		}
+		return chess.Name, readPGN(chess.ImportPGN)
+	})
+	registerReader("tav", one(tavreli.Name, func(_ string, data []byte, options string) ([]rawGame, error) {
+		return readTavreli(data, options)
+	}))
+	shogiRead := func(ext string, data []byte, _ string) ([]rawGame, error) { return readShogi(ext, data) }
+	for _, ext := range []string{"kif", "kifu", "ki2", "ki2u", "csa"} {
+		registerReader(ext, one(shogi.Name, shogiRead))
+	}
+	registerReader("kvaa", one(kvaa.Name, func(_ string, data []byte, _ string) ([]rawGame, error) { return readKvaa(data) }))
+}
+
+// readerOf returns the reader of a file by its name's extension.
+func readerOf(name string) (recordReader, error) {
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(name), "."))
+	exts := make([]string, len(readers))
+	for i, r := range readers {
+		if r.ext == ext {
+			return r, nil
+		}
+		exts[i] = "." + r.ext
+	}
+	want := strings.Join(exts, ", ")
+	if n := len(exts); n > 1 {
+		want = strings.Join(exts[:n-1], ", ") + " or " + exts[n-1]
+	}
+	return recordReader{}, fmt.Errorf("%s: extension %q: want %s: %w", name, ext, want, ErrRecordFormat)
 }
 
 // ReadGames reads every game of a record file, the format given by the
@@ -68,21 +128,12 @@ func RecordGame(name string, data []byte) (string, error) {
 // read, or whose moves are not legal, is an error naming the game (from
 // 1 in the file) and, for a move, its number and its text as written.
 func ReadGames(name string, data []byte, options string) ([]Imported, error) {
-	game, err := RecordGame(name, data)
+	rd, err := readerOf(name)
 	if err != nil {
 		return nil, err
 	}
-	var raws []rawGame
-	switch game {
-	case "chess", "tensor":
-		raws, err = readPGN(game, data)
-	case "tavreli":
-		raws, err = readTavreli(data, options)
-	case "kvaa":
-		raws, err = readKvaa(data)
-	case "shogi":
-		raws, err = readShogi(strings.ToLower(filepath.Ext(name)), data)
-	}
+	game, read := rd.open(data)
+	raws, err := read(strings.ToLower(filepath.Ext(name)), data, options)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -233,20 +284,13 @@ func reasonOf(reasonTag string, word func() (rules.Reason, bool)) string {
 	return ""
 }
 
-func readPGN(game string, data []byte) ([]rawGame, error) {
-	var (
-		imps []chess.Imported
-		err  error
-	)
-	if game == "tensor" {
-		g, gerr := tensor.New(nil)
-		if gerr != nil {
-			return nil, gerr
-		}
-		imps, err = g.ImportPGN(bytes.NewReader(data))
-	} else {
-		imps, err = chess.ImportPGN(bytes.NewReader(data))
-	}
+// readPGN reads PGN files of a chess-family game with its importer.
+func readPGN(importPGN func(io.Reader) ([]chess.Imported, error)) readFunc {
+	return func(_ string, data []byte, _ string) ([]rawGame, error) { return pgnGames(importPGN, data) }
+}
+
+func pgnGames(importPGN func(io.Reader) ([]chess.Imported, error), data []byte) ([]rawGame, error) {
+	imps, err := importPGN(bytes.NewReader(data))
 	if err != nil {
 		return nil, err
 	}
@@ -316,7 +360,7 @@ func splitRecords(text string) []string {
 }
 
 func readTavreli(data []byte, options string) ([]rawGame, error) {
-	rg, err := rules.NewFromText("tavreli", options)
+	rg, err := rules.NewFromText(tavreli.Name, options)
 	if err != nil {
 		return nil, err
 	}

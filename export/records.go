@@ -9,6 +9,7 @@ import (
 	"arbiter/rules"
 	"arbiter/rules/chess"
 	"arbiter/rules/kvaa"
+	"arbiter/rules/shogi"
 	"arbiter/rules/shogi/kifu"
 	"arbiter/rules/tavreli"
 	"arbiter/rules/tensor"
@@ -18,6 +19,25 @@ import (
 // The per-game record writers. Each turns the replayed game into its
 // package's record type and lets that package write it, so the notation is
 // always the game's own.
+
+// The formats of this package's games, each game's usual one first.
+func init() {
+	text := "text/plain; charset=utf-8"
+	pgn := Format{Name: "pgn", Ext: "pgn", MediaType: "application/x-chess-pgn; charset=utf-8", Title: "PGN"}
+	RegisterFormat(chess.Name, pgn, pgnRecord(chess.NewRecord, ""))
+	RegisterFormat(tensor.Name, pgn, pgnRecord(tensor.NewRecord, "Tensor"))
+	RegisterFormat(tavreli.Name, Format{Name: "latin", Ext: "tav", MediaType: text, Title: "Tavreli record, Latin files"},
+		func(s *Sheet, r *Replayed) (string, error) { return tavreliRecord(s, r, false) })
+	RegisterFormat(tavreli.Name, Format{Name: "cyrillic", Ext: "tav", MediaType: text, Title: "Tavreli record, Cyrillic files",
+		Suffix: "-cyrillic"}, func(s *Sheet, r *Replayed) (string, error) { return tavreliRecord(s, r, true) })
+	RegisterFormat(shogi.Name, Format{Name: "kif", Ext: "kifu", MediaType: text, Title: "KIF (UTF-8)"},
+		shogiRecord(func(rec *kifu.Record) (string, error) { return kifu.WriteKIF(rec, kifu.KIFOptions{}) }))
+	RegisterFormat(shogi.Name, Format{Name: "csa", Ext: "csa", MediaType: text, Title: "CSA", Separator: "/\n"},
+		shogiRecord(kifu.WriteCSA))
+	RegisterFormat(shogi.Name, Format{Name: "ki2", Ext: "ki2u", MediaType: text, Title: "KI2 (UTF-8)"},
+		shogiRecord(kifu.WriteKI2))
+	RegisterFormat(kvaa.Name, Format{Name: "kvaa", Ext: "kvaa", MediaType: text, Title: "Kvaa record"}, kvaaText)
+}
 
 // date is the PGN-style date of a game, "????.??.??" when unknown.
 func date(s *Sheet) string {
@@ -69,11 +89,11 @@ func FormatClock(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d:%02d", h, m, sec)
 }
 
-func tavreliRecord(s *Sheet, r *replayed, cyrillic bool) (string, error) {
-	start, ok := r.start.(*tavreli.Position)
-	g, gok := r.game.(*tavreli.Game)
+func tavreliRecord(s *Sheet, r *Replayed, cyrillic bool) (string, error) {
+	start, ok := r.Start.(*tavreli.Position)
+	g, gok := r.Game.(*tavreli.Game)
 	if !ok || !gok {
-		return "", fmt.Errorf("not a Tavreli game: %T", r.start)
+		return "", fmt.Errorf("not a Tavreli game: %T", r.Start)
 	}
 	rec := &tavreli.Record{
 		Tags: []tavreli.Tag{
@@ -81,16 +101,16 @@ func tavreliRecord(s *Sheet, r *replayed, cyrillic bool) (string, error) {
 			{Name: "White", Value: s.Game.First}, {Name: "Black", Value: s.Game.Second},
 		},
 		Start:  start.Board(),
-		Result: resultToken(r.outcome),
+		Result: resultToken(r.Outcome),
 	}
 	if s.Game.TimeControl != "" {
 		rec.SetTag("TimeControl", s.Game.TimeControl)
 	}
-	if r.outcome.Over() {
-		rec.SetTag("Termination", r.outcome.Reason.String())
+	if r.Outcome.Over() {
+		rec.SetTag("Termination", r.Outcome.Reason.String())
 	}
 	clocks, timed := remaining(s, r)
-	for i, m := range r.moves {
+	for i, m := range r.Moves {
 		mv, ok := m.(tavreli.Move)
 		if !ok {
 			return "", fmt.Errorf("ply %d: not a Tavreli move: %T", i+1, m)
@@ -108,7 +128,13 @@ func tavreliRecord(s *Sheet, r *replayed, cyrillic bool) (string, error) {
 	return rec.Format(alpha, g.Array()), nil
 }
 
-func shogiRecord(s *Sheet, r *replayed, f Format) (string, error) {
+// shogiRecord is the writer of a shogi record format: the record built
+// here, written by write.
+func shogiRecord(write func(*kifu.Record) (string, error)) Writer {
+	return func(s *Sheet, r *Replayed) (string, error) { return shogiText(s, r, write) }
+}
+
+func shogiText(s *Sheet, r *Replayed, write func(*kifu.Record) (string, error)) (string, error) {
 	rec := &kifu.Record{Start: s.Game.StartPosition}
 	rec.Meta = kifu.Meta{
 		Event: eventTag(s), Sente: s.Game.First, Gote: s.Game.Second,
@@ -122,17 +148,11 @@ func shogiRecord(s *Sheet, r *replayed, f Format) (string, error) {
 		rec.Meta.Extra = append(rec.Meta.Extra, kifu.Header{Key: "Round", Value: round(s)})
 	}
 	used := moveTimes(s)
-	for i, m := range r.moves {
+	for i, m := range r.Moves {
 		rec.Moves = append(rec.Moves, kifu.RecordMove{USI: m.String(), Time: used[i]})
 	}
-	rec.End = shogiTerminal(r.outcome)
-	switch f {
-	case kif:
-		return kifu.WriteKIF(rec, kifu.KIFOptions{})
-	case csa:
-		return kifu.WriteCSA(rec)
-	}
-	return kifu.WriteKI2(rec)
+	rec.End = shogiTerminal(r.Outcome)
+	return write(rec)
 }
 
 // shogiTerminal maps a result onto the terminal event of shogi records.
@@ -169,17 +189,21 @@ func shogiTerminal(o rules.Outcome) kifu.Terminal {
 	return kifu.Terminal{Kind: kifu.Resign, Side: loser, Comment: o.Reason.String()}
 }
 
-func pgnRecord(s *Sheet, r *replayed) (string, error) {
+// pgnRecord is the PGN writer of a chess-family game: newRecord is the
+// game's own record maker (its SAN), and variant, when not empty, the
+// Variant tag a record without one gets.
+func pgnRecord(newRecord func(*chess.Position, []rules.Move, []time.Duration) (*chess.Record, error), variant string) Writer {
+	return func(s *Sheet, r *Replayed) (string, error) { return pgnText(s, r, newRecord, variant) }
+}
+
+func pgnText(s *Sheet, r *Replayed, newRecord func(*chess.Position, []rules.Move, []time.Duration) (*chess.Record, error),
+	variant string) (string, error) {
 	clocks, _ := remaining(s, r)
-	start, ok := r.start.(*chess.Position)
+	start, ok := r.Start.(*chess.Position)
 	if !ok {
-		return "", fmt.Errorf("not a chess-family position: %T", r.start)
+		return "", fmt.Errorf("not a chess-family position: %T", r.Start)
 	}
-	newRecord := chess.NewRecord
-	if s.Game.Game == "tensor" {
-		newRecord = tensor.NewRecord
-	}
-	rec, err := newRecord(start, r.moves, clocks)
+	rec, err := newRecord(start, r.Moves, clocks)
 	if err != nil {
 		return "", err
 	}
@@ -196,9 +220,9 @@ func pgnRecord(s *Sheet, r *replayed) (string, error) {
 	tags = append(tags, playerTags("White", s.First)...)
 	tags = append(tags, playerTags("Black", s.Second)...)
 	rec.Tags = append(tags, rec.Tags...)
-	if s.Game.Game == "tensor" {
+	if variant != "" {
 		if _, ok := rec.Tag("Variant"); !ok {
-			rec.SetTag("Variant", "Tensor")
+			rec.SetTag("Variant", variant)
 		}
 	}
 	if s.Game.TimeControl != "" {
@@ -210,13 +234,13 @@ func pgnRecord(s *Sheet, r *replayed) (string, error) {
 			rec.SetTag("ArbiterTimeControl", s.Game.TimeControl)
 		}
 	}
-	rec.Result = resultToken(r.outcome)
-	if r.outcome.Over() {
-		rec.SetTag("Termination", chess.Termination(r.outcome))
+	rec.Result = resultToken(r.Outcome)
+	if r.Outcome.Over() {
+		rec.SetTag("Termination", chess.Termination(r.Outcome))
 		// The standard's Termination says "normal" for a resignation, an
 		// agreement, a claimed repetition or the 50-move rule alike: the
 		// stored reason says which.
-		rec.SetTag("Reason", r.outcome.Reason.String())
+		rec.SetTag("Reason", r.Outcome.Reason.String())
 	}
 	var b strings.Builder
 	if err := chess.WritePGN(&b, rec); err != nil {
@@ -225,13 +249,13 @@ func pgnRecord(s *Sheet, r *replayed) (string, error) {
 	return b.String(), nil
 }
 
-func kvaaText(s *Sheet, r *replayed) (string, error) {
-	start, ok := r.start.(*kvaa.Position)
+func kvaaText(s *Sheet, r *Replayed) (string, error) {
+	start, ok := r.Start.(*kvaa.Position)
 	if !ok {
-		return "", fmt.Errorf("not a Kvaa position: %T", r.start)
+		return "", fmt.Errorf("not a Kvaa position: %T", r.Start)
 	}
-	turns := make([]kvaa.Turn, len(r.moves))
-	for i, m := range r.moves {
+	turns := make([]kvaa.Turn, len(r.Moves))
+	for i, m := range r.Moves {
 		t, ok := m.(kvaa.Turn)
 		if !ok {
 			return "", fmt.Errorf("ply %d: not a Kvaa turn: %T", i+1, m)
@@ -239,10 +263,10 @@ func kvaaText(s *Sheet, r *replayed) (string, error) {
 		turns[i] = t
 	}
 	term := kvaa.Termination("")
-	if r.outcome.Over() {
+	if r.Outcome.Over() {
 		term = kvaaTermination(r)
 	}
-	rec := kvaa.NewRecord(start.Game(), turns, r.outcome.Result, term,
+	rec := kvaa.NewRecord(start.Game(), turns, r.Outcome.Result, term,
 		kvaa.Tag{Name: "Event", Value: tagSafe(eventTag(s))}, kvaa.Tag{Name: "Date", Value: date(s)},
 		kvaa.Tag{Name: "Round", Value: round(s)},
 		kvaa.Tag{Name: "South", Value: tagSafe(s.Game.First)}, kvaa.Tag{Name: "North", Value: tagSafe(s.Game.Second)})
@@ -282,21 +306,21 @@ func setKvaaTag(rec *kvaa.Record, name, value string) {
 // kvaaTermination is the record's termination code of a stored result:
 // the rules' own code when the final position ends the game that way,
 // otherwise the code of the stored reason.
-func kvaaTermination(r *replayed) kvaa.Termination {
+func kvaaTermination(r *Replayed) kvaa.Termination {
 	if p, ok := r.last().(*kvaa.Position); ok {
-		history := append([]rules.Position{r.start}, r.after...)
+		history := append([]rules.Position{r.Start}, r.After...)
 		history = history[:len(history)-1]
-		if o, t := p.End(history); o.Over() && t.Reason() == r.outcome.Reason {
+		if o, t := p.End(history); o.Over() && t.Reason() == r.Outcome.Reason {
 			return t
 		}
 	}
 	for _, t := range []kvaa.Termination{kvaa.CapturedAll, kvaa.Blocked, kvaa.NoProgress, kvaa.RepetitionEnd,
 		kvaa.TimeForfeit, kvaa.Resigned, kvaa.Agreed, kvaa.Forfeited} {
-		if t.Reason() == r.outcome.Reason {
+		if t.Reason() == r.Outcome.Reason {
 			return t
 		}
 	}
-	return kvaa.Termination(r.outcome.Reason.String())
+	return kvaa.Termination(r.Outcome.Reason.String())
 }
 
 // tagSafe replaces the quotes a Kvaa tag value cannot hold; the record

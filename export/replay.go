@@ -15,23 +15,24 @@ import (
 	_ "arbiter/rules/tensor"
 )
 
-// replayed is a stored game played again with its rules.
-type replayed struct {
-	game  rules.Game
-	start rules.Position
-	moves []rules.Move
-	// after[i] is the position after moves[i]; sides[i] the side that
+// Replayed is a stored game played again with its rules, as a record
+// [Writer] gets it.
+type Replayed struct {
+	Game  rules.Game
+	Start rules.Position
+	Moves []rules.Move
+	// After[i] is the position after Moves[i]; Sides[i] the side that
 	// played it.
-	after []rules.Position
-	sides []rules.Color
-	// outcome is the stored result, Ongoing while the game runs.
-	outcome rules.Outcome
+	After []rules.Position
+	Sides []rules.Color
+	// Outcome is the stored result, Ongoing while the game runs.
+	Outcome rules.Outcome
 }
 
 // replay plays the sheet's stored canonical moves from its start position.
 // A move that does not parse or is not legal is an error naming its ply:
 // the database and the rules disagree.
-func replay(s *Sheet) (*replayed, error) {
+func replay(s *Sheet) (*Replayed, error) {
 	g := s.Game
 	game, err := rules.NewFromText(g.Game, g.Options)
 	if err != nil {
@@ -43,7 +44,7 @@ func replay(s *Sheet) (*replayed, error) {
 			return nil, fmt.Errorf("start position: %w", err)
 		}
 	}
-	r := &replayed{game: game, start: start}
+	r := &Replayed{Game: game, Start: start}
 	pos := start
 	for i, m := range s.Moves {
 		if m.Ply != i+1 {
@@ -53,12 +54,12 @@ func replay(s *Sheet) (*replayed, error) {
 		if err != nil {
 			return nil, fmt.Errorf("ply %d %q: %w", m.Ply, m.Canonical, err)
 		}
-		r.moves = append(r.moves, mv)
-		r.sides = append(r.sides, pos.Turn())
-		r.after = append(r.after, next)
+		r.Moves = append(r.Moves, mv)
+		r.Sides = append(r.Sides, pos.Turn())
+		r.After = append(r.After, next)
 		pos = next
 	}
-	r.outcome = storedOutcome(g)
+	r.Outcome = storedOutcome(g)
 	return r, nil
 }
 
@@ -73,24 +74,24 @@ func storedOutcome(g store.Game) rules.Outcome {
 }
 
 // last returns the position after the last move.
-func (r *replayed) last() rules.Position {
-	if len(r.after) == 0 {
-		return r.start
+func (r *Replayed) last() rules.Position {
+	if len(r.After) == 0 {
+		return r.Start
 	}
-	return r.after[len(r.after)-1]
+	return r.After[len(r.After)-1]
 }
 
 // remaining returns the mover's clock after each move, and whether the
 // game has a clock at all: a time control, and clock readings stored (a
 // game imported from a record without them has none).
-func remaining(s *Sheet, r *replayed) ([]time.Duration, bool) {
+func remaining(s *Sheet, r *Replayed) ([]time.Duration, bool) {
 	if !hasClock(s.Game) || !slices.ContainsFunc(s.Moves, func(m store.Move) bool { return m.ClockFirst != 0 || m.ClockSecond != 0 }) {
 		return nil, false
 	}
 	out := make([]time.Duration, len(s.Moves))
 	for i, m := range s.Moves {
 		out[i] = m.ClockFirst
-		if r.sides[i] == rules.Second {
+		if r.Sides[i] == rules.Second {
 			out[i] = m.ClockSecond
 		}
 	}

@@ -17,7 +17,7 @@ func RoundFormat(game, ext string) (Format, error) {
 	if err == nil {
 		return f, nil
 	}
-	for _, f := range formats[game] {
+	for _, f := range Formats(game) {
 		if f.Ext == ext {
 			return f, nil
 		}
@@ -26,16 +26,16 @@ func RoundFormat(game, ext string) (Format, error) {
 }
 
 // separate ends the records written so far in buf the way format f
-// separates two games of one file: CSA with a line holding "/", the other
-// formats with one blank line (PGN's own rule, which the Tavreli and Kvaa
-// readers share).
+// separates two games of one file: its Separator (CSA's line holding "/"),
+// or one blank line (PGN's own rule, which the Tavreli and Kvaa readers
+// share).
 func separate(buf *bytes.Buffer, f Format) {
 	b := buf.Bytes()
 	if !bytes.HasSuffix(b, []byte("\n")) {
 		buf.WriteByte('\n')
 	}
-	if f == csa {
-		buf.WriteString("/\n")
+	if f.Separator != "" {
+		buf.WriteString(f.Separator)
 	} else if !bytes.HasSuffix(b, []byte("\n\n")) {
 		buf.WriteByte('\n')
 	}

@@ -10,6 +10,12 @@
 // its legal [Move] values and plays them, and every position can describe
 // itself physically as a [View].
 //
+// Beside its rules a game declares its [Facts] with [Describe]: its title,
+// its side letters, how its board is drawn, how a tournament gives out
+// colours, and its pieces' names and glyphs. Code above the rules reads
+// them with [FactsOf] and never switches on a game's name, so a new game
+// is its package and one import (a test outside rules/ checks this).
+//
 // Positions are immutable values: [Position.Play] returns a new position.
 // Games keep their own fast, mutable representations internally for move
 // generation and perft; the interfaces here are for arbitration, where

@@ -98,6 +98,16 @@ type Traits struct {
 	// FlagDraws: running out of time draws the game instead of losing it
 	// (Kvaa flag_result=draw, D-24).
 	FlagDraws bool
+	// ClaimPenalty is the time given to the opponent of a player whose
+	// draw claim is found incorrect ([FIDEClaimPenalty] for the games
+	// played under the FIDE Laws); zero: no penalty.
+	ClaimPenalty time.Duration
+	// NoDrawByAgreement: the players cannot agree a draw (shogi, spec
+	// 2.12); a draw offer is refused.
+	NoDrawByAgreement bool
+	// Impasse: the players may agree jishogi, the arbiter may rule it, and
+	// a player may declare an entering king (shogi, spec 2.10 and 2.11).
+	Impasse bool
 }
 
 // IllegalDefault is a game's own default penalty for illegal moves.

@@ -76,23 +76,8 @@ type zoneGroup struct {
 	Count int
 }
 
-// shogiGlyphs are the characters on shogi pieces; pieceNames names the
-// pieces of each game (with "+" for the promoted face).
-var (
-	shogiGlyphs = map[string]string{"P": "歩", "L": "香", "N": "桂", "S": "銀", "G": "金", "B": "角", "R": "飛", "K": "玉",
-		"P+": "と", "L+": "杏", "N+": "圭", "S+": "全", "B+": "馬", "R+": "龍"}
-	chessNames = map[string]string{"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn", "T": "monster"}
-	pieceNames = map[string]map[string]string{
-		"chess":   chessNames,
-		"tensor":  chessNames,
-		"tavreli": {"K": "Volkhv", "Q": "Knyaz", "R": "Ratoborets", "B": "Luchnik", "N": "Vsadnik", "P": "Ratnik", "H": "Helgi"},
-		"shogi": {"K": "king", "R": "rook", "B": "bishop", "G": "gold general", "S": "silver general", "N": "knight", "L": "lance", "P": "pawn",
-			"R+": "dragon (promoted rook)", "B+": "horse (promoted bishop)", "S+": "promoted silver", "N+": "promoted knight", "L+": "promoted lance", "P+": "tokin (promoted pawn)"},
-		"kvaa": {"C": "counter"},
-	}
-)
-
-// parsePiece reads a piece as rules.Piece.String writes it.
+// parsePiece reads a piece as rules.Piece.String writes it, named and
+// drawn with the game's facts (rules.FactsOf).
 func parsePiece(game, s string) pieceModel {
 	p := pieceModel{Text: s}
 	rest := s
@@ -115,23 +100,24 @@ func parsePiece(game, s string) pieceModel {
 		letter += "+"
 	}
 	p.Glyph = letter
-	if game == "shogi" {
-		if g, ok := shogiGlyphs[letter]; ok {
+	facts := rules.FactsOf(game)
+	if facts.Glyphed() {
+		if g := facts.Pieces[letter].Glyph; g != "" {
 			p.Glyph = g
 		}
 		p.Letter = letter
 	}
-	names := pieceNames[game]
-	p.Name = names[letter]
+	names := facts.Pieces
+	p.Name = names[letter].Name
 	switch {
 	case p.Name != "":
-	case names[kind] != "":
-		p.Name = names[kind] + ", turned over"
+	case names[kind].Name != "":
+		p.Name = names[kind].Name + ", turned over"
 	default:
 		p.Name = "piece " + letter
 	}
 	if p.Mark != "" {
-		mark := names[p.Mark]
+		mark := names[p.Mark].Name
 		if mark == "" {
 			mark = p.Mark
 		}
@@ -165,10 +151,9 @@ func describe(sides [2]string, p pieceModel) string {
 	return side + " " + p.Name
 }
 
-// topDown reports whether a game's rank 0 is drawn at the top: shogi
-// numbers its ranks from gote's side (rank "a" is square 0), so sente, the
-// first player, sits at the bottom.
-func topDown(game string) bool { return game == "shogi" }
+// topDown reports whether a game's rank 0 is drawn at the top
+// (rules.Facts.TopDown).
+func topDown(game string) bool { return rules.FactsOf(game).TopDown }
 
 // zoneCaption names an off-board zone with its owner's side name.
 func zoneCaption(name, owner string) string {

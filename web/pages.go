@@ -12,6 +12,7 @@ import (
 	"arbiter/director"
 	"arbiter/export"
 	"arbiter/pairing/tiebreak"
+	"arbiter/rules"
 	"arbiter/store"
 )
 
@@ -47,14 +48,15 @@ var funcs = template.FuncMap{
 		}
 		return 0
 	},
-	"tbvalue":  func(v tiebreak.Value, s tiebreak.Spec) string { return v.Format(s.Kind) },
-	"cellcode": func(c tiebreak.Cell, first, second byte) string { return c.Code(first, second) },
-	"points":   func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) },
-	"tbname":   tbName,
-	"trunc":    truncate,
-	"gamename": gameName,
-	"sysname":  systemName,
-	"moveArgs": func(m *moveView, ply int) map[string]any { return map[string]any{"Move": m, "Ply": ply} },
+	"tbvalue":     func(v tiebreak.Value, s tiebreak.Spec) string { return v.Format(s.Kind) },
+	"cellcode":    func(c tiebreak.Cell, first, second byte) string { return c.Code(first, second) },
+	"points":      func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) },
+	"tbname":      tbName,
+	"trunc":       truncate,
+	"gamename":    gameName,
+	"arbitration": arbitrationOf,
+	"sysname":     systemName,
+	"moveArgs":    func(m *moveView, ply int) map[string]any { return map[string]any{"Move": m, "Ply": ply} },
 	"resultArgs": func(game uint64, csrf string, reasons []string) map[string]any {
 		return map[string]any{"Game": game, "CSRF": csrf, "Reasons": reasons}
 	},
@@ -74,21 +76,32 @@ func mustParsePages() *pages {
 	return p
 }
 
-// gameNames and systemNames are the games and pairing systems as players
-// call them.
-var (
-	gameNames   = map[string]string{"chess": "Chess", "tensor": "Tensor chess", "tavreli": "Tavreli", "shogi": "Shogi", "kvaa": "Kvaa"}
-	systemNames = map[string]string{"swiss-dutch": "Swiss (Dutch)", "swiss-dutch-2017": "Swiss (Dutch, 2017 rules)",
-		"round-robin": "round robin", "double-round-robin": "double round robin"}
-)
+// systemNames are the pairing systems as players call them.
+var systemNames = map[string]string{"swiss-dutch": "Swiss (Dutch)", "swiss-dutch-2017": "Swiss (Dutch, 2017 rules)",
+	"round-robin": "round robin", "double-round-robin": "double round robin"}
 
-// gameName names a game as players do ("Tensor chess"); an unknown game
-// keeps its code.
-func gameName(game string) string {
-	if n, ok := gameNames[game]; ok {
-		return n
+// gameName names a game as players do ("Tensor chess", its
+// rules.Facts.Title); an unknown game keeps its code.
+func gameName(game string) string { return rules.FactsOf(game).Title }
+
+// arbitration is what the console offers for a game at the board, from
+// its rules: draw offers or jishogi, draw claims, declarations.
+type arbitration struct {
+	DrawOffers bool // the players may agree a draw
+	Impasse    bool // jishogi offers and rulings, entering-king declarations
+	Claims     bool // a player may claim a draw (threefold, 50 moves)
+}
+
+// arbitrationOf returns what the console offers for a game (by its
+// registered name); an unknown game gets draw offers only.
+func arbitrationOf(game string) arbitration {
+	g, err := rules.New(game, nil)
+	if err != nil {
+		return arbitration{DrawOffers: true}
 	}
-	return game
+	tr := g.Traits()
+	_, claims := g.Start().(rules.Claimer)
+	return arbitration{DrawOffers: !tr.NoDrawByAgreement, Impasse: tr.Impasse, Claims: claims}
 }
 
 // systemName names a pairing system as players do.
@@ -407,15 +420,7 @@ func (s *Site) standingsData(w http.ResponseWriter, r *http.Request) (map[string
 }
 
 // colourLetters are the crosstable letters of each game's sides.
-func colourLetters(game string) (byte, byte) {
-	switch game {
-	case "shogi":
-		return 's', 'g'
-	case "kvaa":
-		return 's', 'n'
-	}
-	return 'w', 'b'
-}
+func colourLetters(game string) (byte, byte) { return rules.FactsOf(game).Letters() }
 
 func (s *Site) crosstablePage(w http.ResponseWriter, r *http.Request) {
 	if data, ok := s.crosstableData(w, r); ok {

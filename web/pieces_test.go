@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"arbiter/rules"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -40,12 +42,13 @@ func TestPieceSets(t *testing.T) {
 	}
 	// Every kind the games use has a drawing for both sides (shogi's are
 	// one shape with the piece's character on it).
-	for game, names := range pieceNames {
-		if game == "shogi" {
+	for _, game := range rules.Games() {
+		facts := rules.FactsOf(game)
+		if facts.Glyphed() {
 			assert.True(t, used["pieces/shogi.svg"])
 			continue
 		}
-		for kind := range names {
+		for kind := range facts.Pieces {
 			for _, side := range []string{"first", "second"} {
 				assert.Contains(t, string(css), ".pc."+side+".k"+kind+"{background-image:url(pieces/", "%s %s %s", game, side, kind)
 			}

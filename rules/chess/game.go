@@ -39,8 +39,15 @@ var config = func() *chesscore.Config {
 	return c
 }()
 
+// Name is the game's registered name.
+const Name = "chess"
+
 func init() {
-	rules.Register("chess", func(opts rules.Options) (rules.Game, error) { return New(opts) })
+	rules.Register(Name, func(opts rules.Options) (rules.Game, error) { return New(opts) })
+	rules.Describe(Name, rules.Facts{Title: "Chess", Pieces: map[string]rules.PieceFacts{
+		"K": {Name: "king"}, "Q": {Name: "queen"}, "R": {Name: "rook"}, "B": {Name: "bishop"}, "N": {Name: "knight"},
+		"P": {Name: "pawn"},
+	}})
 }
 
 // Game is orthodox chess. It has no options.
@@ -66,7 +73,8 @@ func (*Game) Geometry() *rules.Geometry { return config.Geometry() }
 // Traits: touch-move applies; no stacks; FIDE 7.5.5 (an illegal-move loss
 // against an opponent who cannot mate is a draw).
 func (*Game) Traits() rules.Traits {
-	return rules.Traits{TouchMove: true, IllegalLossDrawnIfUnwinnable: true}
+	return rules.Traits{TouchMove: true, IllegalLossDrawnIfUnwinnable: true,
+		ClaimPenalty: rules.FIDEClaimPenalty}
 }
 
 // SideName returns "White" or "Black".

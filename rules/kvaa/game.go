@@ -18,6 +18,10 @@ func init() {
 		}
 		return g, nil
 	})
+	// The first mover is chosen per game, so a tournament keeps no colour
+	// history.
+	rules.Describe(Name, rules.Facts{Title: "Kvaa", SideLetters: [2]byte{'s', 'n'}, Colours: rules.ColoursByLot,
+		Pieces: map[string]rules.PieceFacts{"C": {Name: "counter"}}})
 }
 
 // Game is Kvaa under one fixed configuration. It implements [rules.Game],

@@ -13,6 +13,18 @@ const Name = "shogi"
 
 func init() {
 	rules.Register(Name, func(opts rules.Options) (rules.Game, error) { return NewGame(opts) })
+	// Ranks are numbered from gote's side (rank "a" is square 0), so the
+	// board is drawn top down to put sente at the bottom.
+	rules.Describe(Name, rules.Facts{Title: "Shogi", SideLetters: [2]byte{'s', 'g'}, TopDown: true,
+		Colours: rules.ColoursShogi, Pieces: map[string]rules.PieceFacts{
+			"K": {Name: "king", Glyph: "玉"}, "R": {Name: "rook", Glyph: "飛"}, "B": {Name: "bishop", Glyph: "角"},
+			"G": {Name: "gold general", Noun: "gold", Glyph: "金"}, "S": {Name: "silver general", Noun: "silver", Glyph: "銀"},
+			"N": {Name: "knight", Glyph: "桂"}, "L": {Name: "lance", Glyph: "香"}, "P": {Name: "pawn", Glyph: "歩"},
+			"R+": {Name: "dragon (promoted rook)", Noun: "dragon", Glyph: "龍"},
+			"B+": {Name: "horse (promoted bishop)", Noun: "horse", Glyph: "馬"},
+			"S+": {Name: "promoted silver", Glyph: "全"}, "N+": {Name: "promoted knight", Glyph: "圭"},
+			"L+": {Name: "promoted lance", Glyph: "杏"}, "P+": {Name: "tokin (promoted pawn)", Noun: "tokin", Glyph: "と"},
+		}})
 }
 
 // Option keys and their values. Every option defaults to off.
@@ -112,7 +124,7 @@ func (g *Game) Geometry() *rules.Geometry { return geometry }
 // the press (spec 3.4), because the board cannot see the hand leave; and a
 // foul loses at once (spec 2.8).
 func (g *Game) Traits() rules.Traits {
-	return rules.Traits{IllegalMoveLoses: true, JudgeAtPress: true}
+	return rules.Traits{IllegalMoveLoses: true, JudgeAtPress: true, NoDrawByAgreement: true, Impasse: true}
 }
 
 // SquareName names a square the shogi way ("7g").

@@ -34,7 +34,8 @@ func TestPositionInterface(t *testing.T) {
 	assert.Equal(t, rules.Options{"declaration": "none", "maxmoves": "0"}, g.Options())
 	assert.Equal(t, "sente", g.SideName(rules.First))
 	assert.Equal(t, "gote", g.SideName(rules.Second))
-	assert.Equal(t, rules.Traits{IllegalMoveLoses: true, JudgeAtPress: true}, g.Traits())
+	assert.Equal(t, rules.Traits{IllegalMoveLoses: true, JudgeAtPress: true, NoDrawByAgreement: true, Impasse: true},
+		g.Traits(), "spec 2.12: no draw by agreement; 2.10, 2.11: jishogi and declarations")
 	w, ok := g.Start().(rules.Winnable)
 	require.True(t, ok)
 	can, known := w.CanEverWin(rules.Second)

@@ -34,6 +34,10 @@ const AnalysisPrefix = "analysis:"
 
 func init() {
 	rules.Register(Name, func(opts rules.Options) (rules.Game, error) { return NewGame(opts) })
+	rules.Describe(Name, rules.Facts{Title: "Tavreli", Pieces: map[string]rules.PieceFacts{
+		"K": {Name: "Volkhv"}, "Q": {Name: "Knyaz"}, "R": {Name: "Ratoborets"}, "B": {Name: "Luchnik"},
+		"N": {Name: "Vsadnik"}, "P": {Name: "Ratnik"}, "H": {Name: "Helgi"},
+	}})
 }
 
 var geometry = rules.NewRect(8, 8)

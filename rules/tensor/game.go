@@ -20,8 +20,15 @@ const altBackRank = "RTNBKQBNTR"
 // flag-fall rule of 3.12).
 type Position = chesscore.Position
 
+// Name is the game's registered name.
+const Name = "tensor"
+
 func init() {
-	rules.Register("tensor", func(opts rules.Options) (rules.Game, error) { return New(opts) })
+	rules.Register(Name, func(opts rules.Options) (rules.Game, error) { return New(opts) })
+	rules.Describe(Name, rules.Facts{Title: "Tensor chess", Pieces: map[string]rules.PieceFacts{
+		"K": {Name: "king"}, "Q": {Name: "queen"}, "R": {Name: "rook"}, "B": {Name: "bishop"}, "N": {Name: "knight"},
+		"P": {Name: "pawn"}, "T": {Name: "monster"},
+	}})
 }
 
 // Game is Tensor chess with a fixed back-rank order.
@@ -72,7 +79,8 @@ func (g *Game) Geometry() *rules.Geometry { return g.cfg.Geometry() }
 // Traits: touch-move applies (D34 keeps the tool monsters out of it); FIDE
 // 7.5.5 (an illegal-move loss against an opponent who cannot win is a draw).
 func (*Game) Traits() rules.Traits {
-	return rules.Traits{TouchMove: true, IllegalLossDrawnIfUnwinnable: true}
+	return rules.Traits{TouchMove: true, IllegalLossDrawnIfUnwinnable: true,
+		ClaimPenalty: rules.FIDEClaimPenalty}
 }
 
 // SideName returns "White" or "Black".
