@@ -48,9 +48,12 @@ type recorder struct {
 	fatal string
 }
 
-func (r *recorder) Helper()                           {}
-func (r *recorder) Logf(string, ...any)               {}
-func (r *recorder) Fatalf(format string, args ...any) { r.fatal = fmt.Sprintf(format, args...); runtime.Goexit() }
+func (r *recorder) Helper()             {}
+func (r *recorder) Logf(string, ...any) {}
+func (r *recorder) Fatalf(format string, args ...any) {
+	r.fatal = fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
 
 // try runs a file through run and returns the fatal message, if any.
 func try(t *testing.T, path string, syn Syntax, rewrite bool) string {
