@@ -34,6 +34,7 @@ var gameNameUses = map[[2]string]string{
 	{"cmd/arbiter/perft.go", "tavreli"}:  "the default of a --game flag",
 	{"export/read.go", "kvaa"}:           "the file extension .kvaa of Kvaa records",
 	{"export/records.go", "kvaa"}:        "the name and file extension of the Kvaa record format",
+	{"demo/demo.go", "chess"}:            "the demo's simulated DGT board: a DGT e-board's pieces are chess pieces",
 }
 
 // A game's facts live in its registration (rules.Describe, and its record
