@@ -41,6 +41,7 @@ func TestBackupWhileServing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the demo event twice")
 	}
+	t.Parallel()
 	cfg := fastDemo(t, 2, 40)
 	dir := t.TempDir()
 	cfg.Backup.Dir = filepath.Join(dir, "auto")
@@ -106,6 +107,8 @@ func TestDiskFullDuringPlay(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var db *store.DB
+	// Not parallel: testHookOpened belongs to the package, and the tests
+	// that run serve in parallel (t.Parallel) start only after this one.
 	testHookOpened = func(d *store.DB) { mu.Lock(); db = d; mu.Unlock() }
 	t.Cleanup(func() { testHookOpened = nil })
 	cfg := fastDemo(t, 2, 60)

@@ -99,6 +99,7 @@ func TestSimulatedBoardsComeAndGo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays two boards through a daemon in real time")
 	}
+	t.Parallel()
 	dir := t.TempDir()
 	link1, link2 := filepath.Join(dir, "board-1"), filepath.Join(dir, "board-2")
 	cfg := boardEvent(t, dir)

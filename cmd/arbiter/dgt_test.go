@@ -63,6 +63,7 @@ func TestServeWithDGTBoard(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a game on an emulated DGT board through the daemon in real time")
 	}
+	t.Parallel()
 	for _, tc := range []struct {
 		name       string
 		rotated    bool
@@ -157,6 +158,7 @@ func TestDemoWithDGTBoard(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a demo tournament")
 	}
+	t.Parallel()
 	cfg := fastDemo(t, 1, 30)
 	cfg.Demo.DGT = true
 	var chess []config.Tournament

@@ -106,6 +106,7 @@ func TestFederationSwissThroughServe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a whole Swiss in four daemons")
 	}
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	dir := t.TempDir()

@@ -90,6 +90,7 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts and kills the daemon several times")
 	}
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "event.db")
 	rng := rand.New(rand.NewPCG(5, 6))
 	announced := map[[2]uint64]store.Move{} // (game, ply) -> move

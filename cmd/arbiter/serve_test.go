@@ -221,6 +221,7 @@ func TestDemoSurvivesRestart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a demo event twice")
 	}
+	t.Parallel()
 	cfg := fastDemo(t, 2, 40)
 	// The first run stops (as on SIGINT) once some moves are stored.
 	first, stop := context.WithTimeout(context.Background(), 2*time.Minute)
