@@ -63,7 +63,6 @@ func TestServeWithDGTBoard(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a game on an emulated DGT board through the daemon in real time")
 	}
-	t.Parallel()
 	for _, tc := range []struct {
 		name       string
 		rotated    bool
@@ -158,7 +157,6 @@ func TestDemoWithDGTBoard(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a demo tournament")
 	}
-	t.Parallel()
 	cfg := fastDemo(t, 1, 30)
 	cfg.Demo.DGT = true
 	var chess []config.Tournament
