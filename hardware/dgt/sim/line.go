@@ -8,8 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/creack/pty"
-	"golang.org/x/sys/unix"
+	"arbiter/internal/ptycable"
 )
 
 // Line is the cable between the host and one board, or a bus of boards:
@@ -51,35 +50,9 @@ func (l *Line) Path() string {
 }
 
 func (l *Line) plug() error {
-	master, slave, err := pty.Open()
+	master, slave, err := ptycable.Open(l.link)
 	if err != nil {
-		return fmt.Errorf("sim: open pty: %w", err)
-	}
-	// A non-blocking duplicate goes through the runtime's poller, where
-	// Close interrupts a blocked Read (see hardware/sensorboard/sim).
-	fd, err := unix.Dup(int(master.Fd()))
-	master.Close()
-	if err == nil {
-		err = unix.SetNonblock(fd, true)
-	}
-	if err != nil {
-		slave.Close()
-		return fmt.Errorf("sim: pty master: %w", err)
-	}
-	unix.CloseOnExec(fd)
-	master = os.NewFile(uintptr(fd), "ptmx")
-	if err := makeRaw(int(slave.Fd())); err != nil {
-		master.Close()
-		slave.Close()
-		return fmt.Errorf("sim: raw mode on %s: %w", slave.Name(), err)
-	}
-	if l.link != "" {
-		_ = os.Remove(l.link)
-		if err := os.Symlink(slave.Name(), l.link); err != nil {
-			master.Close()
-			slave.Close()
-			return fmt.Errorf("sim: link %s: %w", l.link, err)
-		}
+		return fmt.Errorf("sim: %w", err)
 	}
 	l.mu.Lock()
 	l.master, l.slave, l.stop = master, slave, make(chan struct{})
@@ -175,19 +148,4 @@ func (l *Line) Replug() error {
 func (l *Line) Close() error {
 	l.Unplug()
 	return nil
-}
-
-func makeRaw(fd int) error {
-	t, err := unix.IoctlGetTermios(fd, unix.TCGETS)
-	if err != nil {
-		return err
-	}
-	t.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
-	t.Oflag &^= unix.OPOST
-	t.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
-	t.Cflag &^= unix.CSIZE | unix.PARENB
-	t.Cflag |= unix.CS8
-	t.Cc[unix.VMIN] = 1
-	t.Cc[unix.VTIME] = 0
-	return unix.IoctlSetTermios(fd, unix.TCSETS, t)
 }

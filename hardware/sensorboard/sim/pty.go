@@ -7,10 +7,8 @@ import (
 	"os"
 	"sync"
 
-	"github.com/creack/pty"
-	"golang.org/x/sys/unix"
-
 	"arbiter/hardware/sensorboard"
+	"arbiter/internal/ptycable"
 )
 
 // PTY connects a simulated board to a pseudo-terminal, so that a host
@@ -57,33 +55,9 @@ func (p *PTY) Device() string {
 }
 
 func (p *PTY) plug() error {
-	master, slave, err := pty.Open()
+	master, slave, err := ptycable.Open(p.link)
 	if err != nil {
-		return fmt.Errorf("sim: open pty: %w", err)
-	}
-	// pty.Open reads the master's descriptor with Fd, which puts it in
-	// blocking mode: a blocked Read would then survive Close and the
-	// host would never see the hang-up. A non-blocking duplicate goes
-	// through the runtime's poller, where Close interrupts Read.
-	master, err = pollable(master)
-	if err != nil {
-		slave.Close()
-		return fmt.Errorf("sim: pty master: %w", err)
-	}
-	// Raw mode at once: a cooked terminal would echo frames back, hold
-	// bytes until a newline and treat 0x03 as an interrupt.
-	if err := makeRaw(int(slave.Fd())); err != nil {
-		master.Close()
-		slave.Close()
-		return fmt.Errorf("sim: raw mode on %s: %w", slave.Name(), err)
-	}
-	if p.link != "" {
-		_ = os.Remove(p.link)
-		if err := os.Symlink(slave.Name(), p.link); err != nil {
-			master.Close()
-			slave.Close()
-			return fmt.Errorf("sim: link %s: %w", p.link, err)
-		}
+		return fmt.Errorf("sim: %w", err)
 	}
 	p.mu.Lock()
 	p.master, p.slave, p.dev = master, slave, slave.Name()
@@ -166,34 +140,4 @@ func (p *PTY) Replug() error {
 func (p *PTY) Close() error {
 	p.Unplug()
 	return nil
-}
-
-func makeRaw(fd int) error {
-	t, err := unix.IoctlGetTermios(fd, unix.TCGETS)
-	if err != nil {
-		return err
-	}
-	t.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
-	t.Oflag &^= unix.OPOST
-	t.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
-	t.Cflag &^= unix.CSIZE | unix.PARENB
-	t.Cflag |= unix.CS8
-	t.Cc[unix.VMIN] = 1
-	t.Cc[unix.VTIME] = 0
-	return unix.IoctlSetTermios(fd, unix.TCSETS, t)
-}
-
-// pollable returns a non-blocking duplicate of f, which it closes.
-func pollable(f *os.File) (*os.File, error) {
-	defer f.Close()
-	fd, err := unix.Dup(int(f.Fd()))
-	if err != nil {
-		return nil, err
-	}
-	if err := unix.SetNonblock(fd, true); err != nil {
-		unix.Close(fd)
-		return nil, err
-	}
-	unix.CloseOnExec(fd)
-	return os.NewFile(uintptr(fd), f.Name()), nil
 }
