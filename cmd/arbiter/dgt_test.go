@@ -122,8 +122,11 @@ func playDGT(t *testing.T, rotated, whiteRight bool) {
 		time.Sleep(300 * time.Millisecond)    // the hand leaves the board before the press
 		board.Press((i%2 == 0) != whiteRight) // White sits at the clock's left unless configured
 		pressed := time.Now()
-		require.Eventually(t, func() bool { return len(read().Moves) == i+1 }, 2*time.Second, 20*time.Millisecond,
-			"move %d %s not read within 2 s of the press:\n%s", i+1, san, out.String())
+		if !assert.Eventually(t, func() bool { return len(read().Moves) == i+1 }, 2*time.Second, 20*time.Millisecond) {
+			// What the table saw, for the one who reads the failure.
+			t.Fatalf("move %d %s not read within 2 s of the press: the table shows %+v, the board %v\n%s",
+				i+1, san, liveTable(t, url, "DGT-20001"), board.Fields(), out.String())
+		}
 		t.Logf("%s read %v after the press", san, time.Since(pressed).Round(time.Millisecond))
 		assert.Equal(t, san, read().Moves[i].Notation)
 		p = next
