@@ -97,7 +97,7 @@ func (s *Session) prevTurn() *turn {
 func (s *Session) explained() (undone bool, idx int) {
 	idx = -1
 	prev := s.prevTurn()
-	if prev == nil || s.over.Over() || s.setup || s.stale {
+	if prev == nil || s.over.Over() || s.mode == modeSettingUp || s.stale {
 		return false, idx
 	}
 	changed := prev.base.Changed(s.pos.View(), nil)
@@ -151,7 +151,7 @@ func (s *Session) noMove(t *turn) bool {
 // mover's change of a completed move is amended (its press not yet due)
 // or charged to the mover. ok is false when the board is no retraction.
 func (s *Session) judgeRetraction(out []Output, t *turn, at time.Duration) ([]Output, bool) {
-	if s.recovery || !s.noMove(t) {
+	if s.recovering() || !s.noMove(t) {
 		return out, false
 	}
 	undone, idx := s.explained()
