@@ -293,11 +293,7 @@ func (s *Session) Handle(e Event) []Output {
 	case SquareChanged:
 		out = s.squareChanged(out, e)
 	case ZoneChanged:
-		if s.cfg.Caps.Zones && e.Zone >= 0 && e.Zone < len(s.obs)-s.geo.Len() {
-			s.note(e.At, "zone %d count %d", e.Zone, e.Count)
-			s.obs[s.geo.Len()+e.Zone].height = e.Count
-			s.changed(e)
-		}
+		s.zoneChanged(e)
 	case StateDump:
 		out = s.dump(out, e)
 	case ClockPressed:
@@ -308,6 +304,30 @@ func (s *Session) Handle(e Event) []Output {
 		out = append(out, s.alert(ArbiterCallAlert, e.Side, e.At, s.game.SideName(e.Side)+" calls the arbiter", false))
 	case Answered:
 		out = s.answered(out, e)
+	case LinkLost, LinkRestored, Gap:
+		out = s.link(out, e)
+	case Heartbeat:
+		// The board has now reported further: a settled board can be
+		// judged without waiting for the host's timer.
+		out = append(out, s.Tick(s.now)...)
+	}
+	return out
+}
+
+// zoneChanged takes a new count of an off-board zone, on a board that
+// counts them.
+func (s *Session) zoneChanged(e Event) {
+	if s.cfg.Caps.Zones && e.Zone >= 0 && e.Zone < len(s.obs)-s.geo.Len() {
+		s.note(e.At, "zone %d count %d", e.Zone, e.Count)
+		s.obs[s.geo.Len()+e.Zone].height = e.Count
+		s.changed(e)
+	}
+}
+
+// link takes the news of the board's link: lost, restored, or frames
+// lost with it (a gap).
+func (s *Session) link(out []Output, e Event) []Output {
+	switch e.Kind {
 	case LinkLost:
 		// Whatever the board reported while its link was down is lost:
 		// the dump that follows its return shows the board, not who
@@ -324,10 +344,6 @@ func (s *Session) Handle(e Event) []Output {
 		s.stale = true
 		s.lossy = true
 		s.note(e.At, "frames lost: waiting for the board's state")
-	case Heartbeat:
-		// The board has now reported further: a settled board can be
-		// judged without waiting for the host's timer.
-		out = append(out, s.Tick(s.now)...)
 	}
 	return out
 }
