@@ -108,6 +108,33 @@ func (s *Session) endOverlay() {
 // endRecovery ends a recovery (beneath an adjustment or the set-up too).
 func (s *Session) endRecovery() { s.setBase(s.idle()) }
 
+// startAdjusting enters modeAdjusting at the press e. It may interrupt
+// any mode but the set-up: a recovery goes on beneath it, a press's
+// question stays open.
+func (s *Session) startAdjusting(e Event) {
+	s.under, s.mode = s.mode, modeAdjusting
+	s.adjusted = false
+	s.lastChange = e.At // adjust mode ends after the board has settled from now
+	s.note(e.At, "adjust mode")
+}
+
+// endAdjusting ends an adjustment at the player's press e (late: a press
+// held for a state dump): the interrupted mode resumes, or a recovery
+// starts if the position was altered.
+func (s *Session) endAdjusting(out []Output, e Event, late bool) []Output {
+	s.endOverlay()
+	s.note(e.At, "adjust mode ended")
+	t, err := s.currentTurn()
+	// A press recovered from a state dump is judged after the board
+	// has moved on; the altered position can no longer be told from a
+	// move made after the adjustment, so only a timely press checks.
+	if err == nil && !late && t.sig(s.obs) != "" {
+		out = append(out, s.alert(AdjustAlert, e.Side, e.At, "position altered during adjusting: restore it", true))
+		return s.enterRecovery(out, e.At, "position altered during adjusting")
+	}
+	return out
+}
+
 // stepAdjusting is a settled board while adjusting: the adjustment ends
 // by itself once the board is back at its baseline after a lift (or has
 // stayed there for Config.RecoveryAfter), and the player's closing press

@@ -660,6 +660,10 @@ func (s *Session) NextDeadline() (time.Duration, bool) {
 	return best, ok
 }
 
+// press takes a clock press: ignored while setting up and once the game
+// is over, held while stale, and otherwise judged by the mode beneath any
+// adjustment: a recovery refuses it, reading and prompting judge the
+// board.
 func (s *Session) press(out []Output, e Event) []Output {
 	s.note(e.At, "press %s", s.game.SideName(e.Side))
 	if s.over.Over() || s.mode == modeSettingUp {
@@ -669,24 +673,47 @@ func (s *Session) press(out []Output, e Event) []Output {
 		s.held = append(s.held, e)
 		return out
 	}
+	switch {
+	case e.Side != s.pos.Turn():
+		return s.pressOutOfTurn(out, e)
+	case s.recovering():
+		return s.pressRecovering(out, e)
+	}
+	return s.judgePress(out, e)
+}
+
+// pressOutOfTurn is a press by the side that has just moved: the press
+// that a move completed on release may still have due, or an
+// irregularity.
+func (s *Session) pressOutOfTurn(out []Output, e Event) []Output {
+	if s.pressDue && e.Side == s.history[len(s.history)-1].Turn() {
+		// The press that confirms a move already complete on release
+		// (or changed since: then the change is the move).
+		s.pressDue = false
+		return s.amendAtPress(out, e)
+	}
+	return append(out, s.alert(IrregularityAlert, e.Side, e.At, s.game.SideName(e.Side)+" pressed the clock on the opponent's turn", false))
+}
+
+// pressRecovering is the press of the side to move during a recovery: a
+// recovery alert, or, where the game judges at the press and no
+// retraction is being put right, the end of the recovery and the press
+// judged.
+func (s *Session) pressRecovering(out []Output, e Event) []Output {
+	if s.rs.open || !s.cfg.JudgeAtPress {
+		return append(out, s.alert(RecoveryAlert, e.Side, e.At, "the clock was pressed before the board was put right", true))
+	}
+	// Judged at the press: the board as it is now is the move.
+	s.endRecovery()
+	out = append(out, Recovery{At: e.At, Done: true})
+	return s.judgePress(out, e)
+}
+
+// judgePress judges what the board shows at a press of the side to move:
+// the move, a question when several fit, a retraction, or an illegal
+// move.
+func (s *Session) judgePress(out []Output, e Event) []Output {
 	side := s.pos.Turn()
-	if e.Side != side {
-		if s.pressDue && e.Side == s.history[len(s.history)-1].Turn() {
-			// The press that confirms a move already complete on release
-			// (or changed since: then the change is the move).
-			s.pressDue = false
-			return s.amendAtPress(out, e)
-		}
-		return append(out, s.alert(IrregularityAlert, e.Side, e.At, s.game.SideName(e.Side)+" pressed the clock on the opponent's turn", false))
-	}
-	if s.recovering() && (s.rs.open || !s.cfg.JudgeAtPress) {
-		return append(out, s.alert(RecoveryAlert, side, e.At, "the clock was pressed before the board was put right", true))
-	}
-	if s.recovering() {
-		// Judged at the press: the board as it is now is the move.
-		s.endRecovery()
-		out = append(out, Recovery{At: e.At, Done: true})
-	}
 	t, err := s.currentTurn()
 	if err != nil {
 		return append(out, s.alert(IrregularityAlert, side, e.At, err.Error(), false))
@@ -1040,24 +1067,9 @@ func (s *Session) adjustPress(out []Output, e Event, late bool) []Output {
 		return out
 	}
 	if s.mode == modeAdjusting {
-		s.endOverlay()
-		s.note(e.At, "adjust mode ended")
-		t, err := s.currentTurn()
-		// A press recovered from a state dump is judged after the board
-		// has moved on; the altered position can no longer be told from a
-		// move made after the adjustment, so only a timely press checks.
-		if err == nil && !late && t.sig(s.obs) != "" {
-			out = append(out, s.alert(AdjustAlert, e.Side, e.At, "position altered during adjusting: restore it", true))
-			return s.enterRecovery(out, e.At, "position altered during adjusting")
-		}
-		return out
+		return s.endAdjusting(out, e, late)
 	}
-	// An adjustment may interrupt any mode but the set-up: a recovery
-	// goes on beneath it, a press's question stays open.
-	s.under, s.mode = s.mode, modeAdjusting
-	s.adjusted = false
-	s.lastChange = e.At // adjust mode ends after the board has settled from now
-	s.note(e.At, "adjust mode")
+	s.startAdjusting(e)
 	return out
 }
 
