@@ -40,8 +40,12 @@ type retractState struct {
 	move  rules.Move        // the last committed move, at ply ply
 	ply   int
 	prev  *turn // the turn of the position before the last move
-	open  bool  // a retraction is being put right
-	held  bool  // the session holds the clock for it
+	// open: a retraction is being put right. It qualifies the recovery
+	// (modeRecovering) rather than being a mode of its own: its end
+	// resumes the clock held for it, and no press ends it. It is set
+	// before the penalty, which may end the game first.
+	open bool
+	held bool // the session holds the clock for it
 }
 
 // pressClock presses side's clock at instant at for ply, keeping the
