@@ -26,7 +26,7 @@ func TestModeNames(t *testing.T) {
 // TestModeTransitions walks the transitions that doc.go draws, checking
 // the session's mode (and the mode beneath an overlay) after each step.
 // A step is "t lift e2", "t place e2", "t press", "t adjust", "t answer
-// n", "t tick" or "t dump" (the board as the position shows it), at
+// n", "t gap", "t tick" or "t dump" (the board as the steps left it), at
 // instant t in seconds, by the side to move.
 func TestModeTransitions(t *testing.T) {
 	const promotion = "4k3/6P1/8/8/8/8/8/4K3 w - - 0 1"
@@ -81,6 +81,15 @@ func TestModeTransitions(t *testing.T) {
 			{"3.0 adjust", modeAdjusting, modeRecovering},
 			{"3.2 lift e5", modeAdjusting, modeRecovering},
 			{"3.4 place e2", modeAdjusting, modeReading},
+		}},
+		{"recovery resumed after an adjustment closed late", "", false, []step{
+			{"1.0 lift e2", modeReading, modeReading},
+			{"1.2 place e5", modeReading, modeReading},
+			{"1.5 press", modeRecovering, modeReading},
+			{"2.0 adjust", modeAdjusting, modeRecovering},
+			{"2.2 gap", modeAdjusting, modeRecovering},
+			{"2.5 adjust", modeAdjusting, modeRecovering},
+			{"3.0 dump", modeRecovering, modeReading},
 		}},
 		{"unmatched, then a legal move", "", false, []step{
 			{"1.0 lift g1", modeReading, modeReading},
@@ -140,6 +149,8 @@ func TestModeTransitions(t *testing.T) {
 					e.Kind = ClockPressed
 				case "adjust":
 					e.Kind = AdjustPressed
+				case "gap":
+					e.Kind = Gap
 				case "answer":
 					e.Kind, e.Choice = Answered, int(f[2][0]-'0')
 				case "dump":
