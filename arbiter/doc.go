@@ -25,6 +25,57 @@
 // [SetupAlert] when the board stays wrong), in a recovery, and for an
 // illegal move's squares.
 //
+// # Modes
+//
+// A session is in one mode at a time (mode.go), and each mode has its
+// own step when the board has settled, the way a raft node steps by its
+// role:
+//
+//	mode         what it waits for                 a settle               a press
+//	setting up   the board to show the position    starts the game        ignored
+//	reading      a move                            a move on release,     the move, an
+//	                                                a retraction,          ambiguity or an
+//	                                                unmatched → recovery   illegal move
+//	adjusting    the side to move's adjustment     ends it at baseline    judged as reading
+//	prompting    the answer to a press's question  nothing                judged again
+//	recovering   the board put back                nothing                recovery alert *
+//	unmatched    the board put back, or a legal    nothing                recovery alert *
+//	             move shown
+//
+// (*) Where the game judges at the press (Config.JudgeAtPress), a press
+// ends a recovery that no retraction caused and is judged as reading.
+//
+// The transitions:
+//
+//	reading     → setting up   Start, waiting for the set-up
+//	setting up  → reading      the start position shown (a recovery under it goes on)
+//	any but setting up
+//	            → adjusting    the side to move presses adjust
+//	adjusting   → the mode it interrupted: the closing press (recovering
+//	              if the position was altered), the board back at its
+//	              baseline at a settle, a move committed
+//	reading     → prompting    a press that fits several moves
+//	prompting   → reading      the answer commits the move; a strict
+//	                           touch-move refusal
+//	reading, prompting, adjusting
+//	            → recovering   an illegal move at a press, a retraction,
+//	                           an altered adjustment, a take-back
+//	reading     → unmatched    no legal move fits for Config.RecoveryAfter
+//	recovering, unmatched
+//	            → reading (prompting while a press's question is still
+//	              open): the board shows the position again, a press
+//	              judged at the press, a take-back; unmatched also ends
+//	              when a legal move is shown
+//
+// The set-up and an adjustment interrupt the mode beneath them and
+// resume it when they end: a recovery asked for during an adjustment
+// goes on after it, and a press's question stays open through a
+// recovery. The end of the game is no mode: the result stops all
+// judging, but the board is still watched, so that a recovery under way
+// is reported put right and the console can take the last move back.
+// Lost frames (stale, waiting for a state dump) hold presses for the dump
+// in whatever mode the session is.
+//
 // Hand stands (shogi) are kept logically: their sensed counts never decide
 // whether a move was made, only choose among look-alike moves, and raise
 // etiquette alerts when a captured piece lies on the wrong stand or stays

@@ -40,8 +40,12 @@ type retractState struct {
 	move  rules.Move        // the last committed move, at ply ply
 	ply   int
 	prev  *turn // the turn of the position before the last move
-	open  bool  // a retraction is being put right
-	held  bool  // the session holds the clock for it
+	// open: a retraction is being put right. It qualifies the recovery
+	// (modeRecovering) rather than being a mode of its own: its end
+	// resumes the clock held for it, and no press ends it. It is set
+	// before the penalty, which may end the game first.
+	open bool
+	held bool // the session holds the clock for it
 }
 
 // pressClock presses side's clock at instant at for ply, keeping the
@@ -97,7 +101,7 @@ func (s *Session) prevTurn() *turn {
 func (s *Session) explained() (undone bool, idx int) {
 	idx = -1
 	prev := s.prevTurn()
-	if prev == nil || s.over.Over() || s.setup || s.stale {
+	if prev == nil || s.over.Over() || s.mode == modeSettingUp || s.stale {
 		return false, idx
 	}
 	changed := prev.base.Changed(s.pos.View(), nil)
@@ -151,7 +155,7 @@ func (s *Session) noMove(t *turn) bool {
 // mover's change of a completed move is amended (its press not yet due)
 // or charged to the mover. ok is false when the board is no retraction.
 func (s *Session) judgeRetraction(out []Output, t *turn, at time.Duration) ([]Output, bool) {
-	if s.recovery || !s.noMove(t) {
+	if s.recovering() || !s.noMove(t) {
 		return out, false
 	}
 	undone, idx := s.explained()

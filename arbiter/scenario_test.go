@@ -118,30 +118,11 @@ func (sc *scenario) setup() {
 	sc.cfg.Caps = sc.caps
 	for _, kv := range sc.cfgSet {
 		k, v, _ := strings.Cut(kv, "=")
-		switch k {
-		case "completion":
-			sc.cfg.Completion = map[string]arbiter.Completion{"press": arbiter.OnPress, "release": arbiter.OnRelease}[v]
-		case "touch":
-			if err := sc.cfg.Policy(v, ""); err != nil {
-				sc.fail("config: %v", err)
-			}
-		case "penalty":
-			if err := sc.cfg.Policy("", v); err != nil {
-				sc.fail("config: %v", err)
-			}
-		case "boardtime":
-			sc.cfg.BoardTime = v == "on"
-		case "setup":
-			sc.cfg.AwaitSetup = v == "await"
-		case "settle":
-			d, err := time.ParseDuration(v)
-			if err != nil {
-				sc.fail("config settle: %v", err)
-			}
-			sc.cfg.Settle = d
-		default:
+		set, ok := configKeys[k]
+		if !ok {
 			sc.fail("unknown config key %q", k)
 		}
+		set(sc, v)
 	}
 	s, err := arbiter.NewSession(sc.cfg, sc.game, sc.start, sc.clk)
 	if err != nil {
@@ -168,6 +149,32 @@ func (sc *scenario) setup() {
 		return
 	}
 	sc.collect(outs)
+}
+
+// configKeys are the config line's keys, each given its value.
+var configKeys = map[string]func(sc *scenario, v string){
+	"completion": func(sc *scenario, v string) {
+		sc.cfg.Completion = map[string]arbiter.Completion{"press": arbiter.OnPress, "release": arbiter.OnRelease}[v]
+	},
+	"touch": func(sc *scenario, v string) {
+		if err := sc.cfg.Policy(v, ""); err != nil {
+			sc.fail("config: %v", err)
+		}
+	},
+	"penalty": func(sc *scenario, v string) {
+		if err := sc.cfg.Policy("", v); err != nil {
+			sc.fail("config: %v", err)
+		}
+	},
+	"boardtime": func(sc *scenario, v string) { sc.cfg.BoardTime = v == "on" },
+	"setup":     func(sc *scenario, v string) { sc.cfg.AwaitSetup = v == "await" },
+	"settle": func(sc *scenario, v string) {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			sc.fail("config settle: %v", err)
+		}
+		sc.cfg.Settle = d
+	},
 }
 
 func (sc *scenario) collect(outs []arbiter.Output) {
@@ -245,67 +252,12 @@ func piece(sc *scenario, s string) rules.Piece {
 	return p
 }
 
+// step runs one line of a scenario file: a setting before the session's
+// events, or an event at an instant.
 func (sc *scenario) step(text string) {
 	f := strings.Fields(text)
-	switch f[0] {
-	case "game":
-		// A new game starts a new session: settings come after it.
-		*sc = scenario{t: sc.t, file: sc.file, line: sc.line}
-		sc.opts = rules.Options{}
-		g, err := rules.New(f[1], nil)
-		if err != nil {
-			sc.fail("%v", err)
-		}
-		sc.game = g
-		return
-	case "options":
-		o, err := rules.ParseOptions(f[1])
-		if err != nil {
-			sc.fail("%v", err)
-		}
-		g, err := rules.New(sc.game.Name(), o)
-		if err != nil {
-			sc.fail("%v", err)
-		}
-		sc.game = g
-		return
-	case "position":
-		p, err := sc.game.ParsePosition(strings.TrimSpace(strings.TrimPrefix(text, "position")))
-		if err != nil {
-			sc.fail("%v", err)
-		}
-		sc.start = p
-		return
-	case "caps":
-		for _, c := range strings.Split(f[1], "+") {
-			switch c {
-			case "heights":
-			case "kind":
-				sc.caps.TopKind = true
-			case "face":
-				sc.caps.TopFace = true
-			case "color":
-				sc.caps.TopColor = true
-			case "zones":
-				sc.caps.Zones = true
-			default:
-				sc.fail("unknown capability %q", c)
-			}
-		}
-		return
-	case "config":
-		sc.cfgSet = append(sc.cfgSet, f[1:]...)
-		return
-	case "clock":
-		ctl, err := clock.Parse(strings.Join(f[1:], " "))
-		if err != nil {
-			sc.fail("%v", err)
-		}
-		c, err := clock.New(ctl, clock.Options{})
-		if err != nil {
-			sc.fail("%v", err)
-		}
-		sc.clk = c
+	if set, ok := settings[f[0]]; ok {
+		set(sc, text, f)
 		return
 	}
 	sc.setup()
@@ -313,129 +265,231 @@ func (sc *scenario) step(text string) {
 	if err != nil {
 		sc.fail("bad instant %q", f[0])
 	}
-	at := time.Duration(secs * float64(time.Second))
-	ev := arbiter.Event{At: at, BoardMs: int64(secs * 1000)}
-	unseen := len(f) > 2 && f[1] == "unseen"
-	if unseen {
-		f = append(f[:1:1], f[2:]...)
+	l := &line{sc: sc, f: f, ev: arbiter.Event{At: time.Duration(secs * float64(time.Second)), BoardMs: int64(secs * 1000)}}
+	if len(f) > 2 && f[1] == "unseen" {
+		l.unseen = true
+		l.f = append(f[:1:1], f[2:]...)
 	}
-	sq := func(name string) rules.Square {
-		s, ok := sc.game.Geometry().Lookup(name)
+	if len(l.f) < 2 {
+		sc.fail("no event after the instant %s", f[0])
+	}
+	do, ok := directives[l.f[1]]
+	if !ok {
+		sc.fail("unknown event %q", l.f[1])
+	}
+	do(l)
+}
+
+// settings are the lines that set a session up, each given the line's
+// text and fields.
+var settings = map[string]func(sc *scenario, text string, f []string){
+	"game":     (*scenario).newGame,
+	"options":  (*scenario).options,
+	"position": (*scenario).position,
+	"caps":     (*scenario).capabilities,
+	"config":   func(sc *scenario, _ string, f []string) { sc.cfgSet = append(sc.cfgSet, f[1:]...) },
+	"clock":    (*scenario).clock,
+}
+
+// newGame starts a new session: its settings come after the line.
+func (sc *scenario) newGame(_ string, f []string) {
+	*sc = scenario{t: sc.t, file: sc.file, line: sc.line}
+	sc.opts = rules.Options{}
+	g, err := rules.New(f[1], nil)
+	if err != nil {
+		sc.fail("%v", err)
+	}
+	sc.game = g
+}
+
+func (sc *scenario) options(_ string, f []string) {
+	o, err := rules.ParseOptions(f[1])
+	if err != nil {
+		sc.fail("%v", err)
+	}
+	g, err := rules.New(sc.game.Name(), o)
+	if err != nil {
+		sc.fail("%v", err)
+	}
+	sc.game = g
+}
+
+func (sc *scenario) position(text string, _ []string) {
+	p, err := sc.game.ParsePosition(strings.TrimSpace(strings.TrimPrefix(text, "position")))
+	if err != nil {
+		sc.fail("%v", err)
+	}
+	sc.start = p
+}
+
+// capabilities are the caps line's words.
+var capabilities = map[string]func(*arbiter.Caps){
+	"heights": func(*arbiter.Caps) {},
+	"kind":    func(c *arbiter.Caps) { c.TopKind = true },
+	"face":    func(c *arbiter.Caps) { c.TopFace = true },
+	"color":   func(c *arbiter.Caps) { c.TopColor = true },
+	"zones":   func(c *arbiter.Caps) { c.Zones = true },
+}
+
+func (sc *scenario) capabilities(_ string, f []string) {
+	for _, c := range strings.Split(f[1], "+") {
+		set, ok := capabilities[c]
 		if !ok {
-			sc.fail("no square %q", name)
+			sc.fail("unknown capability %q", c)
 		}
-		return s
+		set(&sc.caps)
 	}
-	num := func(i, def int) int {
-		if len(f) <= i {
-			return def
-		}
-		n, err := strconv.Atoi(f[i])
-		if err != nil {
-			return def
-		}
-		return n
+}
+
+func (sc *scenario) clock(_ string, f []string) {
+	ctl, err := clock.Parse(strings.Join(f[1:], " "))
+	if err != nil {
+		sc.fail("%v", err)
 	}
-	switch f[1] {
-	case "lift", "place", "set":
-		s := sq(f[2])
-		h := sc.heights[s]
-		top := 3
-		switch f[1] {
-		case "lift":
-			h -= num(3, 1)
-			top = 4
-		case "place":
-			h += num(3, 1)
-			top = 4
-			if len(f) == 4 && num(3, -1) == -1 {
-				h = sc.heights[s] + 1
-				top = 3
-			}
-		case "set":
-			h = num(3, 0)
-			top = 4
-		}
-		if h < 0 {
-			sc.fail("height of %s would be negative", f[2])
-		}
-		sc.heights[s] = h
-		ev.Kind, ev.Square, ev.Height = arbiter.SquareChanged, rules.Square(sc.game.Geometry().SensorIndex(s)), h
-		if len(f) > top {
-			ev.Top = piece(sc, f[top])
-		}
-		sc.tops[s] = ev.Top
-		if unseen {
-			return // the board's state changed, and no frame told
-		}
-	case "zone":
-		ev.Kind, ev.Zone, ev.Count = arbiter.ZoneChanged, num(2, 0), num(3, 0)
-	case "press":
-		ev.Kind, ev.Side = arbiter.ClockPressed, side(sc, f[2])
-	case "adjust":
-		ev.Kind, ev.Side = arbiter.AdjustPressed, side(sc, f[2])
-	case "call":
-		ev.Kind, ev.Side = arbiter.ArbiterCalled, side(sc, f[2])
-	case "answer":
-		ev.Kind, ev.Side, ev.Choice = arbiter.Answered, side(sc, f[2]), num(3, 0)
-		if len(f) > 3 {
-			switch f[3] {
-			case "lost":
-				ev.Choice = arbiter.AnswerLost
-			case "yes":
-				ev.Choice = arbiter.AnswerYes
-			case "no":
-				ev.Choice = arbiter.AnswerNo
-			}
-		}
-	case "heartbeat":
-		ev.Kind = arbiter.Heartbeat
-	case "gap":
-		ev.Kind = arbiter.Gap
-	case "dump":
-		ev.Kind = arbiter.StateDump
-		geo := sc.game.Geometry()
-		ev.Heights = make([]int, len(sc.heights))
-		ev.Tops = make([]rules.Piece, len(sc.heights))
-		for i := range ev.Heights {
-			ev.Heights[i] = sc.heights[geo.SensorSquare(i)]
-			if ev.Heights[i] > 0 {
-				ev.Tops[i] = sc.tops[geo.SensorSquare(i)]
-			}
-		}
-	case "link-lost":
-		ev.Kind = arbiter.LinkLost
-	case "link-restored":
-		ev.Kind = arbiter.LinkRestored
-	case "tick":
-		sc.collect(sc.s.Tick(at))
-		return
-	case "resolve":
-		outs, err := sc.s.Resolve(f[2], at)
-		if err != nil {
-			sc.pending = append(sc.pending, "error "+err.Error())
-			sc.full = append(sc.full, err.Error())
-		}
-		sc.collect(outs)
-		return
-	case "takeback":
-		outs, err := sc.s.TakeBack(at)
-		if err != nil {
-			sc.pending = append(sc.pending, "error "+err.Error())
-			sc.full = append(sc.full, err.Error())
-		}
-		sc.collect(outs)
-		return
-	case "claim":
-		outs, err := sc.s.Claim(side(sc, f[2]), at)
-		if err != nil {
-			sc.pending = append(sc.pending, "error "+err.Error())
-			sc.full = append(sc.full, err.Error())
-		}
-		sc.collect(outs)
-		return
-	default:
-		sc.fail("unknown event %q", f[1])
+	c, err := clock.New(ctl, clock.Options{})
+	if err != nil {
+		sc.fail("%v", err)
 	}
-	sc.collect(sc.s.Handle(ev))
+	sc.clk = c
+}
+
+// line is an event line being run: its fields (the instant, the
+// directive, its arguments) and the event it makes, at its instant.
+type line struct {
+	sc *scenario
+	f  []string
+	ev arbiter.Event
+	// unseen: the board's state changes and no frame tells.
+	unseen bool
+}
+
+// num is argument i as a number, or def when it is missing or no number.
+func (l *line) num(i, def int) int {
+	if len(l.f) <= i {
+		return def
+	}
+	n, err := strconv.Atoi(l.f[i])
+	if err != nil {
+		return def
+	}
+	return n
+}
+
+func (l *line) square(name string) rules.Square {
+	s, ok := l.sc.game.Geometry().Lookup(name)
+	if !ok {
+		l.sc.fail("no square %q", name)
+	}
+	return s
+}
+
+// handle gives the session the line's event.
+func (l *line) handle() { l.sc.collect(l.sc.s.Handle(l.ev)) }
+
+// directives are the event lines' words after the instant.
+var directives = map[string]func(l *line){
+	"lift":  (*line).lift,
+	"place": (*line).place,
+	"set":   func(l *line) { l.change(l.num(3, 0), 4) },
+	"zone": func(l *line) {
+		l.ev.Kind, l.ev.Zone, l.ev.Count = arbiter.ZoneChanged, l.num(2, 0), l.num(3, 0)
+		l.handle()
+	},
+	"press":         sided(arbiter.ClockPressed),
+	"adjust":        sided(arbiter.AdjustPressed),
+	"call":          sided(arbiter.ArbiterCalled),
+	"answer":        (*line).answer,
+	"heartbeat":     bare(arbiter.Heartbeat),
+	"gap":           bare(arbiter.Gap),
+	"dump":          (*line).dump,
+	"link-lost":     bare(arbiter.LinkLost),
+	"link-restored": bare(arbiter.LinkRestored),
+	"tick":          func(l *line) { l.sc.collect(l.sc.s.Tick(l.ev.At)) },
+	"resolve":       func(l *line) { l.sc.result(l.sc.s.Resolve(l.f[2], l.ev.At)) },
+	"takeback":      func(l *line) { l.sc.result(l.sc.s.TakeBack(l.ev.At)) },
+	"claim":         func(l *line) { l.sc.result(l.sc.s.Claim(side(l.sc, l.f[2]), l.ev.At)) },
+}
+
+// bare is a directive for an event of kind k with no arguments.
+func bare(k arbiter.EventKind) func(*line) {
+	return func(l *line) { l.ev.Kind = k; l.handle() }
+}
+
+// sided is a directive for an event of kind k by a side.
+func sided(k arbiter.EventKind) func(*line) {
+	return func(l *line) { l.ev.Kind, l.ev.Side = k, side(l.sc, l.f[2]); l.handle() }
+}
+
+// lift: the stack loses n pieces (default 1), the top piece named after.
+func (l *line) lift() {
+	l.change(l.sc.heights[l.square(l.f[2])]-l.num(3, 1), 4)
+}
+
+// place: the stack gains n pieces (default 1), the top piece named after
+// the count or in its place.
+func (l *line) place() {
+	h := l.sc.heights[l.square(l.f[2])]
+	if len(l.f) == 4 && l.num(3, -1) == -1 {
+		l.change(h+1, 3)
+		return
+	}
+	l.change(h+l.num(3, 1), 4)
+}
+
+// change sets the height of the line's square to h, with the top piece
+// named by field top if the line has it.
+func (l *line) change(h, top int) {
+	sc := l.sc
+	s := l.square(l.f[2])
+	if h < 0 {
+		sc.fail("height of %s would be negative", l.f[2])
+	}
+	sc.heights[s] = h
+	l.ev.Kind, l.ev.Square, l.ev.Height = arbiter.SquareChanged, rules.Square(sc.game.Geometry().SensorIndex(s)), h
+	if len(l.f) > top {
+		l.ev.Top = piece(sc, l.f[top])
+	}
+	sc.tops[s] = l.ev.Top
+	if l.unseen {
+		return // the board's state changed, and no frame told
+	}
+	l.handle()
+}
+
+// answers are the answer values with a name.
+var answers = map[string]int{"lost": arbiter.AnswerLost, "yes": arbiter.AnswerYes, "no": arbiter.AnswerNo}
+
+func (l *line) answer() {
+	l.ev.Kind, l.ev.Side, l.ev.Choice = arbiter.Answered, side(l.sc, l.f[2]), l.num(3, 0)
+	if len(l.f) > 3 {
+		if c, ok := answers[l.f[3]]; ok {
+			l.ev.Choice = c
+		}
+	}
+	l.handle()
+}
+
+// dump sends the board's whole state as the runner keeps it.
+func (l *line) dump() {
+	sc := l.sc
+	l.ev.Kind = arbiter.StateDump
+	geo := sc.game.Geometry()
+	l.ev.Heights = make([]int, len(sc.heights))
+	l.ev.Tops = make([]rules.Piece, len(sc.heights))
+	for i := range l.ev.Heights {
+		l.ev.Heights[i] = sc.heights[geo.SensorSquare(i)]
+		if l.ev.Heights[i] > 0 {
+			l.ev.Tops[i] = sc.tops[geo.SensorSquare(i)]
+		}
+	}
+	l.handle()
+}
+
+// result collects the outputs of a console action, or its error.
+func (sc *scenario) result(outs []arbiter.Output, err error) {
+	if err != nil {
+		sc.pending = append(sc.pending, "error "+err.Error())
+		sc.full = append(sc.full, err.Error())
+	}
+	sc.collect(outs)
 }

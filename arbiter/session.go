@@ -39,34 +39,48 @@ type Session struct {
 	lastRaw    uint64
 	lastBoard  int64
 
+	// mode is what the session does with what the board shows (mode.go);
+	// under is the mode that the set-up or an adjustment interrupted,
+	// resumed when it ends (a recovery; otherwise modeReading).
+	mode  mode
+	under mode
+
 	// The window: everything since the last committed move.
-	lifted   map[rules.Square]bool
-	touches  []touch
-	adjust   bool
-	log      []string
-	judged   string // signature last judged at a settle, so it is judged once
-	alerted  string // signature last alerted, so an alert is not repeated
-	pressAt  time.Duration
-	pressing bool // a press is waiting for an answer to a prompt
-	prompt   []int
+	lifted  map[rules.Square]bool
+	touches []touch
+	log     []string
+	judged  string   // signature last judged at a settle, so it is judged once
+	alerted string   // signature last alerted, so an alert is not repeated
+	prompt  question // the open question of which move was made, if any
 
 	now      time.Duration // the latest instant seen
 	reported time.Duration // the latest instant the board has reported
-	adjusted bool          // something was lifted in adjust mode
-	autoEnd  bool          // adjust mode ended by itself: the player's closing press is due
-	lossy    bool          // frames were lost in this window: lifts may be missing
-	pressDue bool          // the last move was committed on release; its mover's press may follow
-	setup    bool          // waiting for the board to show the start position
-	dumped   bool          // the board's whole state has been seen since Start
-	stale    bool          // frames were lost; waiting for a state dump
-	held     []Event       // buttons pressed while stale, judged on the dump
-	recovery bool
-	// softRecovery: the recovery was entered only because the board matched
-	// nothing for Config.RecoveryAfter (a piece held while the player
-	// thinks); a legal move shown since ends it.
-	softRecovery bool
-	illegal      [2]int
-	linkDown     bool
+	adjusted bool          // something was lifted in the adjustment under way (modeAdjusting)
+
+	// The facts below are not modes: each can hold in any mode, alongside
+	// it rather than instead of it.
+	//
+	// autoEnd: an adjustment ended by itself and the player's closing
+	// press is still due (it is ignored); it outlives the adjustment, and
+	// a move is read meanwhile.
+	autoEnd bool
+	// lossy: frames were lost in this window, so lifts may be missing; it
+	// weakens what the lifts prove in any mode.
+	lossy bool
+	// pressDue: the last move was committed on release and its mover's
+	// press may follow; it is about the last move, whatever is done now.
+	pressDue bool
+	// dumped: the board's whole state has been seen since Start (the
+	// set-up is judged only then); a fact of the board, not of the game.
+	dumped bool
+	// stale: frames were lost and a state dump is awaited. Presses and
+	// adjustments are held for the dump (held), and lifts meanwhile bind
+	// no one, but the board goes on being read in whatever mode the
+	// session is: a gap can come during an adjustment or a recovery.
+	stale    bool
+	held     []Event // buttons pressed while stale, judged on the dump
+	illegal  [2]int
+	linkDown bool // the link is down: its alert is raised once
 
 	// setupTold is the set-up differences last alerted (SetupAlert).
 	setupTold string
@@ -82,6 +96,18 @@ type Session struct {
 	// opponent acts (shogi.md 3.4.4).
 	last *lastMove
 	rs   retractState // take-backs and changes of completed moves
+}
+
+// question is an open question of which candidate move was made.
+type question struct {
+	idx []int // the candidates asked about; nil: no question is open
+	// press: the question was asked at a clock press, at instant at, which
+	// its answer completes. It is a fact of the question rather than a
+	// mode: the question stays open, and its answer completes the move at
+	// that press, through a recovery or an adjustment that interrupts
+	// modePrompting.
+	press bool
+	at    time.Duration
 }
 
 // lastMove is a move committed at a press, watched for a change before
@@ -146,7 +172,9 @@ func (s *Session) Resume(moves []string) error {
 func (s *Session) Start(at time.Duration) []Output {
 	s.now = max(s.now, at)
 	if s.cfg.AwaitSetup {
-		s.setup = true
+		if s.mode != modeSettingUp {
+			s.under, s.mode = s.base(), modeSettingUp
+		}
 		s.setupTold = ""
 		s.dumped = false
 		s.lastChange = at
@@ -159,7 +187,7 @@ func (s *Session) Start(at time.Duration) []Output {
 // setUpDone ends the set-up: the board has shown the start position since
 // at, when the game and its clock start.
 func (s *Session) setUpDone(out []Output, at time.Duration) []Output {
-	s.setup = false
+	s.endOverlay()
 	s.setupTold = ""
 	s.resetWindow()
 	s.note(at, "start position set up")
@@ -168,7 +196,7 @@ func (s *Session) setUpDone(out []Output, at time.Duration) []Output {
 }
 
 // SettingUp reports whether the session waits for the start position.
-func (s *Session) SettingUp() bool { return s.setup }
+func (s *Session) SettingUp() bool { return s.mode == modeSettingUp }
 
 func (s *Session) startClock(at time.Duration) []Output {
 	if s.clk == nil {
@@ -203,7 +231,7 @@ func (s *Session) RestoreIllegalCounts(n [2]int) { s.illegal = n }
 
 // InRecovery reports whether the board must be put right before play goes
 // on.
-func (s *Session) InRecovery() bool { return s.recovery }
+func (s *Session) InRecovery() bool { return s.recovering() }
 
 // Clock returns the session's clock, or nil.
 func (s *Session) Clock() *clock.Clock { return s.clk }
@@ -213,12 +241,17 @@ func (s *Session) resetWindow() {
 	s.autoEnd = false
 	s.lifted = map[rules.Square]bool{}
 	s.touches = s.touches[:0]
-	s.adjust = false
 	s.log = s.log[:0]
 	s.judged = ""
 	s.alerted = ""
-	s.pressing = false
-	s.prompt = nil
+	s.prompt = question{}
+	// The window's modes end with it: an adjustment, a press's question.
+	switch s.mode {
+	case modeAdjusting:
+		s.endOverlay()
+	case modePrompting:
+		s.mode = modeReading
+	}
 }
 
 func (s *Session) currentTurn() (*turn, error) {
@@ -250,7 +283,7 @@ func (s *Session) Handle(e Event) []Output {
 	if e.RawSeq != 0 {
 		s.lastRaw = e.RawSeq
 	}
-	if s.setup && changesBoard(e.Kind) {
+	if s.mode == modeSettingUp && changesBoard(e.Kind) {
 		// The board showed the same state until this event: judge the
 		// set-up first, so that the game's first move is not taken for
 		// setting up (issue 18 §4).
@@ -260,11 +293,7 @@ func (s *Session) Handle(e Event) []Output {
 	case SquareChanged:
 		out = s.squareChanged(out, e)
 	case ZoneChanged:
-		if s.cfg.Caps.Zones && e.Zone >= 0 && e.Zone < len(s.obs)-s.geo.Len() {
-			s.note(e.At, "zone %d count %d", e.Zone, e.Count)
-			s.obs[s.geo.Len()+e.Zone].height = e.Count
-			s.changed(e)
-		}
+		s.zoneChanged(e)
 	case StateDump:
 		out = s.dump(out, e)
 	case ClockPressed:
@@ -275,6 +304,30 @@ func (s *Session) Handle(e Event) []Output {
 		out = append(out, s.alert(ArbiterCallAlert, e.Side, e.At, s.game.SideName(e.Side)+" calls the arbiter", false))
 	case Answered:
 		out = s.answered(out, e)
+	case LinkLost, LinkRestored, Gap:
+		out = s.link(out, e)
+	case Heartbeat:
+		// The board has now reported further: a settled board can be
+		// judged without waiting for the host's timer.
+		out = append(out, s.Tick(s.now)...)
+	}
+	return out
+}
+
+// zoneChanged takes a new count of an off-board zone, on a board that
+// counts them.
+func (s *Session) zoneChanged(e Event) {
+	if s.cfg.Caps.Zones && e.Zone >= 0 && e.Zone < len(s.obs)-s.geo.Len() {
+		s.note(e.At, "zone %d count %d", e.Zone, e.Count)
+		s.obs[s.geo.Len()+e.Zone].height = e.Count
+		s.changed(e)
+	}
+}
+
+// link takes the news of the board's link: lost, restored, or frames
+// lost with it (a gap).
+func (s *Session) link(out []Output, e Event) []Output {
+	switch e.Kind {
 	case LinkLost:
 		// Whatever the board reported while its link was down is lost:
 		// the dump that follows its return shows the board, not who
@@ -291,10 +344,6 @@ func (s *Session) Handle(e Event) []Output {
 		s.stale = true
 		s.lossy = true
 		s.note(e.At, "frames lost: waiting for the board's state")
-	case Heartbeat:
-		// The board has now reported further: a settled board can be
-		// judged without waiting for the host's timer.
-		out = append(out, s.Tick(s.now)...)
 	}
 	return out
 }
@@ -323,22 +372,22 @@ func (s *Session) squareChanged(out []Output, e Event) []Output {
 	if nc == old {
 		return out
 	}
-	if s.setup {
+	if s.mode == modeSettingUp {
 		s.obs[e.Square] = nc
 		s.changed(e)
 		return out
 	}
-	if s.adjust {
+	if s.mode == modeAdjusting {
 		s.adjusted = true
 	}
 	s.autoEnd = false
 	// Two quick moves: the mover's settled move is followed at once by the
 	// opponent's first lift. Commit the move before taking the lift.
-	if s.cfg.Completion == OnRelease && e.Height < old.height && !s.over.Over() && !s.recovery &&
+	if s.cfg.Completion == OnRelease && e.Height < old.height && !s.over.Over() && !s.recovering() &&
 		e.At-s.lastChange >= s.cfg.Release {
 		out = s.quickCommit(out, e)
 	}
-	if s.last != nil && !s.adjust {
+	if s.last != nil && s.mode != modeAdjusting {
 		// The opponent's first touch elsewhere ends the watch.
 		if slices.Contains(s.last.squares, e.Square) {
 			s.last.touched = true
@@ -349,7 +398,7 @@ func (s *Session) squareChanged(out []Output, e Event) []Output {
 	name := s.squareName(e.Square)
 	if e.Height < old.height {
 		s.note(e.At, "lift %s %d→%d", name, old.height, e.Height)
-		if !s.lifted[e.Square] && !s.adjust {
+		if !s.lifted[e.Square] && s.mode != modeAdjusting {
 			s.lifted[e.Square] = true
 			s.touches = append(s.touches, touch{e.Square, e.At, s.stale})
 		}
@@ -409,7 +458,7 @@ func (s *Session) dump(out []Output, e Event) []Output {
 		s.changed(e)
 	}
 	s.dumped = true
-	if t, err := s.currentTurn(); err == nil && s.setup && t.sig(s.obs) == "" {
+	if t, err := s.currentTurn(); err == nil && s.mode == modeSettingUp && t.sig(s.obs) == "" {
 		// A dump is the whole board at one instant, not pieces still
 		// being put down: showing the start position, it ends the set-up
 		// at once, so a move made right after it is read (issue 18 §4).
@@ -437,16 +486,16 @@ func (s *Session) afterChange(out []Output, at time.Duration) []Output {
 	if err != nil {
 		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), at, err.Error(), false))
 	}
-	if s.recovery && t.sig(s.obs) == "" {
-		s.recovery = false
+	if s.recovering() && t.sig(s.obs) == "" {
+		s.endRecovery()
 		s.alerted = ""
 		out = append(out, Recovery{At: at, Done: true})
 		out = s.retractionDone(out, at)
-	} else if s.recovery && s.softRecovery {
+	} else if s.base() == modeUnmatched {
 		// The held piece has come down on a legal move: that is the
 		// move, judged as any other (at the settle or the press).
 		if idx, err := t.match(s.obs, s.lifted, s.lossy); err == nil && len(idx) > 0 {
-			s.recovery = false
+			s.endRecovery()
 			s.alerted = ""
 			out = append(out, Recovery{At: at, Done: true})
 		}
@@ -489,7 +538,7 @@ func (s *Session) changedAfterPress(out []Output, at time.Duration) []Output {
 // and the stand of the player to move never (a piece taken up to drop).
 // Neither is a foul: shogi.md 6.6.
 func (s *Session) checkHands(out []Output, at, since time.Duration) []Output {
-	if s.hand == nil || s.setup || s.over.Over() {
+	if s.hand == nil || s.mode == modeSettingUp || s.over.Over() {
 		return out
 	}
 	t, err := s.currentTurn()
@@ -563,39 +612,18 @@ func (s *Session) Tick(now time.Duration) []Output {
 	if err != nil {
 		return out
 	}
-	sig := t.sig(s.obs)
-	if s.setup {
-		return s.setupTick(out, t, now, horizon)
+	if s.mode == modeSettingUp {
+		return s.stepSettingUp(out, t, now, horizon)
 	}
 	out = s.checkHands(out, horizon, s.lastChange)
-	if s.adjust && sig == "" && (s.adjusted || horizon-s.lastChange >= s.cfg.RecoveryAfter) {
-		s.adjust = false
-		s.autoEnd = true
-		s.note(now, "adjust mode ended: board back at its baseline")
+	switch s.mode {
+	case modeReading:
+		return s.stepReading(out, t, now, horizon)
+	case modeAdjusting:
+		return s.stepAdjusting(out, t, now, horizon)
 	}
-	if sig == "" || s.adjust || s.pressing {
-		return out
-	}
-	if s.judged != sig && s.cfg.Completion == OnRelease && !s.recovery {
-		s.judged = sig
-		idx, err := t.match(s.obs, s.lifted, s.lossy)
-		if err != nil {
-			return append(out, s.alert(IrregularityAlert, s.pos.Turn(), now, err.Error(), false))
-		}
-		switch {
-		case len(idx) == 1:
-			return s.tryCommit(out, idx[0], s.lastChange, s.lastBoard, false)
-		case len(idx) > 1:
-			return s.ambiguous(out, idx, s.lastChange)
-		}
-	}
-	if o, ok := s.judgeRetraction(out, t, now); ok {
-		return o
-	}
-	if idx, err := t.match(s.obs, s.lifted, s.lossy); err == nil && !s.recovery && !s.cfg.JudgeAtPress && horizon-s.lastChange >= s.cfg.RecoveryAfter && len(idx) == 0 {
-		out = s.enterRecovery(out, now, "")
-		s.softRecovery = true
-	}
+	// Prompting, recovering: only a press, an answer or the board put
+	// right moves on.
 	return out
 }
 
@@ -614,10 +642,10 @@ func (s *Session) NextDeadline() (time.Duration, bool) {
 		if d := s.lastChange + s.cfg.Settle; d > s.now {
 			consider(d)
 		}
-		if d := s.lastChange + s.cfg.RecoveryAfter; !s.recovery && d > s.now {
+		if d := s.lastChange + s.cfg.RecoveryAfter; !s.recovering() && d > s.now {
 			consider(d)
 		}
-		if d := s.lastChange + s.cfg.SetupAlertAfter; s.setup && s.dumped && d > s.now {
+		if d := s.lastChange + s.cfg.SetupAlertAfter; s.mode == modeSettingUp && s.dumped && d > s.now {
 			consider(d)
 		}
 		if d := s.handSince + s.cfg.HandGrace; s.handKey != "" && s.handKey != s.handTold && d > s.now {
@@ -632,33 +660,60 @@ func (s *Session) NextDeadline() (time.Duration, bool) {
 	return best, ok
 }
 
+// press takes a clock press: ignored while setting up and once the game
+// is over, held while stale, and otherwise judged by the mode beneath any
+// adjustment: a recovery refuses it, reading and prompting judge the
+// board.
 func (s *Session) press(out []Output, e Event) []Output {
 	s.note(e.At, "press %s", s.game.SideName(e.Side))
-	if s.over.Over() || s.setup {
+	if s.over.Over() || s.mode == modeSettingUp {
 		return out
 	}
 	if s.stale {
 		s.held = append(s.held, e)
 		return out
 	}
+	switch {
+	case e.Side != s.pos.Turn():
+		return s.pressOutOfTurn(out, e)
+	case s.recovering():
+		return s.pressRecovering(out, e)
+	}
+	return s.judgePress(out, e)
+}
+
+// pressOutOfTurn is a press by the side that has just moved: the press
+// that a move completed on release may still have due, or an
+// irregularity.
+func (s *Session) pressOutOfTurn(out []Output, e Event) []Output {
+	if s.pressDue && e.Side == s.history[len(s.history)-1].Turn() {
+		// The press that confirms a move already complete on release
+		// (or changed since: then the change is the move).
+		s.pressDue = false
+		return s.amendAtPress(out, e)
+	}
+	return append(out, s.alert(IrregularityAlert, e.Side, e.At, s.game.SideName(e.Side)+" pressed the clock on the opponent's turn", false))
+}
+
+// pressRecovering is the press of the side to move during a recovery: a
+// recovery alert, or, where the game judges at the press and no
+// retraction is being put right, the end of the recovery and the press
+// judged.
+func (s *Session) pressRecovering(out []Output, e Event) []Output {
+	if s.rs.open || !s.cfg.JudgeAtPress {
+		return append(out, s.alert(RecoveryAlert, e.Side, e.At, "the clock was pressed before the board was put right", true))
+	}
+	// Judged at the press: the board as it is now is the move.
+	s.endRecovery()
+	out = append(out, Recovery{At: e.At, Done: true})
+	return s.judgePress(out, e)
+}
+
+// judgePress judges what the board shows at a press of the side to move:
+// the move, a question when several fit, a retraction, or an illegal
+// move.
+func (s *Session) judgePress(out []Output, e Event) []Output {
 	side := s.pos.Turn()
-	if e.Side != side {
-		if s.pressDue && e.Side == s.history[len(s.history)-1].Turn() {
-			// The press that confirms a move already complete on release
-			// (or changed since: then the change is the move).
-			s.pressDue = false
-			return s.amendAtPress(out, e)
-		}
-		return append(out, s.alert(IrregularityAlert, e.Side, e.At, s.game.SideName(e.Side)+" pressed the clock on the opponent's turn", false))
-	}
-	if s.recovery && (s.rs.open || !s.cfg.JudgeAtPress) {
-		return append(out, s.alert(RecoveryAlert, side, e.At, "the clock was pressed before the board was put right", true))
-	}
-	if s.recovery {
-		// Judged at the press: the board as it is now is the move.
-		s.recovery = false
-		out = append(out, Recovery{At: e.At, Done: true})
-	}
 	t, err := s.currentTurn()
 	if err != nil {
 		return append(out, s.alert(IrregularityAlert, side, e.At, err.Error(), false))
@@ -674,8 +729,8 @@ func (s *Session) press(out []Output, e Event) []Output {
 	case len(idx) == 1:
 		return s.tryCommit(out, idx[0], e.At, e.BoardMs, true)
 	case len(idx) > 1:
-		s.pressing, s.pressAt, s.lastBoard = true, e.At, e.BoardMs
-		return s.ambiguous(out, idx, e.At)
+		s.lastBoard = e.BoardMs
+		return s.ambiguous(out, idx, e.At, true)
 	}
 	if o, ok := s.judgeRetraction(out, t, e.At); ok {
 		// The board shows the last mover's change, not this press's move.
@@ -703,7 +758,12 @@ func (s *Session) tryCommit(out []Output, i int, at time.Duration, boardMs int64
 				a.Squares = []rules.Square{c.move.From(), c.move.To()}
 				out = append(out, a)
 			}
-			s.pressing = false
+			// The press is refused: its question, if any, no longer
+			// waits for it.
+			s.prompt.press = false
+			if s.mode == modePrompting {
+				s.mode = modeReading
+			}
 			return out
 		case Report:
 			out = append(out, s.alert(TouchMoveAlert, s.pos.Turn(), at, v+" (recorded for a claim)", false))
@@ -866,14 +926,21 @@ func promotion(t *turn, idx []int) bool {
 	return pa == pb
 }
 
-func (s *Session) ambiguous(out []Output, idx []int, at time.Duration) []Output {
+// ambiguous asks which of the candidates idx was made, at a settle or
+// at a clock press (pressed), which the answer then completes.
+func (s *Session) ambiguous(out []Output, idx []int, at time.Duration, pressed bool) []Output {
 	if len(idx) == 2 && promotion(s.turn, []int{idx[1], idx[0]}) {
 		// The promotion comes first: the board's "yes" is choice 0.
 		idx = []int{idx[1], idx[0]}
 	}
 	p := s.promptFor(idx, at)
 	sameOrigin := sameSquares(s.turn, idx)
-	s.prompt = idx
+	if pressed {
+		s.prompt = question{idx: idx, press: true, at: at}
+		s.setBase(modePrompting)
+	} else {
+		s.prompt = question{idx: idx}
+	}
 	// The question is asked every time the board comes to it (a lost
 	// answer is asked again); the arbiter is alerted once.
 	out = append(out, p)
@@ -890,30 +957,31 @@ func (s *Session) ambiguous(out []Output, idx []int, at time.Duration) []Output 
 }
 
 func (s *Session) answered(out []Output, e Event) []Output {
-	if e.Choice == AnswerLost && s.prompt != nil && e.Side == s.pos.Turn() {
+	q := s.prompt.idx
+	if e.Choice == AnswerLost && q != nil && e.Side == s.pos.Turn() {
 		s.note(e.At, "answer lost: asking again")
-		return append(out, s.promptFor(s.prompt, e.At))
+		return append(out, s.promptFor(q, e.At))
 	}
-	if (e.Choice == AnswerYes || e.Choice == AnswerNo) && s.prompt != nil && e.Side == s.pos.Turn() && promotion(s.turn, s.prompt) {
+	if (e.Choice == AnswerYes || e.Choice == AnswerNo) && q != nil && e.Side == s.pos.Turn() && promotion(s.turn, q) {
 		if e.Choice == AnswerYes {
-			return s.resolve(out, s.prompt[0], e.At)
+			return s.resolve(out, q[0], e.At)
 		}
-		return s.resolve(out, s.prompt[1], e.At)
+		return s.resolve(out, q[1], e.At)
 	}
-	if s.prompt == nil || e.Side != s.pos.Turn() || e.Choice < 0 || e.Choice >= len(s.prompt) {
+	if q == nil || e.Side != s.pos.Turn() || e.Choice < 0 || e.Choice >= len(q) {
 		s.note(e.At, "answer %d ignored", e.Choice)
 		return out
 	}
-	return s.resolve(out, s.prompt[e.Choice], e.At)
+	return s.resolve(out, q[e.Choice], e.At)
 }
 
 // Resolve settles an ambiguity or answers a prompt with the canonical form
 // of one of the candidate moves (the arbiter console or the player).
 func (s *Session) Resolve(move string, at time.Duration) ([]Output, error) {
-	if s.prompt == nil {
+	if s.prompt.idx == nil {
 		return nil, errors.New("resolve: no question is open")
 	}
-	for _, i := range s.prompt {
+	for _, i := range s.prompt.idx {
 		if s.turn.cands[i].move.String() == move {
 			return s.resolve(nil, i, at), nil
 		}
@@ -923,11 +991,12 @@ func (s *Session) Resolve(move string, at time.Duration) ([]Output, error) {
 
 func (s *Session) resolve(out []Output, i int, at time.Duration) []Output {
 	when, board := s.lastChange, s.lastBoard
-	if s.pressing {
-		when = s.pressAt
+	pressed := s.prompt.press
+	if pressed {
+		when = s.prompt.at
 	}
 	s.note(at, "resolved as %s", s.turn.cands[i].move)
-	return s.tryCommit(out, i, when, board, s.pressing)
+	return s.tryCommit(out, i, when, board, pressed)
 }
 
 func (s *Session) illegalMove(out []Output, at time.Duration) []Output {
@@ -966,8 +1035,7 @@ func (s *Session) illegalLoss(side rules.Color) rules.Outcome {
 // enterRecovery asks for the board to be put back to the position, fix
 // by fix; an empty reason is worked out from them (Session.unmatched).
 func (s *Session) enterRecovery(out []Output, at time.Duration, reason string) []Output {
-	s.recovery = true
-	s.softRecovery = false
+	s.setBase(modeRecovering)
 	t := s.turn
 	fixes := s.describe(t.base, t.baseCells, s.obs, false)
 	if reason == "" {
@@ -981,7 +1049,7 @@ func (s *Session) adjustPressed(out []Output, e Event) []Output {
 }
 
 func (s *Session) adjustPress(out []Output, e Event, late bool) []Output {
-	if s.setup {
+	if s.mode == modeSettingUp {
 		return out
 	}
 	if s.stale {
@@ -998,23 +1066,10 @@ func (s *Session) adjustPress(out []Output, e Event, late bool) []Output {
 		s.note(e.At, "adjust closed")
 		return out
 	}
-	if s.adjust {
-		s.adjust = false
-		s.note(e.At, "adjust mode ended")
-		t, err := s.currentTurn()
-		// A press recovered from a state dump is judged after the board
-		// has moved on; the altered position can no longer be told from a
-		// move made after the adjustment, so only a timely press checks.
-		if err == nil && !late && t.sig(s.obs) != "" {
-			out = append(out, s.alert(AdjustAlert, e.Side, e.At, "position altered during adjusting: restore it", true))
-			return s.enterRecovery(out, e.At, "position altered during adjusting")
-		}
-		return out
+	if s.mode == modeAdjusting {
+		return s.endAdjusting(out, e, late)
 	}
-	s.adjust = true
-	s.adjusted = false
-	s.lastChange = e.At // adjust mode ends after the board has settled from now
-	s.note(e.At, "adjust mode")
+	s.startAdjusting(e)
 	return out
 }
 
@@ -1108,8 +1163,8 @@ func (s *Session) TakeBack(at time.Duration) ([]Output, error) {
 	if t.sig(s.obs) != "" {
 		return s.enterRecovery(out, at, "restore the position before the taken-back move"), nil
 	}
-	if s.recovery {
-		s.recovery = false
+	if s.recovering() {
+		s.endRecovery()
 		out = append(out, Recovery{At: at, Done: true})
 	}
 	return out, nil

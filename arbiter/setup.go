@@ -163,7 +163,7 @@ func (s *Session) explain(v rules.View, fixes []SquareFix) string {
 // (SquareFix.Text), hand stands included: the console shows it. It is
 // nil once the game has started, and when the board shows the position.
 func (s *Session) SetupDiff() []SquareFix {
-	if !s.setup {
+	if s.mode != modeSettingUp {
 		return nil
 	}
 	t, err := s.currentTurn()
@@ -173,12 +173,12 @@ func (s *Session) SetupDiff() []SquareFix {
 	return s.describe(t.base, t.baseCells, s.obs, true)
 }
 
-// setupTick judges a board being set up that has settled since
+// stepSettingUp judges a board being set up that has settled since
 // s.lastChange, once its whole state has been seen: the game starts when
 // it shows the start position (hand stands aside); after
 // Config.SetupAlertAfter settled but wrong, one SetupAlert lists the
 // differences, and another only when they change.
-func (s *Session) setupTick(out []Output, t *turn, now, horizon time.Duration) []Output {
+func (s *Session) stepSettingUp(out []Output, t *turn, now, horizon time.Duration) []Output {
 	if !s.dumped {
 		return out
 	}
