@@ -180,7 +180,10 @@ func TestBoardButtonsEndToEnd(t *testing.T) {
 		require.Eventually(t, func() bool { claims = s.actions()["draw-claim"]; return len(claims) == 1 }, 5*time.Second, 20*time.Millisecond, "no claim")
 		assert.Contains(t, claims[0].Data, "incorrect")
 		assert.Contains(t, claims[0].Data, "2m0s added to Black's clock")
-		assert.GreaterOrEqual(t, s.tbl.Live().Clock[1].Millis, before+110_000, "two minutes to Black")
+		// The audit is written inside the claim; the table's live view is
+		// refreshed when the claim's command returns, a moment later.
+		assert.Eventually(t, func() bool { return s.tbl.Live().Clock[1].Millis >= before+110_000 },
+			5*time.Second, 20*time.Millisecond, "two minutes to Black")
 		g, err := s.db.Game(s.tbl.Live().GameID)
 		require.NoError(t, err)
 		assert.Empty(t, g.Result, "the game goes on")
