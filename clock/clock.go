@@ -130,7 +130,7 @@ type Options struct {
 }
 
 // Clock is the game clock of one board. It is not safe for concurrent
-// use; a Driver owns it in one goroutine.
+// use: its owner (an arbiter.Session, which one goroutine runs) calls it.
 type Clock struct {
 	ctl    Control
 	opt    Options

@@ -15,7 +15,4 @@
 // delivered (see [Clock.Delivered]): a press stamped before a flag instant
 // that reaches the host after it still counts, and a silent link holds the
 // clock and alerts the arbiter instead of deciding.
-//
-// A [Driver] runs a Clock in one goroutine and fires its deadlines with a
-// timer; it is tested with testing/synctest.
 package clock

@@ -20,7 +20,6 @@ import (
 	dgtsim "arbiter/hardware/dgt/sim"
 	"arbiter/hardware/sensorboard"
 	"arbiter/hardware/sensorboard/sim"
-	"arbiter/internal/config"
 	"arbiter/rules"
 	"arbiter/store"
 )
@@ -92,46 +91,79 @@ type news struct {
 	output arbiter.Output
 }
 
-// New creates the simulated boards for every tournament of cfg (cfg.Demo
-// boards each, or one for every game of a round when that is 0) in dir, adds a table for each to d, and returns the serial
-// port pattern the driver must watch.
-func New(d *director.Director, cfg *config.Config, dir string, log *slog.Logger) (*Demo, string, error) {
-	dm := &Demo{d: d, dir: dir, log: log, speed: cfg.Demo.Speed, seed: cfg.Demo.Seed, faults: cfg.Demo.Faults,
-		plies: cfg.Demo.Plies, players: map[string]*player{}, stats: &Stats{}, dgt: cfg.Demo.DGT, whiteRight: cfg.Boards.DGT.WhiteRight}
+// Config sets up the demo's simulated boards and players.
+type Config struct {
+	// Boards is how many boards each tournament gets; 0: one for every
+	// game of a round.
+	Boards int
+	// Speed is how much faster than people the simulated players play
+	// (1: as fast as people; 0 is taken as 1).
+	Speed float64
+	// Faults is the rate (0 to 1) of the boards' link and sensor faults
+	// (see LinkFaults).
+	Faults float64
+	// Seed makes the boards' faults and the players' moves repeatable.
+	Seed uint64
+	// Plies is the most moves a game lasts before one side resigns (each
+	// game lasts between half of it and all of it); 0 is taken as
+	// DefaultPlies.
+	Plies int
+	// DGT puts one simulated DGT e-board in the first chess tournament.
+	DGT bool
+	// WhiteRight seats White at the DGT clock's right display.
+	WhiteRight bool
+}
+
+// DefaultPlies is the most moves of a demo game when Config.Plies is 0.
+const DefaultPlies = 80
+
+// New creates the simulated boards for every tournament d runs
+// (cfg.Boards each, or one for every game of a round when that is 0) in
+// dir, adds a table for each to d, and returns the serial port pattern the
+// driver must watch.
+func New(d *director.Director, cfg Config, dir string, log *slog.Logger) (*Demo, string, error) {
+	if cfg.Speed <= 0 {
+		cfg.Speed = 1
+	}
+	if cfg.Plies <= 0 {
+		cfg.Plies = DefaultPlies
+	}
+	dm := &Demo{d: d, dir: dir, log: log, speed: cfg.Speed, seed: cfg.Seed, faults: cfg.Faults,
+		plies: cfg.Plies, players: map[string]*player{}, stats: &Stats{}, dgt: cfg.DGT, whiteRight: cfg.WhiteRight}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, "", fmt.Errorf("demo: %w", err)
 	}
-	ids := d.TournamentIDs()
-	for ti, tc := range cfg.Tournaments {
+	for ti, id := range d.TournamentIDs() {
+		tc, err := d.DB().Tournament(id)
+		if err != nil {
+			return nil, "", fmt.Errorf("demo: tournament %d: %w", id, err)
+		}
 		g, err := rules.NewFromText(tc.Game, tc.Options)
 		if err != nil {
-			return nil, "", err
+			return nil, "", fmt.Errorf("demo: tournament %q: %w", tc.Name, err)
 		}
-		if ti >= len(ids) {
-			break
-		}
-		boards := cfg.Demo.Boards
+		boards := cfg.Boards
 		if boards == 0 {
 			// One board for every game of a round.
-			players, err := d.DB().Players(ids[ti])
+			players, err := d.DB().Players(id)
 			if err != nil {
 				return nil, "", fmt.Errorf("demo: tournament %q: %w", tc.Name, err)
 			}
 			boards = len(players) / 2
 		}
 		for n := 1; n <= boards; n++ {
-			id := fmt.Sprintf("SIM-%s-%d", abbrev(tc.Game), n)
+			board := fmt.Sprintf("SIM-%s-%d", abbrev(tc.Game), n)
 			if dm.dgt && tc.Game == "chess" {
 				// The first chess board is a DGT e-board.
 				dm.dgt = false
-				if err := dm.addDGT(ids[ti], "00001", uint64(ti*100+n)); err != nil {
+				if err := dm.addDGT(id, "00001", uint64(ti*100+n)); err != nil {
 					dm.Close()
 					return nil, "", err
 				}
 				continue
 			}
 			{
-				if _, err := dm.addBoard(ids[ti], id, g, uint64(ti*100+n)); err != nil {
+				if _, err := dm.addBoard(id, board, g, uint64(ti*100+n)); err != nil {
 					dm.Close()
 					return nil, "", err
 				}

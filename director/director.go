@@ -13,19 +13,70 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"arbiter/arbiter"
-	"arbiter/internal/config"
 	"arbiter/pairing/trf"
 	"arbiter/rules"
 	"arbiter/store"
 )
 
+// Config is what the director needs to know about an event: its name and
+// its tournaments. The zero value is an event with no name and no
+// tournaments.
+type Config struct {
+	// Name is the event's name, as the pages and records give it.
+	Name string
+	// Tournaments are the event's tournaments, in the order the pages list
+	// them.
+	Tournaments []Tournament
+}
+
+// Tournament is one tournament of an event, as the director creates it in
+// the database when it is not there yet. Empty fields take the game's and
+// the pairing system's defaults.
+type Tournament struct {
+	// Name tells the tournament apart from the event's others; a
+	// tournament already in the database under this name is taken as it
+	// is stored.
+	Name string
+	// Game and Options are the game played and its rule options, as
+	// rules.NewFromText reads them.
+	Game, Options string
+	// System is the pairing system ("swiss-dutch", "round-robin",
+	// "double-round-robin", ...), and Rounds the rounds of a Swiss (a round
+	// robin has as many as its players need).
+	System string
+	Rounds int
+	// TimeControl is the games' time control in the clock package's text
+	// form; RoundTimeControls overrides it for single rounds.
+	TimeControl       string
+	RoundTimeControls map[int]string
+	// TieBreaks are the standings' tie-breaks, in order ("BH", "SB", ...).
+	TieBreaks []string
+	// TouchMove and IllegalMove name the touch-move and illegal-move rules
+	// (empty: the game's own).
+	TouchMove, IllegalMove string
+	// AutoPair pairs each round as soon as the previous one is complete.
+	AutoPair bool
+	// Accelerated is a Swiss's acceleration: "" or "baku".
+	Accelerated string
+	// HalfPointByes is how many half-point byes a player may request.
+	HalfPointByes int
+	// Players are the players, as the database stores them (their
+	// tournament and start number are given when the tournament is
+	// created); PlayersTRF instead names a TRF file whose player records
+	// are read then.
+	Players    []store.Player
+	PlayersTRF string
+}
+
 // Director runs one event.
 type Director struct {
-	cfg *config.Config
+	cfg Config
 	db  *store.DB
 	hub *Hub
 	log *slog.Logger
@@ -65,7 +116,7 @@ type Director struct {
 // tour is a tournament as the director runs it.
 type tour struct {
 	rec  store.Tournament
-	cfg  config.Tournament
+	cfg  Tournament
 	game rules.Game
 	// blocked says why the next round could not be paired, until it is.
 	blocked string
@@ -74,7 +125,7 @@ type tour struct {
 // New prepares an event from its configuration and database: tournaments
 // and players named in the configuration are created in the database if
 // they are not there yet.
-func New(cfg *config.Config, db *store.DB, log *slog.Logger) (*Director, error) {
+func New(cfg Config, db *store.DB, log *slog.Logger) (*Director, error) {
 	origin := time.Now()
 	d := &Director{
 		cfg: cfg, db: db, hub: NewHub(), log: log, origin: origin,
@@ -130,13 +181,9 @@ func New(cfg *config.Config, db *store.DB, log *slog.Logger) (*Director, error) 
 
 // configPlayers returns a tournament's players from its configuration:
 // the list given there, or the player records of its players_trf file.
-func configPlayers(tc config.Tournament) ([]store.Player, error) {
+func configPlayers(tc Tournament) ([]store.Player, error) {
 	if tc.PlayersTRF == "" {
-		out := make([]store.Player, len(tc.Players))
-		for i, p := range tc.Players {
-			out[i] = p.Record()
-		}
-		return out, nil
+		return slices.Clone(tc.Players), nil
 	}
 	data, err := os.ReadFile(tc.PlayersTRF)
 	if err != nil {
@@ -150,9 +197,20 @@ func configPlayers(tc config.Tournament) ([]store.Player, error) {
 	slices.SortFunc(ps, func(a, b trf.Player) int { return a.ID - b.ID })
 	out := make([]store.Player, len(ps))
 	for i, p := range ps {
-		out[i] = config.PlayerFromTRF(p)
+		out[i] = playerFromTRF(p)
 	}
 	return out, nil
+}
+
+// playerFromTRF is a player record of a players_trf file as the event
+// database stores it: the year of birth is the date's (YYYY/MM/DD or
+// YYYY), 0 when the file gives none.
+func playerFromTRF(p trf.Player) store.Player {
+	year := 0
+	if y, err := strconv.Atoi(strings.SplitN(strings.TrimSpace(p.Birth), "/", 2)[0]); err == nil && y >= 1900 && y <= 2100 {
+		year = y
+	}
+	return store.Player{Name: p.Name, Rating: p.Rating, Title: p.Title, Federation: p.Federation, FideID: p.FideID, BirthYear: year}
 }
 
 // roundRobinRounds returns the number of rounds of a round robin of n
@@ -174,7 +232,7 @@ func (d *Director) Hub() *Hub { return d.hub }
 func (d *Director) DB() *store.DB { return d.db }
 
 // Name returns the event's name.
-func (d *Director) Name() string { return d.cfg.Event.Name }
+func (d *Director) Name() string { return d.cfg.Name }
 
 // Now returns the director's host monotonic time.
 func (d *Director) Now() time.Duration { return d.now() }

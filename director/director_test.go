@@ -14,7 +14,6 @@ import (
 
 	"arbiter/director"
 	"arbiter/hardware/sensorboard"
-	"arbiter/internal/config"
 	"arbiter/rules"
 	_ "arbiter/rules/chess"
 	_ "arbiter/rules/kvaa"
@@ -24,18 +23,14 @@ import (
 	"arbiter/store"
 )
 
-func eventConfig(t *testing.T, system string, players int, rounds int) *config.Config {
+func eventConfig(t *testing.T, system string, players int, rounds int) director.Config {
 	t.Helper()
-	cfg, err := config.Load("", nil)
-	require.NoError(t, err)
-	cfg.Event.Database = filepath.Join(t.TempDir(), "event.db")
-	tc := config.Tournament{Name: "Club " + system, Game: "chess", System: system, Rounds: rounds,
+	tc := director.Tournament{Name: "Club " + system, Game: "chess", System: system, Rounds: rounds,
 		TimeControl: "5m+3s", TieBreaks: []string{"BH", "SB"}, AutoPair: true}
 	for i := range players {
-		tc.Players = append(tc.Players, config.Player{Name: string(rune('A'+i)) + " <Player>", Rating: 2000 - 10*i})
+		tc.Players = append(tc.Players, store.Player{Name: string(rune('A'+i)) + " <Player>", Rating: 2000 - 10*i})
 	}
-	cfg.Tournaments = []config.Tournament{tc}
-	return cfg
+	return director.Config{Name: "arbiter event", Tournaments: []director.Tournament{tc}}
 }
 
 // newEvent opens a fresh event database and a director for it.
@@ -45,9 +40,9 @@ func newEvent(t *testing.T, system string, players, rounds int) (*director.Direc
 }
 
 // newEventFrom opens a fresh event database and a director for cfg.
-func newEventFrom(t *testing.T, cfg *config.Config) (*director.Director, *store.DB) {
+func newEventFrom(t *testing.T, cfg director.Config) (*director.Director, *store.DB) {
 	t.Helper()
-	db, err := store.Open(cfg.Event.Database, nil)
+	db, err := store.Open(filepath.Join(t.TempDir(), "event.db"), nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	d, err := director.New(cfg, db, slog.Default())

@@ -62,12 +62,10 @@ func TestRestartKeepsPenaltiesSinceTheLastMove(t *testing.T) {
 	}, 5*time.Second, 10*time.Millisecond, "the illegal move is not stored with the game")
 	require.NoError(t, db.Backup(copyPath))
 
-	cfg2 := *cfg
-	cfg2.Event.Database = copyPath
 	db2, err := store.Open(copyPath, nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { db2.Close() })
-	d2, err := director.New(&cfg2, db2, slog.Default())
+	d2, err := director.New(cfg, db2, slog.Default())
 	require.NoError(t, err)
 	t2, err := d2.AddTable(d2.TournamentIDs()[0], "B1")
 	require.NoError(t, err)

@@ -19,7 +19,6 @@ import (
 
 	"arbiter/director"
 	"arbiter/export"
-	"arbiter/internal/config"
 	"arbiter/pairing/trf"
 	"arbiter/rules"
 	"arbiter/rules/chess"
@@ -66,12 +65,12 @@ func newFixture(t testing.TB) *fixture {
 	db, err := store.Open(filepath.Join(t.TempDir(), "event.db"), nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
-	cfg := &config.Config{Event: config.Event{Name: "Export test"}}
+	cfg := director.Config{Name: "Export test"}
 	for _, c := range cases {
-		cfg.Tournaments = append(cfg.Tournaments, config.Tournament{
+		cfg.Tournaments = append(cfg.Tournaments, director.Tournament{
 			Name: strings.ToUpper(c.game[:1]) + c.game[1:] + " Open", Game: c.game, System: "round-robin", Rounds: 1,
 			TimeControl: c.tc, TieBreaks: []string{"SB"},
-			Players: []config.Player{{Name: evilFirst, Rating: 1500}, {Name: evilSecond, Rating: 1400}},
+			Players: []store.Player{{Name: evilFirst, Rating: 1500}, {Name: evilSecond, Rating: 1400}},
 		})
 	}
 	d, err := director.New(cfg, db, slog.New(slog.DiscardHandler))

@@ -42,19 +42,6 @@ type Imported struct {
 // format.
 var ErrRecordFormat = errors.New("not a record format")
 
-// RecordGame returns the game (by its registered name) whose records a
-// file named name holds, from its extension: .pgn chess (or Tensor chess,
-// by its Variant tag), .tav Tavreli, .kif/.kifu/.ki2/.ki2u/.csa shogi,
-// .kvaa Kvaa.
-func RecordGame(name string, data []byte) (string, error) {
-	r, err := readerOf(name)
-	if err != nil {
-		return "", err
-	}
-	game, _ := r.open(data)
-	return game, nil
-}
-
 // recordReader reads the records of one file extension.
 type recordReader struct {
 	ext string // lower case, without the dot
@@ -123,7 +110,9 @@ func readerOf(name string) (recordReader, error) {
 }
 
 // ReadGames reads every game of a record file, the format given by the
-// file name's extension (see RecordGame), under the rule options given
+// file name's extension (.pgn chess, or Tensor chess by its Variant tag;
+// .tav Tavreli; .kif/.kifu/.ki2/.ki2u/.csa shogi; .kvaa Kvaa), under the
+// rule options given
 // (a tournament's; "" for the game's defaults). A game that cannot be
 // read, or whose moves are not legal, is an error naming the game (from
 // 1 in the file) and, for a move, its number and its text as written.

@@ -14,7 +14,6 @@ import (
 
 	"arbiter/director"
 	"arbiter/export"
-	"arbiter/internal/config"
 	"arbiter/pairing"
 	"arbiter/pairing/trf"
 	"arbiter/rules"
@@ -29,12 +28,12 @@ func TestTRFForfeitsAndByes(t *testing.T) {
 	db, err := store.Open(filepath.Join(t.TempDir(), "event.db"), nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
-	cfg := &config.Config{Event: config.Event{Name: "Forfeits"}}
-	tc := config.Tournament{Name: "Swiss", Game: "chess", System: "swiss-dutch", Rounds: 3, TieBreaks: []string{"BH"}}
+	cfg := director.Config{Name: "Forfeits"}
+	tc := director.Tournament{Name: "Swiss", Game: "chess", System: "swiss-dutch", Rounds: 3, TieBreaks: []string{"BH"}}
 	for i := range 5 {
-		tc.Players = append(tc.Players, config.Player{Name: fmt.Sprintf("Player\n%d", i+1), Rating: 2000 - 10*i})
+		tc.Players = append(tc.Players, store.Player{Name: fmt.Sprintf("Player\n%d", i+1), Rating: 2000 - 10*i})
 	}
-	cfg.Tournaments = []config.Tournament{tc}
+	cfg.Tournaments = []director.Tournament{tc}
 	d, err := director.New(cfg, db, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	tours, err := db.Tournaments()

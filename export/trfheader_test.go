@@ -58,6 +58,23 @@ tournaments:
       - {name: "P5", rating: 1600}
 `
 
+// recordsTournaments are the tournaments of recordsConfig as the director
+// takes them (serve maps the file onto them in cmd/arbiter/wiring.go).
+var recordsTournaments = []director.Tournament{
+	{Name: "Masters", Game: "chess", System: "round-robin", Rounds: 3, TimeControl: "40/90m+30s:30m+30s",
+		TieBreaks: []string{"SB", "DE", "WIN"}, Players: []store.Player{
+			{Name: "Anna Berg", Rating: 2510, FideID: "1503014", Title: "GM", Federation: "NOR", BirthYear: 1990},
+			{Name: "Boris Chen", Rating: 2405, FideID: "8600101", Title: "IM", Federation: "CHN", BirthYear: 2001},
+			{Name: "Carla Diaz", Rating: 2230, Title: "WGM", Federation: "ESP"},
+			{Name: "Dag Eriksen"},
+		}},
+	{Name: "Open", Game: "chess", System: "swiss-dutch", Accelerated: "baku", Rounds: 3,
+		TieBreaks: []string{"BH/C1", "BH", "SB"}, Players: []store.Player{
+			{Name: "P1", Rating: 2000}, {Name: "P2", Rating: 1900}, {Name: "P3", Rating: 1800},
+			{Name: "P4", Rating: 1700}, {Name: "P5", Rating: 1600},
+		}},
+}
+
 // recordsEvent plays every round of both tournaments of recordsConfig:
 // the first player of each board wins, except board 2 of round 1, drawn.
 func recordsEvent(t *testing.T) (*store.DB, *config.Config, []store.Tournament) {
@@ -67,7 +84,7 @@ func recordsEvent(t *testing.T) (*store.DB, *config.Config, []store.Tournament) 
 	db, err := store.Open(filepath.Join(t.TempDir(), "event.db"), nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
-	d, err := director.New(cfg, db, slog.New(slog.DiscardHandler))
+	d, err := director.New(director.Config{Name: cfg.Event.Name, Tournaments: recordsTournaments}, db, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	tours, err := db.Tournaments()
 	require.NoError(t, err)

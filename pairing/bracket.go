@@ -4,14 +4,22 @@ import "arbiter/pairing/internal/matching"
 
 // Pairing one bracket.
 //
-// The FIDE text (C.04.3, Art. 2 and 4; B and D in 2017) generates a
+// The FIDE text (C.04.3, Art. 3 and 4; B and D in 2017) generates a
 // bracket's candidates in a fixed order and takes the first that is best
-// by the criteria. The engine reaches the same pairing with a maximum
-// weight matching over all players still to be paired, taking the text's
-// decisions one at a time by nudging weights: which MDPs to pair (the
-// MDP-pairing's S1 and Limbo), their opponents, the exchanges between S1
-// and S2 of the remainder, and each S1 player's opponent. The steps below
-// are named after the text and run in its order.
+// by the criteria (Art. 2; C in 2017). The engine reaches the same
+// pairing with a maximum weight matching over all players still to be
+// paired, taking the text's decisions one at a time by nudging weights:
+// which MDPs to pair (the MDP-pairing's S1 and Limbo), their opponents,
+// the exchanges between S1 and S2 of the remainder, and each S1 player's
+// opponent. The steps below are named after the text and run in its
+// order.
+//
+// The 2026 articles are those of ../shared/pairing.md: definitions Art. 1,
+// criteria Art. 2, the pairing process of a bracket Art. 3, the sequential
+// generation of candidates Art. 4, colours Art. 5. Their sub-articles
+// (3.1, 4.2, ...) are numbered as the 2017 sections they took over (B.1,
+// D.2, ...); pairing.md does not give them, so check them against the
+// handbook before quoting them to users.
 
 // bracket is the state of the bracket being paired. vi lists its
 // vertices (places in d.sorted): the MDPs vi[:sgBegin], the residents
@@ -168,8 +176,8 @@ func (b *bracket) highest(pv int, nudge func()) int {
 }
 
 // chooseMDPs marks the MDPs that the bracket pairs: M1 of them
-// (C.04.3 Art. 2.1, 2017 B.1), the S1 of the MDP-pairing, the rest being
-// the Limbo (Art. 2.2, 2017 B.2). Of the MDP sets that leave the best
+// (C.04.3 Art. 3.1, 2017 B.1), the S1 of the MDP-pairing, the rest being
+// the Limbo (Art. 3.2, 2017 B.2). Of the MDP sets that leave the best
 // pairing by the criteria, the text takes the first in its order
 // (Art. 4.3, 2017 D.3): the highest MDPs of each score, as far as some
 // best pairing still pairs them in the bracket.
@@ -223,7 +231,7 @@ func (b *bracket) chooseMDPs() {
 
 // pairMDPs pairs each chosen MDP, highest first, with the highest
 // resident that a best pairing gives it: the MDP-pairing's S1 against
-// S2 in the order of the transpositions of S2 (Art. 2.3 and 4.1, 2017
+// S2 in the order of the transpositions of S2 (Art. 3.3 and 4.1, 2017
 // B.3 and D.1).
 func (b *bracket) pairMDPs() {
 	vi := b.vi
@@ -254,8 +262,8 @@ func (b *bracket) pairMDPs() {
 }
 
 // splitRemainder forms the remainder, the residents not paired with MDPs
-// (Art. 1.3.4 and 2.3, 2017 B.3), and splits it into S1, its first
-// MaxPairs players, and S2, the rest (Art. 2.2, 2017 B.2). It nudges the
+// (Art. 1.3 and 3.3, 2017 B.3), and splits it into S1, its first
+// MaxPairs players, and S2, the rest (Art. 3.2, 2017 B.2). It nudges the
 // weights to favour pairs of an S1 player with an S2 one, in the order of
 // S1, and computes the matching they give.
 func (b *bracket) splitRemainder() {
@@ -401,7 +409,7 @@ func (b *bracket) fixExchanges() {
 
 // pairS1WithS2 pairs each S1 player, highest first, with the highest S2
 // player that a best pairing gives it: the candidate S1[i] against S2[i]
-// and the transpositions of S2 in their order (Art. 2.3 and 4.1, 2017
+// and the transpositions of S2 in their order (Art. 3.3 and 4.1, 2017
 // B.3 and D.1).
 func (b *bracket) pairS1WithS2() {
 	vi := b.vi

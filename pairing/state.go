@@ -309,8 +309,9 @@ func (s *state) computeColourData(p *player) {
 	}
 }
 
-// applyBaku gives Baku acceleration (FIDE C.04.7) virtual points to group A:
-// the first half of the valid players by pairing number, rounded up to even.
+// applyBaku gives Baku acceleration (FIDE C.04.7; C.04.5.1 in 2017)
+// virtual points to group A: the first half of the valid players by
+// pairing number, rounded up to even.
 func (s *state) applyBaku() {
 	var valid []*player
 	for _, p := range s.players {

@@ -13,8 +13,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"arbiter/internal/config"
 )
 
 // Cookie names. The session cookie is HttpOnly and SameSite=Strict; the
@@ -98,7 +96,7 @@ func passwordPrint(configured string) [32]byte { return sha256.Sum256([]byte(con
 // named user's password is checked, but an unknown name costs as much as a
 // known one (a check against the first user's password), so timing does not
 // tell which names exist.
-func (s *Site) authenticate(name, password string) (config.User, bool) {
+func (s *Site) authenticate(name, password string) (User, bool) {
 	s.mu.RLock()
 	users := s.users // SetUsers replaces the slice, never changes it
 	s.mu.RUnlock()
@@ -112,10 +110,10 @@ func (s *Site) authenticate(name, password string) (config.User, bool) {
 		if len(users) > 0 {
 			checkPassword(users[0].Password, password)
 		}
-		return config.User{}, false
+		return User{}, false
 	}
 	if !checkPassword(users[found].Password, password) {
-		return config.User{}, false
+		return User{}, false
 	}
 	return users[found], true
 }
@@ -123,7 +121,7 @@ func (s *Site) authenticate(name, password string) (config.User, bool) {
 // limitKeys are the login limit's keys of an attempt to log in as name.
 func (s *Site) limitKeys(r *http.Request, name string) []string {
 	s.mu.RLock()
-	known := slices.ContainsFunc(s.users, func(u config.User) bool { return u.Name == name })
+	known := slices.ContainsFunc(s.users, func(u User) bool { return u.Name == name })
 	s.mu.RUnlock()
 	if !known {
 		name = "" // every unknown name counts under one key

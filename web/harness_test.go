@@ -20,7 +20,7 @@ import (
 
 	"arbiter/arbiter"
 	"arbiter/director"
-	"arbiter/internal/config"
+	"arbiter/export"
 	"arbiter/rules"
 	_ "arbiter/rules/chess"
 	_ "arbiter/rules/tavreli"
@@ -52,17 +52,25 @@ type event struct {
 	cancel context.CancelFunc
 }
 
-func testConfig() *config.Config {
-	sum := sha256.Sum256([]byte(deputyPassword))
-	return &config.Config{
-		Event:   config.Event{Name: "Web <test> & co", City: "Tromsø", ChiefArbiter: "Ada Chief"},
-		Console: config.Console{Users: []config.User{{Name: "chief", Password: "arbiter"}, {Name: "deputy", Password: "sha256:" + hex.EncodeToString(sum[:])}}},
-		Tournaments: []config.Tournament{
+// testEvent is the director's configuration of the test event.
+func testEvent() director.Config {
+	return director.Config{
+		Name: "Web <test> & co",
+		Tournaments: []director.Tournament{
 			{Name: "Chess <b>Open</b>", Game: "chess", System: "round-robin", Rounds: 3, TimeControl: "90m+30s", TieBreaks: []string{"SB"}, AutoPair: true,
-				Players: []config.Player{{Name: evilScript, Rating: 2000}, {Name: evilImg, Rating: 1900}, {Name: "Carla", Rating: 1800, FideID: "4100018", Title: "WFM", Federation: "NOR", BirthYear: 1999}, {Name: "Dmitri", Rating: 1700}}},
+				Players: []store.Player{{Name: evilScript, Rating: 2000}, {Name: evilImg, Rating: 1900}, {Name: "Carla", Rating: 1800, FideID: "4100018", Title: "WFM", Federation: "NOR", BirthYear: 1999}, {Name: "Dmitri", Rating: 1700}}},
 			{Name: "Tavreli Open", Game: "tavreli", System: "round-robin", Rounds: 1, TieBreaks: []string{"SB"},
-				Players: []config.Player{{Name: "Ivan"}, {Name: "Anna"}}},
+				Players: []store.Player{{Name: "Ivan"}, {Name: "Anna"}}},
 		},
+	}
+}
+
+// testConfig is the site's configuration of the test event.
+func testConfig() Config {
+	sum := sha256.Sum256([]byte(deputyPassword))
+	return Config{
+		Event: export.Event{Name: "Web <test> & co", City: "Tromsø", ChiefArbiter: "Ada Chief"},
+		Users: []User{{Name: "chief", Password: "arbiter"}, {Name: "deputy", Password: "sha256:" + hex.EncodeToString(sum[:])}},
 	}
 }
 
@@ -70,14 +78,13 @@ func newEvent(t testing.TB) *event {
 	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "event.db"), nil)
 	require.NoError(t, err)
-	cfg := testConfig()
-	d, err := director.New(cfg, db, slog.New(slog.DiscardHandler))
+	d, err := director.New(testEvent(), db, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	ids := d.TournamentIDs()
 	e := &event{t: t, d: d, db: db, chess: ids[0], tav: ids[1]}
 	e.table, err = d.AddTable(e.chess, "B1")
 	require.NoError(t, err)
-	e.site = New(d, cfg, slog.New(slog.DiscardHandler))
+	e.site = New(d, testConfig(), slog.New(slog.DiscardHandler))
 	e.site.heartbeat = 200 * time.Millisecond
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	done := make(chan struct{})

@@ -16,23 +16,22 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/director"
-	"arbiter/internal/config"
 	"arbiter/store"
 )
 
 // newTableless runs an event of one tournament played without sensor
 // boards: the arbiter enters every result in the console.
-func newTableless(t *testing.T, tc config.Tournament) (*event, uint64) {
+func newTableless(t *testing.T, tc director.Tournament) (*event, uint64) {
 	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "event.db"), nil)
 	require.NoError(t, err)
-	cfg := testConfig()
+	cfg := testEvent()
 	tc.AutoPair = true
-	cfg.Tournaments = []config.Tournament{tc}
+	cfg.Tournaments = []director.Tournament{tc}
 	d, err := director.New(cfg, db, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	e := &event{t: t, d: d, db: db}
-	e.site = New(d, cfg, slog.New(slog.DiscardHandler))
+	e.site = New(d, testConfig(), slog.New(slog.DiscardHandler))
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = d.Run(e.ctx); close(done) }()
@@ -47,10 +46,10 @@ func newTableless(t *testing.T, tc config.Tournament) (*event, uint64) {
 	return e, d.TournamentIDs()[0]
 }
 
-func swiss(players, rounds int) config.Tournament {
-	tc := config.Tournament{Name: "Swiss <i>Open</i>", Game: "chess", System: "swiss-dutch", Rounds: rounds, TimeControl: "60m+30s", TieBreaks: []string{"BH", "SB"}}
+func swiss(players, rounds int) director.Tournament {
+	tc := director.Tournament{Name: "Swiss <i>Open</i>", Game: "chess", System: "swiss-dutch", Rounds: rounds, TimeControl: "60m+30s", TieBreaks: []string{"BH", "SB"}}
 	for i := range players {
-		tc.Players = append(tc.Players, config.Player{Name: fmt.Sprintf("Player %c", 'A'+i), Rating: 2400 - 50*i})
+		tc.Players = append(tc.Players, store.Player{Name: fmt.Sprintf("Player %c", 'A'+i), Rating: 2400 - 50*i})
 	}
 	return tc
 }
@@ -341,12 +340,12 @@ func TestConsoleAccelerate(t *testing.T) {
 	db, err := store.Open(filepath.Join(t.TempDir(), "event.db"), nil)
 	require.NoError(t, err)
 	defer db.Close()
-	cfg := testConfig()
-	cfg.Tournaments = []config.Tournament{tc}
+	cfg := testEvent()
+	cfg.Tournaments = []director.Tournament{tc}
 	d, err := director.New(cfg, db, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	e := &event{t: t, d: d, db: db}
-	e.site = New(d, cfg, slog.New(slog.DiscardHandler))
+	e.site = New(d, testConfig(), slog.New(slog.DiscardHandler))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = d.Run(ctx); close(done) }()

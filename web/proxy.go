@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
-
-	"arbiter/internal/config"
 )
 
 // netList is a list of networks from the configuration
@@ -19,10 +17,11 @@ type netList []netip.Prefix
 var loopback = netList{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 
 // parseNets reads networks given as CIDRs ("10.0.0.0/8") or single
-// addresses ("192.168.1.10"), and names each entry it cannot read.
-func parseNets(key string, list []string) (netList, []config.Problem) {
+// addresses ("192.168.1.10"), and names each entry it cannot read as an
+// element of field (a field of Config).
+func parseNets(field string, list []string) (netList, []Problem) {
 	var nets netList
-	var problems []config.Problem
+	var problems []Problem
 	for i, s := range list {
 		s = strings.TrimSpace(s)
 		if p, err := netip.ParsePrefix(s); err == nil {
@@ -33,7 +32,7 @@ func parseNets(key string, list []string) (netList, []config.Problem) {
 			nets = append(nets, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
 			continue
 		}
-		problems = append(problems, config.Problem{Key: fmt.Sprintf("%s[%d]", key, i), Value: s,
+		problems = append(problems, Problem{Field: fmt.Sprintf("%s[%d]", field, i), Value: s,
 			Why: "want a network such as 10.0.0.0/8 or an address such as 192.168.1.10"})
 	}
 	return nets, problems

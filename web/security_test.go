@@ -15,8 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/crypto/argon2"
 	"golang.org/x/crypto/bcrypt"
-
-	"arbiter/internal/config"
 )
 
 func bcryptOf(t testing.TB, password string) string {
@@ -119,44 +117,41 @@ func FuzzPasswordFormat(f *testing.F) {
 func TestCheckConfig(t *testing.T) {
 	hashed := bcryptOf(t, "a venue password")
 	demo := bcryptOf(t, DemoPassword)
-	users := func(pw ...string) []config.User {
-		var us []config.User
+	users := func(pw ...string) []User {
+		var us []User
 		for i, p := range pw {
-			us = append(us, config.User{Name: fmt.Sprintf("u%d", i), Password: p})
+			us = append(us, User{Name: fmt.Sprintf("u%d", i), Password: p})
 		}
 		return us
 	}
-	ports := []config.Port{{Glob: "/dev/ttyACM*"}}
+	const venue = "a listen address beyond this machine"
 	tests := []struct {
 		name     string
-		listen   string
-		ports    []config.Port
-		users    []config.User
+		exposed  string
+		users    []User
 		trusted  []string
 		metrics  []string
 		problems []string // what each problem's text contains
 		warnings int
 	}{
-		{"demo on loopback", "127.0.0.1:8080", nil, users(DemoPassword), nil, nil, nil, 1},
-		{"demo on localhost", "localhost:0", nil, users(DemoPassword), nil, nil, nil, 1},
-		{"demo on IPv6 loopback", "[::1]:8080", nil, users(DemoPassword), nil, nil, nil, 1},
-		{"demo on the venue network", "0.0.0.0:8080", nil, users(DemoPassword), nil, nil, []string{`console.users[0].password = "(hidden)": user "u0" has the demo password "arbiter", refused with http.listen = 0.0.0.0:8080`}, 0},
-		{"demo on every address", ":8080", nil, users(hashed, demo), nil, nil, []string{`console.users[1].password`, "demo password"}, 0},
-		{"demo with boards", "127.0.0.1:8080", ports, users(demo), nil, nil, []string{"demo password", "boards.ports"}, 0},
-		{"no login with boards", "127.0.0.1:8080", ports, nil, nil, nil, []string{"console.users", "needs at least one arbiter login"}, 0},
-		{"no login on loopback", "127.0.0.1:8080", nil, nil, nil, nil, nil, 0},
-		{"plain password with boards", "127.0.0.1:8080", ports, users("s3cret-pw"), nil, nil, []string{"stored in plain text", "arbiter hash-password"}, 0},
-		{"sha256 on the venue network", "10.0.0.5:80", nil, users("sha256:2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b"), nil, nil, []string{"unsalted SHA-256"}, 0},
-		{"hashed with boards", "0.0.0.0:8080", ports, users(hashed, argon2Of("x", 64, 1, 1)), nil, nil, nil, 0},
-		{"broken hash on loopback", "127.0.0.1:8080", nil, users("$2b$10$short"), nil, nil, []string{"console.users[0].password", "not a valid bcrypt hash"}, 0},
-		{"networks", "127.0.0.1:8080", nil, users(hashed), []string{"10.0.0.0/8", "192.168.1.10", "nope"}, []string{"::1", "10.0.0.0/33"},
-			[]string{`http.trusted_proxies[2] = "nope"`, `http.metrics_allow[1] = "10.0.0.0/33"`}, 0},
+		{"demo on this machine", "", users(DemoPassword), nil, nil, nil, 1},
+		{"demo on the venue network", venue, users(DemoPassword), nil, nil, []string{`Users[0].Password = "(hidden)": user "u0" has the demo password "arbiter", refused with ` + venue}, 0},
+		{"demo among hashed", venue, users(hashed, demo), nil, nil, []string{`Users[1].Password`, "demo password"}, 0},
+		{"demo with boards", "boards", users(demo), nil, nil, []string{"demo password", "refused with boards"}, 0},
+		{"no login with boards", "boards", nil, nil, nil, []string{`Users = "(none)"`, "an event with boards needs at least one arbiter login"}, 0},
+		{"no login on this machine", "", nil, nil, nil, nil, 0},
+		{"plain password with boards", "boards", users("s3cret-pw"), nil, nil, []string{"stored in plain text", "arbiter hash-password"}, 0},
+		{"plain password on this machine", "", users("s3cret-pw"), nil, nil, nil, 1},
+		{"sha256 on the venue network", venue, users("sha256:2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b"), nil, nil, []string{"unsalted SHA-256"}, 0},
+		{"hashed with boards", "boards", users(hashed, argon2Of("x", 64, 1, 1)), nil, nil, nil, 0},
+		{"broken hash on this machine", "", users("$2b$10$short"), nil, nil, []string{"Users[0].Password", "not a valid bcrypt hash"}, 0},
+		{"networks", "", users(hashed), []string{"10.0.0.0/8", "192.168.1.10", "nope"}, []string{"::1", "10.0.0.0/33"},
+			[]string{`TrustedProxies[2] = "nope"`, `MetricsAllow[1] = "10.0.0.0/33"`}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := &config.Config{HTTP: config.HTTP{Listen: tt.listen, TrustedProxies: tt.trusted, MetricsAllow: tt.metrics},
-				Boards: config.Boards{Ports: tt.ports}, Console: config.Console{Users: tt.users}}
-			problems, warnings := CheckConfig(cfg)
+			cfg := Config{Users: tt.users, TrustedProxies: tt.trusted, MetricsAllow: tt.metrics}
+			problems, warnings := CheckConfig(cfg, tt.exposed)
 			var all []string
 			for _, p := range problems {
 				all = append(all, p.String())
@@ -174,7 +169,7 @@ func TestCheckConfig(t *testing.T) {
 }
 
 func TestClientAddress(t *testing.T) {
-	nets, problems := parseNets("http.trusted_proxies", []string{"10.0.0.1", "192.168.0.0/16", "::1"})
+	nets, problems := parseNets("TrustedProxies", []string{"10.0.0.1", "192.168.0.0/16", "::1"})
 	require.Empty(t, problems)
 	s := &Site{trusted: nets}
 	tests := []struct {
@@ -218,7 +213,7 @@ func TestClientAddress(t *testing.T) {
 // login limit counts the client's address, not the proxy's.
 func TestBehindAProxy(t *testing.T) {
 	e := newEvent(t)
-	e.site.trusted, _ = parseNets("http.trusted_proxies", []string{"127.0.0.1"})
+	e.site.trusted, _ = parseNets("TrustedProxies", []string{"127.0.0.1"})
 	clock := &fakeClock{}
 	e.site.now = clock.now
 	via := func(client string) http.Header {
@@ -293,9 +288,9 @@ func TestHealthAndMetrics(t *testing.T) {
 	}
 	assert.Equal(t, http.StatusOK, get(nil), "loopback by default")
 	assert.Equal(t, http.StatusForbidden, get(http.Header{"X-Forwarded-For": {"203.0.113.9"}}), "relayed by a proxy nobody trusts")
-	e.site.trusted, _ = parseNets("http.trusted_proxies", []string{"127.0.0.1"})
+	e.site.trusted, _ = parseNets("TrustedProxies", []string{"127.0.0.1"})
 	assert.Equal(t, http.StatusForbidden, get(http.Header{"X-Forwarded-For": {"203.0.113.9"}}), "a stranger behind the trusted proxy")
-	e.site.metricsAllow, _ = parseNets("http.metrics_allow", []string{"203.0.113.0/24"})
+	e.site.metricsAllow, _ = parseNets("MetricsAllow", []string{"203.0.113.0/24"})
 	assert.Equal(t, http.StatusOK, get(http.Header{"X-Forwarded-For": {"203.0.113.9"}}), "the monitoring host behind the proxy")
 	assert.Equal(t, http.StatusForbidden, get(nil), "loopback is no longer listed")
 	code, _, _ := c.get("/healthz")
@@ -310,7 +305,7 @@ func FuzzClientAddr(f *testing.F) {
 		f.Add(s, "https")
 		f.Add(s, "http, https")
 	}
-	nets, _ := parseNets("http.trusted_proxies", []string{"10.0.0.0/8", "::1"})
+	nets, _ := parseNets("TrustedProxies", []string{"10.0.0.0/8", "::1"})
 	s := &Site{trusted: nets}
 	f.Fuzz(func(t *testing.T, xff, proto string) {
 		r := httptest.NewRequest(http.MethodGet, "/", nil)

@@ -17,7 +17,6 @@ import (
 
 	"arbiter/director"
 	"arbiter/export"
-	"arbiter/internal/config"
 	"arbiter/rules"
 	"arbiter/store"
 )
@@ -147,13 +146,11 @@ func TestSixthGameNeedsNoSwitch(t *testing.T) {
 	db, err := store.Open(filepath.Join(t.TempDir(), "event.db"), nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
-	cfg := &config.Config{
-		Event:   config.Event{Name: "Sixth"},
-		Console: config.Console{Users: []config.User{{Name: "chief", Password: "arbiter"}}},
-		Tournaments: []config.Tournament{{Name: "Race Open", Game: sixthName, System: "round-robin", Rounds: 1,
-			TieBreaks: []string{"SB"}, Players: []config.Player{{Name: "Lena"}, {Name: "Rolf"}}}},
-	}
-	d, err := director.New(cfg, db, slog.New(slog.DiscardHandler))
+	cfg := Config{Event: export.Event{Name: "Sixth"}, Users: []User{{Name: "chief", Password: "arbiter"}}}
+	d, err := director.New(director.Config{Name: "Sixth",
+		Tournaments: []director.Tournament{{Name: "Race Open", Game: sixthName, System: "round-robin", Rounds: 1,
+			TieBreaks: []string{"SB"}, Players: []store.Player{{Name: "Lena"}, {Name: "Rolf"}}}},
+	}, db, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	tid := d.TournamentIDs()[0]
 

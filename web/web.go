@@ -29,12 +29,12 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
 	"arbiter/director"
 	"arbiter/export"
-	"arbiter/internal/config"
 )
 
 //go:embed templates static
@@ -44,11 +44,11 @@ var assets embed.FS
 type Site struct {
 	d *director.Director
 	// reports writes the TRF and archive downloads: the director's, with
-	// the event's record keys (city, arbiters, dates) from the config.
+	// the event's record keys (city, arbiters, dates) of Config.Event.
 	reports export.Reporter
 	log     *slog.Logger
 	mu      sync.RWMutex
-	users   []config.User
+	users   []User
 	mux     *http.ServeMux
 	pages   *pages
 
@@ -77,8 +77,37 @@ type Site struct {
 	stats *siteMetrics
 }
 
+// Config is what the site needs to know beyond the event d runs. The zero
+// value is a site with no console login, whose downloads carry only what
+// the database knows, that believes no proxy's headers, serves /metrics
+// to loopback only and marks the session cookie Secure only on HTTPS
+// requests.
+type Config struct {
+	// Event is what the TRF and archive downloads say about the event
+	// beyond its database (the TRF header records).
+	Event export.Event
+	// Users are the console logins.
+	Users []User
+	// TrustedProxies are the reverse proxies (CIDRs or addresses) whose
+	// X-Forwarded-For and X-Forwarded-Proto headers are believed.
+	TrustedProxies []string
+	// MetricsAllow are the clients (CIDRs or addresses) that may read
+	// /metrics; empty means loopback only.
+	MetricsAllow []string
+	// SecureCookies marks the session cookie Secure on every request.
+	SecureCookies bool
+}
+
+// User is one console login. Password is stored as a bcrypt or argon2id
+// hash (arbiter hash-password); a demo on this machine may keep it in
+// plain text or as "sha256:" and its hex digest (see CheckConfig).
+type User struct {
+	Name     string
+	Password string
+}
+
 // New returns the site of the event d runs.
-func New(d *director.Director, cfg *config.Config, log *slog.Logger) *Site {
+func New(d *director.Director, cfg Config, log *slog.Logger) *Site {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -90,33 +119,30 @@ func New(d *director.Director, cfg *config.Config, log *slog.Logger) *Site {
 		metricsAllow: loopback, feed: newLiveFeed(),
 	}
 	s.stats = newSiteMetrics(d.Collector())
-	s.reports = d
-	if cfg != nil {
-		s.reports = export.WithEvent(d, d.DB(), export.EventOf(cfg))
-		s.users = cfg.Console.Users
-		// CheckConfig has refused bad entries before the daemon started;
-		// the site logs them again rather than fail here.
-		var problems []config.Problem
-		s.trusted, problems = parseNets("http.trusted_proxies", cfg.HTTP.TrustedProxies)
-		if len(cfg.HTTP.MetricsAllow) > 0 {
-			var more []config.Problem
-			s.metricsAllow, more = parseNets("http.metrics_allow", cfg.HTTP.MetricsAllow)
-			problems = append(problems, more...)
-		}
-		for _, p := range problems {
-			s.log.Error("configuration entry ignored", "problem", p.String())
-		}
-		s.secureCookies = cfg.HTTP.SecureCookies
+	s.reports = export.WithEvent(d, d.DB(), cfg.Event)
+	s.users = slices.Clone(cfg.Users)
+	// CheckConfig has refused bad entries before the daemon started; the
+	// site logs them again rather than fail here.
+	var problems []Problem
+	s.trusted, problems = parseNets("TrustedProxies", cfg.TrustedProxies)
+	if len(cfg.MetricsAllow) > 0 {
+		var more []Problem
+		s.metricsAllow, more = parseNets("MetricsAllow", cfg.MetricsAllow)
+		problems = append(problems, more...)
 	}
+	for _, p := range problems {
+		s.log.Error("configuration entry ignored", "problem", p.String())
+	}
+	s.secureCookies = cfg.SecureCookies
 	s.routes()
 	return s
 }
 
 // SetUsers replaces the console logins (on SIGHUP). Sessions of users who
 // are no longer listed, or whose password changed, end at once.
-func (s *Site) SetUsers(u []config.User) {
+func (s *Site) SetUsers(u []User) {
 	s.mu.Lock()
-	s.users = append([]config.User(nil), u...)
+	s.users = slices.Clone(u)
 	s.mu.Unlock()
 }
 

@@ -15,7 +15,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"arbiter/internal/config"
 	"arbiter/rules"
 )
 
@@ -477,7 +476,7 @@ func TestLogin(t *testing.T) {
 	assert.Equal(t, http.StatusSeeOther, code)
 
 	// A reload without the chief ends the chief's session.
-	e.site.SetUsers([]config.User{{Name: "deputy", Password: "other"}})
+	e.site.SetUsers([]User{{Name: "deputy", Password: "other"}})
 	code, _, _ = c.get("/console")
 	assert.Equal(t, http.StatusSeeOther, code)
 }

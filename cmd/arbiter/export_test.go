@@ -108,7 +108,7 @@ func TestExportTRFChecks(t *testing.T) {
 		tc.Players = append(tc.Players, config.Player{Name: fmt.Sprintf("Player %d", i+1), Rating: 2000 - 10*i})
 	}
 	cfg.Tournaments = []config.Tournament{tc}
-	d, err := director.New(cfg, db, slog.New(slog.DiscardHandler))
+	d, err := director.New(directorConfig(cfg), db, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	for round := 1; round <= 2; round++ {
 		require.NoError(t, d.PairNextRound(context.Background(), 1, "test", ""))

@@ -33,7 +33,7 @@ func TestExportTRFStandings(t *testing.T) {
 	require.NoError(t, err)
 	db, err := store.Open(cfg.Event.Database, nil)
 	require.NoError(t, err)
-	d, err := director.New(cfg, db, slog.New(slog.DiscardHandler))
+	d, err := director.New(directorConfig(cfg), db, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	for round := 1; round <= 3; round++ {
 		require.NoError(t, d.PairNextRound(context.Background(), 1, "test", ""))

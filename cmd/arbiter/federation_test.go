@@ -163,7 +163,7 @@ func TestFederationSwissThroughServe(t *testing.T) {
 	ref, err := store.Open(filepath.Join(dir, "one-daemon.db"), nil)
 	require.NoError(t, err)
 	defer ref.Close()
-	_, err = director.New(hubCfg, ref, slog.New(slog.DiscardHandler))
+	_, err = director.New(directorConfig(hubCfg), ref, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	for _, r := range hubRounds {
 		rr := r
@@ -254,7 +254,7 @@ func TestFederationHubCommandInHall(t *testing.T) {
 	db, err := store.Open(cfg.Event.Database, nil)
 	require.NoError(t, err)
 	defer db.Close()
-	d, err := director.New(cfg, db, slog.New(slog.DiscardHandler))
+	d, err := director.New(directorConfig(cfg), db, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	a := &store.Alert{Kind: "illegal-move", Message: "not legal", At: time.Now(), BoardID: "B1"}
 	require.NoError(t, db.AddAlert(a))

@@ -74,7 +74,7 @@ Run it on a stopped event: the daemon holds the database while it runs.`,
 			}
 			return withDB(cfg.Event.Database, false, func(db *store.DB) error {
 				// The event's tournaments and players, as serve makes them.
-				if _, err := director.New(cfg, db, slog.New(slog.DiscardHandler)); err != nil {
+				if _, err := director.New(directorConfig(cfg), db, slog.New(slog.DiscardHandler)); err != nil {
 					return err
 				}
 				imp := importer{db: db, who: who, why: why, round: round, board: board}

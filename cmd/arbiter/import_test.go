@@ -129,7 +129,7 @@ func TestImportIntoRound(t *testing.T) {
 	require.NoError(t, err)
 	db, err := store.Open(cfg.Event.Database, nil)
 	require.NoError(t, err)
-	d, err := director.New(cfg, db, slog.New(slog.DiscardHandler))
+	d, err := director.New(directorConfig(cfg), db, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	require.NoError(t, d.PairNextRound(context.Background(), 1, "test", ""))
 	rounds, err := db.Rounds(1)

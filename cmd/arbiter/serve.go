@@ -100,7 +100,7 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	if testHookOpened != nil {
 		testHookOpened(db)
 	}
-	d, err := director.New(cfg, db, log)
+	d, err := director.New(directorConfig(cfg), db, log)
 	if err != nil {
 		return err
 	}
@@ -143,7 +143,7 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 			return err
 		}
 		defer os.RemoveAll(dir)
-		dm, glob, err := demo.New(d, cfg, filepath.Join(dir, "boards"), log.With("part", "demo"))
+		dm, glob, err := demo.New(d, demoConfig(cfg), filepath.Join(dir, "boards"), log.With("part", "demo"))
 		if err != nil {
 			return err
 		}
@@ -208,7 +208,7 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	}
 
 	// The web pages.
-	site := web.New(d, cfg, log.With("part", "web"))
+	site := web.New(d, webConfig(cfg), log.With("part", "web"))
 	// On the site, so it gets its security headers. The site serves
 	// /metrics itself, only for http.metrics_allow.
 	site.Handle("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -250,7 +250,7 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 					continue
 				}
 				_ = level.UnmarshalText([]byte(next.Log.Level))
-				site.SetUsers(next.Console.Users)
+				site.SetUsers(webUsers(next))
 				log.Info("configuration reloaded", "level", next.Log.Level, "users", len(next.Console.Users))
 			}
 		}
@@ -293,21 +293,6 @@ func health(db *store.DB, raw *store.RawLog, backupErr *atomic.Pointer[error]) e
 	}
 	if p := backupErr.Load(); p != nil {
 		return fmt.Errorf("automatic backup: %w", *p)
-	}
-	return nil
-}
-
-// checkWeb refuses what would open the console to strangers (the demo
-// password or no login with boards or a listen address beyond loopback,
-// passwords not stored as hashes there, unreadable networks) before
-// anything is opened, and logs what a demo may start with.
-func checkWeb(cfg *config.Config, log *slog.Logger) error {
-	problems, warnings := web.CheckConfig(cfg)
-	if len(problems) > 0 {
-		return &config.Error{Source: cfg.Source, Problems: problems}
-	}
-	for _, w := range warnings {
-		log.Warn("configuration", "warning", w)
 	}
 	return nil
 }

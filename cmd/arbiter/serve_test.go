@@ -110,7 +110,7 @@ func TestDemoEventRunsToTheEnd(t *testing.T) {
 	require.NoError(t, err)
 	defer db.Close()
 	require.NoError(t, db.Check())
-	d, err := director.New(cfg, db, slog.Default())
+	d, err := director.New(directorConfig(cfg), db, slog.Default())
 	require.NoError(t, err)
 	played := 0
 	first := map[string]uint64{} // the first game of each kind

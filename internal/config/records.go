@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/go-viper/mapstructure/v2"
 
-	"arbiter/pairing/trf"
 	"arbiter/store"
 )
 
@@ -152,17 +150,6 @@ func (p Player) problems() []Problem {
 func (p Player) Record() store.Player {
 	return store.Player{Name: p.Name, Rating: p.Rating, FideID: p.FideID, Title: p.Title,
 		Federation: p.Federation, BirthYear: p.BirthYear}
-}
-
-// PlayerFromTRF is a player record of a players_trf file as the event
-// database stores it: the year of birth is the date's (YYYY/MM/DD or
-// YYYY), 0 when the file gives none.
-func PlayerFromTRF(p trf.Player) store.Player {
-	year := 0
-	if y, err := strconv.Atoi(strings.SplitN(strings.TrimSpace(p.Birth), "/", 2)[0]); err == nil && y >= 1900 && y <= 2100 {
-		year = y
-	}
-	return store.Player{Name: p.Name, Rating: p.Rating, Title: p.Title, Federation: p.Federation, FideID: p.FideID, BirthYear: year}
 }
 
 // SameName reports whether two player names are the same name: case and

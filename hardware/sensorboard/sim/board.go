@@ -509,3 +509,27 @@ func (b *Board) Do(s Step) error {
 	}
 	return nil
 }
+
+// GraphName is the graph name a simulated board of game g announces in its
+// handshake: the game's name for a board that is not rectangular (Kvaa),
+// empty for a rectangular one.
+func GraphName(g rules.Game) string {
+	if g.Geometry().Rectangular() {
+		return ""
+	}
+	return g.Name()
+}
+
+// Arrange moves the pieces into the position v square by square, as
+// players set up a board, reporting each square that changes.
+func (b *Board) Arrange(v rules.View) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for sq := range b.stacks {
+		want := append([]rules.Piece(nil), v.Stacks[sq]...)
+		b.change(rules.Square(sq), func([]rules.Piece) []rules.Piece { return want })
+	}
+	for z := range b.zones {
+		b.zones[z] = append([]rules.Piece(nil), v.Zones[z]...)
+	}
+}

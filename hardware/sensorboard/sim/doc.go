@@ -25,8 +25,9 @@
 //     which can be unplugged and plugged in again.
 //   - [Clock]: [Virtual] time runs a game as fast as the host reads it,
 //     for tests; [Real] time sleeps like a person, for demonstrations.
-//   - [Serve]: a complete board that plays games in real time, for the
-//     `arbiter simulate` command.
+//
+// A board that plays games in real time is a Board on a PTY played by a
+// Runner on Real time: `arbiter simulate` and the demo put them together.
 //
 // Everything random is drawn from generators seeded by [Config.Seed], so
 // a simulation is reproducible.
