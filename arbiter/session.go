@@ -958,6 +958,10 @@ func (s *Session) ambiguous(out []Output, idx []int, at time.Duration, pressed b
 
 func (s *Session) answered(out []Output, e Event) []Output {
 	q := s.prompt.idx
+	if s.over.Over() {
+		s.note(e.At, "answer %d ignored: the game is over (%s)", e.Choice, s.over)
+		return out
+	}
 	if e.Choice == AnswerLost && q != nil && e.Side == s.pos.Turn() {
 		s.note(e.At, "answer lost: asking again")
 		return append(out, s.promptFor(q, e.At))
@@ -980,6 +984,9 @@ func (s *Session) answered(out []Output, e Event) []Output {
 func (s *Session) Resolve(move string, at time.Duration) ([]Output, error) {
 	if s.prompt.idx == nil {
 		return nil, errors.New("resolve: no question is open")
+	}
+	if s.over.Over() {
+		return nil, fmt.Errorf("resolve: the game is over (%s)", s.over)
 	}
 	for _, i := range s.prompt.idx {
 		if s.turn.cands[i].move.String() == move {
