@@ -9,13 +9,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/arbiter"
-	sb "arbiter/hardware/sensorboard"
+	sb "arbiter/board"
 	"arbiter/rules"
 )
 
 // TestSessionExpectsWhatBoardsSend starts a game that waits for its setup
 // on boards of every class of top-piece sensing, fed the dump such a board
-// sends of the start position (sensorboard.Sensor, as the simulator
+// sends of the start position (board.Sensor, as the simulator
 // builds it): the session must see the start position in it. A board
 // senses a piece's colour or face only along with its kind.
 func TestSessionExpectsWhatBoardsSend(t *testing.T) {

@@ -4,10 +4,10 @@ import (
 	"context"
 	"log/slog"
 
+	"arbiter/board"
 	"arbiter/director"
 	"arbiter/hardware/dgt"
 	"arbiter/hardware/dgt/driver"
-	"arbiter/hardware/sensorboard"
 	"arbiter/internal/config"
 )
 
@@ -22,7 +22,7 @@ func startDGT(ctx context.Context, ports driver.Config, boards config.Boards, d 
 	ports.Session = dgt.Config{Settle: boards.DGT.Settle, WhiteRight: boards.DGT.WhiteRight}
 	ports.Now = d.Now
 	ports.Logger = log
-	ports.Handler = func(e sensorboard.Event) { d.BoardEvent(ctx, e) }
+	ports.Handler = func(e board.Event) { d.BoardEvent(ctx, e) }
 	return driver.New(ports)
 }
 
@@ -40,8 +40,8 @@ func (s senders) pick(board string) director.Sender {
 	return s.ours
 }
 
-// Send implements director.Sender.
-func (s senders) Send(board string, m sensorboard.Message) error { return s.pick(board).Send(board, m) }
+// Show implements board.Display.
+func (s senders) Show(id string, m board.Message) error { return s.pick(id).Show(id, m) }
 
-// Resync implements director.Sender.
-func (s senders) Resync(board string) error { return s.pick(board).Resync(board) }
+// Resync implements board.Display.
+func (s senders) Resync(id string) error { return s.pick(id).Resync(id) }
