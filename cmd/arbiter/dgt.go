@@ -3,18 +3,21 @@ package main
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"arbiter/board"
 	"arbiter/director"
 	"arbiter/hardware/dgt"
 	"arbiter/hardware/dgt/driver"
 	"arbiter/internal/config"
+	"arbiter/store"
 )
 
 // startDGT returns the driver of the DGT boards on ports (boards.ports[]
-// with protocol dgt), tuned by boards.dgt and feeding d, or nil when no
-// port speaks DGT.
-func startDGT(ctx context.Context, ports driver.Config, boards config.Boards, d *director.Director, log *slog.Logger) (*driver.Driver, error) {
+// with protocol dgt), tuned by boards.dgt, feeding d and writing the bytes
+// of every board to raw (nil: no raw log), or nil when no port speaks
+// DGT.
+func startDGT(ctx context.Context, ports driver.Config, boards config.Boards, d *director.Director, raw *store.RawLog, log *slog.Logger) (*driver.Driver, error) {
 	if len(ports.Paths) == 0 && len(ports.Globs) == 0 {
 		return nil, nil
 	}
@@ -23,6 +26,14 @@ func startDGT(ctx context.Context, ports driver.Config, boards config.Boards, d 
 	ports.Now = d.Now
 	ports.Logger = log
 	ports.Handler = func(e board.Event) { d.BoardEvent(ctx, e) }
+	if raw != nil {
+		ports.Raw = func(id string, r board.Record) {
+			f := store.Frame{BoardID: id, HostNs: int64(r.Host), Wall: time.Now(), Data: r.Data, Protocol: driver.Protocol, Sent: r.Sent}
+			if _, err := raw.AppendFrame(f); err != nil {
+				log.Error("raw log", "board", id, "err", err)
+			}
+		}
+	}
 	return driver.New(ports)
 }
 

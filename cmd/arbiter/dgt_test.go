@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/hardware/dgt/driver"
 	"arbiter/hardware/dgt/sim"
 	"arbiter/internal/config"
 	"arbiter/rules"
@@ -138,6 +139,24 @@ func playDGT(t *testing.T, rotated, whiteRight bool) {
 	assert.GreaterOrEqual(t, board.Counters().Acks, 7, "a clock command for the start and each move was acknowledged")
 	cancel()
 	require.NoError(t, <-errc)
+
+	// The board's bytes are in the raw log, both ways, as DGT's.
+	db, err := store.Open(cfg.Event.Database, nil)
+	require.NoError(t, err)
+	defer db.Close()
+	frames, err := db.RawFrames("DGT-20001", 0, 0)
+	require.NoError(t, err)
+	sent, received := 0, 0
+	for _, f := range frames {
+		require.Equal(t, driver.Protocol, f.Protocol, "raw record %d", f.Seq)
+		if f.Sent {
+			sent++
+		} else {
+			received++
+		}
+	}
+	assert.Positive(t, sent, "the host's commands are logged")
+	assert.Positive(t, received, "the board's messages are logged")
 }
 
 // A port of an unknown protocol is refused with exit code 3, listed with

@@ -197,7 +197,7 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	if err != nil {
 		return withCode(exitConfig, err)
 	}
-	dgtDrv, err := startDGT(ctx, dgtPorts, cfg.Boards, d, log.With("part", "dgt"))
+	dgtDrv, err := startDGT(ctx, dgtPorts, cfg.Boards, d, raw, log.With("part", "dgt"))
 	if err != nil {
 		return withCode(exitConfig, err)
 	}

@@ -21,6 +21,11 @@
 //	board.Alert     -> text on a DGT 3000 ([dgt.Conn.ShowText]; a cleared alert ends the text)
 //	board.AckMove, Lights, others -> nothing (a DGT board has no lights)
 //
+// With [Config.Raw] set, every byte read from and written to a board goes
+// to the raw log under the board's id, with its host instant and
+// direction (protocol [Protocol]), for a board.Replayer of DGT's byte
+// stream.
+//
 // A lever press whose side the clock's turn bits do not tell is taken as
 // the press of the side that did not press last, so a change of the lever
 // bit is a press whatever its polarity. Events of a board that has not yet

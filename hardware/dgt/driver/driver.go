@@ -44,6 +44,14 @@ type Config struct {
 	Now func() time.Duration
 	// Handler receives every translated event, from the board's goroutine.
 	Handler func(board.Event)
+	// Raw, if set, receives every byte read from and written to a board,
+	// under the board's id (protocol [Protocol]): the raw log from which a
+	// board.Replayer registered for the protocol replays the board. The
+	// bytes a board sends before it has told its serial number (its
+	// handshake) follow once it has. Raw is called from the port's
+	// goroutines, must be quick and must not call the driver; r.Data is
+	// valid only during the call, and r.Seq is 0.
+	Raw func(boardID string, r board.Record)
 	// Open opens a port (default [dgt.OpenSerial]).
 	Open func(path string) (io.ReadWriteCloser, error)
 	// Logger receives diagnostics (default slog.Default()).
@@ -211,6 +219,13 @@ type link struct {
 	qmu   sync.Mutex
 	queue []board.Event
 	ready chan struct{}
+
+	// The raw log (Config.Raw): the board's id once known, and the bytes
+	// read and written before.
+	rawMu         sync.Mutex
+	rawID         string
+	rawEarly      []board.Record
+	rawEarlyBytes int
 }
 
 func (d *Driver) newLink(path string) *link {
@@ -222,7 +237,7 @@ func (d *Driver) newLink(path string) *link {
 
 func (l *link) run(ctx context.Context) {
 	go l.deliver(ctx)
-	_ = dgt.Watch(ctx, l.conn, func() (io.ReadWriteCloser, error) { return l.d.cfg.Open(l.path) }, l.d.cfg.Scan)
+	_ = dgt.Watch(ctx, l.conn, l.open, l.d.cfg.Scan)
 }
 
 // emit queues e for the handler.
@@ -296,6 +311,7 @@ func (l *link) take(e dgt.Event) {
 			l.d.mu.Lock()
 			l.d.boards[id] = l
 			l.d.mu.Unlock()
+			l.rawIdentified(id)
 		}
 		ev.Kind = board.EventHello
 		ev.Info = &board.Info{Protocol: Protocol, Caps: Caps, MaxHeight: 1, Width: 8, Height: 8, Cells: 64, ID: id,
