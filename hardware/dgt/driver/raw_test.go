@@ -37,7 +37,9 @@ func TestRawLog(t *testing.T) {
 	now := time.Second
 	var got []logged
 	d, err := New(Config{Paths: []string{"/dev/x"}, Now: func() time.Duration { return now },
-		Open: func(string) (io.ReadWriteCloser, error) { return &port{in: bytes.NewReader([]byte{0x91, 0x00, 0x08})}, nil },
+		Open: func(string) (io.ReadWriteCloser, error) {
+			return &port{in: bytes.NewReader([]byte{0x91, 0x00, 0x08})}, nil
+		},
 		Raw: func(id string, r board.Record) {
 			r.Data = append([]byte(nil), r.Data...)
 			got = append(got, logged{id, r})
