@@ -96,10 +96,15 @@ type Replayer interface {
 	// logged one instead.
 	RequestState(now time.Duration)
 	// Info returns what the board's last handshake said, or nil before
-	// one.
+	// one. A protocol whose boards are all alike (a DGT board is an 8x8
+	// chess board sensing identity and colour) may return its Info from
+	// the start; a replay without one needs Assume.
 	Info() *Info
 	// Handshake reports whether a record holds the start of a board's
-	// handshake: a replay may begin there with nothing before it.
+	// handshake: a replay may begin there with nothing before it. A
+	// protocol without one may report the record where the host first
+	// asked for the whole board, or always false (a replay then starts at
+	// the game's first record).
 	Handshake(r Record) bool
 	// Assume takes info as the board's handshake, made just before the
 	// record first, for a log that holds no handshake before a game: it
