@@ -61,6 +61,21 @@ func TestFromSensorHealth(t *testing.T) {
 	}
 }
 
+// TestFromSensorLiveness checks that a heartbeat and a reading of the
+// board's own clock both tell the session that the board is alive at
+// their instant.
+func TestFromSensorLiveness(t *testing.T) {
+	for _, e := range []board.Event{
+		{Kind: board.EventHeartbeat, Host: 2 * time.Second},
+		{Kind: board.EventClock, Host: 2 * time.Second, Clock: &board.ClockReading{First: time.Minute, Second: time.Minute}},
+	} {
+		ev, ok := arbiter.FromSensor(e)
+		require.True(t, ok, e.Kind.String())
+		require.Equal(t, arbiter.Heartbeat, ev.Kind, e.Kind.String())
+		require.Equal(t, 2*time.Second, ev.At, e.Kind.String())
+	}
+}
+
 // TestAlertsNameSquaresAsThePlayers checks that alerts and their evidence
 // name squares as the game does: in shogi "3c", not the geometry's "g3".
 func TestAlertsNameSquaresAsThePlayers(t *testing.T) {

@@ -82,7 +82,7 @@ func FromSensor(e board.Event) (Event, bool) {
 		for _, z := range e.Snapshot.Zones {
 			ev.ZoneCounts = append(ev.ZoneCounts, z.Count)
 		}
-	case board.EventHeartbeat:
+	case board.EventHeartbeat, board.EventClock:
 		ev.Kind = Heartbeat
 	case board.EventHealth:
 		ev.At = e.Host // the driver's judgement, not a frame's

@@ -41,12 +41,17 @@ const (
 	// EventError: the board broke the protocol (a frame that decodes but
 	// makes no sense, an incompatible version); Err is set.
 	EventError
+	// EventClock: a reading of a clock the board carries (a DGT 3000 on a
+	// DGT board); Clock is set. Like a heartbeat, it proves the link
+	// alive up to its instant.
+	EventClock
 )
 
 var eventNames = [...]string{
 	EventHello: "hello", EventSquare: "square", EventZone: "zone", EventButton: "button",
 	EventHeartbeat: "heartbeat", EventSnapshot: "snapshot", EventGap: "gap",
 	EventHealth: "health", EventPong: "pong", EventNak: "nak", EventError: "error",
+	EventClock: "clock",
 }
 
 // String returns the kind's name.
@@ -149,6 +154,9 @@ type Event struct {
 	// EventPong: round trip measured on the host clock.
 	RTT time.Duration
 
+	// EventClock.
+	Clock *ClockReading
+
 	// Err is set on EventError, and on EventNak (what the board refused).
 	Err error
 	// Info is set on EventHello: who the board is and what it can do.
@@ -182,6 +190,10 @@ func (e Event) String() string {
 		s += fmt.Sprintf(" lost=%d", e.Lost)
 	case EventHealth:
 		s += " " + e.Health.String()
+	case EventClock:
+		if e.Clock != nil {
+			s += fmt.Sprintf(" first=%v second=%v running=%t", e.Clock.First, e.Clock.Second, e.Clock.Running)
+		}
 	case EventError:
 		s += fmt.Sprintf(" %v", e.Err)
 	case EventHello:
@@ -190,6 +202,17 @@ func (e Event) String() string {
 		}
 	}
 	return s
+}
+
+// ClockReading is what a board's own clock shows ([EventClock]).
+type ClockReading struct {
+	// First and Second are the times left of the first and the second
+	// player.
+	First, Second time.Duration
+	// Running: one of the clocks runs.
+	Running bool
+	// FirstFlag and SecondFlag: the player's flag has fallen.
+	FirstFlag, SecondFlag bool
 }
 
 // ZoneAction says what a zone event reports.

@@ -357,7 +357,16 @@ func (l *link) take(e dgt.Event) {
 		l.lastSide, l.pressed = side, true
 		ev.Kind, ev.Button, ev.Pressed, ev.Side = board.EventButton, board.ButtonClock, true, board.Side(side)
 	case dgt.EventClock:
-		ev.Kind = board.EventHeartbeat
+		if e.Clock.NoClock {
+			ev.Kind = board.EventHeartbeat // the board answers; no clock to read
+			break
+		}
+		first, second := e.Clock.LeftFlag, e.Clock.RightFlag
+		if l.d.cfg.Session.WhiteRight {
+			first, second = second, first // as the session maps the times
+		}
+		ev.Kind = board.EventClock
+		ev.Clock = &board.ClockReading{First: e.White, Second: e.Black, Running: e.Clock.Running, FirstFlag: first, SecondFlag: second}
 	case dgt.EventLinkLost:
 		l.lost, l.have = true, false
 		ev.Kind, ev.Health = board.EventHealth, board.Disconnected

@@ -26,6 +26,7 @@ type got struct {
 	Top    rules.Piece
 	Side   board.Side
 	Health board.Health
+	Clock  *board.ClockReading
 }
 
 func brief(e board.Event) got {
@@ -37,6 +38,8 @@ func brief(e board.Event) got {
 		g.Side = e.Side
 	case board.EventHealth:
 		g.Health = e.Health
+	case board.EventClock:
+		g.Clock = e.Clock
 	}
 	return g
 }
@@ -70,8 +73,13 @@ func TestTranslation(t *testing.T) {
 			[]got{{Kind: board.EventHello}, {Kind: board.EventSnapshot}, {Kind: board.EventHealth, Health: board.Disconnected},
 				{Kind: board.EventHealth, Health: board.Active}, {Kind: board.EventSnapshot}}},
 		{"clock readings prove the link; errors are logged only",
-			[]dgt.Event{ident, {Kind: dgt.EventClock}, {Kind: dgt.EventError, Err: errors.New("bad")}},
+			[]dgt.Event{ident, {Kind: dgt.EventClock, Clock: dgt.ClockTimes{NoClock: true}}, {Kind: dgt.EventError, Err: errors.New("bad")}},
 			[]got{{Kind: board.EventHello}, {Kind: board.EventHeartbeat}}},
+		{"clock readings with White at the left display",
+			[]dgt.Event{ident, {Kind: dgt.EventClock, White: 5 * time.Minute, Black: 4 * time.Minute,
+				Clock: dgt.ClockTimes{Left: 5 * time.Minute, Right: 4 * time.Minute, Running: true, LeftFlag: true}}},
+			[]got{{Kind: board.EventHello}, {Kind: board.EventClock,
+				Clock: &board.ClockReading{First: 5 * time.Minute, Second: 4 * time.Minute, Running: true, FirstFlag: true}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := New(Config{Paths: []string{"/dev/null"}, Now: func() time.Duration { return 2 * time.Second }})
