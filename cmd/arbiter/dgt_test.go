@@ -15,6 +15,7 @@ import (
 
 	"arbiter/hardware/dgt/driver"
 	"arbiter/hardware/dgt/sim"
+	"arbiter/hardware/sensorboard"
 	"arbiter/internal/config"
 	"arbiter/rules"
 	"arbiter/rules/chess"
@@ -215,4 +216,11 @@ func TestDemoWithDGTBoard(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEmpty(t, moves, "moves read from the DGT board")
 	t.Logf("the DGT board's game: %d moves, %s (%s)", len(moves), g.Result, g.Reason)
+}
+
+// The protocol names of the configuration are those the drivers write in
+// the raw log and replays look up: a port's protocol is its records'.
+func TestProtocolNamesAgree(t *testing.T) {
+	assert.Equal(t, config.ProtocolDGT, driver.Protocol)
+	assert.Equal(t, config.ProtocolSensorboard, sensorboard.Protocol)
 }
