@@ -9,23 +9,23 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/arbiter"
-	sb "arbiter/hardware/sensorboard"
+	"arbiter/board"
 	"arbiter/rules"
 )
 
 // TestSessionExpectsWhatBoardsSend starts a game that waits for its setup
 // on boards of every class of top-piece sensing, fed the dump such a board
-// sends of the start position (sensorboard.Sensor, as the simulator
+// sends of the start position (board.Sensor, as the simulator
 // builds it): the session must see the start position in it. A board
 // senses a piece's colour or face only along with its kind.
 func TestSessionExpectsWhatBoardsSend(t *testing.T) {
 	for _, name := range []string{"chess", "shogi", "tavreli"} {
 		g, err := rules.New(name, nil)
 		require.NoError(t, err)
-		for _, caps := range []sb.Caps{sb.CapHeight, sb.CapHeight | sb.CapColor, sb.CapHeight | sb.CapFace,
-			sb.CapHeight | sb.CapColor | sb.CapFace, sb.CapHeight | sb.CapIdentity,
-			sb.CapHeight | sb.CapIdentity | sb.CapColor, sb.CapHeight | sb.CapIdentity | sb.CapFace,
-			sb.CapHeight | sb.CapIdentity | sb.CapColor | sb.CapFace} {
+		for _, caps := range []board.Caps{board.CapHeight, board.CapHeight | board.CapColor, board.CapHeight | board.CapFace,
+			board.CapHeight | board.CapColor | board.CapFace, board.CapHeight | board.CapIdentity,
+			board.CapHeight | board.CapIdentity | board.CapColor, board.CapHeight | board.CapIdentity | board.CapFace,
+			board.CapHeight | board.CapIdentity | board.CapColor | board.CapFace} {
 			cfg := arbiter.DefaultConfig(g)
 			cfg.AwaitSetup = true
 			cfg.Caps = arbiter.CapsOf(caps)
@@ -33,8 +33,8 @@ func TestSessionExpectsWhatBoardsSend(t *testing.T) {
 			s, err := arbiter.NewSession(cfg, g, start, nil)
 			require.NoError(t, err)
 			s.Start(0)
-			dump := sb.Event{Kind: sb.EventSnapshot, At: time.Second,
-				Snapshot: &sb.Snapshot{Squares: sb.Sensor{Caps: caps}.View(g.Geometry(), start.View())}}
+			dump := board.Event{Kind: board.EventSnapshot, At: time.Second,
+				Snapshot: &board.Snapshot{Squares: board.Sensor{Caps: caps}.View(g.Geometry(), start.View())}}
 			ev, ok := arbiter.FromSensor(dump)
 			require.True(t, ok)
 			s.Handle(ev)
@@ -47,17 +47,32 @@ func TestSessionExpectsWhatBoardsSend(t *testing.T) {
 // TestFromSensorHealth checks which changes of a link's health a session
 // hears of: losing the board and having it back.
 func TestFromSensorHealth(t *testing.T) {
-	for h, want := range map[sb.Health]arbiter.EventKind{
-		sb.Disconnected: arbiter.LinkLost, sb.NotResponding: arbiter.LinkLost, sb.Active: arbiter.LinkRestored,
+	for h, want := range map[board.Health]arbiter.EventKind{
+		board.Disconnected: arbiter.LinkLost, board.NotResponding: arbiter.LinkLost, board.Active: arbiter.LinkRestored,
 	} {
-		ev, ok := arbiter.FromSensor(sb.Event{Kind: sb.EventHealth, Health: h, Host: 3 * time.Second, At: time.Second, Mapped: true})
+		ev, ok := arbiter.FromSensor(board.Event{Kind: board.EventHealth, Health: h, Host: 3 * time.Second, At: time.Second, Mapped: true})
 		require.True(t, ok, h.String())
 		require.Equal(t, want, ev.Kind, h.String())
 		require.Equal(t, 3*time.Second, ev.At, "%s: the driver's instant", h)
 	}
-	for _, h := range []sb.Health{sb.Connecting, sb.Delayed} {
-		_, ok := arbiter.FromSensor(sb.Event{Kind: sb.EventHealth, Health: h})
+	for _, h := range []board.Health{board.Connecting, board.Delayed} {
+		_, ok := arbiter.FromSensor(board.Event{Kind: board.EventHealth, Health: h})
 		require.False(t, ok, h.String())
+	}
+}
+
+// TestFromSensorLiveness checks that a heartbeat and a reading of the
+// board's own clock both tell the session that the board is alive at
+// their instant.
+func TestFromSensorLiveness(t *testing.T) {
+	for _, e := range []board.Event{
+		{Kind: board.EventHeartbeat, Host: 2 * time.Second},
+		{Kind: board.EventClock, Host: 2 * time.Second, Clock: &board.ClockReading{First: time.Minute, Second: time.Minute}},
+	} {
+		ev, ok := arbiter.FromSensor(e)
+		require.True(t, ok, e.Kind.String())
+		require.Equal(t, arbiter.Heartbeat, ev.Kind, e.Kind.String())
+		require.Equal(t, 2*time.Second, ev.At, e.Kind.String())
 	}
 }
 

@@ -42,7 +42,7 @@ const (
 	// shogi; by the opponent while an offer stands, an acceptance).
 	OfferPressed
 	// ResignPressed: Side pressed the resign button; a second press within
-	// sensorboard.ResignConfirm confirms the resignation.
+	// board.ResignConfirm confirms the resignation.
 	ResignPressed
 	// ClaimPressed: Side pressed the claim button (a draw claim, or in
 	// shogi an entering-king declaration).

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"arbiter/hardware/sensorboard"
+	"arbiter/board"
 	"arbiter/rules"
 )
 
@@ -14,7 +14,7 @@ type Caps struct {
 	// TopKind: the kind and mark of each stack's top piece.
 	TopKind bool
 	// TopFace: which face of the top piece is up; it counts with TopKind
-	// only, as a board reports it (sensorboard.Sensor.Identify).
+	// only, as a board reports it (board.Sensor.Identify).
 	TopFace bool
 	// TopColor: the colour of the top piece (not shogi, where owners are
 	// shown only by facing); with TopKind only, as TopFace.
@@ -58,24 +58,24 @@ func (c cell) fits(want cell) bool {
 }
 
 // project reduces a piece to what caps can sense: what a board with the
-// matching handshake reports of it (sensorboard.Sensor.Identify).
+// matching handshake reports of it (board.Sensor.Identify).
 func (c Caps) project(p rules.Piece) rules.Piece {
-	return sensorboard.Sensor{Caps: c.board()}.Identify(p).Piece
+	return board.Sensor{Caps: c.board()}.Identify(p).Piece
 }
 
 // board returns the handshake capabilities of top-piece sensing that
 // CapsOf maps onto c.
-func (c Caps) board() sensorboard.Caps {
+func (c Caps) board() board.Caps {
 	// Straight tests: cells asks for every square of every candidate.
-	var b sensorboard.Caps
+	var b board.Caps
 	if c.TopKind {
-		b |= sensorboard.CapIdentity
+		b |= board.CapIdentity
 	}
 	if c.TopFace {
-		b |= sensorboard.CapFace
+		b |= board.CapFace
 	}
 	if c.TopColor {
-		b |= sensorboard.CapColor
+		b |= board.CapColor
 	}
 	return b
 }

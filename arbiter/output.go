@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"arbiter/board"
 	"arbiter/clock"
-	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
 )
 
@@ -133,12 +133,12 @@ type Prompt struct {
 
 // Message is the QUESTION message that shows the prompt on a board of
 // geometry geo: squares become the board's sensor numbers, and choices
-// past sensorboard.MaxChoices are left to the arbiter's console.
-func (p Prompt) Message(geo *rules.Geometry) *sensorboard.QuestionMsg {
-	q := &sensorboard.QuestionMsg{Side: sensorboard.SideOf(p.Side), Kind: sensorboard.QuestionChoose, Text: "which move was made?"}
+// past board.MaxChoices are left to the arbiter's console.
+func (p Prompt) Message(geo *rules.Geometry) *board.Question {
+	q := &board.Question{Side: board.SideOf(p.Side), Kind: board.QuestionChoose, Text: "which move was made?"}
 	switch {
 	case p.Promotion:
-		q.Kind, q.Text = sensorboard.QuestionPromote, "promote?"
+		q.Kind, q.Text = board.QuestionPromote, "promote?"
 	case len(p.From) > 0 && !slices.ContainsFunc(p.From, func(sq rules.Square) bool { return sq != rules.NoSquare }):
 		q.Text = "which piece was dropped?"
 	}
@@ -149,10 +149,10 @@ func (p Prompt) Message(geo *rules.Geometry) *sensorboard.QuestionMsg {
 		return rules.Square(geo.SensorIndex(sq))
 	}
 	for i, text := range p.Choices {
-		if i == sensorboard.MaxChoices {
+		if i == board.MaxChoices {
 			break
 		}
-		c := sensorboard.Choice{From: rules.NoSquare, To: rules.NoSquare, Text: text}
+		c := board.Choice{From: rules.NoSquare, To: rules.NoSquare, Text: text}
 		if i < len(p.From) {
 			c.From, c.To = sensor(p.From[i]), sensor(p.To[i])
 		}

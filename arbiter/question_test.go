@@ -78,8 +78,8 @@ func TestPromptMessage(t *testing.T) {
 		assert.Equal(t, rules.Square(70), c.To)
 	}
 	var back sb.QuestionMsg
-	require.NoError(t, back.UnmarshalPayload(q.AppendPayload(nil)))
-	assert.Equal(t, *q, back)
+	require.NoError(t, back.UnmarshalPayload((*sb.QuestionMsg)(q).AppendPayload(nil)))
+	assert.Equal(t, sb.QuestionMsg(*q), back)
 
 	// The board's "no" answers it: the bishop did not promote.
 	outs = s.Handle(arbiter.Event{Kind: arbiter.Answered, Side: rules.First, Choice: arbiter.AnswerNo, At: secs(at + 1)})

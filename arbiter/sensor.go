@@ -1,7 +1,7 @@
 package arbiter
 
 import (
-	"arbiter/hardware/sensorboard"
+	"arbiter/board"
 	"arbiter/rules"
 )
 
@@ -11,40 +11,40 @@ import (
 // caller handles itself. Instants are
 // the board's timestamps mapped to host time when the mapping is known,
 // and the receive time otherwise.
-func FromSensor(e sensorboard.Event) (Event, bool) {
+func FromSensor(e board.Event) (Event, bool) {
 	at := e.Host
 	if e.Mapped {
 		at = e.At
 	}
 	ev := Event{At: at, BoardMs: e.BoardMs, RawSeq: e.RawSeq}
 	switch e.Kind {
-	case sensorboard.EventSquare:
+	case board.EventSquare:
 		ev.Kind, ev.Square, ev.Height = SquareChanged, e.Square, e.Height
 		if e.Top.Known {
 			ev.Top = e.Top.Piece
 		}
-	case sensorboard.EventZone:
+	case board.EventZone:
 		ev.Kind, ev.Zone, ev.Count = ZoneChanged, e.Zone, e.Count
-	case sensorboard.EventButton:
+	case board.EventButton:
 		if !e.Pressed {
 			return ev, false
 		}
 		side, ok := e.Side.Color()
 		ev.Side, ev.Recovered = side, e.Recovered
 		switch e.Button {
-		case sensorboard.ButtonClock:
+		case board.ButtonClock:
 			ev.Kind = ClockPressed
-		case sensorboard.ButtonAdjust:
+		case board.ButtonAdjust:
 			ev.Kind = AdjustPressed
-		case sensorboard.ButtonArbiter:
+		case board.ButtonArbiter:
 			ev.Kind = ArbiterCalled
-		case sensorboard.ButtonOffer:
+		case board.ButtonOffer:
 			ev.Kind = OfferPressed
-		case sensorboard.ButtonResign:
+		case board.ButtonResign:
 			ev.Kind = ResignPressed
-		case sensorboard.ButtonClaim:
+		case board.ButtonClaim:
 			ev.Kind = ClaimPressed
-		case sensorboard.ButtonAnswer:
+		case board.ButtonAnswer:
 			ev.Kind = Answered
 			switch {
 			case e.Recovered:
@@ -52,14 +52,14 @@ func FromSensor(e sensorboard.Event) (Event, bool) {
 				// value: guessing could commit a move nobody chose, so the
 				// question is asked again.
 				ev.Choice = AnswerLost
-			case e.Value == sensorboard.AnswerYes:
+			case e.Value == board.AnswerYes:
 				ev.Choice = AnswerYes
-			case e.Value == sensorboard.AnswerNo:
+			case e.Value == board.AnswerNo:
 				ev.Choice = AnswerNo
-			case e.Value < sensorboard.AnswerChoice:
+			case e.Value < board.AnswerChoice:
 				return ev, false
 			default:
-				ev.Choice = int(e.Value - sensorboard.AnswerChoice)
+				ev.Choice = int(e.Value - board.AnswerChoice)
 			}
 		default:
 			return ev, false
@@ -67,7 +67,7 @@ func FromSensor(e sensorboard.Event) (Event, bool) {
 		if !ok && ev.Kind != ArbiterCalled {
 			return ev, false
 		}
-	case sensorboard.EventSnapshot:
+	case board.EventSnapshot:
 		if e.Snapshot == nil {
 			return ev, false
 		}
@@ -82,19 +82,19 @@ func FromSensor(e sensorboard.Event) (Event, bool) {
 		for _, z := range e.Snapshot.Zones {
 			ev.ZoneCounts = append(ev.ZoneCounts, z.Count)
 		}
-	case sensorboard.EventHeartbeat:
+	case board.EventHeartbeat, board.EventClock:
 		ev.Kind = Heartbeat
-	case sensorboard.EventHealth:
+	case board.EventHealth:
 		ev.At = e.Host // the driver's judgement, not a frame's
 		switch e.Health {
-		case sensorboard.Disconnected, sensorboard.NotResponding:
+		case board.Disconnected, board.NotResponding:
 			ev.Kind = LinkLost
-		case sensorboard.Active:
+		case board.Active:
 			ev.Kind = LinkRestored
 		default:
 			return ev, false
 		}
-	case sensorboard.EventGap:
+	case board.EventGap:
 		ev.Kind = Gap
 	default:
 		return ev, false
@@ -104,12 +104,12 @@ func FromSensor(e sensorboard.Event) (Event, bool) {
 
 // CapsOf maps a board's handshake capabilities onto what the session
 // compares. What a board reports of a top piece with them is
-// sensorboard.Sensor.Identify's to say (Caps.project).
-func CapsOf(c sensorboard.Caps) Caps {
+// board.Sensor.Identify's to say (Caps.project).
+func CapsOf(c board.Caps) Caps {
 	return Caps{
-		TopKind:  c&sensorboard.CapIdentity != 0,
-		TopFace:  c&sensorboard.CapFace != 0,
-		TopColor: c&sensorboard.CapColor != 0,
-		Zones:    c&(sensorboard.CapZoneCount|sensorboard.CapZoneIdentity) != 0,
+		TopKind:  c&board.CapIdentity != 0,
+		TopFace:  c&board.CapFace != 0,
+		TopColor: c&board.CapColor != 0,
+		Zones:    c&(board.CapZoneCount|board.CapZoneIdentity) != 0,
 	}
 }

@@ -16,9 +16,9 @@ import (
 	"time"
 
 	"arbiter/arbiter"
+	"arbiter/board"
 	"arbiter/director"
 	dgtsim "arbiter/hardware/dgt/sim"
-	"arbiter/hardware/sensorboard"
 	"arbiter/hardware/sensorboard/sim"
 	"arbiter/rules"
 	"arbiter/store"
@@ -181,11 +181,11 @@ func abbrev(game string) string {
 }
 
 func (dm *Demo) addBoard(tournament uint64, id string, g rules.Game, n uint64) (*player, error) {
-	caps := sensorboard.CapHeight | sensorboard.CapClockDisplay | sensorboard.CapText
+	caps := board.CapHeight | board.CapClockDisplay | board.CapText
 	// Every other board also reads piece identities and faces: both classes
 	// of hardware play in the demo.
 	if n%2 == 0 {
-		caps |= sensorboard.CapIdentity | sensorboard.CapFace
+		caps |= board.CapIdentity | board.CapFace
 	}
 	b, err := sim.NewBoard(sim.Config{
 		ID: id, Geometry: g.Geometry(), Graph: sim.GraphName(g), Caps: caps, Seed: dm.seed*1000 + n,
@@ -410,7 +410,7 @@ func (h *sensorHands) idle() { h.board.Idle() }
 func (h *sensorHands) heartbeat() time.Duration { return h.board.Config().Heartbeat }
 
 func (h *sensorHands) answer(side rules.Color, choice int) {
-	h.board.Press(sensorboard.ButtonAnswer, sensorboard.Side(side), sensorboard.AnswerChoice+uint8(choice))
+	h.board.Press(board.ButtonAnswer, board.Side(side), board.AnswerChoice+uint8(choice))
 }
 
 // restore puts the board back to view want by hand: every square that

@@ -7,49 +7,44 @@ import (
 	"time"
 
 	"arbiter/arbiter"
+	"arbiter/board"
 	"arbiter/clock"
-	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
 	"arbiter/store"
 )
 
-// Sender talks to boards: the driver.
-type Sender interface {
-	// Send sends a host message (clock display, move acknowledgement).
-	Send(board string, m sensorboard.Message) error
-	// Resync asks the board for its whole state; a snapshot event follows.
-	Resync(board string) error
-}
+// Sender talks to boards: the drivers' display side.
+type Sender = board.Display
 
 // BoardEvent takes one event from the sensor-board driver. It runs on the
 // driver's goroutine for the board and blocks only when that board's table
 // is far behind.
-func (d *Director) BoardEvent(ctx context.Context, e sensorboard.Event) {
+func (d *Director) BoardEvent(ctx context.Context, e board.Event) {
 	t, ok := d.Table(e.Board)
 	if !ok {
-		if e.Kind != sensorboard.EventHello {
+		if e.Kind != board.EventHello {
 			return
 		}
 		var err error
-		if t, err = d.adopt(ctx, e.Board, e.Hello); err != nil {
+		if t, err = d.adopt(ctx, e.Board, e.Info); err != nil {
 			d.log.Warn("a board with no table answered", "board", e.Board, "port", e.Port, "err", err)
 			return
 		}
 	}
 	switch e.Kind {
-	case sensorboard.EventHello:
-		if e.Hello != nil {
-			t.setCaps(arbiter.CapsOf(e.Hello.Caps))
-			t.setShows(e.Hello.Caps)
+	case board.EventHello:
+		if e.Info != nil {
+			t.setCaps(arbiter.CapsOf(e.Info.Caps))
+			t.setShows(e.Info.Caps)
 		}
 		t.setPort(e.Port)
-		t.SetHealth(sensorboard.Active.String())
+		t.SetHealth(board.Active.String())
 		d.startIfIdle(ctx, t)
 		return
-	case sensorboard.EventHealth:
+	case board.EventHealth:
 		gone := !t.boardPresent()
 		t.SetHealth(e.Health.String())
-		if gone && e.Health == sensorboard.Active {
+		if gone && e.Health == board.Active {
 			// A board that stopped answering talks again, without a
 			// handshake.
 			d.startIfIdle(ctx, t)
@@ -75,7 +70,7 @@ func (d *Director) startIfIdle(ctx context.Context, t *Table) {
 
 // display sends the board what it should show after a stored move: the
 // acknowledgement and both clocks.
-func display(s Sender, board string, geo *rules.Geometry, m arbiter.MoveMade) {
+func display(s Sender, id string, geo *rules.Geometry, m arbiter.MoveMade) {
 	if s == nil {
 		return
 	}
@@ -86,34 +81,34 @@ func display(s Sender, board string, geo *rules.Geometry, m arbiter.MoveMade) {
 	if to != rules.NoSquare {
 		to = rules.Square(geo.SensorIndex(to))
 	}
-	_ = s.Send(board, &sensorboard.AckMoveMsg{Ply: uint16(m.Ply), From: from, To: to, Text: m.Notation})
-	running := sensorboard.SideFirst
+	_ = s.Show(id, &board.AckMove{Ply: uint16(m.Ply), From: from, To: to, Text: m.Notation})
+	running := board.SideFirst
 	if m.Side == rules.First {
-		running = sensorboard.SideSecond
+		running = board.SideSecond
 	}
-	_ = s.Send(board, &sensorboard.ClockMsg{First: ms(m.Clock[0]), Second: ms(m.Clock[1]), Running: running})
+	_ = s.Show(id, &board.Clock{First: ms(m.Clock[0]), Second: ms(m.Clock[1]), Running: running})
 }
 
 // displayClock sends the board both clocks as they read at at: from the
 // start of the game, before any move has been made (issue 18 §5).
-func displayClock(s Sender, board string, c *clock.Clock, at time.Duration) error {
+func displayClock(s Sender, id string, c *clock.Clock, at time.Duration) error {
 	if s == nil || c == nil {
 		return nil
 	}
-	var msg sensorboard.ClockMsg
-	msg.Running = sensorboard.SideNone
+	var msg board.Clock
+	msg.Running = board.SideNone
 	for side, w := range []*uint32{&msg.First, &msg.Second} {
 		r := c.Reading(clock.Side(side), at)
 		*w = ms(r.Display)
 		if r.Running {
-			msg.Running = sensorboard.SideFirst
+			msg.Running = board.SideFirst
 			if side == 1 {
-				msg.Running = sensorboard.SideSecond
+				msg.Running = board.SideSecond
 			}
 		}
 	}
-	if err := s.Send(board, &msg); err != nil {
-		return fmt.Errorf("board %s: clock: %w", board, err)
+	if err := s.Show(id, &msg); err != nil {
+		return fmt.Errorf("board %s: clock: %w", id, err)
 	}
 	return nil
 }
@@ -148,7 +143,7 @@ func ms(d time.Duration) uint32 {
 // first tournament of a game the board fits (when its hello gives its
 // cells) that has fewer tables than boards in a round gets it, and a game
 // of the current round that has no table yet starts on it.
-func (d *Director) adopt(ctx context.Context, board string, hello *sensorboard.Hello) (*Table, error) {
+func (d *Director) adopt(ctx context.Context, boardID string, hello *board.Info) (*Table, error) {
 	for _, id := range d.TournamentIDs() {
 		if tr := d.tour(id); hello != nil && hello.Cells > 0 && tr != nil && hello.Fits(tr.game.Geometry()) != nil {
 			continue // a board for another game (a DGT board plays chess only)
@@ -166,11 +161,11 @@ func (d *Director) adopt(ctx context.Context, board string, hello *sensorboard.H
 		if tables >= len(players)/2 {
 			continue
 		}
-		t, err := d.AddTable(id, board)
+		t, err := d.AddTable(id, boardID)
 		if err != nil {
 			return nil, err
 		}
-		d.log.Info("board adopted", "board", board, "tournament", id, "table", t.Number)
+		d.log.Info("board adopted", "board", boardID, "tournament", id, "table", t.Number)
 		return t, d.startWaiting(ctx, t, false)
 	}
 	return nil, errors.New("every tournament has a table for each board")
@@ -264,8 +259,8 @@ func (d *Director) begin(ctx context.Context, t *Table, g *store.Game, rg rules.
 // the matter is resolved (the board restored, a move made), back to the
 // standing text of an open offer if one stands (buttons.go).
 func (t *Table) tell(s Sender, o arbiter.Output) error {
-	var text *sensorboard.AlertMsg
-	var lit *sensorboard.LightMsg
+	var text *board.Alert
+	var lit *board.Lights
 	switch o := o.(type) {
 	case arbiter.Alert:
 		if o.Kind == arbiter.LinkAlert {
@@ -273,32 +268,32 @@ func (t *Table) tell(s Sender, o arbiter.Output) error {
 			// again, and nothing would clear it once the link is back.
 			return nil
 		}
-		level := sensorboard.AlertWarning
+		level := board.AlertWarning
 		if o.Enforced {
-			level = sensorboard.AlertError
+			level = board.AlertError
 		}
-		text = &sensorboard.AlertMsg{Level: level, Beep: o.Enforced, Text: o.Message}
+		text = &board.Alert{Level: level, Beep: o.Enforced, Text: o.Message}
 		if len(o.Squares) > 0 {
-			lit = t.lights(sensorboard.ColorAttn, o.Squares)
+			lit = t.lights(board.ColorAttn, o.Squares)
 		}
 	case arbiter.Recovery:
 		if o.Done {
-			text, lit = t.standing(), &sensorboard.LightMsg{}
+			text, lit = t.standing(), &board.Lights{}
 			break
 		}
 		sq := make([]rules.Square, len(o.Fixes))
 		for i, f := range o.Fixes {
 			sq[i] = f.Square
 		}
-		text = &sensorboard.AlertMsg{Level: sensorboard.AlertError, Beep: true, Text: o.Reason}
-		lit = t.lights(sensorboard.ColorBad, sq)
+		text = &board.Alert{Level: board.AlertError, Beep: true, Text: o.Reason}
+		lit = t.lights(board.ColorBad, sq)
 	case arbiter.MoveMade:
 		if !t.shown {
 			return nil
 		}
-		text, lit = t.standing(), &sensorboard.LightMsg{}
+		text, lit = t.standing(), &board.Lights{}
 	case arbiter.GameOver:
-		text, lit = &sensorboard.AlertMsg{Level: sensorboard.AlertInfo, Text: o.Outcome.String()}, &sensorboard.LightMsg{}
+		text, lit = &board.Alert{Level: board.AlertInfo, Text: o.Outcome.String()}, &board.Lights{}
 	default:
 		return nil
 	}
@@ -306,9 +301,9 @@ func (t *Table) tell(s Sender, o arbiter.Output) error {
 }
 
 // lights lights squares in colour, blinking, in the board's numbering.
-func (t *Table) lights(color uint8, squares []rules.Square) *sensorboard.LightMsg {
+func (t *Table) lights(color uint8, squares []rules.Square) *board.Lights {
 	geo := t.rgame.Geometry()
-	m := &sensorboard.LightMsg{Mode: sensorboard.LightBlink, Color: color}
+	m := &board.Lights{Mode: board.LightBlink, Color: color}
 	for _, sq := range squares {
 		if sq == rules.NoSquare {
 			continue

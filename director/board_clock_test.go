@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"arbiter/hardware/sensorboard"
+	"arbiter/board"
 	"arbiter/rules"
 )
 
@@ -30,10 +30,10 @@ func TestBoardClockFollowsAPenaltyAndARestore(t *testing.T) {
 	t1.Input(ctx, heartbeat(d.Now()))
 	require.Eventually(t, func() bool { return t1.Live().Clock[0].Running }, 5*time.Second, 10*time.Millisecond, "the clock did not start after the set-up")
 
-	lastClock := func() *sensorboard.ClockMsg {
-		var clk *sensorboard.ClockMsg
+	lastClock := func() *board.Clock {
+		var clk *board.Clock
 		for _, m := range rec.messages() {
-			if c, ok := m.(*sensorboard.ClockMsg); ok {
+			if c, ok := m.(*board.Clock); ok {
 				clk = c
 			}
 		}
@@ -53,9 +53,9 @@ func TestBoardClockFollowsAPenaltyAndARestore(t *testing.T) {
 		return c != nil && c.Second == penalised
 	}, 5*time.Second, 10*time.Millisecond, "the board does not show Black's clock with the two minutes' penalty: %+v", lastClock())
 	live := t1.Live().Clock
-	want := sensorboard.SideNone
+	want := board.SideNone
 	if live[0].Running {
-		want = sensorboard.SideFirst
+		want = board.SideFirst
 	}
 	assert.Equal(t, want, lastClock().Running, "the board runs the clock the host runs")
 
@@ -63,6 +63,6 @@ func TestBoardClockFollowsAPenaltyAndARestore(t *testing.T) {
 	t1.Input(ctx, square(now+time.Millisecond, e5, 0))
 	t1.Input(ctx, square(now+2*time.Millisecond, e2, 1))
 	require.Eventually(t, func() bool { return !t1.Live().Recovery }, 5*time.Second, 10*time.Millisecond, "the board was not seen restored")
-	require.Eventually(t, func() bool { return lastClock().Running == sensorboard.SideFirst }, 5*time.Second, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return lastClock().Running == board.SideFirst }, 5*time.Second, 10*time.Millisecond,
 		"the board was not told that White's clock runs again")
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"arbiter/arbiter"
-	"arbiter/hardware/sensorboard"
+	"arbiter/board"
 	"arbiter/rules"
 	"arbiter/rules/shogi"
 )
@@ -47,7 +47,7 @@ type resignPress struct {
 // A press recovered from a dump's counters has lost its instant, so it is
 // not acted on: the player is asked to press again.
 func (t *Table) boardButton(e arbiter.Event) {
-	if r := t.panel.resign; r != nil && (e.At-r.at > sensorboard.ResignConfirm || t.game == nil || r.game != t.game.ID) {
+	if r := t.panel.resign; r != nil && (e.At-r.at > board.ResignConfirm || t.game == nil || r.game != t.game.ID) {
 		t.panel.resign = nil
 		t.restoreDisplay(t.notify.sender)
 	}
@@ -121,15 +121,15 @@ func (d *Director) offerPressed(t *Table, side rules.Color, who, why string) err
 
 // standing is the text a board with a display shows when no alert is up:
 // a resignation waiting to be confirmed, or the open offer; else nothing.
-func (t *Table) standing() *sensorboard.AlertMsg {
+func (t *Table) standing() *board.Alert {
 	if r := t.panel.resign; r != nil && t.game != nil && r.game == t.game.ID {
-		return &sensorboard.AlertMsg{Level: sensorboard.AlertInfo, Beep: true,
+		return &board.Alert{Level: board.AlertInfo, Beep: true,
 			Text: t.rgame.SideName(r.side) + ": press resign again to resign"}
 	}
 	if text := t.offerText(); text != "" {
-		return &sensorboard.AlertMsg{Level: sensorboard.AlertInfo, Text: text}
+		return &board.Alert{Level: board.AlertInfo, Text: text}
 	}
-	return &sensorboard.AlertMsg{Level: sensorboard.AlertClear}
+	return &board.Alert{Level: board.AlertClear}
 }
 
 // restoreDisplay shows the standing text after what it showed changed (an
@@ -148,20 +148,20 @@ func (t *Table) restoreDisplay(s Sender) {
 // display sends a board with a display a text (CAP_TEXT) and lit squares
 // (CAP_LIGHTS), either of them nil for no change, and remembers whether
 // anything is left showing, to be cleared once resolved.
-func (t *Table) display(s Sender, text *sensorboard.AlertMsg, lit *sensorboard.LightMsg) error {
+func (t *Table) display(s Sender, text *board.Alert, lit *board.Lights) error {
 	shows := t.showsCaps()
 	if s == nil || shows == 0 {
 		return nil
 	}
 	var errs []error
-	if text != nil && shows.Has(sensorboard.CapText) {
-		errs = append(errs, s.Send(t.ID, text))
+	if text != nil && shows.Has(board.CapText) {
+		errs = append(errs, s.Show(t.ID, text))
 	}
-	if lit != nil && shows.Has(sensorboard.CapLights) {
-		errs = append(errs, s.Send(t.ID, lit))
+	if lit != nil && shows.Has(board.CapLights) {
+		errs = append(errs, s.Show(t.ID, lit))
 	}
 	if text != nil {
-		t.panel.textUp = text.Level != sensorboard.AlertClear
+		t.panel.textUp = text.Level != board.AlertClear
 		t.panel.standing = t.panel.textUp && *text == *t.standing()
 	}
 	if lit != nil {
@@ -182,7 +182,7 @@ func (t *Table) confirmStart(s Sender, plies int) error {
 	if s == nil {
 		return nil
 	}
-	err := s.Send(t.ID, &sensorboard.AckMoveMsg{Ply: uint16(plies), From: rules.NoSquare, To: rules.NoSquare, Text: "start"})
+	err := s.Show(t.ID, &board.AckMove{Ply: uint16(plies), From: rules.NoSquare, To: rules.NoSquare, Text: "start"})
 	if err != nil {
 		err = fmt.Errorf("board %s: start: %w", t.ID, err)
 	}
@@ -190,7 +190,7 @@ func (t *Table) confirmStart(s Sender, plies int) error {
 	// why (Table.apply): that stays.
 	held := t.resumed && t.session.Clock() != nil && !t.notify.autoResume
 	if t.shown && !held {
-		err = errors.Join(err, t.display(s, t.standing(), &sensorboard.LightMsg{}))
+		err = errors.Join(err, t.display(s, t.standing(), &board.Lights{}))
 	}
 	return err
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	"arbiter/director"
 	"arbiter/hardware/sensorboard"
 	"arbiter/hardware/sensorboard/sim"
@@ -50,7 +51,7 @@ func newSimTable(t *testing.T, game string) *simTable {
 		Ports: []sensorboard.PortSpec{{Glob: filepath.Join(dir, "board-*")}},
 		Scan:  50 * time.Millisecond, ReadTimeout: 20 * time.Millisecond,
 		Now: d.Now, Logger: slog.New(slog.DiscardHandler),
-		Handler: func(e sensorboard.Event) { d.BoardEvent(ctx, e) },
+		Handler: func(e board.Event) { d.BoardEvent(ctx, e) },
 	})
 	require.NoError(t, err)
 	d.SetSender(drv)
@@ -65,7 +66,7 @@ func newSimTable(t *testing.T, game string) *simTable {
 	rg, err := rules.New(game, nil)
 	require.NoError(t, err)
 	b, err := sim.NewBoard(sim.Config{ID: "S1", Geometry: rg.Geometry(), Graph: sim.GraphName(rg), Seed: 1,
-		Caps: sensorboard.CapHeight | sensorboard.CapText | sensorboard.CapLights}, sim.NewReal())
+		Caps: board.CapHeight | board.CapText | board.CapLights}, sim.NewReal())
 	require.NoError(t, err)
 	start := rg.Start()
 	b.Load(start.View())
@@ -103,11 +104,11 @@ func (s *simTable) play(moves ...string) {
 }
 
 // press presses a board button, each press gap after the one before.
-func (s *simTable) press(kind sensorboard.ButtonKind, side rules.Color, presses int, gap time.Duration) {
+func (s *simTable) press(kind board.ButtonKind, side rules.Color, presses int, gap time.Duration) {
 	s.t.Helper()
 	var steps []sim.Step
 	for i := range presses {
-		steps = append(steps, sim.Step{At: time.Duration(i) * gap, Op: sim.OpPress, Button: kind, Side: sensorboard.SideOf(side)})
+		steps = append(steps, sim.Step{At: time.Duration(i) * gap, Op: sim.OpPress, Button: kind, Side: board.SideOf(side)})
 	}
 	require.NoError(s.t, s.runner.Run(s.ctx, steps))
 }
@@ -144,26 +145,26 @@ func TestBoardButtonsEndToEnd(t *testing.T) {
 	t.Run("resignation", func(t *testing.T) {
 		s := newSimTable(t, "chess")
 		s.play("e2e4", "e7e5")
-		s.press(sensorboard.ButtonResign, rules.Black, 2, 500*time.Millisecond)
+		s.press(board.ButtonResign, rules.Black, 2, 500*time.Millisecond)
 		g := s.result()
 		assert.Equal(t, "1-0", g.Result)
 		assert.Equal(t, "resignation", g.Reason)
 		require.Len(t, s.actions()["resignation"], 1)
 		require.Eventually(t, func() bool {
 			_, _, alert, _ := s.board.HostState()
-			return alert.Level == sensorboard.AlertInfo && alert.Text != ""
+			return alert.Level == board.AlertInfo && alert.Text != ""
 		}, 5*time.Second, 20*time.Millisecond, "the board shows the result")
 	})
 	t.Run("draw offer accepted", func(t *testing.T) {
 		s := newSimTable(t, "chess")
 		s.play("e2e4")
-		s.press(sensorboard.ButtonOffer, rules.White, 1, 0)
+		s.press(board.ButtonOffer, rules.White, 1, 0)
 		require.Eventually(t, func() bool { return s.tbl.Live().Offer != "" }, 5*time.Second, 20*time.Millisecond, "no offer")
 		require.Eventually(t, func() bool {
 			_, _, alert, _ := s.board.HostState()
 			return alert.Text == "White offers draw"
 		}, 5*time.Second, 20*time.Millisecond, "the board shows the offer")
-		s.press(sensorboard.ButtonOffer, rules.Black, 1, 0)
+		s.press(board.ButtonOffer, rules.Black, 1, 0)
 		g := s.result()
 		assert.Equal(t, "1/2-1/2", g.Result)
 		assert.Equal(t, "agreement", g.Reason)
@@ -175,7 +176,7 @@ func TestBoardButtonsEndToEnd(t *testing.T) {
 		s := newSimTable(t, "chess")
 		s.play("g1f3", "g8f6")
 		before := s.tbl.Live().Clock[1].Millis
-		s.press(sensorboard.ButtonClaim, rules.White, 1, 0)
+		s.press(board.ButtonClaim, rules.White, 1, 0)
 		var claims []store.Action
 		require.Eventually(t, func() bool { claims = s.actions()["draw-claim"]; return len(claims) == 1 }, 5*time.Second, 20*time.Millisecond, "no claim")
 		assert.Contains(t, claims[0].Data, "incorrect")
@@ -189,7 +190,7 @@ func TestBoardButtonsEndToEnd(t *testing.T) {
 		assert.Empty(t, g.Result, "the game goes on")
 		require.Eventually(t, func() bool {
 			_, _, alert, _ := s.board.HostState()
-			return alert.Level == sensorboard.AlertWarning
+			return alert.Level == board.AlertWarning
 		}, 5*time.Second, 20*time.Millisecond, "the board shows the incorrect claim")
 		s.play("b1c3")
 	})

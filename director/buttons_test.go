@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/arbiter"
-	"arbiter/hardware/sensorboard"
+	"arbiter/board"
 	"arbiter/rules"
 )
 
@@ -18,8 +18,8 @@ func newPanelGame(t *testing.T, game, options string) (*boardGame, *recorder) {
 	t.Helper()
 	rec := &recorder{}
 	g := newBoardGameWith(t, game, options, rec)
-	g.d.BoardEvent(g.ctx, sensorboard.Event{Kind: sensorboard.EventHello, Board: "B1",
-		Hello: &sensorboard.Hello{ID: "B1", Caps: sensorboard.CapHeight | sensorboard.CapText | sensorboard.CapLights}})
+	g.d.BoardEvent(g.ctx, board.Event{Kind: board.EventHello, Board: "B1",
+		Info: &board.Info{ID: "B1", Caps: board.CapHeight | board.CapText | board.CapLights}})
 	return g, rec
 }
 
@@ -38,12 +38,12 @@ func (g *boardGame) settle() {
 }
 
 // shown is the last text and the last lights sent to the board.
-func (r *recorder) shown() (text *sensorboard.AlertMsg, lit *sensorboard.LightMsg) {
+func (r *recorder) shown() (text *board.Alert, lit *board.Lights) {
 	for _, m := range r.messages() {
 		switch m := m.(type) {
-		case *sensorboard.AlertMsg:
+		case *board.Alert:
 			text = m
-		case *sensorboard.LightMsg:
+		case *board.Lights:
 			lit = m
 		}
 	}
@@ -59,7 +59,7 @@ func TestBoardDrawOfferAccepted(t *testing.T) {
 	assert.Equal(t, "White offers draw", g.tbl.Live().Offer)
 	text, _ := rec.shown()
 	require.NotNil(t, text)
-	assert.Equal(t, sensorboard.AlertMsg{Level: sensorboard.AlertInfo, Text: "White offers draw"}, *text, "the offer is shown")
+	assert.Equal(t, board.Alert{Level: board.AlertInfo, Text: "White offers draw"}, *text, "the offer is shown")
 	g.button(arbiter.OfferPressed, rules.White, now+time.Millisecond) // a second press by the offerer: nothing new
 	res, _ := g.result()
 	assert.Empty(t, res)
@@ -74,7 +74,7 @@ func TestBoardDrawOfferAccepted(t *testing.T) {
 	assert.Equal(t, "board B1", acts["draw-accept"][0].Who)
 	assert.Equal(t, "Black pressed the offer button", acts["draw-accept"][0].Why)
 	text, _ = rec.shown()
-	assert.Equal(t, sensorboard.AlertInfo, text.Level)
+	assert.Equal(t, board.AlertInfo, text.Level)
 	assert.Contains(t, text.Text, "1/2-1/2", "the result is shown")
 }
 
@@ -91,7 +91,7 @@ func TestBoardOfferShownUntilRejected(t *testing.T) {
 	g.move("e7", "e5", rules.Black)
 	g.settle()
 	text, _ = rec.shown()
-	assert.Equal(t, sensorboard.AlertClear, text.Level, "the lapsed offer is cleared")
+	assert.Equal(t, board.AlertClear, text.Level, "the lapsed offer is cleared")
 	assert.Len(t, g.actions()["draw-withdrawn"], 1)
 }
 
@@ -103,11 +103,11 @@ func TestBoardOfferClearedWhenDeclined(t *testing.T) {
 	_, err := g.d.AnswerOffer(g.ctx, g.id, rules.Black, false, "chief", "Black said no")
 	require.NoError(t, err)
 	text, _ := rec.shown()
-	assert.Equal(t, sensorboard.AlertClear, text.Level)
+	assert.Equal(t, board.AlertClear, text.Level)
 }
 
 // A resignation is confirmed by a second press within
-// sensorboard.ResignConfirm; a lone press lapses, and the board's prompt
+// board.ResignConfirm; a lone press lapses, and the board's prompt
 // with it.
 func TestBoardResignNeedsConfirmation(t *testing.T) {
 	g, rec := newPanelGame(t, "chess", "")
@@ -122,11 +122,11 @@ func TestBoardResignNeedsConfirmation(t *testing.T) {
 
 	// Past the window: the prompt is cleared, and the next press is a
 	// first press again.
-	later := now + sensorboard.ResignConfirm + time.Second
+	later := now + board.ResignConfirm + time.Second
 	g.tbl.Input(g.ctx, heartbeat(later))
 	g.settle()
 	text, _ = rec.shown()
-	assert.Equal(t, sensorboard.AlertClear, text.Level, "the lapsed prompt is cleared")
+	assert.Equal(t, board.AlertClear, text.Level, "the lapsed prompt is cleared")
 	g.button(arbiter.ResignPressed, rules.Black, later+time.Millisecond)
 	res, _ = g.result()
 	assert.Empty(t, res, "a press after the window is a first press")
@@ -154,7 +154,7 @@ func TestBoardClaimIncorrect(t *testing.T) {
 	g.button(arbiter.ClaimPressed, rules.Black, g.d.Now())
 	assert.Empty(t, g.actions()["draw-claim"], "Black is not to move")
 	text, _ := rec.shown()
-	assert.Equal(t, sensorboard.AlertWarning, text.Level)
+	assert.Equal(t, board.AlertWarning, text.Level)
 	assert.Contains(t, text.Text, "Black's claim button: Black is not to move")
 
 	g.button(arbiter.ClaimPressed, rules.White, g.d.Now())
@@ -168,9 +168,9 @@ func TestBoardClaimIncorrect(t *testing.T) {
 	assert.InDelta(t, before[1].Millis+120000, after[1].Millis, 1000, "two minutes to Black")
 	text, _ = rec.shown()
 	assert.Contains(t, text.Text, "incorrect")
-	var clk *sensorboard.ClockMsg
+	var clk *board.Clock
 	for _, m := range rec.messages() {
-		if c, ok := m.(*sensorboard.ClockMsg); ok {
+		if c, ok := m.(*board.Clock); ok {
 			clk = c
 		}
 	}
@@ -233,14 +233,14 @@ func TestBoardToldTheGameStarted(t *testing.T) {
 	g, rec := newPanelGame(t, "chess", "")
 	g.setUp()
 	g.settle()
-	var acks []sensorboard.AckMoveMsg
+	var acks []board.AckMove
 	for _, m := range rec.messages() {
-		if a, ok := m.(*sensorboard.AckMoveMsg); ok {
+		if a, ok := m.(*board.AckMove); ok {
 			acks = append(acks, *a)
 		}
 	}
 	require.NotEmpty(t, acks)
-	assert.Equal(t, sensorboard.AckMoveMsg{Ply: 0, From: rules.NoSquare, To: rules.NoSquare, Text: "start"}, acks[0])
+	assert.Equal(t, board.AckMove{Ply: 0, From: rules.NoSquare, To: rules.NoSquare, Text: "start"}, acks[0])
 }
 
 // What the board showed before the game started (here an arbiter call
@@ -254,7 +254,7 @@ func TestBoardDisplayClearedAtTheStart(t *testing.T) {
 	g.setUp()
 	g.settle()
 	text, lit := rec.shown()
-	assert.Equal(t, sensorboard.AlertClear, text.Level)
+	assert.Equal(t, board.AlertClear, text.Level)
 	require.NotNil(t, lit)
 	assert.Empty(t, lit.Squares)
 }
@@ -272,7 +272,7 @@ func TestBoardNotToldOfItsLink(t *testing.T) {
 	require.NotEmpty(t, alerts)
 	assert.Equal(t, "link", alerts[len(alerts)-1].Kind, "the arbiter is told")
 	for _, m := range rec.messages() {
-		if a, ok := m.(*sensorboard.AlertMsg); ok {
+		if a, ok := m.(*board.Alert); ok {
 			assert.NotContains(t, a.Text, "stopped answering")
 		}
 	}
@@ -311,9 +311,9 @@ func TestAckMoveSquares(t *testing.T) {
 			g.tbl.Input(g.ctx, press(now+7*time.Millisecond, rules.White))
 			require.Eventually(t, func() bool { return g.tbl.Live().Plies == 1 }, 5*time.Second, 10*time.Millisecond)
 			g.settle()
-			var ack *sensorboard.AckMoveMsg
+			var ack *board.AckMove
 			for _, m := range rec.messages() {
-				if a, ok := m.(*sensorboard.AckMoveMsg); ok {
+				if a, ok := m.(*board.AckMove); ok {
 					ack = a
 				}
 			}

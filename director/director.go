@@ -426,7 +426,7 @@ func (d *Director) decided(t *Table, o arbiter.Output) {
 	}
 	if p, ok := o.(arbiter.Prompt); ok && d.sender != nil {
 		// The board shows the question and its ordered choices (PROTOCOL 6.1).
-		if err := d.sender.Send(t.ID, p.Message(t.rgame.Geometry())); err != nil {
+		if err := d.sender.Show(t.ID, p.Message(t.rgame.Geometry())); err != nil {
 			d.log.Warn("send question to board", "board", t.ID, "err", err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	"arbiter/director"
 	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
@@ -163,8 +164,8 @@ func TestBoardAdopted(t *testing.T) {
 		return err == nil && len(rs) == 1
 	}, 5*time.Second, 10*time.Millisecond)
 
-	d.BoardEvent(ctx, sensorboard.Event{Kind: sensorboard.EventHello, Board: "NEW-1",
-		Hello: &sensorboard.Hello{ID: "NEW-1", Caps: sensorboard.CapHeight, Width: 8, Height: 8, Cells: 64}})
+	d.BoardEvent(ctx, board.Event{Kind: board.EventHello, Board: "NEW-1",
+		Info: &board.Info{ID: "NEW-1", Caps: board.CapHeight, Width: 8, Height: 8, Cells: 64}})
 	tbl, ok := d.Table("NEW-1")
 	require.True(t, ok, "the board has a table")
 	assert.Equal(t, 1, tbl.Number)
@@ -175,8 +176,8 @@ func TestBoardAdopted(t *testing.T) {
 	assert.Equal(t, "active", tbl.Live().Health)
 
 	// A second board takes the other game; a third has nothing to do.
-	d.BoardEvent(ctx, sensorboard.Event{Kind: sensorboard.EventHello, Board: "NEW-2", Hello: &sensorboard.Hello{ID: "NEW-2"}})
-	d.BoardEvent(ctx, sensorboard.Event{Kind: sensorboard.EventHello, Board: "NEW-3", Hello: &sensorboard.Hello{ID: "NEW-3"}})
+	d.BoardEvent(ctx, board.Event{Kind: board.EventHello, Board: "NEW-2", Info: &board.Info{ID: "NEW-2"}})
+	d.BoardEvent(ctx, board.Event{Kind: board.EventHello, Board: "NEW-3", Info: &board.Info{ID: "NEW-3"}})
 	_, ok = d.Table("NEW-3")
 	assert.False(t, ok)
 	t2, ok := d.Table("NEW-2")
@@ -254,10 +255,10 @@ func TestRecoveryFlagNotCarriedToNextGame(t *testing.T) {
 // recorder is a board driver that keeps what the director sends.
 type recorder struct {
 	mu   sync.Mutex
-	sent []sensorboard.Message
+	sent []board.Message
 }
 
-func (r *recorder) Send(_ string, m sensorboard.Message) error {
+func (r *recorder) Show(_ string, m board.Message) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.sent = append(r.sent, m)
@@ -266,7 +267,7 @@ func (r *recorder) Send(_ string, m sensorboard.Message) error {
 
 func (r *recorder) Resync(string) error { return nil }
 
-func (r *recorder) messages() []sensorboard.Message {
+func (r *recorder) messages() []board.Message {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.sent)
@@ -293,21 +294,21 @@ func TestClockShownFromTheStart(t *testing.T) {
 	t1.Input(ctx, heartbeat(d.Now()))
 	require.Eventually(t, func() bool { return t1.Live().Clock[0].Running }, 5*time.Second, 10*time.Millisecond, "the clock did not start after the set-up")
 
-	var clk *sensorboard.ClockMsg
+	var clk *board.Clock
 	require.Eventually(t, func() bool {
 		for _, m := range rec.messages() {
-			if c, ok := m.(*sensorboard.ClockMsg); ok {
+			if c, ok := m.(*board.Clock); ok {
 				clk = c
 				return true
 			}
 		}
 		return false
 	}, 5*time.Second, 10*time.Millisecond, "no CLOCK frame before the first move")
-	assert.Equal(t, sensorboard.SideFirst, clk.Running, "the first mover's clock runs")
+	assert.Equal(t, board.SideFirst, clk.Running, "the first mover's clock runs")
 	assert.Positive(t, clk.First)
 	assert.Positive(t, clk.Second)
 	for _, m := range rec.messages() {
-		assert.NotEqual(t, sensorboard.TypeAlert, m.Type(), "a board without a display is sent no ALERT")
+		assert.NotEqual(t, sensorboard.TypeAlert, sensorboard.WireMessage(m).Type(), "a board without a display is sent no ALERT")
 	}
 }
 
@@ -322,8 +323,8 @@ func TestBoardToldOfIllegalMove(t *testing.T) {
 	t1, err := d.AddTable(id, "B1")
 	require.NoError(t, err)
 	ctx := run(t, d)
-	d.BoardEvent(ctx, sensorboard.Event{Kind: sensorboard.EventHello, Board: "B1",
-		Hello: &sensorboard.Hello{ID: "B1", Caps: sensorboard.CapHeight | sensorboard.CapText | sensorboard.CapLights, Width: 8, Height: 8, Cells: 64}})
+	d.BoardEvent(ctx, board.Event{Kind: board.EventHello, Board: "B1",
+		Info: &board.Info{ID: "B1", Caps: board.CapHeight | board.CapText | board.CapLights, Width: 8, Height: 8, Cells: 64}})
 
 	require.Eventually(t, func() bool { return t1.Live().GameID != 0 }, 5*time.Second, 10*time.Millisecond)
 	heights := make([]int, 64)
@@ -344,12 +345,12 @@ func TestBoardToldOfIllegalMove(t *testing.T) {
 	t1.Input(ctx, press(now+3*time.Millisecond, rules.White))
 	require.Eventually(t, func() bool { return t1.Live().Recovery }, 5*time.Second, 10*time.Millisecond, "no recovery after an illegal move")
 
-	last := func() (alert *sensorboard.AlertMsg, light *sensorboard.LightMsg) {
+	last := func() (alert *board.Alert, light *board.Lights) {
 		for _, m := range rec.messages() {
 			switch m := m.(type) {
-			case *sensorboard.AlertMsg:
+			case *board.Alert:
 				alert = m
-			case *sensorboard.LightMsg:
+			case *board.Lights:
 				light = m
 			}
 		}
@@ -359,12 +360,12 @@ func TestBoardToldOfIllegalMove(t *testing.T) {
 	// lights the squares to restore red: wait for the second.
 	require.Eventually(t, func() bool {
 		a, l := last()
-		return a != nil && l != nil && l.Color == sensorboard.ColorBad
+		return a != nil && l != nil && l.Color == board.ColorBad
 	}, 5*time.Second, 10*time.Millisecond, "no ALERT and LIGHT to a board with a display")
 	a, l := last()
-	assert.Equal(t, sensorboard.AlertError, a.Level)
+	assert.Equal(t, board.AlertError, a.Level)
 	assert.NotEmpty(t, a.Text)
-	assert.Equal(t, sensorboard.ColorBad, l.Color)
+	assert.Equal(t, board.ColorBad, l.Color)
 	assert.ElementsMatch(t, []uint16{uint16(e2), uint16(e5)}, l.Squares, "the squares to restore are lit")
 
 	// Restored: the alert and the lights are cleared.
@@ -374,6 +375,6 @@ func TestBoardToldOfIllegalMove(t *testing.T) {
 	require.Eventually(t, func() bool { return !t1.Live().Recovery }, 5*time.Second, 10*time.Millisecond, "the board was not seen restored")
 	require.Eventually(t, func() bool {
 		a, l := last()
-		return a.Level == sensorboard.AlertClear && len(l.Squares) == 0
+		return a.Level == board.AlertClear && len(l.Squares) == 0
 	}, 5*time.Second, 10*time.Millisecond, "the display was not cleared")
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	"arbiter/director"
-	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
 	"arbiter/store"
 )
@@ -356,8 +356,8 @@ func TestRoundWaitsForAGoneBoard(t *testing.T) {
 	tbl, err := d.AddTable(id, "B1")
 	require.NoError(t, err)
 	ctx0 := context.Background()
-	d.BoardEvent(ctx0, sensorboard.Event{Kind: sensorboard.EventHello, Board: "B1", Hello: &sensorboard.Hello{ID: "B1", Caps: sensorboard.CapHeight, Width: 8, Height: 8, Cells: 64}})
-	d.BoardEvent(ctx0, sensorboard.Event{Kind: sensorboard.EventHealth, Board: "B1", Health: sensorboard.Disconnected})
+	d.BoardEvent(ctx0, board.Event{Kind: board.EventHello, Board: "B1", Info: &board.Info{ID: "B1", Caps: board.CapHeight, Width: 8, Height: 8, Cells: 64}})
+	d.BoardEvent(ctx0, board.Event{Kind: board.EventHealth, Board: "B1", Health: board.Disconnected})
 	assert.False(t, tbl.Live().HealthSince.IsZero())
 	ctx := run(t, d)
 	r1 := waitRound(t, db, id, 1)
@@ -374,7 +374,7 @@ func TestRoundWaitsForAGoneBoard(t *testing.T) {
 	assert.Zero(t, tbl.Live().GameID, "no game started on a gone board")
 
 	// The board answers again: its game starts.
-	d.BoardEvent(ctx, sensorboard.Event{Kind: sensorboard.EventHello, Board: "B1", Hello: &sensorboard.Hello{ID: "B1", Caps: sensorboard.CapHeight, Width: 8, Height: 8, Cells: 64}})
+	d.BoardEvent(ctx, board.Event{Kind: board.EventHello, Board: "B1", Info: &board.Info{ID: "B1", Caps: board.CapHeight, Width: 8, Height: 8, Cells: 64}})
 	require.Eventually(t, func() bool { return tbl.Live().GameID == r1.Pairings[0].GameID }, 5*time.Second, 5*time.Millisecond)
 	g, err := db.Game(r1.Pairings[0].GameID)
 	require.NoError(t, err)
@@ -387,8 +387,8 @@ func TestStartWaitingOnTheArbitersWord(t *testing.T) {
 	id := d.TournamentIDs()[0]
 	tbl, err := d.AddTable(id, "B1")
 	require.NoError(t, err)
-	d.BoardEvent(context.Background(), sensorboard.Event{Kind: sensorboard.EventHello, Board: "B1", Hello: &sensorboard.Hello{ID: "B1"}})
-	d.BoardEvent(context.Background(), sensorboard.Event{Kind: sensorboard.EventHealth, Board: "B1", Health: sensorboard.NotResponding})
+	d.BoardEvent(context.Background(), board.Event{Kind: board.EventHello, Board: "B1", Info: &board.Info{ID: "B1"}})
+	d.BoardEvent(context.Background(), board.Event{Kind: board.EventHealth, Board: "B1", Health: board.NotResponding})
 	ctx := run(t, d)
 	r1 := waitRound(t, db, id, 1)
 	time.Sleep(50 * time.Millisecond)

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	"arbiter/director"
-	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
 )
 
@@ -178,9 +178,9 @@ func TestBoardLostAndBackUnderAnotherPath(t *testing.T) {
 	id := d.TournamentIDs()[0]
 	tbl, err := d.AddTable(id, "B1")
 	require.NoError(t, err)
-	hello := func(port string) sensorboard.Event {
-		return sensorboard.Event{Kind: sensorboard.EventHello, Board: "B1", Port: port,
-			Hello: &sensorboard.Hello{ID: "B1", Caps: sensorboard.CapHeight, Width: 8, Height: 8, Cells: 64}}
+	hello := func(port string) board.Event {
+		return board.Event{Kind: board.EventHello, Board: "B1", Port: port,
+			Info: &board.Info{ID: "B1", Caps: board.CapHeight, Width: 8, Height: 8, Cells: 64}}
 	}
 	ctx0 := context.Background()
 	d.BoardEvent(ctx0, hello("/dev/ttyACM0"))
@@ -190,7 +190,7 @@ func TestBoardLostAndBackUnderAnotherPath(t *testing.T) {
 	assert.Zero(t, l.Lost)
 	assert.True(t, l.Back.IsZero(), "a board that was never lost is not back")
 
-	d.BoardEvent(ctx0, sensorboard.Event{Kind: sensorboard.EventHealth, Board: "B1", Port: "/dev/ttyACM0", Health: sensorboard.Disconnected})
+	d.BoardEvent(ctx0, board.Event{Kind: board.EventHealth, Board: "B1", Port: "/dev/ttyACM0", Health: board.Disconnected})
 	l = tbl.Live()
 	assert.Equal(t, "disconnected", l.Health)
 	assert.Empty(t, l.Port, "a disconnected board is connected nowhere")
@@ -286,14 +286,14 @@ func TestBoardAnsweringAgainStartsItsWaitingGame(t *testing.T) {
 	tbl, err := d.AddTable(id, "B1")
 	require.NoError(t, err)
 	ctx0 := context.Background()
-	d.BoardEvent(ctx0, sensorboard.Event{Kind: sensorboard.EventHello, Board: "B1", Port: "/dev/ttyACM0",
-		Hello: &sensorboard.Hello{ID: "B1", Caps: sensorboard.CapHeight, Width: 8, Height: 8, Cells: 64}})
-	d.BoardEvent(ctx0, sensorboard.Event{Kind: sensorboard.EventHealth, Board: "B1", Health: sensorboard.NotResponding})
+	d.BoardEvent(ctx0, board.Event{Kind: board.EventHello, Board: "B1", Port: "/dev/ttyACM0",
+		Info: &board.Info{ID: "B1", Caps: board.CapHeight, Width: 8, Height: 8, Cells: 64}})
+	d.BoardEvent(ctx0, board.Event{Kind: board.EventHealth, Board: "B1", Health: board.NotResponding})
 	ctx := run(t, d)
 	r1 := waitRound(t, db, id, 1)
 	time.Sleep(100 * time.Millisecond)
 	require.Zero(t, tbl.Live().GameID, "no game started on a board that does not answer")
-	d.BoardEvent(ctx, sensorboard.Event{Kind: sensorboard.EventHealth, Board: "B1", Health: sensorboard.Active})
+	d.BoardEvent(ctx, board.Event{Kind: board.EventHealth, Board: "B1", Health: board.Active})
 	require.Eventually(t, func() bool { return tbl.Live().GameID == r1.Pairings[0].GameID }, 5*time.Second, 5*time.Millisecond,
 		"the board answering again did not start its game")
 	l := tbl.Live()

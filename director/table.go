@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"arbiter/arbiter"
+	"arbiter/board"
 	"arbiter/clock"
-	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
 	"arbiter/store"
 )
@@ -43,8 +43,8 @@ type Table struct {
 	cmds   chan func()
 
 	capsMu sync.Mutex
-	caps   arbiter.Caps     // what the board on the table senses
-	shows  sensorboard.Caps // the board's display capabilities (text, lights)
+	caps   arbiter.Caps // what the board on the table senses
+	shows  board.Caps   // the board's display capabilities (text, lights)
 	// shown: an alert or lit squares are on the board's display, to clear
 	// once resolved (the table's goroutine only).
 	shown bool
@@ -247,14 +247,14 @@ func (t *Table) setCaps(c arbiter.Caps) {
 }
 
 // setShows keeps what the table's board can display (CAP_TEXT, CAP_LIGHTS).
-func (t *Table) setShows(c sensorboard.Caps) {
+func (t *Table) setShows(c board.Caps) {
 	t.capsMu.Lock()
-	t.shows = c & (sensorboard.CapText | sensorboard.CapLights)
+	t.shows = c & (board.CapText | board.CapLights)
 	t.capsMu.Unlock()
 }
 
 // showsCaps returns what the table's board can display.
-func (t *Table) showsCaps() sensorboard.Caps {
+func (t *Table) showsCaps() board.Caps {
 	t.capsMu.Lock()
 	defer t.capsMu.Unlock()
 	return t.shows

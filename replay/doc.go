@@ -1,12 +1,15 @@
 // Package replay runs a board's raw sensor log again through the move
 // reader, offline, and says whether it gives the moves that were stored.
 //
-// The daemon reads a board through three layers: the frame [sensorboard.Decoder],
-// the protocol [sensorboard.Link] and the game's [arbiter.Session], driven by
-// the serial driver's reads and the table's timer. A [Reader] is that read
-// path without the serial port and without goroutines: wire bytes and
-// instants go in, the session's outputs come out, and the driver's and the
-// table's ticks are interleaved at the instants they would have fired.
+// The daemon reads a board through its driver (for our boards, the frame
+// decoder and the protocol link of hardware/sensorboard) and the game's
+// [arbiter.Session], driven by the driver's reads and the table's timer. A
+// [Reader] is that read path without the serial port and without
+// goroutines: raw-log records and instants go in, the session's outputs
+// come out, and the driver's and the table's ticks are interleaved at the
+// instants they would have fired. The driver's part is the
+// [board.Replayer] registered for the protocol that the raw log names with
+// every record ([board.RegisterReplayer]); this package imports no driver.
 //
 // [Game] replays one stored game from the database (the frames its board
 // sent from the game's start until the next game on that board began,

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"arbiter/arbiter"
+	"arbiter/board"
 	"arbiter/clock"
-	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
 	"arbiter/store"
 )
@@ -23,7 +23,7 @@ type Options struct {
 	// Caps are used when the raw log holds no HELLO of the board before
 	// the game; the link is then synchronised by a handshake made up from
 	// the game's geometry. Without them such a game cannot be replayed.
-	Caps *sensorboard.Caps
+	Caps *board.Caps
 	// NoActions replays the sensor log alone, without the arbiter's stored
 	// actions (resolutions, take-backs, results, clock corrections).
 	NoActions bool
@@ -85,7 +85,13 @@ func Game(ctx context.Context, db *store.DB, gameID uint64, opts Options) (*Repo
 	if len(frames) == 0 {
 		return nil, fmt.Errorf("replay game %d: %w of board %s from sequence %d", gameID, ErrNoFrames, g.BoardID, g.RawFrom)
 	}
-	warm, err := lookBack(ctx, db, g.BoardID, g.RawFrom)
+	// The frames' protocol chooses the replayer; one that only looks for
+	// the last handshake before the game finds where to begin.
+	probe, err := board.NewReplayer(frames[0].Protocol, board.ReplayConfig{})
+	if err != nil {
+		return nil, fmt.Errorf("replay game %d on board %s: %w", gameID, g.BoardID, err)
+	}
+	warm, err := lookBack(ctx, db, g.BoardID, g.RawFrom, probe.Handshake)
 	if err != nil {
 		return nil, fmt.Errorf("replay game %d: %w", gameID, err)
 	}
@@ -178,32 +184,15 @@ func rawEnd(db *store.DB, g store.Game) (uint64, error) {
 	return next - 1, nil
 }
 
-// firstFrame decodes with d, reset first, the first good frame of a
-// stored record (the raw log stores one frame a record); ok is false when
-// none decodes. A search back through hundreds of records reuses one d.
-func firstFrame(d *sensorboard.Decoder, data []byte) (f sensorboard.Frame, ok bool) {
-	d.Reset()
-	for len(data) > 0 {
-		n, f, err := d.Decode(data)
-		data = data[n:]
-		if err == nil {
-			return f, true
-		}
-	}
-	return f, false
+// record returns a stored frame as a replayer takes it.
+func record(f store.Frame) board.Record {
+	return board.Record{Seq: f.Seq, Host: time.Duration(f.HostNs), Sent: f.Sent, Data: f.Data}
 }
 
-// isHello reports whether a stored record holds a HELLO.
-func isHello(d *sensorboard.Decoder, data []byte) bool {
-	f, ok := firstFrame(d, data)
-	return ok && f.Type == sensorboard.TypeHello
-}
-
-// lookBack returns the board's frames from its last good HELLO before
+// lookBack returns the board's frames from its last handshake before
 // sequence from up to from-1, or nil when there is none.
-func lookBack(ctx context.Context, db *store.DB, board string, from uint64) ([]store.Frame, error) {
+func lookBack(ctx context.Context, db *store.DB, boardID string, from uint64, handshake func(board.Record) bool) ([]store.Frame, error) {
 	var chunks [][]store.Frame
-	d := sensorboard.NewDecoder()
 	hi := from - 1
 	for hi >= 1 {
 		if err := ctx.Err(); err != nil {
@@ -213,12 +202,12 @@ func lookBack(ctx context.Context, db *store.DB, board string, from uint64) ([]s
 		if hi > rawChunk {
 			lo = hi - rawChunk + 1
 		}
-		fs, err := db.RawFrames(board, lo, hi)
+		fs, err := db.RawFrames(boardID, lo, hi)
 		if err != nil {
 			return nil, err
 		}
 		for i := len(fs) - 1; i >= 0; i-- {
-			if isHello(d, fs[i].Data) {
+			if handshake(record(fs[i])) {
 				out := slices.Clone(fs[i:])
 				for j := len(chunks) - 1; j >= 0; j-- {
 					out = append(out, chunks[j]...)
@@ -251,7 +240,10 @@ func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start r
 	if len(warm) > 0 {
 		origin = time.Duration(warm[0].HostNs)
 	}
-	rd := NewReader("replay", origin)
+	rd, err := NewReader(frames[0].Protocol, "replay", origin)
+	if err != nil {
+		return fmt.Errorf("board %s: %w", rp.game.BoardID, err)
+	}
 	rp.rd = rd
 	rd.Output = rp.output
 	rd.Bad = func(seq uint64, host time.Duration, err error) {
@@ -260,8 +252,8 @@ func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start r
 		}
 		rp.rep.Corrupt = append(rp.rep.Corrupt, CorruptFrame{Seq: seq, At: host - rp.start, Err: err.Error(), FromPly: rp.ply()})
 	}
-	rd.Event = func(e sensorboard.Event) {
-		if e.Kind != sensorboard.EventSnapshot {
+	rd.Event = func(e board.Event) {
+		if e.Kind != board.EventSnapshot {
 			return
 		}
 		for i := range rp.rep.Corrupt {
@@ -274,30 +266,29 @@ func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start r
 		if i%1024 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		rd.Feed(f.Data, time.Duration(f.HostNs), f.Seq)
+		rd.FeedRecord(record(f))
 	}
-	if rd.Hello() == nil {
+	if rd.Info() == nil {
 		// A board that attached after its game began opens the game's
 		// frames with its HELLO; what comes before that reached no session
 		// in the daemon either.
-		d := sensorboard.NewDecoder()
-		if h := slices.IndexFunc(frames, func(f store.Frame) bool { return isHello(d, f.Data) }); h >= 0 && h+1 < len(frames) {
+		if h := slices.IndexFunc(frames, func(f store.Frame) bool { return rd.Replayer().Handshake(record(f)) }); h >= 0 && h+1 < len(frames) {
 			for _, f := range frames[:h+1] {
-				rd.Feed(f.Data, time.Duration(f.HostNs), f.Seq)
+				rd.FeedRecord(record(f))
 			}
 			frames = frames[h+1:]
 		}
 	}
-	if rd.Hello() == nil {
+	if rd.Info() == nil {
 		if rp.opts.Caps == nil {
 			return fmt.Errorf("board %s: %w (sequence %d): its capabilities are unknown; give them as an option", rp.game.BoardID, ErrNoHello, rp.game.RawFrom)
 		}
-		if err := rp.synthesize(frames[0], first); err != nil {
+		if err := rp.synthesize(frames[0]); err != nil {
 			return err
 		}
 		rp.rep.Synthetic = true
 	}
-	caps := arbiter.CapsOf(rd.Hello().Caps)
+	caps := arbiter.CapsOf(rd.Info().Caps)
 	rp.rep.Caps = caps
 	cfg, err := arbiter.BoardConfig(rp.rg, rp.policy[0], rp.policy[1])
 	if err != nil {
@@ -331,7 +322,7 @@ func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start r
 			rp.apply(actions[next])
 			next++
 		}
-		rd.Feed(f.Data, host, f.Seq)
+		rd.FeedRecord(record(f))
 		prevHost, prevWall = host, f.Wall
 	}
 	tail := rp.opts.Tail
@@ -391,29 +382,23 @@ func (rp *replayer) clock() (*clock.Clock, error) {
 	return clock.New(ctl, clock.Options{Adjudicator: arbiter.Adjudicator(rp.rd.Session)})
 }
 
-// synthesize synchronises the link with a handshake made up from the
-// game's geometry and the given capabilities, numbered just before the
-// game's first frame so that no loss is reported.
-func (rp *replayer) synthesize(first store.Frame, host time.Duration) error {
-	f, ok := firstFrame(sensorboard.NewDecoder(), first.Data)
-	if !ok {
-		return fmt.Errorf("board %s: %w, and the game's first frame %d does not decode", rp.game.BoardID, ErrNoHello, first.Seq)
-	}
+// synthesize synchronises the replayer with a handshake made up from the
+// game's geometry and the given capabilities, just before the game's
+// first frame so that no loss is reported.
+func (rp *replayer) synthesize(first store.Frame) error {
 	geo := rp.rg.Geometry()
-	h := &sensorboard.Hello{
-		Major: sensorboard.VersionMajor, Minor: sensorboard.VersionMinor, Caps: *rp.opts.Caps, MaxHeight: 31, Heartbeat: 500,
-		Width: uint8(geo.Width()), Height: uint8(geo.Height()), Cells: uint16(geo.Len()), ID: rp.game.BoardID,
+	info := board.Info{
+		ID: rp.game.BoardID, Caps: *rp.opts.Caps, MaxHeight: 31,
+		Width: uint8(geo.Width()), Height: uint8(geo.Height()), Cells: uint16(geo.Len()),
 	}
 	if !geo.Rectangular() {
-		h.Graph = rp.rg.Name()
+		info.Graph = rp.rg.Name()
 	}
 	for _, z := range geo.Zones() {
-		h.Zones = append(h.Zones, sensorboard.ZoneInfo{Kind: z.Kind, Owner: z.Owner})
+		info.Zones = append(info.Zones, board.ZoneInfo{Kind: z.Kind, Owner: z.Owner})
 	}
-	payload := h.AppendPayload(nil)
-	rp.rd.Link().Frame(sensorboard.Frame{Header: sensorboard.Header{Type: sensorboard.TypeHello, Seq: f.Seq - 1, Time: f.Time}, Payload: payload}, host)
-	if rp.rd.Hello() == nil {
-		return fmt.Errorf("board %s: %w, and a made-up handshake was refused", rp.game.BoardID, ErrNoHello)
+	if err := rp.rd.Replayer().Assume(info, record(first)); err != nil {
+		return fmt.Errorf("board %s: %w, and none could be made up before frame %d: %v", rp.game.BoardID, ErrNoHello, first.Seq, err)
 	}
 	return nil
 }

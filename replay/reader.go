@@ -5,12 +5,8 @@ import (
 	"time"
 
 	"arbiter/arbiter"
-	"arbiter/hardware/sensorboard"
+	"arbiter/board"
 )
-
-// ReadTimeout is the driver's default read timeout: the longest a live
-// link goes without a Tick while its port is open.
-const ReadTimeout = 100 * time.Millisecond
 
 var errNoSession = errors.New("no session is attached")
 
@@ -27,87 +23,88 @@ type ReaderStats struct {
 }
 
 // Reader is the daemon's read path for one board, offline and without
-// goroutines: wire bytes go through a Decoder and a Link into a Session, as
-// the serial driver and the table do live. Time is an input: every call
-// carries its instant, and [Reader.Advance] fires the ticks the driver
-// (every [ReadTimeout]) and the table's timer (at the session's deadlines,
-// and at least once a second) would have fired before it.
+// goroutines: the raw log's records go through the board protocol's
+// [board.Replayer] (for our boards, the driver's frame decoder and link)
+// into a Session, as the driver and the table do live. Time is an input:
+// every call carries its instant, and [Reader.Advance] fires the
+// replayer's timers (the driver's read timeouts) and the table's timer
+// (at the session's deadlines, and at least once a second) in time order.
 //
-// Until a session is attached the link still runs, so that a replay can
-// bring it to the state it had when a game began.
+// Until a session is attached the replayer still runs, so that a replay
+// can bring it to the state it had when a game began.
 type Reader struct {
-	// Send receives the link's requests to the board (dump requests); nil
-	// drops them, as a replay must. Send must not call back into the
-	// Reader: queue the message and deliver it after the current call.
-	Send func(sensorboard.Message)
 	// Output receives every decision of the session.
 	Output func(arbiter.Output)
 	// Bad is told about every frame the decoder rejects, with its raw
 	// sequence number (from Raw, or the one given to Feed).
 	Bad func(rawSeq uint64, host time.Duration, err error)
-	// Event, if set, sees every link event before it is handled.
-	Event func(sensorboard.Event)
+	// Event, if set, sees every board event before it is handled.
+	Event func(board.Event)
 	// Raw, if set, receives every frame decoded from Feed's bytes, good or
 	// bad (err), before it is interpreted, as the driver's raw log does; a
 	// non-zero result is the frame's raw sequence number, which then
-	// stamps the frame's events instead of Feed's rawSeq.
+	// stamps the frame's events instead of Feed's rawSeq
+	// ([board.ReplayConfig.Unit]).
 	Raw func(wire []byte, host time.Duration, err error) uint64
 
-	dec  *sensorboard.Decoder
-	link sensorboard.Link
+	rep  board.Replayer
 	sess *arbiter.Session
 
-	now      time.Duration
-	rawSeq   uint64 // the raw number of the frame the link is taking, or 0
-	hostLog  bool   // the log holds the host's frames
-	hello    *sensorboard.Hello
-	timer    time.Duration // the table's next timer instant
-	timerOn  bool
-	nextLink time.Duration // the driver's next read timeout
+	now     time.Duration
+	timer   time.Duration // the table's next timer instant
+	timerOn bool
 
 	// Stats counts what the reader has handled.
 	Stats ReaderStats
 }
 
-// NewReader returns a reader whose link is connected through port at
-// instant now and waits for the board's HELLO.
-func NewReader(port string, now time.Duration) *Reader {
-	r := &Reader{dec: sensorboard.NewDecoder(), now: now}
-	r.link.Emit = r.emit
-	r.link.Send = func(m sensorboard.Message) {
-		if _, ok := m.(*sensorboard.DumpReqMsg); ok {
-			r.Stats.Requests++
-		}
-		if r.Send != nil {
-			r.Send(m)
-		}
+// NewReader returns a reader of a board speaking protocol (empty: ours),
+// whose link is connected through port at instant now and waits for the
+// board's handshake. The protocol's replayer must be registered
+// ([board.RegisterReplayer]).
+func NewReader(protocol, port string, now time.Duration) (*Reader, error) {
+	r := &Reader{now: now}
+	rep, err := board.NewReplayer(protocol, board.ReplayConfig{
+		Port: port, Start: now, Emit: r.emit,
+		Bad: func(seq uint64, host time.Duration, err error) {
+			if r.Bad != nil {
+				r.Bad(seq, host, err)
+			}
+		},
+		Unit: func(wire []byte, host time.Duration, err error) uint64 {
+			if r.Raw != nil {
+				return r.Raw(wire, host, err)
+			}
+			return 0
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
-	r.link.SetPort(port, now)
-	r.nextLink = now + ReadTimeout
-	return r
+	r.rep = rep
+	return r, nil
 }
 
-// Link returns the reader's protocol link.
-func (r *Reader) Link() *sensorboard.Link { return &r.link }
+// Replayer returns the reader's protocol replayer.
+func (r *Reader) Replayer() board.Replayer { return r.rep }
 
-// Hello returns the board's last handshake, or nil.
-func (r *Reader) Hello() *sensorboard.Hello { return r.hello }
+// Info returns the board's last handshake, or nil.
+func (r *Reader) Info() *board.Info { return r.rep.Info() }
 
 // Session returns the attached session, or nil.
 func (r *Reader) Session() *arbiter.Session { return r.sess }
 
 // Attach makes s receive the board's events from now on, starts it at
-// instant at as the table does when a game begins, and has the link ask the
-// board for a full dump, which a session waiting for the start position
+// instant at as the table does when a game begins, and has the board asked
+// for its whole state, which a session waiting for the start position
 // needs (the daemon asks for one at the start of every game). When the fed
 // log holds the host's frames, the logged request is awaited instead.
 func (r *Reader) Attach(s *arbiter.Session, at time.Duration) {
 	r.Advance(at)
 	r.sess = s
 	r.deliver(s.Start(at))
-	if r.hello != nil && !r.hostLog {
-		r.link.RequestDump(at)
-	}
+	r.rep.RequestState(at)
+	r.sync()
 }
 
 // Disconnect reports that the port failed at instant now, as the driver
@@ -115,75 +112,44 @@ func (r *Reader) Attach(s *arbiter.Session, at time.Duration) {
 // session hears of the loss through the link's health.
 func (r *Reader) Disconnect(now time.Duration) {
 	r.Advance(now)
-	r.link.Disconnected(now)
-	r.dec.Reset()
+	r.rep.Disconnect(now)
+	r.sync()
 }
 
 // Connect reports that the board's port was opened again at instant now:
-// the link waits for the board's next HELLO.
+// the link waits for the board's next handshake.
 func (r *Reader) Connect(port string, now time.Duration) {
 	r.Advance(now)
-	r.link.SetPort(port, now)
+	r.rep.Connect(port, now)
+	r.sync()
 }
 
-// Feed takes the bytes of one read (usually one stored frame) received at
-// instant host; rawSeq numbers them for evidence (0 when there is no raw
-// log). Time first passes to host.
+// Feed takes the bytes of one read from the board (usually one stored
+// frame) at instant host; rawSeq numbers them for evidence (0 when there
+// is no raw log). Time first passes to host.
 func (r *Reader) Feed(p []byte, host time.Duration, rawSeq uint64) {
-	r.Advance(host)
-	for len(p) > 0 {
-		n, f, err := r.dec.Decode(p)
-		p = p[n:]
-		if err == sensorboard.ErrIncomplete {
-			break
-		}
-		seq := rawSeq
-		if r.Raw != nil {
-			if s := r.Raw(r.dec.Wire(), host, err); s != 0 {
-				seq = s
-			}
-		}
-		if err != nil {
-			r.Stats.Bad++
-			if r.Bad != nil {
-				r.Bad(seq, host, err)
-			}
-			continue
-		}
-		if !f.Type.FromBoard() {
-			r.sent(f, host)
-			continue
-		}
-		r.Stats.Frames++
-		// As the driver does, only the frame's own events carry its
-		// number: those of ticks carry none.
-		r.rawSeq = seq
-		r.link.Frame(f, host)
-		r.rawSeq = 0
-	}
-	// The driver ticks the link after every read.
-	r.link.Tick(host)
-	r.nextLink = host + ReadTimeout
-	r.Stats.Duplicate = int(r.link.Stats.Duplicates)
+	r.FeedRecord(board.Record{Seq: rawSeq, Host: host, Data: p})
 }
 
-// sent passes on a logged host frame (the raw log holds what the host
-// sent, too): a dump request sets the token the link waits for, as live.
-func (r *Reader) sent(f sensorboard.Frame, host time.Duration) {
-	r.Stats.Sent++
-	r.hostLog = true
-	m := sensorboard.NewMessage(f.Type)
-	if m == nil || m.UnmarshalPayload(f.Payload) != nil {
-		return
-	}
-	r.link.Sent(m, host)
+// FeedRecord takes one record of the raw log. Time first passes to its
+// instant.
+func (r *Reader) FeedRecord(rec board.Record) {
+	r.Advance(rec.Host)
+	r.rep.Feed(rec)
+	r.sync()
+}
+
+// sync copies the replayer's counters into Stats.
+func (r *Reader) sync() {
+	s := r.rep.Stats()
+	r.Stats.Frames, r.Stats.Sent, r.Stats.Bad, r.Stats.Requests, r.Stats.Duplicate = s.Frames, s.Sent, s.Bad, s.Requests, s.Duplicate
 }
 
 // Advance lets time pass to instant to, firing the driver's link ticks and
 // the table's session ticks in time order on the way.
 func (r *Reader) Advance(to time.Duration) {
 	for {
-		next, session := r.nextLink, false
+		next, session := r.rep.Next(), false
 		if r.sess != nil && r.timerOn && r.timer <= next {
 			next, session = r.timer, true
 		}
@@ -196,25 +162,23 @@ func (r *Reader) Advance(to time.Duration) {
 			r.deliver(r.sess.Tick(next))
 			continue
 		}
-		r.link.Tick(next)
-		r.nextLink = next + ReadTimeout
+		r.rep.Tick(next)
 	}
 	r.now = max(r.now, to)
+	r.sync()
 }
 
-// emit handles one link event as the director does.
-func (r *Reader) emit(e sensorboard.Event) {
-	e.RawSeq = r.rawSeq // set while a frame is taken, as in the driver
+// emit handles one board event as the director does.
+func (r *Reader) emit(e board.Event) {
 	if r.Event != nil {
 		r.Event(e)
 	}
 	switch e.Kind {
-	case sensorboard.EventHello:
-		r.hello = e.Hello
+	case board.EventHello:
 		return
-	case sensorboard.EventGap:
+	case board.EventGap:
 		r.Stats.Gaps++
-	case sensorboard.EventSnapshot:
+	case board.EventSnapshot:
 		r.Stats.Dumps++
 	}
 	if ev, ok := arbiter.FromSensor(e); ok {

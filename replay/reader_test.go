@@ -27,26 +27,26 @@ func (w *wire) dump(token uint16, ms uint32) [][]byte {
 // another token, or when no request is pending, is ignored, as live.
 func TestReaderTakesTheAskedDump(t *testing.T) {
 	var sent []sb.Message
-	rd := replay.NewReader("test", 0)
-	rd.Send = func(m sb.Message) { sent = append(sent, m) }
+	rd, rp := newReader(t)
+	rp.Send = func(m sb.Message) { sent = append(sent, m) }
 	var w wire
 	rd.Feed(w.frame(&sb.Hello{Major: sb.VersionMajor, Caps: sb.CapHeight, Width: 2, Height: 2, Cells: 4, ID: "B1", Heartbeat: 500}, 10), 10*time.Millisecond, 1)
-	require.NotNil(t, rd.Hello())
+	require.NotNil(t, rd.Info())
 	require.Len(t, sent, 1)
 	req, ok := sent[0].(*sb.DumpReqMsg)
 	require.True(t, ok)
-	require.True(t, rd.Link().DumpPending())
+	require.True(t, rp.Link().DumpPending())
 
 	for _, f := range w.dump(req.Token+41, 15) {
 		rd.Feed(f, 15*time.Millisecond, 2)
 	}
 	require.Zero(t, rd.Stats.Dumps, "a dump answering another request is dropped")
-	require.True(t, rd.Link().DumpPending())
+	require.True(t, rp.Link().DumpPending())
 	for _, f := range w.dump(req.Token, 20) {
 		rd.Feed(f, 20*time.Millisecond, 2)
 	}
 	require.Equal(t, 1, rd.Stats.Dumps)
-	require.False(t, rd.Link().DumpPending())
+	require.False(t, rp.Link().DumpPending())
 
 	for _, f := range w.dump(req.Token+42, 30) {
 		rd.Feed(f, 30*time.Millisecond, 3)
@@ -66,7 +66,7 @@ func TestReaderTakesTheAskedDump(t *testing.T) {
 
 // Bad bytes are reported with the raw sequence they came with.
 func TestReaderReportsBadFrames(t *testing.T) {
-	rd := replay.NewReader("test", 0)
+	rd, _ := newReader(t)
 	var bad []uint64
 	rd.Bad = func(seq uint64, _ time.Duration, err error) {
 		require.Error(t, err)
@@ -84,7 +84,7 @@ func TestReaderReportsBadFrames(t *testing.T) {
 // the link's ticks between frames carry none: a board gone silent is not
 // the last frame's doing.
 func TestReaderStampsOnlyFrameEvents(t *testing.T) {
-	rd := replay.NewReader("test", 0)
+	rd, _ := newReader(t)
 	var events []sb.Event
 	rd.Event = func(e sb.Event) { events = append(events, e) }
 	var w wire
@@ -99,4 +99,20 @@ func TestReaderStampsOnlyFrameEvents(t *testing.T) {
 	for _, e := range events {
 		require.Zero(t, e.RawSeq, "%v comes from no frame", e.Kind)
 	}
+}
+
+// newReader returns a reader of our protocol and its replayer.
+func newReader(t *testing.T) (*replay.Reader, *sb.Replayer) {
+	t.Helper()
+	rd, err := replay.NewReader(sb.Protocol, "test", 0)
+	require.NoError(t, err)
+	rp, ok := rd.Replayer().(*sb.Replayer)
+	require.True(t, ok, "our protocol is replayed by sensorboard.Replayer")
+	return rd, rp
+}
+
+// A log of a protocol nobody registered is refused by name.
+func TestReaderRefusesAnUnknownProtocol(t *testing.T) {
+	_, err := replay.NewReader("smoke-signals", "test", 0)
+	require.ErrorContains(t, err, `"smoke-signals"`)
 }

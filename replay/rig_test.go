@@ -97,8 +97,12 @@ func newRig(c rigConfig) (*rig, error) {
 	b.KeepLog()
 	r := &rig{game: c.game, geo: c.game.Geometry(), clock: clock, board: b, rng: rand.New(rand.NewPCG(c.seed, 0xB0A4D)),
 		human: c.human, hdec: sb.NewDecoder(), plugged: true, raw: c.raw, questions: c.questions}
-	r.rd = replay.NewReader("sim", 0)
-	r.rd.Send = func(m sb.Message) { r.outbox = append(r.outbox, m) }
+	rd, err := replay.NewReader(sb.Protocol, "sim", 0)
+	if err != nil {
+		return nil, err
+	}
+	r.rd = rd
+	r.rd.Replayer().(*sb.Replayer).Send = func(m sb.Message) { r.outbox = append(r.outbox, m) }
 	r.rd.Output = r.output
 	r.rd.Raw = func(wire []byte, host time.Duration, err error) uint64 {
 		if r.raw != nil {
@@ -110,17 +114,17 @@ func newRig(c rigConfig) (*rig, error) {
 	// The driver opens the port and asks who is there.
 	r.outbox = append(r.outbox, &sb.HelloReqMsg{Major: sb.VersionMajor, Minor: sb.VersionMinor})
 	r.pump()
-	if r.rd.Hello() == nil {
+	if r.rd.Info() == nil {
 		// The HELLO itself may have been lost: ask again, as the driver does.
 		for range 20 {
 			r.wait(500 * time.Millisecond)
-			if r.rd.Hello() != nil {
+			if r.rd.Info() != nil {
 				break
 			}
 			r.outbox = append(r.outbox, &sb.HelloReqMsg{Major: sb.VersionMajor, Minor: sb.VersionMinor})
 			r.pump()
 		}
-		if r.rd.Hello() == nil {
+		if r.rd.Info() == nil {
 			return nil, fmt.Errorf("no HELLO from the board")
 		}
 	}
@@ -139,7 +143,7 @@ func newRig(c rigConfig) (*rig, error) {
 func (r *rig) startGame(g rules.Game, start rules.Position, configure func(*arbiter.Config), clk *clock.Clock) error {
 	cfg := arbiter.DefaultConfig(g)
 	cfg.AwaitSetup, cfg.BoardTime = true, true
-	cfg.Caps = arbiter.CapsOf(r.rd.Hello().Caps)
+	cfg.Caps = arbiter.CapsOf(r.rd.Info().Caps)
 	if configure != nil {
 		configure(&cfg)
 	}
@@ -285,7 +289,7 @@ func (r *rig) awaitMove(ply int, want rules.Move, side rules.Color, d time.Durat
 // answer value of a player who made choice i of what the board shows: yes
 // or no to a promotion question, else the choice's number.
 func (r *rig) ask(p arbiter.Prompt, i int) uint8 {
-	r.outbox = append(r.outbox, p.Message(r.geo))
+	r.outbox = append(r.outbox, (*sb.QuestionMsg)(p.Message(r.geo)))
 	r.pump()
 	q := r.board.Question()
 	switch {

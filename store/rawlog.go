@@ -7,6 +7,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"arbiter/board"
 )
 
 // MaxRawLag is the most the raw sensor log may trail behind the wire.
@@ -50,9 +52,21 @@ func (db *DB) NewRawLog(interval time.Duration) *RawLog {
 	return &RawLog{db: db, interval: interval, next: map[string]uint64{}, done: make(chan struct{})}
 }
 
-// Append queues a frame of boardID received at host time hostNs (and
-// wall-clock time wall) and returns its sequence number. data is copied.
+// Append queues a frame of our protocol (board.ProtocolSensorboard)
+// received from boardID at host time hostNs (and wall-clock time wall) and
+// returns its sequence number. data is copied.
 func (l *RawLog) Append(boardID string, hostNs int64, wall time.Time, data []byte) (uint64, error) {
+	return l.AppendFrame(Frame{BoardID: boardID, HostNs: hostNs, Wall: wall, Data: data})
+}
+
+// AppendFrame queues f, whose BoardID, HostNs, Wall, Data, Protocol (empty:
+// board.ProtocolSensorboard) and Sent are set, and returns the sequence
+// number it gets. f.Data is copied.
+func (l *RawLog) AppendFrame(f Frame) (uint64, error) {
+	boardID, wall := f.BoardID, f.Wall
+	if f.Protocol == "" {
+		f.Protocol = board.ProtocolSensorboard
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.err != nil && len(l.pending) >= maxRawPending {
@@ -70,7 +84,8 @@ func (l *RawLog) Append(boardID string, hostNs int64, wall time.Time, data []byt
 	if len(l.pending) == 0 {
 		l.oldest = wall
 	}
-	l.pending = append(l.pending, Frame{BoardID: boardID, Seq: seq, HostNs: hostNs, Wall: wall, Data: append([]byte(nil), data...)})
+	f.Seq, f.Data = seq, append([]byte(nil), f.Data...)
+	l.pending = append(l.pending, f)
 	return seq, nil
 }
 
@@ -180,7 +195,7 @@ func (db *DB) lastRawSeq(boardID string) (uint64, error) {
 }
 
 // RawFrames returns the stored frames of a board with sequence numbers
-// from..to inclusive (to = 0: to the end).
+// from..to inclusive (to = 0: to the end). Every frame names its protocol.
 func (db *DB) RawFrames(boardID string, from, to uint64) ([]Frame, error) {
 	var fs []Frame
 	err := db.bolt.View(func(tx *bolt.Tx) error {
@@ -196,6 +211,9 @@ func (db *DB) RawFrames(boardID string, from, to uint64) ([]Frame, error) {
 			f, err := decode[Frame](v)
 			if err != nil {
 				return fmt.Errorf("raw frame %d of board %q: %w", beUint64(k), boardID, err)
+			}
+			if f.Protocol == "" {
+				f.Protocol = board.ProtocolSensorboard // stored before frames named it
 			}
 			fs = append(fs, f)
 		}

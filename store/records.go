@@ -214,11 +214,20 @@ type Action struct {
 	At     time.Time `json:"at"`
 }
 
-// Frame is one raw frame received from a board, as it came off the wire.
+// Frame is one record of a board's raw log: bytes as they crossed the
+// wire, in either direction.
 type Frame struct {
 	BoardID string    `json:"board"`
 	Seq     uint64    `json:"seq"`    // the store's sequence for this board, from 1
-	HostNs  int64     `json:"hostNs"` // host monotonic receive time
+	HostNs  int64     `json:"hostNs"` // host monotonic receive (or send) time
 	Wall    time.Time `json:"wall"`
 	Data    []byte    `json:"data"`
+	// Protocol names the driver's protocol that wrote the record
+	// (board.Info.Protocol); replays pick their decoder by it. Records
+	// stored before it was kept read back as board.ProtocolSensorboard.
+	Protocol string `json:"protocol,omitempty"`
+	// Sent marks bytes the host wrote to the board. Records stored before
+	// it was kept read back as received; our protocol's frames tell their
+	// direction themselves.
+	Sent bool `json:"sent,omitempty"`
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"arbiter/board"
 	"arbiter/demo"
 	"arbiter/hardware/sensorboard"
 	"arbiter/hardware/sensorboard/sim"
@@ -98,14 +99,14 @@ printed path (boards.ports: [{path: ...}]) to test it without hardware.`,
 			if err != nil {
 				return err
 			}
-			caps := sensorboard.CapHeight | sensorboard.CapClockDisplay | sensorboard.CapText
+			caps := board.CapHeight | board.CapClockDisplay | board.CapText
 			for _, c := range strings.Split(capsText, "+") {
 				switch c {
 				case "heights", "":
 				case "identity":
-					caps |= sensorboard.CapIdentity | sensorboard.CapFace | sensorboard.CapColor
+					caps |= board.CapIdentity | board.CapFace | board.CapColor
 				case "zones":
-					caps |= sensorboard.CapZoneCount
+					caps |= board.CapZoneCount
 				default:
 					return fmt.Errorf("%w: --caps %q: want heights, identity and/or zones joined by +", errUsage, c)
 				}

@@ -3,18 +3,21 @@ package main
 import (
 	"context"
 	"log/slog"
+	"time"
 
+	"arbiter/board"
 	"arbiter/director"
 	"arbiter/hardware/dgt"
 	"arbiter/hardware/dgt/driver"
-	"arbiter/hardware/sensorboard"
 	"arbiter/internal/config"
+	"arbiter/store"
 )
 
 // startDGT returns the driver of the DGT boards on ports (boards.ports[]
-// with protocol dgt), tuned by boards.dgt and feeding d, or nil when no
-// port speaks DGT.
-func startDGT(ctx context.Context, ports driver.Config, boards config.Boards, d *director.Director, log *slog.Logger) (*driver.Driver, error) {
+// with protocol dgt), tuned by boards.dgt, feeding d and writing the bytes
+// of every board to raw (nil: no raw log), or nil when no port speaks
+// DGT.
+func startDGT(ctx context.Context, ports driver.Config, boards config.Boards, d *director.Director, raw *store.RawLog, log *slog.Logger) (*driver.Driver, error) {
 	if len(ports.Paths) == 0 && len(ports.Globs) == 0 {
 		return nil, nil
 	}
@@ -22,7 +25,15 @@ func startDGT(ctx context.Context, ports driver.Config, boards config.Boards, d 
 	ports.Session = dgt.Config{Settle: boards.DGT.Settle, WhiteRight: boards.DGT.WhiteRight}
 	ports.Now = d.Now
 	ports.Logger = log
-	ports.Handler = func(e sensorboard.Event) { d.BoardEvent(ctx, e) }
+	ports.Handler = func(e board.Event) { d.BoardEvent(ctx, e) }
+	if raw != nil {
+		ports.Raw = func(id string, r board.Record) {
+			f := store.Frame{BoardID: id, HostNs: int64(r.Host), Wall: time.Now(), Data: r.Data, Protocol: driver.Protocol, Sent: r.Sent}
+			if _, err := raw.AppendFrame(f); err != nil {
+				log.Error("raw log", "board", id, "err", err)
+			}
+		}
+	}
 	return driver.New(ports)
 }
 
@@ -40,8 +51,8 @@ func (s senders) pick(board string) director.Sender {
 	return s.ours
 }
 
-// Send implements director.Sender.
-func (s senders) Send(board string, m sensorboard.Message) error { return s.pick(board).Send(board, m) }
+// Show implements board.Display.
+func (s senders) Show(id string, m board.Message) error { return s.pick(id).Show(id, m) }
 
-// Resync implements director.Sender.
-func (s senders) Resync(board string) error { return s.pick(board).Resync(board) }
+// Resync implements board.Display.
+func (s senders) Resync(id string) error { return s.pick(id).Resync(id) }

@@ -13,7 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/hardware/dgt/driver"
 	"arbiter/hardware/dgt/sim"
+	"arbiter/hardware/sensorboard"
 	"arbiter/internal/config"
 	"arbiter/rules"
 	"arbiter/rules/chess"
@@ -138,6 +140,24 @@ func playDGT(t *testing.T, rotated, whiteRight bool) {
 	assert.GreaterOrEqual(t, board.Counters().Acks, 7, "a clock command for the start and each move was acknowledged")
 	cancel()
 	require.NoError(t, <-errc)
+
+	// The board's bytes are in the raw log, both ways, as DGT's.
+	db, err := store.Open(cfg.Event.Database, nil)
+	require.NoError(t, err)
+	defer db.Close()
+	frames, err := db.RawFrames("DGT-20001", 0, 0)
+	require.NoError(t, err)
+	sent, received := 0, 0
+	for _, f := range frames {
+		require.Equal(t, driver.Protocol, f.Protocol, "raw record %d", f.Seq)
+		if f.Sent {
+			sent++
+		} else {
+			received++
+		}
+	}
+	assert.Positive(t, sent, "the host's commands are logged")
+	assert.Positive(t, received, "the board's messages are logged")
 }
 
 // A port of an unknown protocol is refused with exit code 3, listed with
@@ -196,4 +216,11 @@ func TestDemoWithDGTBoard(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEmpty(t, moves, "moves read from the DGT board")
 	t.Logf("the DGT board's game: %d moves, %s (%s)", len(moves), g.Result, g.Reason)
+}
+
+// The protocol names of the configuration are those the drivers write in
+// the raw log and replays look up: a port's protocol is its records'.
+func TestProtocolNamesAgree(t *testing.T) {
+	assert.Equal(t, config.ProtocolDGT, driver.Protocol)
+	assert.Equal(t, config.ProtocolSensorboard, sensorboard.Protocol)
 }

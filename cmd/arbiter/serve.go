@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 	bolt "go.etcd.io/bbolt"
 
+	"arbiter/board"
 	"arbiter/demo"
 	"arbiter/director"
 	"arbiter/hardware/dgt/driver"
@@ -177,14 +178,15 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 		Scan:   cfg.Boards.Scan,
 		Now:    d.Now,
 		Logger: log.With("part", "boards"),
-		Handler: func(e sensorboard.Event) {
+		Handler: func(e board.Event) {
 			d.BoardEvent(ctx, e)
 		},
 		Raw: func(f sensorboard.RawFrame) uint64 {
 			if f.Board == "" {
 				return 0
 			}
-			seq, err := raw.Append(f.Board, int64(f.Host), wall(), f.Wire)
+			seq, err := raw.AppendFrame(store.Frame{BoardID: f.Board, HostNs: int64(f.Host), Wall: wall(), Data: f.Wire,
+				Protocol: sensorboard.Protocol, Sent: f.Sent})
 			if err != nil {
 				log.Error("raw log", "board", f.Board, "err", err)
 				return 0
@@ -195,7 +197,7 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	if err != nil {
 		return withCode(exitConfig, err)
 	}
-	dgtDrv, err := startDGT(ctx, dgtPorts, cfg.Boards, d, log.With("part", "dgt"))
+	dgtDrv, err := startDGT(ctx, dgtPorts, cfg.Boards, d, raw, log.With("part", "dgt"))
 	if err != nil {
 		return withCode(exitConfig, err)
 	}

@@ -1,8 +1,14 @@
-// Package sensorboard speaks to physical sensor boards: it holds the wire
-// protocol (frames, messages, integrity and sequencing, see PROTOCOL.md in
-// this directory), the mapping of board clocks onto the host's monotonic
-// time, and the serial driver that finds boards, keeps them healthy across
-// unplugs and delivers their events as typed values.
+// Package sensorboard speaks to our own physical sensor boards: it holds
+// the wire protocol (frames, messages, integrity and sequencing, see
+// PROTOCOL.md in this directory), the mapping of board clocks onto the
+// host's monotonic time, and the serial driver that finds boards, keeps
+// them healthy across unplugs and delivers their events. It implements
+// the neutral boundary of package board: the driver delivers board.Event
+// values and is a board.Display, and the [Replayer] registered for
+// [Protocol] replays its raw log. The protocol-neutral types (events,
+// capabilities, sides, buttons, snapshots, what a board senses) live in
+// board; the aliases in aliases.go keep the simulator and the tests
+// short.
 //
 // The layers, bottom up:
 //
@@ -10,21 +16,22 @@
 //     (COBS, CRC-32, sequence numbers, board timestamps). The decoder never
 //     allocates.
 //   - Message types ([Hello], [SquareMsg], [ButtonMsg], [ClockMsg], ...):
-//     each one's payload layout, with Append/Unmarshal methods.
-//   - [Sensor]: what a board can see of a rules.View (height only, or the
-//     top piece's identity, colour and face), for comparing positions with
-//     readings; [Hello.Fits] checks a board against a game's geometry.
+//     each one's payload layout, with Append/Unmarshal methods. The
+//     display messages share their fields with board's ([ClockMsg] is a
+//     board.Clock on the wire; [WireMessage] converts), and [Hello.Info]
+//     is what the handshake says in board's terms.
 //   - [TimeMap]: a pure estimator that maps board milliseconds onto host
 //     time from (board ms, host instant) pairs, with drift correction.
 //   - [Link]: the pure per-board state machine that turns frames into
-//     [Event] values, detects lost, duplicated and reordered frames, asks
+//     board events, detects lost, duplicated and reordered frames, asks
 //     for a full-state dump to heal them, recovers lost button presses and
 //     tracks health.
 //   - [Driver]: serial ports (go.bug.st/serial), discovery by path, glob or
 //     USB identity, handshake, health, hot-plug, host-to-board messages and
-//     the raw frame log; [Replay] turns that log back into events.
-//     [ListPorts] and [Probe] find which ports hold boards; [Fanout] hands
-//     each board's events to its own channel.
+//     the raw frame log. [ListPorts] and [Probe] find which ports hold
+//     boards.
+//   - [Replayer]: the raw frame log back into events offline, through the
+//     same [Decoder] and [Link] (board.Replayer, used by package replay).
 //
 // Time is an input everywhere: the driver stamps each read with
 // [Config.Now], and [Link] and [TimeMap] take instants as arguments.

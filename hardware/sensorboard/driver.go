@@ -17,6 +17,8 @@ import (
 
 	"go.bug.st/serial"
 	"go.bug.st/serial/enumerator"
+
+	"arbiter/board"
 )
 
 // PortSpec selects serial ports that may hold boards. Set one way of
@@ -57,7 +59,7 @@ type Config struct {
 	// skipped (default 5 s).
 	Backoff time.Duration
 	// ReadTimeout bounds each read, which sets how often health is
-	// checked (default 100 ms).
+	// checked (default [DefaultReadTimeout]).
 	ReadTimeout time.Duration
 	// Now returns the host's monotonic time. Every event's Host time comes
 	// from it. Default: time since the driver was made.
@@ -66,11 +68,11 @@ type Config struct {
 	// board's port: sequentially for one board, concurrently for different
 	// boards. A slow handler slows only its own board, whose frames then
 	// wait in the serial buffers (and whose losses are healed by a dump).
-	// [Fanout.Handle] turns this into one channel per board.
-	Handler func(Event)
+	// The daemon's director queues each board's events for its table.
+	Handler func(board.Event)
 	// Raw, if set, receives every frame read, good or bad, before it is
 	// interpreted, and every frame sent: the raw sensor log, from which
-	// [Replay] recreates the events. It is called sequentially for one
+	// a [Replayer] recreates the events. It is called sequentially for one
 	// port, and must not call the driver. Wire is valid only during the
 	// call. It returns the log's number for the frame (0 if none), which
 	// the events of a received frame carry as RawSeq.
@@ -166,7 +168,7 @@ func New(cfg Config) (*Driver, error) {
 		cfg.Backoff = 5 * time.Second
 	}
 	if cfg.ReadTimeout <= 0 {
-		cfg.ReadTimeout = 100 * time.Millisecond
+		cfg.ReadTimeout = DefaultReadTimeout
 	}
 	if cfg.Now == nil {
 		cfg.Now = MonotonicSince(time.Now())
@@ -282,6 +284,16 @@ func (d *Driver) Send(board string, m Message) error {
 		return fmt.Errorf("send %s to %q: %w", m.Type(), board, err)
 	}
 	return nil
+}
+
+// Show shows a display message on a board ([board.Display]): its wire
+// message goes out through [Driver.Send].
+func (d *Driver) Show(id string, m board.Message) error {
+	w := WireMessage(m)
+	if w == nil {
+		return fmt.Errorf("show on %q: %T is not a display message", id, m)
+	}
+	return d.Send(id, w)
 }
 
 // Resync asks a board for a full-state dump; its snapshot event follows

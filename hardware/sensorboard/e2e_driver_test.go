@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	sb "arbiter/hardware/sensorboard"
 	"arbiter/hardware/sensorboard/sim"
 	"arbiter/rules"
@@ -259,12 +260,34 @@ func TestReplayRawLog(t *testing.T) {
 	require.Positive(t, stamped)
 	var replayed []sb.Event
 	mu.Lock()
-	sb.Replay(raw, func(e sb.Event) { replayed = append(replayed, e) })
+	replayRaw(raw, func(e sb.Event) { replayed = append(replayed, e) })
 	mu.Unlock()
 	want, got := render(live), render(replayed)
 	require.NotEmpty(t, want)
 	require.Equal(t, len(want), len(got), "replayed %d events, live %d", len(got), len(want))
 	for i := range want {
 		require.Equal(t, want[i], got[i], "event %d", i)
+	}
+}
+
+// replayRaw turns the driver's raw log of one board back into events
+// through the protocol's replayer, as the daemon's replay does from the
+// stored log: a change of port is an unplug and a plug.
+func replayRaw(log []sb.RawFrame, emit func(sb.Event)) {
+	if len(log) == 0 {
+		return
+	}
+	port := log[0].Port
+	r := sb.NewReplayer(board.ReplayConfig{Port: port, Start: log[0].Host, Emit: emit})
+	for i, f := range log {
+		if f.Port != port {
+			port = f.Port
+			r.Disconnect(f.Host)
+			r.Connect(port, f.Host)
+		}
+		if f.Err != nil {
+			continue // the driver's decoder refused it
+		}
+		r.Feed(board.Record{Seq: uint64(i + 1), Host: f.Host, Sent: f.Sent, Data: f.Wire})
 	}
 }

@@ -52,7 +52,7 @@ func checkOrder(t *testing.T, log []sim.Sent, events []sb.Event, lossless bool) 
 	for _, e := range events {
 		switch e.Kind {
 		case sb.EventHello:
-			boot = e.Hello.Boot
+			boot = e.Info.Boot
 			gap = true
 		case sb.EventGap:
 			gap = true

@@ -92,7 +92,7 @@ func (c *collector) handle(e sb.Event) {
 	switch e.Kind {
 	case sb.EventHello:
 		if c.model[e.Board] == nil {
-			c.model[e.Board] = make([]sb.SquareState, e.Hello.Cells)
+			c.model[e.Board] = make([]sb.SquareState, e.Info.Cells)
 		}
 	case sb.EventSquare:
 		c.model[e.Board][e.Square] = sb.SquareState{Height: uint8(e.Height), Saturated: e.Saturated, Top: e.Top}

@@ -312,11 +312,12 @@ func (l *Link) Frame(f Frame, host time.Duration) {
 		ev.Kind = EventPong
 		ev.RTT = time.Duration(uint32(host/time.Millisecond)-m.HostTime) * time.Millisecond
 	case TypeNak:
-		if err := ev.Nak.UnmarshalPayload(f.Payload); err != nil {
+		nak := new(NakMsg)
+		if err := nak.UnmarshalPayload(f.Payload); err != nil {
 			l.protoErr(f, host, err)
 			return
 		}
-		ev.Kind = EventNak
+		ev.Kind, ev.Err = EventNak, nak
 	case TypeDumpSquares, TypeDumpZone, TypeDumpEnd:
 		l.dumpFrame(f, host, ev)
 		return
@@ -408,7 +409,7 @@ func (l *Link) handleHello(f Frame, host time.Duration) {
 	l.oldRun = 0
 	l.lastRx = host
 	l.Stats.Frames++
-	ev := Event{Kind: EventHello, Board: l.board, Port: l.port, Seq: f.Seq, Host: host, Hello: h, Restarted: restarted}
+	ev := Event{Kind: EventHello, Board: l.board, Port: l.port, Seq: f.Seq, Host: host, Info: h.Info(), Restarted: restarted}
 	l.stamp(&ev, f.Time, host)
 	l.Emit(ev)
 	l.setHealth(Active, host)

@@ -282,7 +282,7 @@ func FuzzLink(f *testing.F) {
 		}
 		l.SetPort("fuzz", 0)
 		hello := (&Hello{Major: 1, Boot: 1, Caps: CapHeight | CapIdentity, Heartbeat: 100, Width: 2, Height: 2, Cells: 4,
-			Zones: []ZoneInfo{{rules.Hand, rules.First}}, ID: "F"}).AppendPayload(nil)
+			Zones: []ZoneInfo{{Kind: rules.Hand, Owner: rules.First}}, ID: "F"}).AppendPayload(nil)
 		l.Frame(Frame{Header: Header{Type: TypeHello}, Payload: hello}, 0)
 		var seq uint16
 		var ms uint32

@@ -7,18 +7,6 @@ import (
 	"arbiter/rules"
 )
 
-// ZoneInfo describes one off-board zone (tray) of a board.
-type ZoneInfo struct {
-	Kind  rules.ZoneKind
-	Owner rules.Color
-}
-
-// ButtonInfo describes one button of a board.
-type ButtonInfo struct {
-	Kind ButtonKind
-	Side Side
-}
-
 // Hello is the board's handshake: who it is and what it can do. A board
 // sends it at power-up and in answer to every [HelloReq].
 type Hello struct {
@@ -160,19 +148,6 @@ func heightByte(h uint8, saturated bool) byte {
 }
 
 func splitHeight(b byte) (uint8, bool) { return b & MaxHeight, b&HeightSaturated != 0 }
-
-// ZoneAction says what changed in a zone.
-type ZoneAction uint8
-
-// Zone actions.
-const (
-	// ZoneCount: the count changed; the board does not know which piece.
-	ZoneCount ZoneAction = 0
-	// ZoneAdded: the given piece was put into the zone.
-	ZoneAdded ZoneAction = 1
-	// ZoneRemoved: the given piece was taken out of the zone.
-	ZoneRemoved ZoneAction = 2
-)
 
 // ZoneMsg reports a change in an off-board zone (a tray).
 type ZoneMsg struct {
@@ -322,6 +297,12 @@ type NakMsg struct {
 // Type implements [Message].
 func (*NakMsg) Type() Type { return TypeNak }
 
+// Error says which host frame the board refused and why: a NAK is
+// delivered as the error of a board.EventNak.
+func (m *NakMsg) Error() string {
+	return fmt.Sprintf("board refused host frame #%d (%s): reason %d", m.HostSeq, m.HostType, m.Reason)
+}
+
 // AppendPayload implements [Message].
 func (m *NakMsg) AppendPayload(dst []byte) []byte {
 	dst = appendU16(dst, m.HostSeq)
@@ -335,13 +316,6 @@ func (m *NakMsg) UnmarshalPayload(p []byte) error {
 	m.HostType = Type(r.u8("host type"))
 	m.Reason = NakReason(r.u8("reason"))
 	return r.err
-}
-
-// SquareState is one square of a dump.
-type SquareState struct {
-	Height    uint8
-	Saturated bool
-	Top       Ident
 }
 
 // MaxDumpSquares is the most squares one DUMP_SQUARES frame carries.
@@ -429,14 +403,6 @@ func (m *DumpZoneMsg) UnmarshalPayload(p []byte) error {
 		m.Pieces = append(m.Pieces, id.Piece)
 	}
 	return r.err
-}
-
-// ButtonState is one button's state in a dump.
-type ButtonState struct {
-	Button  ButtonKind
-	Side    Side
-	Count   uint8 // presses since power-up, modulo 256
-	Pressed bool  // held down now
 }
 
 // DumpEndMsg closes a dump. The dump is complete when the host has the

@@ -4,6 +4,8 @@ import (
 	"unicode/utf8"
 
 	"arbiter/rules"
+
+	"arbiter/board"
 )
 
 // HelloReqMsg asks the board for its [Hello]. The host sends it after
@@ -63,20 +65,9 @@ func (m *PingMsg) UnmarshalPayload(p []byte) error {
 	return r.err
 }
 
-// Clock flags.
-const (
-	ClockFirstFlag  = 0x01 // the first player's flag has fallen
-	ClockSecondFlag = 0x02 // the second player's flag has fallen
-	ClockPaused     = 0x04 // the arbiter has paused the clocks
-)
-
 // ClockMsg sets the clock display. Times are what remains, in ms; the
 // board counts the running side down by itself until the next CLOCK.
-type ClockMsg struct {
-	First, Second uint32
-	Running       Side // SideNone when both clocks stand
-	Flags         uint8
-}
+type ClockMsg board.Clock
 
 // Type implements [Message].
 func (*ClockMsg) Type() Type { return TypeClock }
@@ -101,35 +92,13 @@ func (m *ClockMsg) UnmarshalPayload(p []byte) error {
 	return r.err
 }
 
-// LightMode says how lit squares show.
-type LightMode uint8
-
-// Light modes.
-const (
-	LightOff    LightMode = 0
-	LightSteady LightMode = 1
-	LightBlink  LightMode = 2
-)
-
-// Light colours. Boards with one colour show them all the same.
-const (
-	ColorDefault uint8 = 0
-	ColorGood    uint8 = 1 // green: the move was accepted
-	ColorBad     uint8 = 2 // red: restore this square
-	ColorAttn    uint8 = 3 // amber: look here
-)
-
 // MaxLights is the most squares one LIGHT frame lights.
 const MaxLights = 255
 
 // LightMsg replaces the whole set of lit squares: the listed squares light
 // in the given mode and colour, every other square goes dark. A LIGHT with
 // no squares turns all lights off.
-type LightMsg struct {
-	Mode    LightMode
-	Color   uint8
-	Squares []uint16
-}
+type LightMsg board.Lights
 
 // Type implements [Message].
 func (*LightMsg) Type() Type { return TypeLight }
@@ -164,23 +133,11 @@ func (m *LightMsg) UnmarshalPayload(p []byte) error {
 	return r.err
 }
 
-// Alert levels.
-const (
-	AlertClear   uint8 = 0
-	AlertInfo    uint8 = 1
-	AlertWarning uint8 = 2
-	AlertError   uint8 = 3
-)
-
 // MaxText is the longest text, in bytes, that ALERT and ACK_MOVE carry.
 const MaxText = 64
 
 // AlertMsg shows a message to the players (or clears it, level 0).
-type AlertMsg struct {
-	Level uint8
-	Beep  bool
-	Text  string // UTF-8, at most MaxText bytes; longer text is cut
-}
+type AlertMsg board.Alert
 
 // Type implements [Message].
 func (*AlertMsg) Type() Type { return TypeAlert }
@@ -209,11 +166,7 @@ func (m *AlertMsg) UnmarshalPayload(p []byte) error {
 
 // AckMoveMsg tells the board that a move was recorded: the board may light
 // its squares briefly and show its text.
-type AckMoveMsg struct {
-	Ply      uint16 // number of the move in the game, from 1
-	From, To rules.Square
-	Text     string // the move in record notation, at most MaxText bytes
-}
+type AckMoveMsg board.AckMove
 
 // Type implements [Message].
 func (*AckMoveMsg) Type() Type { return TypeAckMove }
@@ -248,6 +201,24 @@ func cutTo(s string, n int) string {
 		s = s[:len(s)-1]
 	}
 	return s
+}
+
+// WireMessage returns the wire message that carries a display message,
+// sharing its fields, or nil for a message this protocol does not know.
+func WireMessage(m board.Message) Message {
+	switch m := m.(type) {
+	case *board.Clock:
+		return (*ClockMsg)(m)
+	case *board.Lights:
+		return (*LightMsg)(m)
+	case *board.Alert:
+		return (*AlertMsg)(m)
+	case *board.AckMove:
+		return (*AckMoveMsg)(m)
+	case *board.Question:
+		return (*QuestionMsg)(m)
+	}
+	return nil
 }
 
 // NewMessage returns an empty message of type t, or nil for a type this

@@ -1,48 +1,16 @@
 package sensorboard
 
-import "arbiter/rules"
-
-// QuestionKind says how a question is answered.
-type QuestionKind uint8
-
-// Question kinds.
-const (
-	// QuestionNone clears the question shown (no question is open).
-	QuestionNone QuestionKind = 0
-	// QuestionChoose asks for one of the choices: the answer key sends
-	// AnswerChoice+n for choice n.
-	QuestionChoose QuestionKind = 1
-	// QuestionPromote asks whether a piece promoted: choice 0 is "promote"
-	// and choice 1 "do not promote". AnswerYes answers choice 0 and
-	// AnswerNo choice 1, as do AnswerChoice+0 and AnswerChoice+1.
-	QuestionPromote QuestionKind = 2
+import (
+	"arbiter/board"
+	"arbiter/rules"
 )
-
-// MaxChoices is the most choices a question carries: the answer values
-// AnswerChoice+0 to AnswerChoice+14.
-const MaxChoices = 15
-
-// MaxChoiceText is the longest text, in bytes, of one choice.
-const MaxChoiceText = 32
-
-// Choice is one answer of a question: its text and the squares the board
-// lights for it (NoSquare for none, as the origin of a drop).
-type Choice struct {
-	From, To rules.Square
-	Text     string
-}
 
 // QuestionMsg shows the player to move a question and its ordered
 // choices. Choice n (from 0) is answered with AnswerChoice+n; a promotion
 // question is also answered with AnswerYes (choice 0) and AnswerNo
 // (choice 1). A new QUESTION, an ACK_MOVE, or a QUESTION of kind
 // QuestionNone replaces the question shown.
-type QuestionMsg struct {
-	Side    Side // whose answer is wanted
-	Kind    QuestionKind
-	Text    string // at most MaxText bytes; longer text is cut
-	Choices []Choice
-}
+type QuestionMsg board.Question
 
 // Type implements [Message].
 func (*QuestionMsg) Type() Type { return TypeQuestion }

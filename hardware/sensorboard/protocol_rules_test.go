@@ -24,10 +24,10 @@ func TestHelloButtons(t *testing.T) {
 		buttons []ButtonInfo
 		err     string
 	}{
-		{"one each", []ButtonInfo{{ButtonClock, SideFirst}, {ButtonClock, SideSecond}, {ButtonOffer, SideFirst}, {ButtonOffer, SideSecond},
-			{ButtonResign, SideFirst}, {ButtonResign, SideSecond}, {ButtonClaim, SideFirst}, {ButtonClaim, SideSecond}, {ButtonArbiter, SideNone}}, ""},
-		{"two clock buttons for one side", []ButtonInfo{{ButtonClock, SideFirst}, {ButtonClock, SideFirst}}, "field button 1: a second clock button for side 0x00"},
-		{"two shared arbiter buttons", []ButtonInfo{{ButtonArbiter, SideNone}, {ButtonClock, SideFirst}, {ButtonArbiter, SideNone}}, "field button 2: a second arbiter button for side 0xff"},
+		{"one each", []ButtonInfo{{Kind: ButtonClock, Side: SideFirst}, {Kind: ButtonClock, Side: SideSecond}, {Kind: ButtonOffer, Side: SideFirst}, {Kind: ButtonOffer, Side: SideSecond},
+			{Kind: ButtonResign, Side: SideFirst}, {Kind: ButtonResign, Side: SideSecond}, {Kind: ButtonClaim, Side: SideFirst}, {Kind: ButtonClaim, Side: SideSecond}, {Kind: ButtonArbiter, Side: SideNone}}, ""},
+		{"two clock buttons for one side", []ButtonInfo{{Kind: ButtonClock, Side: SideFirst}, {Kind: ButtonClock, Side: SideFirst}}, "field button 1: a second clock button for side 0x00"},
+		{"two shared arbiter buttons", []ButtonInfo{{Kind: ButtonArbiter, Side: SideNone}, {Kind: ButtonClock, Side: SideFirst}, {Kind: ButtonArbiter, Side: SideNone}}, "field button 2: a second arbiter button for side 0xff"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

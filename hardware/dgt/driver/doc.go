@@ -1,26 +1,30 @@
 // Package driver runs DGT e-boards on serial ports for the daemon: it
 // watches the configured paths and patterns, runs a [dgt.Conn] on every
 // port that appears, and translates between the DGT host session and the
-// daemon's board events and messages, which today are those of
-// hardware/sensorboard (the director takes sensorboard.Event and sends
-// sensorboard.Message).
+// daemon's neutral board boundary (package board): it delivers
+// board.Event values and implements board.Display.
 //
 // The translation, one to one:
 //
-//	dgt.EventIdentified -> sensorboard.EventHello (board id "DGT-" + serial number;
+//	dgt.EventIdentified -> board.EventHello (board id "DGT-" + serial number;
 //	                       an 8x8 board sensing height, identity and colour)
-//	dgt.EventBoard      -> sensorboard.EventSnapshot (and EventHealth Active after a loss)
-//	dgt.EventSquare     -> sensorboard.EventSquare (Height 0/1, Top as sensed)
-//	dgt.EventLever      -> sensorboard.EventButton (ButtonClock, pressed, by the side that pressed)
-//	dgt.EventClock      -> sensorboard.EventHeartbeat
-//	dgt.EventLinkLost   -> sensorboard.EventHealth Disconnected
+//	dgt.EventBoard      -> board.EventSnapshot (and EventHealth Active after a loss)
+//	dgt.EventSquare     -> board.EventSquare (Height 0/1, Top as sensed)
+//	dgt.EventLever      -> board.EventButton (ButtonClock, pressed, by the side that pressed)
+//	dgt.EventClock      -> board.EventHeartbeat
+//	dgt.EventLinkLost   -> board.EventHealth Disconnected
 //	dgt.EventError      -> a log line
 //
 // and back:
 //
-//	sensorboard.ClockMsg  -> the clock set and run for the side to move ([dgt.Conn.SetClock])
-//	sensorboard.AlertMsg  -> text on a DGT 3000 ([dgt.Conn.ShowText]; a cleared alert ends the text)
-//	sensorboard.AckMoveMsg, LightMsg, others -> nothing (a DGT board has no lights)
+//	board.Clock     -> the clock set and run for the side to move ([dgt.Conn.SetClock])
+//	board.Alert     -> text on a DGT 3000 ([dgt.Conn.ShowText]; a cleared alert ends the text)
+//	board.AckMove, Lights, others -> nothing (a DGT board has no lights)
+//
+// With [Config.Raw] set, every byte read from and written to a board goes
+// to the raw log under the board's id, with its host instant and
+// direction (protocol [Protocol]), for a board.Replayer of DGT's byte
+// stream.
 //
 // A lever press whose side the clock's turn bits do not tell is taken as
 // the press of the side that did not press last, so a change of the lever

@@ -10,10 +10,14 @@ import (
 	"sync"
 	"time"
 
+	"arbiter/board"
 	"arbiter/hardware/dgt"
-	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
 )
+
+// Protocol is the name of the DGT protocol in configurations and in the
+// raw log (board.Info.Protocol).
+const Protocol = "dgt"
 
 // IDPrefix begins the board id of every DGT board: the rest is its serial
 // number.
@@ -22,8 +26,8 @@ const IDPrefix = "DGT-"
 // Caps are the capabilities a DGT board announces in its handshake: it
 // senses whether a square is occupied and by which piece of which colour,
 // and a DGT 3000 clock plugged in shows times and text.
-const Caps = sensorboard.CapHeight | sensorboard.CapIdentity | sensorboard.CapColor |
-	sensorboard.CapClockDisplay | sensorboard.CapText
+const Caps = board.CapHeight | board.CapIdentity | board.CapColor |
+	board.CapClockDisplay | board.CapText
 
 // Config configures a [Driver].
 type Config struct {
@@ -39,7 +43,15 @@ type Config struct {
 	// from it.
 	Now func() time.Duration
 	// Handler receives every translated event, from the board's goroutine.
-	Handler func(sensorboard.Event)
+	Handler func(board.Event)
+	// Raw, if set, receives every byte read from and written to a board,
+	// under the board's id (protocol [Protocol]): the raw log from which a
+	// board.Replayer registered for the protocol replays the board. The
+	// bytes a board sends before it has told its serial number (its
+	// handshake) follow once it has. Raw is called from the port's
+	// goroutines, must be quick and must not call the driver; r.Data is
+	// valid only during the call, and r.Seq is 0.
+	Raw func(boardID string, r board.Record)
 	// Open opens a port (default [dgt.OpenSerial]).
 	Open func(path string) (io.ReadWriteCloser, error)
 	// Logger receives diagnostics (default slog.Default()).
@@ -136,26 +148,26 @@ func (d *Driver) board(id string) (*link, error) {
 	return l, nil
 }
 
-// Send shows a host message on a DGT board: the clock times (set and run
-// for the side to move) and alert text. Messages a DGT board cannot show
-// are ignored.
-func (d *Driver) Send(board string, m sensorboard.Message) error {
-	l, err := d.board(board)
+// Show shows a message on a DGT board: the clock times (set and run for
+// the side to move) and alert text. Messages a DGT board cannot show are
+// ignored. It implements [board.Display].
+func (d *Driver) Show(id string, m board.Message) error {
+	l, err := d.board(id)
 	if err != nil {
 		return err
 	}
 	switch m := m.(type) {
-	case *sensorboard.ClockMsg:
+	case *board.Clock:
 		side, ok := m.Running.Color()
 		if !ok {
 			return nil // a DGT clock cannot be set stopped; it keeps what it shows
 		}
 		ms := func(v uint32) time.Duration { return time.Duration(v) * time.Millisecond }
 		if err := l.conn.SetClock(ms(m.First), ms(m.Second), side); err != nil {
-			return fmt.Errorf("dgt board %s: clock: %w", board, err)
+			return fmt.Errorf("dgt board %s: clock: %w", id, err)
 		}
-	case *sensorboard.AlertMsg:
-		if m.Level == sensorboard.AlertClear {
+	case *board.Alert:
+		if m.Level == board.AlertClear {
 			l.conn.Do(func(s *dgt.Session, now time.Duration) { err = s.ClockCommand(dgt.EndText(), now) })
 		} else {
 			var beep byte
@@ -165,24 +177,25 @@ func (d *Driver) Send(board string, m sensorboard.Message) error {
 			err = l.conn.ShowText(m.Text, beep)
 		}
 		if err != nil {
-			return fmt.Errorf("dgt board %s: text: %w", board, err)
+			return fmt.Errorf("dgt board %s: text: %w", id, err)
 		}
 	}
 	return nil
 }
 
-// Resync delivers the board's settled position whole, as a snapshot.
-func (d *Driver) Resync(board string) error {
-	l, err := d.board(board)
+// Resync delivers the board's settled position whole, as a snapshot. It
+// implements [board.Display].
+func (d *Driver) Resync(id string) error {
+	l, err := d.board(id)
 	if err != nil {
 		return err
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if !l.have {
-		return fmt.Errorf("dgt board %s: no full board read yet", board)
+		return fmt.Errorf("dgt board %s: no full board read yet", id)
 	}
-	l.emit(l.snapshot(sensorboard.Event{Host: d.cfg.Now()}))
+	l.emit(l.snapshot(board.Event{Host: d.cfg.Now()}))
 	return nil
 }
 
@@ -204,8 +217,15 @@ type link struct {
 	// its Conn locked, and the handler may wait for a table that is
 	// itself sending to this board.
 	qmu   sync.Mutex
-	queue []sensorboard.Event
+	queue []board.Event
 	ready chan struct{}
+
+	// The raw log (Config.Raw): the board's id once known, and the bytes
+	// read and written before.
+	rawMu         sync.Mutex
+	rawID         string
+	rawEarly      []board.Record
+	rawEarlyBytes int
 }
 
 func (d *Driver) newLink(path string) *link {
@@ -217,11 +237,11 @@ func (d *Driver) newLink(path string) *link {
 
 func (l *link) run(ctx context.Context) {
 	go l.deliver(ctx)
-	_ = dgt.Watch(ctx, l.conn, func() (io.ReadWriteCloser, error) { return l.d.cfg.Open(l.path) }, l.d.cfg.Scan)
+	_ = dgt.Watch(ctx, l.conn, l.open, l.d.cfg.Scan)
 }
 
 // emit queues e for the handler.
-func (l *link) emit(e sensorboard.Event) {
+func (l *link) emit(e board.Event) {
 	e.Board, e.Port = l.id, l.path
 	if e.At == 0 {
 		e.At = e.Host
@@ -256,21 +276,21 @@ func (l *link) deliver(ctx context.Context) {
 	}
 }
 
-func top(p rules.Piece) sensorboard.Ident {
+func top(p rules.Piece) board.Ident {
 	if p.Kind == 0 {
-		return sensorboard.Ident{}
+		return board.Ident{}
 	}
-	return sensorboard.Sensor{Caps: Caps}.Identify(p)
+	return board.Sensor{Caps: Caps}.Identify(p)
 }
 
 // snapshot returns e as a snapshot of the settled board, in sensor order
 // (a chess board's sensor number is its square).
-func (l *link) snapshot(e sensorboard.Event) sensorboard.Event {
-	e.Kind = sensorboard.EventSnapshot
-	s := &sensorboard.Snapshot{Squares: make([]sensorboard.SquareState, 64)}
+func (l *link) snapshot(e board.Event) board.Event {
+	e.Kind = board.EventSnapshot
+	s := &board.Snapshot{Squares: make([]board.SquareState, 64)}
 	for sq, p := range l.board {
 		if p.Kind != 0 {
-			s.Squares[sq] = sensorboard.SquareState{Height: 1, Top: top(p)}
+			s.Squares[sq] = board.SquareState{Height: 1, Top: top(p)}
 		}
 	}
 	e.Snapshot = s
@@ -282,7 +302,7 @@ func (l *link) snapshot(e sensorboard.Event) sensorboard.Event {
 func (l *link) take(e dgt.Event) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	ev := sensorboard.Event{Host: e.At}
+	ev := board.Event{Host: e.At}
 	switch e.Kind {
 	case dgt.EventIdentified:
 		id := IDPrefix + e.Serial
@@ -291,9 +311,10 @@ func (l *link) take(e dgt.Event) {
 			l.d.mu.Lock()
 			l.d.boards[id] = l
 			l.d.mu.Unlock()
+			l.rawIdentified(id)
 		}
-		ev.Kind = sensorboard.EventHello
-		ev.Hello = &sensorboard.Hello{Caps: Caps, MaxHeight: 1, Width: 8, Height: 8, Cells: 64, ID: id,
+		ev.Kind = board.EventHello
+		ev.Info = &board.Info{Protocol: Protocol, Caps: Caps, MaxHeight: 1, Width: 8, Height: 8, Cells: 64, ID: id,
 			Firmware: fmt.Sprintf("DGT %d.%d", e.Version.Major, e.Version.Minor)}
 		l.lost = false
 		l.emit(ev)
@@ -309,7 +330,7 @@ func (l *link) take(e dgt.Event) {
 		}
 		if l.lost {
 			l.lost = false
-			l.emit(sensorboard.Event{Kind: sensorboard.EventHealth, Health: sensorboard.Active, Host: e.At})
+			l.emit(board.Event{Kind: board.EventHealth, Health: board.Active, Host: e.At})
 		}
 		l.emit(l.snapshot(ev))
 		return
@@ -321,7 +342,7 @@ func (l *link) take(e dgt.Event) {
 		if !e.Occupied {
 			l.board[e.Square] = rules.Piece{}
 		}
-		ev.Kind, ev.Square = sensorboard.EventSquare, e.Square
+		ev.Kind, ev.Square = board.EventSquare, e.Square
 		if e.Occupied {
 			ev.Height, ev.Top = 1, top(e.Piece)
 		}
@@ -334,12 +355,21 @@ func (l *link) take(e dgt.Event) {
 			}
 		}
 		l.lastSide, l.pressed = side, true
-		ev.Kind, ev.Button, ev.Pressed, ev.Side = sensorboard.EventButton, sensorboard.ButtonClock, true, sensorboard.Side(side)
+		ev.Kind, ev.Button, ev.Pressed, ev.Side = board.EventButton, board.ButtonClock, true, board.Side(side)
 	case dgt.EventClock:
-		ev.Kind = sensorboard.EventHeartbeat
+		if e.Clock.NoClock {
+			ev.Kind = board.EventHeartbeat // the board answers; no clock to read
+			break
+		}
+		first, second := e.Clock.LeftFlag, e.Clock.RightFlag
+		if l.d.cfg.Session.WhiteRight {
+			first, second = second, first // as the session maps the times
+		}
+		ev.Kind = board.EventClock
+		ev.Clock = &board.ClockReading{First: e.White, Second: e.Black, Running: e.Clock.Running, FirstFlag: first, SecondFlag: second}
 	case dgt.EventLinkLost:
 		l.lost, l.have = true, false
-		ev.Kind, ev.Health = sensorboard.EventHealth, sensorboard.Disconnected
+		ev.Kind, ev.Health = board.EventHealth, board.Disconnected
 	case dgt.EventError:
 		l.d.log.Warn("dgt board", "board", l.id, "port", l.path, "err", e.Err)
 		return

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	"arbiter/hardware/dgt"
-	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
 )
 
@@ -20,32 +20,35 @@ var (
 
 // got is what a translated event says, compactly.
 type got struct {
-	Kind   sensorboard.EventKind
+	Kind   board.EventKind
 	Square rules.Square
 	Height int
 	Top    rules.Piece
-	Side   sensorboard.Side
-	Health sensorboard.Health
+	Side   board.Side
+	Health board.Health
+	Clock  *board.ClockReading
 }
 
-func brief(e sensorboard.Event) got {
+func brief(e board.Event) got {
 	g := got{Kind: e.Kind}
 	switch e.Kind {
-	case sensorboard.EventSquare:
+	case board.EventSquare:
 		g.Square, g.Height, g.Top = e.Square, e.Height, e.Top.Piece
-	case sensorboard.EventButton:
+	case board.EventButton:
 		g.Side = e.Side
-	case sensorboard.EventHealth:
+	case board.EventHealth:
 		g.Health = e.Health
+	case board.EventClock:
+		g.Clock = e.Clock
 	}
 	return g
 }
 
 func TestTranslation(t *testing.T) {
-	board := make([]rules.Piece, 64)
-	board[12], board[60] = whitePawn, blackKing
+	pieces := make([]rules.Piece, 64)
+	pieces[12], pieces[60] = whitePawn, blackKing
 	ident := dgt.Event{Kind: dgt.EventIdentified, Serial: "12345", At: time.Second}
-	full := dgt.Event{Kind: dgt.EventBoard, Pieces: board, At: time.Second}
+	full := dgt.Event{Kind: dgt.EventBoard, Pieces: pieces, At: time.Second}
 	for _, tc := range []struct {
 		name string
 		in   []dgt.Event
@@ -53,25 +56,30 @@ func TestTranslation(t *testing.T) {
 	}{
 		{"the board before the serial number waits for the handshake",
 			[]dgt.Event{full, {Kind: dgt.EventSquare, Square: 12, At: time.Second}, ident},
-			[]got{{Kind: sensorboard.EventHello}, {Kind: sensorboard.EventSnapshot}}},
+			[]got{{Kind: board.EventHello}, {Kind: board.EventSnapshot}}},
 		{"squares as height and sensed piece",
 			[]dgt.Event{ident, full, {Kind: dgt.EventSquare, Square: 12}, {Kind: dgt.EventSquare, Square: 28, Piece: whitePawn, Occupied: true}},
-			[]got{{Kind: sensorboard.EventHello}, {Kind: sensorboard.EventSnapshot},
-				{Kind: sensorboard.EventSquare, Square: 12}, {Kind: sensorboard.EventSquare, Square: 28, Height: 1, Top: whitePawn}}},
+			[]got{{Kind: board.EventHello}, {Kind: board.EventSnapshot},
+				{Kind: board.EventSquare, Square: 12}, {Kind: board.EventSquare, Square: 28, Height: 1, Top: whitePawn}}},
 		{"a press by the side the clock tells",
 			[]dgt.Event{ident, {Kind: dgt.EventLever, Side: rules.Black, SideKnown: true}},
-			[]got{{Kind: sensorboard.EventHello}, {Kind: sensorboard.EventButton, Side: sensorboard.SideSecond}}},
+			[]got{{Kind: board.EventHello}, {Kind: board.EventButton, Side: board.SideSecond}}},
 		{"a press the clock does not tell: White first, then the side that did not press last",
 			[]dgt.Event{ident, {Kind: dgt.EventLever}, {Kind: dgt.EventLever}, {Kind: dgt.EventLever, Side: rules.White, SideKnown: true}, {Kind: dgt.EventLever}},
-			[]got{{Kind: sensorboard.EventHello}, {Kind: sensorboard.EventButton, Side: sensorboard.SideFirst}, {Kind: sensorboard.EventButton, Side: sensorboard.SideSecond},
-				{Kind: sensorboard.EventButton, Side: sensorboard.SideFirst}, {Kind: sensorboard.EventButton, Side: sensorboard.SideSecond}}},
+			[]got{{Kind: board.EventHello}, {Kind: board.EventButton, Side: board.SideFirst}, {Kind: board.EventButton, Side: board.SideSecond},
+				{Kind: board.EventButton, Side: board.SideFirst}, {Kind: board.EventButton, Side: board.SideSecond}}},
 		{"a lost link, and the board back whole",
 			[]dgt.Event{ident, full, {Kind: dgt.EventLinkLost}, {Kind: dgt.EventLinkBack}, full},
-			[]got{{Kind: sensorboard.EventHello}, {Kind: sensorboard.EventSnapshot}, {Kind: sensorboard.EventHealth, Health: sensorboard.Disconnected},
-				{Kind: sensorboard.EventHealth, Health: sensorboard.Active}, {Kind: sensorboard.EventSnapshot}}},
+			[]got{{Kind: board.EventHello}, {Kind: board.EventSnapshot}, {Kind: board.EventHealth, Health: board.Disconnected},
+				{Kind: board.EventHealth, Health: board.Active}, {Kind: board.EventSnapshot}}},
 		{"clock readings prove the link; errors are logged only",
-			[]dgt.Event{ident, {Kind: dgt.EventClock}, {Kind: dgt.EventError, Err: errors.New("bad")}},
-			[]got{{Kind: sensorboard.EventHello}, {Kind: sensorboard.EventHeartbeat}}},
+			[]dgt.Event{ident, {Kind: dgt.EventClock, Clock: dgt.ClockTimes{NoClock: true}}, {Kind: dgt.EventError, Err: errors.New("bad")}},
+			[]got{{Kind: board.EventHello}, {Kind: board.EventHeartbeat}}},
+		{"clock readings with White at the left display",
+			[]dgt.Event{ident, {Kind: dgt.EventClock, White: 5 * time.Minute, Black: 4 * time.Minute,
+				Clock: dgt.ClockTimes{Left: 5 * time.Minute, Right: 4 * time.Minute, Running: true, LeftFlag: true}}},
+			[]got{{Kind: board.EventHello}, {Kind: board.EventClock,
+				Clock: &board.ClockReading{First: 5 * time.Minute, Second: 4 * time.Minute, Running: true, FirstFlag: true}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := New(Config{Paths: []string{"/dev/null"}, Now: func() time.Duration { return 2 * time.Second }})
@@ -97,11 +105,11 @@ func TestSnapshotAndResync(t *testing.T) {
 	require.NoError(t, err)
 	require.ErrorContains(t, d.Resync("DGT-1"), "DGT-1: not connected")
 	l := d.newLink("/dev/ttyACM0")
-	board := make([]rules.Piece, 64)
-	board[12], board[60] = whitePawn, blackKing
+	pieces := make([]rules.Piece, 64)
+	pieces[12], pieces[60] = whitePawn, blackKing
 	l.take(dgt.Event{Kind: dgt.EventIdentified, Serial: "1"})
 	require.ErrorContains(t, d.Resync("DGT-1"), "no full board read yet")
-	l.take(dgt.Event{Kind: dgt.EventBoard, Pieces: board})
+	l.take(dgt.Event{Kind: dgt.EventBoard, Pieces: pieces})
 	l.queue = nil
 	require.NoError(t, d.Resync("DGT-1"))
 	require.Len(t, l.queue, 1)
@@ -112,9 +120,9 @@ func TestSnapshotAndResync(t *testing.T) {
 	for sq, q := range s.Squares {
 		switch sq {
 		case 12:
-			assert.Equal(t, sensorboard.SquareState{Height: 1, Top: sensorboard.Ident{Known: true, Piece: whitePawn}}, q)
+			assert.Equal(t, board.SquareState{Height: 1, Top: board.Ident{Known: true, Piece: whitePawn}}, q)
 		case 60:
-			assert.Equal(t, sensorboard.SquareState{Height: 1, Top: sensorboard.Ident{Known: true, Piece: blackKing}}, q)
+			assert.Equal(t, board.SquareState{Height: 1, Top: board.Ident{Known: true, Piece: blackKing}}, q)
 		default:
 			assert.Zero(t, q, "square %d", sq)
 		}

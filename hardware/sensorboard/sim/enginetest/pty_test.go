@@ -56,8 +56,8 @@ func TestGamesThroughPTY(t *testing.T) {
 				switch e.Kind {
 				case sb.EventHello:
 					if squares == nil {
-						squares = make([]sb.SquareState, e.Hello.Cells)
-						zones = make([]int, len(e.Hello.Zones))
+						squares = make([]sb.SquareState, e.Info.Cells)
+						zones = make([]int, len(e.Info.Zones))
 					}
 				case sb.EventSquare:
 					squares[e.Square] = sb.SquareState{Height: uint8(e.Height), Saturated: e.Saturated, Top: e.Top}

@@ -1,4 +1,4 @@
-package sensorboard
+package board
 
 import (
 	"testing"
@@ -31,22 +31,22 @@ func TestSensor(t *testing.T) {
 	}
 }
 
-func TestHelloFits(t *testing.T) {
+func TestInfoFits(t *testing.T) {
 	shogi := rules.NewRect(9, 9, rules.Zone{Name: "h1", Kind: rules.Hand, Owner: rules.First}, rules.Zone{Name: "h2", Kind: rules.Hand, Owner: rules.Second})
 	kvaa := rules.NewGrid(3, 3, [][2]int{{1, 0}, {0, 1}, {1, 1}, {2, 1}, {1, 2}})
 	hands := []ZoneInfo{{rules.Hand, rules.First}, {rules.Hand, rules.Second}}
 	tests := []struct {
 		name string
-		h    Hello
+		h    Info
 		g    *rules.Geometry
 		ok   bool
 	}{
-		{"shogi, no trays", Hello{ID: "b", Width: 9, Height: 9, Cells: 81}, shogi, true},
-		{"shogi with hands", Hello{ID: "b", Width: 9, Height: 9, Cells: 81, Zones: hands}, shogi, true},
-		{"hands swapped", Hello{ID: "b", Width: 9, Height: 9, Cells: 81, Zones: []ZoneInfo{hands[1], hands[0]}}, shogi, false},
-		{"chess board", Hello{ID: "b", Width: 8, Height: 8, Cells: 64}, shogi, false},
-		{"graph", Hello{ID: "b", Width: 3, Height: 3, Cells: 5, Graph: "plus"}, kvaa, true},
-		{"graph on a full grid", Hello{ID: "b", Width: 3, Height: 3, Cells: 9}, kvaa, false},
+		{"shogi, no trays", Info{ID: "b", Width: 9, Height: 9, Cells: 81}, shogi, true},
+		{"shogi with hands", Info{ID: "b", Width: 9, Height: 9, Cells: 81, Zones: hands}, shogi, true},
+		{"hands swapped", Info{ID: "b", Width: 9, Height: 9, Cells: 81, Zones: []ZoneInfo{hands[1], hands[0]}}, shogi, false},
+		{"chess board", Info{ID: "b", Width: 8, Height: 8, Cells: 64}, shogi, false},
+		{"graph", Info{ID: "b", Width: 3, Height: 3, Cells: 5, Graph: "plus"}, kvaa, true},
+		{"graph on a full grid", Info{ID: "b", Width: 3, Height: 3, Cells: 9}, kvaa, false},
 	}
 	for _, tc := range tests {
 		err := tc.h.Fits(tc.g)

@@ -1,4 +1,4 @@
-package sensorboard
+package board
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ type EventKind uint8
 // Event kinds.
 const (
 	// EventHello: a board identified itself (after every open and every
-	// restart). Hello is set; Restarted says whether the board powered up
+	// restart). Info is set; Restarted says whether the board powered up
 	// since it was last seen.
 	EventHello EventKind = iota + 1
 	// EventSquare: a square's height or top piece changed.
@@ -36,17 +36,22 @@ const (
 	EventHealth
 	// EventPong: the answer to a ping; RTT is set.
 	EventPong
-	// EventNak: the board rejected a host frame; Nak is set.
+	// EventNak: the board rejected a host message; Err says which and why.
 	EventNak
 	// EventError: the board broke the protocol (a frame that decodes but
 	// makes no sense, an incompatible version); Err is set.
 	EventError
+	// EventClock: a reading of a clock the board carries (a DGT 3000 on a
+	// DGT board); Clock is set. Like a heartbeat, it proves the link
+	// alive up to its instant.
+	EventClock
 )
 
 var eventNames = [...]string{
 	EventHello: "hello", EventSquare: "square", EventZone: "zone", EventButton: "button",
 	EventHeartbeat: "heartbeat", EventSnapshot: "snapshot", EventGap: "gap",
 	EventHealth: "health", EventPong: "pong", EventNak: "nak", EventError: "error",
+	EventClock: "clock",
 }
 
 // String returns the kind's name.
@@ -97,15 +102,16 @@ func (h Health) String() string {
 // kind decides which fields are meaningful.
 type Event struct {
 	Kind  EventKind
-	Board string // board id from the handshake
+	Board string // board id from the handshake (Info.ID)
 	Port  string // port path the event came through
-	Seq   uint16 // the frame's sequence number (0 for driver events)
-	// RawSeq is the raw log's number for the frame (Config.Raw), 0 for
-	// events not taken from a logged frame.
+	Seq   uint16 // the frame's sequence number, where the protocol has one (0 for driver events)
+	// RawSeq is the raw log's number for the record the event came from,
+	// 0 for events not taken from a logged record.
 	RawSeq uint64
 
 	// BoardMs is the board's clock for the frame, unwrapped across the
-	// 32-bit rollover (ms since the board's power-up).
+	// 32-bit rollover (ms since the board's power-up); 0 for boards
+	// without a clock of their own.
 	BoardMs int64
 	// Host is the instant the frame's last byte was read, on the host's
 	// monotonic timeline (time since the driver's epoch).
@@ -148,9 +154,13 @@ type Event struct {
 	// EventPong: round trip measured on the host clock.
 	RTT time.Duration
 
-	Nak      NakMsg
-	Err      error
-	Hello    *Hello
+	// EventClock.
+	Clock *ClockReading
+
+	// Err is set on EventError, and on EventNak (what the board refused).
+	Err error
+	// Info is set on EventHello: who the board is and what it can do.
+	Info     *Info
 	Snapshot *Snapshot
 	// Restarted is set on EventHello when the board powered up since the
 	// last handshake (its Boot changed): its sequence and clock restarted.
@@ -180,36 +190,48 @@ func (e Event) String() string {
 		s += fmt.Sprintf(" lost=%d", e.Lost)
 	case EventHealth:
 		s += " " + e.Health.String()
+	case EventClock:
+		if e.Clock != nil {
+			s += fmt.Sprintf(" first=%v second=%v running=%t", e.Clock.First, e.Clock.Second, e.Clock.Running)
+		}
 	case EventError:
 		s += fmt.Sprintf(" %v", e.Err)
 	case EventHello:
-		if e.Hello != nil {
-			s += fmt.Sprintf(" %s fw=%s v%d.%d", e.Hello.ID, e.Hello.Firmware, e.Hello.Major, e.Hello.Minor)
+		if e.Info != nil {
+			s += fmt.Sprintf(" %s fw=%s", e.Info.ID, e.Info.Firmware)
 		}
 	}
 	return s
 }
 
-// ZoneState is one zone in a [Snapshot].
-type ZoneState struct {
-	Count     int
-	Saturated bool
-	Pieces    []rules.Piece // identified pieces; nil on count-only boards
+// ClockReading is what a board's own clock shows ([EventClock]).
+type ClockReading struct {
+	// First and Second are the times left of the first and the second
+	// player.
+	First, Second time.Duration
+	// Running: one of the clocks runs.
+	Running bool
+	// FirstFlag and SecondFlag: the player's flag has fallen.
+	FirstFlag, SecondFlag bool
 }
 
-// Snapshot is a board's complete state from a dump.
-type Snapshot struct {
-	Token   uint16
-	Squares []SquareState
-	Zones   []ZoneState
-	Buttons []ButtonState
-}
+// ZoneAction says what a zone event reports.
+type ZoneAction uint8
 
-// Heights returns every square's height, in square order.
-func (s *Snapshot) Heights() []int {
-	h := make([]int, len(s.Squares))
-	for i, q := range s.Squares {
-		h[i] = int(q.Height)
-	}
-	return h
-}
+// Zone actions.
+const (
+	// ZoneCount: the count changed; no piece is named.
+	ZoneCount ZoneAction = 0
+	// ZoneAdded: Piece was put into the zone.
+	ZoneAdded ZoneAction = 1
+	// ZoneRemoved: Piece was taken out of the zone.
+	ZoneRemoved ZoneAction = 2
+)
+
+// The protocol names drivers register and the raw log stores.
+const (
+	// ProtocolSensorboard is our own boards' protocol
+	// (hardware/sensorboard): the protocol of every raw log record stored
+	// before records named theirs.
+	ProtocolSensorboard = "sensorboard"
+)

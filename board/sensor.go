@@ -1,13 +1,9 @@
-package sensorboard
+package board
 
-import (
-	"fmt"
-
-	"arbiter/rules"
-)
+import "arbiter/rules"
 
 // Sensor describes what a board's sensors can see: its capabilities and
-// the highest stack it counts exactly. The simulator reduces its pieces with
+// the highest stack it counts exactly. Simulators reduce their pieces with
 // it to know what to report, and the host (arbiter.CapsOf) to know what to
 // expect.
 type Sensor struct {
@@ -61,33 +57,4 @@ func (s Sensor) View(g *rules.Geometry, v rules.View) []SquareState {
 		out[i] = s.Square(v.Stacks[g.SensorSquare(i)])
 	}
 	return out
-}
-
-// Fits reports whether a board with this handshake can play on geometry g:
-// the same cells on the same grid, and the game's zones in the game's
-// order if the board senses zones at all.
-func (h *Hello) Fits(g *rules.Geometry) error {
-	if int(h.Cells) != g.Len() {
-		return fmt.Errorf("board %s has %d cells, the game %d", h.ID, h.Cells, g.Len())
-	}
-	if int(h.Width) != g.Width() || int(h.Height) != g.Height() {
-		return fmt.Errorf("board %s is a %dx%d grid, the game %dx%d", h.ID, h.Width, h.Height, g.Width(), g.Height())
-	}
-	if (h.Graph == "") != g.Rectangular() {
-		return fmt.Errorf("board %s: graph %q does not suit the game's board", h.ID, h.Graph)
-	}
-	if len(h.Zones) == 0 {
-		return nil // a board without trays plays any game
-	}
-	zs := g.Zones()
-	if len(h.Zones) != len(zs) {
-		return fmt.Errorf("board %s has %d zones, the game %d", h.ID, len(h.Zones), len(zs))
-	}
-	for i, z := range zs {
-		if h.Zones[i].Kind != z.Kind || h.Zones[i].Owner != z.Owner {
-			return fmt.Errorf("board %s zone %d is %s of %s, the game's is %s of %s", h.ID, i,
-				h.Zones[i].Kind, h.Zones[i].Owner, z.Kind, z.Owner)
-		}
-	}
-	return nil
 }
