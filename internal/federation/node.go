@@ -125,11 +125,11 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 			return nil, fmt.Errorf("federation: %w", err)
 		}
 		n.outbox = &Outbox{DB: o.DB, JS: js, Hall: o.Hall, Log: o.Log, Boards: o.Boards}
+		hubJS, err := jetstream.NewWithDomain(n.nc, HubDomain)
+		if err != nil {
+			return nil, fmt.Errorf("federation: %w", err)
+		}
 		if o.Command != nil {
-			hubJS, err := jetstream.NewWithDomain(n.nc, HubDomain)
-			if err != nil {
-				return nil, fmt.Errorf("federation: %w", err)
-			}
 			cf := &CommandFollower{JS: hubJS, Hall: o.Hall, Apply: o.Command, Log: o.Log}
 			n.wg.Go(func() { _ = cf.Run(ctx) })
 		}
@@ -139,7 +139,7 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 			if err != nil {
 				return nil, fmt.Errorf("federation: %w", err)
 			}
-			f := &Follower{KV: kv, Apply: o.ApplyRound, Log: o.Log}
+			f := &Follower{KV: kv, Hub: hubJS, Apply: o.ApplyRound, Log: o.Log}
 			n.wg.Go(func() {
 				if err := f.Run(ctx); err != nil && ctx.Err() == nil {
 					o.Log.Error("federation pairings stopped", "err", err)
