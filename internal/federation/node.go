@@ -45,6 +45,13 @@ type Options struct {
 	// ResultStored (hub), if set, is called with the hub's game after a
 	// hall's result was stored.
 	ResultStored func(store.Game)
+	// MoveStored (hub), if set, is called with each hall's move once, as
+	// the hub stored it, in order per game: the hub's live pages show the
+	// halls' moves as they arrive.
+	MoveStored func(store.Move)
+	// AlertStored (hub), if set, is called with the hub's ID of a hall's
+	// alert (and of its game, 0 if none) when the alert came or changed.
+	AlertStored func(id, game uint64, at time.Time)
 	// Boards (hall), if set, returns the state of the hall's boards.
 	Boards func() []BoardStatus
 	// Command (hall), if set, does and audits what the hub's arbiter did
@@ -179,6 +186,14 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 					return
 				}
 				o.ResultStored(g)
+			}
+		}
+		in.Stored = func(news News) {
+			switch {
+			case news.Kind == KindMove && o.MoveStored != nil:
+				o.MoveStored(*news.Move)
+			case news.Kind == KindAlert && o.AlertStored != nil:
+				o.AlertStored(news.Alert, news.Game, news.At)
 			}
 		}
 		if n.stop, err = in.Start(ctx); err != nil {
