@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"net/http"
 	"path/filepath"
 	"slices"
@@ -194,6 +195,13 @@ func TestFederationHubStreamsHallMoves(t *testing.T) {
 	// their game's result.
 	es := live.wait(t, time.Minute, func(es []liveEvent) bool { return len(results(es)) == 3 },
 		"the hub's stream tells the three results of round 1")
+	// A broadcaster polling the hub's round feed gets the halls' games.
+	resp, err := http.Get(hubURL + "/feed/1/1.pgn")
+	require.NoError(t, err)
+	feed, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", feed)
 	stopHall()
 	require.NoError(t, <-hallErr)
 	stopHub()
@@ -208,7 +216,9 @@ func TestFederationHubStreamsHallMoves(t *testing.T) {
 		require.NoError(t, err)
 		require.NotEmpty(t, ms, "game %d", g)
 		stored[g] = len(ms)
+		require.Contains(t, string(feed), ms[len(ms)-1].Notation, "game %d's last move is in the round's feed", g)
 	}
+	require.Equal(t, 3, strings.Count(string(feed), "[Event "), "the round's feed has its three games:\n%s", feed)
 	got := plies(es)
 	requireEachMoveOnceInOrder(t, got, stored)
 	assert.Len(t, got, 3, "move events of the round's games only")
