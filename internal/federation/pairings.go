@@ -245,14 +245,18 @@ func (f *Follower) Run(ctx context.Context) error {
 	}
 	defer func() { _ = w.Stop() }()
 	var pending []jetstream.KeyValueEntry
-	// last is the newest revision taken, from the mirror or the hub (a
-	// mirror keeps the hub's revisions): a round comes once.
+	// taken is the revision of each round taken, from the mirror or the
+	// hub (a mirror keeps the hub's revisions): a round comes once. last
+	// is the newest.
+	taken := map[string]uint64{}
 	var last uint64
 	take := func(e jetstream.KeyValueEntry) {
-		if e != nil && e.Operation() == jetstream.KeyValuePut && e.Revision() > last {
-			pending = append(pending, e)
-			last = e.Revision()
+		if e == nil || e.Operation() != jetstream.KeyValuePut || taken[e.Key()] == e.Revision() {
+			return
 		}
+		pending = append(pending, e)
+		taken[e.Key()] = e.Revision()
+		last = max(last, e.Revision())
 	}
 	retry := time.NewTicker(time.Second)
 	defer retry.Stop()
@@ -294,9 +298,9 @@ func (f *Follower) mirrorStalled(ctx context.Context) bool {
 // hubReadWait bounds one read of the hub's bucket.
 const hubReadWait = 2 * time.Second
 
-// fromHub reads the rounds of the hub's own bucket newer than revision
-// after, if the hub answers within hubReadWait; nil if it does not (the
-// next tick tries again) or has nothing newer.
+// fromHub reads the rounds of the hub's own bucket if it holds a revision
+// newer than after and answers within hubReadWait; nil if it does not
+// (the next tick tries again) or has nothing newer.
 func (f *Follower) fromHub(ctx context.Context, after uint64) []jetstream.KeyValueEntry {
 	ctx, cancel := context.WithTimeout(ctx, hubReadWait)
 	defer cancel()
@@ -328,9 +332,7 @@ func (f *Follower) fromHub(ctx context.Context, after uint64) []jetstream.KeyVal
 				}
 				return out
 			}
-			if e.Revision() > after {
-				out = append(out, e)
-			}
+			out = append(out, e)
 		}
 	}
 }
