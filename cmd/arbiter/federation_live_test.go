@@ -147,11 +147,16 @@ func results(es []liveEvent) map[uint64]bool {
 	return out
 }
 
-// requireEachMoveOnceInOrder checks that the move events of each game
+// requireEachMoveOnceInOrder checks that the stream was never told to
+// reload (it would have lost events), that the move events of each game
 // are its plies from 1 on, each once, in order, and, if stored is given,
 // that they are all of its stored moves.
-func requireEachMoveOnceInOrder(t *testing.T, got map[uint64][]int, stored map[uint64]int) {
+func requireEachMoveOnceInOrder(t *testing.T, es []liveEvent, stored map[uint64]int) {
 	t.Helper()
+	for i, e := range es {
+		require.NotContains(t, []string{"reload", ""}, e.Kind, "event %d: the stream was told to reload", i)
+	}
+	got := plies(es)
 	for g, ps := range got {
 		for i, p := range ps {
 			require.Equal(t, i+1, p, "game %d: move events %v: each ply once, in order", g, ps)
@@ -219,9 +224,8 @@ func TestFederationHubStreamsHallMoves(t *testing.T) {
 		require.Contains(t, string(feed), ms[len(ms)-1].Notation, "game %d's last move is in the round's feed", g)
 	}
 	require.Equal(t, 3, strings.Count(string(feed), "[Event "), "the round's feed has its three games:\n%s", feed)
-	got := plies(es)
-	requireEachMoveOnceInOrder(t, got, stored)
-	assert.Len(t, got, 3, "move events of the round's games only")
+	requireEachMoveOnceInOrder(t, es, stored)
+	assert.Len(t, plies(es), 3, "move events of the round's games only")
 }
 
 var swissCut = flag.Duration("fed.swiss-cut", 15*time.Second,
@@ -333,5 +337,5 @@ func TestFederationSwissLinkCut(t *testing.T) {
 	requireHubIsOneDaemon(t, hubCfg, hallCfg, halls, dir)
 	// The hub's stream ended with the hub: what it told of each game is
 	// its moves from the first, each once, in order.
-	requireEachMoveOnceInOrder(t, plies(hubLive.all()), nil)
+	requireEachMoveOnceInOrder(t, hubLive.all(), nil)
 }
