@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"arbiter/store"
 )
@@ -102,4 +103,18 @@ func (d *Director) ApplyRound(ctx context.Context, r store.Round, firstBoard int
 func (d *Director) ImportedResult(g store.Game) {
 	d.hub.Publish(Update{Kind: "result", Game: g.ID, At: d.wall(), Data: g.Result})
 	d.gameEnded(nil, g)
+}
+
+// ImportedMove tells the hub's director that a hall's move was stored (m
+// as stored on the hub): the live pages hear of it as of a move on a board
+// of their own.
+func (d *Director) ImportedMove(m store.Move) {
+	d.hub.Publish(Update{Kind: "move", Game: m.GameID, At: m.Wall, Data: m})
+}
+
+// ImportedAlert tells the hub's director that a hall's alert id (as the
+// hub numbers it, of the hub's game, 0 if none) came or changed: the
+// consoles hear of it and reread the alerts.
+func (d *Director) ImportedAlert(id, game uint64, at time.Time) {
+	d.hub.Publish(Update{Kind: "alert", Game: game, At: at, Data: map[string]uint64{"alert": id}})
 }

@@ -26,10 +26,15 @@ type Hub struct {
 // NewHub returns an empty hub.
 func NewHub() *Hub { return &Hub{subs: map[chan Update]bool{}} }
 
+// subscriberBuffer is how many updates a subscriber may fall behind
+// before it is dropped: more than a burst of one commit, such as the moves
+// of one batch of a federation hub's catch-up (500 facts).
+const subscriberBuffer = 1024
+
 // Subscribe returns a channel of updates and a function that ends the
 // subscription.
 func (h *Hub) Subscribe() (<-chan Update, func()) {
-	ch := make(chan Update, 256)
+	ch := make(chan Update, subscriberBuffer)
 	h.mu.Lock()
 	h.subs[ch] = true
 	h.mu.Unlock()

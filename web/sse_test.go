@@ -3,6 +3,7 @@ package web
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net"
@@ -17,6 +18,7 @@ import (
 
 	"arbiter/director"
 	"arbiter/rules"
+	"arbiter/store"
 )
 
 // streams is the number of live streams the site has open.
@@ -207,5 +209,38 @@ func TestHeartbeatOnlyWhenIdle(t *testing.T) {
 		case <-deadline:
 			t.Fatal("no heartbeat on an idle stream")
 		}
+	}
+}
+
+// A burst of updates as large as one batch of a federation hub's catch-up
+// (the moves of 500 facts, published as one commit is told) reaches a
+// stream whole, each once and in order: the feed keeps up with it rather
+// than being dropped and making every page reload.
+func TestLiveFeedTakesACatchUpBurst(t *testing.T) {
+	e := newEvent(t)
+	s := openSSE(t, e.client(), "/events")
+	e.waitFor("1 stream", func() bool { return e.streams() == 1 })
+	const burst = 500
+	for ply := 1; ply <= burst; ply++ {
+		e.d.Hub().Publish(director.Update{Kind: "move", Game: 7, At: time.Now(),
+			Data: store.Move{GameID: 7, Ply: ply, Notation: "e4", Position: strings.Repeat("p", 64)}})
+	}
+	var plies []int
+	deadline := time.AfterFunc(10*time.Second, func() { s.resp.Body.Close() })
+	defer deadline.Stop()
+	for len(plies) < burst {
+		line, err := s.r.ReadString('\n')
+		require.NoError(t, err, "the stream ended after %d moves", len(plies))
+		require.NotEqual(t, "event: reload\n", line, "the stream was told to reload after %d moves", len(plies))
+		if data, ok := strings.CutPrefix(line, "data: "); ok {
+			var u struct {
+				Data store.Move `json:"data"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(data), &u))
+			plies = append(plies, u.Data.Ply)
+		}
+	}
+	for i, p := range plies {
+		require.Equal(t, i+1, p, "each move once, in order")
 	}
 }

@@ -41,7 +41,7 @@ func startFederation(ctx context.Context, wg *sync.WaitGroup, f config.Federatio
 			return hubCommand(d, c)
 		}
 	case "hub":
-		o.ResultStored = d.ImportedResult
+		o.ResultStored, o.MoveStored, o.AlertStored = d.ImportedResult, d.ImportedMove, d.ImportedAlert
 	}
 	node, err := federation.Start(ctx, o)
 	if err != nil {

@@ -3,10 +3,12 @@
 // (games, moves with their clock times, results, alerts, arbiter actions
 // and its boards' status) to its hall stream; the hub sources the hall
 // streams into one stream, and its inbox writes each fact once, in order
-// per game, into the hub's own store. The hub's rounds go to the halls
-// through a key-value bucket the hub alone writes (pairings.go), and the
-// hub arbiter's actions on a hall's alerts through a command stream
-// (commands.go).
+// per game, into the hub's own store, and tells the hub's live pages what
+// it added (News). The hub's rounds go to the halls through a key-value
+// bucket the hub alone writes, mirrored in each hall and read from the hub
+// directly while the mirror recovers from a link failure (pairings.go),
+// and the hub arbiter's actions on a hall's alerts through a command
+// stream (commands.go).
 package federation
 
 import (

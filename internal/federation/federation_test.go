@@ -3,11 +3,9 @@ package federation_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +17,7 @@ import (
 
 	"arbiter/director"
 	"arbiter/internal/federation"
+	"arbiter/internal/federation/fedtest"
 	"arbiter/store"
 )
 
@@ -73,78 +72,17 @@ type topology struct {
 	links map[string]*link
 }
 
-// link is a TCP relay between a hall's leaf node and the hub's: cutting it
-// closes every connection and refuses new ones until it is restored, as a
-// failed network would.
-type link struct {
-	t      testing.TB
-	addr   string
-	target string
-	mu     sync.Mutex
-	ln     net.Listener
-	conns  []net.Conn
-}
+// link is a hall's leaf node link to the hub, which a test can cut and
+// restore (fedtest.Link).
+type link struct{ *fedtest.Link }
 
-func newLink(t testing.TB, target string) *link {
-	t.Helper()
-	l := &link{t: t, target: target}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	l.addr = ln.Addr().String()
-	l.serve(ln)
-	t.Cleanup(l.cut)
-	return l
-}
-
-func (l *link) serve(ln net.Listener) {
-	l.mu.Lock()
-	l.ln = ln
-	l.mu.Unlock()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			up, err := net.Dial("tcp", l.target)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			l.mu.Lock()
-			l.conns = append(l.conns, c, up)
-			l.mu.Unlock()
-			go func() { _, _ = io.Copy(up, c); up.Close() }()
-			go func() { _, _ = io.Copy(c, up); c.Close() }()
-		}
-	}()
-}
+func newLink(t testing.TB, target string) *link { return &link{fedtest.NewLink(t, target)} }
 
 // cut closes the link.
-func (l *link) cut() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.ln != nil {
-		l.ln.Close()
-		l.ln = nil
-	}
-	for _, c := range l.conns {
-		c.Close()
-	}
-	l.conns = nil
-}
+func (l *link) cut() { l.Cut() }
 
 // restore opens the link again, on the same address.
-func (l *link) restore() {
-	l.t.Helper()
-	var ln net.Listener
-	require.Eventually(l.t, func() bool {
-		var err error
-		ln, err = net.Listen("tcp", l.addr)
-		return err == nil
-	}, 5*time.Second, 10*time.Millisecond)
-	l.serve(ln)
-}
+func (l *link) restore() { l.Restore() }
 
 func startTopology(t testing.TB, halls ...string) *topology {
 	t.Helper()
@@ -158,7 +96,7 @@ func startTopology(t testing.TB, halls ...string) *topology {
 		top.links[h] = newLink(t, "127.0.0.1:"+strconv.Itoa(leaf))
 		n := startNode(t, federation.ServerConfig{Name: h, Listen: "127.0.0.1:0", Domain: h,
 			StoreDir:    filepath.Join(dir, h),
-			LeafRemotes: []string{"nats-leaf://" + top.links[h].addr}})
+			LeafRemotes: []string{"nats-leaf://" + top.links[h].Addr()}})
 		top.halls[h] = n
 		sources = append(sources, federation.Hall{Name: h, Domain: h})
 	}

@@ -26,6 +26,11 @@ type Inbox struct {
 	// Applied, if set, is called after each fact is stored (or found
 	// stored already).
 	Applied func(Fact)
+	// Stored, if set, is called after each commit with what its facts
+	// added to the hub's store, in stream order: each move once, and each
+	// alert the hall raised or changed. A fact found stored already
+	// brings no news.
+	Stored func(News)
 	// Batch bounds the facts stored in one transaction (0: 500).
 	Batch int
 
@@ -38,6 +43,21 @@ func (in *Inbox) Boards() map[string][]BoardStatus {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	return maps.Clone(in.boards)
+}
+
+// News is what one of a hall's facts added to the hub's store, for the
+// hub's live pages.
+type News struct {
+	Kind string // KindMove or KindAlert
+	Hall string
+	// Game is the hub's ID of the fact's game, 0 if none.
+	Game uint64
+	// Move (KindMove) is the move as the hub stored it.
+	Move *store.Move
+	// Alert (KindAlert) is the hub's ID of the alert.
+	Alert uint64
+	// At is when the hall made the move, or last saw the alert's cause.
+	At time.Time
 }
 
 // retryDelay is how long a fact that arrived before the fact it follows
@@ -148,15 +168,22 @@ func (in *Inbox) applyBatch(msgs []jetstream.Msg) {
 		facts = append(facts, f)
 	}
 	if len(facts) == len(msgs) {
+		var news []News
 		err := in.DB.ImportBatch(func(t *store.ImportTx) error {
+			news = news[:0]
 			for _, f := range facts {
-				if err := in.applyTx(t, f); err != nil {
+				n, err := in.applyTx(t, f)
+				if err != nil {
 					return err
+				}
+				if n.Kind != "" {
+					news = append(news, n)
 				}
 			}
 			return nil
 		})
 		if err == nil {
+			in.tell(news...)
 			for i, m := range msgs {
 				if err := m.Ack(); err != nil {
 					in.Log.Warn("federation inbox: ack", "fact", facts[i].MsgID(), "err", err)
@@ -179,9 +206,12 @@ func (in *Inbox) handle(msg jetstream.Msg) {
 		in.refuse(msg, Fact{}, err)
 		return
 	}
-	err = in.Apply(f)
+	n, err := in.apply(f)
 	switch {
 	case err == nil:
+		if n.Kind != "" {
+			in.tell(n)
+		}
 		if err := msg.Ack(); err != nil {
 			in.Log.Warn("federation inbox: ack", "fact", f.MsgID(), "err", err)
 		}
@@ -219,28 +249,65 @@ func (in *Inbox) refuse(msg jetstream.Msg, f Fact, err error) {
 }
 
 // Apply stores one fact in the hub's store; a fact stored already is
-// skipped.
+// skipped. What it added goes to Stored.
 func (in *Inbox) Apply(f Fact) error {
-	return in.DB.ImportBatch(func(t *store.ImportTx) error { return in.applyTx(t, f) })
+	n, err := in.apply(f)
+	if err == nil && n.Kind != "" {
+		in.tell(n)
+	}
+	return err
 }
 
-// applyTx stores one fact within a batch.
-func (in *Inbox) applyTx(t *store.ImportTx, f Fact) error {
+// apply stores one fact in its own transaction.
+func (in *Inbox) apply(f Fact) (n News, err error) {
+	err = in.DB.ImportBatch(func(t *store.ImportTx) error {
+		n, err = in.applyTx(t, f)
+		return err
+	})
+	return n, err
+}
+
+// tell gives Stored what committed facts added.
+func (in *Inbox) tell(news ...News) {
+	if in.Stored == nil {
+		return
+	}
+	for _, n := range news {
+		in.Stored(n)
+	}
+}
+
+// applyTx stores one fact within a batch, and returns what it added for
+// the live pages (Kind empty: nothing to tell).
+func (in *Inbox) applyTx(t *store.ImportTx, f Fact) (News, error) {
 	switch f.Kind {
 	case KindGame:
 		_, _, err := t.Game(f.Hall, f.GameID, *f.Game)
-		return err
+		return News{}, err
 	case KindMove:
-		_, err := t.Move(f.Hall, f.GameID, *f.Move)
-		return err
+		applied, err := t.Move(f.Hall, f.GameID, *f.Move)
+		if err != nil || !applied {
+			return News{}, err
+		}
+		m := *f.Move
+		m.GameID = hubGame(t, f)
+		return News{Kind: KindMove, Hall: f.Hall, Game: m.GameID, Move: &m, At: m.Wall}, nil
 	case KindResult:
-		return t.Result(f.Hall, f.GameID, f.Result, f.Reason, f.Ended, f.Plies)
+		return News{}, t.Result(f.Hall, f.GameID, f.Result, f.Reason, f.Ended, f.Plies)
 	case KindAlert:
-		_, err := t.Alert(f.Hall, *f.Alert, hubGame(t, f))
-		return err
+		game := hubGame(t, f)
+		id, err := t.Alert(f.Hall, *f.Alert, game)
+		if err != nil {
+			return News{}, err
+		}
+		at := f.Alert.At
+		if !f.Alert.Last.IsZero() {
+			at = f.Alert.Last
+		}
+		return News{Kind: KindAlert, Hall: f.Hall, Game: game, Alert: id, At: at}, nil
 	case KindAction:
 		_, err := t.Action(f.Hall, *f.Action, hubGame(t, f))
-		return err
+		return News{}, err
 	case KindStatus:
 		in.mu.Lock()
 		defer in.mu.Unlock()
@@ -248,9 +315,9 @@ func (in *Inbox) applyTx(t *store.ImportTx, f Fact) error {
 			in.boards = map[string][]BoardStatus{}
 		}
 		in.boards[f.Hall] = f.Boards
-		return nil
+		return News{}, nil
 	}
-	return fmt.Errorf("unknown fact kind %q", f.Kind)
+	return News{}, fmt.Errorf("unknown fact kind %q", f.Kind)
 }
 
 // hubGame is the hub's ID of the hall's game a fact is about, 0 if none

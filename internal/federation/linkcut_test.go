@@ -3,6 +3,8 @@ package federation_test
 import (
 	"flag"
 	"path/filepath"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,7 +28,19 @@ func TestLinkCutMidRound(t *testing.T) {
 	top := startTopology(t, halls...)
 	dir := t.TempDir()
 	hub := openDB(t, filepath.Join(dir, "hub.db"))
-	startInbox(t, ctx, hub, top.hub.js, "")
+	// What the hub's live pages hear: the moves as they are stored.
+	var mu sync.Mutex
+	heard := map[uint64][]int{} // the hub's game: its plies
+	in := &federation.Inbox{DB: hub, JS: top.hub.js, Stored: func(n federation.News) {
+		if n.Kind == federation.KindMove {
+			mu.Lock()
+			defer mu.Unlock()
+			heard[n.Game] = append(heard[n.Game], n.Move.Ply)
+		}
+	}}
+	stop, err := in.Start(ctx)
+	require.NoError(t, err)
+	t.Cleanup(stop)
 	go func() {
 		for ctx.Err() == nil {
 			_, _ = federation.ReviveSources(ctx, top.hub.js) // as a hub node does
@@ -104,4 +118,26 @@ func TestLinkCutMidRound(t *testing.T) {
 	gs, err := hub.Games()
 	require.NoError(t, err)
 	assert.Len(t, gs, 3)
+
+	// The live pages heard every move once, in order, as the hub stored
+	// it; a fact that comes again brings no news.
+	want := make([]int, 40)
+	for i := range want {
+		want[i] = i + 1
+	}
+	heardOf := func(h string) []int {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(heard[hubGame(h)])
+	}
+	for _, h := range halls {
+		// Told just after the commit the test may have seen already.
+		require.Eventually(t, func() bool { return len(heardOf(h)) >= 40 }, 5*time.Second, 10*time.Millisecond, "hall %s", h)
+		assert.Equal(t, want, heardOf(h), "hall %s: the moves heard", h)
+	}
+	ms, err := dbs["north"].Moves(games["north"].ID)
+	require.NoError(t, err)
+	again := ms[len(ms)-1]
+	require.NoError(t, in.Apply(federation.Fact{Kind: federation.KindMove, Hall: "north", GameID: games["north"].ID, Move: &again}))
+	assert.Len(t, heardOf("north"), 40, "a move stored already is not heard again")
 }

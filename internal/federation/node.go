@@ -45,6 +45,13 @@ type Options struct {
 	// ResultStored (hub), if set, is called with the hub's game after a
 	// hall's result was stored.
 	ResultStored func(store.Game)
+	// MoveStored (hub), if set, is called with each hall's move once, as
+	// the hub stored it, in order per game: the hub's live pages show the
+	// halls' moves as they arrive.
+	MoveStored func(store.Move)
+	// AlertStored (hub), if set, is called with the hub's ID of a hall's
+	// alert (and of its game, 0 if none) when the alert came or changed.
+	AlertStored func(id, game uint64, at time.Time)
 	// Boards (hall), if set, returns the state of the hall's boards.
 	Boards func() []BoardStatus
 	// Command (hall), if set, does and audits what the hub's arbiter did
@@ -125,11 +132,11 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 			return nil, fmt.Errorf("federation: %w", err)
 		}
 		n.outbox = &Outbox{DB: o.DB, JS: js, Hall: o.Hall, Log: o.Log, Boards: o.Boards}
+		hubJS, err := jetstream.NewWithDomain(n.nc, HubDomain)
+		if err != nil {
+			return nil, fmt.Errorf("federation: %w", err)
+		}
 		if o.Command != nil {
-			hubJS, err := jetstream.NewWithDomain(n.nc, HubDomain)
-			if err != nil {
-				return nil, fmt.Errorf("federation: %w", err)
-			}
 			cf := &CommandFollower{JS: hubJS, Hall: o.Hall, Apply: o.Command, Log: o.Log}
 			n.wg.Go(func() { _ = cf.Run(ctx) })
 		}
@@ -139,7 +146,7 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 			if err != nil {
 				return nil, fmt.Errorf("federation: %w", err)
 			}
-			f := &Follower{KV: kv, Apply: o.ApplyRound, Log: o.Log}
+			f := &Follower{KV: kv, Hub: hubJS, Apply: o.ApplyRound, Log: o.Log}
 			n.wg.Go(func() {
 				if err := f.Run(ctx); err != nil && ctx.Err() == nil {
 					o.Log.Error("federation pairings stopped", "err", err)
@@ -179,6 +186,14 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 					return
 				}
 				o.ResultStored(g)
+			}
+		}
+		in.Stored = func(news News) {
+			switch {
+			case news.Kind == KindMove && o.MoveStored != nil:
+				o.MoveStored(*news.Move)
+			case news.Kind == KindAlert && o.AlertStored != nil:
+				o.AlertStored(news.Alert, news.Game, news.At)
 			}
 		}
 		if n.stop, err = in.Start(ctx); err != nil {

@@ -221,7 +221,14 @@ func (p *Pairer) Publish(ctx context.Context) error {
 // games of the hall's boards. A round Apply refuses is retried every
 // second (it may wait for an earlier one).
 type Follower struct {
+	// KV is the hall's mirror of the hub's bucket.
 	KV jetstream.KeyValue
+	// Hub, if set, reaches the hub's own bucket through the leaf link
+	// (JetStream domain HubDomain). While the mirror is stalled (a link
+	// came back, but the NATS server sets the mirror up again only after
+	// its back-off, which reaches minutes) the rounds are read from the
+	// hub directly, every second, as soon as it answers.
+	Hub jetstream.JetStream
 	// Apply stores a round; it reports whether the round was new.
 	Apply func(context.Context, store.Round) (bool, error)
 	Log   *slog.Logger
@@ -238,6 +245,19 @@ func (f *Follower) Run(ctx context.Context) error {
 	}
 	defer func() { _ = w.Stop() }()
 	var pending []jetstream.KeyValueEntry
+	// taken is the revision of each round taken, from the mirror or the
+	// hub (a mirror keeps the hub's revisions): a round comes once. last
+	// is the newest.
+	taken := map[string]uint64{}
+	var last uint64
+	take := func(e jetstream.KeyValueEntry) {
+		if e == nil || e.Operation() != jetstream.KeyValuePut || taken[e.Key()] == e.Revision() {
+			return
+		}
+		pending = append(pending, e)
+		taken[e.Key()] = e.Revision()
+		last = max(last, e.Revision())
+	}
 	retry := time.NewTicker(time.Second)
 	defer retry.Stop()
 	for {
@@ -245,12 +265,75 @@ func (f *Follower) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case e := <-w.Updates():
-			if e != nil && e.Operation() == jetstream.KeyValuePut {
-				pending = append(pending, e)
-			}
+			take(e)
 		case <-retry.C:
+			if f.Hub != nil && f.mirrorStalled(ctx) {
+				for _, e := range f.fromHub(ctx, last) {
+					take(e)
+				}
+			}
 		}
 		pending = f.apply(ctx, pending)
+	}
+}
+
+// mirrorStalled reports whether the hall's mirror has heard nothing from
+// the hub for StalledAfter (a live mirror hears a heartbeat every second).
+func (f *Follower) mirrorStalled(ctx context.Context) bool {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	st, err := f.KV.Status(ctx)
+	if err != nil {
+		f.Log.Debug("federation pairings: mirror status", "err", err)
+		return false
+	}
+	bs, ok := st.(*jetstream.KeyValueBucketStatus)
+	if !ok || bs.StreamInfo() == nil || bs.StreamInfo().Mirror == nil {
+		return false
+	}
+	m := bs.StreamInfo().Mirror
+	return m.Active < 0 || m.Active > StalledAfter
+}
+
+// hubReadWait bounds one read of the hub's bucket.
+const hubReadWait = 2 * time.Second
+
+// fromHub reads the rounds of the hub's own bucket if it holds a revision
+// newer than after and answers within hubReadWait; nil if it does not
+// (the next tick tries again) or has nothing newer.
+func (f *Follower) fromHub(ctx context.Context, after uint64) []jetstream.KeyValueEntry {
+	ctx, cancel := context.WithTimeout(ctx, hubReadWait)
+	defer cancel()
+	kv, err := f.Hub.KeyValue(ctx, PairingsBucket)
+	if err != nil {
+		f.Log.Debug("federation pairings: the hub's bucket", "err", err)
+		return nil
+	}
+	st, err := kv.Status(ctx)
+	if bs, ok := st.(*jetstream.KeyValueBucketStatus); err != nil || !ok || bs.StreamInfo().State.LastSeq <= after {
+		return nil
+	}
+	w, err := kv.WatchAll(ctx)
+	if err != nil {
+		f.Log.Debug("federation pairings: watch the hub's bucket", "err", err)
+		return nil
+	}
+	defer func() { _ = w.Stop() }()
+	var out []jetstream.KeyValueEntry
+	for {
+		select {
+		case <-ctx.Done():
+			f.Log.Debug("federation pairings: read the hub's bucket", "err", ctx.Err())
+			return out
+		case e, ok := <-w.Updates():
+			if !ok || e == nil { // all there is, read
+				if len(out) > 0 {
+					f.Log.Info("federation pairings: rounds read from the hub while the mirror waits to resume", "entries", len(out))
+				}
+				return out
+			}
+			out = append(out, e)
+		}
 	}
 }
 
