@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"time"
 
 	"arbiter/director"
 	"arbiter/internal/config"
@@ -40,6 +41,17 @@ func startFederation(ctx context.Context, wg *sync.WaitGroup, f config.Federatio
 		o.Command = func(_ context.Context, c federation.Command) error {
 			return hubCommand(d, c)
 		}
+		o.ApplyPlayers = func(_ context.Context, r federation.Roster) error {
+			_, err := d.ApplyRoster(r.TournamentID, r.EndedAfter, r.Players, "hub")
+			return err
+		}
+		o.ApplyResults = func(ctx context.Context, r federation.RoundResults) error {
+			results := make([]director.HubResult, len(r.Boards))
+			for i, b := range r.Boards {
+				results[i] = director.HubResult{Board: b.Board, Result: b.Result, GameResult: b.GameResult, Reason: b.Reason}
+			}
+			return d.ApplyResults(ctx, r.TournamentID, r.Round, results, "hub")
+		}
 	case "hub":
 		o.ResultStored = d.ImportedResult
 	}
@@ -61,6 +73,10 @@ func startFederation(ctx context.Context, wg *sync.WaitGroup, f config.Federatio
 						// have been missed.
 						node.RoundPaired()
 					}
+					switch u.Kind {
+					case "round", "result", "players", "":
+						node.RosterChanged()
+					}
 					if u.Kind == "alert" || !ok {
 						node.AlertsChanged()
 					}
@@ -71,6 +87,47 @@ func startFederation(ctx context.Context, wg *sync.WaitGroup, f config.Federatio
 		}
 	})
 	return node, nil
+}
+
+// outbox is what hallDone asks of a hall's federation node.
+type outbox interface {
+	OutboxEmpty() (bool, error)
+}
+
+// hallDone is closed once a federation's hall has played its part of the
+// event and the hub has it: every tournament is finished here (played, the
+// director's Done: every round the hub paired, and every board's result,
+// the hall's own and the other halls' from the hub), and every fact of the
+// hall's games was acknowledged by the hall stream the hub sources (the
+// outbox is empty, looked at every poll). It is never closed if ctx ends
+// first.
+func hallDone(ctx context.Context, wg *sync.WaitGroup, played <-chan struct{}, node outbox, poll time.Duration, log *slog.Logger) <-chan struct{} {
+	done := make(chan struct{})
+	wg.Go(func() {
+		select {
+		case <-ctx.Done():
+			return
+		case <-played:
+		}
+		t := time.NewTicker(poll)
+		defer t.Stop()
+		for {
+			empty, err := node.OutboxEmpty()
+			switch {
+			case err != nil:
+				log.Error("is the hall's outbox empty", "err", err)
+			case empty:
+				close(done)
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	})
+	return done
 }
 
 // hubCommand does in a hall what the hub's arbiter did about one of its

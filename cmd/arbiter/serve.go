@@ -113,12 +113,20 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	defer cancel()
 	var wg sync.WaitGroup
 	backupErr := startBackups(ctx, &wg, cfg, db, log.With("part", "backup"))
+	done, doneMsg := d.Done(), "arbiter: every tournament is complete"
 	if cfg.Federation.Role != "" {
 		fed, err := startFederation(ctx, &wg, cfg.Federation, db, d, log.With("part", "federation"))
 		if err != nil {
 			return err
 		}
 		defer fed.Close()
+		if cfg.Federation.Role == "hall" {
+			done = hallDone(ctx, &wg, d.Done(), fed, 250*time.Millisecond, log.With("part", "federation"))
+			doneMsg = "arbiter: this hall's games are all played and at the hub"
+		}
+	}
+	if testHookDirector != nil {
+		testHookDirector(cfg, d)
 	}
 
 	// Boards: the configured ports, or the demo's simulated boards.
@@ -259,8 +267,8 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	if exitWhenDone {
 		wg.Go(func() {
 			select {
-			case <-d.Done():
-				fmt.Fprintln(cmd.OutOrStdout(), "arbiter: every tournament is complete")
+			case <-done:
+				fmt.Fprintln(cmd.OutOrStdout(), doneMsg)
 				cancel()
 			case <-ctx.Done():
 			}
@@ -279,6 +287,10 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 
 // testHookOpened, when set by a test, is given the database serve opened.
 var testHookOpened func(*store.DB)
+
+// testHookDirector, when set by a test, is given each serve's
+// configuration and director, before the event runs.
+var testHookDirector func(*config.Config, *director.Director)
 
 // health is what /healthz reports: nil, or why the event is not safe.
 func health(db *store.DB, raw *store.RawLog, backupErr *atomic.Pointer[error]) error {
