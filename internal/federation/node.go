@@ -65,6 +65,8 @@ type Node struct {
 	outbox    *Outbox
 	pairer    *Pairer
 	roster    *RosterWriter
+	js        jetstream.JetStream
+	halls     []Hall
 	commander *Commander
 	inbox     *Inbox
 	stop      func()
@@ -183,6 +185,7 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 			return nil, fmt.Errorf("federation: %w", err)
 		}
 		n.roster = &RosterWriter{DB: o.DB, KV: rkv, Log: o.Log}
+		n.js, n.halls = js, halls
 		n.wg.Go(func() { _ = n.roster.Run(ctx) })
 		if err := EnsureCommands(ctx, js); err != nil {
 			return nil, fmt.Errorf("federation: %w", err)
@@ -237,6 +240,19 @@ func (n *Node) RosterChanged() {
 	if n.roster != nil {
 		n.roster.Notify()
 	}
+}
+
+// RosterDelivered writes, on a hub, what changed of the roster, and
+// reports whether every hall's mirror was delivered all of it; a hall's
+// is always delivered.
+func (n *Node) RosterDelivered(ctx context.Context) (bool, error) {
+	if n.roster == nil {
+		return true, nil
+	}
+	if err := n.roster.Publish(ctx); err != nil {
+		return false, err
+	}
+	return RosterDelivered(ctx, n.js, n.halls)
 }
 
 // OutboxEmpty reports, on a hall, whether every game's facts (the game,

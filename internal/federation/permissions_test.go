@@ -121,6 +121,10 @@ func TestHallCredentialsAndPermissions(t *testing.T) {
 		_, err := roster.Get(ctx, federation.PlayersKey(tid))
 		return err == nil
 	}, 10*time.Second, 20*time.Millisecond, "the players reach east")
+	require.Eventually(t, func() bool {
+		delivered, err := federation.RosterDelivered(ctx, top.hub.js, []federation.Hall{{Name: "east", Domain: "east"}})
+		return err == nil && delivered
+	}, 10*time.Second, 20*time.Millisecond, "the hub sees east's mirror has the roster")
 
 	// East writes west's facts: they reach neither west's stream nor the
 	// hub.

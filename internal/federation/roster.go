@@ -11,8 +11,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"arbiter/store"
@@ -187,6 +189,7 @@ type RosterWriter struct {
 	Poll time.Duration
 
 	notify chan struct{}
+	mu     sync.Mutex         // one Publish at a time
 	last   map[string]written // what the hub wrote (or found) last, by key
 }
 
@@ -251,6 +254,8 @@ func (w *RosterWriter) Run(ctx context.Context) error {
 // Publish writes the players and results of every tournament of the store
 // that are not in the bucket as they are.
 func (w *RosterWriter) Publish(ctx context.Context) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if w.last == nil {
 		w.last = map[string]written{}
 	}
@@ -345,6 +350,44 @@ func (w *RosterWriter) put(ctx context.Context, key string, v any) error {
 	}
 	w.last[key] = written{rev: rev, data: data}
 	return nil
+}
+
+// RosterDelivered reports whether the mirror of the roster bucket in each
+// hall's JetStream domain (Hall.Domain) that is linked to the hub holds
+// the hub's last value: a mirror keeps its origin's sequence numbers. A
+// hall that is not linked (no responders: its daemon ended, or its link is
+// down) is left out: nothing reaches it now anyway. A linked hall that
+// does not answer within a second has not.
+func RosterDelivered(ctx context.Context, js jetstream.JetStream, halls []Hall) (bool, error) {
+	stream := "KV_" + RosterBucket
+	s, err := js.Stream(ctx, stream)
+	if err != nil {
+		return false, fmt.Errorf("roster bucket: %w", err)
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		return false, fmt.Errorf("roster bucket: %w", err)
+	}
+	for _, h := range halls {
+		hall, err := jetstream.NewWithDomain(js.Conn(), h.Domain)
+		if err != nil {
+			return false, fmt.Errorf("hall %s: %w", h.Name, err)
+		}
+		hctx, cancel := context.WithTimeout(ctx, time.Second)
+		ms, err := hall.Stream(hctx, stream)
+		var mi *jetstream.StreamInfo
+		if err == nil {
+			mi, err = ms.Info(hctx)
+		}
+		cancel()
+		if errors.Is(err, nats.ErrNoResponders) {
+			continue
+		}
+		if err != nil || mi.State.LastSeq < info.State.LastSeq {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // RosterFollower is a hall's reader of the roster: the latest value of

@@ -74,6 +74,10 @@ func TestRosterReachesHallsOffline(t *testing.T) {
 	require.NoError(t, err)
 	w := &federation.RosterWriter{DB: hub, KV: kv}
 	require.NoError(t, w.Publish(ctx))
+	halls := []federation.Hall{{Name: "east", Domain: "east"}, {Name: "west", Domain: "west"}}
+	delivered, err := federation.RosterDelivered(ctx, top.hub.js, halls)
+	require.NoError(t, err)
+	require.False(t, delivered, "no hall has a mirror yet")
 	got := map[string]*hallRoster{}
 	for h, n := range top.halls {
 		mirror, err := federation.MirrorRoster(ctx, n.js, h, federation.HubDomain)
@@ -89,6 +93,10 @@ func TestRosterReachesHallsOffline(t *testing.T) {
 	for h := range top.halls {
 		require.Eventually(t, func() bool { return players(h) == 4 }, 10*time.Second, 10*time.Millisecond, "hall %s", h)
 	}
+	require.Eventually(t, func() bool {
+		delivered, err := federation.RosterDelivered(ctx, top.hub.js, halls)
+		return err == nil && delivered
+	}, 10*time.Second, 10*time.Millisecond, "both mirrors have the roster")
 
 	// A late entry and a result of round 1.
 	require.NoError(t, hub.PutPlayer(&store.Player{TournamentID: tid, ID: 5, Name: "Kuznetsov", Joined: 2, Byes: map[int]string{1: "H"}}))
@@ -119,6 +127,9 @@ func TestRosterReachesHallsOffline(t *testing.T) {
 	}
 	require.Eventually(t, func() bool { return withdrawn("west") }, 10*time.Second, 10*time.Millisecond)
 	assert.False(t, withdrawn("east"), "east cannot hear of it while cut off")
+	delivered, err = federation.RosterDelivered(ctx, top.hub.js, halls)
+	require.NoError(t, err)
+	assert.True(t, delivered, "west has the withdrawal; east, not linked, is left out")
 	top.links["east"].restore()
 	require.Eventually(t, func() bool { return withdrawn("east") }, 15*time.Second, 10*time.Millisecond, "east hears of it when its link returns")
 
