@@ -89,19 +89,16 @@ func startFederation(ctx context.Context, wg *sync.WaitGroup, f config.Federatio
 	return node, nil
 }
 
-// outbox is what hallDone asks of a hall's federation node.
-type outbox interface {
-	OutboxEmpty() (bool, error)
-}
-
-// hallDone is closed once a federation's hall has played its part of the
-// event and the hub has it: every tournament is finished here (played, the
-// director's Done: every round the hub paired, and every board's result,
-// the hall's own and the other halls' from the hub), and every fact of the
-// hall's games was acknowledged by the hall stream the hub sources (the
-// outbox is empty, looked at every poll). It is never closed if ctx ends
-// first.
-func hallDone(ctx context.Context, wg *sync.WaitGroup, played <-chan struct{}, node outbox, poll time.Duration, log *slog.Logger) <-chan struct{} {
+// federationDone is closed once a federation's daemon has played its part
+// of the event and the others have it. played is the director's Done:
+// every tournament is finished here (in a hall: every round the hub
+// paired, and every board's result, the hall's own and the other halls'
+// from the hub). Then ready is asked every poll: in a hall, whether the
+// outbox is empty (the hub has every fact of its games); on the hub,
+// whether every hall's mirror has the last roster (its last results).
+// With limit > 0, it is closed at most limit after played, with a
+// warning. It is never closed if ctx ends first.
+func federationDone(ctx context.Context, wg *sync.WaitGroup, played <-chan struct{}, ready func(context.Context) (bool, error), poll, limit time.Duration, what string, log *slog.Logger) <-chan struct{} {
 	done := make(chan struct{})
 	wg.Go(func() {
 		select {
@@ -109,19 +106,27 @@ func hallDone(ctx context.Context, wg *sync.WaitGroup, played <-chan struct{}, n
 			return
 		case <-played:
 		}
+		var deadline <-chan time.Time
+		if limit > 0 {
+			deadline = time.After(limit)
+		}
 		t := time.NewTicker(poll)
 		defer t.Stop()
 		for {
-			empty, err := node.OutboxEmpty()
+			ok, err := ready(ctx)
 			switch {
-			case err != nil:
-				log.Error("is the hall's outbox empty", "err", err)
-			case empty:
+			case err != nil && ctx.Err() == nil:
+				log.Error("federation: "+what, "err", err)
+			case ok:
 				close(done)
 				return
 			}
 			select {
 			case <-ctx.Done():
+				return
+			case <-deadline:
+				log.Warn("federation: done without "+what, "waited", limit)
+				close(done)
 				return
 			case <-t.C:
 			}

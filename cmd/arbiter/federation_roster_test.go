@@ -57,9 +57,10 @@ func inRound(r store.Round, pid int) bool {
 // after round 1, grants a requested bye and withdraws a player after round
 // 2. The halls refuse to make such changes themselves; the hub's next
 // rounds include the late entry and leave out the withdrawn player and the
-// bye; each hall ends by itself (--exit-when-done) once the Swiss is over
-// and its games are at the hub; and each hall's players, standings and TRF
-// are the hub's.
+// bye; each daemon ends by itself (--exit-when-done) once the Swiss is
+// over: the hub once the halls have its last results, each hall once its
+// games are at the hub; and each hall's players, standings and TRF are the
+// hub's.
 func TestFederationRosterThroughServe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a whole Swiss in three daemons")
@@ -84,9 +85,7 @@ func TestFederationRosterThroughServe(t *testing.T) {
 			HubURL: fmt.Sprintf("nats-leaf://%s:secret-of-%s@%s", h, h, leaf), FirstBoard: 1 + 2*i}
 		hallCfg[h] = cfg
 	}
-	hubCtx, stopHub := context.WithCancel(ctx)
-	defer stopHub()
-	_, hubOut, hubErr := startServe(t, hubCtx, hubCfg, false)
+	_, hubOut, hubErr := startServe(t, ctx, hubCfg, true)
 	hub := directorOf(hubCfg)
 	hallOut := map[string]*syncBuffer{}
 	hallErr := map[string]<-chan error{}
@@ -148,7 +147,19 @@ func TestFederationRosterThroughServe(t *testing.T) {
 	require.False(t, inRound(r3, 3), "round 3 leaves out the player on a bye")
 	require.True(t, inRound(r3, late.ID))
 
-	// Each hall ends by itself once the Swiss is over here and at the hub.
+	// Each daemon ends by itself once the Swiss is over: the hub when the
+	// halls have its last results (well before its 30 s limit), each hall
+	// when the hub has its games.
+	played(3)
+	over := time.Now()
+	select {
+	case err := <-hubErr:
+		require.NoError(t, err)
+	case <-ctx.Done():
+		t.Fatalf("the hub did not end by itself:\n%s", hubOut.String())
+	}
+	require.Contains(t, hubOut.String(), "every tournament is complete")
+	require.Less(t, time.Since(over), 20*time.Second, "the hub did not wait for the halls' mirrors")
 	for _, h := range halls {
 		select {
 		case err := <-hallErr[h]:
@@ -158,8 +169,6 @@ func TestFederationRosterThroughServe(t *testing.T) {
 		}
 		require.Contains(t, hallOut[h].String(), "this hall's games are all played and at the hub", "hall %s", h)
 	}
-	stopHub()
-	require.NoError(t, <-hubErr)
 
 	hubDB, err := store.Open(hubCfg.Event.Database, nil)
 	require.NoError(t, err)
@@ -192,44 +201,49 @@ func TestFederationRosterThroughServe(t *testing.T) {
 	}
 }
 
-// fakeOutbox is a hall's outbox that empties after a number of looks.
-type fakeOutbox struct {
+// readyAfter is ready after a number of looks.
+type readyAfter struct {
 	mu    sync.Mutex
 	looks int
 	left  int
 }
 
-func (o *fakeOutbox) OutboxEmpty() (bool, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.looks++
-	if o.left > 0 {
-		o.left--
+func (r *readyAfter) ready(context.Context) (bool, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.looks++
+	if r.left > 0 {
+		r.left--
 		return false, nil
 	}
 	return true, nil
 }
 
-func (o *fakeOutbox) looked() int {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.looks
+func (r *readyAfter) looked() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.looks
 }
 
-// A hall is done when its tournaments are played and its outbox is
-// empty, not before either; a hall stopped first is never done.
-func TestHallDone(t *testing.T) {
+// A federation's daemon is done when its tournaments are played and it is
+// ready (a hall's outbox is empty, the halls have the hub's last roster),
+// not before either, unless it waited its limit since played; a daemon
+// stopped first is never done.
+func TestFederationDone(t *testing.T) {
 	log := slog.New(slog.DiscardHandler)
+	never := 1 << 30
 	tests := []struct {
 		name   string
 		played bool
 		left   int
+		limit  time.Duration
 		done   bool
 	}{
-		{"played, outbox empty", true, 0, true},
-		{"played, outbox empties", true, 3, true},
-		{"not played", false, 0, false},
-		{"played, outbox never empties", true, 1 << 30, false},
+		{"played, ready", true, 0, 0, true},
+		{"played, ready later", true, 3, 0, true},
+		{"not played", false, 0, 0, false},
+		{"played, never ready", true, never, 0, false},
+		{"played, never ready, limited", true, never, 20 * time.Millisecond, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -239,15 +253,17 @@ func TestHallDone(t *testing.T) {
 			if tt.played {
 				close(played)
 			}
-			ob := &fakeOutbox{left: tt.left}
-			done := hallDone(ctx, &wg, played, ob, time.Millisecond, log)
+			r := &readyAfter{left: tt.left}
+			done := federationDone(ctx, &wg, played, r.ready, time.Millisecond, tt.limit, "ready", log)
 			if tt.done {
 				select {
 				case <-done:
 				case <-time.After(10 * time.Second):
 					t.Fatal("not done")
 				}
-				require.Equal(t, tt.left+1, ob.looked(), "done at the first look at an empty outbox")
+				if tt.left < never {
+					require.Equal(t, tt.left+1, r.looked(), "done at the first look that finds it ready")
+				}
 			} else {
 				time.Sleep(50 * time.Millisecond)
 				select {
@@ -259,7 +275,7 @@ func TestHallDone(t *testing.T) {
 			cancel()
 			wg.Wait()
 			if !tt.played {
-				require.Zero(t, ob.looked(), "the outbox is looked at once the hall has played")
+				require.Zero(t, r.looked(), "readiness is asked once the event is played")
 			}
 		})
 	}

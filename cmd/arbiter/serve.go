@@ -120,9 +120,14 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 			return err
 		}
 		defer fed.Close()
-		if cfg.Federation.Role == "hall" {
-			done = hallDone(ctx, &wg, d.Done(), fed, 250*time.Millisecond, log.With("part", "federation"))
+		flog := log.With("part", "federation")
+		switch cfg.Federation.Role {
+		case "hall":
+			empty := func(context.Context) (bool, error) { return fed.OutboxEmpty() }
+			done = federationDone(ctx, &wg, d.Done(), empty, 250*time.Millisecond, 0, "the hub has every fact of this hall", flog)
 			doneMsg = "arbiter: this hall's games are all played and at the hub"
+		case "hub":
+			done = federationDone(ctx, &wg, d.Done(), fed.RosterDelivered, 250*time.Millisecond, 30*time.Second, "every hall has the last results", flog)
 		}
 	}
 	if testHookDirector != nil {
