@@ -14,6 +14,7 @@ import (
 
 	"arbiter/director"
 	"arbiter/internal/config"
+	"arbiter/rules"
 	"arbiter/store"
 )
 
@@ -54,8 +55,8 @@ func inRound(r store.Round, pid int) bool {
 
 // The hub keeps the roster and the halls follow (issue 21): a Swiss in two
 // halls paired by a boardless hub, whose arbiter registers a late entry
-// after round 1, grants a requested bye and withdraws a player after round
-// 2. The halls refuse to make such changes themselves; the hub's next
+// after round 1, corrects a result played in a hall, grants a requested
+// bye and withdraws a player after round 2. The halls refuse to make such changes themselves; the hub's next
 // rounds include the late entry and leave out the withdrawn player and the
 // bye; each daemon ends by itself (--exit-when-done) once the Swiss is
 // over: the hub once the halls have its last results, each hall once its
@@ -136,6 +137,24 @@ func TestFederationRosterThroughServe(t *testing.T) {
 	require.True(t, inRound(rounds(hub.DB())[1], late.ID), "round 2 pairs the late entry")
 	played(2)
 
+	// The hub's arbiter corrects the result of a game played in east: east
+	// follows, audited as the hub's.
+	b1 := rounds(hub.DB())[1].Pairings[0]
+	require.NotZero(t, b1.GameID)
+	hg, err := hub.DB().Game(b1.GameID)
+	require.NoError(t, err)
+	corrected := rules.Draw(rules.ArbiterDecision)
+	if hg.Result == corrected.Result.String() {
+		corrected = rules.Win(rules.First, rules.ArbiterDecision)
+	}
+	require.NoError(t, hub.CorrectResult(ctx, b1.GameID, corrected, "chief", "the scoresheets say otherwise"))
+	require.Eventually(t, func() bool {
+		r2 := rounds(hallD["east"].DB())[1]
+		g, err := hallD["east"].DB().Game(r2.Pairings[0].GameID)
+		require.NoError(t, err)
+		return g.Result == corrected.Result.String() && g.Reason == corrected.Reason.String()
+	}, 30*time.Second, 20*time.Millisecond, "east has the hub's correction")
+
 	// A withdrawal and a requested bye: refused in a hall, done at the hub.
 	require.ErrorAs(t, hallD["west"].Withdraw(ctx, tid, 2, false, "west arbiter", "left"), &kept)
 	require.ErrorAs(t, hallD["west"].RequestBye(tid, 3, 3, director.ResultZeroBye, "west arbiter", "asked"), &kept)
@@ -197,6 +216,10 @@ func TestFederationRosterThroughServe(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, slices.ContainsFunc(acts, func(a store.Action) bool { return a.What == "apply-roster" && a.Who == "hub" }),
 			"hall %s audits the roster it took from the hub", h)
+		if h == "east" {
+			require.True(t, slices.ContainsFunc(acts, func(a store.Action) bool { return a.What == "correct-result" && a.Who == "hub" }),
+				"east audits the hub's correction")
+		}
 		require.NoError(t, db.Close())
 	}
 }
