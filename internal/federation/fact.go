@@ -4,7 +4,8 @@
 // and its boards' status) to its hall stream; the hub sources the hall
 // streams into one stream, and its inbox writes each fact once, in order
 // per game, into the hub's own store. The hub's rounds go to the halls
-// through a key-value bucket the hub alone writes (pairings.go), and the
+// through a key-value bucket the hub alone writes (pairings.go), its
+// players and every board's result through another (roster.go), and the
 // hub arbiter's actions on a hall's alerts through a command stream
 // (commands.go).
 package federation
