@@ -243,8 +243,8 @@ func (n *Node) RosterChanged() {
 }
 
 // RosterDelivered writes, on a hub, what changed of the roster, and
-// reports whether every hall's mirror was delivered all of it; a hall's
-// is always delivered.
+// reports whether the mirror of every hall linked to the hub holds all of
+// it (the package's RosterDelivered); a hall's is always delivered.
 func (n *Node) RosterDelivered(ctx context.Context) (bool, error) {
 	if n.roster == nil {
 		return true, nil
