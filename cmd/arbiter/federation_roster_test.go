@@ -19,18 +19,19 @@ import (
 )
 
 // serveDirectors records the director of each serve started with one of
-// the configurations given, through testHookDirector. Tests that use it
-// must not run in parallel: the hook is the package's.
-func serveDirectors(t *testing.T) func(*config.Config) *director.Director {
+// cfgs (testDirectors), and returns a function that waits for it.
+func serveDirectors(t *testing.T, cfgs ...*config.Config) func(*config.Config) *director.Director {
 	t.Helper()
 	var mu sync.Mutex
 	dirs := map[*config.Config]*director.Director{}
-	testHookDirector = func(c *config.Config, d *director.Director) {
-		mu.Lock()
-		defer mu.Unlock()
-		dirs[c] = d
+	for _, c := range cfgs {
+		testDirectors.Store(c, func(d *director.Director) {
+			mu.Lock()
+			defer mu.Unlock()
+			dirs[c] = d
+		})
+		t.Cleanup(func() { testDirectors.Delete(c) })
 	}
-	t.Cleanup(func() { testHookDirector = nil })
 	return func(c *config.Config) *director.Director {
 		t.Helper()
 		var d *director.Director
@@ -56,18 +57,17 @@ func inRound(r store.Round, pid int) bool {
 // The hub keeps the roster and the halls follow (issue 21): a Swiss in two
 // halls paired by a boardless hub, whose arbiter registers a late entry
 // after round 1, corrects a result played in a hall, grants a requested
-// bye and withdraws a player after round 2. The halls refuse to make such changes themselves; the hub's next
-// rounds include the late entry and leave out the withdrawn player and the
-// bye; each daemon ends by itself (--exit-when-done) once the Swiss is
-// over: the hub once the halls have its last results, each hall once its
-// games are at the hub; and each hall's players, standings and TRF are the
-// hub's.
+// bye and withdraws a player after round 2. The halls refuse to make such
+// changes themselves; the hub's next rounds include the late entry and
+// leave out the withdrawn player and the bye; each daemon ends by itself
+// (--exit-when-done) once the Swiss is over: the hub once the halls have
+// its last results, each hall once its games are at the hub; and each
+// hall's players, standings and TRF are the hub's.
 func TestFederationRosterThroughServe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a whole Swiss in three daemons")
 	}
-	// Not parallel: testHookDirector.
-	directorOf := serveDirectors(t)
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
@@ -86,6 +86,7 @@ func TestFederationRosterThroughServe(t *testing.T) {
 			HubURL: fmt.Sprintf("nats-leaf://%s:secret-of-%s@%s", h, h, leaf), FirstBoard: 1 + 2*i}
 		hallCfg[h] = cfg
 	}
+	directorOf := serveDirectors(t, hubCfg, hallCfg["east"], hallCfg["west"])
 	_, hubOut, hubErr := startServe(t, ctx, hubCfg, true)
 	hub := directorOf(hubCfg)
 	hallOut := map[string]*syncBuffer{}

@@ -130,8 +130,8 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 			done = federationDone(ctx, &wg, d.Done(), fed.RosterDelivered, 250*time.Millisecond, 30*time.Second, "every hall has the last results", flog)
 		}
 	}
-	if testHookDirector != nil {
-		testHookDirector(cfg, d)
+	if f, ok := testDirectors.Load(cfg); ok {
+		f.(func(*director.Director))(d)
 	}
 
 	// Boards: the configured ports, or the demo's simulated boards.
@@ -293,9 +293,9 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 // testHookOpened, when set by a test, is given the database serve opened.
 var testHookOpened func(*store.DB)
 
-// testHookDirector, when set by a test, is given each serve's
-// configuration and director, before the event runs.
-var testHookDirector func(*config.Config, *director.Director)
+// testDirectors, filled by tests, maps a configuration to a function that
+// is given the director serve made for it, before the event runs.
+var testDirectors sync.Map // *config.Config -> func(*director.Director)
 
 // health is what /healthz reports: nil, or why the event is not safe.
 func health(db *store.DB, raw *store.RawLog, backupErr *atomic.Pointer[error]) error {
