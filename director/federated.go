@@ -2,12 +2,16 @@ package director
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"arbiter/rules"
 	"arbiter/store"
 )
 
@@ -19,17 +23,44 @@ func (e *PairedElsewhereError) Error() string {
 	return "rounds are paired by " + e.By + ", not here"
 }
 
+// KeptElsewhereError refuses a change to the players or the rounds in a
+// daemon whose roster is kept by another (a federation's hall: its hub
+// registers late entries, withdrawals and byes, and the halls follow).
+type KeptElsewhereError struct {
+	By   string // who keeps the roster ("the hub")
+	What string // what was refused ("register a player")
+}
+
+func (e *KeptElsewhereError) Error() string {
+	return e.What + " refused in this hall: the players and rounds are kept by " + e.By + ": make the change there; this hall follows"
+}
+
+// keptElsewhere refuses what in a federation's hall; nil elsewhere.
+func (d *Director) keptElsewhere(what string) error {
+	if d.pairedBy == "" {
+		return nil
+	}
+	return &KeptElsewhereError{By: d.pairedBy, What: what}
+}
+
 // SetPairedElsewhere makes the director of a federation's hall leave
 // pairing to by (the hub): it pairs no round itself, and takes the hub's
-// rounds through ApplyRound. Call it before Run.
+// rounds through ApplyRound; nor does it change the players or the
+// tournament (late entries, withdrawals, byes, the end of a tournament),
+// which it takes from the hub through ApplyRoster and ApplyResults. Call
+// it before Run.
 func (d *Director) SetPairedElsewhere(by string) { d.pairedBy = by }
+
+// ErrNotRunning refuses a round that would start games before Run: the
+// round is taken again once the director runs.
+var ErrNotRunning = errors.New("the director does not run yet")
 
 // ApplyRound stores a round the federation's hub paired and starts the
 // games of the boards this hall plays: its table n of the tournament plays
 // board firstBoard+n-1. The other boards are stored without a game (their
 // hall plays them). A round stored already is left alone (applied false);
-// a round that is not the next one is refused. It is audited as an action
-// of who.
+// a round that is not the next one, or one given before Run, is refused.
+// It is audited as an action of who.
 func (d *Director) ApplyRound(ctx context.Context, r store.Round, firstBoard int, who string) (applied bool, err error) {
 	tr := d.tour(r.TournamentID)
 	if tr == nil {
@@ -40,6 +71,11 @@ func (d *Director) ApplyRound(ctx context.Context, r store.Round, firstBoard int
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.ctx == nil {
+		// The tables' goroutines are not running: a game started now
+		// would wait for them under the lock Run needs.
+		return false, fmt.Errorf("round %d of %s: %w", r.Number, tr.rec.Name, ErrNotRunning)
+	}
 	rounds, err := d.db.Rounds(tr.rec.ID)
 	if err != nil {
 		return false, err
@@ -65,6 +101,14 @@ func (d *Director) ApplyRound(ctx context.Context, r store.Round, firstBoard int
 			return players[i].Name
 		}
 		return fmt.Sprintf("player %d", pid)
+	}
+	for _, p := range r.Pairings {
+		for _, pid := range []int{p.First, p.Second} {
+			if pid > len(players) {
+				// A late entry: the hub's roster brings the player first.
+				return false, fmt.Errorf("round %d of %s: board %d: player %d is not registered in this hall yet", r.Number, tr.rec.Name, p.Board, pid)
+			}
+		}
 	}
 	round := store.Round{TournamentID: tr.rec.ID, Number: r.Number, PairedAt: r.PairedAt, Trace: r.Trace, How: r.How}
 	onTable := map[int]*store.Game{}
@@ -98,10 +142,17 @@ func (d *Director) ApplyRound(ctx context.Context, r store.Round, firstBoard int
 }
 
 // ImportedResult tells the hub's director that a hall's result was stored
-// (g as stored on the hub): the live pages hear of it, and the next round
-// is paired when the round is complete and auto-pairing is on.
+// (g as stored on the hub): the live pages hear of it, a player who lost by
+// forfeit without a move is marked absent as in a single daemon (and the
+// halls follow the hub's roster), and the next round is paired when the
+// round is complete and auto-pairing is on.
 func (d *Director) ImportedResult(g store.Game) {
 	d.hub.Publish(Update{Kind: "result", Game: g.ID, At: d.wall(), Data: g.Result})
+	res, ok := rules.ParseResult(g.Result)
+	reason, rok := rules.ParseReason(g.Reason)
+	if ok && rok {
+		d.forfeited(g, rules.Outcome{Result: res, Reason: reason}, "hall")
+	}
 	d.gameEnded(nil, g)
 }
 
@@ -117,4 +168,204 @@ func (d *Director) ImportedMove(m store.Move) {
 // consoles hear of it and reread the alerts.
 func (d *Director) ImportedAlert(id, game uint64, at time.Time) {
 	d.hub.Publish(Update{Kind: "alert", Game: game, At: at, Data: map[string]uint64{"alert": id}})
+}
+
+// ApplyRoster stores the players of a tournament as the federation's hub
+// keeps them (late entries, withdrawals, requested byes…) and the round
+// after which the hub ended it (0: none), in a hall. Players the hall has
+// are replaced by the hub's; the hub never drops one, and a roster with
+// fewer players than the hall's is refused. It reports whether anything
+// changed; a change is audited as an action of who.
+func (d *Director) ApplyRoster(id uint64, endedAfter int, players []store.Player, who string) (changed bool, err error) {
+	tr := d.tour(id)
+	if tr == nil {
+		return false, fmt.Errorf("the hub's players of tournament %d: %w", id, store.ErrNotFound)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	have, err := d.db.Players(id)
+	if err != nil {
+		return false, err
+	}
+	if len(players) < len(have) {
+		return false, fmt.Errorf("the hub's players of %s: %d, but this hall has %d: the hub lost players, this hall keeps its own", tr.rec.Name, len(players), len(have))
+	}
+	var notes []string
+	for i, p := range players {
+		if p.ID != i+1 {
+			return false, fmt.Errorf("the hub's players of %s: entry %d is player %d", tr.rec.Name, i+1, p.ID)
+		}
+		p.TournamentID = id
+		if len(p.Byes) == 0 {
+			p.Byes = nil
+		}
+		var old *store.Player
+		if i < len(have) {
+			old = &have[i]
+			if len(old.Byes) == 0 {
+				old.Byes = nil
+			}
+			if reflect.DeepEqual(*old, p) {
+				continue
+			}
+		}
+		if err := d.db.PutPlayer(&p); err != nil {
+			return false, err
+		}
+		notes = append(notes, rosterChange(old, p))
+	}
+	if endedAfter != tr.rec.EndedAfter {
+		rec := tr.rec
+		rec.EndedAfter = endedAfter
+		if err := d.db.UpdateTournament(&rec); err != nil {
+			return false, err
+		}
+		tr.rec = rec
+		notes = append(notes, fmt.Sprintf("ends after round %d", endedAfter))
+	}
+	if len(notes) == 0 {
+		return false, nil
+	}
+	data := tr.rec.Name + ": " + strings.Join(notes, "; ")
+	if err := d.db.AddAction(&store.Action{Who: who, What: "apply-roster", Why: "kept by " + d.pairedBy, Data: data, At: d.wall()}); err != nil {
+		return true, err
+	}
+	d.log.Info("roster applied", "tournament", tr.rec.Name, "changes", data, "by", who)
+	d.hub.Publish(Update{Kind: "players", At: d.wall(), Data: map[string]any{"tournament": id}})
+	d.background(d.checkDone)
+	return true, nil
+}
+
+// rosterChange says how player p differs from old (nil: a new player).
+func rosterChange(old *store.Player, p store.Player) string {
+	who := fmt.Sprintf("player %d %s", p.ID, p.Name)
+	if old == nil {
+		if p.Joined > 1 {
+			return who + fmt.Sprintf(" entered from round %d", p.Joined)
+		}
+		return who + " entered"
+	}
+	var out []string
+	switch {
+	case p.Withdrawn && !old.Withdrawn:
+		out = append(out, fmt.Sprintf("withdrawn from round %d", p.WithdrawnFrom))
+	case !p.Withdrawn && old.Withdrawn, !p.Absent && old.Absent:
+		out = append(out, "readmitted")
+	case p.Absent && !old.Absent:
+		out = append(out, "absent")
+	}
+	if !maps.Equal(p.Byes, old.Byes) {
+		byes := slices.Sorted(maps.Keys(p.Byes))
+		list := make([]string, len(byes))
+		for i, r := range byes {
+			list[i] = fmt.Sprintf("%s in round %d", p.Byes[r], r)
+		}
+		out = append(out, "byes: "+strings.Join(list, ", "))
+	}
+	if len(out) == 0 {
+		out = append(out, "details changed")
+	}
+	return who + " " + strings.Join(out, ", ")
+}
+
+// HubResult is the result of one board of a round as the federation's
+// hub stores it: on the pairing ("1-0", "+/-", "bye"…), and the result and
+// reason of its game, if it has one.
+type HubResult struct {
+	Board      int
+	Result     string
+	GameResult string
+	Reason     string
+}
+
+// ApplyResults stores, in a hall, the results the hub has of round's
+// boards: those other halls played, and those the hub's arbiter set or
+// corrected for this hall's own games (set on the game, audited as who's).
+// A hall's own result that the hub does not have yet is left alone: it is
+// on its way to the hub. A round the hall does not have yet is refused.
+func (d *Director) ApplyResults(ctx context.Context, id uint64, round int, results []HubResult, who string) error {
+	tr := d.tour(id)
+	if tr == nil {
+		return fmt.Errorf("the hub's results of tournament %d: %w", id, store.ErrNotFound)
+	}
+	type own struct {
+		game uint64
+		r    HubResult
+	}
+	var mine []own
+	changed := 0
+	err := func() error {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		rounds, err := d.db.Rounds(id)
+		if err != nil {
+			return err
+		}
+		if round < 1 || round > len(rounds) {
+			return fmt.Errorf("the hub's results of round %d of %s: this hall has %d rounds; the round comes first", round, tr.rec.Name, len(rounds))
+		}
+		r := rounds[round-1]
+		for _, hr := range results {
+			i := slices.IndexFunc(r.Pairings, func(p store.Pairing) bool { return p.Board == hr.Board })
+			if i < 0 {
+				return fmt.Errorf("the hub's results of round %d of %s: board %d is not in this hall's round", round, tr.rec.Name, hr.Board)
+			}
+			p := r.Pairings[i]
+			switch {
+			case p.Result == hr.Result:
+			case p.GameID != 0:
+				mine = append(mine, own{p.GameID, hr})
+			default:
+				if err := d.db.SetPairingResult(id, round, hr.Board, hr.Result); err != nil {
+					return err
+				}
+				changed++
+			}
+		}
+		return nil
+	}()
+	if err != nil {
+		return err
+	}
+	if changed > 0 {
+		d.hub.Publish(Update{Kind: "round", At: d.wall(), Data: map[string]any{"tournament": id, "round": round}})
+		d.background(d.checkDone)
+	}
+	for _, m := range mine {
+		if err := d.applyHubResult(ctx, m.game, round, m.r, who); err != nil {
+			return fmt.Errorf("the hub's result of round %d of %s board %d: %w", round, tr.rec.Name, m.r.Board, err)
+		}
+	}
+	return nil
+}
+
+// applyHubResult gives this hall's game the result the hub's arbiter set
+// (the game has none yet) or corrected (the hall's own result reached the
+// hub already).
+func (d *Director) applyHubResult(ctx context.Context, gameID uint64, round int, hr HubResult, who string) error {
+	res, ok := rules.ParseResult(hr.GameResult)
+	reason, rok := rules.ParseReason(hr.Reason)
+	if !ok || res == rules.Ongoing || !rok {
+		return fmt.Errorf("game %d: result %q (%q) is not a game's result", gameID, hr.GameResult, hr.Reason)
+	}
+	o := rules.Outcome{Result: res, Reason: reason}
+	g, err := d.db.Game(gameID)
+	if err != nil {
+		return err
+	}
+	why := fmt.Sprintf("set at the hub: round %d board %d", round, hr.Board)
+	if g.Result == "" {
+		return d.SetResult(ctx, gameID, o, who, why)
+	}
+	if g.Result == o.Result.String() && g.Reason == o.Reason.String() {
+		return nil
+	}
+	cur, err := d.db.OutboxCursorOf(gameID)
+	if err != nil {
+		return err
+	}
+	if !cur.Result {
+		return nil // the hall's result is on its way: the hub takes it
+	}
+	return d.CorrectResult(ctx, gameID, o, who, "corrected at the hub: round "+strconv.Itoa(round)+" board "+strconv.Itoa(hr.Board))
 }

@@ -160,6 +160,9 @@ func (d *Director) updateTournament(id uint64, what, who, why string, f func(tr 
 	if tr == nil {
 		return fmt.Errorf("tournament %d: %w", id, store.ErrNotFound)
 	}
+	if err := d.keptElsewhere(what); err != nil {
+		return err
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	rounds, err := d.db.Rounds(id)
@@ -467,6 +470,9 @@ func (d *Director) AddPlayer(id uint64, np NewPlayer, who, why string) (store.Pl
 	if np.Missed != ResultZeroBye && np.Missed != ResultHalfBye {
 		return store.Player{}, fmt.Errorf("%w: missed rounds score %q: want Z or H", errBadInput, np.Missed)
 	}
+	if err := d.keptElsewhere("add-player"); err != nil {
+		return store.Player{}, err
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	players, err := d.db.Players(id)
@@ -516,6 +522,9 @@ func (d *Director) updatePlayer(id uint64, pid int, what, who, why string, f fun
 	tr := d.tour(id)
 	if tr == nil {
 		return fmt.Errorf("tournament %d: %w", id, store.ErrNotFound)
+	}
+	if err := d.keptElsewhere(what); err != nil {
+		return err
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()

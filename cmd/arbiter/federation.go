@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"time"
 
 	"arbiter/director"
 	"arbiter/internal/config"
@@ -40,6 +41,17 @@ func startFederation(ctx context.Context, wg *sync.WaitGroup, f config.Federatio
 		o.Command = func(_ context.Context, c federation.Command) error {
 			return hubCommand(d, c)
 		}
+		o.ApplyPlayers = func(_ context.Context, r federation.Roster) error {
+			_, err := d.ApplyRoster(r.TournamentID, r.EndedAfter, r.Players, "hub")
+			return err
+		}
+		o.ApplyResults = func(ctx context.Context, r federation.RoundResults) error {
+			results := make([]director.HubResult, len(r.Boards))
+			for i, b := range r.Boards {
+				results[i] = director.HubResult{Board: b.Board, Result: b.Result, GameResult: b.GameResult, Reason: b.Reason}
+			}
+			return d.ApplyResults(ctx, r.TournamentID, r.Round, results, "hub")
+		}
 	case "hub":
 		o.ResultStored, o.MoveStored, o.AlertStored = d.ImportedResult, d.ImportedMove, d.ImportedAlert
 	}
@@ -61,6 +73,10 @@ func startFederation(ctx context.Context, wg *sync.WaitGroup, f config.Federatio
 						// have been missed.
 						node.RoundPaired()
 					}
+					switch u.Kind {
+					case "round", "result", "players", "":
+						node.RosterChanged()
+					}
 					if u.Kind == "alert" || !ok {
 						node.AlertsChanged()
 					}
@@ -71,6 +87,52 @@ func startFederation(ctx context.Context, wg *sync.WaitGroup, f config.Federatio
 		}
 	})
 	return node, nil
+}
+
+// federationDone is closed once a federation's daemon has played its part
+// of the event and the others have it. played is the director's Done:
+// every tournament is finished here (in a hall: every round the hub
+// paired, and every board's result, the hall's own and the other halls'
+// from the hub). Then ready is asked every poll: in a hall, whether the
+// outbox is empty (the hub has every fact of its games); on the hub,
+// whether every hall's mirror has the last roster (its last results).
+// With limit > 0, it is closed at most limit after played, with a
+// warning. It is never closed if ctx ends first.
+func federationDone(ctx context.Context, wg *sync.WaitGroup, played <-chan struct{}, ready func(context.Context) (bool, error), poll, limit time.Duration, what string, log *slog.Logger) <-chan struct{} {
+	done := make(chan struct{})
+	wg.Go(func() {
+		select {
+		case <-ctx.Done():
+			return
+		case <-played:
+		}
+		var deadline <-chan time.Time
+		if limit > 0 {
+			deadline = time.After(limit)
+		}
+		t := time.NewTicker(poll)
+		defer t.Stop()
+		for {
+			ok, err := ready(ctx)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				log.Error("federation: "+what, "err", err)
+			case ok:
+				close(done)
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-deadline:
+				log.Warn("federation: done without "+what, "waited", limit)
+				close(done)
+				return
+			case <-t.C:
+			}
+		}
+	})
+	return done
 }
 
 // hubCommand does in a hall what the hub's arbiter did about one of its

@@ -114,12 +114,25 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	defer cancel()
 	var wg sync.WaitGroup
 	backupErr := startBackups(ctx, &wg, cfg, db, log.With("part", "backup"))
+	done, doneMsg := d.Done(), "arbiter: every tournament is complete"
 	if cfg.Federation.Role != "" {
 		fed, err := startFederation(ctx, &wg, cfg.Federation, db, d, log.With("part", "federation"))
 		if err != nil {
 			return err
 		}
 		defer fed.Close()
+		flog := log.With("part", "federation")
+		switch cfg.Federation.Role {
+		case "hall":
+			empty := func(context.Context) (bool, error) { return fed.OutboxEmpty() }
+			done = federationDone(ctx, &wg, d.Done(), empty, 250*time.Millisecond, 0, "the hub has every fact of this hall", flog)
+			doneMsg = "arbiter: this hall's games are all played and at the hub"
+		case "hub":
+			done = federationDone(ctx, &wg, d.Done(), fed.RosterDelivered, 250*time.Millisecond, 30*time.Second, "every hall has the last results", flog)
+		}
+	}
+	if f, ok := testDirectors.Load(cfg); ok {
+		f.(func(*director.Director))(d)
 	}
 
 	// Boards: the configured ports, or the demo's simulated boards.
@@ -261,8 +274,8 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	if exitWhenDone {
 		wg.Go(func() {
 			select {
-			case <-d.Done():
-				fmt.Fprintln(cmd.OutOrStdout(), "arbiter: every tournament is complete")
+			case <-done:
+				fmt.Fprintln(cmd.OutOrStdout(), doneMsg)
 				cancel()
 			case <-ctx.Done():
 			}
@@ -281,6 +294,10 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 
 // testHookOpened, when set by a test, is given the database serve opened.
 var testHookOpened func(*store.DB)
+
+// testDirectors, filled by tests, maps a configuration to a function that
+// is given the director serve made for it, before the event runs.
+var testDirectors sync.Map // *config.Config -> func(*director.Director)
 
 // health is what /healthz reports: nil, or why the event is not safe.
 func health(db *store.DB, raw *store.RawLog, backupErr *atomic.Pointer[error]) error {

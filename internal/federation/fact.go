@@ -7,8 +7,9 @@
 // it added (News). The hub's rounds go to the halls through a key-value
 // bucket the hub alone writes, mirrored in each hall and read from the hub
 // directly while the mirror recovers from a link failure (pairings.go),
-// and the hub arbiter's actions on a hall's alerts through a command
-// stream (commands.go).
+// its players and every board's result through another (roster.go), and
+// the hub arbiter's actions on a hall's alerts through a command stream
+// (commands.go).
 package federation
 
 import (

@@ -57,6 +57,11 @@ type Options struct {
 	// Command (hall), if set, does and audits what the hub's arbiter did
 	// about one of the hall's alerts.
 	Command func(context.Context, Command) error
+	// ApplyPlayers and ApplyResults (hall), if both set, store what the
+	// hub keeps of a tournament's players and of a round's results (the
+	// roster bucket).
+	ApplyPlayers func(context.Context, Roster) error
+	ApplyResults func(context.Context, RoundResults) error
 }
 
 // Node is a running hall outbox or hub inbox with its NATS connection and,
@@ -66,6 +71,9 @@ type Node struct {
 	nc        *nats.Conn
 	outbox    *Outbox
 	pairer    *Pairer
+	roster    *RosterWriter
+	js        jetstream.JetStream
+	halls     []Hall
 	commander *Commander
 	inbox     *Inbox
 	stop      func()
@@ -141,6 +149,18 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 			n.wg.Go(func() { _ = cf.Run(ctx) })
 		}
 		n.wg.Go(func() { _ = n.outbox.Run(ctx) })
+		if o.ApplyPlayers != nil && o.ApplyResults != nil {
+			kv, err := MirrorRoster(ctx, js, o.Hall, HubDomain)
+			if err != nil {
+				return nil, fmt.Errorf("federation: %w", err)
+			}
+			f := &RosterFollower{KV: kv, ApplyPlayers: o.ApplyPlayers, ApplyResults: o.ApplyResults, Log: o.Log}
+			n.wg.Go(func() {
+				if err := f.Run(ctx); err != nil && ctx.Err() == nil {
+					o.Log.Error("federation roster stopped", "err", err)
+				}
+			})
+		}
 		if o.ApplyRound != nil {
 			kv, err := MirrorPairings(ctx, js, o.Hall, HubDomain)
 			if err != nil {
@@ -167,6 +187,13 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 		}
 		n.pairer = &Pairer{DB: o.DB, KV: kv, Log: o.Log}
 		n.wg.Go(func() { _ = n.pairer.Run(ctx) })
+		rkv, err := EnsureRoster(ctx, js)
+		if err != nil {
+			return nil, fmt.Errorf("federation: %w", err)
+		}
+		n.roster = &RosterWriter{DB: o.DB, KV: rkv, Log: o.Log}
+		n.js, n.halls = js, halls
+		n.wg.Go(func() { _ = n.roster.Run(ctx) })
 		if err := EnsureCommands(ctx, js); err != nil {
 			return nil, fmt.Errorf("federation: %w", err)
 		}
@@ -220,6 +247,41 @@ func (n *Node) RoundPaired() {
 	if n.pairer != nil {
 		n.pairer.Notify()
 	}
+}
+
+// RosterChanged tells a hub's roster writer that players, results or a
+// tournament's rounds changed; a hall ignores it.
+func (n *Node) RosterChanged() {
+	if n.roster != nil {
+		n.roster.Notify()
+	}
+}
+
+// RosterDelivered writes, on a hub, what changed of the roster, and
+// reports whether the mirror of every hall linked to the hub holds all of
+// it (the package's RosterDelivered); a hall's is always delivered.
+func (n *Node) RosterDelivered(ctx context.Context) (bool, error) {
+	if n.roster == nil {
+		return true, nil
+	}
+	if err := n.roster.Publish(ctx); err != nil {
+		return false, err
+	}
+	return RosterDelivered(ctx, n.js, n.halls)
+}
+
+// OutboxEmpty reports, on a hall, whether every game's facts (the game,
+// its moves, its result) were acknowledged by the hall stream, from where
+// the hub sources them; a hub's is always empty.
+func (n *Node) OutboxEmpty() (bool, error) {
+	if n.outbox == nil {
+		return true, nil
+	}
+	items, err := n.outbox.DB.OutboxPending(1)
+	if err != nil {
+		return false, fmt.Errorf("federation outbox: %w", err)
+	}
+	return len(items) == 0, nil
 }
 
 // AlertsChanged tells a hub's command sender that alerts changed (one of

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -35,6 +36,7 @@ type Outbox struct {
 	// board states (0: 500ms): reading them all is not done per move.
 	AuditEvery time.Duration
 
+	once   sync.Once
 	notify chan struct{}
 	warned map[uint64]bool
 
@@ -56,16 +58,16 @@ func (o *Outbox) Notify() {
 	}
 }
 
+// init sets the outbox up once, whoever comes first: Notify, Run or
+// Flush.
 func (o *Outbox) init() {
-	if o.notify == nil {
+	o.once.Do(func() {
 		o.notify = make(chan struct{}, 1)
-	}
-	if o.warned == nil {
 		o.warned = map[uint64]bool{}
-	}
-	if o.Log == nil {
-		o.Log = slog.Default()
-	}
+		if o.Log == nil {
+			o.Log = slog.Default()
+		}
+	})
 }
 
 // Run flushes the outbox after each Notify and every Poll until ctx ends.

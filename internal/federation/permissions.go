@@ -16,11 +16,13 @@ const DeliverPrefix = "arbiter-deliver"
 // receive against Publish): its own facts, its own stream's deliveries and
 // mirror deliveries (DeliverPrefix), its own JetStream API (the hub
 // sourcing its stream), answers to requests, and reading the hub's
-// pairings bucket and its own command consumer. It may not send another
-// hall's facts, nor write the pairings bucket or the command stream.
+// pairings and roster buckets and its own command consumer. It may not
+// send another hall's facts, nor write the pairings or roster buckets or
+// the command stream.
 func HallPermissions(hall string) *server.Permissions {
 	hubAPI := "$JS." + HubDomain + ".API."
 	kvStream := "KV_" + PairingsBucket
+	rosterStream := "KV_" + RosterBucket
 	durable := (&CommandFollower{Hall: hall}).Durable()
 	subjects := []string{
 		"arbiter." + hall + ".>",
@@ -32,6 +34,10 @@ func HallPermissions(hall string) *server.Permissions {
 		hubAPI + "CONSUMER.CREATE." + kvStream, hubAPI + "CONSUMER.CREATE." + kvStream + ".>",
 		hubAPI + "CONSUMER.DELETE." + kvStream + ".>",
 		hubAPI + "STREAM.INFO." + kvStream,
+		// And so does its mirror of the roster bucket.
+		hubAPI + "CONSUMER.CREATE." + rosterStream, hubAPI + "CONSUMER.CREATE." + rosterStream + ".>",
+		hubAPI + "CONSUMER.DELETE." + rosterStream + ".>",
+		hubAPI + "STREAM.INFO." + rosterStream,
 		// The hall's own consumer of its commands.
 		hubAPI + "CONSUMER.CREATE." + CommandStream + "." + durable + ".>",
 		hubAPI + "CONSUMER.DURABLE.CREATE." + CommandStream + "." + durable,

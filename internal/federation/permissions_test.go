@@ -95,6 +95,9 @@ func TestHallCredentialsAndPermissions(t *testing.T) {
 	require.NoError(t, err)
 	_, err = federation.PublishRound(ctx, kv, "Federated open", paired(tid, 1))
 	require.NoError(t, err)
+	rkv, err := federation.EnsureRoster(ctx, top.hub.js)
+	require.NoError(t, err)
+	require.NoError(t, (&federation.RosterWriter{DB: hub, KV: rkv}).Publish(ctx))
 
 	// What each hall may do works: its facts reach the hub, the rounds
 	// reach it.
@@ -112,6 +115,16 @@ func TestHallCredentialsAndPermissions(t *testing.T) {
 		_, err := mirror.Get(ctx, federation.RoundKey(tid, 1))
 		return err == nil
 	}, 10*time.Second, 20*time.Millisecond, "round 1 reaches east")
+	roster, err := federation.MirrorRoster(ctx, top.halls["east"].js, "east", federation.HubDomain)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		_, err := roster.Get(ctx, federation.PlayersKey(tid))
+		return err == nil
+	}, 10*time.Second, 20*time.Millisecond, "the players reach east")
+	require.Eventually(t, func() bool {
+		delivered, err := federation.RosterDelivered(ctx, top.hub.js, []federation.Hall{{Name: "east", Domain: "east"}})
+		return err == nil && delivered
+	}, 10*time.Second, 20*time.Millisecond, "the hub sees east's mirror has the roster")
 
 	// East writes west's facts: they reach neither west's stream nor the
 	// hub.
@@ -126,6 +139,11 @@ func TestHallCredentialsAndPermissions(t *testing.T) {
 	_, err = mirror.Put(ctx, federation.RoundKey(tid, 2), []byte(`{"round":{"tournament":1,"number":2}}`))
 	require.Error(t, err, "a hall cannot write the hub's pairings")
 	require.NoError(t, top.halls["east"].nc.Publish("$KV."+federation.PairingsBucket+"."+federation.RoundKey(tid, 3), []byte(`{}`)))
+	require.NoError(t, top.halls["east"].nc.Flush())
+	// Nor the roster.
+	_, err = roster.Put(ctx, federation.PlayersKey(tid), []byte(`{}`))
+	require.Error(t, err, "a hall cannot write the hub's roster")
+	require.NoError(t, top.halls["east"].nc.Publish("$KV."+federation.RosterBucket+"."+federation.ResultsKey(tid, 1), []byte(`{}`)))
 	require.NoError(t, top.halls["east"].nc.Flush())
 	// Nor the command stream.
 	require.NoError(t, top.halls["east"].nc.Publish(federation.CommandSubject("west", federation.CmdResolveAlert), []byte(`{}`)))
@@ -150,6 +168,12 @@ func TestHallCredentialsAndPermissions(t *testing.T) {
 	assert.ErrorIs(t, err, jetstream.ErrKeyNotFound)
 	_, err = kv.Get(ctx, federation.RoundKey(tid, 3))
 	assert.ErrorIs(t, err, jetstream.ErrKeyNotFound)
+	e, err := rkv.Get(ctx, federation.PlayersKey(tid))
+	require.NoError(t, err)
+	assert.Equal(t, uint64(1), e.Revision(), "the hub's players are as the hub wrote them")
+	e, err = rkv.Get(ctx, federation.ResultsKey(tid, 1))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"tournamentId":1,"tournament":"Federated open","round":1,"boards":[]}`, string(e.Value()))
 	cs, err := top.hub.js.Stream(ctx, federation.CommandStream)
 	if err == nil {
 		ci, err := cs.Info(ctx)
