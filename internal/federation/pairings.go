@@ -140,58 +140,20 @@ type Pairer struct {
 	// Poll is how often Run looks at the store without a Notify (0: 5s).
 	Poll time.Duration
 
-	notify chan struct{}
+	wake wake
 }
 
 // Notify tells a running Pairer that a round was paired. It never blocks.
-func (p *Pairer) Notify() {
-	select {
-	case p.notifyChan() <- struct{}{}:
-	default:
-	}
-}
-
-func (p *Pairer) notifyChan() chan struct{} {
-	if p.notify == nil {
-		p.notify = make(chan struct{}, 1)
-	}
-	return p.notify
-}
+func (p *Pairer) Notify() { p.wake.notify() }
 
 // Run publishes the rounds until ctx ends. A round that cannot be
 // published is logged and tried again; one that the bucket holds with
 // other pairings raises an alert once.
 func (p *Pairer) Run(ctx context.Context) error {
-	if p.Log == nil {
-		p.Log = slog.Default()
-	}
-	notify := p.notifyChan()
-	poll := p.Poll
-	if poll <= 0 {
-		poll = 5 * time.Second
-	}
-	t := time.NewTicker(poll)
-	defer t.Stop()
-	alerted := map[string]bool{}
-	for {
-		if err := p.Publish(ctx); err != nil && ctx.Err() == nil {
-			p.Log.Error("federation pairings: publish", "err", err)
-			if errors.Is(err, ErrRoundChanged) && !alerted[err.Error()] {
-				alerted[err.Error()] = true
-				a := &store.Alert{Kind: "federation", Message: err.Error(), At: time.Now(), Where: PairingsBucket,
-					Advice: "someone other than the hub wrote the pairings: check the halls' credentials; the halls follow the bucket"}
-				if aerr := p.DB.AddAlert(a); aerr != nil {
-					p.Log.Error("federation pairings: alert", "err", aerr)
-				}
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-notify:
-		case <-t.C:
-		}
-	}
+	return bucketWriter{db: p.DB, log: p.Log, poll: p.Poll, what: "pairings", bucket: PairingsBucket,
+		changed: ErrRoundChanged, wake: &p.wake, publish: p.Publish,
+		advice: "someone other than the hub wrote the pairings: check the halls' credentials; the halls follow the bucket",
+	}.run(ctx)
 }
 
 // Publish publishes every round of every tournament of the store.

@@ -188,9 +188,9 @@ type RosterWriter struct {
 	// Poll is how often Run looks at the store without a Notify (0: 5s).
 	Poll time.Duration
 
-	notify chan struct{}
-	mu     sync.Mutex         // one Publish at a time
-	last   map[string]written // what the hub wrote (or found) last, by key
+	wake wake
+	mu   sync.Mutex         // one Publish at a time
+	last map[string]written // what the hub wrote (or found) last, by key
 }
 
 // written is a value of the roster bucket at its revision.
@@ -201,54 +201,16 @@ type written struct {
 
 // Notify tells a running RosterWriter that players or results changed.
 // It never blocks.
-func (w *RosterWriter) Notify() {
-	select {
-	case w.notifyChan() <- struct{}{}:
-	default:
-	}
-}
-
-func (w *RosterWriter) notifyChan() chan struct{} {
-	if w.notify == nil {
-		w.notify = make(chan struct{}, 1)
-	}
-	return w.notify
-}
+func (w *RosterWriter) Notify() { w.wake.notify() }
 
 // Run writes the roster until ctx ends. A key that cannot be written is
 // logged and tried again; one written by someone else raises an alert once
 // and is written over (the hub keeps the roster).
 func (w *RosterWriter) Run(ctx context.Context) error {
-	if w.Log == nil {
-		w.Log = slog.Default()
-	}
-	notify := w.notifyChan()
-	poll := w.Poll
-	if poll <= 0 {
-		poll = 5 * time.Second
-	}
-	t := time.NewTicker(poll)
-	defer t.Stop()
-	alerted := map[string]bool{}
-	for {
-		if err := w.Publish(ctx); err != nil && ctx.Err() == nil {
-			w.Log.Error("federation roster: publish", "err", err)
-			if errors.Is(err, ErrRosterChanged) && !alerted[err.Error()] {
-				alerted[err.Error()] = true
-				a := &store.Alert{Kind: "federation", Message: err.Error(), At: time.Now(), Where: RosterBucket,
-					Advice: "someone other than the hub wrote the roster: check the halls' credentials; the hub writes it again"}
-				if aerr := w.DB.AddAlert(a); aerr != nil {
-					w.Log.Error("federation roster: alert", "err", aerr)
-				}
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-notify:
-		case <-t.C:
-		}
-	}
+	return bucketWriter{db: w.DB, log: w.Log, poll: w.Poll, what: "roster", bucket: RosterBucket,
+		changed: ErrRosterChanged, wake: &w.wake, publish: w.Publish,
+		advice: "someone other than the hub wrote the roster: check the halls' credentials; the hub writes it again",
+	}.run(ctx)
 }
 
 // Publish writes the players and results of every tournament of the store
