@@ -18,7 +18,9 @@
 //
 // and back:
 //
-//	sensorboard.ClockMsg  -> the clock set and run for the side to move ([dgt.Conn.SetClock])
+//	sensorboard.ClockMsg  -> the clock set and run for the side to move ([dgt.Conn.SetClock]),
+//	                         or stopped at its times when neither runs ([dgt.Conn.StopClock]:
+//	                         the game ended, the arbiter paused it, the board is being put right)
 //	sensorboard.AlertMsg  -> text on a DGT 3000 ([dgt.Conn.ShowText]; a cleared alert ends the text)
 //	sensorboard.AckMoveMsg, LightMsg, others -> nothing (a DGT board has no lights)
 //

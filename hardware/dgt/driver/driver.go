@@ -40,6 +40,14 @@ type Config struct {
 	Now func() time.Duration
 	// Handler receives every translated event, from the board's goroutine.
 	Handler func(sensorboard.Event)
+	// Raw, if set, receives the raw log of every board under its id:
+	// every chunk read from it and every command written to it, stamped
+	// with the instant its session took or sent it ([dgt.ConnConfig.Raw]),
+	// from which a [Replayer] recreates the board's events. The chunks
+	// before the board told its serial number follow once it has. Raw is
+	// called from the port's goroutine, must be quick and must not call
+	// the driver; c.Data is valid only during the call.
+	Raw func(board string, c dgt.Chunk)
 	// Open opens a port (default [dgt.OpenSerial]).
 	Open func(path string) (io.ReadWriteCloser, error)
 	// Logger receives diagnostics (default slog.Default()).
@@ -146,12 +154,15 @@ func (d *Driver) Send(board string, m sensorboard.Message) error {
 	}
 	switch m := m.(type) {
 	case *sensorboard.ClockMsg:
-		side, ok := m.Running.Color()
-		if !ok {
-			return nil // a DGT clock cannot be set stopped; it keeps what it shows
-		}
 		ms := func(v uint32) time.Duration { return time.Duration(v) * time.Millisecond }
-		if err := l.conn.SetClock(ms(m.First), ms(m.Second), side); err != nil {
+		if side, ok := m.Running.Color(); ok {
+			err = l.conn.SetClock(ms(m.First), ms(m.Second), side)
+		} else {
+			// Both clocks stand: the game ended, the arbiter paused it or
+			// holds it while the board is put right.
+			err = l.conn.StopClock(ms(m.First), ms(m.Second))
+		}
+		if err != nil {
 			return fmt.Errorf("dgt board %s: clock: %w", board, err)
 		}
 	case *sensorboard.AlertMsg:
@@ -206,12 +217,21 @@ type link struct {
 	qmu   sync.Mutex
 	queue []sensorboard.Event
 	ready chan struct{}
+
+	// The raw log (Config.Raw), guarded by the Conn's lock: the id it is
+	// written under, and the chunks read and written before it was known.
+	rawID    string
+	rawEarly []dgt.Chunk
+	rawBytes int
 }
 
 func (d *Driver) newLink(path string) *link {
 	l := &link{d: d, path: path, ready: make(chan struct{}, 1)}
-	l.conn = dgt.NewConn(dgt.ConnConfig{Session: d.cfg.Session, Now: d.cfg.Now, Emit: l.take,
-		Logger: d.log.With("port", path)})
+	cc := dgt.ConnConfig{Session: d.cfg.Session, Now: d.cfg.Now, Emit: l.take, Logger: d.log.With("port", path)}
+	if d.cfg.Raw != nil {
+		cc.Raw = l.rawChunk
+	}
+	l.conn = dgt.NewConn(cc)
 	return l
 }
 
@@ -291,6 +311,7 @@ func (l *link) take(e dgt.Event) {
 			l.d.mu.Lock()
 			l.d.boards[id] = l
 			l.d.mu.Unlock()
+			l.rawNamed(id)
 		}
 		ev.Kind = sensorboard.EventHello
 		ev.Hello = &sensorboard.Hello{Caps: Caps, MaxHeight: 1, Width: 8, Height: 8, Cells: 64, ID: id,

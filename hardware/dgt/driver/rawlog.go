@@ -1,0 +1,87 @@
+package driver
+
+import (
+	"bytes"
+	"io"
+	"log/slog"
+	"time"
+
+	"arbiter/hardware/dgt"
+	"arbiter/hardware/sensorboard"
+)
+
+// maxEarlyRaw bounds the bytes of the raw log kept before a board has
+// told its serial number (its handshake is a few dozen bytes).
+const maxEarlyRaw = 4096
+
+// rawChunk writes a chunk of the board's raw log under its id, or keeps it
+// until the board has told its serial number. The Conn calls it with its
+// lock held, as it calls take.
+func (l *link) rawChunk(c dgt.Chunk) {
+	if l.rawID != "" {
+		l.d.cfg.Raw(l.rawID, c)
+		return
+	}
+	if l.rawBytes+len(c.Data) > maxEarlyRaw {
+		return
+	}
+	c.Data = bytes.Clone(c.Data)
+	l.rawEarly = append(l.rawEarly, c)
+	l.rawBytes += len(c.Data)
+}
+
+// rawNamed writes the raw log under id from now on, the chunks kept until
+// the board told it first.
+func (l *link) rawNamed(id string) {
+	if l.d.cfg.Raw == nil {
+		return
+	}
+	l.rawID = id
+	for _, c := range l.rawEarly {
+		l.d.cfg.Raw(id, c)
+	}
+	l.rawEarly, l.rawBytes = nil, 0
+}
+
+// Replayer reads one DGT board's raw log (Config.Raw) again, offline and
+// deterministically: the chunks go in, in order, and out come the events
+// the driver delivered live for that board (the same settled squares,
+// orientation, presses and instants), translated as the driver
+// translates them. Its input is (host instant, sent, bytes); see
+// [dgt.Replayer].
+type Replayer struct {
+	r *dgt.Replayer
+	l *link
+}
+
+// NewReplayer returns a replayer of a board read through port with the
+// session configuration of the live driver (Config.Session).
+func NewReplayer(session dgt.Config, port string) *Replayer {
+	d := &Driver{cfg: Config{Session: session, Now: func() time.Duration { return 0 }, Open: func(string) (io.ReadWriteCloser, error) { return nil, io.EOF }},
+		log: slog.New(slog.DiscardHandler), ports: map[string]*link{}, boards: map[string]*link{}}
+	return &Replayer{r: dgt.NewReplayer(session), l: &link{d: d, path: port, ready: make(chan struct{}, 1)}}
+}
+
+// Chunk takes the next chunk of the log and returns the events it caused.
+func (r *Replayer) Chunk(host time.Duration, sent bool, data []byte) []sensorboard.Event {
+	return r.translate(r.r.Chunk(host, sent, data))
+}
+
+// Next returns the instant at which the replayed session next acts by
+// itself.
+func (r *Replayer) Next() time.Duration { return r.r.Next() }
+
+// Tick lets time pass to now.
+func (r *Replayer) Tick(now time.Duration) []sensorboard.Event { return r.translate(r.r.Tick(now)) }
+
+// Stats returns what the replayer took.
+func (r *Replayer) Stats() dgt.ReplayStats { return r.r.Stats }
+
+func (r *Replayer) translate(evs []dgt.Event) []sensorboard.Event {
+	for _, e := range evs {
+		r.l.take(e)
+	}
+	out := r.l.queue
+	r.l.queue = nil
+	return out
+}
