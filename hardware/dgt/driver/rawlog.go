@@ -67,6 +67,18 @@ func (r *Replayer) Chunk(host time.Duration, sent bool, data []byte) []sensorboa
 	return r.translate(r.r.Chunk(host, sent, data))
 }
 
+// Connect says that the port was opened at now (a log holding the
+// host's start needs no Connect).
+func (r *Replayer) Connect(now time.Duration) []sensorboard.Event {
+	return r.translate(r.r.Connect(now))
+}
+
+// Disconnect says that the port failed at now (a log marks it with an
+// empty read).
+func (r *Replayer) Disconnect(now time.Duration) []sensorboard.Event {
+	return r.translate(r.r.Disconnect(now))
+}
+
 // Next returns the instant at which the replayed session next acts by
 // itself.
 func (r *Replayer) Next() time.Duration { return r.r.Next() }

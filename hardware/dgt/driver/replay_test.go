@@ -136,9 +136,13 @@ func TestRawLogReplaysTheLiveEvents(t *testing.T) {
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	got := append([]sensorboard.Event(nil), rec.events...)
+	d.mu.Lock()
 	for _, l := range d.ports {
+		l.qmu.Lock()
 		got = append(got, l.queue...) // queued when the driver stopped
+		l.qmu.Unlock()
 	}
+	d.mu.Unlock()
 	chunks := rec.chunks[id]
 	require.NotEmpty(t, chunks)
 	require.True(t, dgt.IsStart(chunks[0]), "the log begins with the host starting the conversation: % x", chunks[0].Data)
