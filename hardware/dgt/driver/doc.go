@@ -24,6 +24,11 @@
 //	sensorboard.AlertMsg  -> text on a DGT 3000 ([dgt.Conn.ShowText]; a cleared alert ends the text)
 //	sensorboard.AckMoveMsg, LightMsg, others -> nothing (a DGT board has no lights)
 //
+// With Config.Raw set, every board's raw log (each chunk read, each command
+// written, with the instant its session took or sent it) goes out under
+// the board's id; [Replayer] turns such a log back into the events the
+// driver delivered.
+//
 // A lever press whose side the clock's turn bits do not tell is taken as
 // the press of the side that did not press last, so a change of the lever
 // bit is a press whatever its polarity. Events of a board that has not yet
