@@ -134,3 +134,20 @@ func TestReplayerOddLogs(t *testing.T) {
 	assert.Equal(t, EventLinkLost, out[0].Kind)
 	assert.Equal(t, time.Millisecond, out[0].At)
 }
+
+// A host that slept through many board requests sends the board one when
+// it wakes, not one for each.
+func TestSessionCatchesUpWithOneRequest(t *testing.T) {
+	f := newFake(t, Config{Poll: time.Second, Reply: time.Second, LinkTimeout: 3 * time.Second}, StartPosition)
+	f.s.Start(0)
+	f.answer()
+	f.take()
+	f.sent = nil
+	f.now = time.Hour
+	f.s.Tick(f.now)
+	assert.Equal(t, [][]byte{{CmdSendBoard}}, f.sent)
+	evs := f.take()
+	require.Equal(t, []EventKind{EventLinkLost}, kinds(evs))
+	assert.Equal(t, 3*time.Second, evs[0].At, "lost when its timeout fell due")
+	assert.Greater(t, f.s.Deadline(), f.now)
+}

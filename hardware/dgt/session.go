@@ -331,7 +331,11 @@ const maxDue = 1 << 17
 // same way: so what a session emits depends only on its inputs and their
 // instants, not on when a timer woke it, and [Replayer] recreates it
 // exactly from the bytes and their instants.
+//
+// A Tick that catches up on several board requests (a host that slept)
+// sends the board one of them.
 func (s *Session) Tick(now time.Duration) {
+	sent := false // a board request went out in this call
 	for range maxDue {
 		if !s.started {
 			return
@@ -340,19 +344,28 @@ func (s *Session) Tick(now time.Duration) {
 		if at > now {
 			return
 		}
-		s.due(at)
+		s.due(at, &sent)
 	}
 }
 
-// due does what falls due at instant at.
-func (s *Session) due(at time.Duration) {
+// due does what falls due at instant at; sent says whether a board
+// request went out already in this Tick.
+func (s *Session) due(at time.Duration, sent *bool) {
+	ask := func() {
+		if *sent {
+			s.asked, s.askedAt, s.lastAsk = true, at, at // the request sent is the one awaited
+			return
+		}
+		s.askBoard(at)
+		*sent = true
+	}
 	switch {
 	case s.asked && at-s.askedAt >= s.cfg.Reply:
-		s.askBoard(at)
+		ask()
 	case !s.asked && s.dirty && at-s.lastUpdate >= s.cfg.Settle:
-		s.askBoard(at)
+		ask()
 	case !s.asked && at-s.lastAsk >= s.cfg.Poll:
-		s.askBoard(at)
+		ask()
 	}
 	if !s.lost && at-s.lastRx >= s.cfg.LinkTimeout {
 		s.markLost(at)
