@@ -151,3 +151,20 @@ func TestSessionCatchesUpWithOneRequest(t *testing.T) {
 	assert.Equal(t, 3*time.Second, evs[0].At, "lost when its timeout fell due")
 	assert.Greater(t, f.s.Deadline(), f.now)
 }
+
+// BenchmarkReplay measures replaying a raw log: a board's short life
+// (start, a move and a press, clock commands, a lost link) per op, and
+// the cost per chunk.
+func BenchmarkReplay(b *testing.B) {
+	cfg := Config{Settle: 50 * time.Millisecond, LinkTimeout: time.Second, AckTimeout: 200 * time.Millisecond}
+	f := newFake(&testing.T{}, cfg, StartPosition)
+	game(f, 7*time.Millisecond)
+	b.ReportAllocs()
+	for b.Loop() {
+		r := NewReplayer(cfg)
+		for _, c := range f.raw {
+			r.Chunk(c.Host, c.Sent, c.Data)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(f.raw)), "ns/chunk")
+}
