@@ -79,6 +79,18 @@ func (r *Replayer) Disconnect(now time.Duration) []sensorboard.Event {
 	return r.translate(r.r.Disconnect(now))
 }
 
+// Resync delivers the replayed board's settled position whole at now, as
+// [Driver.Resync] does live (from what the host holds, with no bytes on
+// the wire, so a log does not show it): nothing before the first full
+// board.
+func (r *Replayer) Resync(now time.Duration) []sensorboard.Event {
+	if !r.l.have {
+		return nil
+	}
+	r.l.emit(r.l.snapshot(sensorboard.Event{Host: now}))
+	return r.translate(nil)
+}
+
 // Next returns the instant at which the replayed session next acts by
 // itself.
 func (r *Replayer) Next() time.Duration { return r.r.Next() }

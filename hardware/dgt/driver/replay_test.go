@@ -164,4 +164,20 @@ func TestRawLogReplaysTheLiveEvents(t *testing.T) {
 	for i := range got {
 		require.Equal(t, got[i], replayed[i], "event %d of %d", i, len(got))
 	}
+
+	// A game that begins asks the driver for the board, which it answers
+	// from its settled board: the replay does the same.
+	require.NoError(t, d.Resync(id))
+	var live sensorboard.Event
+	for _, l := range d.ports {
+		l.qmu.Lock()
+		require.NotEmpty(t, l.queue)
+		live = l.queue[len(l.queue)-1]
+		l.qmu.Unlock()
+	}
+	require.Equal(t, sensorboard.EventSnapshot, live.Kind)
+	again := r.Resync(live.Host)
+	require.Len(t, again, 1)
+	assert.Equal(t, live, again[0])
+	assert.Empty(t, NewReplayer(session, link).Resync(0), "nothing before a full board")
 }
