@@ -159,15 +159,22 @@ func (d *Director) onTable(ctx context.Context, gameID uint64, who, what, why, d
 	})
 }
 
-// onClock runs f on the clock of a running game, and stores the action if
-// the clock took it.
+// onClock runs f on the clock of a running game, stores the action if the
+// clock took it, and shows the board its clock as it now reads (stopped by
+// a pause, running again, with time added).
 func (d *Director) onClock(ctx context.Context, gameID uint64, who, what, why, data string, f func(t *Table, c *clock.Clock) error) error {
 	return d.onTable(ctx, gameID, who, what, why, data, func(t *Table) ([]arbiter.Output, error) {
 		c := t.session.Clock()
 		if c == nil {
 			return nil, errors.New("the game has no clock")
 		}
-		return nil, f(t, c)
+		if err := f(t, c); err != nil {
+			return nil, err
+		}
+		if err := displayClock(d.sender, t.ID, c, t.now()); err != nil {
+			t.log.Warn("send clock to board", "err", err)
+		}
+		return nil, nil
 	})
 }
 

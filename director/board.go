@@ -26,7 +26,7 @@ func (d *Director) BoardEvent(ctx context.Context, e board.Event) {
 			return
 		}
 		var err error
-		if t, err = d.adopt(ctx, e.Board, e.Info); err != nil {
+		if t, err = d.adopt(e.Board, e.Info); err != nil {
 			d.log.Warn("a board with no table answered", "board", e.Board, "port", e.Port, "err", err)
 			return
 		}
@@ -141,9 +141,11 @@ func ms(d time.Duration) uint32 {
 
 // adopt gives a newly plugged board without an assignment a table: the
 // first tournament of a game the board fits (when its hello gives its
-// cells) that has fewer tables than boards in a round gets it, and a game
-// of the current round that has no table yet starts on it.
-func (d *Director) adopt(ctx context.Context, boardID string, hello *board.Info) (*Table, error) {
+// cells) that has fewer tables than boards in a round gets it. A game of
+// the current round that has no table yet starts on it once BoardEvent has
+// taken the hello's capabilities: a game started before them would judge
+// heights only.
+func (d *Director) adopt(boardID string, hello *board.Info) (*Table, error) {
 	for _, id := range d.TournamentIDs() {
 		if tr := d.tour(id); hello != nil && hello.Cells > 0 && tr != nil && hello.Fits(tr.game.Geometry()) != nil {
 			continue // a board for another game (a DGT board plays chess only)
@@ -166,7 +168,7 @@ func (d *Director) adopt(ctx context.Context, boardID string, hello *board.Info)
 			return nil, err
 		}
 		d.log.Info("board adopted", "board", boardID, "tournament", id, "table", t.Number)
-		return t, d.startWaiting(ctx, t, false)
+		return t, nil
 	}
 	return nil, errors.New("every tournament has a table for each board")
 }

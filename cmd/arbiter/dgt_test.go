@@ -59,8 +59,8 @@ func gameOf(t *testing.T, url, board string) (store.Game, bool) {
 // "arbiter serve": it goes to the chess tournament's free table by
 // itself, its game lists the board, every move appears in
 // /api/v1/games/{id} within two seconds of the lever press, the daemon
-// sets the clock through the board, and the mate ends the game and shows
-// on the clock.
+// sets the clock through the board, and the mate ends the game, shows
+// on the clock and stops it.
 func TestServeWithDGTBoard(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a game on an emulated DGT board through the daemon in real time")
@@ -137,6 +137,9 @@ func playDGT(t *testing.T, rotated, whiteRight bool) {
 	// The clock was set and run by the daemon, and shows the result.
 	require.Eventually(t, func() bool { return board.Text() == "1-0 chec" }, 5*time.Second, 20*time.Millisecond,
 		"the clock shows %q", board.Text())
+	// and stands: the game is over.
+	require.Eventually(t, func() bool { return !board.Clock().Running }, 5*time.Second, 20*time.Millisecond,
+		"the clock still runs after the mate: %+v", board.Clock())
 	assert.GreaterOrEqual(t, board.Counters().Acks, 7, "a clock command for the start and each move was acknowledged")
 	cancel()
 	require.NoError(t, <-errc)

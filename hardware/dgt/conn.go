@@ -24,6 +24,13 @@ type ConnConfig struct {
 	Now func() time.Duration
 	// Emit receives every event, from the Conn's goroutine.
 	Emit func(Event)
+	// Raw, if set, receives every chunk of bytes read from the board and
+	// every command written to it, stamped with the instant the session
+	// took or sent it: the raw log from which a [Replayer] recreates the
+	// session's events exactly. It is called with the Conn locked, must be
+	// quick and must not call the Conn; Data is valid only during the
+	// call.
+	Raw func(Chunk)
 	// Logger receives diagnostics (default slog.Default()).
 	Logger *slog.Logger
 }
@@ -37,6 +44,7 @@ type Conn struct {
 
 	mu      sync.Mutex
 	s       *Session
+	at      time.Duration // the instant of the session's current call
 	w       io.Writer
 	pending []byte
 	wake    chan struct{}
@@ -71,6 +79,9 @@ func NewConn(cfg ConnConfig) *Conn {
 			// The read side sees the same failure and ends the run.
 			c.log.Debug("dgt: write failed", "err", err)
 		}
+		if cfg.Raw != nil {
+			cfg.Raw(Chunk{Host: c.at, Sent: true, Data: b})
+		}
 	}
 	return c
 }
@@ -79,7 +90,8 @@ func NewConn(cfg ConnConfig) *Conn {
 // clock commands and statistics).
 func (c *Conn) Do(f func(s *Session, now time.Duration)) {
 	c.mu.Lock()
-	f(c.s, c.cfg.Now())
+	c.at = c.cfg.Now()
+	f(c.s, c.at)
 	c.mu.Unlock()
 	select {
 	case c.wake <- struct{}{}:
@@ -90,6 +102,12 @@ func (c *Conn) Do(f func(s *Session, now time.Duration)) {
 // SetClock sets and runs the clock (see [Session.SetClock]).
 func (c *Conn) SetClock(white, black time.Duration, toMove rules.Color) (err error) {
 	c.Do(func(s *Session, now time.Duration) { err = s.SetClock(white, black, toMove, now) })
+	return err
+}
+
+// StopClock stops the clock at the given times (see [Session.StopClock]).
+func (c *Conn) StopClock(white, black time.Duration) (err error) {
+	c.Do(func(s *Session, now time.Duration) { err = s.StopClock(white, black, now) })
 	return err
 }
 
@@ -153,13 +171,15 @@ func (c *Conn) Run(ctx context.Context, rw io.ReadWriter) error {
 	c.mu.Lock()
 	c.w = rw
 	c.pending = c.pending[:0]
-	c.s.Start(c.cfg.Now())
+	c.at = c.cfg.Now()
+	c.s.Start(c.at)
 	c.mu.Unlock()
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
 		c.mu.Lock()
 		now := c.cfg.Now()
+		c.at = now
 		c.s.Tick(now)
 		wait := c.s.Deadline() - now
 		c.mu.Unlock()
@@ -173,14 +193,16 @@ func (c *Conn) Run(ctx context.Context, rw io.ReadWriter) error {
 		case r := <-reads:
 			c.mu.Lock()
 			if len(r.b) > 0 {
-				c.s.Feed(r.b, c.cfg.Now(), &c.pending)
+				c.at = c.cfg.Now()
+				if c.cfg.Raw != nil {
+					c.cfg.Raw(Chunk{Host: c.at, Data: r.b})
+				}
+				c.s.Feed(r.b, c.at, &c.pending)
 			}
 			c.mu.Unlock()
 			if r.err != nil {
 				c.stop()
-				c.mu.Lock()
-				c.s.Disconnected(c.cfg.Now())
-				c.mu.Unlock()
+				c.disconnected()
 				if errors.Is(r.err, io.EOF) {
 					return fmt.Errorf("dgt: port closed: %w", r.err)
 				}
@@ -188,6 +210,18 @@ func (c *Conn) Run(ctx context.Context, rw io.ReadWriter) error {
 			}
 		}
 	}
+}
+
+// disconnected tells the session, and the raw log (an empty chunk), that
+// the port failed.
+func (c *Conn) disconnected() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.at = c.cfg.Now()
+	if c.cfg.Raw != nil {
+		c.cfg.Raw(Chunk{Host: c.at})
+	}
+	c.s.Disconnected(c.at)
 }
 
 func (c *Conn) stop() {
@@ -209,9 +243,7 @@ func Watch(ctx context.Context, c *Conn, open func() (io.ReadWriteCloser, error)
 		if err != nil {
 			if !reported {
 				c.log.Warn("dgt: cannot open the board's port", "err", err)
-				c.mu.Lock()
-				c.s.Disconnected(c.cfg.Now())
-				c.mu.Unlock()
+				c.disconnected()
 				reported = true
 			}
 		} else {

@@ -32,6 +32,9 @@
 //     start position, poll changes, repeat on checksum errors, replay from
 //     the start tag when data are lost).
 //   - [Recover]: replays the board's own EEPROM log after a host crash.
+//   - [Replayer]: replays the host's raw log of a board ([Chunk]s: host
+//     instant, direction, bytes, as [ConnConfig.Raw] writes them) into the
+//     very events the live session emitted.
 //
 // # Events
 //
@@ -62,7 +65,10 @@
 // squares first.
 //
 // Time is an input: [Session] takes instants as arguments; only [Conn]
-// reads a clock, through [ConnConfig.Now].
+// reads a clock, through [ConnConfig.Now]. A session's timers fall due at
+// their own instants however late it is woken, and every input first
+// lets time pass to its instant, so its events depend only on its inputs
+// and their instants: what makes a raw log replayable.
 //
 // The emulator in the sim subpackage speaks the same protocol over a
 // pseudo-terminal, with faults, so tests use the real code path. The

@@ -1,6 +1,7 @@
 package dgt
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"time"
@@ -164,6 +165,7 @@ func (s *Session) Start(now time.Duration) {
 // been handled; the session keeps its board for the link's return, where
 // the first full read is delivered whole.
 func (s *Session) Disconnected(now time.Duration) {
+	s.Tick(now)
 	s.started = false
 	s.asked = false
 	s.markLost(now)
@@ -186,8 +188,9 @@ func (s *Session) askBoard(now time.Duration) {
 
 // Feed decodes bytes read from the board at now and handles every
 // complete message. Bytes of an incomplete message are kept for the next
-// call.
+// call. What fell due before now is done first (see [Session.Tick]).
 func (s *Session) Feed(p []byte, now time.Duration, pending *[]byte) {
+	s.Tick(now)
 	buf := append(*pending, p...)
 	for len(buf) > 0 {
 		n, m, err := s.dec.Decode(buf)
@@ -316,32 +319,65 @@ func (s *Session) flushPresses() {
 	s.presses = s.presses[:0]
 }
 
-// Tick lets time pass: it asks for the board when the updates have been
-// quiet for Settle, runs the watchdog, reports a silent board lost and
-// resends unacknowledged clock commands.
+// maxDue bounds the deadlines one Tick catches up on (a Reply apart, a
+// day's worth): past it, the rest waits for the next call.
+const maxDue = 1 << 17
+
+// Tick lets time pass to now: it asks for the board when the updates have
+// been quiet for Settle, runs the watchdog, reports a silent board lost
+// and resends unacknowledged clock commands. Each of these is done at the
+// instant it fell due ([Session.Deadline]), however late Tick is called,
+// and every input (Feed, ClockCommand, Disconnected) first catches up the
+// same way: so what a session emits depends only on its inputs and their
+// instants, not on when a timer woke it, and [Replayer] recreates it
+// exactly from the bytes and their instants.
+//
+// A Tick that catches up on several board requests (a host that slept)
+// sends the board one of them.
 func (s *Session) Tick(now time.Duration) {
-	if !s.started {
-		return
+	sent := false // a board request went out in this call
+	for range maxDue {
+		if !s.started {
+			return
+		}
+		at := s.Deadline()
+		if at > now {
+			return
+		}
+		s.due(at, &sent)
+	}
+}
+
+// due does what falls due at instant at; sent says whether a board
+// request went out already in this Tick.
+func (s *Session) due(at time.Duration, sent *bool) {
+	ask := func() {
+		if *sent {
+			s.asked, s.askedAt, s.lastAsk = true, at, at // the request sent is the one awaited
+			return
+		}
+		s.askBoard(at)
+		*sent = true
 	}
 	switch {
-	case s.asked && now-s.askedAt >= s.cfg.Reply:
-		s.askBoard(now)
-	case !s.asked && s.dirty && now-s.lastUpdate >= s.cfg.Settle:
-		s.askBoard(now)
-	case !s.asked && now-s.lastAsk >= s.cfg.Poll:
-		s.askBoard(now)
+	case s.asked && at-s.askedAt >= s.cfg.Reply:
+		ask()
+	case !s.asked && s.dirty && at-s.lastUpdate >= s.cfg.Settle:
+		ask()
+	case !s.asked && at-s.lastAsk >= s.cfg.Poll:
+		ask()
 	}
-	if now-s.lastRx >= s.cfg.LinkTimeout {
-		s.markLost(now)
+	if !s.lost && at-s.lastRx >= s.cfg.LinkTimeout {
+		s.markLost(at)
 	}
-	if c := s.inflight; c != nil && now-c.sentAt >= s.cfg.AckTimeout {
+	if c := s.inflight; c != nil && at-c.sentAt >= s.cfg.AckTimeout {
 		if c.tries >= s.cfg.ClockTries {
 			s.inflight = nil
-			s.emit(Event{Kind: EventError, At: now, Err: fmt.Errorf("dgt: clock command 0x%02x not acknowledged after %d tries", c.cmd, c.tries)})
-			s.nextClock(now)
+			s.emit(Event{Kind: EventError, At: at, Err: fmt.Errorf("dgt: clock command 0x%02x not acknowledged after %d tries", c.cmd, c.tries)})
+			s.nextClock(at)
 		} else {
 			s.Stats.ClockRetry++
-			s.sendClock(now)
+			s.sendClock(at)
 		}
 	}
 }
@@ -372,10 +408,28 @@ func (s *Session) ClockCommand(b []byte, now time.Duration) error {
 	if err != nil {
 		return err
 	}
+	s.Tick(now)
 	s.queue = append(s.queue, clockCmd{bytes: b, cmd: cmd})
 	if s.inflight == nil {
 		s.nextClock(now)
 	}
+	return nil
+}
+
+// clockSent takes a clock command that a replayed log shows the host
+// sending from outside the session (see [Replayer]): it is the command in
+// flight from now, as it was live.
+func (s *Session) clockSent(b []byte, now time.Duration) error {
+	cmd, _, err := ParseClockCommand(b)
+	if err != nil {
+		return err
+	}
+	if c := s.inflight; c != nil && bytes.Equal(c.bytes, b) {
+		c.tries++
+		c.sentAt = now
+		return nil
+	}
+	s.inflight = &clockCmd{bytes: bytes.Clone(b), cmd: cmd, tries: 1, sentAt: now}
 	return nil
 }
 
@@ -485,6 +539,24 @@ func (s *Session) SetClock(white, black time.Duration, toMove rules.Color, now t
 		flags |= RunRight
 	}
 	b, err := SetNRun(left, right, flags)
+	if err != nil {
+		return err
+	}
+	return s.ClockCommand(b, now)
+}
+
+// StopClock queues the clock command that stops both sides at White's
+// and Black's times: the end of a game (the result then shown as text) or
+// an arbiter's pause; [Session.SetClock] runs it again. Both sides count
+// down and the pause bit is set, so the clock stands whichever reading of
+// the run bits it follows (DGT's notes read 0x01 and 0x02 as "counts
+// down", ours as "runs"), and the lever does not start it.
+func (s *Session) StopClock(white, black time.Duration, now time.Duration) error {
+	left, right := white, black
+	if s.cfg.WhiteRight {
+		left, right = black, white
+	}
+	b, err := SetNRun(left, right, RunLeft|RunRight|RunPause)
 	if err != nil {
 		return err
 	}

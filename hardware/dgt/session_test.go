@@ -20,11 +20,15 @@ type fakeBoard struct {
 	events  []Event
 	pending []byte
 	clocks  [][]byte // clock commands answered by nobody
+	raw     []Chunk  // the raw log, as a Conn writes it
 }
 
 func newFake(t *testing.T, cfg Config, fields Position) *fakeBoard {
 	f := &fakeBoard{t: t, s: NewSession(cfg), fields: fields}
-	f.s.Send = func(b []byte) { f.sent = append(f.sent, append([]byte(nil), b...)) }
+	f.s.Send = func(b []byte) {
+		f.sent = append(f.sent, append([]byte(nil), b...))
+		f.raw = append(f.raw, Chunk{Host: f.now, Sent: true, Data: append([]byte(nil), b...)})
+	}
 	f.s.Emit = func(e Event) { f.events = append(f.events, e) }
 	return f
 }
@@ -52,6 +56,7 @@ func (f *fakeBoard) answer() {
 }
 
 func (f *fakeBoard) feed(p []byte) {
+	f.raw = append(f.raw, Chunk{Host: f.now, Data: append([]byte(nil), p...)})
 	f.s.Feed(p, f.now, &f.pending)
 }
 
@@ -375,6 +380,30 @@ func TestSessionWhiteRight(t *testing.T) {
 	assert.Equal(t, rules.White, evs[2].Side)
 	require.NoError(t, f.s.SetClock(10*time.Minute, 9*time.Minute, rules.White, f.now))
 	assert.Equal(t, []byte{0x2b, 0x0a, 0x03, 0x0a, 0, 9, 0, 0, 10, 0, RunRight | RunToggle, 0}, f.sent[len(f.sent)-1])
+}
+
+// StopClock stands both sides at their times, mapped onto the displays,
+// with the pause bit and no lever toggle.
+func TestSessionStopClock(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		whiteRight bool
+		want       []byte
+	}{
+		{"White at the left", false, []byte{0x2b, 0x0a, 0x03, 0x0a, 0, 10, 0, 0, 9, 30, RunLeft | RunRight | RunPause, 0}},
+		{"White at the right", true, []byte{0x2b, 0x0a, 0x03, 0x0a, 0, 9, 30, 0, 10, 0, RunLeft | RunRight | RunPause, 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t, Config{WhiteRight: tc.whiteRight}, StartPosition)
+			f.s.Start(0)
+			f.answer()
+			f.sent = nil
+			require.NoError(t, f.s.StopClock(10*time.Minute, 9*time.Minute+30*time.Second, f.now))
+			require.Len(t, f.sent, 1)
+			assert.Equal(t, tc.want, f.sent[0])
+			assert.ErrorContains(t, f.s.StopClock(11*time.Hour, 0, f.now), "outside 0..9:59:59")
+		})
+	}
 }
 
 func ackMsg(cmd byte, ok bool) []byte {

@@ -356,6 +356,7 @@ var scalars = map[string]any{
 	"demo.faults":    0.01,
 	"demo.seed":      1,
 	"demo.plies":     80,
+	"demo.dgt":       true,
 	"backup.dir":     "",
 	"backup.every":   "10m",
 	"backup.keep":    24,

@@ -17,14 +17,16 @@
 //
 // and back:
 //
-//	board.Clock     -> the clock set and run for the side to move ([dgt.Conn.SetClock])
+//	board.Clock     -> the clock set and run for the side to move ([dgt.Conn.SetClock]),
+//	                   or stopped at its times when neither runs ([dgt.Conn.StopClock]:
+//	                   the game ended, the arbiter paused it, the board is being put right)
 //	board.Alert     -> text on a DGT 3000 ([dgt.Conn.ShowText]; a cleared alert ends the text)
 //	board.AckMove, Lights, others -> nothing (a DGT board has no lights)
 //
-// With [Config.Raw] set, every byte read from and written to a board goes
-// to the raw log under the board's id, with its host instant and
-// direction (protocol [Protocol]), for a board.Replayer of DGT's byte
-// stream.
+// With Config.Raw set, every board's raw log (each chunk read, each command
+// written, with the instant its session took or sent it) goes out under
+// the board's id; [Replayer] turns such a log back into the events the
+// driver delivered.
 //
 // A lever press whose side the clock's turn bits do not tell is taken as
 // the press of the side that did not press last, so a change of the lever

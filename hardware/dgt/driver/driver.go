@@ -44,13 +44,15 @@ type Config struct {
 	Now func() time.Duration
 	// Handler receives every translated event, from the board's goroutine.
 	Handler func(board.Event)
-	// Raw, if set, receives every byte read from and written to a board,
-	// under the board's id (protocol [Protocol]): the raw log from which a
-	// board.Replayer registered for the protocol replays the board. The
-	// bytes a board sends before it has told its serial number (its
-	// handshake) follow once it has. Raw is called from the port's
-	// goroutines, must be quick and must not call the driver; r.Data is
-	// valid only during the call, and r.Seq is 0.
+	// Raw, if set, receives every chunk read from a board and every
+	// command written to it, under the board's id (protocol [Protocol]),
+	// stamped with the instant its session took or sent it
+	// ([dgt.ConnConfig.Raw]; an empty read: the port failed): the raw log
+	// from which the board.Replayer of the protocol ([Replayer]) recreates
+	// the board's events exactly. The bytes a board sends before it has
+	// told its serial number (its handshake) follow once it has. Raw is
+	// called from the port's goroutine, must be quick and must not call
+	// the driver; r.Data is valid only during the call, and r.Seq is 0.
 	Raw func(boardID string, r board.Record)
 	// Open opens a port (default [dgt.OpenSerial]).
 	Open func(path string) (io.ReadWriteCloser, error)
@@ -158,12 +160,15 @@ func (d *Driver) Show(id string, m board.Message) error {
 	}
 	switch m := m.(type) {
 	case *board.Clock:
-		side, ok := m.Running.Color()
-		if !ok {
-			return nil // a DGT clock cannot be set stopped; it keeps what it shows
-		}
 		ms := func(v uint32) time.Duration { return time.Duration(v) * time.Millisecond }
-		if err := l.conn.SetClock(ms(m.First), ms(m.Second), side); err != nil {
+		if side, ok := m.Running.Color(); ok {
+			err = l.conn.SetClock(ms(m.First), ms(m.Second), side)
+		} else {
+			// Both clocks stand: the game ended, the arbiter paused it or
+			// holds it while the board is put right.
+			err = l.conn.StopClock(ms(m.First), ms(m.Second))
+		}
+		if err != nil {
 			return fmt.Errorf("dgt board %s: clock: %w", id, err)
 		}
 	case *board.Alert:
@@ -230,14 +235,17 @@ type link struct {
 
 func (d *Driver) newLink(path string) *link {
 	l := &link{d: d, path: path, ready: make(chan struct{}, 1)}
-	l.conn = dgt.NewConn(dgt.ConnConfig{Session: d.cfg.Session, Now: d.cfg.Now, Emit: l.take,
-		Logger: d.log.With("port", path)})
+	cc := dgt.ConnConfig{Session: d.cfg.Session, Now: d.cfg.Now, Emit: l.take, Logger: d.log.With("port", path)}
+	if d.cfg.Raw != nil {
+		cc.Raw = l.raw
+	}
+	l.conn = dgt.NewConn(cc)
 	return l
 }
 
 func (l *link) run(ctx context.Context) {
 	go l.deliver(ctx)
-	_ = dgt.Watch(ctx, l.conn, l.open, l.d.cfg.Scan)
+	_ = dgt.Watch(ctx, l.conn, func() (io.ReadWriteCloser, error) { return l.d.cfg.Open(l.path) }, l.d.cfg.Scan)
 }
 
 // emit queues e for the handler.

@@ -1,67 +1,32 @@
 package driver
 
 import (
-	"io"
+	"bytes"
 
 	"arbiter/board"
+	"arbiter/hardware/dgt"
 )
 
 // maxEarlyRaw bounds the bytes kept for the raw log before a board has
 // told its serial number (its handshake is a few dozen bytes).
 const maxEarlyRaw = 4096
 
-// rawPort is a board's port that hands every byte read and written to
-// [Config.Raw], stamped with the driver's clock when the read returned or
-// the write was made.
-type rawPort struct {
-	io.ReadWriteCloser
-	l *link
-}
-
-// Read implements io.Reader.
-func (p *rawPort) Read(b []byte) (int, error) {
-	n, err := p.ReadWriteCloser.Read(b)
-	if n > 0 {
-		p.l.raw(false, b[:n])
-	}
-	return n, err
-}
-
-// Write implements io.Writer.
-func (p *rawPort) Write(b []byte) (int, error) {
-	n, err := p.ReadWriteCloser.Write(b)
-	if n > 0 {
-		p.l.raw(true, b[:n])
-	}
-	return n, err
-}
-
-// open opens the link's port, logging its bytes when the driver keeps a
-// raw log.
-func (l *link) open() (io.ReadWriteCloser, error) {
-	rw, err := l.d.cfg.Open(l.path)
-	if err != nil || l.d.cfg.Raw == nil {
-		return rw, err
-	}
-	return &rawPort{ReadWriteCloser: rw, l: l}, nil
-}
-
-// raw logs bytes under the board's id, or keeps them until the board has
-// told its serial number.
-func (l *link) raw(sent bool, b []byte) {
-	r := board.Record{Host: l.d.cfg.Now(), Sent: sent, Data: b}
+// raw logs a chunk of the board's raw log ([dgt.ConnConfig.Raw]) under
+// the board's id, or keeps it until the board has told its serial number.
+func (l *link) raw(c dgt.Chunk) {
+	r := board.Record{Host: c.Host, Sent: c.Sent, Data: c.Data}
 	l.rawMu.Lock()
 	defer l.rawMu.Unlock()
 	if l.rawID != "" {
 		l.d.cfg.Raw(l.rawID, r)
 		return
 	}
-	if l.rawEarlyBytes+len(b) > maxEarlyRaw {
+	if l.rawEarlyBytes+len(c.Data) > maxEarlyRaw {
 		return
 	}
-	r.Data = append([]byte(nil), b...)
+	r.Data = bytes.Clone(c.Data)
 	l.rawEarly = append(l.rawEarly, r)
-	l.rawEarlyBytes += len(b)
+	l.rawEarlyBytes += len(c.Data)
 }
 
 // rawIdentified logs under id, from now on and for the bytes kept until

@@ -178,6 +178,14 @@ func (b *Board) Fields() dgt.Position {
 	return b.fields
 }
 
+// Clock returns what the clock shows now: its times, whether it runs
+// and which side's turn it is (NoClock when none is plugged in).
+func (b *Board) Clock() dgt.ClockTimes {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.clk.reading(b.cfg.Now())
+}
+
 // Text returns the last text a DGT 3000 was asked to show.
 func (b *Board) Text() string {
 	b.mu.Lock()
