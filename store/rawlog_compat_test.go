@@ -50,3 +50,24 @@ func TestRawLogBeforeProtocol(t *testing.T) {
 	assert.Equal(t, store.Frame{BoardID: "TB-0001", Seq: 4, HostNs: 5, Wall: wall, Data: []byte("S"), Protocol: "dgt", Sent: true}, fs[0])
 	assert.Equal(t, board.ProtocolSensorboard, fs[1].Protocol, "Append writes our protocol")
 }
+
+// An empty record (a DGT driver's mark of a port failure) is stored and
+// read back as one, between the frames around it.
+func TestRawLogKeepsAnEmptyRecord(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "e.db"), nil)
+	require.NoError(t, err)
+	defer db.Close()
+	l := db.NewRawLog(0)
+	for i, data := range [][]byte{[]byte("a"), nil, []byte("b")} {
+		_, err := l.AppendFrame(store.Frame{BoardID: "DGT-1", Protocol: "dgt", HostNs: int64(i), Wall: wall, Data: data})
+		require.NoError(t, err)
+	}
+	require.NoError(t, l.Flush())
+	fs, err := db.RawFrames("DGT-1", 0, 0)
+	require.NoError(t, err)
+	require.Len(t, fs, 3)
+	assert.Equal(t, []byte("a"), fs[0].Data)
+	assert.Empty(t, fs[1].Data)
+	assert.Equal(t, int64(1), fs[1].HostNs)
+	assert.Equal(t, []byte("b"), fs[2].Data)
+}
