@@ -105,6 +105,7 @@ func Game(ctx context.Context, db *store.DB, gameID uint64, opts Options) (*Repo
 	// frame timed when it was queued may reach the log just after a board
 	// frame read a moment later (issue 18 §4).
 	var restartSeq uint64
+	var after []store.Move // stored moves read after the restart
 	for i := 1; i < len(frames); i++ {
 		if restarted(frames[i-1], frames[i]) {
 			restartSeq = frames[i].Seq
@@ -113,6 +114,8 @@ func Game(ctx context.Context, db *store.DB, gameID uint64, opts Options) (*Repo
 			for _, m := range stored {
 				if m.RawSeq != 0 && m.RawSeq < restartSeq {
 					kept = append(kept, m)
+				} else {
+					after = append(after, m)
 				}
 			}
 			stored = kept
@@ -158,11 +161,36 @@ func Game(ctx context.Context, db *store.DB, gameID uint64, opts Options) (*Repo
 	}
 	var sp []Ply
 	for _, m := range stored {
-		sp = append(sp, Ply{Ply: m.Ply, Stored: m.Canonical, StoredNotation: m.Notation, StoredAt: time.Duration(m.HostNs), StoredRaw: m.RawSeq,
-			StoredClock: [2]time.Duration{m.ClockFirst, m.ClockSecond}})
+		sp = append(sp, storedPly(m))
 	}
+	sp, rp.rep.ReadAfterRestart = readAfterRestart(sp, after, rp.moves)
 	rp.rep.pair(sp, rp.moves)
 	return rp.rep, nil
+}
+
+// storedPly is the stored side of a report's ply.
+func storedPly(m store.Move) Ply {
+	return Ply{Ply: m.Ply, Stored: m.Canonical, StoredNotation: m.Notation, StoredAt: time.Duration(m.HostNs), StoredRaw: m.RawSeq,
+		StoredClock: [2]time.Duration{m.ClockFirst, m.ClockSecond}}
+}
+
+// readAfterRestart extends the stored plies before a restart (sp) with the
+// moves the replay read beyond them that the daemon stored only after the
+// restart (after, in ply order): a move made as the daemon stopped is in
+// the raw log before the restart, and the new daemon read it from the
+// board when it resumed. The same move at the same ply is no difference;
+// it returns the plies and how many were taken from after.
+func readAfterRestart(sp []Ply, after []store.Move, replayed []Ply) ([]Ply, int) {
+	n := 0
+	for len(sp) < len(replayed) && n < len(after) {
+		m := after[n]
+		if m.Ply != len(sp)+1 || m.Canonical != replayed[len(sp)].Replayed {
+			break
+		}
+		sp = append(sp, storedPly(m))
+		n++
+	}
+	return sp, n
 }
 
 // rawEnd returns the last raw sequence of g: the frame before the next game

@@ -31,7 +31,11 @@ type Report struct {
 	// of the game (0 if none): the replay stops there, and compares the
 	// moves stored before it.
 	RestartSeq uint64
-	Stats      ReaderStats
+	// ReadAfterRestart counts the last replayed moves before the restart
+	// that the daemon stored only after it: made as the daemon stopped,
+	// and read from the board when the next one resumed the game.
+	ReadAfterRestart int
+	Stats            ReaderStats
 
 	// Plies pairs the stored and the replayed moves, one entry per ply of
 	// the longer of the two.
@@ -170,7 +174,11 @@ func (r *Report) WriteText(w io.Writer) error {
 		r.FirstSeq, r.LastSeq, r.Frames, r.WarmUp, r.Stats.Bad, r.Stats.Gaps, r.Stats.Dumps, r.Stats.Duplicate)
 	fmt.Fprintf(&b, "%s\n", verdict)
 	if r.RestartSeq != 0 {
-		fmt.Fprintf(&b, "the daemon restarted at raw frame %d: the replay covers the %d moves before it\n", r.RestartSeq, len(r.Plies))
+		fmt.Fprintf(&b, "the daemon restarted at raw frame %d: the replay covers the %d moves before it", r.RestartSeq, len(r.Plies))
+		if r.ReadAfterRestart > 0 {
+			fmt.Fprintf(&b, " (the last %d made as the daemon stopped, and stored when the next one read the board)", r.ReadAfterRestart)
+		}
+		b.WriteByte('\n')
 	}
 	stored := "*"
 	if r.StoredResult != "" {
