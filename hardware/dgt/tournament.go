@@ -24,6 +24,11 @@ type TournamentConfig struct {
 	// Verify: every this many quiet polls a board is read whole and
 	// compared with the changes (default 5), which finds lost changes.
 	Verify int
+	// Clock: every this often each board's clock is read
+	// (DGT_BUS_SEND_CLOCK) and delivered as an EventClock (0: never; the
+	// lever presses come from the log's time tags either way). The bus
+	// has no command to set a clock or show text on it.
+	Clock time.Duration
 	// Orientation and WhiteRight as in [Config].
 	Orientation Orientation
 	WhiteRight  bool
@@ -72,6 +77,8 @@ type busBoard struct {
 	quiet   int
 	lost    bool
 	tagged  bool     // the start tag is written (or the board was resumed)
+	clockAt time.Duration
+	clocked bool // clockAt holds the last clock reading's instant
 	presses []LogTag // lever presses held until the move before them settles
 }
 
@@ -198,8 +205,11 @@ func (t *Tournament) Run(ctx context.Context) error {
 		for _, bb := range t.boards {
 			var err error
 			if bb.tagged {
-				// C. Poll the changes.
+				// C. Poll the changes (and now and then the clock).
 				err = t.poll(ctx, bb)
+				if err == nil {
+					err = t.readClock(ctx, bb)
+				}
 			} else {
 				waiting = true
 				var ready bool
@@ -438,6 +448,30 @@ func (t *Tournament) verify(ctx context.Context, bb *busBoard, lost bool) error 
 		t.press(bb, tag)
 	}
 	bb.presses = nil
+	return nil
+}
+
+// readClock reads the board's clock when [TournamentConfig.Clock] says it
+// is time. A board that does not answer is left to the next poll.
+func (t *Tournament) readClock(ctx context.Context, bb *busBoard) error {
+	now := t.cfg.Now()
+	if t.cfg.Clock <= 0 || bb.lost || (bb.clocked && now-bb.clockAt < t.cfg.Clock) {
+		return nil
+	}
+	c, err := t.bus.Clock(ctx, bb.addr)
+	if err != nil {
+		if errors.Is(err, ErrLineClosed) || ctx.Err() != nil {
+			return err
+		}
+		t.log.Debug("dgt: bus clock not read", "board", bb.serial, "err", err)
+		return nil
+	}
+	bb.clockAt, bb.clocked = now, true
+	e := Event{Kind: EventClock, Clock: *c, White: c.Left, Black: c.Right}
+	if t.cfg.WhiteRight {
+		e.White, e.Black = c.Right, c.Left
+	}
+	t.emit(bb, e)
 	return nil
 }
 

@@ -202,3 +202,51 @@ func TestBusLineClosedEndsTheLoop(t *testing.T) {
 		t.Fatal("the loop goes on polling an unplugged line")
 	}
 }
+
+// With TournamentConfig.Clock set, each board's clock is read over the bus
+// and delivered with White's time first (White at the left display, or at
+// the right one as configured).
+func TestBusReadsClocks(t *testing.T) {
+	for _, whiteRight := range []bool{false, true} {
+		t.Run(fmt.Sprintf("white right %t", whiteRight), func(t *testing.T) {
+			b := sim.NewBoard(sim.Config{Serial: "03001", PingSpread: 50 * time.Millisecond})
+			b.SetUp(chess.Start().View())
+			b.ConnectClock(10*time.Minute, 5*time.Minute)
+			line, err := sim.Attach(filepath.Join(t.TempDir(), "bus0"), b)
+			require.NoError(t, err)
+			t.Cleanup(func() { line.Close() })
+			port, err := dgt.OpenSerial(line.Path())
+			require.NoError(t, err)
+			defer port.Close()
+			bus, err := dgt.NewBus(port, dgt.BusConfig{PingWindow: 100 * time.Millisecond})
+			require.NoError(t, err)
+			clocks := make(chan dgt.Event, 16)
+			tour := dgt.NewTournament(bus, dgt.TournamentConfig{Boards: []uint16{b.Addr()}, Poll: 20 * time.Millisecond,
+				Clock: 20 * time.Millisecond, WhiteRight: whiteRight,
+				Emit: func(e dgt.Event) {
+					if e.Kind == dgt.EventClock {
+						select {
+						case clocks <- e:
+						default:
+						}
+					}
+				}})
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- tour.Run(ctx) }()
+			defer func() { cancel(); require.NoError(t, <-done) }()
+			select {
+			case e := <-clocks:
+				assert.Equal(t, b.Addr(), e.Addr)
+				white, black := 10*time.Minute, 5*time.Minute
+				if whiteRight {
+					white, black = black, white
+				}
+				assert.Equal(t, white, e.White.Truncate(time.Second))
+				assert.Equal(t, black, e.Black.Truncate(time.Second))
+			case <-time.After(10 * time.Second):
+				t.Fatal("no clock reading")
+			}
+		})
+	}
+}
