@@ -76,9 +76,9 @@ type busBoard struct {
 	moving  bool
 	quiet   int
 	lost    bool
-	tagged  bool     // the start tag is written (or the board was resumed)
+	tagged  bool // the start tag is written (or the board was resumed)
 	clockAt time.Duration
-	clocked bool // clockAt holds the last clock reading's instant
+	clocked bool     // clockAt holds the last clock reading's instant
 	presses []LogTag // lever presses held until the move before them settles
 }
 
