@@ -144,6 +144,11 @@ func ms(d time.Duration) uint32 {
 // cells) that has fewer tables than boards in a round gets it, and a game
 // of the current round that has no table yet starts on it.
 func (d *Director) adopt(ctx context.Context, boardID string, hello *board.Info) (*Table, error) {
+	d.adoptMu.Lock()
+	defer d.adoptMu.Unlock()
+	if t, ok := d.Table(boardID); ok {
+		return t, nil // adopted meanwhile by another hello of the board
+	}
 	for _, id := range d.TournamentIDs() {
 		if tr := d.tour(id); hello != nil && hello.Cells > 0 && tr != nil && hello.Fits(tr.game.Geometry()) != nil {
 			continue // a board for another game (a DGT board plays chess only)
