@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/hardware/dgt/driver"
 	"arbiter/hardware/dgt/sim"
 	"arbiter/internal/config"
 	"arbiter/rules"
@@ -174,4 +175,9 @@ func TestServeWithDGTBus(t *testing.T) {
 	}
 	cancel()
 	require.NoError(t, <-errc)
+}
+
+// The bus protocol's name in the configuration is the driver's.
+func TestBusProtocolNameAgrees(t *testing.T) {
+	assert.Equal(t, config.ProtocolDGTBus, driver.BusProtocol)
 }
