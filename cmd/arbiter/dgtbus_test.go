@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -180,4 +181,16 @@ func TestServeWithDGTBus(t *testing.T) {
 // The bus protocol's name in the configuration is the driver's.
 func TestBusProtocolNameAgrees(t *testing.T) {
 	assert.Equal(t, config.ProtocolDGTBus, driver.BusProtocol)
+}
+
+// A bad bus address is refused with exit code 3, named with its key.
+func TestServeRefusesBadBusAddress(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.yaml")
+	require.NoError(t, os.WriteFile(path, []byte("boards:\n  ports:\n    - {path: /dev/ttyUSB0, protocol: dgt-bus, addresses: [3618, 20000]}\n"), 0o600))
+	code, out, err := serveCLI(t, "serve", "--config", path)
+	require.Error(t, err)
+	assert.Equal(t, exitConfig, code)
+	for _, want := range []string{"boards.ports[0].addresses[1]", `"20000"`, "between 1 and 16383"} {
+		assert.Contains(t, err.Error()+out, want)
+	}
 }
