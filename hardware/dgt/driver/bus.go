@@ -154,12 +154,17 @@ func (b *Bus) Resync(id string) error { return b.d.Resync(id) }
 // runLine keeps one line running until ctx ends.
 func (b *Bus) runLine(ctx context.Context, path string, addrs []uint16) {
 	log := b.log.With("port", path)
+	down := false // the failure is logged once, until the line runs again
 	for {
-		err := b.serve(ctx, path, addrs, log)
+		ran := false
+		err := b.serve(ctx, path, addrs, log, &ran)
 		if ctx.Err() != nil {
 			return
 		}
-		log.Warn("dgt bus line down; opening it again", "err", err, "after", b.cfg.Scan)
+		if ran || !down {
+			log.Warn("dgt bus line down; opening it again", "err", err, "every", b.cfg.Scan)
+		}
+		down = true
 		b.lineLost(path)
 		select {
 		case <-ctx.Done():
@@ -170,13 +175,14 @@ func (b *Bus) runLine(ctx context.Context, path string, addrs []uint16) {
 }
 
 // serve opens the line and runs DGT's tournament loop on it until ctx
-// ends or the line fails.
-func (b *Bus) serve(ctx context.Context, path string, addrs []uint16, log *slog.Logger) error {
+// ends or the line fails; ran tells whether the port opened.
+func (b *Bus) serve(ctx context.Context, path string, addrs []uint16, log *slog.Logger, ran *bool) error {
 	port, err := b.cfg.Open(path)
 	if err != nil {
 		return fmt.Errorf("dgt bus line %s: %w", path, err)
 	}
 	defer port.Close()
+	*ran = true
 	bus, err := dgt.NewBus(port, b.cfg.Bus)
 	if err != nil {
 		return fmt.Errorf("dgt bus line %s: %w", path, err)
