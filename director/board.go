@@ -144,8 +144,14 @@ func ms(d time.Duration) uint32 {
 // cells) that has fewer tables than boards in a round gets it. A game of
 // the current round that has no table yet starts on it once BoardEvent has
 // taken the hello's capabilities: a game started before them would judge
-// heights only.
+// heights only. Boards are adopted one at a time, so that boards saying
+// hello together take tables of their own.
 func (d *Director) adopt(boardID string, hello *board.Info) (*Table, error) {
+	d.adoptMu.Lock()
+	defer d.adoptMu.Unlock()
+	if t, ok := d.Table(boardID); ok {
+		return t, nil // adopted meanwhile by another hello of the board
+	}
 	for _, id := range d.TournamentIDs() {
 		if tr := d.tour(id); hello != nil && hello.Cells > 0 && tr != nil && hello.Fits(tr.game.Geometry()) != nil {
 			continue // a board for another game (a DGT board plays chess only)
@@ -184,6 +190,8 @@ func (d *Director) startWaiting(ctx context.Context, t *Table, force bool) error
 	if !force && !t.boardPresent() {
 		return nil
 	}
+	d.waitMu.Lock()
+	defer d.waitMu.Unlock()
 	tr := d.tour(t.Tournament)
 	rounds, err := d.db.Rounds(t.Tournament)
 	if err != nil || len(rounds) == 0 || d.ctx == nil {

@@ -108,6 +108,13 @@ type Director struct {
 	raw        *store.RawLog // where board frames are logged, if any
 	pairedBy   string        // who pairs the rounds when not this daemon (a federation's hub)
 
+	// adoptMu adopts one new board at a time, so that boards saying
+	// hello at once (a DGT bus line) each take a table of their own.
+	adoptMu sync.Mutex
+	// waitMu starts one waiting game at a time, so that tables whose
+	// boards come at once each pick a game no table plays.
+	waitMu sync.Mutex
+
 	// Watchers are told about games and decisions (the demo players).
 	watchMu  sync.Mutex
 	watchers []Watcher

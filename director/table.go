@@ -187,11 +187,12 @@ func (t *Table) Input(ctx context.Context, e arbiter.Event) {
 	}
 }
 
-// Do runs f on the table's goroutine and waits for it.
+// Do runs f on the table's goroutine and waits for it. When Do returns,
+// [Table.Live] shows what f did.
 func (t *Table) Do(ctx context.Context, f func() error) error {
 	errc := make(chan error, 1)
 	select {
-	case t.cmds <- func() { errc <- f() }:
+	case t.cmds <- func() { err := f(); t.refresh(); errc <- err }:
 	case <-ctx.Done():
 		return ctx.Err()
 	}

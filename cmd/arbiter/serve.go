@@ -138,8 +138,11 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	// Boards: the configured ports, or the demo's simulated boards.
 	ports := make([]sensorboard.PortSpec, 0, len(cfg.Boards.Ports))
 	var dgtPorts driver.Config
+	var busLines []driver.Line
 	for _, p := range cfg.Boards.Ports {
 		switch p.Protocol {
+		case config.ProtocolDGTBus:
+			busLines = append(busLines, busLine(p))
 		case config.ProtocolDGT:
 			if p.Path != "" {
 				dgtPorts.Paths = append(dgtPorts.Paths, p.Path)
@@ -214,11 +217,18 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	if err != nil {
 		return withCode(exitConfig, err)
 	}
+	busDrv, err := startDGTBus(ctx, busLines, cfg.Boards, d, log.With("part", "dgt-bus"))
+	if err != nil {
+		return withCode(exitConfig, err)
+	}
 	if !hub {
-		d.SetSender(senders{dgt: dgtDrv, ours: drv})
+		d.SetSender(busSenders{bus: busDrv, next: senders{dgt: dgtDrv, ours: drv}})
 		wg.Go(func() { _ = drv.Run(ctx) })
 		if dgtDrv != nil {
 			wg.Go(func() { _ = dgtDrv.Run(ctx) })
+		}
+		if busDrv != nil {
+			wg.Go(func() { _ = busDrv.Run(ctx) })
 		}
 	}
 

@@ -26,6 +26,11 @@ type BusConfig struct {
 // every try.
 var ErrNoReply = errors.New("dgt: no reply from the board")
 
+// ErrLineClosed is returned when the line itself failed: its port could
+// not be written to, or its reads ended (an unplug). The line must be
+// opened again.
+var ErrLineClosed = errors.New("dgt: bus line closed")
+
 // ErrChecksum is returned when every reply to a command failed its
 // checksum.
 var ErrChecksum = errors.New("dgt: every reply failed its checksum")
@@ -116,7 +121,7 @@ func (b *Bus) Request(ctx context.Context, cmd byte, addr uint16) (Message, erro
 	var last error = ErrNoReply
 	for range b.cfg.Tries {
 		if _, err := b.w.Write(BusCommand(send, addr)); err != nil {
-			return Message{}, fmt.Errorf("dgt: bus write to board %d: %w", addr, err)
+			return Message{}, fmt.Errorf("dgt: bus write to board %d: %w: %w", addr, ErrLineClosed, err)
 		}
 		m, err := b.await(ctx, want, addr)
 		if err == nil {
@@ -137,7 +142,10 @@ func (b *Bus) Request(ctx context.Context, cmd byte, addr uint16) (Message, erro
 func (b *Bus) drain() {
 	for {
 		select {
-		case <-b.in:
+		case _, ok := <-b.in:
+			if !ok {
+				return // the line is closed; await says so
+			}
 		default:
 			return
 		}
@@ -155,7 +163,7 @@ func (b *Bus) await(ctx context.Context, want byte, addr uint16) (Message, error
 			return Message{}, ErrNoReply
 		case r, ok := <-b.in:
 			if !ok {
-				return Message{}, fmt.Errorf("dgt: bus line closed: %w", io.EOF)
+				return Message{}, fmt.Errorf("%w: %w", ErrLineClosed, io.EOF)
 			}
 			var de *DecodeError
 			switch {
@@ -294,7 +302,7 @@ func (b *Bus) Discover(ctx context.Context, known []uint16) ([]uint16, error) {
 		}
 		b.mu.Unlock()
 		if err != nil {
-			return list, fmt.Errorf("dgt: bus ping: %w", err)
+			return list, fmt.Errorf("dgt: bus ping: %w: %w", ErrLineClosed, err)
 		}
 		if ctx.Err() != nil {
 			return list, ctx.Err()

@@ -30,7 +30,10 @@
 //   - [Bus]: many boards on one line by address, and [Tournament], the
 //     header's recommended loop (start tag when every board shows the
 //     start position, poll changes, repeat on checksum errors, replay from
-//     the start tag when data are lost).
+//     the start tag when data are lost); a board found in mid-game after
+//     a host restart is resumed from its start tag, and the moves made
+//     while no host polled follow one by one, each with its lever press.
+//     A failed line ends the loop with [ErrLineClosed].
 //   - [Recover]: replays the board's own EEPROM log after a host crash.
 //   - [Replayer]: replays the host's raw log of a board ([Chunk]s: host
 //     instant, direction, bytes, as [ConnConfig.Raw] writes them) into the

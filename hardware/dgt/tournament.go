@@ -24,6 +24,11 @@ type TournamentConfig struct {
 	// Verify: every this many quiet polls a board is read whole and
 	// compared with the changes (default 5), which finds lost changes.
 	Verify int
+	// Clock: every this often each board's clock is read
+	// (DGT_BUS_SEND_CLOCK) and delivered as an EventClock (0: never; the
+	// lever presses come from the log's time tags either way). The bus
+	// has no command to set a clock or show text on it.
+	Clock time.Duration
 	// Orientation and WhiteRight as in [Config].
 	Orientation Orientation
 	WhiteRight  bool
@@ -71,6 +76,9 @@ type busBoard struct {
 	moving  bool
 	quiet   int
 	lost    bool
+	tagged  bool // the start tag is written (or the board was resumed)
+	clockAt time.Duration
+	clocked bool     // clockAt holds the last clock reading's instant
 	presses []LogTag // lever presses held until the move before them settles
 }
 
@@ -167,64 +175,160 @@ func (t *Tournament) discover(ctx context.Context) error {
 }
 
 // Run runs the loop until ctx ends (it then returns nil) or the line
-// fails.
+// fails (an error wrapping [ErrLineClosed]: open the line again and start
+// a new Tournament on it).
+//
+// A board whose log already holds a start tag and that does not show the
+// start position is resumed (the host restarted, or the line came back,
+// in mid-game): its game is replayed from the start tag as far as a host
+// last took it, delivered as its settled board, and its changes since,
+// the moves made while no host polled it, follow move by move, each with
+// its lever press. The other boards get their start tag once every one
+// of them shows the start position.
 func (t *Tournament) Run(ctx context.Context) error {
 	if err := t.discover(ctx); err != nil {
 		return ignoreCancel(err)
 	}
-	// B. Wait until every board shows the start position, then tag it.
-	// The line is pinged again meanwhile: a board whose answer to the
-	// first ping was lost, or that was switched on late, still joins.
 	last := t.cfg.Now()
 	for {
-		if now := t.cfg.Now(); now-last >= rediscover {
+		// B. The boards not tagged yet are read whole until every one
+		// shows the start position; the line is pinged again meanwhile,
+		// so a board whose answer to the first ping was lost, or that
+		// was switched on late, still joins.
+		if now := t.cfg.Now(); now-last >= rediscover && t.untagged() {
 			last = now
 			if err := t.discover(ctx); err != nil {
 				return ignoreCancel(err)
 			}
 		}
-		all := true
+		waiting, all := false, true
 		for _, bb := range t.boards {
-			p, err := t.bus.Board(ctx, bb.addr)
-			if err != nil {
-				if ctx.Err() != nil {
-					return nil
+			var err error
+			if bb.tagged {
+				// C. Poll the changes (and now and then the clock).
+				err = t.poll(ctx, bb)
+				if err == nil {
+					err = t.readClock(ctx, bb)
 				}
-				t.silent(bb, err)
-				all = false
-				continue
+			} else {
+				waiting = true
+				var ready bool
+				ready, err = t.setUp(ctx, bb)
+				all = all && ready
 			}
-			t.back(bb)
-			bb.pos = p
-			bb.tracker.Settle(&p, t.cfg.Now(), Event{Serial: bb.serial, Addr: bb.addr}, func(e Event) { t.emit(bb, e) })
-			all = all && isStart(&p)
-		}
-		if all {
-			break
-		}
-		if err := t.sleep(ctx); err != nil {
-			return nil
-		}
-	}
-	for _, bb := range t.boards {
-		if err := t.bus.SetStart(ctx, bb.addr); err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			return fmt.Errorf("dgt: start tag on board %s: %w", bb.serial, err)
-		}
-	}
-	// C. Poll the changes.
-	for {
-		for _, bb := range t.boards {
-			if err := t.poll(ctx, bb); err != nil {
+			if err != nil {
 				return ignoreCancel(err)
 			}
 		}
+		if waiting && all {
+			for _, bb := range t.boards {
+				if bb.tagged {
+					continue
+				}
+				if err := t.bus.SetStart(ctx, bb.addr); err != nil {
+					if ctx.Err() != nil {
+						return nil
+					}
+					return fmt.Errorf("dgt: start tag on board %s: %w", bb.serial, err)
+				}
+				bb.tagged = true
+			}
+		}
 		if err := t.sleep(ctx); err != nil {
 			return nil
 		}
 	}
+}
+
+// untagged reports whether a board is still waiting for its start tag,
+// or none was found yet.
+func (t *Tournament) untagged() bool {
+	if len(t.boards) == 0 {
+		return true
+	}
+	for _, bb := range t.boards {
+		if !bb.tagged {
+			return true
+		}
+	}
+	return false
+}
+
+// setUp reads a board not tagged yet whole; it returns true if the board
+// shows the start position. A board in mid-game whose log holds a start
+// tag is resumed instead (and counts as ready).
+func (t *Tournament) setUp(ctx context.Context, bb *busBoard) (bool, error) {
+	p, err := t.bus.Board(ctx, bb.addr)
+	if err != nil {
+		if errors.Is(err, ErrLineClosed) || ctx.Err() != nil {
+			return false, err
+		}
+		t.silent(bb, err)
+		return false, nil
+	}
+	t.back(bb)
+	if !isStart(&p) {
+		resumed, err := t.resume(ctx, bb)
+		if resumed || err != nil {
+			return resumed, err
+		}
+	}
+	bb.pos = p
+	bb.tracker.Settle(&p, t.cfg.Now(), Event{}, func(e Event) { t.emit(bb, e) })
+	return isStart(&p), nil
+}
+
+// resume adopts a board in mid-game from its log: the position replayed
+// from its start tag up to the changes a host already took. It returns
+// false if the log holds no start tag.
+func (t *Tournament) resume(ctx context.Context, bb *busBoard) (bool, error) {
+	l, err := t.bus.FromStart(ctx, bb.addr)
+	if err != nil {
+		if errors.Is(err, ErrLineClosed) || ctx.Err() != nil {
+			return false, err
+		}
+		return false, nil // not this time; the next read tries again
+	}
+	p, tagged, begin := replayFromStart(l)
+	if !tagged {
+		return false, nil
+	}
+	if begin != nil {
+		// The orientation is decided by the set-up the game began from.
+		bb.tracker.Settle(begin, t.cfg.Now(), Event{}, func(Event) {})
+		bb.tracker.Forget()
+	}
+	t.log.Info("dgt: bus board resumed from its start tag", "board", bb.serial)
+	bb.pos, bb.tagged = p, true
+	bb.tracker.Settle(&p, t.cfg.Now(), Event{}, func(e Event) { t.emit(bb, e) })
+	return true, nil
+}
+
+// replayFromStart replays a log (DGT_BUS_SEND_FROM_START) from its last
+// start tag, or from its beginning if it holds none (tagged false): every
+// field change in order, the board cleared at a power-up (the pieces
+// found then follow). begin is the first position of the replay that
+// shows the start position, if any.
+func replayFromStart(l *Log) (p Position, tagged bool, begin *Position) {
+	from := 0
+	for i, tag := range l.Tags {
+		if tag.Kind == TagMarker && tag.Marker == EEStartTag {
+			from, tagged = i+1, true
+		}
+	}
+	for _, tag := range l.Tags[from:] {
+		switch {
+		case tag.Kind == TagField:
+			p[tag.Field] = tag.Piece
+			if begin == nil && isStart(&p) {
+				b := p
+				begin = &b
+			}
+		case tag.Kind == TagMarker && tag.Marker == EEPowerUp:
+			p = Position{}
+		}
+	}
+	return p, tagged, begin
 }
 
 func ignoreCancel(err error) error {
@@ -259,6 +363,8 @@ func (t *Tournament) poll(ctx context.Context, bb *busBoard) error {
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
+	case errors.Is(err, ErrLineClosed):
+		return err
 	case errors.Is(err, ErrNoReply):
 		t.silent(bb, err)
 		return nil
@@ -270,6 +376,16 @@ func (t *Tournament) poll(ctx context.Context, bb *busBoard) error {
 	if t.back(bb) {
 		return t.verify(ctx, bb, true)
 	}
+	if len(l.Errors) > 0 {
+		// Damaged changes: the presses wait for the board replayed from
+		// its start tag.
+		for _, tag := range l.Tags {
+			if tag.Kind == TagTime {
+				bb.presses = append(bb.presses, tag)
+			}
+		}
+		return t.verify(ctx, bb, true)
+	}
 	n := 0
 	for _, tag := range l.Tags {
 		switch tag.Kind {
@@ -277,11 +393,13 @@ func (t *Tournament) poll(ctx context.Context, bb *busBoard) error {
 			bb.pos[tag.Field] = tag.Piece
 			n++
 		case TagTime:
-			bb.presses = append(bb.presses, tag)
+			// The board at a press is the move the player made: it is
+			// settled and the press follows it, so that moves made
+			// between two polls (or while no host polled) are read one
+			// by one.
+			t.settle(bb)
+			t.press(bb, tag)
 		}
-	}
-	if len(l.Errors) > 0 {
-		return t.verify(ctx, bb, true)
 	}
 	if n > 0 {
 		t.count(func(s *TournamentStats) { s.Changes += uint64(n) })
@@ -302,22 +420,20 @@ func (t *Tournament) verify(ctx context.Context, bb *busBoard, lost bool) error 
 	t.count(func(s *TournamentStats) { s.Verifies++ })
 	dump, err := t.bus.Board(ctx, bb.addr)
 	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
+		if errors.Is(err, ErrLineClosed) || ctx.Err() != nil {
+			return err
 		}
 		t.silent(bb, err)
 		return nil
 	}
 	if lost || dump != bb.pos {
 		t.count(func(s *TournamentStats) { s.Replays++ })
-		if l, err := t.bus.FromStart(ctx, bb.addr); err == nil {
-			var p Position
-			for _, tag := range l.Tags {
-				if tag.Kind == TagField {
-					p[tag.Field] = tag.Piece
-				}
-			}
-			bb.pos = p
+		l, err := t.bus.FromStart(ctx, bb.addr)
+		if errors.Is(err, ErrLineClosed) {
+			return err
+		}
+		if err == nil {
+			bb.pos, _, _ = replayFromStart(l)
 		}
 		if dump != bb.pos {
 			// Changes the board has not sent yet, or a log the replay
@@ -327,22 +443,56 @@ func (t *Tournament) verify(ctx context.Context, bb *busBoard, lost bool) error 
 		}
 	}
 	bb.moving, bb.quiet = false, 0
-	p := bb.pos
-	bb.tracker.Settle(&p, t.cfg.Now(), Event{}, func(e Event) { t.emit(bb, e) })
+	t.settle(bb)
 	for _, tag := range bb.presses {
-		// A press halts its own side's display.
-		side := rules.White
-		if tag.Left == t.cfg.WhiteRight {
-			side = rules.Black
-		}
-		e := Event{Kind: EventLever, Side: side, SideKnown: true}
-		if tag.Left {
-			e.Clock.Left = tag.Time
-		} else {
-			e.Clock.Right = tag.Time
-		}
-		t.emit(bb, e)
+		t.press(bb, tag)
 	}
 	bb.presses = nil
 	return nil
+}
+
+// readClock reads the board's clock when [TournamentConfig.Clock] says it
+// is time. A board that does not answer is left to the next poll.
+func (t *Tournament) readClock(ctx context.Context, bb *busBoard) error {
+	now := t.cfg.Now()
+	if t.cfg.Clock <= 0 || bb.lost || (bb.clocked && now-bb.clockAt < t.cfg.Clock) {
+		return nil
+	}
+	c, err := t.bus.Clock(ctx, bb.addr)
+	if err != nil {
+		if errors.Is(err, ErrLineClosed) || ctx.Err() != nil {
+			return err
+		}
+		t.log.Debug("dgt: bus clock not read", "board", bb.serial, "err", err)
+		return nil
+	}
+	bb.clockAt, bb.clocked = now, true
+	e := Event{Kind: EventClock, Clock: *c, White: c.Left, Black: c.Right}
+	if t.cfg.WhiteRight {
+		e.White, e.Black = c.Right, c.Left
+	}
+	t.emit(bb, e)
+	return nil
+}
+
+// settle delivers the host's copy of the board as settled.
+func (t *Tournament) settle(bb *busBoard) {
+	p := bb.pos
+	bb.tracker.Settle(&p, t.cfg.Now(), Event{}, func(e Event) { t.emit(bb, e) })
+}
+
+// press delivers a lever press read from the log's time tag.
+func (t *Tournament) press(bb *busBoard, tag LogTag) {
+	// A press halts its own side's display.
+	side := rules.White
+	if tag.Left == t.cfg.WhiteRight {
+		side = rules.Black
+	}
+	e := Event{Kind: EventLever, Side: side, SideKnown: true}
+	if tag.Left {
+		e.Clock.Left = tag.Time
+	} else {
+		e.Clock.Right = tag.Time
+	}
+	t.emit(bb, e)
 }

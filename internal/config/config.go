@@ -117,7 +117,15 @@ const (
 	// ProtocolDGT is DGT's e-board protocol (USB, serial and Bluetooth
 	// boards at 9600 8N1).
 	ProtocolDGT = "dgt"
+	// ProtocolDGTBus is a line of DGT e-boards in bus mode: many boards
+	// on one serial port, each by its bus address (DGT's tournament
+	// set-up).
+	ProtocolDGTBus = "dgt-bus"
 )
+
+// MaxBusAddress is the highest DGT bus address (14 bits); 0 addresses
+// every board and is no board's own.
+const MaxBusAddress = 1<<14 - 1
 
 // DGT tunes the DGT e-boards.
 type DGT struct {
@@ -128,17 +136,25 @@ type DGT struct {
 	// position is taken (0: 250 ms, DGT's USB scan time; Bluetooth boards
 	// scan at half speed and want 500 ms or more).
 	Settle time.Duration `mapstructure:"settle"`
+	// BusPoll is how often every board of a bus line (protocol dgt-bus)
+	// is asked for its changes (0: 2 s, DGT's "every few seconds").
+	BusPoll time.Duration `mapstructure:"bus_poll"`
 }
 
 // Port selects serial ports by exactly one of path, glob or USB identity.
 type Port struct {
 	// Protocol is what the board on the port speaks: "sensorboard" (our
-	// boards, the default when empty) or "dgt" (a DGT e-board, found by
-	// path or glob).
+	// boards, the default when empty), "dgt" (a DGT e-board, found by
+	// path or glob) or "dgt-bus" (a line of DGT e-boards in bus mode,
+	// found by path or glob).
 	Protocol string `mapstructure:"protocol"`
 	Path     string `mapstructure:"path"`
 	Glob     string `mapstructure:"glob"`
 	USB      USB    `mapstructure:"usb"`
+	// Addresses are the bus addresses of the boards expected on a dgt-bus
+	// line (1 to MaxBusAddress); the boards not listed that answer DGT's
+	// ping join too.
+	Addresses []int `mapstructure:"addresses"`
 }
 
 // String writes the port entry as the file gives it: "path: /dev/ttyUSB0,
@@ -607,16 +623,20 @@ func (c *Config) Validate() []Problem {
 		}
 		switch p.Protocol {
 		case "", ProtocolSensorboard:
-		case ProtocolDGT:
+		case ProtocolDGT, ProtocolDGTBus:
 			if p.USB != (USB{}) {
 				add(fmt.Sprintf("boards.ports[%d].usb", i), fmt.Sprintf("%+v", p.USB), "a DGT board is found by path or glob")
 			}
 		default:
-			add(fmt.Sprintf("boards.ports[%d].protocol", i), p.Protocol, "unknown protocol; known: %s, %s", ProtocolSensorboard, ProtocolDGT)
+			add(fmt.Sprintf("boards.ports[%d].protocol", i), p.Protocol, "unknown protocol; known: %s, %s, %s", ProtocolSensorboard, ProtocolDGT, ProtocolDGTBus)
 		}
+		ps = append(ps, p.addressProblems(fmt.Sprintf("boards.ports[%d]", i))...)
 	}
 	if c.Boards.DGT.Settle < 0 || c.Boards.DGT.Settle > 5*time.Second {
 		add("boards.dgt.settle", c.Boards.DGT.Settle, "must be between 0 and 5s")
+	}
+	if p := c.Boards.DGT.BusPoll; p != 0 && (p < 50*time.Millisecond || p > 30*time.Second) {
+		add("boards.dgt.bus_poll", p, "must be 0 (2s) or between 50ms and 30s")
 	}
 	if c.Backup.Dir != "" && c.Backup.Every < time.Second {
 		add("backup.every", c.Backup.Every, "must be at least 1s")

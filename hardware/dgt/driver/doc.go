@@ -28,6 +28,15 @@
 // the board's id; [Replayer] turns such a log back into the events the
 // driver delivered.
 //
+// [Bus] runs lines of DGT boards in bus mode (protocol [BusProtocol]):
+// DGT's tournament loop ([dgt.Tournament]) on each line, and every board
+// on it, by its bus address, translated as above (board id "DGT-" and the
+// five-digit address). The bus has no command for a clock's display or
+// text, so messages to a bus board are taken and not shown; its clock is
+// read every poll. When the daemon starts in mid-game, each board is
+// resumed from its own log: the board as the last host took it, then the
+// moves made meanwhile one by one, each with its lever press.
+//
 // A lever press whose side the clock's turn bits do not tell is taken as
 // the press of the side that did not press last, so a change of the lever
 // bit is a press whatever its polarity. Events of a board that has not yet

@@ -1,0 +1,237 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"arbiter/board"
+	"arbiter/hardware/dgt"
+)
+
+// BusProtocol is the name of a line of DGT boards in bus mode in
+// configurations (boards.ports[] with protocol dgt-bus).
+const BusProtocol = "dgt-bus"
+
+// Line is a serial port with DGT boards on it in bus mode.
+type Line struct {
+	// Path is the port's device; or Glob is a pattern, and every port it
+	// finds is a line of its own.
+	Path, Glob string
+	// Addresses are the bus addresses of the boards expected on the line;
+	// the others that answer DGT's ping join too.
+	Addresses []uint16
+}
+
+// BusConfig configures a [Bus].
+type BusConfig struct {
+	Lines []Line
+	// Scan is how often the patterns are read again, and how long a
+	// failed line waits before it is opened again (default 1 s).
+	Scan time.Duration
+	// Poll is how often each board is asked for its changes, and its
+	// clock read (default 2 s, DGT's "every few seconds").
+	Poll time.Duration
+	// WhiteRight seats White at the clock's right display.
+	WhiteRight bool
+	// Bus tunes the line's timeouts (zero: DGT's).
+	Bus dgt.BusConfig
+	// Now returns the host's monotonic time; every event's instant comes
+	// from it.
+	Now func() time.Duration
+	// Handler receives every translated event, from the board's goroutine.
+	Handler func(board.Event)
+	// Open opens a port (default [dgt.OpenSerial]).
+	Open func(path string) (io.ReadWriteCloser, error)
+	// Logger receives diagnostics (default slog.Default()).
+	Logger *slog.Logger
+}
+
+// Bus runs lines of DGT boards in bus mode for the daemon: on every line
+// DGT's tournament loop ([dgt.Tournament]), and every board on it, by its
+// bus address, translated as a single board is (board id "DGT-" and the
+// five-digit address). It implements [board.Display] for those boards:
+// the bus has no command for the clock's display or text, so a message
+// to a bus board is accepted and not shown; the clocks are read. Its
+// methods are safe for concurrent use.
+type Bus struct {
+	cfg BusConfig
+	log *slog.Logger
+	d   *Driver // the boards, translated as single boards are
+
+	mu     sync.Mutex
+	lines  map[string]bool             // by path: running
+	boards map[string]map[uint16]*link // by path and address
+}
+
+// NewBus returns a driver for the bus lines of cfg.
+func NewBus(cfg BusConfig) (*Bus, error) {
+	for _, l := range cfg.Lines {
+		if (l.Path == "") == (l.Glob == "") {
+			return nil, fmt.Errorf("dgt bus driver: line %+v: give exactly one of path or glob", l)
+		}
+		if l.Glob != "" {
+			if _, err := filepath.Match(l.Glob, ""); err != nil {
+				return nil, fmt.Errorf("dgt bus driver: pattern %q: %w", l.Glob, err)
+			}
+		}
+	}
+	if cfg.Scan <= 0 {
+		cfg.Scan = time.Second
+	}
+	if cfg.Poll <= 0 {
+		cfg.Poll = 2 * time.Second
+	}
+	if cfg.Open == nil {
+		cfg.Open = dgt.OpenSerial
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	d, err := New(Config{Session: dgt.Config{WhiteRight: cfg.WhiteRight}, Now: cfg.Now, Handler: cfg.Handler,
+		Open: cfg.Open, Scan: cfg.Scan, Logger: cfg.Logger})
+	if err != nil {
+		return nil, fmt.Errorf("dgt bus driver: %w", err)
+	}
+	return &Bus{cfg: cfg, log: cfg.Logger, d: d, lines: map[string]bool{}, boards: map[string]map[uint16]*link{}}, nil
+}
+
+// Run runs every line until ctx ends; a line that fails (unplugged) is
+// opened again after Scan, its boards reported disconnected meanwhile.
+func (b *Bus) Run(ctx context.Context) error {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		for _, l := range b.cfg.Lines {
+			paths := []string{l.Path}
+			if l.Glob != "" {
+				var err error
+				if paths, err = filepath.Glob(l.Glob); err != nil {
+					b.log.Error("dgt bus: port pattern", "glob", l.Glob, "err", err)
+					continue
+				}
+			}
+			for _, p := range paths {
+				b.mu.Lock()
+				if !b.lines[p] {
+					b.lines[p] = true
+					wg.Go(func() { b.runLine(ctx, p, l.Addresses) })
+				}
+				b.mu.Unlock()
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(b.cfg.Scan):
+		}
+	}
+}
+
+// Owns reports whether id is a board this driver has met on a line.
+func (b *Bus) Owns(id string) bool { return b.d.Owns(id) }
+
+// Show accepts a message for a bus board: DGT's bus has no command that
+// sets a clock or shows text, so nothing is shown. It implements
+// [board.Display].
+func (b *Bus) Show(id string, _ board.Message) error {
+	if !b.d.Owns(id) {
+		return fmt.Errorf("dgt bus board %s: not connected", id)
+	}
+	return nil
+}
+
+// Resync delivers the board's settled position whole, as a snapshot. It
+// implements [board.Display].
+func (b *Bus) Resync(id string) error { return b.d.Resync(id) }
+
+// runLine keeps one line running until ctx ends.
+func (b *Bus) runLine(ctx context.Context, path string, addrs []uint16) {
+	log := b.log.With("port", path)
+	down := false // the failure is logged once, until the line runs again
+	for {
+		ran := false
+		err := b.serve(ctx, path, addrs, log, &ran)
+		if ctx.Err() != nil {
+			return
+		}
+		if ran || !down {
+			log.Warn("dgt bus line down; opening it again", "err", err, "every", b.cfg.Scan)
+		}
+		down = true
+		b.lineLost(path)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(b.cfg.Scan):
+		}
+	}
+}
+
+// serve opens the line and runs DGT's tournament loop on it until ctx
+// ends or the line fails; ran tells whether the port opened.
+func (b *Bus) serve(ctx context.Context, path string, addrs []uint16, log *slog.Logger, ran *bool) error {
+	port, err := b.cfg.Open(path)
+	if err != nil {
+		return fmt.Errorf("dgt bus line %s: %w", path, err)
+	}
+	defer port.Close()
+	*ran = true
+	bus, err := dgt.NewBus(port, b.cfg.Bus)
+	if err != nil {
+		return fmt.Errorf("dgt bus line %s: %w", path, err)
+	}
+	tour := dgt.NewTournament(bus, dgt.TournamentConfig{Boards: addrs, Poll: b.cfg.Poll, Clock: b.cfg.Poll,
+		WhiteRight: b.cfg.WhiteRight, Now: b.cfg.Now, Logger: log,
+		Emit: func(e dgt.Event) { b.link(ctx, path, e.Addr).take(e) }})
+	if err := tour.Run(ctx); err != nil {
+		return fmt.Errorf("dgt bus line %s: %w", path, err)
+	}
+	if ctx.Err() == nil {
+		return fmt.Errorf("dgt bus line %s: the tournament loop ended", path)
+	}
+	return nil
+}
+
+// link returns the board at addr on the line at path, made on its first
+// event.
+func (b *Bus) link(ctx context.Context, path string, addr uint16) *link {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	on := b.boards[path]
+	if on == nil {
+		on = map[uint16]*link{}
+		b.boards[path] = on
+	}
+	l := on[addr]
+	if l == nil {
+		l = &link{d: b.d, path: path + "#" + strconv.Itoa(int(addr)), ready: make(chan struct{}, 1)}
+		on[addr] = l
+		go l.deliver(ctx)
+	}
+	return l
+}
+
+// lineLost reports every board of a failed line disconnected.
+func (b *Bus) lineLost(path string) {
+	b.mu.Lock()
+	var ls []*link
+	for _, l := range b.boards[path] {
+		ls = append(ls, l)
+	}
+	b.mu.Unlock()
+	for _, l := range ls {
+		l.mu.Lock()
+		lost := l.lost
+		l.mu.Unlock()
+		if !lost {
+			l.take(dgt.Event{Kind: dgt.EventLinkLost, At: b.cfg.Now(), Err: errors.New("the bus line failed")})
+		}
+	}
+}
