@@ -3,6 +3,7 @@ package store_test
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -87,14 +88,19 @@ func TestCrashChild(t *testing.T) {
 	}
 }
 
+var crashKills = flag.Int("store.kills", 0, "TestCrashRecovery: how many SIGKILLs (default 15, 6 with -short; the long run: 300)")
+
 // TestCrashRecovery kills a writing child with SIGKILL at random moments
 // and checks, after each kill, that every acknowledged move is stored
 // exactly as acknowledged, nothing is duplicated, and the database checks
 // clean.
 func TestCrashRecovery(t *testing.T) {
-	kills := 40
+	kills := 15
 	if testing.Short() {
 		kills = 6
+	}
+	if *crashKills > 0 {
+		kills = *crashKills
 	}
 	path := filepath.Join(t.TempDir(), "crash.db")
 	rng := rand.New(rand.NewPCG(1, 2))

@@ -228,7 +228,11 @@ func TestFederationHubStreamsHallMoves(t *testing.T) {
 	assert.Len(t, plies(es), 3, "move events of the round's games only")
 }
 
-var swissCut = flag.Duration("fed.swiss-cut", 15*time.Second,
+// swissCut is 5s by default, to keep go test ./... short: a cut that long
+// is within NATS's first reconnect back-off, which TestPairingsResumeAfterLinkCut
+// (internal/federation) proves the halls no longer wait out; 15s or more
+// makes this test prove it too.
+var swissCut = flag.Duration("fed.swiss-cut", 5*time.Second,
 	"TestFederationSwissLinkCut: how long the hall's link stays cut at least (the issue's case: 30s)")
 
 // A Swiss in three halls and a hub, one hall's leaf link cut in the middle

@@ -39,9 +39,13 @@ func TestDemoEventRunsToTheEnd(t *testing.T) {
 	t.Setenv("ARBITER_EVENT_DATABASE", filepath.Join(t.TempDir(), "event.db"))
 	t.Setenv("ARBITER_HTTP_LISTEN", "127.0.0.1:0")
 	t.Setenv("ARBITER_LOG_LEVEL", "warn")
+	// The DGT board's games are paced by its 250 ms settle, which the
+	// demo's speed does not shorten: TestDemoWithDGTBoard plays them.
+	t.Setenv("ARBITER_DEMO_DGT", "false")
 	cfg, err := config.Load("", nil)
 	require.NoError(t, err)
 	require.Equal(t, 40.0, cfg.Demo.Speed)
+	require.False(t, cfg.Demo.DGT)
 	// Every game the project knows is played in the demo.
 	var games []string
 	for _, tc := range cfg.Tournaments {
@@ -222,7 +226,7 @@ func TestDemoSurvivesRestart(t *testing.T) {
 		t.Skip("runs a demo event twice")
 	}
 	t.Parallel()
-	cfg := fastDemo(t, 2, 40)
+	cfg := fastDemo(t, 2, 24)
 	// The first run stops (as on SIGINT) once some moves are stored.
 	first, stop := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer stop()
