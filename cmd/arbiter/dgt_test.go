@@ -183,6 +183,7 @@ func TestDemoWithDGTBoard(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a demo tournament")
 	}
+	t.Parallel()
 	cfg := fastDemo(t, 1, 30)
 	cfg.Demo.DGT = true
 	var chess []config.Tournament
