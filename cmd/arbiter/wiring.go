@@ -78,7 +78,7 @@ func checkWeb(cfg *config.Config, log *slog.Logger) error {
 		return &config.Error{Source: cfg.Source, Problems: configProblems(problems)}
 	}
 	for _, w := range configProblems(warnings) {
-		log.Warn("configuration", "warning", w.String())
+		log.Warn("configuration", "warning", w.Key+": "+w.Why) // a warning names no value
 	}
 	return nil
 }

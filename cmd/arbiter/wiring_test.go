@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"go/parser"
 	"go/token"
 	"log/slog"
@@ -160,4 +161,14 @@ func TestDomainPackagesDoNotImportConfig(t *testing.T) {
 		}
 		assert.Positive(t, files, "no Go files in %s", dir)
 	}
+}
+
+// A demo's warning names the key, not a hidden value.
+func TestCheckWebWarnsByKey(t *testing.T) {
+	var out bytes.Buffer
+	cfg := &config.Config{HTTP: config.HTTP{Listen: "127.0.0.1:8080"},
+		Console: config.Console{Users: []config.User{{Name: "chief", Password: "plain-text"}}}}
+	require.NoError(t, checkWeb(cfg, slog.New(slog.NewTextHandler(&out, nil))))
+	assert.Contains(t, out.String(), `console.users[0].password: user \"chief\" has a password stored in plain text`)
+	assert.NotContains(t, out.String(), "(hidden)")
 }
