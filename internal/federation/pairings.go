@@ -75,29 +75,14 @@ func DecodeRound(key string, data []byte) (PairedRound, error) {
 
 // EnsurePairings creates (or opens) the hub's pairings bucket.
 func EnsurePairings(ctx context.Context, js jetstream.JetStream) (jetstream.KeyValue, error) {
-	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: PairingsBucket, History: 5,
-		Description: "rounds paired by the hub; written by the hub only", Storage: jetstream.FileStorage})
-	if err != nil {
-		return nil, fmt.Errorf("pairings bucket: %w", err)
-	}
-	return kv, nil
+	return ensureHubBucket(ctx, js, PairingsBucket, "pairings", "rounds paired by the hub; written by the hub only")
 }
 
 // MirrorPairings creates (or opens) hall's read-only mirror of the hub's
 // pairings bucket, which lives in JetStream domain hubDomain; the mirror
 // is delivered on the hall's own subjects (DeliverPrefix).
 func MirrorPairings(ctx context.Context, js jetstream.JetStream, hall, hubDomain string) (jetstream.KeyValue, error) {
-	if err := ValidName(hall); err != nil {
-		return nil, fmt.Errorf("pairings mirror: %w", err)
-	}
-	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: PairingsBucket, Storage: jetstream.FileStorage,
-		Description: "mirror of the hub's rounds",
-		Mirror: &jetstream.StreamSource{Name: PairingsBucket, External: &jetstream.ExternalStream{
-			APIPrefix: "$JS." + hubDomain + ".API", DeliverPrefix: DeliverPrefix + "." + hall + ".pairings"}}})
-	if err != nil {
-		return nil, fmt.Errorf("pairings mirror of domain %s: %w", hubDomain, err)
-	}
-	return kv, nil
+	return mirrorHubBucket(ctx, js, hall, hubDomain, PairingsBucket, "pairings", "mirror of the hub's rounds")
 }
 
 // ErrRoundChanged is returned when the pairings bucket holds a round other

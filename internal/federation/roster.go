@@ -149,29 +149,14 @@ func parseRosterKey(key string) (tournament uint64, round int, ok bool) {
 
 // EnsureRoster creates (or opens) the hub's roster bucket.
 func EnsureRoster(ctx context.Context, js jetstream.JetStream) (jetstream.KeyValue, error) {
-	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: RosterBucket, History: 5,
-		Description: "players and results kept by the hub; written by the hub only", Storage: jetstream.FileStorage})
-	if err != nil {
-		return nil, fmt.Errorf("roster bucket: %w", err)
-	}
-	return kv, nil
+	return ensureHubBucket(ctx, js, RosterBucket, "roster", "players and results kept by the hub; written by the hub only")
 }
 
 // MirrorRoster creates (or opens) hall's read-only mirror of the hub's
 // roster bucket, which lives in JetStream domain hubDomain; the mirror is
 // delivered on the hall's own subjects (DeliverPrefix).
 func MirrorRoster(ctx context.Context, js jetstream.JetStream, hall, hubDomain string) (jetstream.KeyValue, error) {
-	if err := ValidName(hall); err != nil {
-		return nil, fmt.Errorf("roster mirror: %w", err)
-	}
-	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: RosterBucket, Storage: jetstream.FileStorage,
-		Description: "mirror of the hub's players and results",
-		Mirror: &jetstream.StreamSource{Name: RosterBucket, External: &jetstream.ExternalStream{
-			APIPrefix: "$JS." + hubDomain + ".API", DeliverPrefix: DeliverPrefix + "." + hall + ".roster"}}})
-	if err != nil {
-		return nil, fmt.Errorf("roster mirror of domain %s: %w", hubDomain, err)
-	}
-	return kv, nil
+	return mirrorHubBucket(ctx, js, hall, hubDomain, RosterBucket, "roster", "mirror of the hub's players and results")
 }
 
 // ErrRosterChanged is returned when a key of the roster bucket was written

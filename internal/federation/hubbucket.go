@@ -3,12 +3,43 @@ package federation
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
+
 	"arbiter/store"
 )
+
+// ensureHubBucket creates (or opens) a key-value bucket the hub alone
+// writes; what names it in errors ("pairings", "roster").
+func ensureHubBucket(ctx context.Context, js jetstream.JetStream, bucket, what, description string) (jetstream.KeyValue, error) {
+	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: bucket, History: 5,
+		Description: description, Storage: jetstream.FileStorage})
+	if err != nil {
+		return nil, fmt.Errorf("%s bucket: %w", what, err)
+	}
+	return kv, nil
+}
+
+// mirrorHubBucket creates (or opens) hall's read-only mirror of the hub's
+// bucket, which lives in JetStream domain hubDomain; the mirror is
+// delivered on the hall's own subjects (DeliverPrefix.hall.what).
+func mirrorHubBucket(ctx context.Context, js jetstream.JetStream, hall, hubDomain, bucket, what, description string) (jetstream.KeyValue, error) {
+	if err := ValidName(hall); err != nil {
+		return nil, fmt.Errorf("%s mirror: %w", what, err)
+	}
+	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: bucket, Storage: jetstream.FileStorage,
+		Description: description,
+		Mirror: &jetstream.StreamSource{Name: bucket, External: &jetstream.ExternalStream{
+			APIPrefix: "$JS." + hubDomain + ".API", DeliverPrefix: DeliverPrefix + "." + hall + "." + what}}})
+	if err != nil {
+		return nil, fmt.Errorf("%s mirror of domain %s: %w", what, hubDomain, err)
+	}
+	return kv, nil
+}
 
 // wake is the doorbell of a hub's bucket writer: a Notify never blocks,
 // and a burst of them wakes the writer once.
