@@ -294,6 +294,7 @@ func (t *Table) Run(ctx context.Context) {
 			}
 		case f := <-t.cmds:
 			f()
+			continue // Do's f refreshed the view before it answered
 		case <-timer.C:
 			t.storeUnsaved() // retried every second: the event resumes when the disk does
 			if t.session != nil {
