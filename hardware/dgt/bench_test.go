@@ -1,28 +1,15 @@
 package dgt_test
 
 import (
-	"slices"
 	"testing"
 	"time"
 
 	"arbiter/hardware/dgt"
 	"arbiter/hardware/dgt/sim"
+	"arbiter/internal/benchlat"
 	"arbiter/rules"
 	"arbiter/rules/chess"
 )
-
-// reportPercentiles reports the p50 and p99 of lat in milliseconds.
-func reportPercentiles(b *testing.B, lat []time.Duration, prefix string) {
-	if len(lat) == 0 {
-		return
-	}
-	slices.Sort(lat)
-	at := func(q float64) float64 {
-		return float64(lat[min(len(lat)-1, int(q*float64(len(lat))))]) / float64(time.Millisecond)
-	}
-	b.ReportMetric(at(0.50), prefix+"p50-ms")
-	b.ReportMetric(at(0.99), prefix+"p99-ms")
-}
 
 // BenchmarkFieldUpdateToSettled measures, over a pseudo-terminal, the time
 // from a move's last field update on the emulated board to the settled
@@ -69,8 +56,8 @@ func benchSettle(b *testing.B, cfg dgt.Config, settle time.Duration) {
 		over = append(over, d-settle)
 	}
 	b.StopTimer()
-	reportPercentiles(b, lat, "")
-	reportPercentiles(b, over, "over-settle-")
+	benchlat.Report(b, lat, "")
+	benchlat.Report(b, over, "over-settle-")
 }
 
 // BenchmarkSessionSettle measures the host's own work for one move (two
