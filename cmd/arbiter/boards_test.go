@@ -25,7 +25,7 @@ import (
 // boardEvent is a real event's configuration for boards SIM-1 and SIM-2
 // behind the links dir/board-*: one round of a four-player chess Swiss,
 // the boards assigned to tables 1 and 2.
-func boardEvent(t *testing.T, dir string) *config.Config {
+func boardEvent(t testing.TB, dir string) *config.Config {
 	t.Helper()
 	cfg, err := config.Load("", nil)
 	require.NoError(t, err)

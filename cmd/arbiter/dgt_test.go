@@ -25,7 +25,7 @@ import (
 // dgtEvent is a real event with one DGT port (protocol dgt) at link and
 // no boards.assign: a shogi Swiss the DGT board cannot play, then a
 // two-player chess Swiss it must find by itself.
-func dgtEvent(t *testing.T, dir, link string) *config.Config {
+func dgtEvent(t testing.TB, dir, link string) *config.Config {
 	t.Helper()
 	cfg := boardEvent(t, dir)
 	cfg.Event.Name = "DGT boards"

@@ -20,7 +20,7 @@ import (
 
 // serveDirectors records the director of each serve started with one of
 // cfgs (testDirectors), and returns a function that waits for it.
-func serveDirectors(t *testing.T, cfgs ...*config.Config) func(*config.Config) *director.Director {
+func serveDirectors(t testing.TB, cfgs ...*config.Config) func(*config.Config) *director.Director {
 	t.Helper()
 	var mu sync.Mutex
 	dirs := map[*config.Config]*director.Director{}

@@ -208,7 +208,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func get(t *testing.T, url string) string {
+func get(t testing.TB, url string) string {
 	t.Helper()
 	resp, err := http.Get(url)
 	require.NoError(t, err)
@@ -270,7 +270,7 @@ func TestDemoSurvivesRestart(t *testing.T) {
 // startServe runs serve in the background with cfg until ctx ends (or the
 // event is complete, if exitWhenDone), and returns its URL once it is
 // live, its output and where its error arrives.
-func startServe(t *testing.T, ctx context.Context, cfg *config.Config, exitWhenDone bool) (string, *syncBuffer, <-chan error) {
+func startServe(t testing.TB, ctx context.Context, cfg *config.Config, exitWhenDone bool) (string, *syncBuffer, <-chan error) {
 	t.Helper()
 	cmd := newServeCmd()
 	out := &syncBuffer{}
