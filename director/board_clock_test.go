@@ -1,6 +1,7 @@
 package director_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/board"
+	"arbiter/director"
 	"arbiter/rules"
 )
 
@@ -18,27 +20,8 @@ import (
 // opponent's time without the penalty (and, after a take-back, counts
 // down a clock the host holds).
 func TestBoardClockFollowsAPenaltyAndARestore(t *testing.T) {
-	d, _ := newEvent(t, "swiss-dutch", 4, 1)
-	rec := &recorder{}
-	d.SetSender(rec)
-	t1, err := d.AddTable(d.TournamentIDs()[0], "B1")
-	require.NoError(t, err)
-	ctx := run(t, d)
-	require.Eventually(t, func() bool { return t1.Live().GameID != 0 }, 5*time.Second, 10*time.Millisecond)
-	t1.Input(ctx, arbiterEvent(d.Now(), chessStart()))
-	time.Sleep(400 * time.Millisecond)
-	t1.Input(ctx, heartbeat(d.Now()))
-	require.Eventually(t, func() bool { return t1.Live().Clock[0].Running }, 5*time.Second, 10*time.Millisecond, "the clock did not start after the set-up")
-
-	lastClock := func() *board.Clock {
-		var clk *board.Clock
-		for _, m := range rec.messages() {
-			if c, ok := m.(*board.Clock); ok {
-				clk = c
-			}
-		}
-		return clk
-	}
+	d, rec, t1, ctx := clockedTable(t)
+	lastClock := rec.lastClock
 	geo := rules.NewRect(8, 8)
 	e2, _ := geo.Lookup("e2")
 	e5, _ := geo.Lookup("e5")
@@ -65,4 +48,33 @@ func TestBoardClockFollowsAPenaltyAndARestore(t *testing.T) {
 	require.Eventually(t, func() bool { return !t1.Live().Recovery }, 5*time.Second, 10*time.Millisecond, "the board was not seen restored")
 	require.Eventually(t, func() bool { return lastClock().Running == board.SideFirst }, 5*time.Second, 10*time.Millisecond,
 		"the board was not told that White's clock runs again")
+}
+
+// clockedTable starts a chess game on table B1 of a new event, whose board
+// messages rec records, and waits for its clock to run.
+func clockedTable(t *testing.T) (*director.Director, *recorder, *director.Table, context.Context) {
+	t.Helper()
+	d, _ := newEvent(t, "swiss-dutch", 4, 1)
+	rec := &recorder{}
+	d.SetSender(rec)
+	t1, err := d.AddTable(d.TournamentIDs()[0], "B1")
+	require.NoError(t, err)
+	ctx := run(t, d)
+	require.Eventually(t, func() bool { return t1.Live().GameID != 0 }, 5*time.Second, 10*time.Millisecond)
+	t1.Input(ctx, arbiterEvent(d.Now(), chessStart()))
+	time.Sleep(400 * time.Millisecond)
+	t1.Input(ctx, heartbeat(d.Now()))
+	require.Eventually(t, func() bool { return t1.Live().Clock[0].Running }, 5*time.Second, 10*time.Millisecond, "the clock did not start after the set-up")
+	return d, rec, t1, ctx
+}
+
+// lastClock is the last clock the board was sent, or nil.
+func (r *recorder) lastClock() *board.Clock {
+	var clk *board.Clock
+	for _, m := range r.messages() {
+		if c, ok := m.(*board.Clock); ok {
+			clk = c
+		}
+	}
+	return clk
 }

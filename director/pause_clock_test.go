@@ -15,25 +15,11 @@ import (
 // again, as an addition of time shows at once: a board with a clock of its
 // own (a DGT 3000) keeps counting otherwise.
 func TestBoardClockFollowsPauseAndResume(t *testing.T) {
-	d, _ := newEvent(t, "swiss-dutch", 4, 1)
-	rec := &recorder{}
-	d.SetSender(rec)
-	t1, err := d.AddTable(d.TournamentIDs()[0], "B1")
-	require.NoError(t, err)
-	ctx := run(t, d)
-	require.Eventually(t, func() bool { return t1.Live().GameID != 0 }, 5*time.Second, 10*time.Millisecond)
-	t1.Input(ctx, arbiterEvent(d.Now(), chessStart()))
-	time.Sleep(400 * time.Millisecond)
-	t1.Input(ctx, heartbeat(d.Now()))
-	require.Eventually(t, func() bool { return t1.Live().Clock[0].Running }, 5*time.Second, 10*time.Millisecond, "the clock did not start after the set-up")
+	d, rec, t1, ctx := clockedTable(t)
 	game := t1.Live().GameID
-
 	lastClock := func() board.Clock {
-		msgs := rec.messages()
-		for i := len(msgs) - 1; i >= 0; i-- {
-			if c, ok := msgs[i].(*board.Clock); ok {
-				return *c
-			}
+		if c := rec.lastClock(); c != nil {
+			return *c
 		}
 		return board.Clock{}
 	}
