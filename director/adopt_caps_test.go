@@ -22,13 +22,7 @@ import (
 // TestServeWithDGTBoard failed on Qxf7# whenever the round was paired
 // before the DGT board answered.)
 func TestAdoptedBoardSensesFromItsFirstMove(t *testing.T) {
-	d, db := newEvent(t, "swiss-dutch", 2, 1)
-	ctx := run(t, d)
-	id := d.TournamentIDs()[0]
-	require.Eventually(t, func() bool {
-		rs, err := db.Rounds(id)
-		return err == nil && len(rs) == 1
-	}, 5*time.Second, 10*time.Millisecond)
+	d, db, ctx := pairedEvent(t, 2)
 
 	const board = "ID-1"
 	caps := sensorboard.CapHeight | sensorboard.CapIdentity | sensorboard.CapColor

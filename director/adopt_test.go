@@ -14,13 +14,7 @@ import (
 // Boards that say hello at the same time (the boards of a DGT bus line,
 // found by one ping) each take a table and a game of their own.
 func TestBoardsAdoptedAtOnce(t *testing.T) {
-	d, db := newEvent(t, "swiss-dutch", 6, 1)
-	ctx := run(t, d)
-	id := d.TournamentIDs()[0]
-	require.Eventually(t, func() bool {
-		rs, err := db.Rounds(id)
-		return err == nil && len(rs) == 1
-	}, 5*time.Second, 10*time.Millisecond)
+	d, db, ctx := pairedEvent(t, 6)
 
 	boards := []string{"NEW-1", "NEW-2", "NEW-3"}
 	var wg sync.WaitGroup

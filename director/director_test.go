@@ -156,13 +156,7 @@ func TestGamesOnTables(t *testing.T) {
 // A board plugged in without an assignment is given a table, and a game of
 // the current round that had none starts on it.
 func TestBoardAdopted(t *testing.T) {
-	d, db := newEvent(t, "swiss-dutch", 4, 1)
-	ctx := run(t, d)
-	id := d.TournamentIDs()[0]
-	require.Eventually(t, func() bool {
-		rs, err := db.Rounds(id)
-		return err == nil && len(rs) == 1
-	}, 5*time.Second, 10*time.Millisecond)
+	d, db, ctx := pairedEvent(t, 4)
 
 	d.BoardEvent(ctx, board.Event{Kind: board.EventHello, Board: "NEW-1",
 		Info: &board.Info{ID: "NEW-1", Caps: board.CapHeight, Width: 8, Height: 8, Cells: 64}})

@@ -5,9 +5,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"arbiter/arbiter"
 	"arbiter/director"
 	"arbiter/rules"
+	"arbiter/store"
 )
 
 // run runs d until the test ends, and waits for it to stop (clocks
@@ -40,4 +43,18 @@ func square(at time.Duration, sq rules.Square, h int) arbiter.Event {
 
 func press(at time.Duration, side rules.Color) arbiter.Event {
 	return arbiter.Event{Kind: arbiter.ClockPressed, At: at, Side: side}
+}
+
+// pairedEvent runs a new one-round Swiss of chess for players and waits
+// until its round is paired.
+func pairedEvent(t *testing.T, players int) (*director.Director, *store.DB, context.Context) {
+	t.Helper()
+	d, db := newEvent(t, "swiss-dutch", players, 1)
+	ctx := run(t, d)
+	id := d.TournamentIDs()[0]
+	require.Eventually(t, func() bool {
+		rs, err := db.Rounds(id)
+		return err == nil && len(rs) == 1
+	}, 5*time.Second, 10*time.Millisecond, "round 1 was not paired")
+	return d, db, ctx
 }
