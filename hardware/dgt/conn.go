@@ -270,7 +270,7 @@ func Watch(ctx context.Context, c *Conn, open func() (io.ReadWriteCloser, error)
 func OpenSerial(path string) (io.ReadWriteCloser, error) {
 	rf, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOCTTY, 0)
 	if err != nil {
-		return nil, fmt.Errorf("dgt: open %s: %w", path, err)
+		return nil, fmt.Errorf("dgt: %w", err) // an *os.PathError names the port
 	}
 	p, err := serial.Open(path, &serial.Mode{BaudRate: 9600, DataBits: 8, Parity: serial.NoParity, StopBits: serial.OneStopBit})
 	if err != nil {
