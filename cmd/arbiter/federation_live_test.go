@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -18,7 +17,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"arbiter/internal/config"
 	"arbiter/internal/federation/fedtest"
 	"arbiter/store"
 )
@@ -179,14 +177,9 @@ func TestFederationHubStreamsHallMoves(t *testing.T) {
 	defer cancel()
 	dir := t.TempDir()
 	leaf := freeAddr(t)
-	hubCfg := federatedSwiss(t)
-	hubCfg.Tournaments[0].Rounds = 1
-	hubCfg.Federation = config.Federation{Role: "hub", Listen: freeAddr(t), StoreDir: filepath.Join(dir, "nats-hub"),
-		LeafListen: leaf, Halls: []string{"east"}, HallPasswords: map[string]string{"east": "secret-of-east"}}
-	hallCfg := federatedSwiss(t)
-	hallCfg.Tournaments[0].Rounds = 1
-	hallCfg.Federation = config.Federation{Role: "hall", Hall: "east", Listen: freeAddr(t), StoreDir: filepath.Join(dir, "nats-east"),
-		HubURL: "nats-leaf://east:secret-of-east@" + leaf, FirstBoard: 1}
+	hubCfg, halls := federationCfgs(t, dir, leaf, []string{"east"}, 0)
+	hallCfg := halls["east"]
+	hubCfg.Tournaments[0].Rounds, hallCfg.Tournaments[0].Rounds = 1, 1
 
 	hubCtx, stopHub := context.WithCancel(ctx)
 	defer stopHub()
@@ -254,22 +247,8 @@ func TestFederationSwissLinkCut(t *testing.T) {
 	halls := []string{"east", "west", "north"}
 	link := fedtest.NewLink(t, leaf)
 
-	hubCfg := federatedSwiss(t)
-	hubCfg.Federation = config.Federation{Role: "hub", Listen: freeAddr(t), StoreDir: filepath.Join(dir, "nats-hub"),
-		LeafListen: leaf, Halls: halls, HallPasswords: map[string]string{}}
-	hallCfg := map[string]*config.Config{}
-	for i, h := range halls {
-		hubCfg.Federation.HallPasswords[h] = "secret-of-" + h
-		addr := leaf
-		if h == "north" {
-			addr = link.Addr()
-		}
-		cfg := federatedSwiss(t)
-		cfg.Demo.Boards = 1
-		cfg.Federation = config.Federation{Role: "hall", Hall: h, Listen: freeAddr(t), StoreDir: filepath.Join(dir, "nats-"+h),
-			HubURL: fmt.Sprintf("nats-leaf://%s:secret-of-%s@%s", h, h, addr), FirstBoard: i + 1}
-		hallCfg[h] = cfg
-	}
+	hubCfg, hallCfg := federationCfgs(t, dir, leaf, halls, 1)
+	hallCfg["north"].Federation.HubURL = hallURL("north", link.Addr())
 	hubURL, hubOut, hubErr := startServe(t, ctx, hubCfg, true)
 	hubLive := openLive(t, ctx, hubURL)
 	hallCtx, stopHalls := context.WithCancel(ctx)

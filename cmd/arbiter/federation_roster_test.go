@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -73,19 +71,9 @@ func TestFederationRosterThroughServe(t *testing.T) {
 	dir := t.TempDir()
 	leaf := freeAddr(t)
 	halls := []string{"east", "west"}
-	hubCfg := federatedSwiss(t)
+	hubCfg, hallCfg := federationCfgs(t, dir, leaf, halls, 2)
 	hubCfg.Tournaments[0].AutoPair = false // the hub's arbiter pairs each round
-	hubCfg.Federation = config.Federation{Role: "hub", Listen: freeAddr(t), StoreDir: filepath.Join(dir, "nats-hub"),
-		LeafListen: leaf, Halls: halls, HallPasswords: map[string]string{}}
-	hallCfg := map[string]*config.Config{}
-	for i, h := range halls {
-		hubCfg.Federation.HallPasswords[h] = "secret-of-" + h
-		cfg := federatedSwiss(t)
-		cfg.Demo.Boards = 2 - i // east plays boards 1 and 2, west board 3
-		cfg.Federation = config.Federation{Role: "hall", Hall: h, Listen: freeAddr(t), StoreDir: filepath.Join(dir, "nats-"+h),
-			HubURL: fmt.Sprintf("nats-leaf://%s:secret-of-%s@%s", h, h, leaf), FirstBoard: 1 + 2*i}
-		hallCfg[h] = cfg
-	}
+	hallCfg["west"].Demo.Boards = 1        // east plays boards 1 and 2, west board 3
 	directorOf := serveDirectors(t, hubCfg, hallCfg["east"], hallCfg["west"])
 	_, hubOut, hubErr := startServe(t, ctx, hubCfg, true)
 	hub := directorOf(hubCfg)

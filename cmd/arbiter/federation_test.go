@@ -98,6 +98,37 @@ func federatedSwiss(t *testing.T) *config.Config {
 	return cfg
 }
 
+// federationCfgs returns the configurations of a hub and its halls for one
+// Swiss (federatedSwiss) in dir: the hub listens for the halls' leaf
+// links at leaf, each hall with a password of its own, and hall i plays
+// boards boards from board i*boards+1 (boards 0: the demo's boards, from
+// board 1).
+func federationCfgs(t *testing.T, dir, leaf string, halls []string, boards int) (*config.Config, map[string]*config.Config) {
+	t.Helper()
+	hub := federatedSwiss(t)
+	hub.Federation = config.Federation{Role: "hub", Listen: freeAddr(t), StoreDir: filepath.Join(dir, "nats-hub"),
+		LeafListen: leaf, Halls: halls, HallPasswords: map[string]string{}}
+	hallCfg := map[string]*config.Config{}
+	for i, h := range halls {
+		hub.Federation.HallPasswords[h] = "secret-of-" + h
+		cfg := federatedSwiss(t)
+		first := 1
+		if boards > 0 {
+			cfg.Demo.Boards, first = boards, i*boards+1
+		}
+		cfg.Federation = config.Federation{Role: "hall", Hall: h, Listen: freeAddr(t), StoreDir: filepath.Join(dir, "nats-"+h),
+			HubURL: hallURL(h, leaf), FirstBoard: first}
+		hallCfg[h] = cfg
+	}
+	return hub, hallCfg
+}
+
+// hallURL is where hall h reaches the hub's leaf node at addr, with its
+// password.
+func hallURL(h, addr string) string {
+	return fmt.Sprintf("nats-leaf://%s:secret-of-%s@%s", h, h, addr)
+}
+
 // A Swiss played through arbiter serve in three halls, one board each,
 // paired by a hub that has no boards: every round reaches every hall, each
 // hall plays its board, and the hub's standings and TRF are those one
@@ -113,23 +144,10 @@ func TestFederationSwissThroughServe(t *testing.T) {
 	leaf := freeAddr(t)
 	halls := []string{"east", "west", "north"}
 
-	hubCfg := federatedSwiss(t)
-	hubCfg.Federation = config.Federation{Role: "hub", Listen: freeAddr(t), StoreDir: filepath.Join(dir, "nats-hub"),
-		LeafListen: leaf, Halls: halls, HallPasswords: map[string]string{}}
-	for _, h := range halls {
-		hubCfg.Federation.HallPasswords[h] = "secret-of-" + h
-	}
-	hallCfg := map[string]*config.Config{}
+	hubCfg, hallCfg := federationCfgs(t, dir, leaf, halls, 1)
 	hallErr := map[string]<-chan error{}
 	hallCtx, stopHalls := context.WithCancel(ctx)
 	defer stopHalls()
-	for i, h := range halls {
-		cfg := federatedSwiss(t)
-		cfg.Demo.Boards = 1
-		cfg.Federation = config.Federation{Role: "hall", Hall: h, Listen: freeAddr(t), StoreDir: filepath.Join(dir, "nats-"+h),
-			HubURL: fmt.Sprintf("nats-leaf://%s:secret-of-%s@%s", h, h, leaf), FirstBoard: i + 1}
-		hallCfg[h] = cfg
-	}
 	_, hubOut, hubErr := startServe(t, ctx, hubCfg, true)
 	for _, h := range halls {
 		_, _, hallErr[h] = startServe(t, hallCtx, hallCfg[h], false)
