@@ -1,6 +1,7 @@
 package arbiter_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -129,4 +130,30 @@ func TestAlertsNameSquaresAsThePlayers(t *testing.T) {
 	}
 	assert.ElementsMatch(t, []string{"3c", "3e"}, names)
 	assert.Contains(t, rec.String(), "3c empty, expected a gote pawn; extra piece on 3e")
+}
+
+// TestFromSensorHistory checks that a board's own log becomes a Recalled
+// event with each press's board in dump form and its side, and that a log
+// the driver could not read is none.
+func TestFromSensorHistory(t *testing.T) {
+	wp := rules.Piece{Kind: 'P', Color: rules.White}
+	snap := &board.Snapshot{Squares: make([]board.SquareState, 64)}
+	snap.Squares[28] = board.SquareState{Height: 1, Top: board.Ident{Known: true, Piece: wp}}
+	ev, ok := arbiter.FromSensor(board.Event{Kind: board.EventHistory, Host: 4 * time.Second, RawSeq: 9, History: []board.LoggedPress{
+		{Snapshot: snap, Side: board.SideFirst},
+		{Snapshot: snap, Side: board.SideNone},
+	}})
+	require.True(t, ok)
+	require.Equal(t, arbiter.Recalled, ev.Kind)
+	assert.Equal(t, 4*time.Second, ev.At)
+	assert.Equal(t, uint64(9), ev.RawSeq)
+	require.Len(t, ev.Presses, 2)
+	assert.Equal(t, 1, ev.Presses[0].Heights[28])
+	assert.Equal(t, wp, ev.Presses[0].Tops[28])
+	assert.Equal(t, rules.White, ev.Presses[0].Side)
+	assert.True(t, ev.Presses[0].SideKnown)
+	assert.False(t, ev.Presses[1].SideKnown, "a press the board could not attribute")
+
+	_, ok = arbiter.FromSensor(board.Event{Kind: board.EventHistory, Err: errors.New("cut short")})
+	assert.False(t, ok, "a log that could not be read")
 }

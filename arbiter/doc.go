@@ -76,6 +76,15 @@
 // Lost frames (stale, waiting for a state dump) hold presses for the dump
 // in whatever mode the session is.
 //
+// A board that keeps its own log of the game (a DGT board's EEPROM) can
+// be asked for it when it comes back after a host crash or a link down
+// (a Recalled event, recall.go): from the press at which the board
+// showed the game's position, each later press is taken as it was made,
+// the board whole and then the press, so the moves made meanwhile are
+// read one by one instead of the board being put back. Reading stops
+// before the first press that shows no legal move: a log never causes a
+// penalty.
+//
 // Hand stands (shogi) are kept logically: their sensed counts never decide
 // whether a move was made, only choose among look-alike moves, and raise
 // etiquette alerts when a captured piece lies on the wrong stand or stays

@@ -47,6 +47,10 @@ const (
 	// ClaimPressed: Side pressed the claim button (a draw claim, or in
 	// shogi an entering-king declaration).
 	ClaimPressed
+	// Recalled: the board's own log of the game (Presses, oldest first),
+	// read after the host lost the board for a while (a crash, a link
+	// down): the moves made meanwhile are read from it one by one.
+	Recalled
 )
 
 var eventNames = [...]string{
@@ -54,6 +58,7 @@ var eventNames = [...]string{
 	ArbiterCalled: "call", Answered: "answer", StateDump: "dump", LinkLost: "link-lost",
 	LinkRestored: "link-restored", Heartbeat: "heartbeat", Gap: "gap",
 	OfferPressed: "offer", ResignPressed: "resign", ClaimPressed: "claim",
+	Recalled: "recall",
 }
 
 // String names the kind as scenario files write it.
@@ -94,6 +99,19 @@ type Event struct {
 
 	// RawSeq is the raw-log sequence number of the frame, for evidence.
 	RawSeq uint64
+
+	Presses []LoggedPress // Recalled
+}
+
+// LoggedPress is a clock press a board logged itself, with the board as
+// it stood then: Heights and Tops as a StateDump has them.
+type LoggedPress struct {
+	Heights []int
+	Tops    []rules.Piece
+	// Side pressed; SideKnown is false when the board could not tell
+	// (the side to move is taken).
+	Side      rules.Color
+	SideKnown bool
 }
 
 // Choices of an answer that are not an index.

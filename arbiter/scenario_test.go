@@ -49,6 +49,9 @@ import (
 //	2.0 unseen set e4 0    (also unseen lift, unseen place) the board's state
 //	                       changes and no frame tells: a board unplugged, or
 //	                       restarted, whose next dump shows it
+//	2.0 unseen press first a press no frame tells (the board logs it)
+//	2.0 recall             the board sends its own log: every press so far,
+//	                       seen or unseen, with the board as it stood then
 //
 // Each event line is followed by the outputs it must produce, each on a
 // line starting with "> ", in order, and no others. An expected output
@@ -82,9 +85,10 @@ type scenario struct {
 	clk     *clock.Clock
 	s       *arbiter.Session
 	heights []int
-	tops    []rules.Piece // the last top reported per square; zero: unknown or empty
-	pending []string      // the command's outputs, in summary form
-	full    []string      // the same in full (String)
+	tops    []rules.Piece         // the last top reported per square; zero: unknown or empty
+	logged  []arbiter.LoggedPress // every press, as a board that logs them keeps them
+	pending []string              // the command's outputs, in summary form
+	full    []string              // the same in full (String)
 	line    int
 }
 
@@ -395,7 +399,11 @@ var directives = map[string]func(l *line){
 		l.ev.Kind, l.ev.Zone, l.ev.Count = arbiter.ZoneChanged, l.num(2, 0), l.num(3, 0)
 		l.handle()
 	},
-	"press":         sided(arbiter.ClockPressed),
+	"press": (*line).press,
+	"recall": func(l *line) {
+		l.ev.Kind, l.ev.Presses = arbiter.Recalled, l.sc.logged
+		l.handle()
+	},
 	"adjust":        sided(arbiter.AdjustPressed),
 	"call":          sided(arbiter.ArbiterCalled),
 	"answer":        (*line).answer,
@@ -471,18 +479,34 @@ func (l *line) answer() {
 
 // dump sends the board's whole state as the runner keeps it.
 func (l *line) dump() {
-	sc := l.sc
 	l.ev.Kind = arbiter.StateDump
+	l.ev.Heights, l.ev.Tops = l.sc.board()
+	l.handle()
+}
+
+// press is a clock press, which the board also logs: unseen, only logged.
+func (l *line) press() {
+	l.ev.Kind, l.ev.Side = arbiter.ClockPressed, side(l.sc, l.f[2])
+	heights, tops := l.sc.board()
+	l.sc.logged = append(l.sc.logged, arbiter.LoggedPress{Heights: heights, Tops: tops, Side: l.ev.Side, SideKnown: true})
+	if !l.unseen {
+		l.handle()
+	}
+}
+
+// board returns the board's whole state as the runner keeps it, in
+// sensor order.
+func (sc *scenario) board() ([]int, []rules.Piece) {
 	geo := sc.game.Geometry()
-	l.ev.Heights = make([]int, len(sc.heights))
-	l.ev.Tops = make([]rules.Piece, len(sc.heights))
-	for i := range l.ev.Heights {
-		l.ev.Heights[i] = sc.heights[geo.SensorSquare(i)]
-		if l.ev.Heights[i] > 0 {
-			l.ev.Tops[i] = sc.tops[geo.SensorSquare(i)]
+	heights := make([]int, len(sc.heights))
+	tops := make([]rules.Piece, len(sc.heights))
+	for i := range heights {
+		heights[i] = sc.heights[geo.SensorSquare(i)]
+		if heights[i] > 0 {
+			tops[i] = sc.tops[geo.SensorSquare(i)]
 		}
 	}
-	l.handle()
+	return heights, tops
 }
 
 // result collects the outputs of a console action, or its error.

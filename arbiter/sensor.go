@@ -72,13 +72,7 @@ func FromSensor(e board.Event) (Event, bool) {
 			return ev, false
 		}
 		ev.Kind = StateDump
-		ev.Heights = e.Snapshot.Heights()
-		ev.Tops = make([]rules.Piece, len(e.Snapshot.Squares))
-		for i, s := range e.Snapshot.Squares {
-			if s.Top.Known {
-				ev.Tops[i] = s.Top.Piece
-			}
-		}
+		ev.Heights, ev.Tops = dumpOf(e.Snapshot)
 		for _, z := range e.Snapshot.Zones {
 			ev.ZoneCounts = append(ev.ZoneCounts, z.Count)
 		}
@@ -96,10 +90,36 @@ func FromSensor(e board.Event) (Event, bool) {
 		}
 	case board.EventGap:
 		ev.Kind = Gap
+	case board.EventHistory:
+		if e.Err != nil {
+			return ev, false
+		}
+		ev.Kind = Recalled
+		ev.Presses = make([]LoggedPress, 0, len(e.History))
+		for _, p := range e.History {
+			if p.Snapshot == nil {
+				continue
+			}
+			heights, tops := dumpOf(p.Snapshot)
+			side, ok := p.Side.Color()
+			ev.Presses = append(ev.Presses, LoggedPress{Heights: heights, Tops: tops, Side: side, SideKnown: ok})
+		}
 	default:
 		return ev, false
 	}
 	return ev, true
+}
+
+// dumpOf returns a snapshot's heights and sensed top pieces, in sensor
+// order.
+func dumpOf(s *board.Snapshot) ([]int, []rules.Piece) {
+	tops := make([]rules.Piece, len(s.Squares))
+	for i, q := range s.Squares {
+		if q.Top.Known {
+			tops[i] = q.Top.Piece
+		}
+	}
+	return s.Heights(), tops
 }
 
 // CapsOf maps a board's handshake capabilities onto what the session

@@ -306,6 +306,8 @@ func (s *Session) Handle(e Event) []Output {
 		out = s.answered(out, e)
 	case LinkLost, LinkRestored, Gap:
 		out = s.link(out, e)
+	case Recalled:
+		out = s.recall(out, e)
 	case Heartbeat:
 		// The board has now reported further: a settled board can be
 		// judged without waiting for the host's timer.
@@ -437,13 +439,7 @@ func (s *Session) dump(out []Output, e Event) []Output {
 	}
 	s.note(e.At, "state dump")
 	before := slices.Clone(s.obs)
-	for i, h := range e.Heights {
-		c := cell{height: h}
-		if h > 0 && i < len(e.Tops) {
-			c.top = s.cfg.Caps.project(e.Tops[i])
-		}
-		s.obs[s.geo.SensorSquare(i)] = c
-	}
+	s.observe(s.obs, e.Heights, e.Tops)
 	if s.cfg.Caps.Zones {
 		for i, n := range e.ZoneCounts {
 			if s.geo.Len()+i < len(s.obs) {
@@ -476,6 +472,18 @@ func (s *Session) dump(out []Output, e Event) []Output {
 		}
 	}
 	return out
+}
+
+// observe writes a whole board's squares (heights and top pieces in
+// sensor order, as a dump has them) into obs, as the session senses them.
+func (s *Session) observe(obs []cell, heights []int, tops []rules.Piece) {
+	for i, h := range heights {
+		c := cell{height: h}
+		if h > 0 && i < len(tops) {
+			c.top = s.cfg.Caps.project(tops[i])
+		}
+		obs[s.geo.SensorSquare(i)] = c
+	}
 }
 
 // afterChange handles what a change of the board means at once: leaving

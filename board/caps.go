@@ -23,6 +23,10 @@ const (
 	CapLights Caps = 1 << 7
 	// CapText: the board shows alert and move texts.
 	CapText Caps = 1 << 8
+	// CapLog: the board keeps its own log of the game (a DGT board's
+	// EEPROM), which the host reads after it lost the board for a while
+	// ([Recaller]).
+	CapLog Caps = 1 << 9
 )
 
 // Has reports whether all capabilities of c are in cs.

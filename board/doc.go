@@ -20,6 +20,8 @@
 //   - [Message] and [Display]: what the director shows on a board (clock
 //     times, text, lights, a move's acknowledgement, a question) and how it
 //     asks for the whole state again.
+//   - [LoggedPress] and [Recaller]: the board's own log of the game
+//     ([EventHistory], [CapLog]), read after the host lost the board.
 //   - [Replayer] and [RegisterReplayer]: each protocol's deterministic
 //     reading of its raw log, chosen by the protocol name the raw log
 //     stores with every record.

@@ -45,13 +45,17 @@ const (
 	// DGT board); Clock is set. Like a heartbeat, it proves the link
 	// alive up to its instant.
 	EventClock
+	// EventHistory: the board's own log of the game, as the host asked
+	// for it ([Recaller]); History is set (empty when the log holds no
+	// press), or Err when the log could not be read.
+	EventHistory
 )
 
 var eventNames = [...]string{
 	EventHello: "hello", EventSquare: "square", EventZone: "zone", EventButton: "button",
 	EventHeartbeat: "heartbeat", EventSnapshot: "snapshot", EventGap: "gap",
 	EventHealth: "health", EventPong: "pong", EventNak: "nak", EventError: "error",
-	EventClock: "clock",
+	EventClock: "clock", EventHistory: "history",
 }
 
 // String returns the kind's name.
@@ -157,6 +161,9 @@ type Event struct {
 	// EventClock.
 	Clock *ClockReading
 
+	// EventHistory: the clock presses the board logged, oldest first.
+	History []LoggedPress
+
 	// Err is set on EventError, and on EventNak (what the board refused).
 	Err error
 	// Info is set on EventHello: who the board is and what it can do.
@@ -193,6 +200,11 @@ func (e Event) String() string {
 	case EventClock:
 		if e.Clock != nil {
 			s += fmt.Sprintf(" first=%v second=%v running=%t", e.Clock.First, e.Clock.Second, e.Clock.Running)
+		}
+	case EventHistory:
+		s += fmt.Sprintf(" presses=%d", len(e.History))
+		if e.Err != nil {
+			s += fmt.Sprintf(" %v", e.Err)
 		}
 	case EventError:
 		s += fmt.Sprintf(" %v", e.Err)

@@ -1,0 +1,96 @@
+package arbiter
+
+import "slices"
+
+// recall reads the moves a board logged itself while the host did not
+// watch it (a Recalled event: a host crash, a link down). From the press
+// at which the board showed the game's position, each later press is
+// taken as it would have been live: the board shown whole, then the
+// clock pressed, judged as any press. Reading stops at the first press
+// that commits no move (no legal move shown, a question, a stray press): the
+// board's present state, which the driver sends after its log, decides
+// from there, as for any board that comes back.
+//
+// A log that does not show the game's position is not used: its moves
+// cannot be placed in the game.
+func (s *Session) recall(out []Output, e Event) []Output {
+	if s.over.Over() || s.mode == modeSettingUp || len(e.Presses) == 0 {
+		return out
+	}
+	from, ok := s.recallFrom(e.Presses)
+	if !ok {
+		s.note(e.At, "the board's log (%d presses) does not show the game's position", len(e.Presses))
+		return out
+	}
+	n := len(e.Presses) - from - 1
+	if n == 0 {
+		return out
+	}
+	s.note(e.At, "reading %d presses from the board's log", n)
+	for _, p := range e.Presses[from+1:] {
+		ply := len(s.history)
+		out = append(out, s.Handle(Event{Kind: StateDump, At: e.At, RawSeq: e.RawSeq, Heights: p.Heights, Tops: p.Tops})...)
+		side := s.pos.Turn()
+		if p.SideKnown {
+			side = p.Side
+		}
+		if len(s.history) == ply {
+			if !s.showsMove() {
+				// Not a move of this game: no press is judged on it, so
+				// nobody is penalised for what the log holds.
+				s.note(e.At, "the board's log shows no legal move after ply %d", ply)
+				break
+			}
+			out = append(out, s.Handle(Event{Kind: ClockPressed, At: e.At, RawSeq: e.RawSeq, Side: side})...)
+		}
+		if len(s.history) == ply || s.over.Over() {
+			break
+		}
+	}
+	return out
+}
+
+// recallFrom returns the index of the logged press at which the board
+// showed the game's position, -1 for the game's start, and false when
+// none did. Each move of a game begun from the log's start makes one
+// press, so the press of the game's last move is taken when it shows the
+// position; otherwise the last press that does (a stray press shifted
+// the count).
+func (s *Session) recallFrom(ps []LoggedPress) (int, bool) {
+	t, err := s.currentTurn()
+	if err != nil {
+		return 0, false
+	}
+	shows := func(p LoggedPress) bool {
+		if len(p.Heights) != s.geo.Len() {
+			return false
+		}
+		obs := slices.Clone(s.obs)
+		s.observe(obs, p.Heights, p.Tops)
+		return t.sig(obs) == ""
+	}
+	plies := len(s.history)
+	if plies > 0 && plies <= len(ps) && shows(ps[plies-1]) {
+		return plies - 1, true
+	}
+	for i, p := range slices.Backward(ps) {
+		if shows(p) {
+			return i, true
+		}
+	}
+	if plies == 0 {
+		return -1, true // no move stored: every press is new
+	}
+	return 0, false
+}
+
+// showsMove reports whether the board as observed shows a legal move
+// from the position.
+func (s *Session) showsMove() bool {
+	t, err := s.currentTurn()
+	if err != nil {
+		return false
+	}
+	idx, err := t.match(s.obs, s.lifted, s.lossy)
+	return err == nil && len(idx) > 0
+}
