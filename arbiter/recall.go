@@ -12,15 +12,29 @@ import "slices"
 // from there, as for any board that comes back.
 //
 // A log that does not show the game's position is not used: its moves
-// cannot be placed in the game.
+// cannot be placed in the game. A game waiting for its set-up (a game
+// resumed after a restart waits for the board to show its position) is
+// set up at the press that showed the position, then read on.
 func (s *Session) recall(out []Output, e Event) []Output {
-	if s.over.Over() || s.mode == modeSettingUp || len(e.Presses) == 0 {
+	if s.over.Over() || len(e.Presses) == 0 {
 		return out
 	}
 	from, ok := s.recallFrom(e.Presses)
 	if !ok {
 		s.note(e.At, "the board's log (%d presses) does not show the game's position", len(e.Presses))
 		return out
+	}
+	if s.mode == modeSettingUp {
+		// A resumed game waits for the board to show its position: the
+		// log shows it at press from, and the set-up is done there.
+		if from < 0 {
+			return out // no press shows the set-up
+		}
+		p := e.Presses[from]
+		out = append(out, s.Handle(Event{Kind: StateDump, At: e.At, RawSeq: e.RawSeq, Heights: p.Heights, Tops: p.Tops})...)
+		if s.mode == modeSettingUp {
+			return out
+		}
 	}
 	n := len(e.Presses) - from - 1
 	if n == 0 {

@@ -39,7 +39,7 @@ func (d *Director) BoardEvent(ctx context.Context, e board.Event) {
 		}
 		t.setPort(e.Port)
 		t.SetHealth(board.Active.String())
-		d.startIfIdle(ctx, t)
+		d.boardBack(ctx, t)
 		return
 	case board.EventHealth:
 		gone := !t.boardPresent()
@@ -47,12 +47,30 @@ func (d *Director) BoardEvent(ctx context.Context, e board.Event) {
 		if gone && e.Health == board.Active {
 			// A board that stopped answering talks again, without a
 			// handshake.
-			d.startIfIdle(ctx, t)
+			d.boardBack(ctx, t)
+		}
+	}
+	if e.Kind == board.EventHistory {
+		if e.Err != nil {
+			d.log.Warn("the board's log could not be read", "board", e.Board, "err", e.Err)
+		} else {
+			d.log.Info("the board's log read", "board", e.Board, "presses", len(e.History))
 		}
 	}
 	if ev, ok := arbiter.FromSensor(e); ok {
 		t.Input(ctx, ev)
 	}
+}
+
+// boardBack handles a board that talks again: in the middle of its game
+// it is asked for its own log, since moves may have been made while the
+// host did not see it; a table with no game starts the one that waited.
+func (d *Director) boardBack(ctx context.Context, t *Table) {
+	if l := t.Live(); l.GameID != 0 && l.Result == "" {
+		t.recall("board back")
+		return
+	}
+	d.startIfIdle(ctx, t)
 }
 
 // startIfIdle starts, when the table plays no game, the game of the round

@@ -247,10 +247,11 @@ func (t *Table) setCaps(c arbiter.Caps) {
 	t.capsMu.Unlock()
 }
 
-// setShows keeps what the table's board can display (CAP_TEXT, CAP_LIGHTS).
+// setShows keeps what the table's board can display (CAP_TEXT, CAP_LIGHTS),
+// and whether it keeps its own log of the game.
 func (t *Table) setShows(c board.Caps) {
 	t.capsMu.Lock()
-	t.shows = c & (board.CapText | board.CapLights)
+	t.shows = c & (board.CapText | board.CapLights | board.CapLog)
 	t.capsMu.Unlock()
 }
 
@@ -404,6 +405,10 @@ func (t *Table) start(g *store.Game, rg rules.Game, cfg arbiter.Config) error {
 	// Ask the board for its whole state: the session compares it with the
 	// position and starts the clock once they agree.
 	t.resync("game start")
+	if len(moves) > 0 {
+		// Moves may have been made while the daemon was down.
+		t.recall("game resumed")
+	}
 	t.refresh()
 	t.notify.gameStarted(t, *g, s.Position())
 	t.log.Info("game started", "game", g.ID, "first", g.First, "second", g.Second, "resumed at ply", len(moves))
@@ -424,6 +429,22 @@ func (t *Table) resync(why string) {
 		// Not connected yet: its connection brings a dump anyway.
 		t.log.Debug("resync", "why", why, "err", err)
 	}
+}
+
+// recall asks the table's board for its own log of the game, when it
+// keeps one (board.CapLog), for the reason why: the board lay beyond the
+// host's sight (a restart of the daemon, a link down), and the moves made
+// meanwhile follow, read one by one from the log (arbiter.Recalled).
+func (t *Table) recall(why string) {
+	r, ok := t.notify.sender.(board.Recaller)
+	if !ok || !t.showsCaps().Has(board.CapLog) {
+		return
+	}
+	if err := r.Recall(t.ID); err != nil {
+		t.log.Warn("ask the board for its log", "why", why, "err", err)
+		return
+	}
+	t.log.Info("asked the board for its log", "why", why)
 }
 
 // resyncSetup asks the board again for its whole state, every

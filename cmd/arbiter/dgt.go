@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -56,3 +57,15 @@ func (s senders) Show(id string, m board.Message) error { return s.pick(id).Show
 
 // Resync implements board.Display.
 func (s senders) Resync(id string) error { return s.pick(id).Resync(id) }
+
+// Recall implements board.Recaller, for the boards whose driver does.
+func (s senders) Recall(id string) error { return recall(s.pick(id), id) }
+
+// recall asks the board's driver for its log, when it keeps one.
+func recall(d director.Sender, id string) error {
+	r, ok := d.(board.Recaller)
+	if !ok {
+		return fmt.Errorf("board %s: its driver reads no board's log", id)
+	}
+	return r.Recall(id)
+}

@@ -228,3 +228,96 @@ func TestProtocolNamesAgree(t *testing.T) {
 	assert.Equal(t, config.ProtocolDGT, driver.Protocol)
 	assert.Equal(t, config.ProtocolSensorboard, sensorboard.Protocol)
 }
+
+// A single DGT e-board (USB/serial) whose daemon stops in mid-game while
+// the players go on, three moves each with its lever press: when the
+// daemon starts again the board shows three moves more than the stored
+// game, which no legal move explains. The daemon asks the board for its
+// EEPROM log, reads the three moves from it one by one, and the game goes
+// on with no recovery asked of the players. So it does when the board
+// comes back after it was knocked off its cable. The raw log replays to
+// the stored moves.
+func TestServeRecallsMovesFromDGTBoardLog(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a game on an emulated DGT board through two daemons in real time")
+	}
+	dir := t.TempDir()
+	link := filepath.Join(dir, "dgt0")
+	b := sim.NewBoard(sim.Config{Serial: "20002", Seed: 3})
+	b.ConnectClock(15*time.Minute, 15*time.Minute)
+	var pos rules.Position = chess.Start()
+	pl := &sim.Player{Board: b, Rng: rand.New(rand.NewPCG(3, 4)), Slide: 0.3}
+	pl.Move(rules.View{Stacks: make([][]rules.Piece, 64)}, pos.View()) // the pieces set up by hand, which the board logs
+	line, err := sim.Attach(link, b)
+	require.NoError(t, err)
+	t.Cleanup(func() { line.Close() })
+	cfg := dgtEvent(t, dir, link)
+	sans := []string{"e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4"}
+	play := func(i int) {
+		_, next, err := rules.PlayText(pos, sans[i])
+		require.NoError(t, err, sans[i])
+		pl.Move(pos.View(), next.View())
+		time.Sleep(200 * time.Millisecond) // the hand leaves the board before the press
+		b.Press(i%2 == 0)                  // White sits at the clock's left
+		pos = next
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	url, out, errc := startServe(t, ctx, cfg, false)
+	var g store.Game
+	require.Eventually(t, func() bool {
+		var ok bool
+		g, ok = gameOf(t, url, "DGT-20002")
+		return ok
+	}, 15*time.Second, 50*time.Millisecond, "the DGT board has no game:\n%s", out.String())
+	require.Eventually(t, func() bool { return liveTable(t, url, "DGT-20002").Health == "active" }, 5*time.Second, 20*time.Millisecond)
+	for i := range 3 {
+		play(i)
+		require.Eventually(t, func() bool { return len(readGame(t, url, g.ID).Moves) == i+1 }, 2*time.Second, 20*time.Millisecond,
+			"move %d %s: %v\n%s", i+1, sans[i], busNotations(readGame(t, url, g.ID)), out.String())
+	}
+	cancel()
+	require.NoError(t, <-errc)
+
+	// The daemon is down; the players go on.
+	for i := 3; i < 6; i++ {
+		play(i)
+	}
+
+	ctx, cancel = context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	url, out, errc = startServe(t, ctx, cfg, false)
+	require.Eventually(t, func() bool { return len(readGame(t, url, g.ID).Moves) == 6 }, 20*time.Second, 50*time.Millisecond,
+		"the moves made while the daemon was down are not read: %v, the table %+v\n%s",
+		busNotations(readGame(t, url, g.ID)), liveTable(t, url, "DGT-20002"), out.String())
+	assert.Equal(t, sans[:6], busNotations(readGame(t, url, g.ID)))
+	assert.False(t, liveTable(t, url, "DGT-20002").Recovery, "no recovery asked of the players")
+	play(6)
+	require.Eventually(t, func() bool { return len(readGame(t, url, g.ID).Moves) == 7 }, 2*time.Second, 20*time.Millisecond,
+		"the game does not go on after the recall: %v\n%s", busNotations(readGame(t, url, g.ID)), out.String())
+	assert.Equal(t, sans, busNotations(readGame(t, url, g.ID)))
+
+	// The board is knocked off its cable (a Bluetooth board out of range
+	// goes on by itself); two moves are made before it is back.
+	line.Close()
+	require.Eventually(t, func() bool { return liveTable(t, url, "DGT-20002").Health == "disconnected" }, 10*time.Second, 20*time.Millisecond,
+		"%+v", liveTable(t, url, "DGT-20002"))
+	sans = append(sans, "Nf6", "O-O")
+	play(7)
+	play(8)
+	line, err = sim.Attach(link, b)
+	require.NoError(t, err)
+	t.Cleanup(func() { line.Close() })
+	require.Eventually(t, func() bool { return len(readGame(t, url, g.ID).Moves) == 9 }, 20*time.Second, 50*time.Millisecond,
+		"the moves made while the board was off its cable are not read: %v, the table %+v\n%s",
+		busNotations(readGame(t, url, g.ID)), liveTable(t, url, "DGT-20002"), out.String())
+	assert.Equal(t, sans, busNotations(readGame(t, url, g.ID)))
+	assert.False(t, liveTable(t, url, "DGT-20002").Recovery, "no recovery asked of the players")
+	cancel()
+	require.NoError(t, <-errc)
+
+	code, report := runCLI(t, "replay", "--database", cfg.Event.Database, "--all")
+	assert.Equal(t, exitOK, code, report)
+	assert.Contains(t, report, "board DGT-20002")
+}

@@ -58,3 +58,6 @@ func (s busSenders) Show(id string, m board.Message) error { return s.pick(id).S
 
 // Resync implements board.Display.
 func (s busSenders) Resync(id string) error { return s.pick(id).Resync(id) }
+
+// Recall implements board.Recaller, for the boards whose driver does.
+func (s busSenders) Recall(id string) error { return recall(s.pick(id), id) }

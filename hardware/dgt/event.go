@@ -40,6 +40,8 @@ const (
 	// refused or never acknowledged (Err).
 	EventError
 	// EventLog: the board's EEPROM log, as asked for (Log); see [Recover].
+	// Orientation is the one the session uses, for a log whose game did
+	// not begin from a start position it could tell.
 	EventLog
 )
 

@@ -260,7 +260,7 @@ func (s *Session) Handle(m Message, now time.Duration) {
 	case *Log:
 		if s.logWanted {
 			s.logWanted = false
-			s.emit(Event{Kind: EventLog, At: now, Log: v})
+			s.emit(Event{Kind: EventLog, At: now, Log: v, Orientation: s.tracker.Orientation()})
 		}
 	}
 }

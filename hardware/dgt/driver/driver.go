@@ -25,9 +25,10 @@ const IDPrefix = "DGT-"
 
 // Caps are the capabilities a DGT board announces in its handshake: it
 // senses whether a square is occupied and by which piece of which colour,
-// and a DGT 3000 clock plugged in shows times and text.
+// a DGT 3000 clock plugged in shows times and text, and its EEPROM keeps
+// the game's log ([Driver.Recall]).
 const Caps = board.CapHeight | board.CapIdentity | board.CapColor |
-	board.CapClockDisplay | board.CapText
+	board.CapClockDisplay | board.CapText | board.CapLog
 
 // Config configures a [Driver].
 type Config struct {
@@ -295,14 +296,20 @@ func top(p rules.Piece) board.Ident {
 // (a chess board's sensor number is its square).
 func (l *link) snapshot(e board.Event) board.Event {
 	e.Kind = board.EventSnapshot
+	e.Snapshot = snapshotOf(l.board[:])
+	return e
+}
+
+// snapshotOf returns a chess board's pieces by square (a1 = 0) as a
+// snapshot.
+func snapshotOf(pieces []rules.Piece) *board.Snapshot {
 	s := &board.Snapshot{Squares: make([]board.SquareState, 64)}
-	for sq, p := range l.board {
+	for sq, p := range pieces {
 		if p.Kind != 0 {
 			s.Squares[sq] = board.SquareState{Height: 1, Top: top(p)}
 		}
 	}
-	e.Snapshot = s
-	return e
+	return s
 }
 
 // take translates one event of the DGT session (called with the Conn
@@ -380,6 +387,11 @@ func (l *link) take(e dgt.Event) {
 		ev.Kind, ev.Health = board.EventHealth, board.Disconnected
 	case dgt.EventError:
 		l.d.log.Warn("dgt board", "board", l.id, "port", l.path, "err", e.Err)
+		return
+	case dgt.EventLog:
+		if l.id != "" {
+			l.history(e)
+		}
 		return
 	default:
 		return

@@ -1,0 +1,93 @@
+package arbiter_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arbiter/arbiter"
+	"arbiter/rules"
+)
+
+// chessLog returns the board at each press of a chess game played from
+// the start, as an identity-sensing board logs it, and the positions.
+func chessLog(t *testing.T, g rules.Game, sans ...string) []arbiter.LoggedPress {
+	t.Helper()
+	geo := g.Geometry()
+	pos := g.Start()
+	var out []arbiter.LoggedPress
+	for _, san := range sans {
+		side := pos.Turn()
+		_, next, err := rules.PlayText(pos, san)
+		require.NoError(t, err, san)
+		pos = next
+		v := pos.View()
+		p := arbiter.LoggedPress{Side: side, SideKnown: true, Heights: make([]int, geo.Len()), Tops: make([]rules.Piece, geo.Len())}
+		for i := range p.Heights {
+			sq := geo.SensorSquare(i)
+			p.Heights[i] = v.Height(sq)
+			if p.Heights[i] > 0 {
+				p.Tops[i] = v.Stacks[sq][len(v.Stacks[sq])-1]
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// moves returns the notations of the moves among outs.
+func moves(outs []arbiter.Output) []string {
+	var s []string
+	for _, o := range outs {
+		if m, ok := o.(arbiter.MoveMade); ok {
+			s = append(s, m.Notation)
+		}
+	}
+	return s
+}
+
+// TestRecallResumedGame: a game resumed after a restart of the daemon
+// waits for the board to show its position; the board's log, read then,
+// shows that position and three moves more. The set-up is done at the
+// press that showed the position and the three moves are read, and
+// nothing else is said: no alert, no penalty.
+func TestRecallResumedGame(t *testing.T) {
+	g, err := rules.New("chess", nil)
+	require.NoError(t, err)
+	sans := []string{"e4", "e5", "Nf3", "Nc6", "Bb5", "a6"}
+	for _, tc := range []struct {
+		name  string
+		log   []string
+		want  []string
+		plies int
+	}{
+		{"three moves made while the daemon was down", sans, sans[3:], 6},
+		{"nothing new", sans[:3], nil, 3},
+		{"a stray press shifts the count", append([]string{"e4", "e5", "Nf3"}, sans[3:]...), sans[3:], 6},
+		{"a log of another game", []string{"d4", "d5"}, nil, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := arbiter.BoardConfig(g, "strict", "chess")
+			require.NoError(t, err)
+			cfg.Caps = arbiter.Caps{TopKind: true, TopColor: true}
+			s, err := arbiter.NewSession(cfg, g, nil, nil)
+			require.NoError(t, err)
+			require.NoError(t, s.Resume(sans[:3]))
+			s.Start(0)
+			require.True(t, s.SettingUp())
+			log := chessLog(t, g, tc.log...)
+			if tc.name == "a stray press shifts the count" {
+				log = append(log[:1:1], log...) // the press of e4 logged twice
+			}
+			outs := s.Handle(arbiter.Event{Kind: arbiter.Recalled, At: time.Second, Presses: log})
+			assert.Equal(t, tc.want, moves(outs))
+			for _, o := range outs {
+				_, alert := o.(arbiter.Alert)
+				assert.False(t, alert, "%v", o)
+			}
+			assert.Equal(t, tc.plies, s.Plies())
+		})
+	}
+}
