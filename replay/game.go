@@ -299,12 +299,18 @@ func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start r
 	if rd.Info() == nil {
 		// A board that attached after its game began opens the game's
 		// frames with its HELLO; what comes before that reached no session
-		// in the daemon either.
+		// in the daemon either. A handshake may take several records (a
+		// DGT host's start, then the board's version and serial number):
+		// the game's frames begin once the board is known.
 		if h := slices.IndexFunc(frames, func(f store.Frame) bool { return rd.Replayer().Handshake(record(f)) }); h >= 0 && h+1 < len(frames) {
-			for _, f := range frames[:h+1] {
+			n := h + 1
+			for _, f := range frames[:n] {
 				rd.FeedRecord(record(f))
 			}
-			frames = frames[h+1:]
+			for ; rd.Info() == nil && n+1 < len(frames); n++ {
+				rd.FeedRecord(record(frames[n]))
+			}
+			frames = frames[n:]
 		}
 	}
 	if rd.Info() == nil {

@@ -320,4 +320,18 @@ func TestServeRecallsMovesFromDGTBoardLog(t *testing.T) {
 	code, report := runCLI(t, "replay", "--database", cfg.Event.Database, "--all")
 	assert.Equal(t, exitOK, code, report)
 	assert.Contains(t, report, "board DGT-20002")
+
+	// A game that began before the board's first frame (a board attaching
+	// slowly on a loaded host) opens its frames with the host's start and
+	// the board's answers: it replays too.
+	db, err := store.Open(cfg.Event.Database, nil)
+	require.NoError(t, err)
+	g, err = db.Game(g.ID)
+	require.NoError(t, err)
+	require.Greater(t, g.RawFrom, uint64(1), "the board's handshake comes before the game when recorded")
+	g.RawFrom = 1
+	require.NoError(t, db.UpdateGame(&g))
+	require.NoError(t, db.Close())
+	code, report = runCLI(t, "replay", "--database", cfg.Event.Database, "--game", fmt.Sprint(g.ID))
+	assert.Equal(t, exitOK, code, report)
 }
