@@ -202,16 +202,32 @@ func (b *Board) field(sq rules.Square) int {
 	return o.Field(sq)
 }
 
-// SetUp puts the pieces of a chess view on the board at once, as when a
-// board is powered up with them on it; no field updates are sent.
+// SetUp puts the pieces of a chess view on the board at once, as people
+// do between games; no field updates are sent, but the board's log keeps
+// every change (and the start position's tag), as the firmware's does.
 func (b *Board) SetUp(v rules.View) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.fields = dgt.Position{}
+	var want dgt.Position
 	for sq, st := range v.Stacks {
 		if len(st) > 0 {
 			p, _ := dgt.PieceOf(st[len(st)-1])
-			b.fields[b.field(rules.Square(sq))] = p
+			want[b.field(rules.Square(sq))] = p
+		}
+	}
+	// The pieces are moved by hand, and the log keeps every change: the
+	// board emptied where it differs, then filled, as people set it up.
+	for f := range want {
+		if b.fields[f] != want[f] && b.fields[f] != dgt.Empty {
+			b.fields[f] = dgt.Empty
+			b.logField(f, dgt.Empty)
+		}
+	}
+	b.checkBegin()
+	for f := range want {
+		if b.fields[f] != want[f] {
+			b.fields[f] = want[f]
+			b.logField(f, want[f])
 		}
 	}
 	b.checkBegin()
@@ -327,6 +343,9 @@ func (b *Board) checkBegin() {
 		}
 		if d > 2 {
 			b.beginState = 0
+			// The firmware looks at every piece put down: a board that
+			// now shows a start position got its tag on the way.
+			b.checkBegin()
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/hardware/dgt"
+	"arbiter/rules"
 	"arbiter/rules/chess"
 )
 
@@ -172,4 +173,65 @@ func TestBoardClock(t *testing.T) {
 	assert.Equal(t, 2*time.Minute+50*time.Second, last.Left, "left ran 10 s, then White pressed")
 	assert.True(t, last.RightTurn)
 	assert.NotEqual(t, times[len(times)-2].Lever, last.Lever, "the lever flipped")
+}
+
+// A board set up at once logs the pieces as if put down by hand, and the
+// start position's tag (armed again once more than two pieces left the
+// start, as DGT's firmware does): a host that reads its log after a
+// crash replays the game from there, whether the board was set up after
+// its power-up or again after a game.
+func TestBoardSetUpIsLogged(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		rotated, game bool
+	}{
+		{"after the power-up", false, false},
+		{"after the power-up, rotated", true, false},
+		{"again after a game", false, true},
+		{"again after a game, rotated", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, w := newWired(Config{Serial: "00011", Rotated: tc.rotated})
+			b.SetUp(chess.Start().View())
+			if tc.game {
+				b.LiftSquare(12) // e4
+				b.PlaceSquare(28, dgt.WPawn.MustRules())
+				b.Press(true)
+				b.LiftSquare(52) // e5
+				b.PlaceSquare(36, dgt.BPawn.MustRules())
+				b.Press(false)
+				b.SetUp(chess.Start().View()) // the pieces set up again for the next game
+			}
+			b.LiftSquare(11) // d4
+			b.PlaceSquare(27, dgt.WPawn.MustRules())
+			b.Press(true)
+			b.HandleHost([]byte{dgt.CmdSendLog})
+			ms := w.messages(t)
+			require.Len(t, ms, 1)
+			v, err := dgt.Parse(ms[0])
+			require.NoError(t, err)
+			l, ok := v.(*dgt.Log)
+			require.True(t, ok, "%T", v)
+			rec, err := dgt.Recover(l)
+			require.NoError(t, err)
+			want, wantO := dgt.EEBeginPos, dgt.Normal
+			if tc.rotated {
+				want, wantO = dgt.EEBeginPosRot, dgt.Rotated
+			}
+			assert.Equal(t, want, rec.Anchor, "the last start position")
+			assert.Equal(t, wantO, rec.Orientation)
+			require.Len(t, rec.Presses, 1, "the presses of the game on the board now")
+			pieces, _ := rec.Presses[0].Position.Chess(rec.Orientation)
+			_, next, err := rules.PlayText(chess.Start(), "d4")
+			require.NoError(t, err)
+			v2 := next.View()
+			for sq := range pieces {
+				var top rules.Piece
+				if st := v2.Stacks[sq]; len(st) > 0 {
+					top = st[len(st)-1]
+				}
+				assert.Equal(t, top, pieces[sq], "square %d", sq)
+			}
+		})
+	}
 }
