@@ -1,6 +1,7 @@
 package arbiter_test
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -13,7 +14,7 @@ import (
 
 // chessLog returns the board at each press of a chess game played from
 // the start, as an identity-sensing board logs it, and the positions.
-func chessLog(t *testing.T, g rules.Game, sans ...string) []arbiter.LoggedPress {
+func chessLog(t testing.TB, g rules.Game, sans ...string) []arbiter.LoggedPress {
 	t.Helper()
 	geo := g.Geometry()
 	pos := g.Start()
@@ -90,4 +91,46 @@ func TestRecallResumedGame(t *testing.T) {
 			assert.Equal(t, tc.plies, s.Plies())
 		})
 	}
+}
+
+// BenchmarkRecall measures reading a board's log after a restart: a game
+// resumed at ply 10 whose board's log holds 40 presses, so 30 moves are
+// read from it (ns and allocations per recalled move are reported).
+func BenchmarkRecall(b *testing.B) {
+	g, err := rules.New("chess", nil)
+	require.NoError(b, err)
+	rng := rand.New(rand.NewPCG(7, 8))
+	var sans []string
+	pos := g.Start()
+	for len(sans) < 40 {
+		legal := pos.Legal()
+		m := legal[rng.IntN(len(legal))]
+		next, err := pos.Play(m)
+		require.NoError(b, err)
+		if next.Outcome(nil).Over() {
+			continue
+		}
+		sans = append(sans, pos.FormatMove(m))
+		pos = next
+	}
+	log := chessLog(b, g, sans...)
+	cfg, err := arbiter.BoardConfig(g, "strict", "chess")
+	require.NoError(b, err)
+	cfg.Caps = arbiter.Caps{TopKind: true, TopColor: true}
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := arbiter.NewSession(cfg, g, nil, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Resume(sans[:10]); err != nil {
+			b.Fatal(err)
+		}
+		s.Start(0)
+		s.Handle(arbiter.Event{Kind: arbiter.Recalled, At: time.Second, Presses: log})
+		if s.Plies() != 40 {
+			b.Fatalf("read %d plies, want 40", s.Plies())
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/30, "ns/move")
 }
