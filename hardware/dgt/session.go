@@ -204,6 +204,11 @@ func (s *Session) Feed(p []byte, now time.Duration, pending *[]byte) {
 		}
 		buf = buf[n:]
 	}
+	if len(buf) > 0 && len(p) > 0 && !s.lost {
+		// A long message on its way (a full EEPROM log takes about 9 s
+		// at 9600 baud): the board talks, so it is not silent.
+		s.lastRx = now
+	}
 	*pending = append((*pending)[:0], buf...)
 }
 

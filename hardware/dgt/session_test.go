@@ -460,3 +460,31 @@ func TestSessionClockCommands(t *testing.T) {
 	require.Equal(t, []EventKind{EventError}, kinds(evs))
 	assert.Contains(t, evs[0].Err.Error(), "clock refused command 0x03")
 }
+
+// A full EEPROM log takes about 9 s at 9600 baud, one message: the board
+// talks all the while, so it is not reported lost, and the log arrives.
+func TestSessionLongLogIsNoSilence(t *testing.T) {
+	f := newFake(t, Config{}, StartPosition)
+	f.s.Start(0)
+	f.answer()
+	f.take()
+	f.s.RequestLog()
+	f.sent = nil
+	var payload []byte
+	for len(payload) < 7900 {
+		payload = AppendLogTag(payload, LogTag{Kind: TagField, Field: fE2, Piece: Empty})
+		payload = AppendLogTag(payload, LogTag{Kind: TagField, Field: fE2, Piece: WPawn})
+	}
+	wire := msg(MsgLog, append(payload, EEEOF)...)
+	for len(wire) > 0 {
+		n := min(96, len(wire)) // 960 bytes a second
+		f.now += 100 * time.Millisecond
+		f.s.Tick(f.now)
+		f.sent = nil // the board is busy sending its log
+		f.feed(wire[:n])
+		wire = wire[n:]
+	}
+	require.Greater(t, f.now, 8*time.Second)
+	evs := f.take()
+	assert.Equal(t, []EventKind{EventLog}, kinds(evs), "no link lost while the log was on its way")
+}
