@@ -40,6 +40,19 @@ func dgtEvent(t testing.TB, dir, link string) *config.Config {
 	return cfg
 }
 
+// awaitGame waits up to 15 s for the board to have a game, and returns
+// it.
+func awaitGame(t *testing.T, url, board string, out fmt.Stringer) store.Game {
+	t.Helper()
+	var g store.Game
+	require.Eventually(t, func() bool {
+		var ok bool
+		g, ok = gameOf(t, url, board)
+		return ok
+	}, 15*time.Second, 50*time.Millisecond, "the board %s has no game:\n%s", board, out)
+	return g
+}
+
 // gameOf returns the game the board plays, as /api/v1/games lists it.
 func gameOf(t *testing.T, url, board string) (store.Game, bool) {
 	t.Helper()
@@ -96,12 +109,7 @@ func playDGT(t *testing.T, rotated, whiteRight bool) {
 	cfg.Boards.DGT.WhiteRight = whiteRight
 	url, out, errc := startServe(t, ctx, cfg, false)
 
-	var g store.Game
-	require.Eventually(t, func() bool {
-		var ok bool
-		g, ok = gameOf(t, url, "DGT-20001")
-		return ok
-	}, 15*time.Second, 50*time.Millisecond, "the DGT board has no game:\n%s", out.String())
+	g := awaitGame(t, url, "DGT-20001", out)
 	assert.Equal(t, "chess", g.Game, "the DGT board went to the chess tournament")
 	require.Eventually(t, func() bool { return liveTable(t, url, "DGT-20001").Health == "active" }, 5*time.Second, 20*time.Millisecond, "%+v", liveTable(t, url, "DGT-20001"))
 
@@ -197,12 +205,7 @@ func TestDemoWithDGTBoard(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	url, out, errc := startServe(t, ctx, cfg, true)
-	var g store.Game
-	require.Eventually(t, func() bool {
-		var ok bool
-		g, ok = gameOf(t, url, "DGT-00001")
-		return ok
-	}, 15*time.Second, 50*time.Millisecond, "the DGT board has no game:\n%s", out.String())
+	g := awaitGame(t, url, "DGT-00001", out)
 	require.NoError(t, <-errc)
 	require.NoError(t, ctx.Err(), "the demo did not finish in time:\n%s", out.String())
 	m := demoSummary(t, out.String())
@@ -265,12 +268,7 @@ func TestServeRecallsMovesFromDGTBoardLog(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	url, out, errc := startServe(t, ctx, cfg, false)
-	var g store.Game
-	require.Eventually(t, func() bool {
-		var ok bool
-		g, ok = gameOf(t, url, "DGT-20002")
-		return ok
-	}, 15*time.Second, 50*time.Millisecond, "the DGT board has no game:\n%s", out.String())
+	g := awaitGame(t, url, "DGT-20002", out)
 	require.Eventually(t, func() bool { return liveTable(t, url, "DGT-20002").Health == "active" }, 5*time.Second, 20*time.Millisecond)
 	for i := range 3 {
 		play(i)
