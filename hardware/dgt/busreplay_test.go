@@ -269,7 +269,7 @@ func TestBusReplayerReportsAMismatchAndResyncs(t *testing.T) {
 	at := recs[len(recs)-1].Host
 	recs = append(recs,
 		busRecord{at + time.Millisecond, false, dgt.AppendBusMessage(nil, dgt.MsgBusVersion, addr, []byte{1, 10})}, // no request
-		busRecord{at + 2*time.Millisecond, true, dgt.BusCommand(dgt.BusSendBoard, addr)},                            // no poll before
+		busRecord{at + 2*time.Millisecond, true, dgt.BusCommand(dgt.BusSendBoard, addr)},                           // no poll before
 		busRecord{at + 3*time.Millisecond, false, dgt.AppendBusMessage(nil, dgt.MsgBusBoardDump, addr, (&dgt.BoardDump{Position: moved}).AppendPayload(nil))},
 		busRecord{at + 4*time.Millisecond, true, dgt.BusCommand(dgt.BusSendChanges, addr)},
 		busRecord{at + 5*time.Millisecond, false, dgt.AppendBusMessage(nil, dgt.MsgBusUpdate, addr, nil)},
