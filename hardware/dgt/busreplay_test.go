@@ -122,8 +122,9 @@ func replayBus(t testing.TB, r *dgt.BusReplayer, recs []busRecord, until time.Du
 // lost for good, a rotated board, a board silent for a while, and the
 // host stopped in mid-game while the players go on (a new Tournament then
 // resumes each board from its start tag). It returns the log of both
-// runs together, each run's log and events, and the instant each
-// Tournament stopped.
+// runs together, each run's log and events, and the instant each run was
+// stopped (taken just before: a request cut short by the stop has no
+// outcome, and one that failed before it has).
 func playMem(t testing.TB, plies int, seed uint64) (*busLog, []*busLog, []time.Duration) {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	var boards []*sim.Board
@@ -156,10 +157,10 @@ func playMem(t testing.TB, plies int, seed uint64) (*busLog, []*busLog, []time.D
 		require.Eventually(t, func() bool { return tour.StatsNow().Polls > 6 }, 10*time.Second, time.Millisecond, "the boards are polled")
 		f(line)
 		time.Sleep(50 * time.Millisecond)
+		stops = append(stops, now())
 		cancel()
 		<-done
 		line.Close()
-		stops = append(stops, now())
 		runs = append(runs, log)
 	}
 	play := func(n int) {
@@ -219,6 +220,17 @@ func TestBusReplayerRecreatesTheLiveLoop(t *testing.T) {
 			}
 			got, bad := replayBus(t, dgt.NewBusReplayer(dgt.TournamentConfig{Verify: 3}, dgt.BusConfig{Timeout: 10 * time.Millisecond}), recs, stops[n])
 			assert.Empty(t, bad, "run %d board %d", n, addr)
+			if len(live) != len(got) {
+				for i, e := range live {
+					t.Logf("live %d: %v %+v", i, e.At, e)
+				}
+				for i, e := range got {
+					t.Logf("replayed %d: %v %+v", i, e.At, e)
+				}
+				for i, r := range recs[max(0, len(recs)-12):] {
+					t.Logf("record %d: %v %t % x", len(recs)-12+i+1, r.Host, r.Sent, r.Data)
+				}
+			}
 			require.Equal(t, len(live), len(got), "run %d board %d: as many events", n, addr)
 			for i := range live {
 				require.Equal(t, live[i], got[i], "run %d board %d: event %d", n, addr, i)

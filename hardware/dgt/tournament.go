@@ -30,7 +30,9 @@ type TournamentConfig struct {
 	// Orientation and WhiteRight as in [Config].
 	Orientation Orientation
 	WhiteRight  bool
-	// Now returns the host's monotonic time (default: since NewTournament).
+	// Now returns the host's monotonic time (default: the bus's
+	// [BusConfig.Now]; give both the same). The events' instants are the
+	// bus's: each is the instant of the request's outcome it follows.
 	Now func() time.Duration
 	// Emit receives every event, from the goroutine of Run.
 	Emit func(Event)

@@ -27,7 +27,7 @@ type busRun struct {
 	drv    *Bus
 	cancel context.CancelFunc
 	done   chan struct{}
-	stopAt time.Duration
+	stopAt time.Duration // taken just before the stop
 }
 
 // busTestConfig is the bus driver's configuration in these tests, and the
@@ -57,9 +57,9 @@ func startBusRun(t *testing.T, path string, addrs []uint16, now func() time.Dura
 // included.
 func (r *busRun) stop(now func() time.Duration) map[string][]board.Event {
 	time.Sleep(time.Second)
+	r.stopAt = now()
 	r.cancel()
 	<-r.done
-	r.stopAt = now()
 	time.Sleep(100 * time.Millisecond) // a batch the handlers were given as it stopped
 	r.rec.mu.Lock()
 	defer r.rec.mu.Unlock()
@@ -215,6 +215,8 @@ func TestBusRawLogReplaysTheLiveEvents(t *testing.T) {
 				assert.Positive(t, kinds[board.EventHealth], "run %d board %s: lost with the line", n, id)
 			}
 			port := line.Path() + "#" + strconv.Itoa(int(b.Addr()))
+			// Time runs on to the stop: a request that failed before it has
+			// its outcome, one cut short by it has none.
 			replayed, bad, r := replayBusLog(t, port, recs, run.stopAt)
 			if !assert.Empty(t, bad, "run %d board %s: every record fits", n, id) {
 				for i, r := range recs {
