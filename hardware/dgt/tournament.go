@@ -147,16 +147,18 @@ func (t *Tournament) discover(ctx context.Context) error {
 	return nil
 }
 
-// run drives one exchange of bb with the board: its requests go on the
-// bus one by one, each outcome fed back, until the board wants no more.
-// It returns only the failures of the line (an error wrapping
-// [ErrLineClosed]) and ctx's end; it returns the error of the last
-// request as failed.
+// run drives one exchange of bb with the board (see [Tournament.exchange])
+// and returns only the failures of the line and ctx's end.
 func (t *Tournament) run(ctx context.Context, bb *busBoard, x busExchange) error {
 	_, err := t.exchange(ctx, bb, x)
 	return err
 }
 
+// exchange drives one exchange of bb with the board: its requests go on
+// the bus one by one, each outcome fed back with its instant, until the
+// board wants no more. err is a failure of the line (wrapping
+// [ErrLineClosed]) or ctx's end, which end the loop; failed is the error
+// of the exchange's last request, which the board took as its outcome.
 func (t *Tournament) exchange(ctx context.Context, bb *busBoard, x busExchange) (failed, err error) {
 	bb.begin(x, t.cfg.Now())
 	for {
