@@ -4,10 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/hex"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -140,6 +145,10 @@ func playMem(t testing.TB, plies int, seed uint64) (*busLog, []*busLog, []time.D
 		players = append(players, &sim.Player{Board: b, Rng: rand.New(rand.NewPCG(seed, uint64(i))), Step: 100 * time.Microsecond, Slide: 0.3})
 		pos = append(pos, start)
 	}
+	var addrs []uint16
+	for _, b := range boards {
+		addrs = append(addrs, b.Addr())
+	}
 	epoch := time.Now()
 	now := func() time.Duration { return time.Since(epoch) }
 	var runs []*busLog
@@ -149,7 +158,9 @@ func playMem(t testing.TB, plies int, seed uint64) (*busLog, []*busLog, []time.D
 		line := newMemLine(boards...)
 		bus, err := dgt.NewBus(line, dgt.BusConfig{PingWindow: 40 * time.Millisecond, Timeout: 10 * time.Millisecond, Now: now, Raw: log.raw})
 		require.NoError(t, err)
-		tour := dgt.NewTournament(bus, dgt.TournamentConfig{Boards: []uint16{boards[0].Addr()}, Poll: 3 * time.Millisecond, Verify: 3,
+		// Every address is known: a board whose answers to the general
+		// pings were all lost would not join once the others are tagged.
+		tour := dgt.NewTournament(bus, dgt.TournamentConfig{Boards: addrs, Poll: 3 * time.Millisecond, Verify: 3,
 			Clock: 10 * time.Millisecond, Now: now, Emit: log.emit, Logger: slog.New(slog.DiscardHandler)})
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
@@ -330,17 +341,79 @@ func encodeRecords(recs []busRecord) []byte {
 		if r.Sent {
 			flag |= 1
 		}
-		out = append(out, flag, byte(len(r.Data)))
-		out = append(out, r.Data...)
+		data := r.Data[:min(len(r.Data), 255)]
+		out = append(out, flag, byte(len(data)))
+		out = append(out, data...)
 		last = r.Host
 	}
 	return out
+}
+
+// busLogFixture is a bus board's raw log recorded by playMem: its noisy
+// game, the board silent a while, and a host restart in mid-game.
+const busLogFixture = "testdata/buslog.txt"
+
+var updateBusLog = flag.Bool("update-buslog", false, "record "+busLogFixture+" again")
+
+// loadBusLog reads the fixture: a record a line, "host-ns s|r hex".
+func loadBusLog(t testing.TB) []busRecord {
+	p, err := os.ReadFile(busLogFixture)
+	require.NoError(t, err)
+	var recs []busRecord
+	for i, line := range strings.Split(strings.TrimSpace(string(p)), "\n") {
+		f := strings.Fields(line)
+		require.Len(t, f, 3, "%s:%d: want host-ns, s or r, hex", busLogFixture, i+1)
+		ns, err := strconv.ParseInt(f[0], 10, 64)
+		require.NoError(t, err, "%s:%d", busLogFixture, i+1)
+		data, err := hex.DecodeString(f[2])
+		require.NoError(t, err, "%s:%d", busLogFixture, i+1)
+		recs = append(recs, busRecord{time.Duration(ns), f[1] == "s", data})
+	}
+	return recs
+}
+
+// The recorded log of a noisy game replays with every record fitting the
+// loop, its board identified, resumed after the host's restart and its
+// moves read; the replay is the same every time. Run with
+// -update-buslog to record the fixture again.
+func TestBusLogFixtureReplays(t *testing.T) {
+	if *updateBusLog {
+		all, _, _ := playMem(t, 16, 11)
+		recs := all.recs[5001]
+		var b strings.Builder
+		for _, r := range recs {
+			dir := "r"
+			if r.Sent {
+				dir = "s"
+			}
+			fmt.Fprintf(&b, "%d %s %x\n", r.Host.Nanoseconds(), dir, r.Data)
+		}
+		require.NoError(t, os.WriteFile(busLogFixture, []byte(b.String()), 0o644))
+	}
+	recs := loadBusLog(t)
+	replay := func() ([]dgt.Event, []string) {
+		return replayBus(t, dgt.NewBusReplayer(dgt.TournamentConfig{Verify: 3}, dgt.BusConfig{Timeout: 10 * time.Millisecond}), recs, recs[len(recs)-1].Host)
+	}
+	got, bad := replay()
+	assert.Empty(t, bad)
+	kinds := map[dgt.EventKind]int{}
+	for _, e := range got {
+		kinds[e.Kind]++
+	}
+	assert.Equal(t, 2, kinds[dgt.EventIdentified], "a session per host run")
+	assert.Positive(t, kinds[dgt.EventLever], "presses")
+	assert.Positive(t, kinds[dgt.EventSquare], "squares")
+	again, _ := replay()
+	assert.Equal(t, got, again, "deterministic")
 }
 
 // FuzzBusReplayer feeds the replayer damaged logs: it never panics, its
 // events never go back in time, and its timer is always ahead of a tick.
 func FuzzBusReplayer(f *testing.F) {
 	f.Add(encodeRecords(scriptLog()))
+	if recs := loadBusLog(f); len(recs) > 0 {
+		f.Add(encodeRecords(recs[:min(len(recs), 200)]))
+	}
 	f.Add([]byte{})
 	f.Add(encodeRecords([]busRecord{{0, true, dgt.BusCommand(dgt.BusSendChanges, 7)}, {time.Millisecond, true, dgt.BusCommand(dgt.BusRepeatChanges, 7)}}))
 	f.Add(binary.BigEndian.AppendUint32(encodeRecords(scriptLog()[:5]), 0x03048300))
@@ -369,16 +442,11 @@ func FuzzBusReplayer(f *testing.F) {
 }
 
 // BenchmarkBusReplay measures the replay of a bus board's raw log, per
-// record: a noisy game on an in-memory line, replayed again and again.
+// record: the recorded noisy game of the fixture, replayed again and
+// again.
 func BenchmarkBusReplay(b *testing.B) {
-	log, _, _ := playMem(b, 16, 11)
-	var recs []busRecord
-	for _, rs := range log.recs {
-		recs = rs
-		break
-	}
+	recs := loadBusLog(b)
 	b.ReportAllocs()
-	b.ResetTimer()
 	n := 0
 	for b.Loop() {
 		r := dgt.NewBusReplayer(dgt.TournamentConfig{Verify: 3}, dgt.BusConfig{Timeout: 10 * time.Millisecond})

@@ -140,7 +140,12 @@ func TestBusRawLogReplaysTheLiveEvents(t *testing.T) {
 	t.Cleanup(func() { line.Close() })
 	epoch := time.Now()
 	now := func() time.Duration { return time.Since(epoch) }
-	addrs := []uint16{boards[0].Addr()}
+	// Every address is known: a board whose answers to the general pings
+	// were all lost would not join once the others are tagged.
+	var addrs []uint16
+	for _, b := range boards {
+		addrs = append(addrs, b.Addr())
+	}
 
 	// play makes a random move on every board, now and then losing its
 	// changes for good, and presses the clock.
