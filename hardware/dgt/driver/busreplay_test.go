@@ -246,3 +246,41 @@ func TestBusRawLogReplaysTheLiveEvents(t *testing.T) {
 	t.Logf("replayed loops: %+v", stats)
 	assert.Positive(t, stats.Replays, "changes were lost and replayed from the start tag")
 }
+
+// FuzzBusBoardReplayer feeds the registered "dgt-bus" replayer a board's
+// start (found, set up, tagged) and then three records of any bytes in
+// either direction: it never panics, reports every record it cannot fit
+// through Bad, and its events never go back in time.
+func FuzzBusBoardReplayer(f *testing.F) {
+	const addr = 3001
+	start := (&dgt.BoardDump{Position: dgt.StartPosition}).AppendPayload(nil)
+	f.Add(dgt.BusCommand(dgt.BusSendChanges, addr), dgt.AppendBusMessage(nil, dgt.MsgBusUpdate, addr, []byte{0x41, 0x34, 0x7b}),
+		dgt.BusCommand(dgt.BusSendBoard, addr), uint8(0b001))
+	f.Add(dgt.BusCommand(dgt.BusSendClock, addr), dgt.BusCommand(dgt.BusSendClock, addr), dgt.BusCommand(dgt.BusSendClock, addr), uint8(0b111))
+	f.Add([]byte{}, dgt.AppendBusMessage(nil, dgt.MsgBusPing, addr, nil), dgt.BusCommand(dgt.BusSendVersion, 7), uint8(0b100))
+	f.Fuzz(func(t *testing.T, a, b, c []byte, sent uint8) {
+		recs := []board.Record{
+			{Sent: true, Data: dgt.BusCommand(dgt.BusSendVersion, addr)},
+			{Data: dgt.AppendBusMessage(nil, dgt.MsgBusVersion, addr, []byte{1, 10})},
+			{Sent: true, Data: dgt.BusCommand(dgt.BusSendBoard, addr)},
+			{Data: dgt.AppendBusMessage(nil, dgt.MsgBusBoardDump, addr, start)},
+			{Sent: true, Data: dgt.BusCommand(dgt.BusSetStartGame, addr)},
+			{Data: dgt.AppendBusMessage(nil, dgt.MsgBusStartWritten, addr, nil)},
+			{Sent: sent&1 != 0, Data: a},
+			{Sent: sent&2 != 0, Data: b},
+			{Sent: sent&4 != 0, Data: c},
+			{Sent: true, Data: dgt.BusCommand(dgt.BusSendChanges, addr)},
+			{Data: dgt.AppendBusMessage(nil, dgt.MsgBusUpdate, addr, nil)},
+		}
+		for i := range recs {
+			recs[i].Host = time.Duration(i) * time.Millisecond
+		}
+		out, bad, r := replayBusLog(t, "fuzz", recs, time.Second)
+		assert.Len(t, bad, r.Stats().Bad)
+		for i := 1; i < len(out); i++ {
+			if out[i].Host < out[i-1].Host {
+				t.Fatalf("event %d at %v before %v", i, out[i].Host, out[i-1].Host)
+			}
+		}
+	})
+}
