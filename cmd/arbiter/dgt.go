@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"time"
 
 	"arbiter/board"
 	"arbiter/director"
@@ -27,14 +26,7 @@ func startDGT(ctx context.Context, ports driver.Config, boards config.Boards, d 
 	ports.Now = d.Now
 	ports.Logger = log
 	ports.Handler = func(e board.Event) { d.BoardEvent(ctx, e) }
-	if raw != nil {
-		ports.Raw = func(id string, r board.Record) {
-			f := store.Frame{BoardID: id, HostNs: int64(r.Host), Wall: time.Now(), Data: r.Data, Protocol: driver.Protocol, Sent: r.Sent}
-			if _, err := raw.AppendFrame(f); err != nil {
-				log.Error("raw log", "board", id, "err", err)
-			}
-		}
-	}
+	ports.Raw = rawFrames(raw, driver.Protocol, log)
 	return driver.New(ports)
 }
 

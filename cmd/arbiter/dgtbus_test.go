@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"arbiter/hardware/dgt/driver"
 	"arbiter/hardware/dgt/sim"
 	"arbiter/internal/config"
+	"arbiter/replay"
 	"arbiter/rules"
 	"arbiter/rules/chess"
 	"arbiter/store"
@@ -176,6 +178,37 @@ func TestServeWithDGTBus(t *testing.T) {
 	}
 	cancel()
 	require.NoError(t, <-errc)
+	replayBusGames(t, cfg.Event.Database, r.ids, games)
+}
+
+// replayBusGames checks every bus board's game through "arbiter replay":
+// its raw log (protocol dgt-bus) gives the stored moves, each read right
+// as the daemon read it, with no alert the daemon did not raise and no
+// record the replayer could not fit. The daemon restarted in mid-game, so
+// the replay covers the moves before the restart.
+func replayBusGames(t *testing.T, database string, ids []string, games []uint64) {
+	t.Helper()
+	code, report := runCLI(t, "replay", "--database", database, "--all")
+	assert.Equal(t, exitOK, code, report)
+	require.NoError(t, withDB(database, true, func(db *store.DB) error {
+		for i, id := range ids {
+			rep, err := replay.Game(context.Background(), db, games[i], replay.Options{})
+			require.NoError(t, err, "board %s", id)
+			var text strings.Builder
+			require.NoError(t, rep.WriteText(&text))
+			t.Log(text.String())
+			assert.Equal(t, id, rep.Board)
+			assert.True(t, rep.OK(), "board %s: %s", id, text.String())
+			assert.GreaterOrEqual(t, len(rep.Plies), 2, "board %s: the moves before the restart are replayed: %s", id, text.String())
+			for _, p := range rep.Plies {
+				assert.True(t, p.Same(), "board %s ply %d: %s", id, p.Ply, text.String())
+			}
+			assert.Empty(t, rep.Alerts, "board %s: no false alert: %s", id, text.String())
+			assert.Empty(t, rep.Corrupt, "board %s: every record fits: %s", id, text.String())
+			assert.Zero(t, rep.Stats.Bad, "board %s: %s", id, text.String())
+		}
+		return nil
+	}))
 }
 
 // The bus protocol's name in the configuration is the driver's.

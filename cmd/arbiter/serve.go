@@ -217,7 +217,7 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	if err != nil {
 		return withCode(exitConfig, err)
 	}
-	busDrv, err := startDGTBus(ctx, busLines, cfg.Boards, d, log.With("part", "dgt-bus"))
+	busDrv, err := startDGTBus(ctx, busLines, cfg.Boards, d, raw, log.With("part", "dgt-bus"))
 	if err != nil {
 		return withCode(exitConfig, err)
 	}

@@ -20,6 +20,18 @@ type BusConfig struct {
 	// PingWindow is how long a ping to every board (address 0) collects
 	// answers (default 1200 ms: boards answer at random within 1100 ms).
 	PingWindow time.Duration
+	// Now returns the host's monotonic time, which stamps the raw log's
+	// records and the outcome of every request (default: since NewBus).
+	Now func() time.Duration
+	// Raw, if set, receives the bus conversation as the host saw it, by
+	// board address ([BusReplayer] reads it again): every command written
+	// to a board (just before the write, sent true), every reply the host
+	// took for a request to it (the message's bytes as read, a reply that
+	// failed its checksum included), and the answers to a ping to every
+	// board under each answering address. It is called from the goroutine
+	// of the request, must be quick, and data is valid only during the
+	// call.
+	Raw func(addr uint16, host time.Duration, sent bool, data []byte)
 }
 
 // ErrNoReply is returned when a board did not answer a command after
@@ -38,6 +50,7 @@ var ErrChecksum = errors.New("dgt: every reply failed its checksum")
 type busIn struct {
 	m   Message
 	err error
+	raw []byte // the message's bytes as read
 }
 
 // Bus is the host side of a line of DGT boards in bus mode. Commands go
@@ -66,6 +79,10 @@ func NewBus(rw io.ReadWriter, cfg BusConfig) (*Bus, error) {
 	if cfg.PingWindow <= 0 {
 		cfg.PingWindow = 1200 * time.Millisecond
 	}
+	if cfg.Now == nil {
+		epoch := time.Now()
+		cfg.Now = func() time.Duration { return time.Since(epoch) }
+	}
 	b := &Bus{w: rw, cfg: cfg, in: make(chan busIn, 64)}
 	go b.read(rw)
 	if _, err := rw.Write([]byte{CmdToBusMode}); err != nil {
@@ -89,7 +106,7 @@ func (b *Bus) read(r io.Reader) {
 			if derr == nil {
 				m.Payload = append([]byte(nil), m.Payload...)
 			}
-			b.in <- busIn{m, derr}
+			b.in <- busIn{m, derr, append([]byte(nil), pending[:k]...)}
 			pending = pending[k:]
 		}
 		if err != nil {
@@ -110,32 +127,54 @@ var replyTo = map[byte]byte{
 // to Tries times; for DGT_BUS_SEND_CHANGES it asks with
 // DGT_BUS_REPEAT_CHANGES so the board's changes are not lost.
 func (b *Bus) Request(ctx context.Context, cmd byte, addr uint16) (Message, error) {
+	m, _, err := b.exchange(ctx, cmd, addr)
+	return m, err
+}
+
+// exchange is [Bus.Request], with the instant of its outcome: when the
+// reply (or the last one that failed its checksum) was taken, or for a
+// board that stayed silent the last command's instant plus Timeout, an
+// instant a replay of the raw log finds again.
+func (b *Bus) exchange(ctx context.Context, cmd byte, addr uint16) (Message, time.Duration, error) {
 	want, ok := replyTo[cmd]
 	if !ok || addr == 0 {
-		return Message{}, fmt.Errorf("dgt: bus command 0x%02x to board %d has no single reply", cmd, addr)
+		return Message{}, b.cfg.Now(), fmt.Errorf("dgt: bus command 0x%02x to board %d has no single reply", cmd, addr)
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.drain()
 	send := cmd
 	var last error = ErrNoReply
+	var at time.Duration
 	for range b.cfg.Tries {
-		if _, err := b.w.Write(BusCommand(send, addr)); err != nil {
-			return Message{}, fmt.Errorf("dgt: bus write to board %d: %w: %w", addr, ErrLineClosed, err)
+		p := BusCommand(send, addr)
+		sent := b.cfg.Now()
+		b.raw(addr, sent, true, p)
+		if _, err := b.w.Write(p); err != nil {
+			return Message{}, sent, fmt.Errorf("dgt: bus write to board %d: %w: %w", addr, ErrLineClosed, err)
 		}
-		m, err := b.await(ctx, want, addr)
+		m, took, err := b.await(ctx, want, addr)
 		if err == nil {
-			return m, nil
+			return m, took, nil
 		}
 		if ctx.Err() != nil {
-			return Message{}, ctx.Err()
+			return Message{}, took, ctx.Err()
 		}
-		last = err
+		last, at = err, took
+		if errors.Is(err, ErrNoReply) {
+			at = sent + b.cfg.Timeout
+		}
 		if cmd == BusSendChanges {
 			send = BusRepeatChanges
 		}
 	}
-	return Message{}, fmt.Errorf("dgt: bus command 0x%02x to board %d, %d tries: %w", cmd, addr, b.cfg.Tries, last)
+	return Message{}, at, fmt.Errorf("dgt: bus command 0x%02x to board %d, %d tries: %w", cmd, addr, b.cfg.Tries, last)
+}
+
+func (b *Bus) raw(addr uint16, host time.Duration, sent bool, data []byte) {
+	if b.cfg.Raw != nil {
+		b.cfg.Raw(addr, host, sent, data)
+	}
 }
 
 // drain drops replies nobody waits for any more (late answers).
@@ -152,25 +191,32 @@ func (b *Bus) drain() {
 	}
 }
 
-func (b *Bus) await(ctx context.Context, want byte, addr uint16) (Message, error) {
+// await waits for the reply to a request to addr; it logs the reply it
+// takes, good or failing its checksum, and returns the instant it took
+// it.
+func (b *Bus) await(ctx context.Context, want byte, addr uint16) (Message, time.Duration, error) {
 	t := time.NewTimer(b.cfg.Timeout)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			return Message{}, ctx.Err()
+			return Message{}, b.cfg.Now(), ctx.Err()
 		case <-t.C:
-			return Message{}, ErrNoReply
+			return Message{}, b.cfg.Now(), ErrNoReply
 		case r, ok := <-b.in:
 			if !ok {
-				return Message{}, fmt.Errorf("%w: %w", ErrLineClosed, io.EOF)
+				return Message{}, b.cfg.Now(), fmt.Errorf("%w: %w", ErrLineClosed, io.EOF)
 			}
 			var de *DecodeError
 			switch {
 			case r.err == nil && r.m.ID == want && r.m.Addr == addr:
-				return r.m, nil
+				took := b.cfg.Now()
+				b.raw(addr, took, false, r.raw)
+				return r.m, took, nil
 			case errors.As(r.err, &de) && de.Checksum && de.Addr == addr:
-				return Message{}, ErrChecksum
+				took := b.cfg.Now()
+				b.raw(addr, took, false, r.raw)
+				return Message{}, took, ErrChecksum
 			}
 			// Another board's late answer, or noise: keep waiting.
 		}
@@ -294,6 +340,7 @@ func (b *Bus) Discover(ctx context.Context, known []uint16) ([]uint16, error) {
 						break collect
 					}
 					if r.err == nil && r.m.ID == MsgBusPing && r.m.Addr != 0 {
+						b.raw(r.m.Addr, b.cfg.Now(), false, r.raw)
 						add(r.m.Addr)
 					}
 				}

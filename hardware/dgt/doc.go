@@ -33,7 +33,18 @@
 //     the start tag when data are lost); a board found in mid-game after
 //     a host restart is resumed from its start tag, and the moves made
 //     while no host polled follow one by one, each with its lever press.
-//     A failed line ends the loop with [ErrLineClosed].
+//     A failed line ends the loop with [ErrLineClosed]. The loop's
+//     per-board logic is a pure state machine (set-up, resume, poll,
+//     verify, clock, start tag, identification) that the live loop drives
+//     with bus requests and feeds each outcome with its instant; the bus
+//     logs its conversation by board address ([BusConfig.Raw]: every
+//     command, every reply the host took, the answers to a general ping).
+//   - [BusReplayer]: drives the same per-board machine from such a log,
+//     without goroutines, into the very events the live loop emitted for
+//     the board (a request with no good reply fails after
+//     [BusConfig.Tries] sends, Timeout after the last one, live and
+//     replayed alike); a log that leaves the loop's path is reported and
+//     the board adopted from its next full read.
 //   - [Recover]: replays the board's own EEPROM log after a host crash.
 //   - [Replayer]: replays the host's raw log of a board ([Chunk]s: host
 //     instant, direction, bytes, as [ConnConfig.Raw] writes them) into the

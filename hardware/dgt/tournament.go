@@ -8,8 +8,6 @@ import (
 	"slices"
 	"sync"
 	"time"
-
-	"arbiter/rules"
 )
 
 // TournamentConfig configures a [Tournament]. Zero fields take the
@@ -32,7 +30,9 @@ type TournamentConfig struct {
 	// Orientation and WhiteRight as in [Config].
 	Orientation Orientation
 	WhiteRight  bool
-	// Now returns the host's monotonic time (default: since NewTournament).
+	// Now returns the host's monotonic time (default: the bus's
+	// [BusConfig.Now]; give both the same). The events' instants are the
+	// bus's: each is the instant of the request's outcome it follows.
 	Now func() time.Duration
 	// Emit receives every event, from the goroutine of Run.
 	Emit func(Event)
@@ -68,20 +68,6 @@ type Tournament struct {
 	Stats  TournamentStats // guarded by mu; read with StatsNow
 }
 
-type busBoard struct {
-	addr    uint16
-	serial  string
-	tracker Tracker
-	pos     Position
-	moving  bool
-	quiet   int
-	lost    bool
-	tagged  bool // the start tag is written (or the board was resumed)
-	clockAt time.Duration
-	clocked bool     // clockAt holds the last clock reading's instant
-	presses []LogTag // lever presses held until the move before them settles
-}
-
 // NewTournament returns the loop for the boards on bus.
 func NewTournament(bus *Bus, cfg TournamentConfig) *Tournament {
 	if cfg.Poll <= 0 {
@@ -91,8 +77,7 @@ func NewTournament(bus *Bus, cfg TournamentConfig) *Tournament {
 		cfg.Verify = 5
 	}
 	if cfg.Now == nil {
-		epoch := time.Now()
-		cfg.Now = func() time.Duration { return time.Since(epoch) }
+		cfg.Now = bus.cfg.Now // the instants of the raw log's records
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -111,16 +96,6 @@ func (t *Tournament) count(f func(*TournamentStats)) {
 	t.mu.Lock()
 	f(&t.Stats)
 	t.mu.Unlock()
-}
-
-func (t *Tournament) emit(bb *busBoard, e Event) {
-	e.Serial, e.Addr = bb.serial, bb.addr
-	if e.At == 0 {
-		e.At = t.cfg.Now()
-	}
-	if t.cfg.Emit != nil {
-		t.cfg.Emit(e)
-	}
 }
 
 func (t *Tournament) sleep(ctx context.Context) error {
@@ -148,7 +123,8 @@ func isStart(p *Position) bool {
 // found while the boards are being set up.
 const rediscover = time.Second
 
-// discover pings the line and adds the boards not known yet.
+// discover pings the line and adds the boards not known yet, each
+// asked for its version: a new session of the board.
 func (t *Tournament) discover(ctx context.Context) error {
 	known := slices.Clone(t.cfg.Boards)
 	for _, bb := range t.boards {
@@ -162,16 +138,44 @@ func (t *Tournament) discover(ctx context.Context) error {
 		if slices.ContainsFunc(t.boards, func(bb *busBoard) bool { return bb.addr == a }) {
 			continue
 		}
-		bb := &busBoard{addr: a, serial: fmt.Sprintf("%05d", a)}
-		bb.tracker.Fixed = t.cfg.Orientation
+		bb := newBusBoard(a, &t.cfg, t.log, t.count, t.cfg.Emit)
 		t.boards = append(t.boards, bb)
-		v, err := t.bus.Version(ctx, a)
-		if err != nil && ctx.Err() != nil {
-			return ctx.Err()
+		if err := t.run(ctx, bb, exIdentify); err != nil {
+			return err
 		}
-		t.emit(bb, Event{Kind: EventIdentified, Version: v})
 	}
 	return nil
+}
+
+// run drives one exchange of bb with the board (see [Tournament.exchange])
+// and returns only the failures of the line and ctx's end.
+func (t *Tournament) run(ctx context.Context, bb *busBoard, x busExchange) error {
+	_, err := t.exchange(ctx, bb, x)
+	return err
+}
+
+// exchange drives one exchange of bb with the board: its requests go on
+// the bus one by one, each outcome fed back with its instant, until the
+// board wants no more. err is a failure of the line (wrapping
+// [ErrLineClosed]) or ctx's end, which end the loop; failed is the error
+// of the exchange's last request, which the board took as its outcome.
+func (t *Tournament) exchange(ctx context.Context, bb *busBoard, x busExchange) (failed, err error) {
+	bb.begin(x, t.cfg.Now())
+	for {
+		cmd, ok := bb.want()
+		if !ok {
+			return failed, nil
+		}
+		m, at, err := t.bus.exchange(ctx, cmd, bb.addr)
+		if ctx.Err() != nil {
+			return err, ctx.Err()
+		}
+		if errors.Is(err, ErrLineClosed) {
+			return err, err
+		}
+		failed = err
+		bb.outcome(m, err, at)
+	}
 }
 
 // Run runs the loop until ctx ends (it then returns nil) or the line
@@ -206,15 +210,14 @@ func (t *Tournament) Run(ctx context.Context) error {
 			var err error
 			if bb.tagged {
 				// C. Poll the changes (and now and then the clock).
-				err = t.poll(ctx, bb)
-				if err == nil {
-					err = t.readClock(ctx, bb)
+				err = t.run(ctx, bb, exPoll)
+				if err == nil && bb.clockDue(t.cfg.Now()) {
+					err = t.run(ctx, bb, exClock)
 				}
 			} else {
 				waiting = true
-				var ready bool
-				ready, err = t.setUp(ctx, bb)
-				all = all && ready
+				err = t.run(ctx, bb, exSetUp)
+				all = all && bb.ready
 			}
 			if err != nil {
 				return ignoreCancel(err)
@@ -225,13 +228,16 @@ func (t *Tournament) Run(ctx context.Context) error {
 				if bb.tagged {
 					continue
 				}
-				if err := t.bus.SetStart(ctx, bb.addr); err != nil {
-					if ctx.Err() != nil {
-						return nil
-					}
+				failed, err := t.exchange(ctx, bb, exTag)
+				if ctx.Err() != nil {
+					return nil
+				}
+				if err == nil {
+					err = failed
+				}
+				if err != nil {
 					return fmt.Errorf("dgt: start tag on board %s: %w", bb.serial, err)
 				}
-				bb.tagged = true
 			}
 		}
 		if err := t.sleep(ctx); err != nil {
@@ -252,56 +258,6 @@ func (t *Tournament) untagged() bool {
 		}
 	}
 	return false
-}
-
-// setUp reads a board not tagged yet whole; it returns true if the board
-// shows the start position. A board in mid-game whose log holds a start
-// tag is resumed instead (and counts as ready).
-func (t *Tournament) setUp(ctx context.Context, bb *busBoard) (bool, error) {
-	p, err := t.bus.Board(ctx, bb.addr)
-	if err != nil {
-		if errors.Is(err, ErrLineClosed) || ctx.Err() != nil {
-			return false, err
-		}
-		t.silent(bb, err)
-		return false, nil
-	}
-	t.back(bb)
-	if !isStart(&p) {
-		resumed, err := t.resume(ctx, bb)
-		if resumed || err != nil {
-			return resumed, err
-		}
-	}
-	bb.pos = p
-	bb.tracker.Settle(&p, t.cfg.Now(), Event{}, func(e Event) { t.emit(bb, e) })
-	return isStart(&p), nil
-}
-
-// resume adopts a board in mid-game from its log: the position replayed
-// from its start tag up to the changes a host already took. It returns
-// false if the log holds no start tag.
-func (t *Tournament) resume(ctx context.Context, bb *busBoard) (bool, error) {
-	l, err := t.bus.FromStart(ctx, bb.addr)
-	if err != nil {
-		if errors.Is(err, ErrLineClosed) || ctx.Err() != nil {
-			return false, err
-		}
-		return false, nil // not this time; the next read tries again
-	}
-	p, tagged, begin := replayFromStart(l)
-	if !tagged {
-		return false, nil
-	}
-	if begin != nil {
-		// The orientation is decided by the set-up the game began from.
-		bb.tracker.Settle(begin, t.cfg.Now(), Event{}, func(Event) {})
-		bb.tracker.Forget()
-	}
-	t.log.Info("dgt: bus board resumed from its start tag", "board", bb.serial)
-	bb.pos, bb.tagged = p, true
-	bb.tracker.Settle(&p, t.cfg.Now(), Event{}, func(e Event) { t.emit(bb, e) })
-	return true, nil
 }
 
 // replayFromStart replays a log (DGT_BUS_SEND_FROM_START) from its last
@@ -336,163 +292,4 @@ func ignoreCancel(err error) error {
 		return nil
 	}
 	return err
-}
-
-func (t *Tournament) silent(bb *busBoard, err error) {
-	if !bb.lost {
-		bb.lost = true
-		bb.tracker.Forget()
-		t.log.Warn("dgt: bus board silent", "board", bb.serial, "err", err)
-		t.emit(bb, Event{Kind: EventLinkLost})
-	}
-}
-
-// back reports a board that answers again; it returns true if it was lost.
-func (t *Tournament) back(bb *busBoard) bool {
-	if !bb.lost {
-		return false
-	}
-	bb.lost = false
-	t.emit(bb, Event{Kind: EventLinkBack})
-	return true
-}
-
-func (t *Tournament) poll(ctx context.Context, bb *busBoard) error {
-	t.count(func(s *TournamentStats) { s.Polls++ })
-	l, err := t.bus.Changes(ctx, bb.addr)
-	switch {
-	case ctx.Err() != nil:
-		return ctx.Err()
-	case errors.Is(err, ErrLineClosed):
-		return err
-	case errors.Is(err, ErrNoReply):
-		t.silent(bb, err)
-		return nil
-	case err != nil:
-		// The changes could not be read: they are lost for good.
-		t.log.Info("dgt: bus changes lost; replaying from the start tag", "board", bb.serial, "err", err)
-		return t.verify(ctx, bb, true)
-	}
-	if t.back(bb) {
-		return t.verify(ctx, bb, true)
-	}
-	if len(l.Errors) > 0 {
-		// Damaged changes: the presses wait for the board replayed from
-		// its start tag.
-		for _, tag := range l.Tags {
-			if tag.Kind == TagTime {
-				bb.presses = append(bb.presses, tag)
-			}
-		}
-		return t.verify(ctx, bb, true)
-	}
-	n := 0
-	for _, tag := range l.Tags {
-		switch tag.Kind {
-		case TagField:
-			bb.pos[tag.Field] = tag.Piece
-			n++
-		case TagTime:
-			// The board at a press is the move the player made: it is
-			// settled and the press follows it, so that moves made
-			// between two polls (or while no host polled) are read one
-			// by one.
-			t.settle(bb)
-			t.press(bb, tag)
-		}
-	}
-	if n > 0 {
-		t.count(func(s *TournamentStats) { s.Changes += uint64(n) })
-		bb.moving, bb.quiet = true, 0
-		return nil
-	}
-	bb.quiet++
-	if bb.moving || bb.quiet >= t.cfg.Verify || len(bb.presses) > 0 {
-		return t.verify(ctx, bb, false)
-	}
-	return nil
-}
-
-// verify reads the board whole and settles it. A board that disagrees
-// with the changes, or whose changes were lost (lost), is replayed from
-// its start tag; if even that disagrees the full read is adopted.
-func (t *Tournament) verify(ctx context.Context, bb *busBoard, lost bool) error {
-	t.count(func(s *TournamentStats) { s.Verifies++ })
-	dump, err := t.bus.Board(ctx, bb.addr)
-	if err != nil {
-		if errors.Is(err, ErrLineClosed) || ctx.Err() != nil {
-			return err
-		}
-		t.silent(bb, err)
-		return nil
-	}
-	if lost || dump != bb.pos {
-		t.count(func(s *TournamentStats) { s.Replays++ })
-		l, err := t.bus.FromStart(ctx, bb.addr)
-		if errors.Is(err, ErrLineClosed) {
-			return err
-		}
-		if err == nil {
-			bb.pos, _, _ = replayFromStart(l)
-		}
-		if dump != bb.pos {
-			// Changes the board has not sent yet, or a log the replay
-			// could not read: the full read is the truth.
-			t.count(func(s *TournamentStats) { s.Resyncs++ })
-			bb.pos = dump
-		}
-	}
-	bb.moving, bb.quiet = false, 0
-	t.settle(bb)
-	for _, tag := range bb.presses {
-		t.press(bb, tag)
-	}
-	bb.presses = nil
-	return nil
-}
-
-// readClock reads the board's clock when [TournamentConfig.Clock] says it
-// is time. A board that does not answer is left to the next poll.
-func (t *Tournament) readClock(ctx context.Context, bb *busBoard) error {
-	now := t.cfg.Now()
-	if t.cfg.Clock <= 0 || bb.lost || (bb.clocked && now-bb.clockAt < t.cfg.Clock) {
-		return nil
-	}
-	c, err := t.bus.Clock(ctx, bb.addr)
-	if err != nil {
-		if errors.Is(err, ErrLineClosed) || ctx.Err() != nil {
-			return err
-		}
-		t.log.Debug("dgt: bus clock not read", "board", bb.serial, "err", err)
-		return nil
-	}
-	bb.clockAt, bb.clocked = now, true
-	e := Event{Kind: EventClock, Clock: *c, White: c.Left, Black: c.Right}
-	if t.cfg.WhiteRight {
-		e.White, e.Black = c.Right, c.Left
-	}
-	t.emit(bb, e)
-	return nil
-}
-
-// settle delivers the host's copy of the board as settled.
-func (t *Tournament) settle(bb *busBoard) {
-	p := bb.pos
-	bb.tracker.Settle(&p, t.cfg.Now(), Event{}, func(e Event) { t.emit(bb, e) })
-}
-
-// press delivers a lever press read from the log's time tag.
-func (t *Tournament) press(bb *busBoard, tag LogTag) {
-	// A press halts its own side's display.
-	side := rules.White
-	if tag.Left == t.cfg.WhiteRight {
-		side = rules.Black
-	}
-	e := Event{Kind: EventLever, Side: side, SideKnown: true}
-	if tag.Left {
-		e.Clock.Left = tag.Time
-	} else {
-		e.Clock.Right = tag.Time
-	}
-	t.emit(bb, e)
 }

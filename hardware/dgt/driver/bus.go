@@ -47,6 +47,14 @@ type BusConfig struct {
 	Now func() time.Duration
 	// Handler receives every translated event, from the board's goroutine.
 	Handler func(board.Event)
+	// Raw, if set, receives the bus conversation of every board under its
+	// id (protocol [BusProtocol]), as [dgt.BusConfig.Raw] logs it: the
+	// commands written to the board's address (Sent), the replies the host
+	// took for them, the board's answers to a ping to every board, and an
+	// empty read record when the line failed, each stamped by Now. It is
+	// the raw log from which the protocol's board.Replayer recreates the
+	// board's events; the contract is [Config.Raw]'s.
+	Raw func(boardID string, r board.Record)
 	// Open opens a port (default [dgt.OpenSerial]).
 	Open func(path string) (io.ReadWriteCloser, error)
 	// Logger receives diagnostics (default slog.Default()).
@@ -93,6 +101,17 @@ func NewBus(cfg BusConfig) (*Bus, error) {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		epoch := time.Now()
+		cfg.Now = func() time.Duration { return time.Since(epoch) }
+	}
+	cfg.Bus.Now = cfg.Now
+	if cfg.Raw != nil {
+		raw := cfg.Raw
+		cfg.Bus.Raw = func(addr uint16, host time.Duration, sent bool, data []byte) {
+			raw(busID(addr), board.Record{Host: host, Sent: sent, Data: data})
+		}
 	}
 	d, err := New(Config{Session: dgt.Config{WhiteRight: cfg.WhiteRight}, Now: cfg.Now, Handler: cfg.Handler,
 		Open: cfg.Open, Scan: cfg.Scan, Logger: cfg.Logger})
@@ -187,9 +206,10 @@ func (b *Bus) serve(ctx context.Context, path string, addrs []uint16, log *slog.
 	if err != nil {
 		return fmt.Errorf("dgt bus line %s: %w", path, err)
 	}
-	tour := dgt.NewTournament(bus, dgt.TournamentConfig{Boards: addrs, Poll: b.cfg.Poll, Clock: b.cfg.Poll,
-		WhiteRight: b.cfg.WhiteRight, Now: b.cfg.Now, Logger: log,
-		Emit: func(e dgt.Event) { b.link(ctx, path, e.Addr).take(e) }})
+	tc := b.cfg.tournament()
+	tc.Boards, tc.Logger = addrs, log
+	tc.Emit = func(e dgt.Event) { b.link(ctx, path, e.Addr).take(e) }
+	tour := dgt.NewTournament(bus, tc)
 	if err := tour.Run(ctx); err != nil {
 		return fmt.Errorf("dgt bus line %s: %w", path, err)
 	}
@@ -218,20 +238,42 @@ func (b *Bus) link(ctx context.Context, path string, addr uint16) *link {
 	return l
 }
 
-// lineLost reports every board of a failed line disconnected.
+// tournament is the configuration of the tournament loop on every line.
+func (c *BusConfig) tournament() dgt.TournamentConfig {
+	return dgt.TournamentConfig{Poll: c.Poll, Clock: c.Poll, WhiteRight: c.WhiteRight, Now: c.Now}
+}
+
+// busID is the board id of the board at a bus address.
+func busID(addr uint16) string { return fmt.Sprintf("%s%05d", IDPrefix, addr) }
+
+// errLineFailed is the loss of every board of a failed line.
+var errLineFailed = errors.New("the bus line failed")
+
+// lineLost reports every board of a failed line disconnected, and logs
+// the failure under each (an empty read record).
 func (b *Bus) lineLost(path string) {
 	b.mu.Lock()
-	var ls []*link
-	for _, l := range b.boards[path] {
-		ls = append(ls, l)
+	addrs := make(map[uint16]*link, len(b.boards[path]))
+	for a, l := range b.boards[path] {
+		addrs[a] = l
 	}
 	b.mu.Unlock()
-	for _, l := range ls {
-		l.mu.Lock()
-		lost := l.lost
-		l.mu.Unlock()
-		if !lost {
-			l.take(dgt.Event{Kind: dgt.EventLinkLost, At: b.cfg.Now(), Err: errors.New("the bus line failed")})
+	at := b.cfg.Now()
+	for a, l := range addrs {
+		if b.cfg.Raw != nil {
+			b.cfg.Raw(busID(a), board.Record{Host: at})
 		}
+		l.lineDown(at)
+	}
+}
+
+// lineDown reports the board of a failed line disconnected at at, unless
+// it is already.
+func (l *link) lineDown(at time.Duration) {
+	l.mu.Lock()
+	lost := l.lost
+	l.mu.Unlock()
+	if !lost {
+		l.take(dgt.Event{Kind: dgt.EventLinkLost, At: at, Err: errLineFailed})
 	}
 }

@@ -35,7 +35,14 @@
 // text, so messages to a bus board are taken and not shown; its clock is
 // read every poll. When the daemon starts in mid-game, each board is
 // resumed from its own log: the board as the last host took it, then the
-// moves made meanwhile one by one, each with its lever press.
+// moves made meanwhile one by one, each with its lever press. With
+// BusConfig.Raw set, each board's part of the bus conversation (the
+// commands to its address, the replies the host took for them, its
+// answers to a general ping, and an empty read when the line failed) goes
+// out under the board's id with protocol [BusProtocol]; [BusReplayer],
+// registered for that protocol, turns it back into the events the driver
+// delivered, so "arbiter replay" checks the games of bus boards too
+// (with the live Tries and Timeout: [SetReplayBus]).
 //
 // A lever press whose side the clock's turn bits do not tell is taken as
 // the press of the side that did not press last, so a change of the lever
