@@ -41,6 +41,11 @@ type ReplayConfig struct {
 	// Bad, if set, is told about every part of a record the protocol
 	// rejects (a corrupt frame), with its raw number.
 	Bad func(rawSeq uint64, host time.Duration, err error)
+	// Setting is how the live driver read its boards, as it serialised it
+	// for the event's database (each driver's own format, e.g. its settle
+	// time and which display is White's): the replay reads the log alike.
+	// Nil means the driver's defaults.
+	Setting []byte
 	// Unit, if set, receives every unit the protocol cuts from a fed
 	// record (a frame of ours; the whole record for a byte stream), good
 	// or bad (err), before it is interpreted, as the live driver's raw

@@ -143,8 +143,12 @@ func Game(ctx context.Context, db *store.DB, gameID uint64, opts Options) (*Repo
 		}
 		policy = [2]string{t.TouchMove, t.IllegalMove}
 	}
+	setting, err := Setting(db, frames[0].Protocol)
+	if err != nil {
+		return nil, fmt.Errorf("replay game %d: %w", gameID, err)
+	}
 	rp := &replayer{
-		policy: policy,
+		policy: policy, setting: setting,
 		rep: &Report{GameID: gameID, Game: g.Game, Board: g.BoardID, StoredAlerts: map[string]int{},
 			StoredResult: g.Result, StoredReason: g.Reason, FirstSeq: frames[0].Seq, LastSeq: frames[len(frames)-1].Seq,
 			RestartSeq: restartSeq,
@@ -251,14 +255,15 @@ func lookBack(ctx context.Context, db *store.DB, boardID string, from uint64, ha
 
 // replayer carries one replay.
 type replayer struct {
-	policy [2]string // the tournament's touch-move and illegal-move policy
-	rep    *Report
-	game   store.Game
-	rg     rules.Game
-	opts   Options
-	rd     *Reader
-	start  time.Duration
-	moves  []Ply
+	policy  [2]string // the tournament's touch-move and illegal-move policy
+	setting []byte    // how the live driver read the board (board.ReplayConfig.Setting)
+	rep     *Report
+	game    store.Game
+	rg      rules.Game
+	opts    Options
+	rd      *Reader
+	start   time.Duration
+	moves   []Ply
 }
 
 func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start rules.Position, actions []store.Action) error {
@@ -268,7 +273,7 @@ func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start r
 	if len(warm) > 0 {
 		origin = time.Duration(warm[0].HostNs)
 	}
-	rd, err := NewReader(frames[0].Protocol, "replay", origin)
+	rd, err := NewReaderWithSetting(frames[0].Protocol, "replay", origin, rp.setting)
 	if err != nil {
 		return fmt.Errorf("board %s: %w", rp.game.BoardID, err)
 	}

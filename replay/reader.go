@@ -63,9 +63,16 @@ type Reader struct {
 // board's handshake. The protocol's replayer must be registered
 // ([board.RegisterReplayer]).
 func NewReader(protocol, port string, now time.Duration) (*Reader, error) {
+	return NewReaderWithSetting(protocol, port, now, nil)
+}
+
+// NewReaderWithSetting is [NewReader] for a board that the live driver
+// read with setting ([board.ReplayConfig.Setting]; nil: the driver's
+// defaults).
+func NewReaderWithSetting(protocol, port string, now time.Duration, setting []byte) (*Reader, error) {
 	r := &Reader{now: now}
 	rep, err := board.NewReplayer(protocol, board.ReplayConfig{
-		Port: port, Start: now, Emit: r.emit,
+		Port: port, Start: now, Emit: r.emit, Setting: setting,
 		Bad: func(seq uint64, host time.Duration, err error) {
 			if r.Bad != nil {
 				r.Bad(seq, host, err)

@@ -394,3 +394,24 @@ func FuzzImport(f *testing.F) {
 		}
 	})
 }
+
+// TestSettings: a setting is stored, replaced, read back after the file is
+// opened again, and a missing one is ErrNotFound.
+func TestSettings(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "event.db")
+	db, err := store.Open(path, nil)
+	require.NoError(t, err)
+	_, err = db.Setting("boards.dgt")
+	require.ErrorIs(t, err, store.ErrNotFound)
+	require.ErrorContains(t, err, "boards.dgt")
+	require.Error(t, db.PutSetting("", []byte("x")))
+	require.NoError(t, db.PutSetting("boards.dgt", []byte(`{"settle":1}`)))
+	require.NoError(t, db.PutSetting("boards.dgt", []byte(`{"settle":2}`)))
+	require.NoError(t, db.Close())
+	db, err = store.Open(path, nil)
+	require.NoError(t, err)
+	defer db.Close()
+	v, err := db.Setting("boards.dgt")
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"settle":2}`, string(v))
+}

@@ -10,6 +10,7 @@ import (
 	"arbiter/hardware/dgt"
 	"arbiter/hardware/dgt/driver"
 	"arbiter/internal/config"
+	"arbiter/replay"
 	"arbiter/store"
 )
 
@@ -60,4 +61,25 @@ func recall(d director.Sender, id string) error {
 		return fmt.Errorf("board %s: its driver reads no board's log", id)
 	}
 	return r.Recall(id)
+}
+
+// keepReplaySettings stores with the event how the DGT drivers read their
+// boards (settle time, White's display, the bus's poll and timeouts), so
+// that arbiter replay reads their raw logs alike (replay.SettingKey).
+func keepReplaySettings(db *store.DB, single *driver.Driver, bus *driver.Bus) error {
+	keep := func(protocol string, v []byte) error {
+		if err := db.PutSetting(replay.SettingKey(protocol), v); err != nil {
+			return fmt.Errorf("keep how %s boards are read: %w", protocol, err)
+		}
+		return nil
+	}
+	if single != nil {
+		if err := keep(driver.Protocol, single.ReplaySetting()); err != nil {
+			return err
+		}
+	}
+	if bus != nil {
+		return keep(driver.BusProtocol, bus.ReplaySetting())
+	}
+	return nil
 }

@@ -155,7 +155,6 @@ func playDGT(t *testing.T, rotated, whiteRight bool) {
 	// The board's bytes are in the raw log, both ways, as DGT's.
 	db, err := store.Open(cfg.Event.Database, nil)
 	require.NoError(t, err)
-	defer db.Close()
 	frames, err := db.RawFrames("DGT-20001", 0, 0)
 	require.NoError(t, err)
 	sent, received := 0, 0
@@ -169,6 +168,13 @@ func playDGT(t *testing.T, rotated, whiteRight bool) {
 	}
 	assert.Positive(t, sent, "the host's commands are logged")
 	assert.Positive(t, received, "the board's messages are logged")
+	require.NoError(t, db.Close())
+
+	// The raw log replays to the stored moves, read as the daemon read
+	// them: with its settle time and White at the clock's side it was told.
+	code, report := runCLI(t, "replay", "--database", cfg.Event.Database, "--all")
+	assert.Equal(t, exitOK, code, report)
+	assert.Contains(t, report, "board DGT-20001")
 }
 
 // A port of an unknown protocol is refused with exit code 3, listed with

@@ -221,6 +221,9 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	if err != nil {
 		return withCode(exitConfig, err)
 	}
+	if err := keepReplaySettings(db, dgtDrv, busDrv); err != nil {
+		return err
+	}
 	if !hub {
 		d.SetSender(busSenders{bus: busDrv, next: senders{dgt: dgtDrv, ours: drv}})
 		wg.Go(func() { _ = drv.Run(ctx) })

@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"arbiter/board"
@@ -14,28 +13,7 @@ import (
 )
 
 func init() {
-	board.RegisterReplayer(BusProtocol, func(cfg board.ReplayConfig) board.Replayer { return NewBusReplayer(replayBusConfig(), cfg) })
-}
-
-var replayBus struct {
-	sync.Mutex
-	cfg BusConfig
-}
-
-// SetReplayBus sets the configuration with which the raw logs of bus
-// boards are replayed through the board registry: the live one (its
-// Poll, WhiteRight and Bus timeouts), for the replay to take the requests
-// as the daemon did. Default: the defaults of [NewBus].
-func SetReplayBus(cfg BusConfig) {
-	replayBus.Lock()
-	replayBus.cfg = cfg
-	replayBus.Unlock()
-}
-
-func replayBusConfig() BusConfig {
-	replayBus.Lock()
-	defer replayBus.Unlock()
-	return replayBus.cfg
+	board.RegisterReplayer(BusProtocol, func(cfg board.ReplayConfig) board.Replayer { return NewBusReplayer(settingOf(cfg).bus(), cfg) })
 }
 
 // BusReplayer is the [board.Replayer] of protocol [BusProtocol]: it reads

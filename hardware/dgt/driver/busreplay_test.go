@@ -87,7 +87,8 @@ func (r *busRun) stop(now func() time.Duration) map[string][]board.Event {
 func replayBusLog(t testing.TB, port string, recs []board.Record, until time.Duration) ([]board.Event, []error, board.Replayer) {
 	var out []board.Event
 	var bad []error
-	r, err := board.NewReplayer(BusProtocol, board.ReplayConfig{Port: port, Emit: func(e board.Event) { out = append(out, e) },
+	// The replay takes the requests with the live timeouts.
+	r, err := board.NewReplayer(BusProtocol, board.ReplayConfig{Port: port, Setting: busTestConfig.ReplaySetting(), Emit: func(e board.Event) { out = append(out, e) },
 		Bad: func(seq uint64, _ time.Duration, err error) { bad = append(bad, fmt.Errorf("record %d: %w", seq, err)) }})
 	require.NoError(t, err)
 	advance := func(to time.Duration) {
@@ -200,8 +201,6 @@ func TestBusRawLogReplaysTheLiveEvents(t *testing.T) {
 	require.Positive(t, corrupt, "the noise happened")
 	require.Positive(t, silent, "the noise happened")
 
-	SetReplayBus(busTestConfig) // the replay takes the requests with the live timeouts
-	defer SetReplayBus(BusConfig{})
 	var stats dgt.TournamentStats
 	for n, run := range []*busRun{first, second} {
 		events := []map[string][]board.Event{firstEvents, secondEvents}[n]

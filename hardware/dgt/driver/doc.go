@@ -42,7 +42,8 @@
 // out under the board's id with protocol [BusProtocol]; [BusReplayer],
 // registered for that protocol, turns it back into the events the driver
 // delivered, so "arbiter replay" checks the games of bus boards too
-// (with the live Tries and Timeout: [SetReplayBus]).
+// (read as live: the daemon keeps [BusConfig.ReplaySetting] with the
+// event, and the replay passes it as [board.ReplayConfig.Setting]).
 //
 // A lever press whose side the clock's turn bits do not tell is taken as
 // the press of the side that did not press last, so a change of the lever

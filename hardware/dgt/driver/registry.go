@@ -3,7 +3,6 @@ package driver
 import (
 	"errors"
 	"strings"
-	"sync"
 	"time"
 
 	"arbiter/board"
@@ -12,20 +11,6 @@ import (
 
 func init() {
 	board.RegisterReplayer(Protocol, func(cfg board.ReplayConfig) board.Replayer { return newBoardReplayer(cfg) })
-}
-
-var replaySession struct {
-	sync.Mutex
-	cfg dgt.Config
-}
-
-// SetReplaySession sets the session configuration with which DGT raw logs
-// are replayed through the board registry: the live one (boards.dgt), for
-// the replay to settle as the daemon did. Default: dgt's defaults.
-func SetReplaySession(cfg dgt.Config) {
-	replaySession.Lock()
-	replaySession.cfg = cfg
-	replaySession.Unlock()
 }
 
 // boardReplayer is the DGT protocol's [board.Replayer]: a [Replayer] on
@@ -37,11 +22,10 @@ type boardReplayer struct {
 	stats board.ReplayStats
 }
 
+// newBoardReplayer replays with the live session's configuration
+// (cfg.Setting: settle time, White at the clock's right).
 func newBoardReplayer(cfg board.ReplayConfig) *boardReplayer {
-	replaySession.Lock()
-	sc := replaySession.cfg
-	replaySession.Unlock()
-	return &boardReplayer{r: NewReplayer(sc, cfg.Port), cfg: cfg}
+	return &boardReplayer{r: NewReplayer(settingOf(cfg).session(), cfg.Port), cfg: cfg}
 }
 
 func (b *boardReplayer) emit(evs []board.Event, seq uint64) {

@@ -182,10 +182,9 @@ func TestRawLogReplaysTheLiveEvents(t *testing.T) {
 	assert.Empty(t, NewReplayer(session, link).Resync(0), "nothing before a full board")
 
 	// The same through the board registry, as arbiter replay reads it.
-	SetReplaySession(session)
-	defer SetReplaySession(dgt.Config{})
 	var viaRegistry []board.Event
-	br, err := board.NewReplayer(Protocol, board.ReplayConfig{Port: link, Emit: func(e board.Event) { viaRegistry = append(viaRegistry, e) }})
+	br, err := board.NewReplayer(Protocol, board.ReplayConfig{Port: link, Setting: Config{Session: session}.ReplaySetting(),
+		Emit: func(e board.Event) { viaRegistry = append(viaRegistry, e) }})
 	require.NoError(t, err)
 	require.True(t, br.Handshake(chunks[0]))
 	for _, c := range chunks {

@@ -1,0 +1,40 @@
+package store
+
+import (
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// settingPrefix keeps the settings apart from the schema's own records in
+// the meta bucket.
+const settingPrefix = "setting/"
+
+// PutSetting stores a setting of the daemon that wrote the event, by key
+// (e.g. how it read its boards), for the tools that read the event later
+// (arbiter replay) to do as it did. A later value replaces the earlier.
+func (db *DB) PutSetting(key string, value []byte) error {
+	if key == "" {
+		return fmt.Errorf("setting: no key")
+	}
+	return db.update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketMeta).Put([]byte(settingPrefix+key), value)
+	})
+}
+
+// Setting returns the setting stored under key, or ErrNotFound.
+func (db *DB) Setting(key string) ([]byte, error) {
+	var v []byte
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketMeta).Get([]byte(settingPrefix + key))
+		if b == nil {
+			return ErrNotFound
+		}
+		v = append([]byte(nil), b...)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("setting %s: %w", key, err)
+	}
+	return v, nil
+}
