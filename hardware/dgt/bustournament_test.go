@@ -250,3 +250,61 @@ func TestBusReadsClocks(t *testing.T) {
 		})
 	}
 }
+
+// A board switched on after the others began to play joins the line: it
+// is found by a later ping round, identified, set up and tagged, and its
+// moves are read, while the first board's game goes on.
+func TestBusBoardSwitchedOnLate(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "bus")
+	early := sim.NewBoard(sim.Config{Addr: 2101, Seed: 1, PingSpread: 100 * time.Millisecond})
+	late := sim.NewBoard(sim.Config{Addr: 2102, Seed: 2, PingSpread: 100 * time.Millisecond}) // within the host's ping window
+	for _, b := range []*sim.Board{early, late} {
+		b.SetUp(chess.Start().View())
+	}
+	late.SwitchOff()
+	line, err := sim.Attach(link, early, late)
+	require.NoError(t, err)
+	defer line.Close()
+
+	port, err := dgt.OpenSerial(link)
+	require.NoError(t, err)
+	defer port.Close()
+	bus, err := dgt.NewBus(port, dgt.BusConfig{PingWindow: 150 * time.Millisecond})
+	require.NoError(t, err)
+	seen := &presses{mirrors: map[uint16]*mirror{}, at: map[uint16][][64]rules.Piece{}}
+	tour := dgt.NewTournament(bus, dgt.TournamentConfig{Poll: 30 * time.Millisecond, Verify: 3, Rediscover: 300 * time.Millisecond, Emit: seen.emit})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- tour.Run(ctx) }()
+	defer func() {
+		cancel()
+		require.NoError(t, <-done)
+	}()
+
+	play := func(b *sim.Board, pos rules.Position, san string, left bool) rules.Position {
+		_, next, err := rules.PlayText(pos, san)
+		require.NoError(t, err, san)
+		pl := &sim.Player{Board: b, Rng: rand.New(rand.NewPCG(1, 2)), Step: time.Millisecond}
+		pl.Move(pos.View(), next.View())
+		b.Press(left)
+		return next
+	}
+	require.Eventually(t, func() bool { return seen.mirror(2101) != nil }, 5*time.Second, 10*time.Millisecond, "the first board is found")
+	var p1 rules.Position = chess.Start()
+	p1 = play(early, p1, "e4", true)
+	require.Eventually(t, func() bool { return len(seen.boardsAtPresses(2101)) == 1 }, 5*time.Second, 10*time.Millisecond, "the first board plays")
+	require.Nil(t, seen.mirror(2102), "the second board is off")
+
+	late.SwitchOn()
+	require.Eventually(t, func() bool { return seen.mirror(2102) != nil }, 5*time.Second, 10*time.Millisecond, "the board switched on late is found")
+	var p2 rules.Position = chess.Start()
+	require.Eventually(t, func() bool { return tour.StatsNow().Polls > 0 && late.Counters().StartTags > 0 }, 5*time.Second, 10*time.Millisecond,
+		"the board switched on late gets its start tag")
+	p2 = play(late, p2, "d4", true)
+	p1 = play(early, p1, "e5", false)
+	require.Eventually(t, func() bool { return len(seen.boardsAtPresses(2102)) == 1 && len(seen.boardsAtPresses(2101)) == 2 }, 5*time.Second, 10*time.Millisecond,
+		"both boards' moves are read")
+	assert.Equal(t, viewBoard(p2.View()), seen.boardsAtPresses(2102)[0])
+	assert.Equal(t, viewBoard(p1.View()), seen.boardsAtPresses(2101)[1])
+}

@@ -27,6 +27,13 @@ type TournamentConfig struct {
 	// lever presses come from the log's time tags either way). The bus
 	// has no command to set a clock or show text on it.
 	Clock time.Duration
+	// Rediscover is how often the line is pinged again for boards not
+	// found yet once every found board plays (default 1 min): a board
+	// switched on late, or whose answers to the first pings were lost,
+	// joins then. A ping round holds the line for about PingWindow and
+	// two requests per board. While boards are being set up the line is
+	// pinged every second.
+	Rediscover time.Duration
 	// Orientation and WhiteRight as in [Config].
 	Orientation Orientation
 	WhiteRight  bool
@@ -75,6 +82,9 @@ func NewTournament(bus *Bus, cfg TournamentConfig) *Tournament {
 	}
 	if cfg.Verify <= 0 {
 		cfg.Verify = 5
+	}
+	if cfg.Rediscover <= 0 {
+		cfg.Rediscover = time.Minute
 	}
 	if cfg.Now == nil {
 		cfg.Now = bus.cfg.Now // the instants of the raw log's records
@@ -198,8 +208,10 @@ func (t *Tournament) Run(ctx context.Context) error {
 		// B. The boards not tagged yet are read whole until every one
 		// shows the start position; the line is pinged again meanwhile,
 		// so a board whose answer to the first ping was lost, or that
-		// was switched on late, still joins.
-		if now := t.cfg.Now(); now-last >= rediscover && t.untagged() {
+		// was switched on late, still joins. Once every board plays, it
+		// is pinged again now and then (Rediscover) for a board switched
+		// on later still.
+		if now := t.cfg.Now(); (now-last >= rediscover && t.untagged()) || now-last >= t.cfg.Rediscover {
 			last = now
 			if err := t.discover(ctx); err != nil {
 				return ignoreCancel(err)

@@ -65,6 +65,7 @@ type Board struct {
 	cfg Config
 
 	mu     sync.Mutex
+	off    bool // switched off: it hears nothing
 	out    func([]byte)
 	rng    *rand.Rand
 	fields dgt.Position
@@ -104,6 +105,7 @@ type Stats struct {
 	Updates, Dropped, Duplicated, Reordered int
 	Dumps, ClockMsgs, Acks                  int
 	BusReplies, BusCorrupted, BusSilenced   int
+	StartTags                               int // DGT_BUS_SET_START_GAME carried out
 }
 
 // NewBoard returns a powered-up board with no pieces.
@@ -162,6 +164,22 @@ func (b *Board) powerUp() {
 		}
 	}
 	b.checkBegin()
+}
+
+// SwitchOff cuts the board's power: it hears and answers nothing until
+// [Board.SwitchOn] (a board switched on late, after its round began).
+func (b *Board) SwitchOff() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.off = true
+}
+
+// SwitchOn powers the board up again, as its firmware does at power-up.
+func (b *Board) SwitchOn() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.off = false
+	b.powerUp()
 }
 
 // Restart powers the board off and on again (as after an unplug).

@@ -11,6 +11,9 @@ import (
 func (b *Board) HandleHost(p []byte) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.off {
+		return
+	}
 	b.in = append(b.in, p...)
 	for len(b.in) > 0 {
 		n := b.command(b.in)
@@ -142,6 +145,7 @@ func (b *Board) busCommand(cmd byte, addr uint16) {
 	case dgt.BusRepeatChanges:
 		b.busReply(dgt.MsgBusUpdate, b.lastChange)
 	case dgt.BusSetStartGame:
+		b.Stats.StartTags++
 		b.appendLog(dgt.EEStartTag)
 		b.startTag = len(b.log) - 1
 		for f, p := range b.fields {
