@@ -41,6 +41,8 @@ func (s *Session) recall(out []Output, e Event) []Output {
 		return out
 	}
 	s.note(e.At, "reading %d presses from the board's log", n)
+	s.recalling = true
+	defer func() { s.recalling = false }()
 	for _, p := range e.Presses[from+1:] {
 		ply := len(s.history)
 		out = append(out, s.Handle(Event{Kind: StateDump, At: e.At, RawSeq: e.RawSeq, Heights: p.Heights, Tops: p.Tops})...)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/arbiter"
+	"arbiter/clock"
 	"arbiter/rules"
 )
 
@@ -133,4 +134,77 @@ func BenchmarkRecall(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/30, "ns/move")
+}
+
+// heldGame is a chess game resumed after its first three moves with a
+// 5-minute clock held, as a restart of the daemon leaves it (Black to
+// move, Black's clock stands).
+func heldGame(t *testing.T) (*arbiter.Session, *clock.Clock) {
+	t.Helper()
+	g, err := rules.New("chess", nil)
+	require.NoError(t, err)
+	ctl, err := clock.Parse("5m")
+	require.NoError(t, err)
+	clk, err := clock.New(ctl, clock.Options{})
+	require.NoError(t, err)
+	// The clock as stored with the three moves.
+	require.NoError(t, clk.Start(0))
+	for i, side := range []clock.Side{clock.First, clock.Second, clock.First} {
+		_, err := clk.Press(side, time.Duration(i+1)*time.Second)
+		require.NoError(t, err)
+	}
+	cfg, err := arbiter.BoardConfig(g, "strict", "chess")
+	require.NoError(t, err)
+	cfg.Caps = arbiter.Caps{TopKind: true, TopColor: true}
+	s, err := arbiter.NewSession(cfg, g, nil, clk)
+	require.NoError(t, err)
+	require.NoError(t, s.Resume([]string{"e4", "e5", "Nf3"}))
+	s.Start(0)
+	log := chessLog(t, g, "e4", "e5", "Nf3")
+	s.Handle(arbiter.Event{Kind: arbiter.StateDump, At: 4 * time.Second, Heights: log[2].Heights, Tops: log[2].Tops})
+	require.False(t, s.SettingUp())
+	require.NoError(t, clk.Pause(5*time.Second))
+	return s, clk
+}
+
+// Moves read from a board's log while the clocks are held (a restart of
+// the daemon holds them) are taken without an alert: they were made while
+// the daemon did not watch, when nothing held the players' clock. Each
+// ends its mover's turn at the hold, so the clocks, resumed, run for the
+// side to move.
+func TestRecallWhileTheClocksAreHeld(t *testing.T) {
+	g, err := rules.New("chess", nil)
+	require.NoError(t, err)
+	s, clk := heldGame(t)
+	log := chessLog(t, g, "e4", "e5", "Nf3", "Nc6", "Bb5", "a6")
+	outs := s.Handle(arbiter.Event{Kind: arbiter.Recalled, At: 6 * time.Second, Presses: log})
+	assert.Equal(t, []string{"Nc6", "Bb5", "a6"}, moves(outs))
+	for _, o := range outs {
+		_, alert := o.(arbiter.Alert)
+		assert.False(t, alert, "%v", o)
+	}
+	side, _ := clk.Running()
+	assert.Equal(t, clock.First, side, "White to move: White's clock runs when resumed")
+	assert.Equal(t, clock.Paused, clk.Status(), "still held")
+}
+
+// A move made on the board while the clocks are held is taken, and the
+// arbiter is told; the clocks, resumed, run for the side to move.
+func TestMoveWhileTheClocksAreHeld(t *testing.T) {
+	g, err := rules.New("chess", nil)
+	require.NoError(t, err)
+	s, clk := heldGame(t)
+	log := chessLog(t, g, "e4", "e5", "Nf3", "Nc6")
+	outs := s.Handle(arbiter.Event{Kind: arbiter.StateDump, At: 6 * time.Second, Heights: log[3].Heights, Tops: log[3].Tops})
+	outs = append(outs, s.Handle(arbiter.Event{Kind: arbiter.ClockPressed, At: 7 * time.Second, Side: rules.Black})...)
+	assert.Equal(t, []string{"Nc6"}, moves(outs))
+	var alerts []string
+	for _, o := range outs {
+		if a, ok := o.(arbiter.Alert); ok {
+			alerts = append(alerts, a.Message)
+		}
+	}
+	assert.Equal(t, []string{"Black moved while the clocks are held: no time is charged until they run again"}, alerts)
+	side, _ := clk.Running()
+	assert.Equal(t, clock.First, side, "White's clock runs when resumed")
 }

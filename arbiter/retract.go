@@ -48,12 +48,23 @@ type retractState struct {
 	held bool // the session holds the clock for it
 }
 
+// errHeld says that a press was taken while the clock is held (paused by
+// the arbiter, held after a restart): the mover's turn ended at the hold
+// (clock.PressHeld), and the move stands.
+var errHeld = errors.New("the clocks are held")
+
 // pressClock presses side's clock at instant at for ply, keeping the
-// clock's state before the press.
+// clock's state before the press. A press while the clock is held ends
+// the mover's turn at the hold and returns errHeld with the move.
 func (s *Session) pressClock(side rules.Color, at time.Duration, ply int) (clock.Move, error) {
 	snap := s.clk.Snapshot()
 	cm, err := s.clk.Press(clock.Side(side), at)
-	if err == nil {
+	if errors.Is(err, clock.ErrPaused) {
+		if cm, err = s.clk.PressHeld(clock.Side(side)); err == nil {
+			err = errHeld
+		}
+	}
+	if err == nil || err == errHeld {
 		if s.rs.marks == nil {
 			s.rs.marks = map[int]clockMark{}
 		}
@@ -207,7 +218,7 @@ func (s *Session) amend(out []Output, idx int, at time.Duration, boardMs int64, 
 			cm, err = s.pressClock(side, at, ply)
 			mm.Used = cm.Used
 		}
-		if err != nil {
+		if err != nil && !errors.Is(err, errHeld) {
 			out = append(out, s.alert(IrregularityAlert, side, at, "clock: "+err.Error(), false))
 		}
 		mm.Clock = [2]time.Duration{s.clk.Remaining(clock.First, at), s.clk.Remaining(clock.Second, at)}

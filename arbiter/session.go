@@ -70,6 +70,10 @@ type Session struct {
 	// pressDue: the last move was committed on release and its mover's
 	// press may follow; it is about the last move, whatever is done now.
 	pressDue bool
+	// recalling: the presses being judged come from the board's own log
+	// (recall.go), made while the daemon did not watch the board; true
+	// only during one Recalled event, in whatever mode.
+	recalling bool
 	// dumped: the board's whole state has been seen since Start (the
 	// set-up is judged only then); a fact of the board, not of the game.
 	dumped bool
@@ -852,6 +856,15 @@ func (s *Session) commit(out []Output, i int, at time.Duration, boardMs int64, p
 		switch {
 		case errors.Is(err, clock.ErrFlagged):
 			return s.clockEvents(out, at)
+		case errors.Is(err, errHeld):
+			mm.Used = cm.Used
+			if s.recalling {
+				// Made while the daemon did not watch the board: its
+				// clock was not held then.
+				s.note(at, "move from the board's log: the clocks are held")
+			} else {
+				out = append(out, s.alert(IrregularityAlert, side, at, s.game.SideName(side)+" moved while the clocks are held: no time is charged until they run again", false))
+			}
 		case err != nil && !errors.Is(err, clock.ErrNotStarted):
 			out = append(out, s.alert(IrregularityAlert, side, at, "clock: "+err.Error(), false))
 		case err == nil:

@@ -247,6 +247,33 @@ func (c *Clock) Press(side Side, at time.Duration) (Move, error) {
 	return m.press(side, at), nil
 }
 
+// PressHeld takes a move that side made while the clock is held (paused
+// by the arbiter, or held after a restart of the daemon): side's turn ends
+// at the hold, so the time it used before the hold is charged and nothing
+// after it, its move counts (a stage reached, an increment), and the
+// opponent's turn begins at the hold. The clock stays held; resumed, it
+// runs for the side to move. A side whose clock is not running returns
+// ErrNotRunning, a clock that is not held ErrNotPaused, and one whose
+// flag fell before the hold ErrFlagged.
+func (c *Clock) PressHeld(side Side) (Move, error) {
+	m := &c.m
+	switch {
+	case !side.Valid():
+		return Move{}, ErrBadSide
+	case m.status != Paused:
+		return Move{}, ErrNotPaused
+	case side != m.running:
+		return Move{}, ErrNotRunning
+	}
+	// The phases due before the hold end first (a delay used up, a
+	// period begun), as a press would see them.
+	m.advance(m.holdAt)
+	if m.status == Flagged {
+		return Move{}, ErrFlagged
+	}
+	return m.press(side, max(m.holdAt, m.anchor)), nil
+}
+
 // Delivered tells the clock that the board's link has delivered every
 // event up to instant at (a frame or heartbeat stamped at). Deadlines up
 // to at are committed: rollovers happen and flags become final.

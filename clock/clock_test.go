@@ -425,3 +425,53 @@ func TestAccessors(t *testing.T) {
 	assert.Equal(t, time.Minute, at, "a flag in a quota stage is final even with overtime to come")
 	assert.Equal(t, FlagLoses, v)
 }
+
+// A move made while the clock is held ends the mover's turn at the hold:
+// the time used before the hold is charged, none after; the move counts
+// (an increment is added, a stage reached); the clock stays held and,
+// resumed, runs for the side to move. Held at 10 s and resumed at 1 min,
+// it reads as a clock pressed at 10 s reads 50 s earlier.
+func TestPressHeld(t *testing.T) {
+	const hold, resume = 10 * time.Second, time.Minute
+	for _, control := range []string{"5m", "5m+3s", "1/5m:5m", "5m+d5s", "10s:byo=30s"} {
+		t.Run(control, func(t *testing.T) {
+			c := mustClock(t, control, Options{})
+			require.NoError(t, c.Start(0))
+			require.NoError(t, c.Pause(hold))
+			_, err := c.PressHeld(Second)
+			require.ErrorIs(t, err, ErrNotRunning, "not Second's turn")
+			mv, err := c.PressHeld(First)
+			require.NoError(t, err)
+			assert.Equal(t, hold, mv.Used, "the time before the hold")
+			assert.Equal(t, Paused, c.Status())
+			side, _ := c.Running()
+			assert.Equal(t, Second, side, "the opponent's turn")
+
+			ref := mustClock(t, control, Options{})
+			require.NoError(t, ref.Start(0))
+			refMove, err := ref.Press(First, hold)
+			require.NoError(t, err)
+			assert.Equal(t, refMove.After, mv.After, "the mover's clock after the move")
+			for _, s := range []Side{First, Second} {
+				assert.Equal(t, ref.Remaining(s, hold), c.Remaining(s, resume), "%s: nothing charged after the hold", s)
+			}
+			require.NoError(t, c.Resume(resume))
+			for _, d := range []time.Duration{time.Second, 10 * time.Second, 40 * time.Second} {
+				for _, s := range []Side{First, Second} {
+					assert.Equal(t, ref.Remaining(s, hold+d), c.Remaining(s, resume+d), "%s, %v after the resume", s, d)
+				}
+			}
+			_, err = c.PressHeld(Second)
+			require.ErrorIs(t, err, ErrNotPaused, "a running clock is pressed")
+		})
+	}
+}
+
+// A flag that fell before the hold stands: the held move is refused.
+func TestPressHeldAfterTheFlag(t *testing.T) {
+	c := mustClock(t, "10s", Options{})
+	require.NoError(t, c.Start(0))
+	require.NoError(t, c.Pause(15*time.Second))
+	_, err := c.PressHeld(First)
+	require.ErrorIs(t, err, ErrFlagged)
+}

@@ -330,6 +330,19 @@ func TestServeRecallsMovesFromDGTBoardLog(t *testing.T) {
 	// the board's answers: it replays too.
 	db, err := store.Open(cfg.Event.Database, nil)
 	require.NoError(t, err)
+	// The arbiter is told that the clocks are held after the restart, and
+	// that Ba4 was played while they were (nobody resumed them): nothing
+	// about the five moves read from the board's log.
+	alerts, err := db.Alerts(false)
+	require.NoError(t, err)
+	irregular := 0
+	for _, a := range alerts {
+		if a.Kind == "irregularity" {
+			irregular += a.Count
+			t.Logf("irregularity ×%d, last: %s", a.Count, a.Message)
+		}
+	}
+	assert.Equal(t, 2, irregular, "the restart and Ba4")
 	g, err = db.Game(g.ID)
 	require.NoError(t, err)
 	require.Greater(t, g.RawFrom, uint64(1), "the board's handshake comes before the game when recorded")
