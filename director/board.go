@@ -87,8 +87,9 @@ func (d *Director) startIfIdle(ctx context.Context, t *Table) {
 }
 
 // display sends the board what it should show after a stored move: the
-// acknowledgement and both clocks.
-func display(s Sender, id string, geo *rules.Geometry, m arbiter.MoveMade) {
+// acknowledgement and both clocks, the opponent's running unless the
+// clocks are held (an arbiter's pause, a restart).
+func display(s Sender, id string, geo *rules.Geometry, m arbiter.MoveMade, held bool) {
 	if s == nil {
 		return
 	}
@@ -101,7 +102,10 @@ func display(s Sender, id string, geo *rules.Geometry, m arbiter.MoveMade) {
 	}
 	_ = s.Show(id, &board.AckMove{Ply: uint16(m.Ply), From: from, To: to, Text: m.Notation})
 	running := board.SideFirst
-	if m.Side == rules.First {
+	switch {
+	case held:
+		running = board.SideNone
+	case m.Side == rules.First:
 		running = board.SideSecond
 	}
 	_ = s.Show(id, &board.Clock{First: ms(m.Clock[0]), Second: ms(m.Clock[1]), Running: running})

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"arbiter/arbiter"
+	"arbiter/clock"
 	"arbiter/pairing/trf"
 	"arbiter/rules"
 	"arbiter/store"
@@ -413,7 +414,11 @@ func (d *Director) gameStarted(t *Table, g store.Game, start rules.Position) {
 // decided tells the board and the watchers what a table decided.
 func (d *Director) decided(t *Table, o arbiter.Output) {
 	if m, ok := o.(arbiter.MoveMade); ok {
-		display(d.sender, t.ID, t.rgame.Geometry(), m)
+		held := false
+		if t.session != nil && t.session.Clock() != nil {
+			held = t.session.Clock().Status() == clock.Paused
+		}
+		display(d.sender, t.ID, t.rgame.Geometry(), m, held)
 	}
 	if err := t.tell(d.sender, o); err != nil {
 		d.log.Warn("tell the board", "board", t.ID, "err", err)

@@ -34,3 +34,23 @@ func TestBoardClockFollowsPauseAndResume(t *testing.T) {
 	require.NoError(t, d.Resume(ctx, game, "chief", "better"))
 	assert.Equal(t, board.SideFirst, lastClock().Running, "resumed: White's clock runs again")
 }
+
+// A move made while the clocks are held is shown on the board with both
+// clocks standing, the turn passed: the board's clock does not run while
+// the game's is held.
+func TestBoardClockStandsAfterAMoveWhileHeld(t *testing.T) {
+	d, rec, t1, ctx := clockedTable(t)
+	game := t1.Live().GameID
+	require.NoError(t, d.Pause(ctx, game, "chief", "a dispute"))
+	e4 := chessStart()
+	e4[12], e4[28] = 0, 1
+	t1.Input(ctx, arbiterEvent(d.Now(), e4))
+	t1.Input(ctx, press(d.Now(), rules.White))
+	require.Eventually(t, func() bool { return t1.Live().Plies == 1 }, 5*time.Second, 10*time.Millisecond, "e4 is taken")
+	require.Eventually(t, func() bool {
+		c := rec.lastClock()
+		return c != nil && c.Running == board.SideNone
+	}, 5*time.Second, 10*time.Millisecond, "the board's clock stands: %+v", rec.lastClock())
+	require.NoError(t, d.Resume(ctx, game, "chief", "settled"))
+	assert.Equal(t, board.SideSecond, rec.lastClock().Running, "resumed: Black's clock runs")
+}
