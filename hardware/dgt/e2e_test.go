@@ -197,6 +197,7 @@ func randomGame(t *testing.T, rng *rand.Rand, n int, takeBack float64) []rules.V
 }
 
 func TestChessGamesOnEmulator(t *testing.T) {
+	t.Parallel() // each on its own pseudo-terminal; they mostly wait
 	games, plies := 1, 80
 	if testing.Short() {
 		plies = 30
@@ -265,6 +266,7 @@ func scripted(t *testing.T, fen string, moves ...string) []rules.View {
 }
 
 func TestSpecialMovesOnEmulator(t *testing.T) {
+	t.Parallel() // each on its own pseudo-terminal; they mostly wait
 	games := map[string][]rules.View{
 		"en passant and castling both ways": scripted(t, "",
 			"e2e4", "g8f6", "e4e5", "d7d5", "e5d6", "d8d6", "g1f3", "c8g4", "f1e2", "b8c6", "e1g1", "e8c8"),
@@ -322,6 +324,7 @@ func TestUnplugOnEmulator(t *testing.T) {
 }
 
 func TestClockOnEmulator(t *testing.T) {
+	t.Parallel() // each on its own pseudo-terminal; they mostly wait
 	cases := []struct {
 		name   string
 		faults sim.Faults

@@ -76,12 +76,7 @@ func (b *BusReplayer) Disconnect(now time.Duration) {
 
 // Feed implements [board.Replayer].
 func (b *BusReplayer) Feed(rec board.Record) {
-	seq := rec.Seq
-	if b.cfg.Unit != nil {
-		if s := b.cfg.Unit(rec.Data, rec.Host, nil); s != 0 {
-			seq = s
-		}
-	}
+	seq := recordSeq(b.cfg, rec)
 	if rec.Sent {
 		b.stats.Sent++
 	}

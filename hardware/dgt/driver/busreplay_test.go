@@ -120,6 +120,7 @@ func TestBusRawLogReplaysTheLiveEvents(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays games on emulated DGT boards in bus mode in real time")
 	}
+	t.Parallel() // on its own pseudo-terminal; it mostly waits
 	rng := rand.New(rand.NewPCG(20, 26))
 	var boards []*sim.Board
 	var players []*sim.Player

@@ -49,12 +49,7 @@ func (b *boardReplayer) Disconnect(now time.Duration) { b.emit(b.r.Disconnect(no
 
 // Feed implements [board.Replayer].
 func (b *boardReplayer) Feed(rec board.Record) {
-	seq := rec.Seq
-	if b.cfg.Unit != nil {
-		if s := b.cfg.Unit(rec.Data, rec.Host, nil); s != 0 {
-			seq = s
-		}
-	}
+	seq := recordSeq(b.cfg, rec)
 	if rec.Sent {
 		b.stats.Sent++
 	} else {
@@ -102,4 +97,15 @@ func (b *boardReplayer) Assume(info board.Info, first board.Record) error {
 // Stats implements [board.Replayer].
 func (b *boardReplayer) Stats() board.ReplayStats {
 	return b.stats
+}
+
+// recordSeq returns the raw number that stamps the events of rec: the one
+// cfg.Unit gives the record, or the record's own.
+func recordSeq(cfg board.ReplayConfig, rec board.Record) uint64 {
+	if cfg.Unit != nil {
+		if s := cfg.Unit(rec.Data, rec.Host, nil); s != 0 {
+			return s
+		}
+	}
+	return rec.Seq
 }

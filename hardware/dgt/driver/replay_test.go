@@ -56,6 +56,7 @@ func TestRawLogReplaysTheLiveEvents(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a game on an emulated DGT board in real time")
 	}
+	t.Parallel() // on its own pseudo-terminal; it mostly waits
 	emu := sim.NewBoard(sim.Config{Serial: "30003", Rotated: true, Seed: 3,
 		Faults: sim.Faults{Drop: 0.05, Duplicate: 0.05, Reorder: 0.3}})
 	emu.ConnectClock(5*time.Minute, 5*time.Minute)
