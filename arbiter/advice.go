@@ -15,6 +15,7 @@ var advice = map[AlertKind]string{
 	SetupAlert:         "The board does not show the start position: have the players put right the squares listed (lit on the board); the clock starts when it matches.",
 	RetractionAlert:    "Go to the table: the player who just moved took the move back or changed it after completing it; the game's penalty has been applied to that player. Have the move put back as the table's card shows.",
 	FoulSuspectedAlert: "Look at the evidence: a move may have been changed after the clock was pressed. Decide, and resolve the alert.",
+	ClocksHeldAlert:    "Compare the times on the players' clock with the table's card, set them on the console if they differ, then resume the clocks.",
 }
 
 // Advice says what the arbiter should do about an alert of this kind.

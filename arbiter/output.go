@@ -65,6 +65,10 @@ const (
 	// RetractionAlert: the player who just moved took the completed move
 	// back or changed it; charged to that player (retract.go).
 	RetractionAlert
+	// ClocksHeldAlert: the game's clocks are held until the arbiter
+	// resumes them (a game resumed after a restart of the daemon); the
+	// message gives what the board's own clock showed, where it has one.
+	ClocksHeldAlert
 )
 
 var alertNames = [...]string{
@@ -72,7 +76,7 @@ var alertNames = [...]string{
 	RecoveryAlert: "recovery", IrregularityAlert: "irregularity", AdjustAlert: "adjust",
 	FlagAlert: "flag", LinkAlert: "link", ArbiterCallAlert: "arbiter-call",
 	EtiquetteAlert: "etiquette", FoulSuspectedAlert: "foul-suspected", SetupAlert: "setup",
-	RetractionAlert: "retraction",
+	RetractionAlert: "retraction", ClocksHeldAlert: "clocks-held",
 }
 
 // String returns the stable name of the kind.

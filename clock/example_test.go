@@ -44,3 +44,13 @@ func ExampleClock() {
 	// overtime first @10m10s
 	// flag first @10m40s final=true verdict=loss
 }
+
+func ExampleText() {
+	fmt.Println(clock.Text(90*time.Minute + 5*time.Second))
+	fmt.Println(clock.Text(4*time.Minute + 31*time.Second))
+	fmt.Println(clock.Text(7*time.Second + 340*time.Millisecond))
+	// Output:
+	// 1:30:05
+	// 4:31
+	// 0:07.3
+}

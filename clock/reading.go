@@ -1,6 +1,9 @@
 package clock
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Reading is what a display shows for one side at one instant.
 type Reading struct {
@@ -145,4 +148,22 @@ func (m *machine) reading(side Side, t time.Duration) Reading {
 		r.Display = r.Spent
 	}
 	return r
+}
+
+// Text writes a time on a clock as its display and the web pages show
+// it: H:MM:SS or M:SS, with tenths under ten seconds; a negative time is
+// 0.
+func Text(d time.Duration) string {
+	ms := d.Milliseconds()
+	if ms < 0 {
+		ms = 0
+	}
+	if ms < 10_000 {
+		return fmt.Sprintf("0:%02d.%d", ms/1000, ms%1000/100)
+	}
+	s := ms / 1000
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s%3600/60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }

@@ -41,6 +41,8 @@ func (d *Director) BoardEvent(ctx context.Context, e board.Event) {
 		t.SetHealth(board.Active.String())
 		d.boardBack(ctx, t)
 		return
+	case board.EventClock:
+		t.setBoardClock(e.Clock)
 	case board.EventHealth:
 		gone := !t.boardPresent()
 		t.SetHealth(e.Health.String())

@@ -45,6 +45,10 @@ type Table struct {
 	capsMu sync.Mutex
 	caps   arbiter.Caps // what the board on the table senses
 	shows  board.Caps   // the board's display capabilities (text, lights)
+	// boardClock is the last reading of the clock the board carries (a
+	// DGT 3000), nil before one: after a restart, the times the players
+	// saw while the daemon was down.
+	boardClock *board.ClockReading
 	// shown: an alert or lit squares are on the board's display, to clear
 	// once resolved (the table's goroutine only).
 	shown bool
@@ -260,6 +264,30 @@ func (t *Table) showsCaps() board.Caps {
 	t.capsMu.Lock()
 	defer t.capsMu.Unlock()
 	return t.shows
+}
+
+// setBoardClock keeps the last reading of the board's own clock.
+func (t *Table) setBoardClock(c *board.ClockReading) {
+	if c == nil {
+		return
+	}
+	r := *c
+	t.capsMu.Lock()
+	t.boardClock = &r
+	t.capsMu.Unlock()
+}
+
+// boardClockText says what the board's own clock showed last, for the
+// arbiter, or "" when it carries none.
+func (t *Table) boardClockText() string {
+	t.capsMu.Lock()
+	c := t.boardClock
+	t.capsMu.Unlock()
+	if c == nil || t.rgame == nil {
+		return ""
+	}
+	return fmt.Sprintf("the board's clock showed %s %s, %s %s", t.rgame.SideName(rules.First), clock.Text(c.First),
+		t.rgame.SideName(rules.Second), clock.Text(c.Second))
 }
 
 // Caps returns what the table's board senses.
@@ -547,7 +575,13 @@ func (t *Table) apply(outs []arbiter.Output) {
 					t.log.Warn("resume clock", "err", err)
 				}
 			} else if t.resumed && c != nil {
-				t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, At: o.At, Message: "the daemon restarted: the clocks are held until the arbiter resumes them"})
+				msg := "the daemon restarted: the clocks are held until the arbiter resumes them"
+				if b := t.boardClockText(); b != "" {
+					// The board's clock ran on while the daemon was down:
+					// the arbiter may set the game's clocks from it.
+					msg += " (" + b + ")"
+				}
+				t.storeAlert(arbiter.Alert{Kind: arbiter.ClocksHeldAlert, At: o.At, Message: msg})
 			}
 			t.hub.Publish(Update{Kind: "started", Table: t.ID, Game: t.gameID(), At: t.wall()})
 			t.notify.decided(t, o)

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"arbiter/clock"
 	"arbiter/director"
 	"arbiter/export"
 	"arbiter/pairing/tiebreak"
@@ -122,21 +123,9 @@ func truncate(n int, s string) string {
 	return string(r[:n-1]) + "…"
 }
 
-// clockText writes a clock in milliseconds as H:MM:SS or M:SS, with
-// tenths under ten seconds, as the script does.
-func clockText(ms int64) string {
-	if ms < 0 {
-		ms = 0
-	}
-	if ms < 10_000 {
-		return fmt.Sprintf("0:%02d.%d", ms/1000, ms%1000/100)
-	}
-	s := ms / 1000
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", s/3600, s%3600/60, s%60)
-	}
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
-}
+// clockText writes a clock in milliseconds as the clock's display does
+// ([clock.Text]), as the script does.
+func clockText(ms int64) string { return clock.Text(time.Duration(ms) * time.Millisecond) }
 
 // pageData is what the layout needs around a page's own data.
 type pageData struct {

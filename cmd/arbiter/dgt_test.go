@@ -330,19 +330,25 @@ func TestServeRecallsMovesFromDGTBoardLog(t *testing.T) {
 	// the board's answers: it replays too.
 	db, err := store.Open(cfg.Event.Database, nil)
 	require.NoError(t, err)
-	// The arbiter is told that the clocks are held after the restart, and
-	// that Ba4 was played while they were (nobody resumed them): nothing
-	// about the five moves read from the board's log.
+	// The arbiter is told that the clocks are held after the restart, with
+	// what the board's clock showed, and that Ba4 was played while they
+	// were (nobody resumed them): nothing about the five moves read from
+	// the board's log.
 	alerts, err := db.Alerts(false)
 	require.NoError(t, err)
-	irregular := 0
+	irregular, held := 0, 0
 	for _, a := range alerts {
-		if a.Kind == "irregularity" {
+		switch a.Kind {
+		case "irregularity":
 			irregular += a.Count
 			t.Logf("irregularity ×%d, last: %s", a.Count, a.Message)
+		case "clocks-held":
+			held += a.Count
+			assert.Regexp(t, `^the daemon restarted: the clocks are held until the arbiter resumes them \(the board's clock showed White \d+:\d\d, Black \d+:\d\d\)$`, a.Message)
 		}
 	}
-	assert.Equal(t, 2, irregular, "the restart and Ba4")
+	assert.Equal(t, 1, held, "the restart")
+	assert.Equal(t, 1, irregular, "Ba4")
 	g, err = db.Game(g.ID)
 	require.NoError(t, err)
 	require.Greater(t, g.RawFrom, uint64(1), "the board's handshake comes before the game when recorded")
