@@ -344,6 +344,7 @@ func TestServeRecallsMovesFromDGTBoardLog(t *testing.T) {
 			t.Logf("irregularity ×%d, last: %s", a.Count, a.Message)
 		case "clocks-held":
 			held += a.Count
+			t.Logf("clocks-held: %s", a.Message)
 			assert.Regexp(t, `^the daemon restarted: the clocks are held until the arbiter resumes them \(the board's clock showed White \d+:\d\d, Black \d+:\d\d\)$`, a.Message)
 		}
 	}
