@@ -31,16 +31,38 @@ func startDGT(ctx context.Context, ports driver.Config, boards config.Boards, d 
 	return driver.New(ports)
 }
 
-// senders sends to each board through the driver that owns it: the DGT
-// driver for the DGT boards it met, our boards' driver for the rest.
+// owner is a driver that knows which boards it met.
+type owner interface {
+	director.Sender
+	Owns(board string) bool
+}
+
+// senders sends to each board through the driver that owns it (a DGT
+// driver, single boards or bus lines, for the DGT boards it met), and to
+// every other board through ours, our boards' driver.
 type senders struct {
-	dgt  *driver.Driver
-	ours director.Sender
+	owners []owner
+	ours   director.Sender
+}
+
+// newSenders returns the senders of the drivers that run (nil ones are
+// left out).
+func newSenders(ours director.Sender, single *driver.Driver, bus *driver.Bus) senders {
+	s := senders{ours: ours}
+	if single != nil {
+		s.owners = append(s.owners, single)
+	}
+	if bus != nil {
+		s.owners = append(s.owners, bus)
+	}
+	return s
 }
 
 func (s senders) pick(board string) director.Sender {
-	if s.dgt != nil && s.dgt.Owns(board) {
-		return s.dgt
+	for _, o := range s.owners {
+		if o.Owns(board) {
+			return o
+		}
 	}
 	return s.ours
 }

@@ -55,26 +55,3 @@ func rawFrames(raw *store.RawLog, protocol string, log *slog.Logger) func(string
 		}
 	}
 }
-
-// busSenders sends to the boards of the DGT bus lines through their
-// driver, and to every other board through next.
-type busSenders struct {
-	bus  *driver.Bus
-	next director.Sender
-}
-
-func (s busSenders) pick(id string) director.Sender {
-	if s.bus != nil && s.bus.Owns(id) {
-		return s.bus
-	}
-	return s.next
-}
-
-// Show implements board.Display.
-func (s busSenders) Show(id string, m board.Message) error { return s.pick(id).Show(id, m) }
-
-// Resync implements board.Display.
-func (s busSenders) Resync(id string) error { return s.pick(id).Resync(id) }
-
-// Recall implements board.Recaller, for the boards whose driver does.
-func (s busSenders) Recall(id string) error { return recall(s.pick(id), id) }

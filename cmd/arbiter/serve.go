@@ -225,7 +225,7 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 		return err
 	}
 	if !hub {
-		d.SetSender(busSenders{bus: busDrv, next: senders{dgt: dgtDrv, ours: drv}})
+		d.SetSender(newSenders(drv, dgtDrv, busDrv))
 		wg.Go(func() { _ = drv.Run(ctx) })
 		if dgtDrv != nil {
 			wg.Go(func() { _ = dgtDrv.Run(ctx) })
