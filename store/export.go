@@ -13,7 +13,7 @@ import (
 // ExportFormat names the portable event file: JSON Lines whose first line
 // is a header {"format":ExportFormat,"version":N} and whose other lines are
 // {"type":T,"data":{...}} with T one of tournament, player, round, game,
-// move, alert, action, frame.
+// move, alert, action, frame, setting.
 const ExportFormat = "arbiter-event"
 
 type exportLine struct {
@@ -61,7 +61,17 @@ func (db *DB) Export(w io.Writer) error {
 				return err
 			}
 		}
-		err := tx.Bucket(bucketMoves).ForEachBucket(func(gk []byte) error {
+		err := forEachSetting(tx, func(key string, v []byte) error {
+			b, err := json.Marshal(settingRecord{Key: key, Value: v})
+			if err != nil {
+				return err
+			}
+			return line("setting", b)
+		})
+		if err != nil {
+			return err
+		}
+		err = tx.Bucket(bucketMoves).ForEachBucket(func(gk []byte) error {
 			return tx.Bucket(bucketMoves).Bucket(gk).ForEach(func(_, v []byte) error { return line("move", v) })
 		})
 		if err != nil {
@@ -190,6 +200,12 @@ func importLine(tx *bolt.Tx, l exportLine, seqs map[string]uint64) error {
 		}
 		bump(bucketActions, a.ID)
 		return put(tx.Bucket(bucketActions), u64key(a.ID), &a)
+	case "setting":
+		r, err := decode[settingRecord](l.Data)
+		if err != nil || r.Key == "" {
+			return fmt.Errorf("bad setting: %v", err)
+		}
+		return putSetting(tx, r.Key, r.Value)
 	case "frame":
 		f, err := decode[Frame](l.Data)
 		if err != nil || f.BoardID == "" || f.Seq == 0 {

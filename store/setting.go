@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -17,9 +18,29 @@ func (db *DB) PutSetting(key string, value []byte) error {
 	if key == "" {
 		return fmt.Errorf("setting: no key")
 	}
-	return db.update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketMeta).Put([]byte(settingPrefix+key), value)
-	})
+	return db.update(func(tx *bolt.Tx) error { return putSetting(tx, key, value) })
+}
+
+func putSetting(tx *bolt.Tx, key string, value []byte) error {
+	return tx.Bucket(bucketMeta).Put([]byte(settingPrefix+key), value)
+}
+
+// settingRecord is a setting in an exported event.
+type settingRecord struct {
+	Key   string `json:"key"`
+	Value []byte `json:"value"`
+}
+
+// forEachSetting calls f with every setting, in key order.
+func forEachSetting(tx *bolt.Tx, f func(key string, value []byte) error) error {
+	c := tx.Bucket(bucketMeta).Cursor()
+	prefix := []byte(settingPrefix)
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if err := f(string(k[len(prefix):]), v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Setting returns the setting stored under key, or ErrNotFound.

@@ -415,3 +415,30 @@ func TestSettings(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"settle":2}`, string(v))
 }
+
+// The settings go with an exported event: the imported event reads its
+// raw logs as the daemon that wrote them did.
+func TestExportKeepsSettings(t *testing.T) {
+	db, _ := openTemp(t)
+	fillEvent(t, db)
+	require.NoError(t, db.PutSetting("replay/dgt", []byte(`{"settle":100000000}`)))
+	require.NoError(t, db.PutSetting("replay/dgt-bus", []byte(`{"white_right":true}`)))
+	var buf bytes.Buffer
+	require.NoError(t, db.Export(&buf))
+	assert.Contains(t, buf.String(), `{"type":"setting","data":{"key":"replay/dgt",`)
+
+	db2, _ := openTemp(t)
+	require.NoError(t, db2.Import(bytes.NewReader(buf.Bytes())))
+	for key, want := range map[string]string{"replay/dgt": `{"settle":100000000}`, "replay/dgt-bus": `{"white_right":true}`} {
+		v, err := db2.Setting(key)
+		require.NoError(t, err, key)
+		assert.JSONEq(t, want, string(v), key)
+	}
+	var again bytes.Buffer
+	require.NoError(t, db2.Export(&again))
+	assert.Equal(t, buf.String(), again.String(), "export of an import is the same file")
+
+	bad := strings.Replace(buf.String(), `"key":"replay/dgt",`, `"key":"",`, 1)
+	db3, _ := openTemp(t)
+	assert.ErrorContains(t, db3.Import(strings.NewReader(bad)), "bad setting")
+}
