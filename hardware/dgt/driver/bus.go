@@ -231,7 +231,7 @@ func (b *Bus) link(ctx context.Context, path string, addr uint16) *link {
 	}
 	l := on[addr]
 	if l == nil {
-		l = &link{d: b.d, path: path + "#" + strconv.Itoa(int(addr)), ready: make(chan struct{}, 1)}
+		l = &link{d: b.d, path: path + "#" + strconv.Itoa(int(addr)), caps: BusCaps, ready: make(chan struct{}, 1)}
 		on[addr] = l
 		go l.deliver(ctx)
 	}

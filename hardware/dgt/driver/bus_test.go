@@ -190,6 +190,14 @@ func TestBusBoardsReachTheDaemon(t *testing.T) {
 			"board %s set up: %v", id, d.rec.kinds(id))
 		assert.True(t, d.drv.Owns(id))
 		assert.Equal(t, board.EventHello, d.rec.kinds(id)[0], "board %s says hello first", id)
+		d.rec.mu.Lock()
+		info := d.rec.events[id][0].Info
+		d.rec.mu.Unlock()
+		require.NotNil(t, info)
+		// Its loop reads its log by itself, and the bus shows nothing on
+		// its clock: no one is to ask for either.
+		assert.Equal(t, driver.BusCaps, info.Caps, "board %s", id)
+		assert.False(t, info.Caps.Has(board.CapLog))
 	}
 	// Wait for the start tags: the first poll reads the clocks.
 	for _, id := range bl.ids {

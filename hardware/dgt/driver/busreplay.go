@@ -40,7 +40,7 @@ func NewBusReplayer(live BusConfig, cfg board.ReplayConfig) *BusReplayer {
 		Open: func(string) (io.ReadWriteCloser, error) { return nil, io.EOF }},
 		log: slog.New(slog.DiscardHandler), ports: map[string]*link{}, boards: map[string]*link{}}
 	return &BusReplayer{r: dgt.NewBusReplayer(live.tournament(), live.Bus), cfg: cfg,
-		l: &link{d: d, path: cfg.Port, ready: make(chan struct{}, 1)}}
+		l: &link{d: d, path: cfg.Port, caps: BusCaps, ready: make(chan struct{}, 1)}}
 }
 
 // Replayer returns the replayed loop (its statistics).

@@ -30,6 +30,13 @@ const IDPrefix = "DGT-"
 const Caps = board.CapHeight | board.CapIdentity | board.CapColor |
 	board.CapClockDisplay | board.CapText | board.CapLog
 
+// BusCaps are the capabilities of a board on a bus line: a DGT board's,
+// less CapLog, since DGT's tournament loop reads a bus board's log by
+// itself whenever it meets the board again in mid-game (no one need ask
+// for it), and less the clock's display and text, which the bus cannot
+// set.
+const BusCaps = Caps &^ (board.CapLog | board.CapClockDisplay | board.CapText)
+
 // Config configures a [Driver].
 type Config struct {
 	// Paths are serial devices of DGT boards; Globs are patterns that
@@ -209,6 +216,7 @@ func (d *Driver) Resync(id string) error {
 type link struct {
 	d    *Driver
 	path string
+	caps board.Caps // announced in the board's hello: Caps, or BusCaps
 	conn *dgt.Conn
 
 	mu       sync.Mutex // guards what follows and orders the handler's calls
@@ -235,7 +243,7 @@ type link struct {
 }
 
 func (d *Driver) newLink(path string) *link {
-	l := &link{d: d, path: path, ready: make(chan struct{}, 1)}
+	l := &link{d: d, path: path, caps: Caps, ready: make(chan struct{}, 1)}
 	cc := dgt.ConnConfig{Session: d.cfg.Session, Now: d.cfg.Now, Emit: l.take, Logger: d.log.With("port", path)}
 	if d.cfg.Raw != nil {
 		cc.Raw = l.raw
@@ -329,7 +337,7 @@ func (l *link) take(e dgt.Event) {
 			l.rawIdentified(id)
 		}
 		ev.Kind = board.EventHello
-		ev.Info = &board.Info{Protocol: Protocol, Caps: Caps, MaxHeight: 1, Width: 8, Height: 8, Cells: 64, ID: id,
+		ev.Info = &board.Info{Protocol: Protocol, Caps: l.caps, MaxHeight: 1, Width: 8, Height: 8, Cells: 64, ID: id,
 			Firmware: fmt.Sprintf("DGT %d.%d", e.Version.Major, e.Version.Minor)}
 		l.lost = false
 		l.emit(ev)

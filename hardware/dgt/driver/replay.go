@@ -25,7 +25,7 @@ type Replayer struct {
 func NewReplayer(session dgt.Config, port string) *Replayer {
 	d := &Driver{cfg: Config{Session: session, Now: func() time.Duration { return 0 }, Open: func(string) (io.ReadWriteCloser, error) { return nil, io.EOF }},
 		log: slog.New(slog.DiscardHandler), ports: map[string]*link{}, boards: map[string]*link{}}
-	return &Replayer{r: dgt.NewReplayer(session), l: &link{d: d, path: port, ready: make(chan struct{}, 1)}}
+	return &Replayer{r: dgt.NewReplayer(session), l: &link{d: d, path: port, caps: Caps, ready: make(chan struct{}, 1)}}
 }
 
 // Chunk takes the next chunk of the log and returns the events it caused.
