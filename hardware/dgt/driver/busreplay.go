@@ -52,15 +52,7 @@ func (b *BusReplayer) translate(evs []dgt.Event, seq uint64) {
 	}
 	out := b.l.queue
 	b.l.queue = nil
-	for _, e := range out {
-		if e.Kind == board.EventHello {
-			b.info = e.Info
-		}
-		e.RawSeq = seq
-		if b.cfg.Emit != nil {
-			b.cfg.Emit(e)
-		}
-	}
+	replayed(b.cfg, &b.info, out, seq)
 }
 
 // Connect implements [board.Replayer]: a bus log's sessions begin with
@@ -68,10 +60,13 @@ func (b *BusReplayer) translate(evs []dgt.Event, seq uint64) {
 func (b *BusReplayer) Connect(string, time.Duration) {}
 
 // Disconnect implements [board.Replayer]: the line failed at now.
-func (b *BusReplayer) Disconnect(now time.Duration) {
+func (b *BusReplayer) Disconnect(now time.Duration) { b.lineDown(now, 0) }
+
+// lineDown ends the board's session at now, as the line's failure did.
+func (b *BusReplayer) lineDown(now time.Duration, seq uint64) {
 	b.r.LineDown(now)
 	b.l.lineDown(now)
-	b.translate(nil, 0)
+	b.translate(nil, seq)
 }
 
 // Feed implements [board.Replayer].
@@ -81,9 +76,7 @@ func (b *BusReplayer) Feed(rec board.Record) {
 		b.stats.Sent++
 	}
 	if !rec.Sent && len(rec.Data) == 0 {
-		b.r.LineDown(rec.Host)
-		b.l.lineDown(rec.Host)
-		b.translate(nil, seq)
+		b.lineDown(rec.Host, seq)
 		return
 	}
 	evs, err := b.r.Record(rec.Host, rec.Sent, rec.Data)

@@ -28,14 +28,18 @@ func newBoardReplayer(cfg board.ReplayConfig) *boardReplayer {
 	return &boardReplayer{r: NewReplayer(settingOf(cfg).session(), cfg.Port), cfg: cfg}
 }
 
-func (b *boardReplayer) emit(evs []board.Event, seq uint64) {
+func (b *boardReplayer) emit(evs []board.Event, seq uint64) { replayed(b.cfg, &b.info, evs, seq) }
+
+// replayed hands a replayer's events to cfg.Emit, each stamped with the
+// raw number seq, and keeps the info of a hello among them.
+func replayed(cfg board.ReplayConfig, info **board.Info, evs []board.Event, seq uint64) {
 	for _, e := range evs {
 		if e.Kind == board.EventHello {
-			b.info = e.Info
+			*info = e.Info
 		}
 		e.RawSeq = seq
-		if b.cfg.Emit != nil {
-			b.cfg.Emit(e)
+		if cfg.Emit != nil {
+			cfg.Emit(e)
 		}
 	}
 }
