@@ -38,7 +38,6 @@ const (
 	stepClock                // BusSendClock
 	stepTag                  // BusSetStartGame
 	stepAdopt                // BusSendBoard adopted whole
-	stepIgnore               // BusPing or BusIgnoreNextPing
 )
 
 // stepCommand is the bus command each step sends.
@@ -121,9 +120,7 @@ func (bb *busBoard) begin(x busExchange, now time.Duration) {
 		bb.step = stepTag
 	case exAdopt:
 		bb.step = stepAdopt
-	case exIgnore:
-		bb.step = stepIgnore
-	default:
+	default: // exIgnore: a ping asks nothing more of the board
 		bb.step = stepIdle
 	}
 }
@@ -132,7 +129,7 @@ func (bb *busBoard) begin(x busExchange, now time.Duration) {
 // when it is over.
 func (bb *busBoard) want() (byte, bool) {
 	switch bb.step {
-	case stepIdle, stepIgnore:
+	case stepIdle:
 		return 0, false
 	}
 	return stepCommand[bb.step], true
