@@ -207,4 +207,13 @@ func TestMoveWhileTheClocksAreHeld(t *testing.T) {
 	assert.Equal(t, []string{"Black moved while the clocks are held: no time is charged until they run again"}, alerts)
 	side, _ := clk.Running()
 	assert.Equal(t, clock.First, side, "White's clock runs when resumed")
+
+	// The arbiter takes the move back: the turn is Black's again, on a
+	// clock still held.
+	_, err = s.TakeBack(8 * time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, 3, s.Plies())
+	side, _ = clk.Running()
+	assert.Equal(t, clock.Second, side, "Black's clock runs when resumed")
+	assert.Equal(t, clock.Paused, clk.Status())
 }

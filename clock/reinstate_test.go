@@ -61,3 +61,37 @@ func TestReinstateRefuses(t *testing.T) {
 	after := c.Snapshot()
 	assert.ErrorContains(t, c.Reinstate(after, 10*time.Second, 30*time.Second), "after the press")
 }
+
+// A move taken while the clock was held, taken back: the mover's turn goes
+// back to the hold. Still held, the clock stays held; resumed meanwhile,
+// the mover's clock runs from the take-back and the opponent's time since
+// the resume is given back.
+func TestReinstateHeldPress(t *testing.T) {
+	for _, resumed := range []bool{false, true} {
+		c := mustClock(t, "5m", Options{NoLink: true})
+		require.NoError(t, c.Start(0))
+		_, err := c.Press(First, 10*time.Second)
+		require.NoError(t, err)
+		require.NoError(t, c.Pause(20*time.Second))
+		before := c.Snapshot()
+		_, err = c.PressHeld(Second)
+		require.NoError(t, err)
+		at := 30 * time.Second
+		if resumed {
+			require.NoError(t, c.Resume(40*time.Second))
+			at = 50 * time.Second // First's clock ran 10 s
+		}
+		require.NoError(t, c.Reinstate(before, 25*time.Second, at), "resumed %t", resumed)
+		side, _ := c.Running()
+		assert.Equal(t, Second, side, "resumed %t: Black's turn again", resumed)
+		assert.Equal(t, 5*time.Minute-10*time.Second, c.Remaining(Second, at), "resumed %t: Black's time at the hold", resumed)
+		assert.Equal(t, 5*time.Minute-10*time.Second, c.Remaining(First, at), "resumed %t: White's time given back", resumed)
+		if resumed {
+			assert.Equal(t, Running, c.Status())
+			assert.Equal(t, 5*time.Minute-15*time.Second, c.Remaining(Second, at+5*time.Second), "Black's clock runs from the take-back")
+		} else {
+			assert.Equal(t, Paused, c.Status(), "still held")
+			assert.Equal(t, 5*time.Minute-10*time.Second, c.Remaining(Second, time.Minute), "held: nothing charged")
+		}
+	}
+}
