@@ -30,8 +30,7 @@ func (s *Session) recall(out []Output, e Event) []Output {
 		if from < 0 {
 			return out // no press shows the set-up
 		}
-		p := e.Presses[from]
-		out = append(out, s.Handle(Event{Kind: StateDump, At: e.At, RawSeq: e.RawSeq, Heights: p.Heights, Tops: p.Tops})...)
+		out = append(out, s.Handle(e.Presses[from].dump(e))...)
 		if s.mode == modeSettingUp {
 			return out
 		}
@@ -45,7 +44,7 @@ func (s *Session) recall(out []Output, e Event) []Output {
 	defer func() { s.recalling = false }()
 	for _, p := range e.Presses[from+1:] {
 		ply := len(s.history)
-		out = append(out, s.Handle(Event{Kind: StateDump, At: e.At, RawSeq: e.RawSeq, Heights: p.Heights, Tops: p.Tops})...)
+		out = append(out, s.Handle(p.dump(e))...)
 		side := s.pos.Turn()
 		if p.SideKnown {
 			side = p.Side
@@ -64,6 +63,12 @@ func (s *Session) recall(out []Output, e Event) []Output {
 		}
 	}
 	return out
+}
+
+// dump is the board at the logged press, as a state dump at the instant
+// of the Recalled event e.
+func (p LoggedPress) dump(e Event) Event {
+	return Event{Kind: StateDump, At: e.At, RawSeq: e.RawSeq, Heights: p.Heights, Tops: p.Tops}
 }
 
 // recallFrom returns the index of the logged press at which the board
