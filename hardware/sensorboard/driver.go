@@ -112,12 +112,29 @@ type Driver struct {
 
 // boardSlot is a board's lasting state: its link survives the port.
 type boardSlot struct {
-	link   Link
+	// mu serializes the link's steps: the port that owns the board acts
+	// on it, and so, around a move to another port, does the port it
+	// left (its Disconnected may come after the new port's SetPort).
+	mu     sync.Mutex
+	link   Link      // guarded by mu
+	rawSeq uint64    // the raw number of the frame the link is taking, for its events; guarded by mu
 	port   *portConn // nil while disconnected; guarded by Driver.mu
 	health atomic.Uint32
-	// rawSeq is the raw log's number of the frame the link is taking,
-	// for its events; set and read on the port's goroutine.
-	rawSeq uint64
+}
+
+// step runs f on the slot's link, alone.
+func (s *boardSlot) step(f func(l *Link)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f(&s.link)
+}
+
+// abandoned reports whether the board stopped answering even when hailed
+// (Link.Abandoned).
+func (s *boardSlot) abandoned(now time.Duration) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.link.Abandoned(now)
 }
 
 // ErrUnknownBoard is returned by [Driver.Send] for a board id the driver
@@ -520,7 +537,7 @@ func (pc *portConn) serve(ctx context.Context) {
 		// After the deadline is set: a request that comes later ends
 		// this read (wake), one that came before is taken now.
 		if pc.slot != nil && pc.resync.Swap(false) {
-			pc.slot.link.RequestDump(pc.now())
+			pc.slot.step(func(l *Link) { l.RequestDump(pc.now()) })
 		}
 		n, err := rf.Read(buf)
 		host := pc.now()
@@ -538,7 +555,7 @@ func (pc *portConn) serve(ctx context.Context) {
 		switch {
 		case err == nil && ctx.Err() == nil && pc.moved.Load():
 			err = errors.New("the path now leads to another device")
-		case err == nil && pc.slot != nil && pc.slot.link.Abandoned(host):
+		case err == nil && pc.slot != nil && pc.slot.abandoned(host):
 			err = errors.New("the board stopped answering, even when hailed")
 		}
 		if err != nil || ctx.Err() != nil {
@@ -549,12 +566,12 @@ func (pc *portConn) serve(ctx context.Context) {
 			// that a sender who sees the board disconnected is refused.
 			release(false)
 			if pc.slot != nil {
-				pc.slot.link.Disconnected(pc.now())
+				pc.slot.step(func(l *Link) { l.Disconnected(pc.now()) })
 			}
 			return
 		}
 		if pc.slot != nil {
-			pc.slot.link.Tick(host)
+			pc.slot.step(func(l *Link) { l.Tick(host) })
 		}
 	}
 }
@@ -573,7 +590,7 @@ func (pc *portConn) feed(ctx context.Context, dec *Decoder, p []byte, host time.
 		if d.cfg.Raw != nil {
 			r := RawFrame{Port: pc.path, Host: host, Wire: dec.Wire(), Err: err}
 			if pc.slot != nil {
-				r.Board = pc.slot.link.board
+				pc.slot.step(func(l *Link) { r.Board = l.Board() })
 			} else if err == nil && f.Type == TypeHello {
 				// The handshake that attaches a board is logged as its own,
 				// so that a replay knows what the board can sense.
@@ -599,9 +616,12 @@ func (pc *portConn) feed(ctx context.Context, dec *Decoder, p []byte, host time.
 				continue
 			}
 		}
-		pc.slot.rawSeq = rawSeq
-		pc.slot.link.Frame(f, host)
-		pc.slot.rawSeq = 0
+		slot := pc.slot
+		slot.step(func(l *Link) {
+			slot.rawSeq = rawSeq
+			l.Frame(f, host)
+			slot.rawSeq = 0
+		})
 	}
 	return false
 }
@@ -636,12 +656,14 @@ func (pc *portConn) attach(f Frame, host time.Duration) (attached, giveUp bool) 
 	}
 	slot.port = pc
 	d.mu.Unlock()
-	slot.link.Send = func(m Message) {
-		if err := pc.send(m); err != nil {
-			d.log.Warn("send to board", "board", h.ID, "type", m.Type(), "err", err)
+	slot.step(func(l *Link) {
+		l.Send = func(m Message) {
+			if err := pc.send(m); err != nil {
+				d.log.Warn("send to board", "board", h.ID, "type", m.Type(), "err", err)
+			}
 		}
-	}
-	slot.link.SetPort(pc.path, host)
+		l.SetPort(pc.path, host)
+	})
 	pc.slot = slot
 	pc.mu.Lock()
 	pc.board = h.ID
