@@ -291,6 +291,8 @@ func TestBusBoardSwitchedOnLate(t *testing.T) {
 		return next
 	}
 	require.Eventually(t, func() bool { return seen.mirror(2101) != nil }, 5*time.Second, 10*time.Millisecond, "the first board is found")
+	// A move before the start tag is no move of the game: wait for it.
+	require.Eventually(t, func() bool { return early.Counters().StartTags > 0 }, 5*time.Second, 10*time.Millisecond, "the first board gets its start tag")
 	var p1 rules.Position = chess.Start()
 	p1 = play(early, p1, "e4", true)
 	require.Eventually(t, func() bool { return len(seen.boardsAtPresses(2101)) == 1 }, 5*time.Second, 10*time.Millisecond, "the first board plays")
