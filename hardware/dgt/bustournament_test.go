@@ -147,6 +147,9 @@ func TestBusResumesAfterHostRestart(t *testing.T) {
 		for _, v := range games[i][2:] {
 			want = append(want, viewBoard(v))
 		}
+		// The last move's press follows the board that shows it.
+		require.Eventually(t, func() bool { return len(second.seen.boardsAtPresses(addrs[i])) >= len(want) }, 5*time.Second, 5*time.Millisecond,
+			"board %d: %d presses", i, len(second.seen.boardsAtPresses(addrs[i])))
 		assert.Equal(t, want, second.seen.boardsAtPresses(addrs[i]),
 			"board %d: each move made while no host polled, then its press", i)
 		first := func() dgt.Event {
