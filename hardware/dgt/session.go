@@ -387,8 +387,14 @@ func (s *Session) due(at time.Duration, sent *bool) {
 	}
 }
 
-// Deadline returns the next instant at which Tick has something to do.
+// Deadline returns the next instant at which Tick has something to do:
+// none while the port is closed (between [Session.Disconnected] and the
+// next [Session.Start]), when nothing falls due however long the board
+// stays off its cable.
 func (s *Session) Deadline() time.Duration {
+	if !s.started {
+		return never
+	}
 	d := s.lastAsk + s.cfg.Poll
 	switch {
 	case s.asked:
