@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"sync"
-	"syscall"
 	"time"
 
 	"go.bug.st/serial"
 
+	"arbiter/hardware/serialport"
 	"arbiter/rules"
 )
 
@@ -264,41 +263,13 @@ func Watch(ctx context.Context, c *Conn, open func() (io.ReadWriteCloser, error)
 
 // OpenSerial opens a DGT board's serial port (USB, serial or a Bluetooth
 // RFCOMM device) at 9600 baud, 8 data bits, no parity, one stop bit and no
-// handshaking. go.bug.st/serial configures the port and writes; reads go
-// through a second descriptor served by the runtime's poller (as
-// hardware/sensorboard does), so Close ends a blocked Read at once.
+// handshaking, for this process alone (hardware/serialport: a lock file
+// and exclusive mode). A port another process holds is refused with a
+// *serialport.HeldError that names the holder.
 func OpenSerial(path string) (io.ReadWriteCloser, error) {
-	rf, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOCTTY, 0)
+	p, err := serialport.Open(path, serialport.Config{Mode: serial.Mode{BaudRate: 9600, DataBits: 8, Parity: serial.NoParity, StopBits: serial.OneStopBit}})
 	if err != nil {
-		return nil, fmt.Errorf("dgt: %w", err) // an *os.PathError names the port
+		return nil, fmt.Errorf("dgt: %w", err)
 	}
-	p, err := serial.Open(path, &serial.Mode{BaudRate: 9600, DataBits: 8, Parity: serial.NoParity, StopBits: serial.OneStopBit})
-	if err != nil {
-		rf.Close()
-		return nil, fmt.Errorf("dgt: open %s: %w", path, err)
-	}
-	return &serialPort{r: rf, p: p}, nil
-}
-
-type serialPort struct {
-	r *os.File
-	p serial.Port
-}
-
-func (s *serialPort) Read(b []byte) (int, error) {
-	n, err := s.r.Read(b)
-	if err == nil && n == 0 {
-		err = io.EOF
-	}
-	return n, err
-}
-
-func (s *serialPort) Write(b []byte) (int, error) { return s.p.Write(b) }
-
-func (s *serialPort) Close() error {
-	err := s.r.Close()
-	if perr := s.p.Close(); err == nil {
-		err = perr
-	}
-	return err
+	return p, nil
 }

@@ -226,6 +226,7 @@ type link struct {
 	lost     bool
 	lastSide rules.Color
 	pressed  bool // lastSide is known
+	held     heldPort
 
 	// The events wait here for the handler: the session emits them with
 	// its Conn locked, and the handler may wait for a table that is
@@ -254,7 +255,19 @@ func (d *Driver) newLink(path string) *link {
 
 func (l *link) run(ctx context.Context) {
 	go l.deliver(ctx)
-	_ = dgt.Watch(ctx, l.conn, func() (io.ReadWriteCloser, error) { return l.d.cfg.Open(l.path) }, l.d.cfg.Scan)
+	_ = dgt.Watch(ctx, l.conn, l.open, l.d.cfg.Scan)
+}
+
+// open opens the link's port. A port another process holds is left alone
+// (looked at again every Scan) and reported once per holder.
+func (l *link) open() (io.ReadWriteCloser, error) {
+	rw, err := l.d.cfg.Open(l.path)
+	if l.held.news(err) {
+		l.mu.Lock()
+		l.emit(board.Event{Kind: board.EventError, Host: l.d.cfg.Now(), Err: err})
+		l.mu.Unlock()
+	}
+	return rw, err
 }
 
 // emit queues e for the handler.
