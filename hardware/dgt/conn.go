@@ -47,7 +47,7 @@ type Conn struct {
 	w       io.Writer
 	pending []byte
 	wake    chan struct{}
-	logWait chan *Log // guarded by mu
+	logWait chan Event // guarded by mu
 }
 
 // NewConn returns a Conn for one board.
@@ -63,7 +63,7 @@ func NewConn(cfg ConnConfig) *Conn {
 	c.s.Emit = func(e Event) {
 		// The session calls Emit with c.mu held.
 		if e.Kind == EventLog && c.logWait != nil {
-			c.logWait <- e.Log
+			c.logWait <- e
 			c.logWait = nil
 		}
 		if cfg.Emit != nil {
@@ -120,14 +120,14 @@ func (c *Conn) ShowText(text string, beep byte) (err error) {
 // ReadLog downloads the board's EEPROM log (about 9 s for a full log at
 // 9600 baud); [Recover] replays it.
 func (c *Conn) ReadLog(ctx context.Context) (*Log, error) {
-	ch := make(chan *Log, 1)
-	c.Do(func(s *Session, _ time.Duration) {
+	ch := make(chan Event, 1)
+	c.Do(func(s *Session, now time.Duration) {
 		c.logWait = ch
-		s.RequestLog()
+		s.RequestLog(now)
 	})
 	select {
-	case l := <-ch:
-		return l, nil
+	case e := <-ch:
+		return e.Log, e.Err
 	case <-ctx.Done():
 		c.Do(func(*Session, time.Duration) { c.logWait = nil })
 		return nil, fmt.Errorf("dgt: reading the board's log: %w", ctx.Err())

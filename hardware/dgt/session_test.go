@@ -468,7 +468,7 @@ func TestSessionLongLogIsNoSilence(t *testing.T) {
 	f.s.Start(0)
 	f.answer()
 	f.take()
-	f.s.RequestLog()
+	f.s.RequestLog(f.now)
 	f.sent = nil
 	var payload []byte
 	for len(payload) < 7900 {
@@ -487,4 +487,99 @@ func TestSessionLongLogIsNoSilence(t *testing.T) {
 	require.Greater(t, f.now, 8*time.Second)
 	evs := f.take()
 	assert.Equal(t, []EventKind{EventLog}, kinds(evs), "no link lost while the log was on its way")
+}
+
+// clockSent returns the clock commands among what the session sent.
+func clockSent(sent [][]byte) (cmds []byte) {
+	for _, b := range sent {
+		if b[0] == CmdClockMessage {
+			cmd, _, _ := ParseClockCommand(b)
+			cmds = append(cmds, cmd)
+		}
+	}
+	return cmds
+}
+
+// While the board sends its EEPROM log (9 s for a full one), it hears
+// nothing else (issue 32 N5): a clock command in flight waits for its
+// acknowledgement until the log has come, and new ones wait behind the
+// log, instead of timing out and being given up.
+func TestSessionClockCommandsWaitForTheLog(t *testing.T) {
+	f := newFake(t, Config{}, StartPosition)
+	f.s.Start(0)
+	f.answer()
+	f.take()
+	stop, err := SetNRun(5*time.Minute, 4*time.Minute, RunLeft|RunRight|RunPause)
+	require.NoError(t, err)
+	require.NoError(t, f.s.ClockCommand(stop, f.now))
+	f.s.RequestLog(f.now)
+	require.NoError(t, f.s.ClockCommand(ShowText("hold", 0), f.now))
+	assert.Equal(t, []byte{ClockSetNRun}, clockSent(f.sent), "the command in flight went before the log was asked for")
+	f.sent = nil
+	var payload []byte
+	for len(payload) < LogSize-2 {
+		payload = AppendLogTag(payload, LogTag{Kind: TagField, Field: fE2, Piece: Empty})
+	}
+	wire := msg(MsgLog, append(payload, EEEOF)...)
+	for len(wire) > 0 {
+		n := min(96, len(wire)) // 960 bytes a second
+		f.now += 100 * time.Millisecond
+		f.s.Tick(f.now)
+		f.feed(wire[:n])
+		wire = wire[n:]
+		if len(wire) > 0 {
+			require.Empty(t, clockSent(f.sent), "no clock command while the log downloads, at %v", f.now)
+		}
+	}
+	require.Greater(t, f.now, 8*time.Second)
+	evs := f.take()
+	require.Equal(t, []EventKind{EventLog}, kinds(evs), "no clock command given up")
+	assert.Zero(t, f.s.Stats.ClockRetry)
+	// The acknowledgement that waited behind the log, then the text.
+	f.now += 20 * time.Millisecond
+	f.feed(ackMsg(ClockSetNRun, true))
+	assert.Equal(t, []byte{ClockASCII}, clockSent(f.sent))
+	f.sent = nil
+	f.feed(ackMsg(ClockASCII, true))
+	assert.False(t, f.s.ClockBusy())
+	assert.Empty(t, f.take())
+}
+
+// A board that does not send its log is asked twice, then the log is
+// given up (an EventLog with its error), and the clock commands that
+// waited go.
+func TestSessionLogNotSent(t *testing.T) {
+	f := newFake(t, Config{}, StartPosition)
+	f.s.Start(0)
+	f.answer()
+	f.take()
+	f.s.RequestLog(f.now)
+	f.s.RequestLog(f.now) // already on its way: not asked again
+	require.NoError(t, f.s.ClockCommand(ShowText("hold", 0), f.now))
+	var asked []time.Duration
+	for f.now < 10*time.Second {
+		for _, b := range f.sent {
+			if len(b) == 1 && b[0] == CmdSendLog {
+				asked = append(asked, f.now)
+			}
+		}
+		if len(clockSent(f.sent)) > 0 {
+			break
+		}
+		f.answer() // the board answers everything but the log
+		f.sent = nil
+		f.now += 50 * time.Millisecond
+		f.s.Tick(f.now)
+	}
+	require.Equal(t, []time.Duration{0, 3 * time.Second}, asked)
+	assert.Equal(t, 6*time.Second, f.now, "given up after two silences of LinkTimeout")
+	var logs []Event
+	for _, e := range f.take() {
+		if e.Kind == EventLog {
+			logs = append(logs, e)
+		}
+	}
+	require.Len(t, logs, 1)
+	assert.Nil(t, logs[0].Log)
+	assert.ErrorContains(t, logs[0].Err, "did not send its log (asked 2 times)")
 }

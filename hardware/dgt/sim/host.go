@@ -11,7 +11,7 @@ import (
 func (b *Board) HandleHost(p []byte) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.off {
+	if b.off || b.busy() {
 		return
 	}
 	b.in = append(b.in, p...)
@@ -103,6 +103,7 @@ func (b *Board) singleCommand(c byte) {
 	case dgt.CmdSendLog:
 		data := append(append([]byte(nil), b.log...), dgt.EEEOF)
 		b.write(dgt.AppendMessage(nil, dgt.MsgLog, data))
+		b.logUntil = b.txFree // the firmware is busy until its log is sent
 		b.appendLog(dgt.EEDownloaded)
 	case dgt.CmdToBusMode:
 		b.bus = true
