@@ -143,7 +143,7 @@ func playDGT(t *testing.T, rotated, whiteRight bool) {
 	}
 	require.Eventually(t, func() bool { return read().Game.Result == "1-0" }, 5*time.Second, 20*time.Millisecond)
 	// The clock was set and run by the daemon, and shows the result.
-	require.Eventually(t, func() bool { return board.Text() == "1-0 chec" }, 5*time.Second, 20*time.Millisecond,
+	require.Eventually(t, func() bool { return board.Text() == "1-0 mate" }, 5*time.Second, 20*time.Millisecond,
 		"the clock shows %q", board.Text())
 	// and stands: the game is over.
 	require.Eventually(t, func() bool { return !board.Clock().Running }, 5*time.Second, 20*time.Millisecond,
@@ -297,6 +297,17 @@ func TestServeRecallsMovesFromDGTBoardLog(t *testing.T) {
 		busNotations(readGame(t, url, g.ID)), liveTable(t, url, "DGT-20002"), out.String())
 	assert.Equal(t, sans[:6], busNotations(readGame(t, url, g.ID)))
 	assert.False(t, liveTable(t, url, "DGT-20002").Recovery, "no recovery asked of the players")
+	// The clocks are held until the arbiter resumes them: the board's
+	// clock stands at the times the daemon holds (issue 32 N3), once the
+	// hold has been said on its display.
+	holds := liveTable(t, url, "DGT-20002").Clock
+	require.Eventually(t, func() bool {
+		c := b.Clock()
+		return !c.Running && b.Text() == "" &&
+			c.Left == (time.Duration(holds[0].Millis)*time.Millisecond).Truncate(time.Second) &&
+			c.Right == (time.Duration(holds[1].Millis)*time.Millisecond).Truncate(time.Second)
+	}, 10*time.Second, 20*time.Millisecond, "the board's clock shows %+v and %q, the daemon holds %+v", b.Clock(), b.Text(), holds)
+	assert.Contains(t, b.Texts(), "paused  ", "the hold is said on the clock")
 	play(6)
 	require.Eventually(t, func() bool { return len(readGame(t, url, g.ID).Moves) == 7 }, 2*time.Second, 20*time.Millisecond,
 		"the game does not go on after the recall: %v\n%s", busNotations(readGame(t, url, g.ID)), out.String())

@@ -110,11 +110,16 @@ func (c *Conn) StopClock(white, black time.Duration) (err error) {
 	return err
 }
 
-// ShowText shows text on a DGT 3000 (touch-move refusal, illegal move,
-// result), with a beep of 0..15.
-func (c *Conn) ShowText(text string, beep byte) (err error) {
-	c.Do(func(s *Session, now time.Duration) { err = s.ClockCommand(ShowText(text, beep), now) })
+// ShowText shows a text on a DGT 3000 (touch-move refusal, illegal move,
+// result): see [Session.ShowText].
+func (c *Conn) ShowText(t Text) (err error) {
+	c.Do(func(s *Session, now time.Duration) { err = s.ShowText(t, now) })
 	return err
+}
+
+// EndText gives the DGT 3000's display back to the times.
+func (c *Conn) EndText() {
+	c.Do(func(s *Session, now time.Duration) { s.EndText(now) })
 }
 
 // ReadLog downloads the board's EEPROM log (about 9 s for a full log at

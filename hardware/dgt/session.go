@@ -32,6 +32,9 @@ type Config struct {
 	// (default 3).
 	AckTimeout time.Duration
 	ClockTries int
+	// TextStep is how long each frame of a [Text] is shown on a DGT 3000
+	// before the next (default 2 s).
+	TextStep time.Duration
 	// Orientation, if not Undecided, overrides the detection.
 	Orientation Orientation
 	// WhiteRight: White sits at the clock's right display (default left).
@@ -49,6 +52,7 @@ func (c Config) withDefaults() Config {
 	def(&c.Reply, time.Second)
 	def(&c.LinkTimeout, 3*time.Second)
 	def(&c.AckTimeout, 2500*time.Millisecond)
+	def(&c.TextStep, 2*time.Second)
 	if c.ClockTries <= 0 {
 		c.ClockTries = 3
 	}
@@ -107,6 +111,12 @@ type Session struct {
 	logWanted bool
 	logSeen   time.Duration
 	logTries  int
+
+	// The text a DGT 3000 shows, frame by frame: the frames shown so
+	// far, and when the next is due (nil: none to come).
+	text      *Text
+	textShown int
+	textDue   time.Duration
 
 	Stats SessionStats
 }
@@ -406,6 +416,9 @@ func (s *Session) due(at time.Duration, sent *bool) {
 			s.logDone(at)
 		}
 	}
+	if s.text != nil && at >= s.textDue {
+		s.nextFrame(at)
+	}
 	// While the log downloads, a clock command's acknowledgement waits
 	// behind it.
 	if c := s.inflight; c != nil && !s.logWanted && at-c.sentAt >= s.cfg.AckTimeout {
@@ -444,6 +457,9 @@ func (s *Session) Deadline() time.Duration {
 	if s.logWanted {
 		d = min(d, s.logSeen+s.cfg.LinkTimeout)
 	}
+	if s.text != nil {
+		d = min(d, s.textDue)
+	}
 	return d
 }
 
@@ -457,11 +473,16 @@ func (s *Session) ClockCommand(b []byte, now time.Duration) error {
 		return err
 	}
 	s.Tick(now)
+	s.enqueue(b, cmd, now)
+	return nil
+}
+
+// enqueue queues clock command b (command cmd) at now.
+func (s *Session) enqueue(b []byte, cmd byte, now time.Duration) {
 	s.queue = append(s.queue, clockCmd{bytes: b, cmd: cmd})
 	if s.inflight == nil {
 		s.nextClock(now)
 	}
-	return nil
 }
 
 // clockSent takes a clock command that a replayed log shows the host

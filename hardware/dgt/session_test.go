@@ -1,6 +1,7 @@
 package dgt
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -582,4 +583,83 @@ func TestSessionLogNotSent(t *testing.T) {
 	require.Len(t, logs, 1)
 	assert.Nil(t, logs[0].Log)
 	assert.ErrorContains(t, logs[0].Err, "did not send its log (asked 2 times)")
+}
+
+// shownTexts answers the clock commands the session sent at once, and
+// returns the texts among them ("" for the end of a text), with their
+// instants.
+func (f *fakeBoard) shownTexts() (texts []string, at []time.Duration) {
+	sent := f.sent
+	f.sent = nil
+	for _, b := range sent {
+		cmd, payload, err := ParseClockCommand(b)
+		if err != nil {
+			f.sent = append(f.sent, b) // for the board to answer
+			continue
+		}
+		switch cmd {
+		case ClockASCII:
+			texts, at = append(texts, strings.TrimRight(string(payload[:8]), " ")), append(at, f.now)
+		case ClockEnd:
+			texts, at = append(texts, ""), append(at, f.now)
+		}
+		f.feed(ackMsg(cmd, true))
+	}
+	return texts, at
+}
+
+// A text of several frames scrolls on a DGT 3000, a frame every TextStep:
+// one that stays goes round three times and keeps its headline; a brief
+// one goes round once and gives the display back to the times; a new text
+// or EndText ends the one shown.
+func TestSessionTextScrolls(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		text  Text
+		want  []string
+		until time.Duration
+	}{
+		{"one frame stays", Text{Frames: []string{"flag"}}, []string{"flag"}, 0},
+		{"frames go round and the first stays", Text{Frames: []string{"illegal", "move"}},
+			[]string{"illegal", "move", "illegal", "move", "illegal", "move", "illegal"}, 12 * time.Second},
+		{"a brief text gives the times back", Text{Frames: []string{"paused", "arbiter"}, Brief: true},
+			[]string{"paused", "arbiter", ""}, 4 * time.Second},
+		{"a brief frame", Text{Frames: []string{"arbiter"}, Brief: true}, []string{"arbiter", ""}, 2 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t, Config{}, StartPosition)
+			f.s.Start(0)
+			f.answer()
+			require.NoError(t, f.s.ShowText(tc.text, f.now))
+			var texts []string
+			var at []time.Duration
+			for ; f.now <= 20*time.Second; f.now += 100 * time.Millisecond {
+				f.s.Tick(f.now)
+				ts, as := f.shownTexts()
+				texts, at = append(texts, ts...), append(at, as...)
+				f.answer()
+			}
+			assert.Equal(t, tc.want, texts)
+			assert.Equal(t, tc.until, at[len(at)-1], "a frame every 2 s")
+			for _, e := range f.take() {
+				assert.NotEqual(t, EventError, e.Kind, "no clock command given up: %v", e)
+			}
+		})
+	}
+	f := newFake(t, Config{}, StartPosition)
+	f.s.Start(0)
+	f.answer()
+	require.NoError(t, f.s.ShowText(Text{Frames: []string{"illegal", "move"}}, f.now))
+	f.now += 2 * time.Second
+	f.s.Tick(f.now)
+	f.s.EndText(f.now)
+	texts, _ := f.shownTexts()
+	for f.now += 100 * time.Millisecond; f.now < 10*time.Second; f.now += 100 * time.Millisecond {
+		f.s.Tick(f.now)
+		ts, _ := f.shownTexts()
+		texts = append(texts, ts...)
+	}
+	assert.Equal(t, []string{"illegal", "move", ""}, texts, "EndText ends the scroll")
+	require.ErrorContains(t, f.s.ShowText(Text{Frames: []string{"too long!"}}, f.now), "longer than the clock's 8 characters")
+	require.Error(t, f.s.ShowText(Text{}, f.now))
 }

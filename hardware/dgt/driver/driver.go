@@ -181,13 +181,9 @@ func (d *Driver) Show(id string, m board.Message) error {
 		}
 	case *board.Alert:
 		if m.Level == board.AlertClear {
-			l.conn.Do(func(s *dgt.Session, now time.Duration) { err = s.ClockCommand(dgt.EndText(), now) })
+			l.conn.EndText()
 		} else {
-			var beep byte
-			if m.Beep {
-				beep = 4
-			}
-			err = l.conn.ShowText(m.Text, beep)
+			err = l.conn.ShowText(clockText(m))
 		}
 		if err != nil {
 			return fmt.Errorf("dgt board %s: text: %w", id, err)

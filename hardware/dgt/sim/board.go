@@ -101,6 +101,7 @@ type Board struct {
 	lastSent *dgt.ClockTimes
 	dropAcks int
 	text     string
+	texts    []string // every text shown, in order
 
 	// Stats counts what the board sent and lost; read it with Counters
 	// while the board runs.
@@ -275,11 +276,20 @@ func (b *Board) Clock() dgt.ClockTimes {
 	return b.clk.reading(b.cfg.Now())
 }
 
-// Text returns the last text a DGT 3000 was asked to show.
+// Text returns the text a DGT 3000 shows now ("" when it shows the
+// times).
 func (b *Board) Text() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.text
+}
+
+// Texts returns every text the DGT 3000 was asked to show, in order, ""
+// where it went back to the times.
+func (b *Board) Texts() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.texts...)
 }
 
 // field returns the DGT field of a chess square on this board.

@@ -140,9 +140,11 @@ func (b *Board) clockCommand(p []byte) {
 	case dgt.ClockASCII:
 		if len(payload) == 9 {
 			b.text = string(payload[:8])
+			b.texts = append(b.texts, b.text)
 		}
 	case dgt.ClockEnd:
 		b.text = ""
+		b.texts = append(b.texts, "")
 	case dgt.ClockVersion:
 		ack.Ack[2] = 0x21
 	}
