@@ -1,6 +1,7 @@
 package board
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -239,6 +240,13 @@ const (
 	// ZoneRemoved: Piece was taken out of the zone.
 	ZoneRemoved ZoneAction = 2
 )
+
+// ErrAttention marks the Err of an [EventError] that the arbiter must
+// hear of, as an alert, and not only the log: something about the
+// board's game that the driver cannot settle by itself (a bus board whose
+// moves made while no host polled it cannot be read). errors.Is(e.Err,
+// ErrAttention) tells it; the error's text says what and where.
+var ErrAttention = errors.New("the arbiter's attention is needed")
 
 // The protocol names drivers register and the raw log stores.
 const (

@@ -43,6 +43,10 @@ func (d *Director) BoardEvent(ctx context.Context, e board.Event) {
 		return
 	case board.EventClock:
 		t.setBoardClock(e.Clock)
+	case board.EventError:
+		if errors.Is(e.Err, board.ErrAttention) {
+			d.boardTrouble(t, e.Err)
+		}
 	case board.EventHealth:
 		gone := !t.boardPresent()
 		t.SetHealth(e.Health.String())

@@ -13,7 +13,9 @@
 //	dgt.EventLever      -> board.EventButton (ButtonClock, pressed, by the side that pressed)
 //	dgt.EventClock      -> board.EventHeartbeat
 //	dgt.EventLinkLost   -> board.EventHealth Disconnected
-//	dgt.EventError      -> a log line
+//	dgt.EventError      -> a log line, and for a bus board whose game could not be read
+//	                       from its log (dgt.ErrNotResumed) board.EventError marked
+//	                       board.ErrAttention, which the daemon raises as an alert
 //
 // and back:
 //

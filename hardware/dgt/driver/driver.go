@@ -404,7 +404,11 @@ func (l *link) take(e dgt.Event) {
 		ev.Kind, ev.Health = board.EventHealth, board.Disconnected
 	case dgt.EventError:
 		l.d.log.Warn("dgt board", "board", l.id, "port", l.path, "err", e.Err)
-		return
+		if !errors.Is(e.Err, dgt.ErrNotResumed) {
+			return
+		}
+		// Moves the board's log could not give: the arbiter's to see to.
+		ev.Kind, ev.Err = board.EventError, fmt.Errorf("%w: %w", board.ErrAttention, e.Err)
 	case dgt.EventLog:
 		if l.id != "" {
 			l.history(e)

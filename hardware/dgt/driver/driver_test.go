@@ -2,6 +2,7 @@ package driver
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -75,6 +76,9 @@ func TestTranslation(t *testing.T) {
 		{"clock readings prove the link; errors are logged only",
 			[]dgt.Event{ident, {Kind: dgt.EventClock, Clock: dgt.ClockTimes{NoClock: true}}, {Kind: dgt.EventError, Err: errors.New("bad")}},
 			[]got{{Kind: board.EventHello}, {Kind: board.EventHeartbeat}}},
+		{"a bus board whose game its log could not give is the arbiter's",
+			[]dgt.Event{ident, {Kind: dgt.EventError, Err: fmt.Errorf("%w (board 12345, 3 tries)", dgt.ErrNotResumed)}},
+			[]got{{Kind: board.EventHello}, {Kind: board.EventError}}},
 		{"clock readings with White at the left display",
 			[]dgt.Event{ident, {Kind: dgt.EventClock, White: 5 * time.Minute, Black: 4 * time.Minute,
 				Clock: dgt.ClockTimes{Left: 5 * time.Minute, Right: 4 * time.Minute, Running: true, LeftFlag: true}}},
@@ -92,6 +96,10 @@ func TestTranslation(t *testing.T) {
 			for _, e := range l.queue {
 				assert.Equal(t, "DGT-12345", e.Board)
 				assert.Equal(t, "/dev/null", e.Port)
+				if e.Kind == board.EventError {
+					assert.ErrorIs(t, e.Err, board.ErrAttention)
+					assert.ErrorIs(t, e.Err, dgt.ErrNotResumed)
+				}
 				out = append(out, brief(e))
 			}
 			assert.Equal(t, tc.want, out)

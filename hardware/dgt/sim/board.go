@@ -26,7 +26,28 @@ type Faults struct {
 	// command is not answered.
 	BusCorrupt float64
 	BusSilent  float64
+	// NoFromStart: DGT_BUS_SEND_FROM_START is never answered (the board's
+	// game from its start tag cannot be read).
+	NoFromStart bool
 }
+
+// FromStartForm is how a board answers DGT_BUS_SEND_FROM_START; DGT's
+// notes do not say whether the start tag, and the pieces the board logs
+// when it writes it, are part of the answer.
+type FromStartForm uint8
+
+// The forms of the answer from the start tag, up to the changes already
+// sent.
+const (
+	// FromStartTag: the tag, the pieces on the board then, the changes
+	// since (as the public board-side implementation sends it).
+	FromStartTag FromStartForm = iota
+	// FromStartNoTag: the pieces on the board then and the changes
+	// since, without the tag.
+	FromStartNoTag
+	// FromStartChanges: the changes since the tag only.
+	FromStartChanges
+)
 
 // Config describes a board.
 type Config struct {
@@ -37,8 +58,10 @@ type Config struct {
 	// Rotated: the board lies with Black at the connector side; squares
 	// placed with [Board.PlaceSquare] land on the rotated fields.
 	Rotated bool
-	Faults  Faults
-	Seed    uint64
+	// FromStart is how the board answers DGT_BUS_SEND_FROM_START.
+	FromStart FromStartForm
+	Faults    Faults
+	Seed      uint64
 	// Now is the board's clock (default: time since the board was made).
 	Now func() time.Duration
 	// PingSpread is the window over which the board answers a ping to
@@ -85,6 +108,7 @@ type Board struct {
 	sentUpTo   int    // bus: log bytes already sent as changes
 	lastChange []byte // bus: the last changes packet, for a repeat
 	startTag   int    // bus: log offset of the last start tag, -1 if none
+	tagPieces  int    // bus: bytes of the pieces logged with the start tag
 	ignorePing bool   // bus: ignore the next ping to every board
 	beginState int    // 0 none, 1 start position tagged
 

@@ -154,12 +154,24 @@ func (b *Board) busCommand(cmd byte, addr uint16) {
 				b.logField(f, p)
 			}
 		}
+		b.tagPieces = len(b.log) - b.startTag - 1
 		b.sentUpTo = len(b.log)
 		b.busReply(dgt.MsgBusStartWritten, nil)
 	case dgt.BusSendFromStart:
+		if b.cfg.Faults.NoFromStart {
+			b.Stats.BusSilenced++
+			return
+		}
 		var data []byte
 		if b.startTag >= 0 {
-			data = append(data, b.log[b.startTag:b.sentUpTo]...)
+			from := b.startTag
+			switch b.cfg.FromStart {
+			case FromStartNoTag:
+				from++
+			case FromStartChanges:
+				from += 1 + b.tagPieces
+			}
+			data = append(data, b.log[min(from, b.sentUpTo):b.sentUpTo]...)
 		}
 		b.busReply(dgt.MsgBusFromStart, data)
 	case dgt.BusIgnoreNextPing:
