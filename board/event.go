@@ -226,6 +226,12 @@ type ClockReading struct {
 	Running bool
 	// FirstFlag and SecondFlag: the player's flag has fallen.
 	FirstFlag, SecondFlag bool
+	// Turn is the side the clock shows to move, when TurnKnown: on a
+	// clock with a rocker lever (a DGT clock), the side whose side of the
+	// lever is up. A player whose side is down has pressed already and
+	// cannot press again.
+	Turn      Side
+	TurnKnown bool
 }
 
 // ZoneAction says what a zone event reports.
