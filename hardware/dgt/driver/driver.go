@@ -222,7 +222,13 @@ type link struct {
 	lost     bool
 	lastSide rules.Color
 	pressed  bool // lastSide is known
-	held     heldPort
+	// lever: the side the rocker lever is down on, the last press seen
+	// on this link (leverKnown), for the turn the clock shows; forgotten
+	// when the link is lost, as the lever may move unseen.
+	lever      rules.Color
+	leverKnown bool
+	clock      *board.ClockReading // the last reading
+	held       heldPort
 
 	// The events wait here for the handler: the session emits them with
 	// its Conn locked, and the handler may wait for a table that is
@@ -309,6 +315,23 @@ func top(p rules.Piece) board.Ident {
 	return board.Sensor{Caps: Caps}.Identify(p)
 }
 
+// turn returns the side a DGT clock shows to move: its lever is a rocker,
+// so the side that did not press last; before a press seen on this link,
+// the side whose clock runs.
+func (l *link) turn(c dgt.ClockTimes) (board.Side, bool) {
+	if l.leverKnown {
+		return board.SideOf(l.lever.Other()), true
+	}
+	if !c.Running || c.LeftTurn == c.RightTurn {
+		return board.SideNone, false
+	}
+	side := rules.White
+	if c.LeftTurn == l.d.cfg.Session.WhiteRight {
+		side = rules.Black
+	}
+	return board.SideOf(side), true
+}
+
 // snapshot returns e as a snapshot of the settled board, in sensor order
 // (a chess board's sensor number is its square).
 func (l *link) snapshot(e board.Event) board.Event {
@@ -387,7 +410,16 @@ func (l *link) take(e dgt.Event) {
 			}
 		}
 		l.lastSide, l.pressed = side, true
+		l.lever, l.leverKnown = side, true
 		ev.Kind, ev.Button, ev.Pressed, ev.Side = board.EventButton, board.ButtonClock, true, board.Side(side)
+		if l.id != "" && l.clock != nil {
+			// The press turned the clock: the reading, with its turn.
+			l.emit(ev)
+			c := *l.clock
+			c.Turn, c.TurnKnown = board.SideOf(side.Other()), true
+			l.clock = &c
+			ev = board.Event{Kind: board.EventClock, Host: e.At, Clock: &c}
+		}
 	case dgt.EventClock:
 		if e.Clock.NoClock {
 			ev.Kind = board.EventHeartbeat // the board answers; no clock to read
@@ -399,8 +431,11 @@ func (l *link) take(e dgt.Event) {
 		}
 		ev.Kind = board.EventClock
 		ev.Clock = &board.ClockReading{First: e.White, Second: e.Black, Running: e.Clock.Running, FirstFlag: first, SecondFlag: second}
+		ev.Clock.Turn, ev.Clock.TurnKnown = l.turn(e.Clock)
+		l.clock = ev.Clock
 	case dgt.EventLinkLost:
 		l.lost, l.have = true, false
+		l.leverKnown = false
 		ev.Kind, ev.Health = board.EventHealth, board.Disconnected
 	case dgt.EventError:
 		l.d.log.Warn("dgt board", "board", l.id, "port", l.path, "err", e.Err)

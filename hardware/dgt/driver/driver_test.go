@@ -76,6 +76,24 @@ func TestTranslation(t *testing.T) {
 		{"clock readings prove the link; errors are logged only",
 			[]dgt.Event{ident, {Kind: dgt.EventClock, Clock: dgt.ClockTimes{NoClock: true}}, {Kind: dgt.EventError, Err: errors.New("bad")}},
 			[]got{{Kind: board.EventHello}, {Kind: board.EventHeartbeat}}},
+		{"the turn the clock shows: whose clock runs, then the rocker lever's",
+			[]dgt.Event{ident,
+				{Kind: dgt.EventClock, White: 5 * time.Minute, Black: 4 * time.Minute, Clock: dgt.ClockTimes{Left: 5 * time.Minute, Right: 4 * time.Minute, Running: true, LeftTurn: true}},
+				{Kind: dgt.EventLever, Side: rules.White, SideKnown: true},
+				{Kind: dgt.EventClock, White: 5 * time.Minute, Black: 4 * time.Minute, Clock: dgt.ClockTimes{Left: 5 * time.Minute, Right: 4 * time.Minute, Running: true, LeftTurn: true}},
+				{Kind: dgt.EventLinkLost},
+				{Kind: dgt.EventClock, White: 5 * time.Minute, Black: 4 * time.Minute, Clock: dgt.ClockTimes{Left: 5 * time.Minute, Right: 4 * time.Minute, Running: true, LeftTurn: true}},
+			},
+			[]got{{Kind: board.EventHello},
+				{Kind: board.EventClock, Clock: &board.ClockReading{First: 5 * time.Minute, Second: 4 * time.Minute, Running: true, Turn: board.SideFirst, TurnKnown: true}},
+				{Kind: board.EventButton, Side: board.SideFirst},
+				{Kind: board.EventClock, Clock: &board.ClockReading{First: 5 * time.Minute, Second: 4 * time.Minute, Running: true, Turn: board.SideSecond, TurnKnown: true}},
+				// White pressed: the lever's White side is down, whichever
+				// clock the host has run since.
+				{Kind: board.EventClock, Clock: &board.ClockReading{First: 5 * time.Minute, Second: 4 * time.Minute, Running: true, Turn: board.SideSecond, TurnKnown: true}},
+				{Kind: board.EventHealth, Health: board.Disconnected},
+				{Kind: board.EventClock, Clock: &board.ClockReading{First: 5 * time.Minute, Second: 4 * time.Minute, Running: true, Turn: board.SideFirst, TurnKnown: true}},
+			}},
 		{"a bus board whose game its log could not give is the arbiter's",
 			[]dgt.Event{ident, {Kind: dgt.EventError, Err: fmt.Errorf("%w (board 12345, 3 tries)", dgt.ErrNotResumed)}},
 			[]got{{Kind: board.EventHello}, {Kind: board.EventError}}},
@@ -83,7 +101,7 @@ func TestTranslation(t *testing.T) {
 			[]dgt.Event{ident, {Kind: dgt.EventClock, White: 5 * time.Minute, Black: 4 * time.Minute,
 				Clock: dgt.ClockTimes{Left: 5 * time.Minute, Right: 4 * time.Minute, Running: true, LeftFlag: true}}},
 			[]got{{Kind: board.EventHello}, {Kind: board.EventClock,
-				Clock: &board.ClockReading{First: 5 * time.Minute, Second: 4 * time.Minute, Running: true, FirstFlag: true}}}},
+				Clock: &board.ClockReading{First: 5 * time.Minute, Second: 4 * time.Minute, Running: true, FirstFlag: true, Turn: board.SideNone}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := New(Config{Paths: []string{"/dev/null"}, Now: func() time.Duration { return 2 * time.Second }})
