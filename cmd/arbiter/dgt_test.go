@@ -90,18 +90,26 @@ func TestServeWithDGTBoard(t *testing.T) {
 	}
 }
 
+// dgtOnLine plugs an emulated DGT board with a clock (15 minutes a side)
+// into a pseudo-terminal behind dir/dgt0, and returns it and the link.
+func dgtOnLine(t *testing.T, dir string, cfg sim.Config) (*sim.Board, *sim.Line, string) {
+	t.Helper()
+	link := filepath.Join(dir, "dgt0")
+	b := sim.NewBoard(cfg)
+	b.ConnectClock(15*time.Minute, 15*time.Minute)
+	line, err := sim.Attach(link, b)
+	require.NoError(t, err)
+	t.Cleanup(func() { line.Close() })
+	return b, line, link
+}
+
 // playDGT plays Scholar's mate on an emulated DGT board through serve.
 func playDGT(t *testing.T, rotated, whiteRight bool) {
 	dir := t.TempDir()
-	link := filepath.Join(dir, "dgt0")
-	board := sim.NewBoard(sim.Config{Serial: "20001", Rotated: rotated, Seed: 1})
-	board.ConnectClock(15*time.Minute, 15*time.Minute)
+	board, _, link := dgtOnLine(t, dir, sim.Config{Serial: "20001", Rotated: rotated, Seed: 1})
 	pos := chess.Start()
 	var p rules.Position = pos
 	board.SetUp(p.View())
-	line, err := sim.Attach(link, board)
-	require.NoError(t, err)
-	t.Cleanup(func() { line.Close() })
 
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -382,14 +390,9 @@ func TestServeDGTLegalMoveAfterAnIllegalOneNeedsNoSecondPress(t *testing.T) {
 		t.Skip("plays on an emulated DGT board through the daemon in real time")
 	}
 	dir := t.TempDir()
-	link := filepath.Join(dir, "dgt0")
-	b := sim.NewBoard(sim.Config{Serial: "20004", Seed: 4})
-	b.ConnectClock(15*time.Minute, 15*time.Minute)
+	b, _, link := dgtOnLine(t, dir, sim.Config{Serial: "20004", Seed: 4})
 	var pos rules.Position = chess.Start()
 	b.SetUp(pos.View())
-	line, err := sim.Attach(link, b)
-	require.NoError(t, err)
-	t.Cleanup(func() { line.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cfg := dgtEvent(t, dir, link)

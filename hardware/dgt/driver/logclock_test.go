@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -64,24 +63,10 @@ func TestClockCommandsWaitBehindTheLog(t *testing.T) {
 			emu.SetUp(pos.View())
 			emu.Press(true) // White pressed: Black's clock runs on the board
 			emu.FillLog()
-			link := filepath.Join(t.TempDir(), "dgt0")
-			line, err := sim.Attach(link, emu)
-			require.NoError(t, err)
-			t.Cleanup(func() { line.Close() })
-
-			rec := &live{chunks: map[string][]board.Record{}}
 			warn := &warnings{}
-			epoch := time.Now()
-			d, err := New(Config{Paths: []string{link}, Scan: 20 * time.Millisecond,
-				Session: dgt.Config{Settle: 25 * time.Millisecond, AckTimeout: 200 * time.Millisecond, ClockTries: 3},
-				Now:     func() time.Duration { return time.Since(epoch) }, Handler: rec.handle, Logger: slog.New(warn)})
-			require.NoError(t, err)
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan struct{})
-			go func() { defer close(done); _ = d.Run(ctx) }()
-			defer func() { cancel(); <-done }()
-			const id = IDPrefix + "30020"
-			require.Eventually(t, func() bool { return d.Owns(id) }, 10*time.Second, 10*time.Millisecond)
+			e := runEmulated(t, emu, "30020", Config{Logger: slog.New(warn),
+				Session: dgt.Config{Settle: 25 * time.Millisecond, AckTimeout: 200 * time.Millisecond, ClockTries: 3}})
+			d, rec, id := e.d, e.rec, e.id
 			require.Eventually(t, func() bool { return len(kinds(rec, board.EventSnapshot)) > 0 }, 10*time.Second, 10*time.Millisecond)
 
 			held := &board.Clock{First: 280_000, Second: 270_000, Running: board.SideNone}

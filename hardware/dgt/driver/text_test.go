@@ -1,9 +1,6 @@
 package driver
 
 import (
-	"context"
-	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -70,22 +67,8 @@ func TestClockTextsOnEmulator(t *testing.T) {
 	emu := sim.NewBoard(sim.Config{Serial: "30030", Seed: 30})
 	emu.ConnectClock(5*time.Minute, 5*time.Minute)
 	emu.SetUp(chess.Start().View())
-	link := filepath.Join(t.TempDir(), "dgt0")
-	line, err := sim.Attach(link, emu)
-	require.NoError(t, err)
-	t.Cleanup(func() { line.Close() })
-	epoch := time.Now()
-	rec := &live{chunks: map[string][]board.Record{}}
-	d, err := New(Config{Paths: []string{link}, Scan: 20 * time.Millisecond,
-		Session: dgt.Config{Settle: 25 * time.Millisecond, AckTimeout: time.Second, TextStep: 50 * time.Millisecond},
-		Now:     func() time.Duration { return time.Since(epoch) }, Handler: rec.handle, Logger: slog.New(slog.DiscardHandler)})
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); _ = d.Run(ctx) }()
-	defer func() { cancel(); <-done }()
-	const id = IDPrefix + "30030"
-	require.Eventually(t, func() bool { return d.Owns(id) }, 10*time.Second, 10*time.Millisecond)
+	e := runEmulated(t, emu, "30030", Config{Session: dgt.Config{Settle: 25 * time.Millisecond, AckTimeout: time.Second, TextStep: 50 * time.Millisecond}})
+	d, id := e.d, e.id
 	shows := func(want ...string) {
 		t.Helper()
 		require.Eventually(t, func() bool {

@@ -1,10 +1,7 @@
 package driver
 
 import (
-	"context"
-	"log/slog"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -30,27 +27,9 @@ func TestRawLogWithAnUnplugReplaysToItsEnd(t *testing.T) {
 	emu.ConnectClock(5*time.Minute, 5*time.Minute)
 	var pos rules.Position = chess.Start()
 	emu.SetUp(pos.View())
-	link := filepath.Join(t.TempDir(), "dgt0")
-	line, err := sim.Attach(link, emu)
-	require.NoError(t, err)
-	t.Cleanup(func() { line.Close() })
-
 	session := dgt.Config{Settle: 25 * time.Millisecond, Poll: 150 * time.Millisecond, Reply: 300 * time.Millisecond, AckTimeout: 200 * time.Millisecond}
-	rec := &live{chunks: map[string][]board.Record{}}
-	epoch := time.Now()
-	d, err := New(Config{Paths: []string{link}, Scan: 20 * time.Millisecond, Session: session,
-		Now: func() time.Duration { return time.Since(epoch) }, Handler: rec.handle, Raw: rec.raw,
-		Logger: slog.New(slog.DiscardHandler)})
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = d.Run(ctx)
-	}()
-	defer func() { cancel(); <-done }()
-	const id = IDPrefix + "30004"
-	require.Eventually(t, func() bool { return d.Owns(id) }, 10*time.Second, 10*time.Millisecond)
+	e := runEmulated(t, emu, "30004", Config{Session: session})
+	rec, line, link := e.rec, e.line, e.link
 	health := func(h board.Health) int {
 		rec.mu.Lock()
 		defer rec.mu.Unlock()
@@ -84,11 +63,10 @@ func TestRawLogWithAnUnplugReplaysToItsEnd(t *testing.T) {
 	require.NoError(t, line.Replug())
 	require.Eventually(t, func() bool { return health(board.Active) == 1 }, 10*time.Second, 10*time.Millisecond, "the board is back")
 	require.Eventually(t, func() bool { return emu.Fields() == settled(t, rec) }, 10*time.Second, 10*time.Millisecond, "the board after the replug")
-	cancel()
-	<-done
+	e.stop()
 
 	rec.mu.Lock()
-	chunks := rec.chunks[id]
+	chunks := rec.chunks[e.id]
 	live := append([]board.Event(nil), rec.events...)
 	rec.mu.Unlock()
 	require.NotEmpty(t, chunks)
