@@ -11,7 +11,8 @@
 //     a newline ("      1234\n"), as minicom, picocom, ser2net and
 //     ModemManager write and read it. It is what keeps out a second
 //     process running as root, which exclusive mode does not. A lock of a
-//     process that is gone (a daemon killed) is stale and taken over. When
+//     process that is gone (a daemon killed), or whose id a process started
+//     since has been given, is stale and taken over. When
 //     /var/lock is not writable (a service whose file system is read-only)
 //     the lock goes in the next writable folder of [Config.LockDirs]
 //     (/run/lock, then the temporary folder, where other daemons of ours

@@ -170,10 +170,25 @@ func clearStale(file string) error {
 			return &HeldError{Lock: file}
 		}
 		return removeStale(file)
-	case pid == os.Getpid() || !alive(pid):
+	case pid == os.Getpid() || !alive(pid) || reused(pid, file):
 		return removeStale(file)
 	}
 	return &HeldError{PID: pid, Program: program(pid), Lock: file}
+}
+
+// reused reports whether process pid started after the lock file was
+// written: the process that wrote it is gone, and its id was given to
+// another (process ids wrap around at a few tens of thousands). Where
+// the start cannot be read, the lock is respected.
+func reused(pid int, file string) bool {
+	fi, err := os.Stat(file)
+	if err != nil {
+		return false
+	}
+	start, ok := started(pid)
+	// A second's slack: the file's time and the process's start are
+	// counted in different units.
+	return ok && start.After(fi.ModTime().Add(time.Second))
 }
 
 func removeStale(file string) error {

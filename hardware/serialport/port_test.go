@@ -270,3 +270,24 @@ func TestHolderFoundAmongOpenFiles(t *testing.T) {
 	assert.Empty(t, e.Lock)
 	assert.Zero(t, holder("/dev/no-such-device"))
 }
+
+// A lock naming a live process that started after the lock was written is
+// stale all the same: its writer is gone and its process id was given to
+// another (ids wrap around).
+func TestLockOfAReusedProcessIDIsStale(t *testing.T) {
+	dev, _ := pty(t)
+	dir := t.TempDir()
+	other := exec.Command("sleep", "30")
+	require.NoError(t, other.Start())
+	t.Cleanup(func() { other.Process.Kill(); other.Wait() })
+	start, ok := started(other.Process.Pid)
+	require.True(t, ok)
+	assert.WithinDuration(t, time.Now(), start, time.Minute)
+	lock := lockOf(t, dir, dev)
+	require.NoError(t, os.WriteFile(lock, fmt.Appendf(nil, "%10d\n", other.Process.Pid), 0o644))
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, os.Chtimes(lock, old, old)) // written an hour ago, by another process of that id
+	p, err := Open(dev, Config{LockDirs: []string{dir}})
+	require.NoError(t, err)
+	require.NoError(t, p.Close())
+}
