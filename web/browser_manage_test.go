@@ -1,54 +1,15 @@
 package web
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// browserPage opens headless Chromium on a fresh profile for a test and
-// returns a page and a function that saves a screenshot under a name. It
-// skips the test in -short mode or when no Chromium is installed.
-func browserPage(t *testing.T) (*cdp, func(name string)) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("browser test skipped in -short mode")
-	}
-	bin := findChromium()
-	if bin == "" {
-		t.Skip("no chromium binary found (install chromium or set ARBITER_CHROMIUM)")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	t.Cleanup(cancel)
-	profile, err := os.MkdirTemp("", "arbiter-chromium-")
-	require.NoError(t, err)
-	t.Cleanup(func() { removeEventually(t, profile) })
-	b, err := startBrowser(ctx, bin, profile)
-	require.NoError(t, err)
-	t.Cleanup(b.close)
-	p, err := b.page()
-	require.NoError(t, err)
-	t.Cleanup(p.close)
-	require.NoError(t, p.call("Page.enable", nil, nil))
-	require.NoError(t, p.call("Runtime.enable", nil, nil))
-	shots := artifactDir(t)
-	return p, func(name string) {
-		png, err := p.screenshot()
-		require.NoError(t, err)
-		for _, dir := range shots {
-			require.NoError(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))
-		}
-	}
-}
-
 // browserLogin logs the page in to the console as chief.
-func browserLogin(t *testing.T, p *cdp, base string) {
+func browserLogin(t *testing.T, p *tab, base string) {
 	t.Helper()
 	require.NoError(t, p.navigate(base+"/console/login"))
 	_, err := p.eval(`(() => {
@@ -57,12 +18,12 @@ func browserLogin(t *testing.T, p *cdp, base string) {
 		document.querySelector("form.login").submit();
 		return true })()`)
 	require.NoError(t, err)
-	require.NoError(t, p.waitTrue(`location.pathname === "/console" && document.readyState === "complete"`, 10*time.Second))
+	require.NoError(t, p.waitTrue(`location.pathname === "/console" && document.readyState === "complete"`))
 }
 
 // submit fills the fields of the form posting to action and submits it,
 // then waits for the console's answer.
-func submit(t *testing.T, p *cdp, action string, fields map[string]string) string {
+func submit(t *testing.T, p *tab, action string, fields map[string]string) string {
 	t.Helper()
 	js := fmt.Sprintf(`(() => { const f = document.querySelector('form[action=%q]'); if (!f) return "no form";`, action)
 	for k, v := range fields {
@@ -72,7 +33,7 @@ func submit(t *testing.T, p *cdp, action string, fields map[string]string) strin
 	v, err := p.eval(js)
 	require.NoError(t, err)
 	require.Equal(t, "ok", v, action)
-	require.NoError(t, p.waitTrue(`location.search.startsWith("?done=") && document.readyState === "complete"`, 10*time.Second), action)
+	require.NoError(t, p.waitTrue(`location.search.startsWith("?done=") && document.readyState === "complete"`), action)
 	done, err := p.eval(`document.querySelector(".done").innerText`)
 	require.NoError(t, err)
 	return fmt.Sprint(done)
@@ -116,5 +77,5 @@ func TestBrowserConsoleLifecycle(t *testing.T) {
 	assert.Contains(t, done, "result corrected")
 	require.NoError(t, p.navigate(fmt.Sprintf("%s/console/tournaments/%d", base, id)))
 	shot("console-tournament-players.png")
-	assert.False(t, p.sawEvent("Page.javascriptDialogOpening"), "no hostile name ran as script")
+	assert.False(t, p.sawDialog(), "no hostile name ran as script")
 }
