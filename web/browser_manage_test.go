@@ -57,9 +57,11 @@ func TestBrowserConsoleLifecycle(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, v, "round 4 cannot be paired")
 	shot("console-blocked.png")
+	axeCheck(t, p, "console-blocked")
 
 	require.NoError(t, p.navigate(fmt.Sprintf("%s/console/tournaments/%d", base, id)))
 	shot("console-tournament-blocked.png")
+	axeCheck(t, p, "console-tournament-blocked")
 	done := submit(t, p, fmt.Sprintf("/console/tournaments/%d/pair-manual", id), map[string]string{"pairings": "1 - 2\n3 - 4", "why": "no valid pairing: organiser's decision"})
 	assert.Equal(t, fmt.Sprintf("tournament %d: next round paired by hand", id), done)
 	require.NoError(t, p.navigate(fmt.Sprintf("%s/console/tournaments/%d", base, id)))
@@ -68,6 +70,7 @@ func TestBrowserConsoleLifecycle(t *testing.T) {
 	assert.Contains(t, v, "paired by hand")
 	assert.Contains(t, v, "C1: they met in round")
 	shot("console-tournament-manual.png")
+	axeCheck(t, p, "console-tournament-manual")
 
 	done = submit(t, p, fmt.Sprintf("/console/tournaments/%d/players", id), map[string]string{"name": "Late Comer", "rating": "2100", "why": "arrived after round 3"})
 	assert.Contains(t, done, "player 5 Late Comer registered")

@@ -45,6 +45,7 @@ func TestBrowserPages(t *testing.T) {
 	login, err := p.screenshot()
 	require.NoError(t, err)
 	require.Greater(t, len(login), 2000)
+	axeCheck(t, p, "login")
 	browserLogin(t, p, base)
 	pages := []struct{ name, url string }{
 		{"event", base + "/"},
@@ -54,6 +55,8 @@ func TestBrowserPages(t *testing.T) {
 		{"crosstable", fmt.Sprintf("%s/tournaments/%d/crosstable", base, e.chess)},
 		{"player", fmt.Sprintf("%s/tournaments/%d/players/3", base, e.chess)},
 		{"game", fmt.Sprintf("%s/games/%d", base, gid)},
+		{"game-start", fmt.Sprintf("%s/games/%d?ply=0", base, gid)},
+		{"scoresheet", fmt.Sprintf("%s/games/%d/scoresheet", base, gid)},
 		{"error", base + "/games/999999"},
 		{"print-pairings", fmt.Sprintf("%s/tournaments/%d/rounds/1/pairings", base, e.chess)},
 		{"print-slips", fmt.Sprintf("%s/tournaments/%d/rounds/1/slips", base, e.chess)},
@@ -61,6 +64,7 @@ func TestBrowserPages(t *testing.T) {
 		{"print-crosstable", fmt.Sprintf("%s/tournaments/%d/print/crosstable", base, e.chess)},
 		{"console", base + "/console"},
 		{"console-tournament", fmt.Sprintf("%s/console/tournaments/%d", base, e.chess)},
+		{"console-tavreli", fmt.Sprintf("%s/console/tournaments/%d", base, e.tav)},
 		{"boards", bs.URL + "/boards"},
 	}
 	dir := t.TempDir()
@@ -93,6 +97,9 @@ func TestBrowserPages(t *testing.T) {
 			}
 			if pg.name == "boards" {
 				checkBoards(t, p, name)
+			}
+			if !vp.mobile {
+				axeCheck(t, p, pg.name)
 			}
 		}
 	}

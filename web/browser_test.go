@@ -71,6 +71,7 @@ func TestBrowser(t *testing.T) {
 	sel := fmt.Sprintf(`article[data-alert="%d"]`, al.ID)
 	require.NoError(t, p.waitTrue(fmt.Sprintf(`document.querySelector(%q) !== null`, sel)))
 	shot("console-alert.png")
+	axeCheck(t, p, "console-alert")
 	_, err = p.eval(fmt.Sprintf(`(() => {
 		const a = document.querySelector(%q);
 		a.querySelector("input[name=why]").value = "pressed by mistake, no penalty";
