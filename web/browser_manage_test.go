@@ -22,9 +22,11 @@ func browserLogin(t *testing.T, p *tab, base string) {
 }
 
 // submit fills the fields of the form posting to action and submits it,
-// then waits for the console's answer.
+// then waits for the console's answer, shown on the page, which stays:
+// the answer, or "refused: " and why.
 func submit(t *testing.T, p *tab, action string, fields map[string]string) string {
 	t.Helper()
+	before := evalOK(t, p, `window.__sent = window.arbiterSent.answers`)
 	js := fmt.Sprintf(`(() => { const f = document.querySelector('form[action=%q]'); if (!f) return "no form";`, action)
 	for k, v := range fields {
 		js += fmt.Sprintf(`f.querySelector('[name=%q]').value = %q;`, k, v)
@@ -33,8 +35,10 @@ func submit(t *testing.T, p *tab, action string, fields map[string]string) strin
 	v, err := p.eval(js)
 	require.NoError(t, err)
 	require.Equal(t, "ok", v, action)
-	require.NoError(t, p.waitTrue(`location.search.startsWith("?done=") && document.readyState === "complete"`), action)
-	done, err := p.eval(`document.querySelector(".done").innerText`)
+	require.NoError(t, p.waitTrue(fmt.Sprintf(`window.arbiterSent.answers > %v`, before)), action)
+	assert.Equal(t, before, evalOK(t, p, `window.__sent`), "%s: the page was not reloaded", action)
+	done, err := p.eval(fmt.Sprintf(`(() => { const e = document.querySelector('form[action=%q] > .error');
+		return e ? "refused: " + e.innerText : document.getElementById("sent").innerText })()`, action))
 	require.NoError(t, err)
 	return fmt.Sprint(done)
 }

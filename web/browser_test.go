@@ -72,16 +72,9 @@ func TestBrowser(t *testing.T) {
 	require.NoError(t, p.waitTrue(fmt.Sprintf(`document.querySelector(%q) !== null`, sel)))
 	shot("console-alert.png")
 	axeCheck(t, p, "console-alert")
-	_, err = p.eval(fmt.Sprintf(`(() => {
-		const a = document.querySelector(%q);
-		a.querySelector("input[name=why]").value = "pressed by mistake, no penalty";
-		a.querySelector("form").requestSubmit();
-		return true })()`, sel))
-	require.NoError(t, err)
-	require.NoError(t, p.waitTrue(`location.search.startsWith("?done=") && document.readyState === "complete"`))
-	v, err = p.eval(`document.querySelector(".done").innerText`)
-	require.NoError(t, err)
+	v = submit(t, p, fmt.Sprintf("/console/alerts/%d/resolve", al.ID), map[string]string{"why": "pressed by mistake, no penalty"})
 	assert.Equal(t, fmt.Sprintf("alert %d resolved", al.ID), v)
+	require.NoError(t, p.waitTrue(fmt.Sprintf(`document.querySelector(%q) === null`, sel)), "the resolved alert leaves the page")
 	open, err := e.db.Alerts(true)
 	require.NoError(t, err)
 	assert.Empty(t, open)
