@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -96,6 +97,11 @@ func TestBrowserConsoleKeepsWhatTheArbiterTypes(t *testing.T) {
 	assert.Equal(t, store.Player{TournamentID: e.chess, ID: 5, Name: "Nils Berg", Rating: 2100, Joined: 3, Byes: map[int]string{1: "H", 2: "H"}}, ps[4])
 	require.NoError(t, p.waitTrue(`document.querySelector('tr[data-player="5"]') !== null`), "the new player shows")
 	assert.Equal(t, map[string]any{"value": "", "focus": false}, typing(t, p, field(form, "name")), "the form sent is emptied")
+	// A refusal is told in the form, which keeps what was typed.
+	refused := submit(t, p, fmt.Sprintf("/console/tournaments/%d/players", e.chess), map[string]string{"name": "Nils Berg", "why": "again"})
+	assert.Contains(t, refused, `"Nils Berg" is already registered as player 5`)
+	assert.True(t, strings.HasPrefix(refused, "refused: "), refused)
+	assert.Equal(t, map[string]any{"value": "Nils Berg", "focus": false}, typing(t, p, field(form, "name")))
 
 	// The console in round 2: a result chosen for the game without a
 	// board, and half a reason for resolving an alert.
@@ -169,4 +175,38 @@ func TestBrowserConsoleKeepsWhatTheArbiterTypes(t *testing.T) {
 	assert.Equal(t, true, evalOK(t, p, `window.__sameDocument === true`), "the page was not reloaded")
 	shot("console-after.png")
 	axeCheck(t, p, "console-after")
+}
+
+// TestBrowserPublicPagesFollowResults keeps the public pages open in
+// Chromium while games end and the next round is paired: the tournament's
+// page shows the result, the event's page the new round, without a
+// reload.
+func TestBrowserPublicPagesFollowResults(t *testing.T) {
+	p, _ := browserPage(t)
+	e := newEvent(t)
+	deputy := e.client()
+	deputy.login("deputy", deputyPassword)
+	open := func(path string) {
+		t.Helper()
+		require.NoError(t, p.navigate(e.srv.URL+path))
+		require.NoError(t, p.waitTrue(`document.getElementById("status").classList.contains("on")`), path)
+		evalOK(t, p, `window.__sameDocument = true`)
+	}
+	result := func(game uint64, res string) {
+		t.Helper()
+		code, body := deputy.act(fmt.Sprintf("/console/games/%d/result", game), url.Values{"result": {res}, "reason": {"resignation"}})
+		require.Equal(t, http.StatusSeeOther, code, body)
+	}
+	r1 := e.round(e.chess, 1)
+
+	open(fmt.Sprintf("/tournaments/%d", e.chess))
+	result(r1.Pairings[0].GameID, "1-0")
+	require.NoError(t, p.waitTrue(fmt.Sprintf(`document.querySelector('a[href="/games/%d"]').textContent === "1-0"`, r1.Pairings[0].GameID)), "the result shows")
+	assert.Equal(t, true, evalOK(t, p, `window.__sameDocument === true`), "the tournament's page was not reloaded")
+
+	open("/")
+	result(r1.Pairings[1].GameID, "0-1")
+	e.round(e.chess, 2)
+	require.NoError(t, p.waitTrue(`document.querySelector("main .card").innerText.includes("round 2 in play")`), "the new round shows")
+	assert.Equal(t, true, evalOK(t, p, `window.__sameDocument === true`), "the event's page was not reloaded")
 }
