@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -209,4 +211,27 @@ func TestBrowserPublicPagesFollowResults(t *testing.T) {
 	e.round(e.chess, 2)
 	require.NoError(t, p.waitTrue(`document.querySelector("main .card").innerText.includes("round 2 in play")`), "the new round shows")
 	assert.Equal(t, true, evalOK(t, p, `window.__sameDocument === true`), "the event's page was not reloaded")
+}
+
+// TestBrowserConsoleLoggedOut ends the arbiter's session while a form is
+// being filled: the page says it cannot be brought up to date, the form
+// sent is refused with the reason, and what was typed stays.
+func TestBrowserConsoleLoggedOut(t *testing.T) {
+	p, _ := browserPage(t)
+	e := newEvent(t)
+	al := e.irregularity()
+	browserLogin(t, p, e.srv.URL)
+	require.NoError(t, p.waitTrue(`document.getElementById("status").classList.contains("on")`))
+	resolve := fmt.Sprintf(`form[action="/console/alerts/%d/resolve"] [name="why"]`, al.ID)
+	require.NoError(t, p.do(chromedp.SendKeys(chromedp.CSS(resolve), "pressed by mistake")))
+	_, err := chromedp.Call(p.ctx, network.ClearBrowserCookies, cdp.Empty{})
+	require.NoError(t, err)
+	e.site.feed.add(director.Update{Kind: "reload", Data: struct{}{}})
+	require.NoError(t, p.waitTrue(`(document.getElementById("news") || {}).textContent === "This page could not be brought up to date: the server sent another page (logged out?). It tries again with the next news."`))
+	done := submit(t, p, fmt.Sprintf("/console/alerts/%d/resolve", al.ID), nil)
+	assert.Equal(t, "refused: log in to the arbiter console first", done)
+	assert.Equal(t, map[string]any{"value": "pressed by mistake", "focus": true, "caret": float64(18)}, typing(t, p, resolve))
+	open, err := e.db.Alerts(true)
+	require.NoError(t, err)
+	assert.Len(t, open, 1, "the alert is still open")
 }

@@ -298,8 +298,9 @@
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
         var fresh = pick(doc);
+        if (!fresh) throw new Error("the server sent another page");
         var node = find();
-        if (!fresh || !node || !node.parentNode) return;
+        if (!node || !node.parentNode) return;
         var now = morph(node, fresh);
         armClocks(now);
         tick();
