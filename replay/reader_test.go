@@ -138,7 +138,9 @@ func (s *stuck) Stats() board.ReplayStats              { return board.ReplayStat
 // its timers are skipped, once per Advance, and Bad says so once.
 func TestReaderEndsDespiteAStuckReplayer(t *testing.T) {
 	rep := &stuck{}
-	board.RegisterReplayer("test-stuck", func(board.ReplayConfig) board.Replayer { return rep })
+	board.Register(board.Protocol{Name: "test-stuck", Title: "a replayer whose timer does not move on",
+		Start:    func(board.Setup) (board.Driver, error) { return nil, nil },
+		Replayer: func(board.ReplayConfig) board.Replayer { return rep }})
 	rd, err := replay.NewReader("test-stuck", "test", 0)
 	require.NoError(t, err)
 	var bad []error

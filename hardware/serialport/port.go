@@ -47,7 +47,12 @@ type Port struct {
 func Open(path string, cfg Config) (*Port, error) {
 	device, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return nil, fmt.Errorf("serialport: %w", err) // an *os.PathError names the port
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			// Named as asked (EvalSymlinks names the first part missing).
+			err = &os.PathError{Op: "open", Path: path, Err: pe.Err}
+		}
+		return nil, fmt.Errorf("serialport: %w", err)
 	}
 	if device, err = filepath.Abs(device); err != nil {
 		return nil, fmt.Errorf("serialport: %s: %w", path, err)

@@ -239,15 +239,17 @@ func TestLockGoesToTheFirstWritableFolder(t *testing.T) {
 	require.NoError(t, q.Close())
 }
 
-// A missing port is an *os.PathError naming it, not a held port.
+// A missing port is an *os.PathError naming it as asked, not a held port.
 func TestMissingPort(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "ttyUSB9")
-	_, err := Open(path, Config{LockDirs: []string{t.TempDir()}})
-	var pe *os.PathError
-	require.ErrorAs(t, err, &pe)
-	assert.ErrorIs(t, err, os.ErrNotExist)
-	assert.NotErrorIs(t, err, ErrHeld)
-	assert.Contains(t, err.Error(), path)
+	for _, path := range []string{filepath.Join(t.TempDir(), "ttyUSB9"), "/nonexistent/serial/by-id/usb-DGT"} {
+		_, err := Open(path, Config{LockDirs: []string{t.TempDir()}})
+		var pe *os.PathError
+		require.ErrorAs(t, err, &pe)
+		assert.Equal(t, path, pe.Path)
+		assert.ErrorIs(t, err, os.ErrNotExist)
+		assert.NotErrorIs(t, err, ErrHeld)
+		assert.Contains(t, err.Error(), path)
+	}
 }
 
 // A device held in exclusive mode by a process that is not root cannot be
