@@ -85,6 +85,13 @@
 // before the first press that shows no legal move: a log never causes a
 // penalty.
 //
+// A board whose own clock tells the turn it shows (a DGT clock, whose
+// lever is a rocker: a player whose side is down cannot press again) may
+// show the side to move's opponent to move before that side has moved:
+// after an illegal move's press, or a press without a move. The side's
+// legal move is then taken when the board settles on it, without a press
+// (Session.pressedAlready), as DGT's own software reads such a clock.
+//
 // Hand stands (shogi) are kept logically: their sensed counts never decide
 // whether a move was made, only choose among look-alike moves, and raise
 // etiquette alerts when a captured piece lies on the wrong stand or stays

@@ -76,8 +76,13 @@ func FromSensor(e board.Event) (Event, bool) {
 		for _, z := range e.Snapshot.Zones {
 			ev.ZoneCounts = append(ev.ZoneCounts, z.Count)
 		}
-	case board.EventHeartbeat, board.EventClock:
+	case board.EventHeartbeat:
 		ev.Kind = Heartbeat
+	case board.EventClock:
+		ev.Kind, ev.Clock = Heartbeat, e.Clock != nil
+		if ev.Clock && e.Clock.TurnKnown {
+			ev.ClockTurn, ev.ClockTurnKnown = e.Clock.Turn.Color()
+		}
 	case board.EventHealth:
 		ev.At = e.Host // the driver's judgement, not a frame's
 		switch e.Health {

@@ -85,6 +85,11 @@ type Session struct {
 	held     []Event // buttons pressed while stale, judged on the dump
 	illegal  [2]int
 	linkDown bool // the link is down: its alert is raised once
+	// clockTurn is the side the board's own clock shows to move, when
+	// clockTurnKnown (a DGT clock, whose lever is a rocker): a fact of
+	// the board, read from its clock (Event.Clock).
+	clockTurn      rules.Color
+	clockTurnKnown bool
 
 	// setupTold is the set-up differences last alerted (SetupAlert).
 	setupTold string
@@ -313,6 +318,9 @@ func (s *Session) Handle(e Event) []Output {
 	case Recalled:
 		out = s.recall(out, e)
 	case Heartbeat:
+		if e.Clock {
+			s.clockTurn, s.clockTurnKnown = e.ClockTurn, e.ClockTurnKnown
+		}
 		// The board has now reported further: a settled board can be
 		// judged without waiting for the host's timer.
 		out = append(out, s.Tick(s.now)...)
@@ -337,8 +345,9 @@ func (s *Session) link(out []Output, e Event) []Output {
 	case LinkLost:
 		// Whatever the board reported while its link was down is lost:
 		// the dump that follows its return shows the board, not who
-		// moved what.
+		// moved what; its clock's lever may have moved too.
 		s.lossy = true
+		s.clockTurnKnown = false
 		if !s.linkDown {
 			s.linkDown = true
 			out = append(out, s.alert(LinkAlert, s.pos.Turn(), e.At, "the board stopped answering", false))

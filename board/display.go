@@ -77,11 +77,19 @@ const (
 )
 
 // Alert shows a text to the players (or clears it, level AlertClear).
-// Boards cut text longer than they can show.
+// Boards cut text longer than they can show, or, where their display is
+// too small for a sentence (a DGT 3000 shows eight characters), show
+// their own short words for the alert's Kind.
 type Alert struct {
 	Level uint8
 	Beep  bool
 	Text  string
+	// Kind says what the alert is about: an arbiter alert kind
+	// ("illegal-move", "recovery", "touch-move", "clocks-held", ...),
+	// "result" for a game's end (Text is then the outcome, "1-0
+	// checkmate"), "offer" or "resign" for a standing offer or a
+	// resignation to confirm; "" for any other text.
+	Kind string
 }
 
 // AckMove tells the board that a move was recorded: the board may light

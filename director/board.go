@@ -43,6 +43,10 @@ func (d *Director) BoardEvent(ctx context.Context, e board.Event) {
 		return
 	case board.EventClock:
 		t.setBoardClock(e.Clock)
+	case board.EventError:
+		if errors.Is(e.Err, board.ErrAttention) {
+			d.boardTrouble(t, e.Err)
+		}
 	case board.EventHealth:
 		gone := !t.boardPresent()
 		t.SetHealth(e.Health.String())
@@ -306,7 +310,7 @@ func (t *Table) tell(s Sender, o arbiter.Output) error {
 		if o.Enforced {
 			level = board.AlertError
 		}
-		text = &board.Alert{Level: level, Beep: o.Enforced, Text: o.Message}
+		text = &board.Alert{Level: level, Beep: o.Enforced, Text: o.Message, Kind: o.Kind.String()}
 		if len(o.Squares) > 0 {
 			lit = t.lights(board.ColorAttn, o.Squares)
 		}
@@ -319,7 +323,7 @@ func (t *Table) tell(s Sender, o arbiter.Output) error {
 		for i, f := range o.Fixes {
 			sq[i] = f.Square
 		}
-		text = &board.Alert{Level: board.AlertError, Beep: true, Text: o.Reason}
+		text = &board.Alert{Level: board.AlertError, Beep: true, Text: o.Reason, Kind: arbiter.RecoveryAlert.String()}
 		lit = t.lights(board.ColorBad, sq)
 	case arbiter.MoveMade:
 		if !t.shown {
@@ -327,7 +331,7 @@ func (t *Table) tell(s Sender, o arbiter.Output) error {
 		}
 		text, lit = t.standing(), &board.Lights{}
 	case arbiter.GameOver:
-		text, lit = &board.Alert{Level: board.AlertInfo, Text: o.Outcome.String()}, &board.Lights{}
+		text, lit = &board.Alert{Level: board.AlertInfo, Text: o.Outcome.String(), Kind: "result"}, &board.Lights{}
 	default:
 		return nil
 	}

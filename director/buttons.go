@@ -123,11 +123,11 @@ func (d *Director) offerPressed(t *Table, side rules.Color, who, why string) err
 // a resignation waiting to be confirmed, or the open offer; else nothing.
 func (t *Table) standing() *board.Alert {
 	if r := t.panel.resign; r != nil && t.game != nil && r.game == t.game.ID {
-		return &board.Alert{Level: board.AlertInfo, Beep: true,
+		return &board.Alert{Level: board.AlertInfo, Beep: true, Kind: "resign",
 			Text: t.rgame.SideName(r.side) + ": press resign again to resign"}
 	}
 	if text := t.offerText(); text != "" {
-		return &board.Alert{Level: board.AlertInfo, Text: text}
+		return &board.Alert{Level: board.AlertInfo, Text: text, Kind: "offer"}
 	}
 	return &board.Alert{Level: board.AlertClear}
 }

@@ -59,7 +59,7 @@ func TestBoardDrawOfferAccepted(t *testing.T) {
 	assert.Equal(t, "White offers draw", g.tbl.Live().Offer)
 	text, _ := rec.shown()
 	require.NotNil(t, text)
-	assert.Equal(t, board.Alert{Level: board.AlertInfo, Text: "White offers draw"}, *text, "the offer is shown")
+	assert.Equal(t, board.Alert{Level: board.AlertInfo, Text: "White offers draw", Kind: "offer"}, *text, "the offer is shown, with its kind for small displays")
 	g.button(arbiter.OfferPressed, rules.White, now+time.Millisecond) // a second press by the offerer: nothing new
 	res, _ := g.result()
 	assert.Empty(t, res)
@@ -76,6 +76,7 @@ func TestBoardDrawOfferAccepted(t *testing.T) {
 	text, _ = rec.shown()
 	assert.Equal(t, board.AlertInfo, text.Level)
 	assert.Contains(t, text.Text, "1/2-1/2", "the result is shown")
+	assert.Equal(t, "result", text.Kind)
 }
 
 // An offer shown on the board stays through the offerer's own move and is
@@ -119,6 +120,7 @@ func TestBoardResignNeedsConfirmation(t *testing.T) {
 	assert.Empty(t, res, "one press does not resign")
 	text, _ := rec.shown()
 	assert.Equal(t, "Black: press resign again to resign", text.Text)
+	assert.Equal(t, "resign", text.Kind)
 
 	// Past the window: the prompt is cleared, and the next press is a
 	// first press again.
@@ -251,6 +253,7 @@ func TestBoardDisplayClearedAtTheStart(t *testing.T) {
 	text, _ := rec.shown()
 	require.NotNil(t, text)
 	assert.Equal(t, "White calls the arbiter", text.Text)
+	assert.Equal(t, "arbiter-call", text.Kind)
 	g.setUp()
 	g.settle()
 	text, lit := rec.shown()
