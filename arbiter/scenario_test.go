@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/arbiter"
+	"arbiter/board"
 	"arbiter/clock"
 	"arbiter/internal/scenariotest"
 	"arbiter/rules"
@@ -28,6 +29,9 @@ import (
 //	                                a later game line starts a new session
 //	position <text>                 start position (default: the game's start)
 //	caps heights+kind+face+color+zones
+//	trays reserve:first reserve:second  the zones a board counts, in its own order,
+//	                                when it counts only some of the game's ("zone i n"
+//	                                then names the board's zone i)
 //	config completion=release touch=strict|report|off penalty=report|chess|loss settle=300ms
 //	clock <time control>            start a clock at instant 0
 //
@@ -291,6 +295,7 @@ var settings = map[string]func(sc *scenario, text string, f []string){
 	"options":  (*scenario).options,
 	"position": (*scenario).position,
 	"caps":     (*scenario).capabilities,
+	"trays":    (*scenario).trays,
 	"config":   func(sc *scenario, _ string, f []string) { sc.cfgSet = append(sc.cfgSet, f[1:]...) },
 	"clock":    (*scenario).clock,
 }
@@ -342,6 +347,20 @@ func (sc *scenario) capabilities(_ string, f []string) {
 			sc.fail("unknown capability %q", c)
 		}
 		set(&sc.caps)
+	}
+}
+
+// trays are the zones the board counts: kind:side each.
+func (sc *scenario) trays(_ string, f []string) {
+	kinds := map[string]rules.ZoneKind{"hand": rules.Hand, "reserve": rules.Reserve, "captured": rules.Captured}
+	sc.caps.Trays = []board.ZoneInfo{}
+	for _, w := range f[1:] {
+		k, s, _ := strings.Cut(w, ":")
+		kind, ok := kinds[k]
+		if !ok {
+			sc.fail("unknown zone kind %q", k)
+		}
+		sc.caps.Trays = append(sc.caps.Trays, board.ZoneInfo{Kind: kind, Owner: side(sc, s)})
 	}
 }
 

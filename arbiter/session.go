@@ -89,7 +89,11 @@ type Session struct {
 	// setupTold is the set-up differences last alerted (SetupAlert).
 	setupTold string
 
-	// The hand stands (boards that count them): hand marks their cells;
+	// trays maps the board's zones onto the game's (Caps.Trays), nil when
+	// the board counts every zone of the game in the game's order.
+	trays []int
+	// The zones the board counts (shogi hand stands, Kvaa trays), a
+	// cross-check of the position: hand marks their cells;
 	// handKey is how they disagree with the hands ("" when they agree),
 	// since handSince; handTold the disagreement last alerted.
 	hand      []bool
@@ -137,20 +141,55 @@ func NewSession(cfg Config, game rules.Game, start rules.Position, clk *clock.Cl
 		cfg.TouchMove = Off
 	}
 	s := &Session{cfg: cfg, game: game, geo: game.Geometry(), clk: clk, pos: start}
-	s.obs = cfg.Caps.cells(start.View())
-	if cfg.Caps.Zones {
-		for i, z := range s.geo.Zones() {
-			if z.Kind != rules.Hand {
-				continue
-			}
-			if s.hand == nil {
-				s.hand = make([]bool, len(s.obs))
-			}
-			s.hand[s.geo.Len()+i] = true
+	s.mapTrays()
+	s.obs = s.cfg.Caps.cells(start.View())
+	for i := range s.geo.Zones() {
+		if !s.cfg.Caps.counts(i) {
+			continue
 		}
+		if s.hand == nil {
+			s.hand = make([]bool, len(s.obs))
+		}
+		s.hand[s.geo.Len()+i] = true
 	}
 	s.resetWindow()
 	return s, nil
+}
+
+// mapTrays maps the zones the board counts (Caps.Trays, in the board's
+// numbering) onto the game's: a tray the game does not have is not read
+// (board.Info.Fits keeps such boards off the game's tables).
+func (s *Session) mapTrays() {
+	c := &s.cfg.Caps
+	if !c.Zones || c.Trays == nil {
+		return
+	}
+	zs := s.geo.Zones()
+	c.counted = make([]bool, len(zs))
+	s.trays = make([]int, len(c.Trays))
+	for i, tr := range c.Trays {
+		s.trays[i] = s.geo.Zone(tr.Kind, tr.Owner)
+		if s.trays[i] >= 0 {
+			c.counted[s.trays[i]] = true
+		}
+	}
+}
+
+// gameZone returns the game's zone of the board's zone z, or -1 for a
+// zone the session does not read.
+func (s *Session) gameZone(z int) int {
+	switch {
+	case !s.cfg.Caps.Zones || z < 0:
+		return -1
+	case s.trays == nil:
+		if z < len(s.geo.Zones()) {
+			return z
+		}
+		return -1
+	case z < len(s.trays):
+		return s.trays[z]
+	}
+	return -1
 }
 
 // Resume replays moves already made (stored before a restart) from the
@@ -323,9 +362,9 @@ func (s *Session) Handle(e Event) []Output {
 // zoneChanged takes a new count of an off-board zone, on a board that
 // counts them.
 func (s *Session) zoneChanged(e Event) {
-	if s.cfg.Caps.Zones && e.Zone >= 0 && e.Zone < len(s.obs)-s.geo.Len() {
-		s.note(e.At, "zone %d count %d", e.Zone, e.Count)
-		s.obs[s.geo.Len()+e.Zone].height = e.Count
+	if z := s.gameZone(e.Zone); z >= 0 {
+		s.note(e.At, "%s count %d", s.zoneName(s.geo.Zones()[z]), e.Count)
+		s.obs[s.geo.Len()+z].height = e.Count
 		s.changed(e)
 	}
 }
@@ -444,11 +483,9 @@ func (s *Session) dump(out []Output, e Event) []Output {
 	s.note(e.At, "state dump")
 	before := slices.Clone(s.obs)
 	s.observe(s.obs, e.Heights, e.Tops)
-	if s.cfg.Caps.Zones {
-		for i, n := range e.ZoneCounts {
-			if s.geo.Len()+i < len(s.obs) {
-				s.obs[s.geo.Len()+i].height = n
-			}
+	for i, n := range e.ZoneCounts {
+		if z := s.gameZone(i); z >= 0 {
+			s.obs[s.geo.Len()+z].height = n
 		}
 	}
 	if !s.dumped || !slices.Equal(before, s.obs) {
@@ -542,13 +579,17 @@ func (s *Session) changedAfterPress(out []Output, at time.Duration) []Output {
 	return append(out, a)
 }
 
-// checkHands compares the hand stands with the hands while the squares
-// show the position (a move in progress is judged when it is made).
-// since is when the board came to its state. A stand holding more than
-// its owner's hand (a captured piece put on the wrong stand) is alerted at
-// once; a captor's stand short of a captured piece only after HandGrace,
-// and the stand of the player to move never (a piece taken up to drop).
-// Neither is a foul: shogi.md 6.6.
+// checkHands compares the zones the board counts (hand stands, Kvaa
+// reserve trays) with the position while the squares show it (a move in
+// progress is judged when it is made). since is when the board came to
+// its state. A zone holding more than the position puts there (a captured
+// piece on the wrong stand, a Kvaa counter placed from elsewhere than the
+// reserve) is alerted at once; a zone short of a piece only after
+// HandGrace and only the last mover's (a captured piece held in the hand,
+// a second reserve counter taken up), never the player to move's (a piece
+// taken up to drop or place). Neither is a foul (shogi.md 6.6); trays of
+// captured pieces are never alerted (kvaa.md 7.2: a captured counter may
+// go anywhere off the board).
 func (s *Session) checkHands(out []Output, at, since time.Duration) []Output {
 	if s.hand == nil || s.mode == modeSettingUp || s.over.Over() {
 		return out
@@ -572,7 +613,7 @@ func (s *Session) checkHands(out []Output, at, since time.Duration) []Output {
 	var over, short []rules.Zone
 	for i, z := range s.geo.Zones() {
 		switch d := s.obs[n+i].height - t.baseCells[n+i].height; {
-		case !s.hand[n+i]:
+		case !s.hand[n+i] || z.Kind == rules.Captured:
 		case d > 0:
 			over = append(over, z)
 		case d < 0:
@@ -584,24 +625,49 @@ func (s *Session) checkHands(out []Output, at, since time.Duration) []Output {
 	switch {
 	case len(over) > 0 && len(short) > 0:
 		side = short[0].Owner
-		msg = fmt.Sprintf("a piece of %s's hand lies on %s's stand: put it on %s's stand (etiquette, not a foul)",
-			s.game.SideName(side), s.game.SideName(over[0].Owner), s.game.SideName(side))
+		msg = s.trayMisplaced(over[0], short[0])
 	case len(over) > 0:
 		side = over[0].Owner
-		msg = fmt.Sprintf("%s's stand holds a piece that is not in %s's hand: take it away (etiquette, not a foul)",
-			s.game.SideName(side), s.game.SideName(side))
+		msg = s.trayOver(over[0])
 	default:
 		mover := s.pos.Turn().Other()
-		late := slices.ContainsFunc(short, func(z rules.Zone) bool { return z.Owner == mover })
-		if !late || at-s.handSince < s.cfg.HandGrace {
+		k := slices.IndexFunc(short, func(z rules.Zone) bool { return z.Owner == mover })
+		if k < 0 || at-s.handSince < s.cfg.HandGrace {
 			return out
 		}
 		side = mover
-		msg = fmt.Sprintf("%s's captured piece has not reached %s's stand for %v: put it there (etiquette, not a foul)",
-			s.game.SideName(side), s.game.SideName(side), (at - s.handSince).Round(time.Second))
+		msg = s.trayShort(short[k], (at - s.handSince).Round(time.Second))
 	}
 	s.handTold = key
 	return append(out, s.alert(EtiquetteAlert, side, at, msg, false))
+}
+
+// trayMisplaced says that a piece of zone short lies in zone over.
+func (s *Session) trayMisplaced(over, short rules.Zone) string {
+	a, b := s.game.SideName(short.Owner), s.game.SideName(over.Owner)
+	if short.Kind == rules.Hand {
+		return fmt.Sprintf("a piece of %s's hand lies on %s's stand: put it on %s's stand (etiquette, not a foul)", a, b, a)
+	}
+	return fmt.Sprintf("a counter of %s's reserve lies on %s's reserve tray: put it back on %s's (etiquette, not a foul)", a, b, a)
+}
+
+// trayOver says that zone z holds a piece the position does not put
+// there.
+func (s *Session) trayOver(z rules.Zone) string {
+	a := s.game.SideName(z.Owner)
+	if z.Kind == rules.Hand {
+		return fmt.Sprintf("%s's stand holds a piece that is not in %s's hand: take it away (etiquette, not a foul)", a, a)
+	}
+	return fmt.Sprintf("%s's reserve tray holds more counters than %s's reserve: a counter was placed from elsewhere, or a captured one lies there; take it out (etiquette, not a foul)", a, a)
+}
+
+// trayShort says that the last mover's zone z has lacked a piece for d.
+func (s *Session) trayShort(z rules.Zone, d time.Duration) string {
+	a := s.game.SideName(z.Owner)
+	if z.Kind == rules.Hand {
+		return fmt.Sprintf("%s's captured piece has not reached %s's stand for %v: put it there (etiquette, not a foul)", a, a, d)
+	}
+	return fmt.Sprintf("a counter of %s's reserve has been off its tray for %v: put it back (etiquette, not a foul)", a, d)
 }
 
 // Tick lets time pass to instant now: a settled board is judged, the clock

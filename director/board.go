@@ -34,7 +34,7 @@ func (d *Director) BoardEvent(ctx context.Context, e board.Event) {
 	switch e.Kind {
 	case board.EventHello:
 		if e.Info != nil {
-			t.setCaps(arbiter.CapsOf(e.Info.Caps))
+			t.setCaps(arbiter.CapsOfBoard(e.Info))
 			t.setShows(e.Info.Caps)
 		}
 		t.setPort(e.Port)

@@ -454,3 +454,65 @@ func TestBootDrawnAtRandom(t *testing.T) {
 	}
 	assert.Len(t, boots, 4, "each power-up draws its own boot value")
 }
+
+// A board with some of the game's zones only (PROTOCOL hello-kvaa: the
+// reserve trays) announces those, reports their changes under its own
+// numbering and dumps them alone; the pieces in the other zones are
+// there all the same. A board with an empty list has no trays.
+func TestBoardTrays(t *testing.T) {
+	geoK := rules.NewRect(5, 5, rules.Zone{Name: "r1", Kind: rules.Reserve, Owner: rules.First},
+		rules.Zone{Name: "r2", Kind: rules.Reserve, Owner: rules.Second},
+		rules.Zone{Name: "c1", Kind: rules.Captured, Owner: rules.First},
+		rules.Zone{Name: "c2", Kind: rules.Captured, Owner: rules.Second})
+	c := rules.Piece{Color: rules.Second, Kind: 'C'}
+	trays := []sb.ZoneInfo{{Kind: rules.Reserve, Owner: rules.Second}, {Kind: rules.Captured, Owner: rules.Second}}
+	b, err := NewBoard(Config{ID: "K", Geometry: geoK, Caps: sb.CapZoneCount, Zones: trays,
+		Buttons: []sb.ButtonInfo{{Kind: sb.ButtonClock, Side: sb.SideFirst}}}, &Virtual{})
+	require.NoError(t, err)
+	s := &sink{dec: sb.NewDecoder()}
+	b.SetOutput(s.write)
+	var enc sb.Encoder
+	host := func(m sb.Message) {
+		_, f, err := sb.NewDecoder().Decode(enc.Append(nil, m, 1))
+		require.NoError(t, err)
+		b.HandleHost(f)
+	}
+	host(&sb.HelloReqMsg{Major: 1})
+	var hello sb.Hello
+	require.NoError(t, hello.UnmarshalPayload(s.frames[0].Payload))
+	assert.Equal(t, trays, hello.Zones)
+	assert.Equal(t, []sb.ButtonInfo{{Kind: sb.ButtonClock, Side: sb.SideFirst}}, hello.Buttons)
+
+	b.Put(1, c) // North's reserve: the board's tray 0
+	b.Put(0, c) // South's reserve: no tray
+	b.Put(3, c) // North's captured: tray 1
+	var zs []sb.ZoneMsg
+	for _, f := range s.frames[1:] {
+		var m sb.ZoneMsg
+		require.NoError(t, m.UnmarshalPayload(f.Payload))
+		zs = append(zs, m)
+	}
+	assert.Equal(t, []sb.ZoneMsg{{Zone: 0, Count: 1}, {Zone: 1, Count: 1}}, zs)
+	assert.Len(t, b.View().Zones[0], 1, "the piece lies in the zone the board does not sense")
+
+	n := len(s.frames)
+	host(&sb.DumpReqMsg{Token: 4})
+	var dz []uint8
+	for _, f := range s.frames[n:] {
+		if f.Type == sb.TypeDumpZone {
+			var m sb.DumpZoneMsg
+			require.NoError(t, m.UnmarshalPayload(f.Payload))
+			dz = append(dz, m.Zone)
+		}
+	}
+	assert.Equal(t, []uint8{0, 1}, dz)
+
+	_, err = NewBoard(Config{ID: "X", Geometry: geoK, Zones: []sb.ZoneInfo{trays[1], trays[0]}}, &Virtual{})
+	assert.Error(t, err, "trays out of the game's order")
+	none, err := NewBoard(Config{ID: "N", Geometry: geoK, Caps: sb.CapZoneCount, Zones: []sb.ZoneInfo{}}, &Virtual{})
+	require.NoError(t, err)
+	s = &sink{dec: sb.NewDecoder()}
+	none.SetOutput(s.write)
+	none.Put(0, c)
+	assert.Empty(t, s.frames, "a board without trays reports no zone")
+}
