@@ -163,6 +163,7 @@ func (s *Session) stepReading(out []Output, t *turn, now, horizon time.Duration)
 		if err != nil {
 			return append(out, s.alert(IrregularityAlert, s.pos.Turn(), now, err.Error(), false))
 		}
+		idx = s.pair(t, idx)
 		switch {
 		case len(idx) == 1:
 			return s.tryCommit(out, idx[0], s.lastChange, s.lastBoard, false)

@@ -48,6 +48,7 @@ type Session struct {
 	// The window: everything since the last committed move.
 	lifted  map[rules.Square]bool
 	touches []touch
+	changes []change // the changes of heights and counted zones, in order (pairing.go)
 	log     []string
 	judged  string   // signature last judged at a settle, so it is judged once
 	alerted string   // signature last alerted, so an alert is not repeated
@@ -284,6 +285,7 @@ func (s *Session) resetWindow() {
 	s.autoEnd = false
 	s.lifted = map[rules.Square]bool{}
 	s.touches = s.touches[:0]
+	s.changes = s.changes[:0]
 	s.log = s.log[:0]
 	s.judged = ""
 	s.alerted = ""
@@ -364,6 +366,7 @@ func (s *Session) Handle(e Event) []Output {
 func (s *Session) zoneChanged(e Event) {
 	if z := s.gameZone(e.Zone); z >= 0 {
 		s.note(e.At, "%s count %d", s.zoneName(s.geo.Zones()[z]), e.Count)
+		s.record(s.geo.Len()+z, e.Count)
 		s.obs[s.geo.Len()+z].height = e.Count
 		s.changed(e)
 	}
@@ -440,6 +443,7 @@ func (s *Session) squareChanged(out []Output, e Event) []Output {
 			s.last = nil
 		}
 	}
+	s.record(int(e.Square), e.Height)
 	name := s.squareName(e.Square)
 	if e.Height < old.height {
 		s.note(e.At, "lift %s %d→%d", name, old.height, e.Height)
@@ -803,6 +807,7 @@ func (s *Session) judgePress(out []Output, e Event) []Output {
 	if err != nil {
 		return append(out, s.alert(IrregularityAlert, side, e.At, err.Error(), false))
 	}
+	idx = s.pair(t, idx)
 	switch {
 	case len(idx) == 1:
 		return s.tryCommit(out, idx[0], e.At, e.BoardMs, true)

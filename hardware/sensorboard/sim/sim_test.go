@@ -12,6 +12,7 @@ import (
 
 	sb "arbiter/hardware/sensorboard"
 	"arbiter/rules"
+	_ "arbiter/rules/kvaa"
 )
 
 type move struct{ from, to rules.Square }
@@ -515,4 +516,55 @@ func TestBoardTrays(t *testing.T) {
 	none.SetOutput(s.write)
 	none.Put(0, c)
 	assert.Empty(t, s.frames, "a board without trays reports no zone")
+}
+
+// A player who makes a Kvaa turn in its rules' order places the reserve
+// counter before the step (kvaa.md 7.2, @p then the move); otherwise the
+// moving counter goes first.
+func TestPlanKvaaPlacementFirst(t *testing.T) {
+	g, err := rules.New("kvaa", nil)
+	require.NoError(t, err)
+	pos := g.Start()
+	for _, m := range []string{"b2-c3", "d4xb2"} {
+		_, pos, err = rules.PlayText(pos, m)
+		require.NoError(t, err)
+	}
+	m, next, err := rules.PlayText(pos, "@e3,d2-c3")
+	require.NoError(t, err)
+	geo := g.Geometry()
+	for _, tc := range []struct {
+		ordered float64
+		want    []Op
+		squares []string
+	}{
+		{1, []Op{OpTake, OpPlace, OpLift, OpPlace, OpPress}, []string{"e3", "d2", "c3"}},
+		{0, []Op{OpLift, OpPlace, OpTake, OpPlace, OpPress}, []string{"d2", "c3", "e3"}},
+	} {
+		steps, err := PlanMove(geo, pos.View(), next.View(), m, rules.First, Human{Ordered: tc.ordered}, rand.New(rand.NewPCG(1, 2)))
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, ops(steps))
+		var squares []string
+		for _, st := range steps {
+			if st.Op == OpLift || st.Op == OpPlace {
+				squares = append(squares, geo.Name(st.Square))
+			}
+		}
+		assert.Equal(t, tc.squares, squares)
+	}
+	// The counter that moves is the one that leaves its origin, whatever
+	// the cells' order: @c3,b4-c5 is not b4 to c3 and a placement on c5.
+	pos, err = g.ParsePosition("N.N/N./.../../S.. N 5 5 - - 0 10")
+	require.NoError(t, err)
+	m, next, err = rules.PlayText(pos, "@c3,b4-c5")
+	require.NoError(t, err)
+	steps, err := PlanMove(geo, pos.View(), next.View(), m, rules.Second, Human{}, rand.New(rand.NewPCG(1, 2)))
+	require.NoError(t, err)
+	var squares []string
+	for _, st := range steps {
+		if st.Op == OpLift || st.Op == OpPlace {
+			squares = append(squares, geo.Name(st.Square))
+		}
+	}
+	assert.Equal(t, []string{"b4", "c5", "c3"}, squares)
+	assert.Equal(t, []Op{OpLift, OpPlace, OpTake, OpPlace, OpPress}, ops(steps), "the reserve counter is taken for c3")
 }
