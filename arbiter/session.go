@@ -36,8 +36,11 @@ type Session struct {
 
 	obs        []cell // the board as sensed: squares, then zones
 	lastChange time.Duration
-	lastRaw    uint64
-	lastBoard  int64
+	// unread is the top piece each square showed before the board
+	// reported its identity unknown at the same height (readAgain).
+	unread    map[rules.Square]rules.Piece
+	lastRaw   uint64
+	lastBoard int64
 
 	// mode is what the session does with what the board shows (mode.go);
 	// under is the mode that the set-up or an adjustment interrupted,
@@ -420,10 +423,22 @@ func (s *Session) squareChanged(out []Output, e Event) []Output {
 	if nc == old {
 		return out
 	}
+	if nc.height != old.height {
+		delete(s.unread, e.Square)
+	}
 	if s.mode == modeSettingUp {
 		s.obs[e.Square] = nc
 		s.changed(e)
 		return out
+	}
+	if s.readAgain(e.Square, old, nc) {
+		// The board lost the piece's identity for a moment or read it
+		// again (PROTOCOL 4.1 allows it at any time): no hand touched
+		// the square, so it is no touch, no lift and no change of the
+		// last move (issue 35 §2).
+		s.note(e.At, "identity of %s %s", s.squareName(e.Square), map[bool]string{true: "unknown", false: "read again"}[nc.unknown()])
+		s.obs[e.Square] = nc
+		return s.afterChange(out, e.At)
 	}
 	if s.mode == modeAdjusting {
 		s.adjusted = true
@@ -457,6 +472,32 @@ func (s *Session) squareChanged(out []Output, e Event) []Output {
 	s.obs[e.Square] = nc
 	s.changed(e)
 	return s.afterChange(out, e.At)
+}
+
+// readAgain reports whether a square's change from old to nc at the same
+// height is its top piece's identity lost or read again rather than a
+// hand's work: known to unknown, or unknown to the piece it was before it
+// became unknown (or to any piece, when the square has been unknown
+// since it changed height: a piece set down and read a moment later).
+// A piece turned over where it stands changes from one known piece to
+// another: a touch.
+func (s *Session) readAgain(sq rules.Square, old, nc cell) bool {
+	if nc.height != old.height {
+		return false
+	}
+	switch {
+	case nc.unknown() && !old.unknown():
+		if s.unread == nil {
+			s.unread = map[rules.Square]rules.Piece{}
+		}
+		s.unread[sq] = old.top
+		return true
+	case old.unknown() && !nc.unknown():
+		was, ok := s.unread[sq]
+		delete(s.unread, sq)
+		return !ok || was == nc.top
+	}
+	return false
 }
 
 // quickCommit commits the move the board showed before event e if e is a
