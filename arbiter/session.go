@@ -18,6 +18,10 @@ type touch struct {
 	// uncertain: the lift came while frames were lost, when an adjust
 	// announcement may have been lost with them; such a touch binds no one.
 	uncertain bool
+	// placed is the number of pieces set down in the window before the
+	// lift: two lifts with none set down between them had both pieces in
+	// the air at once.
+	placed int
 }
 
 // Session is one game on one board. It is not safe for concurrent use: the
@@ -52,6 +56,7 @@ type Session struct {
 	lifted  map[rules.Square]bool
 	touches []touch
 	changes []change // the changes of heights and counted zones, in order (pairing.go)
+	placed  int      // pieces set down in the window (touch.placed)
 	log     []string
 	judged  string   // signature last judged at a settle, so it is judged once
 	alerted string   // signature last alerted, so an alert is not repeated
@@ -289,6 +294,7 @@ func (s *Session) resetWindow() {
 	s.lifted = map[rules.Square]bool{}
 	s.touches = s.touches[:0]
 	s.changes = s.changes[:0]
+	s.placed = 0
 	s.log = s.log[:0]
 	s.judged = ""
 	s.alerted = ""
@@ -464,10 +470,13 @@ func (s *Session) squareChanged(out []Output, e Event) []Output {
 		s.note(e.At, "lift %s %d→%d", name, old.height, e.Height)
 		if !s.lifted[e.Square] && s.mode != modeAdjusting {
 			s.lifted[e.Square] = true
-			s.touches = append(s.touches, touch{e.Square, e.At, s.stale})
+			s.touches = append(s.touches, touch{sq: e.Square, at: e.At, uncertain: s.stale, placed: s.placed})
 		}
 	} else {
 		s.note(e.At, "place %s %d→%d", name, old.height, e.Height)
+		if e.Height > old.height {
+			s.placed++
+		}
 	}
 	s.obs[e.Square] = nc
 	s.changed(e)
@@ -918,12 +927,15 @@ func (s *Session) touchViolation(t *turn, c *candidate) string {
 	if len(own) == 0 {
 		return ""
 	}
-	// Lifts within the simultaneous window of the first count as one touch;
-	// among them a square whose move also involves another of them (the
-	// Volkhv in castling) binds.
+	// Lifts within the simultaneous window of the first, with both
+	// pieces in the air at once (none set down between the lifts), count
+	// as one touch; among them a square whose move also involves another
+	// of them (the Volkhv, the king in castling) binds. A rook set down
+	// before the king is lifted was touched first: no castling with it
+	// (FIDE 4.4.2, Tavreli src 4.3).
 	first := own[0]
 	for _, tc := range own[1:] {
-		if tc.at-own[0].at > s.cfg.Simultaneous {
+		if tc.at-own[0].at > s.cfg.Simultaneous || tc.placed != own[0].placed {
 			break
 		}
 		if t.involves(tc.sq, own[0].sq) && t.movesFrom(tc.sq) {
@@ -938,7 +950,14 @@ func (s *Session) touchViolation(t *turn, c *candidate) string {
 		if c.move.From() == tc.sq {
 			return ""
 		}
-		return fmt.Sprintf("touch-move: %s touched %s first and must move it", s.game.SideName(side), s.squareName(tc.sq))
+		name, who := s.squareName(tc.sq), s.game.SideName(side)
+		if slices.Contains(c.changed, tc.sq) {
+			// The move also moves the touched piece (castling with the
+			// rook touched first).
+			return fmt.Sprintf("touch-move: %s touched %s before %s and may not castle with it (FIDE 4.4.2); the piece on %s must move",
+				who, name, s.squareName(c.move.From()), name)
+		}
+		return fmt.Sprintf("touch-move: %s touched %s first and must move it", who, name)
 	}
 	return ""
 }
