@@ -962,6 +962,44 @@ func (s *Session) touchViolation(t *turn, c *candidate) string {
 	return ""
 }
 
+// opponentTouches judges the lifts of the opponent's pieces that the move
+// c did not need (the opponent's lifts after a move are attributed to
+// the mover). Where touching an opponent's piece binds
+// (rules.Traits.TouchCaptures, FIDE 4.3.2), the first such piece that
+// could have been captured and was not is a touch-move matter, recorded
+// for a claim; a piece that could not be captured was adjusted ("j'adoube",
+// which the board cannot hear) and is kept in the evidence only. Elsewhere
+// each such lift is an irregularity.
+func (s *Session) opponentTouches(out []Output, t *turn, c *candidate, at time.Duration) []Output {
+	side := t.pos.Turn()
+	fide := s.game.Traits().TouchCaptures
+	for _, tc := range s.touches {
+		sq := tc.sq
+		if col, ok := t.owner(sq); !ok || col == side || tc.uncertain {
+			continue
+		}
+		captured := slices.Contains(c.changed, sq)
+		if !fide {
+			if !captured {
+				out = append(out, s.alert(IrregularityAlert, side, at, fmt.Sprintf("the opponent's piece on %s was lifted", s.squareName(sq)), false))
+			}
+			continue
+		}
+		if !t.capturable(sq) {
+			s.note(at, "the opponent's piece on %s was lifted and cannot be captured: an adjustment (FIDE 4.3.2)", s.squareName(sq))
+			continue
+		}
+		if !captured && s.cfg.TouchMove != Off {
+			a := s.alert(TouchMoveAlert, side, at, fmt.Sprintf("touch-move: %s touched the opponent's piece on %s, which could be captured, and did not capture it (FIDE 4.3.2; recorded for a claim)",
+				s.game.SideName(side), s.squareName(sq)), false)
+			a.Squares = []rules.Square{sq}
+			out = append(out, a)
+		}
+		break // the first touched piece that can be captured is the one due
+	}
+	return out
+}
+
 // uncertain reports whether the first lift of sq came while frames were
 // lost.
 func (s *Session) uncertain(sq rules.Square) bool {
@@ -1003,13 +1041,7 @@ func (s *Session) commit(out []Output, i int, at time.Duration, boardMs int64, p
 		}
 		mm.Clock = [2]time.Duration{s.clk.Remaining(clock.First, at), s.clk.Remaining(clock.Second, at)}
 	}
-	// The irregular lifts of the opponent's pieces that the move did not
-	// need (the opponent's lifts after a move are attributed to the mover).
-	for _, sq := range sortedSquares(s.lifted) {
-		if col, ok := t.owner(sq); ok && col != side && !slices.Contains(c.changed, sq) && !s.uncertain(sq) {
-			out = append(out, s.alert(IrregularityAlert, side, at, fmt.Sprintf("the opponent's piece on %s was lifted", s.squareName(sq)), false))
-		}
-	}
+	out = s.opponentTouches(out, t, c, at)
 	s.history = append(s.history, s.pos)
 	s.pos = c.next
 	s.committed(c.move)
