@@ -283,15 +283,9 @@ func (d *Director) declare(t *Table, side rules.Color, who, why string) (shogi.D
 		}
 		detail := fmt.Sprintf("%s declares (%s): king in camp %t, %d pieces in camp, in check %t, %d points: %s",
 			t.rgame.SideName(side), dec.Rule, dec.KingInCamp, dec.PiecesInCamp, dec.InCheck, dec.Points, dec.Outcome)
-		o := dec.Outcome
-		if w, ok := o.Winner(); ok && w != side {
-			// A failed declaration is the declarer's foul, as the records
-			// write it (CSA: a wrong %KACHI is #ILLEGAL_MOVE; KIF 反則負け),
-			// not the opponent's entering-king win.
-			o = rules.Loss(side, rules.IllegalMove)
-			detail += " (a failed declaration: recorded as the declarer's foul)"
-		}
-		return d.endBy(t, o, detail, who, "declaration", why, detail)
+		// A failed declaration loses by the declaration (rules.Declaration),
+		// which the records write as the declarer's foul (KIF 反則負け).
+		return d.endBy(t, dec.Outcome, detail, who, "declaration", why, detail)
 	}()
 	return dec, err
 }

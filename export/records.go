@@ -180,6 +180,9 @@ func shogiTerminal(o rules.Outcome) kifu.Terminal {
 		return kifu.Terminal{Kind: kifu.TimeUp, Side: loser}
 	case rules.IllegalMove, rules.PerpetualCheck:
 		return kifu.Terminal{Kind: kifu.FoulLoss, Side: loser}
+	case rules.Declaration:
+		// The declarer's foul in the formats; the comment keeps the reason.
+		return kifu.Terminal{Kind: kifu.FoulLoss, Side: loser, Comment: o.Reason.String()}
 	case rules.Impasse:
 		return kifu.Terminal{Kind: kifu.EnteringKingWin, Side: winner}
 	}

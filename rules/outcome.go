@@ -59,6 +59,7 @@ const (
 	IllegalMove     // loss on an illegal move under the event's penalty
 	ArbiterDecision // set by the arbiter for any other reason
 	Forfeit         // not played, or a player did not appear
+	Declaration     // a failed entering-king declaration loses (shogi)
 )
 
 var reasonNames = [...]string{
@@ -78,6 +79,7 @@ var reasonNames = [...]string{
 	IllegalMove:     "illegal-move",
 	ArbiterDecision: "arbiter",
 	Forfeit:         "forfeit",
+	Declaration:     "declaration",
 }
 
 // String returns the reason's stable name, as stored and exported.
