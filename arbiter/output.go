@@ -104,6 +104,10 @@ type Alert struct {
 	At   time.Duration
 	// Message says what happened and what to do, for people.
 	Message string
+	// Board says it on a board's display: at most board.MaxText bytes,
+	// written short rather than cut (Alert.shown); empty for alerts no
+	// board shows (about the link itself).
+	Board string
 	// Squares to light on the board.
 	Squares []rules.Square
 	// Evidence is the turn's event log that led to the alert.
@@ -187,8 +191,11 @@ func choiceText(move, display string) string {
 type Recovery struct {
 	At     time.Duration
 	Reason string
-	Fixes  []SquareFix
-	Done   bool
+	// Board is the reason on a board's display, at most board.MaxText
+	// bytes (fit).
+	Board string
+	Fixes []SquareFix
+	Done  bool
 }
 
 // GameOver is the end of the game.

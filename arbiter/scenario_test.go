@@ -187,8 +187,35 @@ var configKeys = map[string]func(sc *scenario, v string){
 
 func (sc *scenario) collect(outs []arbiter.Output) {
 	for _, o := range outs {
+		sc.checkBoardText(o)
 		sc.pending = append(sc.pending, summary(o))
 		sc.full = append(sc.full, fmt.Sprint(o))
+	}
+}
+
+// checkBoardText checks that what a board's display shows of o is
+// written for it (issue 35 §5): every alert a board shows, and every
+// recovery, has its own text of at most board.MaxText bytes, which the
+// protocol carries whole.
+func (sc *scenario) checkBoardText(o arbiter.Output) {
+	sc.t.Helper()
+	var text, what string
+	switch o := o.(type) {
+	case arbiter.Alert:
+		if o.Kind == arbiter.LinkAlert {
+			return // boards are not told about their own link
+		}
+		text, what = o.Board, o.String()
+	case arbiter.Recovery:
+		if o.Done {
+			return
+		}
+		text, what = o.Board, o.String()
+	default:
+		return
+	}
+	if text == "" || len(text) > board.MaxText {
+		sc.fail("%q: the board's text %q is empty or longer than %d bytes", what, text, board.MaxText)
 	}
 }
 

@@ -255,7 +255,7 @@ func (s *Session) startClock(at time.Duration) []Output {
 		return nil
 	}
 	if err := s.clk.Start(at); err != nil && !errors.Is(err, clock.ErrStarted) {
-		return []Output{s.alert(IrregularityAlert, s.pos.Turn(), at, "clock: "+err.Error(), false)}
+		return []Output{s.alert(IrregularityAlert, s.pos.Turn(), at, "clock: "+err.Error(), false).shown("clock fault: call the arbiter")}
 	}
 	return nil
 }
@@ -355,7 +355,7 @@ func (s *Session) Handle(e Event) []Output {
 	case AdjustPressed:
 		out = s.adjustPressed(out, e)
 	case ArbiterCalled:
-		out = append(out, s.alert(ArbiterCallAlert, e.Side, e.At, s.game.SideName(e.Side)+" calls the arbiter", false))
+		out = append(out, s.alert(ArbiterCallAlert, e.Side, e.At, s.game.SideName(e.Side)+" calls the arbiter", false).shown(s.game.SideName(e.Side)+" calls the arbiter"))
 	case Answered:
 		out = s.answered(out, e)
 	case LinkLost, LinkRestored, Gap:
@@ -419,7 +419,7 @@ func (s *Session) changed(e Event) {
 func (s *Session) squareChanged(out []Output, e Event) []Output {
 	sensor := int(e.Square)
 	if e.Square = s.geo.SensorSquare(sensor); e.Square == rules.NoSquare {
-		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), e.At, fmt.Sprintf("the board reported square %d, which this game does not have", sensor), false))
+		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), e.At, fmt.Sprintf("the board reported square %d, which this game does not have", sensor), false).shown("sensor fault: call the arbiter"))
 	}
 	old := s.obs[e.Square]
 	nc := cell{height: e.Height}
@@ -524,7 +524,7 @@ func (s *Session) quickCommit(out []Output, e Event) []Output {
 	if !s.opponentsLift(c, e.Square) {
 		return out
 	}
-	if v := s.touchViolation(t, c); v != "" && s.cfg.TouchMove == Strict {
+	if v, _ := s.touchViolation(t, c); v != "" && s.cfg.TouchMove == Strict {
 		return out
 	}
 	return s.commit(out, idx[0], s.lastChange, s.lastBoard, false)
@@ -532,7 +532,7 @@ func (s *Session) quickCommit(out []Output, e Event) []Output {
 
 func (s *Session) dump(out []Output, e Event) []Output {
 	if len(e.Heights) != s.geo.Len() {
-		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), e.At, fmt.Sprintf("state dump has %d squares, the board has %d", len(e.Heights), s.geo.Len()), false))
+		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), e.At, fmt.Sprintf("state dump has %d squares, the board has %d", len(e.Heights), s.geo.Len()), false).shown("sensor fault: call the arbiter"))
 	}
 	s.note(e.At, "state dump")
 	before := slices.Clone(s.obs)
@@ -587,7 +587,7 @@ func (s *Session) afterChange(out []Output, at time.Duration) []Output {
 	s.judged = ""
 	t, err := s.currentTurn()
 	if err != nil {
-		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), at, err.Error(), false))
+		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), at, err.Error(), false).shown("fault: call the arbiter"))
 	}
 	if s.recovering() && t.sig(s.obs) == "" {
 		s.endRecovery()
@@ -628,7 +628,9 @@ func (s *Session) changedAfterPress(out []Output, at time.Duration) []Output {
 	s.touches = slices.DeleteFunc(s.touches, func(tc touch) bool { return slices.Contains(l.squares, tc.sq) })
 	msg := fmt.Sprintf("foul suspected (待った): the move of %s on %s was lifted and put back at %.1fs, after the clock press at %.1fs and before %s moved; the move stands, the arbiter decides",
 		s.game.SideName(l.side), strings.Join(names, ", "), at.Seconds(), l.at.Seconds(), s.game.SideName(l.side.Other()))
-	a := s.alert(FoulSuspectedAlert, l.side, at, msg, false)
+	a := s.alert(FoulSuspectedAlert, l.side, at, msg, false).shown(
+		fmt.Sprintf("%s's move (%s) touched after the press: arbiter decides", s.game.SideName(l.side), strings.Join(names, ", ")),
+		"move touched after the press: the arbiter decides")
 	a.Squares = slices.Clone(l.squares)
 	return append(out, a)
 }
@@ -675,14 +677,14 @@ func (s *Session) checkHands(out []Output, at, since time.Duration) []Output {
 		}
 	}
 	var side rules.Color
-	var msg string
+	var msg, shown string
 	switch {
 	case len(over) > 0 && len(short) > 0:
 		side = short[0].Owner
-		msg = s.trayMisplaced(over[0], short[0])
+		msg, shown = s.trayMisplaced(over[0], short[0])
 	case len(over) > 0:
 		side = over[0].Owner
-		msg = s.trayOver(over[0])
+		msg, shown = s.trayOver(over[0])
 	default:
 		mover := s.pos.Turn().Other()
 		k := slices.IndexFunc(short, func(z rules.Zone) bool { return z.Owner == mover })
@@ -690,38 +692,45 @@ func (s *Session) checkHands(out []Output, at, since time.Duration) []Output {
 			return out
 		}
 		side = mover
-		msg = s.trayShort(short[k], (at - s.handSince).Round(time.Second))
+		msg, shown = s.trayShort(short[k], (at - s.handSince).Round(time.Second))
 	}
 	s.handTold = key
-	return append(out, s.alert(EtiquetteAlert, side, at, msg, false))
+	return append(out, s.alert(EtiquetteAlert, side, at, msg, false).shown(shown))
 }
 
-// trayMisplaced says that a piece of zone short lies in zone over.
-func (s *Session) trayMisplaced(over, short rules.Zone) string {
+// trayMisplaced says that a piece of zone short lies in zone over: for
+// people, and for a board's display.
+func (s *Session) trayMisplaced(over, short rules.Zone) (string, string) {
 	a, b := s.game.SideName(short.Owner), s.game.SideName(over.Owner)
 	if short.Kind == rules.Hand {
-		return fmt.Sprintf("a piece of %s's hand lies on %s's stand: put it on %s's stand (etiquette, not a foul)", a, b, a)
+		return fmt.Sprintf("a piece of %s's hand lies on %s's stand: put it on %s's stand (etiquette, not a foul)", a, b, a),
+			fmt.Sprintf("%s's piece on %s's stand: put it on %s's", a, b, a)
 	}
-	return fmt.Sprintf("a counter of %s's reserve lies on %s's reserve tray: put it back on %s's (etiquette, not a foul)", a, b, a)
+	return fmt.Sprintf("a counter of %s's reserve lies on %s's reserve tray: put it back on %s's (etiquette, not a foul)", a, b, a),
+		fmt.Sprintf("%s's reserve counter in %s's tray: put it back", a, b)
 }
 
 // trayOver says that zone z holds a piece the position does not put
 // there.
-func (s *Session) trayOver(z rules.Zone) string {
+func (s *Session) trayOver(z rules.Zone) (string, string) {
 	a := s.game.SideName(z.Owner)
 	if z.Kind == rules.Hand {
-		return fmt.Sprintf("%s's stand holds a piece that is not in %s's hand: take it away (etiquette, not a foul)", a, a)
+		return fmt.Sprintf("%s's stand holds a piece that is not in %s's hand: take it away (etiquette, not a foul)", a, a),
+			fmt.Sprintf("%s's stand holds a piece too many: take it away", a)
 	}
-	return fmt.Sprintf("%s's reserve tray holds more counters than %s's reserve: a counter was placed from elsewhere, or a captured one lies there; take it out (etiquette, not a foul)", a, a)
+	return fmt.Sprintf("%s's reserve tray holds more counters than %s's reserve: a counter was placed from elsewhere, or a captured one lies there; take it out (etiquette, not a foul)", a, a),
+		fmt.Sprintf("%s's reserve tray holds a counter too many", a)
 }
 
 // trayShort says that the last mover's zone z has lacked a piece for d.
-func (s *Session) trayShort(z rules.Zone, d time.Duration) string {
+func (s *Session) trayShort(z rules.Zone, d time.Duration) (string, string) {
 	a := s.game.SideName(z.Owner)
 	if z.Kind == rules.Hand {
-		return fmt.Sprintf("%s's captured piece has not reached %s's stand for %v: put it there (etiquette, not a foul)", a, a, d)
+		return fmt.Sprintf("%s's captured piece has not reached %s's stand for %v: put it there (etiquette, not a foul)", a, a, d),
+			fmt.Sprintf("%s: put the captured piece on the stand", a)
 	}
-	return fmt.Sprintf("a counter of %s's reserve has been off its tray for %v: put it back (etiquette, not a foul)", a, d)
+	return fmt.Sprintf("a counter of %s's reserve has been off its tray for %v: put it back (etiquette, not a foul)", a, d),
+		fmt.Sprintf("%s: put the reserve counter back in its tray", a)
 }
 
 // Tick lets time pass to instant now: a settled board is judged, the clock
@@ -824,7 +833,8 @@ func (s *Session) pressOutOfTurn(out []Output, e Event) []Output {
 		s.pressDue = false
 		return s.amendAtPress(out, e)
 	}
-	return append(out, s.alert(IrregularityAlert, e.Side, e.At, s.game.SideName(e.Side)+" pressed the clock on the opponent's turn", false))
+	return append(out, s.alert(IrregularityAlert, e.Side, e.At, s.game.SideName(e.Side)+" pressed the clock on the opponent's turn", false).shown(
+		s.game.SideName(e.Side)+" pressed the clock on the opponent's turn"))
 }
 
 // pressRecovering is the press of the side to move during a recovery: a
@@ -833,7 +843,7 @@ func (s *Session) pressOutOfTurn(out []Output, e Event) []Output {
 // judged.
 func (s *Session) pressRecovering(out []Output, e Event) []Output {
 	if s.rs.open || !s.cfg.JudgeAtPress {
-		return append(out, s.alert(RecoveryAlert, e.Side, e.At, "the clock was pressed before the board was put right", true))
+		return append(out, s.alert(RecoveryAlert, e.Side, e.At, "the clock was pressed before the board was put right", true).shown("put the board right before pressing the clock"))
 	}
 	// Judged at the press: the board as it is now is the move.
 	s.endRecovery()
@@ -848,14 +858,15 @@ func (s *Session) judgePress(out []Output, e Event) []Output {
 	side := s.pos.Turn()
 	t, err := s.currentTurn()
 	if err != nil {
-		return append(out, s.alert(IrregularityAlert, side, e.At, err.Error(), false))
+		return append(out, s.alert(IrregularityAlert, side, e.At, err.Error(), false).shown("fault: call the arbiter"))
 	}
 	if t.sig(s.obs) == "" && !t.swapLifted(s.lifted) {
-		return append(out, s.alert(IrregularityAlert, side, e.At, s.game.SideName(side)+" pressed the clock without moving", false))
+		return append(out, s.alert(IrregularityAlert, side, e.At, s.game.SideName(side)+" pressed the clock without moving", false).shown(
+			s.game.SideName(side)+" pressed the clock without moving"))
 	}
 	idx, err := t.match(s.obs, s.lifted, s.lossy)
 	if err != nil {
-		return append(out, s.alert(IrregularityAlert, side, e.At, err.Error(), false))
+		return append(out, s.alert(IrregularityAlert, side, e.At, err.Error(), false).shown("fault: call the arbiter"))
 	}
 	idx = s.pair(t, idx)
 	switch {
@@ -867,7 +878,7 @@ func (s *Session) judgePress(out []Output, e Event) []Output {
 	}
 	if o, ok := s.judgeRetraction(out, t, e.At); ok {
 		// The board shows the last mover's change, not this press's move.
-		return append(o, s.alert(RecoveryAlert, side, e.At, "the clock was pressed before the board was put right", true))
+		return append(o, s.alert(RecoveryAlert, side, e.At, "the clock was pressed before the board was put right", true).shown("put the board right before pressing the clock"))
 	}
 	return s.illegalMove(out, e.At)
 }
@@ -877,7 +888,7 @@ func (s *Session) judgePress(out []Output, e Event) []Output {
 func (s *Session) tryCommit(out []Output, i int, at time.Duration, boardMs int64, pressed bool) []Output {
 	t := s.turn
 	c := t.cands[i]
-	if v := s.touchViolation(t, c); v != "" {
+	if v, shown := s.touchViolation(t, c); v != "" {
 		enforce := s.cfg.TouchMove
 		if s.lossy && enforce == Strict {
 			// Lost frames may hide the lift that came first: report only.
@@ -887,7 +898,7 @@ func (s *Session) tryCommit(out []Output, i int, at time.Duration, boardMs int64
 		case Strict:
 			if s.alerted != v {
 				s.alerted = v
-				a := s.alert(TouchMoveAlert, s.pos.Turn(), at, v+": put the pieces back and move the touched piece", true)
+				a := s.alert(TouchMoveAlert, s.pos.Turn(), at, v+": put the pieces back and move the touched piece", true).shown(shown)
 				a.Squares = []rules.Square{c.move.From(), c.move.To()}
 				out = append(out, a)
 			}
@@ -899,17 +910,17 @@ func (s *Session) tryCommit(out []Output, i int, at time.Duration, boardMs int64
 			}
 			return out
 		case Report:
-			out = append(out, s.alert(TouchMoveAlert, s.pos.Turn(), at, v+" (recorded for a claim)", false))
+			out = append(out, s.alert(TouchMoveAlert, s.pos.Turn(), at, v+" (recorded for a claim)", false).shown(shown+" (noted)", shown))
 		}
 	}
 	return s.commit(out, i, at, boardMs, pressed)
 }
 
 // touchViolation returns a description of the touch-move rule that the
-// move of c breaks, or "".
-func (s *Session) touchViolation(t *turn, c *candidate) string {
+// move of c breaks, and the same for a board's display, or "".
+func (s *Session) touchViolation(t *turn, c *candidate) (string, string) {
 	if s.cfg.TouchMove == Off {
-		return ""
+		return "", ""
 	}
 	side := t.pos.Turn()
 	// Own stacks touched, in order of first lift; the pieces the move
@@ -925,7 +936,7 @@ func (s *Session) touchViolation(t *turn, c *candidate) string {
 		}
 	}
 	if len(own) == 0 {
-		return ""
+		return "", ""
 	}
 	// Lifts within the simultaneous window of the first, with both
 	// pieces in the air at once (none set down between the lifts), count
@@ -948,18 +959,21 @@ func (s *Session) touchViolation(t *turn, c *candidate) string {
 			continue
 		}
 		if c.move.From() == tc.sq {
-			return ""
+			return "", ""
 		}
 		name, who := s.squareName(tc.sq), s.game.SideName(side)
 		if slices.Contains(c.changed, tc.sq) {
 			// The move also moves the touched piece (castling with the
 			// rook touched first).
+			king := s.squareName(c.move.From())
 			return fmt.Sprintf("touch-move: %s touched %s before %s and may not castle with it (FIDE 4.4.2); the piece on %s must move",
-				who, name, s.squareName(c.move.From()), name)
+					who, name, king, name),
+				fmt.Sprintf("%s touched %s before %s: no castling, move %s", who, name, king, name)
 		}
-		return fmt.Sprintf("touch-move: %s touched %s first and must move it", who, name)
+		return fmt.Sprintf("touch-move: %s touched %s first and must move it", who, name),
+			fmt.Sprintf("%s touched %s first: move it", who, name)
 	}
-	return ""
+	return "", ""
 }
 
 // opponentTouches judges the lifts of the opponent's pieces that the move
@@ -981,7 +995,8 @@ func (s *Session) opponentTouches(out []Output, t *turn, c *candidate, at time.D
 		captured := slices.Contains(c.changed, sq)
 		if !fide {
 			if !captured {
-				out = append(out, s.alert(IrregularityAlert, side, at, fmt.Sprintf("the opponent's piece on %s was lifted", s.squareName(sq)), false))
+				out = append(out, s.alert(IrregularityAlert, side, at, fmt.Sprintf("the opponent's piece on %s was lifted", s.squareName(sq)), false).shown(
+					fmt.Sprintf("%s lifted the opponent's piece on %s", s.game.SideName(side), s.squareName(sq))))
 			}
 			continue
 		}
@@ -991,7 +1006,8 @@ func (s *Session) opponentTouches(out []Output, t *turn, c *candidate, at time.D
 		}
 		if !captured && s.cfg.TouchMove != Off {
 			a := s.alert(TouchMoveAlert, side, at, fmt.Sprintf("touch-move: %s touched the opponent's piece on %s, which could be captured, and did not capture it (FIDE 4.3.2; recorded for a claim)",
-				s.game.SideName(side), s.squareName(sq)), false)
+				s.game.SideName(side), s.squareName(sq)), false).shown(
+				fmt.Sprintf("%s touched %s and did not take it (noted)", s.game.SideName(side), s.squareName(sq)))
 			a.Squares = []rules.Square{sq}
 			out = append(out, a)
 		}
@@ -1032,10 +1048,11 @@ func (s *Session) commit(out []Output, i int, at time.Duration, boardMs int64, p
 				// clock was not held then.
 				s.note(at, "move from the board's log: the clocks are held")
 			} else {
-				out = append(out, s.alert(IrregularityAlert, side, at, s.game.SideName(side)+" moved while the clocks are held: no time is charged until they run again", false))
+				out = append(out, s.alert(IrregularityAlert, side, at, s.game.SideName(side)+" moved while the clocks are held: no time is charged until they run again", false).shown(
+					"clocks held: no time charged until they run again"))
 			}
 		case err != nil && !errors.Is(err, clock.ErrNotStarted):
-			out = append(out, s.alert(IrregularityAlert, side, at, "clock: "+err.Error(), false))
+			out = append(out, s.alert(IrregularityAlert, side, at, "clock: "+err.Error(), false).shown("clock fault: call the arbiter"))
 		case err == nil:
 			mm.Used = cm.Used
 		}
@@ -1134,7 +1151,8 @@ func (s *Session) ambiguous(out []Output, idx []int, at time.Duration, pressed b
 	}
 	s.alerted = sig
 	if !sameOrigin {
-		a := s.alert(AmbiguityAlert, p.Side, at, "ambiguous move: "+strings.Join(p.Choices, " or "), true)
+		a := s.alert(AmbiguityAlert, p.Side, at, "ambiguous move: "+strings.Join(p.Choices, " or "), true).shown(
+			"which move? "+strings.Join(p.Choices, " or "), "which move was made? answer the question")
 		out = append(out, a)
 	}
 	return out
@@ -1197,10 +1215,12 @@ func (s *Session) illegalMove(out []Output, at time.Duration) []Output {
 	t := s.turn
 	fixes := s.describe(t.base, t.baseCells, s.obs, false)
 	msg := fmt.Sprintf("illegal move by %s (number %d): the board shows no legal move", s.game.SideName(side), n)
-	if why := s.explain(t.base, fixes); why != "" {
+	short := fmt.Sprintf("illegal move %d by %s", n, s.game.SideName(side))
+	why := s.explain(t.base, fixes)
+	if why != "" {
 		msg += ": " + why
 	}
-	a := s.alert(IllegalMoveAlert, side, at, msg, true)
+	a := s.alert(IllegalMoveAlert, side, at, msg, true).shown(short+": "+why, short+": restore the lit squares")
 	a.Squares = fixSquares(fixes)
 	out = append(out, a)
 	if out, over := s.penalize(out, side, n, at, "illegal move"); over {
@@ -1232,7 +1252,7 @@ func (s *Session) enterRecovery(out []Output, at time.Duration, reason string) [
 	if reason == "" {
 		reason = s.unmatched(t.base, fixes)
 	}
-	return append(out, Recovery{At: at, Reason: reason, Fixes: fixes})
+	return append(out, Recovery{At: at, Reason: reason, Fixes: fixes, Board: fit(reason, "restore the position: see the lit squares")})
 }
 
 func (s *Session) adjustPressed(out []Output, e Event) []Output {
@@ -1271,7 +1291,8 @@ func (s *Session) clockEvents(out []Output, at time.Duration) []Output {
 	for _, ev := range evs {
 		out = append(out, ClockEvent{ev})
 		if ev.Kind == clock.LinkSilent {
-			out = append(out, s.alert(LinkAlert, rules.Color(ev.Side), at, "the board fell silent past a flag: the clock is held", false))
+			out = append(out, s.alert(LinkAlert, rules.Color(ev.Side), at, "the board fell silent past a flag: the clock is held", false).shown(
+				"board silent past a flag: the clock is held"))
 		}
 		if ev.Kind != clock.Flag || !ev.Final || s.over.Over() {
 			continue
@@ -1287,7 +1308,8 @@ func (s *Session) clockEvents(out []Output, at time.Duration) []Output {
 		case clock.FlagDraws:
 			out = s.end(out, rules.Draw(rules.Time), ev.At, s.game.SideName(side)+"'s flag fell, but the opponent cannot win")
 		default:
-			out = append(out, s.alert(FlagAlert, side, ev.At, s.game.SideName(side)+"'s flag fell: the arbiter decides the result", true))
+			out = append(out, s.alert(FlagAlert, side, ev.At, s.game.SideName(side)+"'s flag fell: the arbiter decides the result", true).shown(
+				s.game.SideName(side)+"'s flag fell: the arbiter decides"))
 		}
 	}
 	return out

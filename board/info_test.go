@@ -76,3 +76,12 @@ func TestInfoZoneMap(t *testing.T) {
 	assert.NoError(t, err)
 	assert.Empty(t, m)
 }
+
+// Fit picks the first text that fits a display, written shorter rather
+// than cut.
+func TestFit(t *testing.T) {
+	long := "illegal move 1 by White: 3 pieces missing from e4 (a white knight), d5, f6"
+	assert.Equal(t, "illegal move 1 by White: restore the lit squares", Fit(long, "illegal move 1 by White: restore the lit squares"))
+	assert.Equal(t, "short", Fit("short", "shorter"))
+	assert.Equal(t, "", Fit())
+}

@@ -306,7 +306,7 @@ func (t *Table) tell(s Sender, o arbiter.Output) error {
 		if o.Enforced {
 			level = board.AlertError
 		}
-		text = &board.Alert{Level: level, Beep: o.Enforced, Text: o.Message}
+		text = &board.Alert{Level: level, Beep: o.Enforced, Text: shownText(o.Board, o.Message, o.Kind.String()+": see the arbiter")}
 		if len(o.Squares) > 0 {
 			lit = t.lights(board.ColorAttn, o.Squares)
 		}
@@ -319,7 +319,7 @@ func (t *Table) tell(s Sender, o arbiter.Output) error {
 		for i, f := range o.Fixes {
 			sq[i] = f.Square
 		}
-		text = &board.Alert{Level: board.AlertError, Beep: true, Text: o.Reason}
+		text = &board.Alert{Level: board.AlertError, Beep: true, Text: shownText(o.Board, o.Reason, "restore the position: see the lit squares")}
 		lit = t.lights(board.ColorBad, sq)
 	case arbiter.MoveMade:
 		if !t.shown {
@@ -332,6 +332,19 @@ func (t *Table) tell(s Sender, o arbiter.Output) error {
 		return nil
 	}
 	return t.display(s, text, lit)
+}
+
+// shownText is the first of texts, not empty, that fits a board's
+// display (board.Fit): an alert's own board text, then its message, then
+// a short text of its kind.
+func shownText(texts ...string) string {
+	var some []string
+	for _, t := range texts {
+		if t != "" {
+			some = append(some, t)
+		}
+	}
+	return board.Fit(some...)
 }
 
 // lights lights squares in colour, blinking, in the board's numbering.

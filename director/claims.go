@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"arbiter/arbiter"
+	"arbiter/board"
 	"arbiter/clock"
 	"arbiter/rules"
 	"arbiter/rules/shogi"
@@ -428,7 +429,12 @@ func (d *Director) claimDraw(t *Table, side rules.Color, intended, who, why stri
 		if err := d.action(gameID, who, "draw-claim", why, v.Detail); err != nil {
 			return err
 		}
-		t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, Side: side, At: t.now(), Message: v.Detail})
+		shown := board.Fit(v.Detail, name+"'s draw claim is incorrect")
+		if v.Penalty > 0 {
+			shown = board.Fit(v.Detail, fmt.Sprintf("%s's claim incorrect: %s to %s", name, v.Penalty, t.rgame.SideName(side.Other())),
+				name+"'s draw claim is incorrect")
+		}
+		t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, Side: side, At: t.now(), Message: v.Detail, Board: shown})
 		return nil
 	}()
 	return v, err
