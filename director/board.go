@@ -283,6 +283,11 @@ func (d *Director) begin(ctx context.Context, t *Table, g *store.Game, rg rules.
 		if err := d.db.UpdateGame(g); err != nil {
 			return err
 		}
+		if r, err := rules.NewFromText(g.Game, g.Options); err == nil {
+			// The game's own rules: a pairing may have a handicap
+			// (SetHandicap) its tournament does not.
+			rg = r
+		}
 		return t.start(g, rg, cfg)
 	})
 }

@@ -135,7 +135,9 @@ func shogiRecord(write func(*kifu.Record) (string, error)) Writer {
 }
 
 func shogiText(s *Sheet, r *Replayed, write func(*kifu.Record) (string, error)) (string, error) {
-	rec := &kifu.Record{Start: s.Game.StartPosition}
+	// The start is the game's own: a custom position, or its rules' start
+	// (a handicap, 駒落ち), which its records write as such.
+	rec := &kifu.Record{Start: r.Start.String()}
 	rec.Meta = kifu.Meta{
 		Event: eventTag(s), Sente: s.Game.First, Gote: s.Game.Second,
 		StartTime: s.Game.Started, EndTime: s.Game.Ended,
