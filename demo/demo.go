@@ -83,6 +83,12 @@ type player struct {
 	patience time.Duration
 
 	news chan news // from the table's goroutine; never blocks it
+
+	// handicaps, when set, are the handicaps (the values of the rule
+	// option handicapKey) the table's games are given in turn, as an
+	// arbiter sets them for a pairing before its game begins.
+	handicaps   []rules.Handicap
+	handicapKey string
 }
 
 // news is what a player hears from the director.
@@ -163,9 +169,16 @@ func New(d *director.Director, cfg Config, dir string, log *slog.Logger) (*Demo,
 				continue
 			}
 			{
-				if _, err := dm.addBoard(id, board, g, uint64(ti*100+n)); err != nil {
+				pl, err := dm.addBoard(id, board, g, uint64(ti*100+n))
+				if err != nil {
 					dm.Close()
 					return nil, "", err
+				}
+				if facts := rules.FactsOf(tc.Game); n == 1 && facts.HandicapOption != "" {
+					// The first table of a game with handicaps (shogi)
+					// plays a handicap game every round, as the arbiter
+					// sets it for the pairing.
+					pl.handicaps, pl.handicapKey = facts.Handicaps, facts.HandicapOption
 				}
 			}
 		}
@@ -295,10 +308,39 @@ func (p *player) run(ctx context.Context, log *slog.Logger) error {
 		if err != nil {
 			return err
 		}
+		if p.giveHandicap(ctx, log) {
+			continue // the game starts again from the handicap's position
+		}
 		if err := p.play(ctx, start, log); err != nil {
 			return err
 		}
 	}
+}
+
+// giveHandicap gives the table's new game a handicap, as the arbiter does
+// for a pairing, when the table plays handicap games and its game, not
+// begun, has none: the next of p.handicaps by the game's round. It
+// reports whether it did (the table then starts the game again).
+func (p *player) giveHandicap(ctx context.Context, log *slog.Logger) bool {
+	l := p.table.Live()
+	if len(p.handicaps) < 2 || l.GameID == 0 || l.Plies > 0 {
+		return false
+	}
+	g, err := p.d.DB().Game(l.GameID)
+	if err != nil {
+		return false
+	}
+	opts, err := rules.ParseOptions(g.Options)
+	if err != nil || opts[p.handicapKey] != p.handicaps[0].Value {
+		return false // given already
+	}
+	h := p.handicaps[1+(g.Round-1)%(len(p.handicaps)-1)]
+	if err := p.d.SetHandicap(ctx, g.ID, h.Value, "demo", "the demo's handicap table"); err != nil {
+		log.Warn("handicap", "err", err)
+		return false
+	}
+	log.Info("handicap game", "game", g.ID, "handicap", h.Title)
+	return true
 }
 
 // play plays one game: random legal moves with human handling, until the
