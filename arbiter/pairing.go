@@ -39,6 +39,16 @@ func (s *Session) record(i, h int) {
 	s.changes = append(s.changes, change{cell: i, from: s.obs[i].height, to: h})
 }
 
+// trimChanges forgets the window's changes once the board, its counted
+// zones included, shows the turn's position again: what came before was
+// undone (a piece lifted and put back, the board put right after a
+// take-back), and the pieces' paths start from here.
+func (s *Session) trimChanges(t *turn) {
+	if len(s.changes) > 0 && signature(t.baseCells, s.obs, nil, false) == "" {
+		s.changes = s.changes[:0]
+	}
+}
+
 // pair narrows the candidates idx of turn t to the one whose paths the
 // window's changes make, if exactly one is; otherwise it returns idx.
 // Lost frames (lossy) may have lost changes: then nothing is narrowed.

@@ -378,6 +378,9 @@ func (s *Session) zoneChanged(e Event) {
 		s.record(s.geo.Len()+z, e.Count)
 		s.obs[s.geo.Len()+z].height = e.Count
 		s.changed(e)
+		if t, err := s.currentTurn(); err == nil {
+			s.trimChanges(t)
+		}
 	}
 }
 
@@ -589,6 +592,7 @@ func (s *Session) afterChange(out []Output, at time.Duration) []Output {
 	if err != nil {
 		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), at, err.Error(), false).shown("fault: call the arbiter"))
 	}
+	s.trimChanges(t)
 	if s.recovering() && t.sig(s.obs) == "" {
 		s.endRecovery()
 		s.alerted = ""
