@@ -385,7 +385,7 @@ func (d *Director) claimDraw(t *Table, side rules.Color, intended, who, why stri
 		pos := t.session.Position()
 		name := t.rgame.SideName(side)
 		if _, ok := pos.(rules.Claimer); !ok {
-			return badInput("%s has no draw to claim", t.rgame.Name())
+			return badInput("%s has no draw to claim", rules.FactsOf(t.rgame.Name()).Title)
 		}
 		if pos.Turn() != side {
 			return badInput("%s is not to move: only the player to move claims a draw", name)
