@@ -408,17 +408,22 @@ func TestRunnerAnswers(t *testing.T) {
 	assert.Equal(t, sb.ButtonClock, buttons[1].Button)
 }
 
+// hostOf returns a function that sends b a host frame.
+func hostOf(t *testing.T, b *Board) func(sb.Message) {
+	var enc sb.Encoder
+	return func(m sb.Message) {
+		_, f, err := sb.NewDecoder().Decode(enc.Append(nil, m, 1))
+		require.NoError(t, err)
+		b.HandleHost(f)
+	}
+}
+
 // TestBoardHasArbitrationButtons: a simulated board advertises the offer,
 // resign and claim buttons of each side (PROTOCOL 5.4) and presses them,
 // and its dump counts their presses.
 func TestBoardHasArbitrationButtons(t *testing.T) {
 	b, s := newTestBoard(t, sb.CapHeight, 0)
-	var enc sb.Encoder
-	host := func(m sb.Message) {
-		_, f, err := sb.NewDecoder().Decode(enc.Append(nil, m, 1))
-		require.NoError(t, err)
-		b.HandleHost(f)
-	}
+	host := hostOf(t, b)
 	host(&sb.HelloReqMsg{Major: 1})
 	var hello sb.Hello
 	require.NoError(t, hello.UnmarshalPayload(s.frames[len(s.frames)-1].Payload))
@@ -472,12 +477,7 @@ func TestBoardTrays(t *testing.T) {
 	require.NoError(t, err)
 	s := &sink{dec: sb.NewDecoder()}
 	b.SetOutput(s.write)
-	var enc sb.Encoder
-	host := func(m sb.Message) {
-		_, f, err := sb.NewDecoder().Decode(enc.Append(nil, m, 1))
-		require.NoError(t, err)
-		b.HandleHost(f)
-	}
+	host := hostOf(t, b)
 	host(&sb.HelloReqMsg{Major: 1})
 	var hello sb.Hello
 	require.NoError(t, hello.UnmarshalPayload(s.frames[0].Payload))
