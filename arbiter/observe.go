@@ -1,7 +1,6 @@
 package arbiter
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -137,13 +136,4 @@ func signature(base, cur []cell, hand []bool, hands bool) string {
 		}
 	}
 	return b.String()
-}
-
-func sortedSquares(set map[rules.Square]bool) []rules.Square {
-	out := make([]rules.Square, 0, len(set))
-	for sq := range set {
-		out = append(out, sq)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -1020,17 +1020,6 @@ func (s *Session) opponentTouches(out []Output, t *turn, c *candidate, at time.D
 	return out
 }
 
-// uncertain reports whether the first lift of sq came while frames were
-// lost.
-func (s *Session) uncertain(sq rules.Square) bool {
-	for _, tc := range s.touches {
-		if tc.sq == sq {
-			return tc.uncertain
-		}
-	}
-	return false
-}
-
 // commit plays candidate i: the clock is pressed at instant at, the move is
 // reported, and the game's end is judged. pressed says that the mover's
 // clock press completed the move, so that no further press is due.
