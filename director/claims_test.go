@@ -368,7 +368,7 @@ func TestEnteringKingDeclaration(t *testing.T) {
 	}{
 		{"amateur27 wins with 28", "declaration=amateur27", shogiT7c, rules.Win(rules.First, rules.Impasse), "入玉勝ち"},
 		{"jsa24 draws with 28", "declaration=jsa24", shogiT7c, rules.Draw(rules.Impasse), "持将棋"},
-		{"too few pieces in camp lose", "declaration=jsa24", shogiT7a, rules.Loss(rules.First, rules.Declaration), "反則負け"},
+		{"too few pieces in camp lose", "declaration=jsa24", shogiT7a, rules.Loss(rules.First, rules.DeclarationFailed), "反則負け"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := newBoardGame(t, "shogi", c.options)

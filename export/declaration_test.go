@@ -17,7 +17,7 @@ import (
 func TestShogiDeclarationResult(t *testing.T) {
 	f := newFixture(t)
 	g := f.games["shogi"]
-	o := rules.Loss(rules.First, rules.Declaration)
+	o := rules.Loss(rules.First, rules.DeclarationFailed)
 	require.NoError(t, f.db.SetResult(g.ID, o.Result.String(), o.Reason.String(), started, nil))
 	s, err := export.Load(f.db, "Export test", g.ID)
 	require.NoError(t, err)

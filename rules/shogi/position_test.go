@@ -89,7 +89,7 @@ func TestPositionInterface(t *testing.T) {
 	assert.Equal(t, rules.Draw(rules.MoveCountRule), pos.Outcome(append(hist, pos)))
 	d, err := pos.Declare()
 	require.NoError(t, err)
-	assert.Equal(t, rules.Loss(rules.Second, rules.Declaration), d.Outcome, "conditions fail")
+	assert.Equal(t, rules.Loss(rules.Second, rules.DeclarationFailed), d.Outcome, "conditions fail")
 	hc, err := g2.Position("香落ち moves 5a4b")
 	require.NoError(t, err)
 	assert.Equal(t, "lnsg1gsn1/1r3k1b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 2", hc.String())
