@@ -129,7 +129,7 @@ func (s *Session) endAdjusting(out []Output, e Event, late bool) []Output {
 	// has moved on; the altered position can no longer be told from a
 	// move made after the adjustment, so only a timely press checks.
 	if err == nil && !late && t.sig(s.obs) != "" {
-		out = append(out, s.alert(AdjustAlert, e.Side, e.At, "position altered during adjusting: restore it", true))
+		out = append(out, s.alert(AdjustAlert, e.Side, e.At, "position altered during adjusting: restore it", true).shown("position altered while adjusting: restore it"))
 		return s.enterRecovery(out, e.At, "position altered during adjusting")
 	}
 	return out
@@ -162,8 +162,9 @@ func (s *Session) stepReading(out []Output, t *turn, now, horizon time.Duration)
 		s.judged = sig
 		idx, err := t.match(s.obs, s.lifted, s.lossy)
 		if err != nil {
-			return append(out, s.alert(IrregularityAlert, s.pos.Turn(), now, err.Error(), false))
+			return append(out, s.alert(IrregularityAlert, s.pos.Turn(), now, err.Error(), false).shown("fault: call the arbiter"))
 		}
+		idx = s.pair(t, idx)
 		switch {
 		case len(idx) == 1:
 			return s.tryCommit(out, idx[0], s.lastChange, s.lastBoard, rocker)

@@ -1,6 +1,8 @@
 package arbiter
 
 import (
+	"slices"
+
 	"arbiter/board"
 	"arbiter/rules"
 )
@@ -127,8 +129,21 @@ func dumpOf(s *board.Snapshot) ([]int, []rules.Piece) {
 	return s.Heights(), tops
 }
 
+// CapsOfBoard maps a board's handshake onto what the session compares:
+// its capabilities (CapsOf) and the zones it counts, which may be some of
+// the game's only, or none.
+func CapsOfBoard(h *board.Info) Caps {
+	c := CapsOf(h.Caps)
+	c.Zones = c.Zones && len(h.Zones) > 0
+	if c.Zones {
+		c.Trays = slices.Clone(h.Zones)
+	}
+	return c
+}
+
 // CapsOf maps a board's handshake capabilities onto what the session
-// compares. What a board reports of a top piece with them is
+// compares, the board counting every zone of the game if it counts zones
+// (CapsOfBoard knows which). What a board reports of a top piece with them is
 // board.Sensor.Identify's to say (Caps.project).
 func CapsOf(c board.Caps) Caps {
 	return Caps{

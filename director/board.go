@@ -34,7 +34,7 @@ func (d *Director) BoardEvent(ctx context.Context, e board.Event) {
 	switch e.Kind {
 	case board.EventHello:
 		if e.Info != nil {
-			t.setCaps(arbiter.CapsOf(e.Info.Caps))
+			t.setCaps(arbiter.CapsOfBoard(e.Info))
 			t.setShows(e.Info.Caps)
 		}
 		t.setPort(e.Port)
@@ -287,6 +287,11 @@ func (d *Director) begin(ctx context.Context, t *Table, g *store.Game, rg rules.
 		if err := d.db.UpdateGame(g); err != nil {
 			return err
 		}
+		if r, err := rules.NewFromText(g.Game, g.Options); err == nil {
+			// The game's own rules: a pairing may have a handicap
+			// (SetHandicap) its tournament does not.
+			rg = r
+		}
 		return t.start(g, rg, cfg)
 	})
 }
@@ -310,7 +315,7 @@ func (t *Table) tell(s Sender, o arbiter.Output) error {
 		if o.Enforced {
 			level = board.AlertError
 		}
-		text = &board.Alert{Level: level, Beep: o.Enforced, Text: o.Message, Kind: o.Kind.String()}
+		text = &board.Alert{Level: level, Beep: o.Enforced, Text: shownText(o.Board, o.Message, o.Kind.String()+": see the arbiter"), Kind: o.Kind.String()}
 		if len(o.Squares) > 0 {
 			lit = t.lights(board.ColorAttn, o.Squares)
 		}
@@ -323,7 +328,7 @@ func (t *Table) tell(s Sender, o arbiter.Output) error {
 		for i, f := range o.Fixes {
 			sq[i] = f.Square
 		}
-		text = &board.Alert{Level: board.AlertError, Beep: true, Text: o.Reason, Kind: arbiter.RecoveryAlert.String()}
+		text = &board.Alert{Level: board.AlertError, Beep: true, Text: shownText(o.Board, o.Reason, "restore the position: see the lit squares"), Kind: arbiter.RecoveryAlert.String()}
 		lit = t.lights(board.ColorBad, sq)
 	case arbiter.MoveMade:
 		if !t.shown {
@@ -336,6 +341,19 @@ func (t *Table) tell(s Sender, o arbiter.Output) error {
 		return nil
 	}
 	return t.display(s, text, lit)
+}
+
+// shownText is the first of texts, not empty, that fits a board's
+// display (board.Fit): an alert's own board text, then its message, then
+// a short text of its kind.
+func shownText(texts ...string) string {
+	var some []string
+	for _, t := range texts {
+		if t != "" {
+			some = append(some, t)
+		}
+	}
+	return board.Fit(some...)
 }
 
 // lights lights squares in colour, blinking, in the board's numbering.

@@ -327,3 +327,33 @@ func TestAckMoveSquares(t *testing.T) {
 		})
 	}
 }
+
+// Every text a board with a display is sent is written for it (issue 35
+// §5): at most board.MaxText bytes, shorter rather than cut. An incorrect
+// claim with its intended move written, whose audit reads "White claims a
+// draw with the intended move Nf3: incorrect, the game goes on; 2m0s
+// added to Black's clock", shows its penalty whole on the board.
+func TestBoardTextsFit(t *testing.T) {
+	g, rec := newPanelGame(t, "chess", "")
+	g.setUp()
+	_, err := g.d.ClaimDraw(g.ctx, g.id, rules.White, "g1f3", "chief", "claimed with the move written")
+	require.NoError(t, err)
+	g.settle()
+	claims := g.actions()["draw-claim"]
+	require.Len(t, claims, 1)
+	require.Greater(t, len(claims[0].Data), board.MaxText, "the audit's text is the long one")
+	text, _ := rec.shown()
+	assert.Equal(t, "White's claim incorrect: 2m0s to Black", text.Text)
+	// Black, not to move, presses the claim button: the reason fits.
+	g.button(arbiter.ClaimPressed, rules.Black, g.d.Now())
+	text, _ = rec.shown()
+	assert.Equal(t, "Black's claim button: Black is not to move", text.Text)
+	for _, m := range rec.messages() {
+		switch m := m.(type) {
+		case *board.Alert:
+			assert.LessOrEqual(t, len(m.Text), board.MaxText, "%q", m.Text)
+		case *board.AckMove:
+			assert.LessOrEqual(t, len(m.Text), board.MaxText, "%q", m.Text)
+		}
+	}
+}
