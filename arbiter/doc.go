@@ -30,15 +30,19 @@
 // # Modes
 //
 // A session is in one mode at a time (mode.go), and each mode has its
-// own step when the board has settled, the way a raft node steps by its
-// role:
+// own step function (step.go), the way an etcd raft node steps by its
+// role: Handle and Tick do what every input needs, then the mode's step
+// decides what the input means, passing what it treats as every mode
+// does to stepAny, and, for the set-up and an adjustment, what they leave
+// alone to the mode they interrupted. The board settled (Tick) and the
+// board changed are inputs the session gives itself:
 //
 //	mode         what it waits for                 a settle               a press
 //	setting up   the board to show the position    starts the game        ignored
 //	reading      a move                            a move on release,     the move, an
 //	                                                a retraction,          ambiguity or an
 //	                                                unmatched → recovery   illegal move
-//	adjusting    the side to move's adjustment     ends it at baseline    judged as reading
+//	adjusting    the side to move's adjustment     ends it at baseline    as the mode beneath
 //	prompting    the answer to a press's question  nothing                judged again
 //	recovering   the board put back                nothing                recovery alert *
 //	unmatched    the board put back, or a legal    nothing                recovery alert *

@@ -3,9 +3,9 @@ package arbiter
 import "time"
 
 // mode is what a session does with what the board shows: one at a time,
-// each with its own step at a settle (Session.Tick) and its own answer to
-// a press. The package doc draws the modes and the transitions between
-// them.
+// each with its own step function (step.go), which decides what every
+// input means in that mode. The package doc draws the modes and the
+// transitions between them; this file holds the transitions.
 type mode uint8
 
 const (
@@ -103,44 +103,71 @@ func (s *Session) endOverlay() {
 		s.mode = s.idle()
 	}
 	s.under = modeReading
+	s.adjusted = false
 }
 
 // endRecovery ends a recovery (beneath an adjustment or the set-up too).
 func (s *Session) endRecovery() { s.setBase(s.idle()) }
 
-// startAdjusting enters modeAdjusting at the press e. It may interrupt
-// any mode but the set-up: a recovery goes on beneath it, a press's
-// question stays open.
-func (s *Session) startAdjusting(e Event) {
-	s.under, s.mode = s.mode, modeAdjusting
-	s.adjusted = false
-	s.lastChange = e.At // adjust mode ends after the board has settled from now
-	s.note(e.At, "adjust mode")
+// enterSettingUp makes the session wait for the board to show the
+// position, beneath which the mode it was in resumes.
+func (s *Session) enterSettingUp() {
+	if s.mode != modeSettingUp {
+		s.under, s.mode = s.base(), modeSettingUp
+	}
 }
 
-// endAdjusting ends an adjustment at the player's press e (late: a press
-// held for a state dump): the interrupted mode resumes, or a recovery
-// starts if the position was altered.
-func (s *Session) endAdjusting(out []Output, e Event, late bool) []Output {
+// endQuestion ends prompting, beneath an adjustment or the set-up too,
+// once a press's question no longer waits for its answer (a strict
+// touch-move refusal, the window's end).
+func (s *Session) endQuestion() {
+	if s.base() == modePrompting {
+		s.setBase(modeReading)
+	}
+}
+
+// endWindow ends the modes of the window, which end with it (a move
+// committed, a take-back): an adjustment, a press's question.
+func (s *Session) endWindow() {
+	if s.mode == modeAdjusting {
+		s.endOverlay()
+	}
+	s.endQuestion()
+}
+
+// startAdjusting enters modeAdjusting at the press in. It may interrupt
+// any mode but the set-up: a recovery goes on beneath it, a press's
+// question stays open.
+func (s *Session) startAdjusting(out []Output, in input) []Output {
+	s.under, s.mode = s.mode, modeAdjusting
+	s.adjusted = false
+	s.lastChange = in.At // adjust mode ends after the board has settled from now
+	s.note(in.At, "adjust mode")
+	return out
+}
+
+// endAdjusting ends an adjustment at the player's press in: the
+// interrupted mode resumes, or a recovery starts if the position was
+// altered.
+func (s *Session) endAdjusting(out []Output, in input) []Output {
 	s.endOverlay()
-	s.note(e.At, "adjust mode ended")
-	t, err := s.currentTurn()
-	// A press recovered from a state dump is judged after the board
-	// has moved on; the altered position can no longer be told from a
-	// move made after the adjustment, so only a timely press checks.
-	if err == nil && !late && t.sig(s.obs) != "" {
-		out = append(out, s.alert(AdjustAlert, e.Side, e.At, "position altered during adjusting: restore it", true).shown("position altered while adjusting: restore it"))
-		return s.enterRecovery(out, e.At, "position altered during adjusting")
+	s.note(in.At, "adjust mode ended")
+	// A press held for a state dump is judged after the board has moved
+	// on; the altered position can no longer be told from a move made
+	// after the adjustment, so only a timely press checks.
+	if t := s.currentTurn(); !in.held && t.sig(s.obs) != "" {
+		out = append(out, s.alert(AdjustAlert, in.Side, in.At, "position altered during adjusting: restore it", true).shown("position altered while adjusting: restore it"))
+		return s.enterRecovery(out, in.At, "position altered during adjusting")
 	}
 	return out
 }
 
-// stepAdjusting is a settled board while adjusting: the adjustment ends
+// settleAdjusting is a settled board while adjusting: the adjustment ends
 // by itself once the board is back at its baseline after a lift (or has
 // stayed there for Config.RecoveryAfter), and the player's closing press
 // is then due. Nothing else is judged.
-func (s *Session) stepAdjusting(out []Output, t *turn, now, horizon time.Duration) []Output {
-	if t.sig(s.obs) == "" && (s.adjusted || horizon-s.lastChange >= s.cfg.RecoveryAfter) {
+func (s *Session) settleAdjusting(out []Output, now time.Duration) []Output {
+	if s.currentTurn().sig(s.obs) == "" && (s.adjusted || s.horizon(now)-s.lastChange >= s.cfg.RecoveryAfter) {
 		s.endOverlay()
 		s.autoEnd = true
 		s.note(now, "adjust mode ended: board back at its baseline")
@@ -148,12 +175,13 @@ func (s *Session) stepAdjusting(out []Output, t *turn, now, horizon time.Duratio
 	return out
 }
 
-// stepReading is a settled board while reading: a move completed on
+// settleReading is a settled board while reading: a move completed on
 // release is committed (or asked about), and so is one whose player has
 // pressed already (pressedAlready); a change of the last move is judged
 // as a retraction, and a board that has matched no legal move for
 // Config.RecoveryAfter is to be put right.
-func (s *Session) stepReading(out []Output, t *turn, now, horizon time.Duration) []Output {
+func (s *Session) settleReading(out []Output, now time.Duration) []Output {
+	t := s.currentTurn()
 	sig := t.sig(s.obs)
 	if sig == "" {
 		return out
@@ -175,11 +203,23 @@ func (s *Session) stepReading(out []Output, t *turn, now, horizon time.Duration)
 	if o, ok := s.judgeRetraction(out, t, now); ok {
 		return o
 	}
-	if idx, err := t.match(s.obs, s.lifted, s.lossy); err == nil && !s.cfg.JudgeAtPress && horizon-s.lastChange >= s.cfg.RecoveryAfter && len(idx) == 0 {
+	if idx, err := t.match(s.obs, s.lifted, s.lossy); err == nil && !s.cfg.JudgeAtPress && s.horizon(now)-s.lastChange >= s.cfg.RecoveryAfter && len(idx) == 0 {
 		out = s.enterRecovery(out, now, "")
 		s.setBase(modeUnmatched)
 	}
 	return out
+}
+
+// putRight ends a recovery (beneath an adjustment or the set-up too) when
+// the board shows the position again; done reports that it did.
+func (s *Session) putRight(out []Output, at time.Duration) (_ []Output, done bool) {
+	if s.currentTurn().sig(s.obs) != "" {
+		return out, false
+	}
+	s.endRecovery()
+	s.alerted = ""
+	out = append(out, Recovery{At: at, Done: true})
+	return s.retractionDone(out, at), true
 }
 
 // pressedAlready reports whether the board's own clock shows the side to
