@@ -76,11 +76,15 @@
 // The set-up and an adjustment interrupt the mode beneath them and
 // resume it when they end: a recovery asked for during an adjustment
 // goes on after it, and a press's question stays open through a
-// recovery. The end of the game is no mode: the result stops all
-// judging, but the board is still watched, so that a recovery under way
-// is reported put right and the console can take the last move back.
-// Lost frames (stale, waiting for a state dump) hold presses for the dump
-// in whatever mode the session is.
+// recovery. Every step leaves the mode and the facts kept beside it
+// (a press's question, a retraction open, presses held for a dump)
+// consistent; the tests check it after every step (Session.check).
+//
+// The end of the game is no mode: the result stops all judging, but the
+// board is still watched, so that a recovery under way is reported put
+// right and the console can take the last move back. Lost frames (stale,
+// waiting for a state dump) hold presses for the dump in whatever mode
+// the session is.
 //
 // A board that keeps its own log of the game (a DGT board's EEPROM) can
 // be asked for it when it comes back after a host crash or a link down

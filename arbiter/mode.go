@@ -1,11 +1,15 @@
 package arbiter
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // mode is what a session does with what the board shows: one at a time,
 // each with its own step function (step.go), which decides what every
 // input means in that mode. The package doc draws the modes and the
-// transitions between them; this file holds the transitions.
+// transitions between them; this file holds the transitions and the
+// invariants of the mode and the facts kept beside it (check).
 type mode uint8
 
 const (
@@ -231,4 +235,43 @@ func (s *Session) putRight(out []Output, at time.Duration) (_ []Output, done boo
 // judged only at its press.
 func (s *Session) pressedAlready() bool {
 	return s.clockTurnKnown && s.clockTurn == s.pos.Turn().Other() && !s.cfg.JudgeAtPress
+}
+
+// check reports how the session's mode and the facts kept beside it
+// disagree, or nil: what every step must leave true (invariants). The
+// tests check it after every step (export_test.go).
+func (s *Session) check() error {
+	if s.mode > modeUnmatched || s.under > modeUnmatched {
+		return fmt.Errorf("mode %d beneath %d: no such mode", s.under, s.mode)
+	}
+	for _, inv := range invariants {
+		if !inv.holds(s) {
+			return fmt.Errorf("%s (%v beneath %v)", inv.broken, s.under, s.mode)
+		}
+	}
+	return nil
+}
+
+// invariants are what every step leaves true of a session's mode and
+// the facts kept beside it, each with what it is when broken.
+var invariants = []struct {
+	holds  func(s *Session) bool
+	broken string
+}{
+	{func(s *Session) bool { return !s.under.overlays() }, "the set-up or an adjustment beneath another mode"},
+	{func(s *Session) bool { return s.mode.overlays() || s.under == modeReading }, "a mode beneath one that interrupts nothing"},
+	{func(s *Session) bool { return s.base() != modePrompting || s.prompt.press }, "prompting with no press's question open"},
+	{func(s *Session) bool { return !s.prompt.press || s.base() != modeReading }, "a press's question open while reading"},
+	{func(s *Session) bool { return !s.prompt.press || s.prompt.idx != nil }, "a press's question with no candidates"},
+	{func(s *Session) bool { return s.prompt.idx == nil || s.turn != nil && s.turn.pos == s.pos }, "a question about another position's moves"},
+	{func(s *Session) bool { return s.base() != modeUnmatched || !s.cfg.JudgeAtPress }, "unmatched where moves are judged at the press"},
+	{func(s *Session) bool { return !s.adjusted || s.mode == modeAdjusting }, "an adjustment's lift noted outside an adjustment"},
+	{func(s *Session) bool { return !s.autoEnd || s.mode != modeAdjusting }, "an adjustment ended by itself still under way"},
+	{func(s *Session) bool { return s.setupTold == "" || s.mode == modeSettingUp }, "a set-up alert kept after the set-up"},
+	{func(s *Session) bool { return !s.rs.open || s.recovering() || s.over.Over() }, "a retraction being put right outside a recovery"},
+	{func(s *Session) bool { return !s.rs.held || s.rs.open }, "the clock held for a retraction that is not open"},
+	{func(s *Session) bool { return len(s.held) == 0 || s.stale }, "presses held with no state dump awaited"},
+	{func(s *Session) bool { return !s.recalling }, "the board's log still being read after its event"},
+	{func(s *Session) bool { return !s.pressDue || len(s.history) > 0 && s.cfg.Completion == OnRelease }, "a press due for no move completed on release"},
+	{func(s *Session) bool { return s.last == nil || len(s.history) > 0 && s.cfg.TouchMove == Off }, "the last move watched where touches bind, or none was made"},
 }
