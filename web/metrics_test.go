@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -105,4 +106,21 @@ func TestMetricsRegistryPerSite(t *testing.T) {
 		require.Equal(t, http.StatusOK, rec.Code)
 		assert.Contains(t, rec.Body.String(), "arbiter_moves_total ")
 	}
+}
+
+// The daemon's other parts (the broadcast pushes, the backups) put their
+// metrics on the site's /metrics through Config.Metrics.
+func TestMetricsOfOtherParts(t *testing.T) {
+	e := newEvent(t)
+	cfg := testConfig()
+	extra := prometheus.NewCounter(prometheus.CounterOpts{Name: "arbiter_test_other_part_total", Help: "A part's count."})
+	extra.Add(3)
+	cfg.Metrics = []prometheus.Collector{extra}
+	s := New(e.d, cfg, slog.New(slog.DiscardHandler))
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodGet, "/metrics", nil)
+	req.RemoteAddr = "127.0.0.1:40000"
+	s.ServeHTTP(rec, req)
+	require.Equal(t, http.StatusOK, rec.Code)
+	assert.Contains(t, rec.Body.String(), "\narbiter_test_other_part_total 3\n")
 }

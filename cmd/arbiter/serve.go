@@ -105,7 +105,7 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	if err != nil {
 		return err
 	}
-	push, err := broadcast.New(db, d.Name(), cfg.Broadcast.Push, log.With("part", "broadcast"))
+	push, err := broadcast.New(db, d.Name(), broadcastPushes(cfg), log.With("part", "broadcast"))
 	if err != nil {
 		return withCode(exitConfig, err)
 	}
@@ -236,7 +236,9 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	}
 
 	// The web pages.
-	site := web.New(d, webConfig(cfg), log.With("part", "web"))
+	wc := webConfig(cfg)
+	wc.Metrics = append(wc.Metrics, push.Collector())
+	site := web.New(d, wc, log.With("part", "web"))
 	// On the site, so it gets its security headers. The site serves
 	// /metrics itself, only for http.metrics_allow.
 	site.Handle("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -301,6 +303,7 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	cancel()
 	wg.Wait()
 	<-rawDone
+	flushBroadcast(push, cmd.OutOrStdout(), log)
 	log.Info("stopped")
 	return errors.Join(runErr, rawErr)
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/netip"
@@ -10,6 +12,7 @@ import (
 	"arbiter/demo"
 	"arbiter/director"
 	"arbiter/export"
+	"arbiter/internal/broadcast"
 	"arbiter/internal/config"
 	"arbiter/store"
 	"arbiter/web"
@@ -126,4 +129,26 @@ func loopbackListen(listen string) bool {
 	}
 	a, err := netip.ParseAddr(h)
 	return err == nil && a.Unmap().IsLoopback()
+}
+
+// broadcastPushes are the pushes of broadcast.push, each with its token
+// (token, or the variable token_env names).
+func broadcastPushes(cfg *config.Config) []broadcast.Push {
+	var out []broadcast.Push
+	for _, p := range cfg.Broadcast.Push {
+		out = append(out, broadcast.Push{URL: p.URL, Tournament: p.Tournament, Round: p.Round, Token: p.PushToken(), Format: p.Format})
+	}
+	return out
+}
+
+// flushBroadcast sends what the broadcast pushes have pending once the
+// event has stopped, for at most broadcast.DefaultFlushWait, and says what
+// it could not send.
+func flushBroadcast(push *broadcast.Pusher, out io.Writer, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), broadcast.DefaultFlushWait)
+	defer cancel()
+	if err := push.Flush(ctx); err != nil {
+		log.Error("broadcast: rounds not sent before the stop", "err", err)
+		fmt.Fprintln(out, "arbiter:", err)
+	}
 }
