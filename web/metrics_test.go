@@ -40,6 +40,8 @@ func TestMetrics(t *testing.T) {
 	// A request to count under its route.
 	code, _, _ := c.get("/api/tables")
 	require.Equal(t, http.StatusOK, code)
+	code, _, _ = c.get("/api/v1/games/999")
+	require.Equal(t, http.StatusNotFound, code)
 	body, fams := scrape(t, c)
 
 	for _, tt := range []struct {
@@ -78,13 +80,20 @@ func TestMetrics(t *testing.T) {
 		assert.Contains(t, body, name+"_count ")
 		assert.Contains(t, body, name+`_bucket{le="+Inf"} `)
 	}
+	// Requests by route and status code.
 	var routes []string
 	for _, m := range fams["arbiter_http_request_duration_seconds"].Metric {
+		labels := map[string]string{}
 		for _, l := range m.Label {
-			routes = append(routes, l.GetValue())
+			labels[l.GetName()] = l.GetValue()
 		}
+		routes = append(routes, labels["route"]+" "+labels["code"])
 	}
-	assert.Contains(t, routes, "GET /api/tables")
+	assert.Contains(t, routes, "GET /api/tables 200")
+	assert.Contains(t, routes, "GET /api/v1/games/{id} 404")
+	// What build runs.
+	require.Contains(t, fams, "go_build_info")
+	assert.Equal(t, dto.MetricType_GAUGE, fams["go_build_info"].GetType())
 	assert.Equal(t, "no board", fams["arbiter_boards"].Metric[0].Label[0].GetValue())
 
 	problems, err := promlint.New(strings.NewReader(body)).Lint()

@@ -113,7 +113,8 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
-	backupErr := startBackups(ctx, &wg, cfg, db, log.With("part", "backup"))
+	backups := backup.NewMetrics()
+	backupErr := startBackups(ctx, &wg, cfg, db, backups, log.With("part", "backup"))
 	done, doneMsg := d.Done(), "arbiter: every tournament is complete"
 	if cfg.Federation.Role != "" {
 		fed, err := startFederation(ctx, &wg, cfg.Federation, db, d, log.With("part", "federation"))
@@ -237,7 +238,7 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 
 	// The web pages.
 	wc := webConfig(cfg)
-	wc.Metrics = append(wc.Metrics, push.Collector())
+	wc.Metrics = append(wc.Metrics, push.Collector(), backups, buildInfoMetric())
 	site := web.New(d, wc, log.With("part", "web"))
 	// On the site, so it gets its security headers. The site serves
 	// /metrics itself, only for http.metrics_allow.
@@ -336,7 +337,7 @@ func health(db *store.DB, raw *store.RawLog, backupErr *atomic.Pointer[error]) e
 // database (for "arbiter db backup" while the event runs) and, when
 // backup.dir is set, writes automatic backups. The returned pointer holds
 // the last automatic backup's error, nil while they work.
-func startBackups(ctx context.Context, wg *sync.WaitGroup, cfg *config.Config, db *store.DB, log *slog.Logger) *atomic.Pointer[error] {
+func startBackups(ctx context.Context, wg *sync.WaitGroup, cfg *config.Config, db *store.DB, metrics *backup.Metrics, log *slog.Logger) *atomic.Pointer[error] {
 	var last atomic.Pointer[error]
 	if ln, err := backup.Listen(db); err != nil {
 		log.Warn("no backup socket: \"arbiter db backup\" will not work while the event runs", "err", err)
@@ -346,7 +347,7 @@ func startBackups(ctx context.Context, wg *sync.WaitGroup, cfg *config.Config, d
 	if cfg.Backup.Dir == "" {
 		return &last
 	}
-	auto := &backup.Auto{DB: db, Dir: cfg.Backup.Dir, Every: cfg.Backup.Every, Keep: cfg.Backup.Keep, Now: time.Now, Log: log,
+	auto := &backup.Auto{DB: db, Dir: cfg.Backup.Dir, Every: cfg.Backup.Every, Keep: cfg.Backup.Keep, Now: time.Now, Log: log, Metrics: metrics,
 		Failed: func(err error) {
 			if err == nil {
 				last.Store(nil)
