@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -28,9 +29,9 @@ type siteMetrics struct {
 }
 
 // newSiteMetrics returns a registry with the Go runtime's and the
-// process's metrics, the event's (the director's collector and the
-// daemon's other parts') and the site's.
-func newSiteMetrics(event ...prometheus.Collector) *siteMetrics {
+// process's metrics, the event's (the director's collector) and the
+// site's.
+func newSiteMetrics(event prometheus.Collector) *siteMetrics {
 	m := &siteMetrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -47,12 +48,22 @@ func newSiteMetrics(event ...prometheus.Collector) *siteMetrics {
 		collectors.NewBuildInfoCollector(),
 		m.requests, m.streams, m.dropped, m.sent,
 	)
-	for _, c := range event {
-		if c != nil {
-			m.reg.MustRegister(c)
-		}
+	if event != nil {
+		m.reg.MustRegister(event)
 	}
 	return m
+}
+
+// RegisterMetrics adds the metrics of the daemon's other parts (the
+// broadcast pushes, the backups, the build) to the site's /metrics. A
+// collector whose metrics the registry has already is refused.
+func (s *Site) RegisterMetrics(cs ...prometheus.Collector) error {
+	for _, c := range cs {
+		if err := s.stats.reg.Register(c); err != nil {
+			return fmt.Errorf("metrics: %w", err)
+		}
+	}
+	return nil
 }
 
 // observe records how long a request took, under the route pattern that

@@ -118,14 +118,14 @@ func TestMetricsRegistryPerSite(t *testing.T) {
 }
 
 // The daemon's other parts (the broadcast pushes, the backups) put their
-// metrics on the site's /metrics through Config.Metrics.
+// metrics on the site's /metrics.
 func TestMetricsOfOtherParts(t *testing.T) {
 	e := newEvent(t)
-	cfg := testConfig()
 	extra := prometheus.NewCounter(prometheus.CounterOpts{Name: "arbiter_test_other_part_total", Help: "A part's count."})
 	extra.Add(3)
-	cfg.Metrics = []prometheus.Collector{extra}
-	s := New(e.d, cfg, slog.New(slog.DiscardHandler))
+	s := New(e.d, testConfig(), slog.New(slog.DiscardHandler))
+	require.NoError(t, s.RegisterMetrics(extra))
+	require.Error(t, s.RegisterMetrics(extra), "twice")
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodGet, "/metrics", nil)
 	req.RemoteAddr = "127.0.0.1:40000"

@@ -33,8 +33,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"arbiter/director"
 	"arbiter/export"
 )
@@ -98,9 +96,6 @@ type Config struct {
 	MetricsAllow []string
 	// SecureCookies marks the session cookie Secure on every request.
 	SecureCookies bool
-	// Metrics are the daemon's other parts' metrics (the broadcast
-	// pushes, the backups), served at /metrics with the event's.
-	Metrics []prometheus.Collector
 }
 
 // User is one console login. Password is stored as a bcrypt or argon2id
@@ -123,7 +118,7 @@ func New(d *director.Director, cfg Config, log *slog.Logger) *Site {
 		closing:     make(chan struct{}), limit: newLoginLimit(), now: time.Now,
 		metricsAllow: loopback, feed: newLiveFeed(),
 	}
-	s.stats = newSiteMetrics(append([]prometheus.Collector{d.Collector()}, cfg.Metrics...)...)
+	s.stats = newSiteMetrics(d.Collector())
 	s.reports = export.WithEvent(d, d.DB(), cfg.Event)
 	s.users = slices.Clone(cfg.Users)
 	// CheckConfig has refused bad entries before the daemon started; the

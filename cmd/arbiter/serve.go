@@ -237,9 +237,10 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	}
 
 	// The web pages.
-	wc := webConfig(cfg)
-	wc.Metrics = append(wc.Metrics, push.Collector(), backups, buildInfoMetric())
-	site := web.New(d, wc, log.With("part", "web"))
+	site := web.New(d, webConfig(cfg), log.With("part", "web"))
+	if err := site.RegisterMetrics(push.Collector(), backups, buildInfoMetric()); err != nil {
+		return err
+	}
 	// On the site, so it gets its security headers. The site serves
 	// /metrics itself, only for http.metrics_allow.
 	site.Handle("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -19,6 +19,7 @@ import (
 	"arbiter/demo"
 	"arbiter/director"
 	"arbiter/export"
+	"arbiter/internal/broadcast"
 	"arbiter/internal/config"
 	"arbiter/store"
 	"arbiter/web"
@@ -29,7 +30,7 @@ import (
 func TestWiring(t *testing.T) {
 	cfg, err := config.Load(filepath.Join("testdata", "wiring", "arbiter.yaml"), nil)
 	require.NoError(t, err)
-	dc, wc, mc := directorConfig(cfg), webConfig(cfg), demoConfig(cfg)
+	dc, wc, mc, bc := directorConfig(cfg), webConfig(cfg), demoConfig(cfg), broadcastPushes(cfg)
 	day := func(d int) time.Time { return time.Date(2026, 11, d, 0, 0, 0, 0, time.UTC) }
 	tests := []struct {
 		name      string
@@ -60,6 +61,8 @@ func TestWiring(t *testing.T) {
 		{"metrics allow", wc.MetricsAllow, []string{"192.168.1.10"}},
 		{"secure cookies", wc.SecureCookies, true},
 		{"demo", mc, demo.Config{Boards: 2, Speed: 4, Faults: 0.02, Seed: 7, Plies: 60, DGT: true, WhiteRight: true}},
+		{"broadcast", bc, []broadcast.Push{{URL: "https://lichess.org/api/broadcast/round/abcd1234/push", Tournament: "Shogi Open",
+			Round: 2, Token: "lip_wiring", Format: "kif"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,6 +86,7 @@ func TestWiring(t *testing.T) {
 	mapped("director.Tournament", dc.Tournaments[0], dc.Tournaments[1])
 	mapped("web.Config", wc)
 	mapped("demo.Config", mc)
+	mapped("broadcast.Push", bc[0])
 }
 
 // The site's check names the configuration file's keys, and a console is
