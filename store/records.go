@@ -58,6 +58,10 @@ type Player struct {
 	// BirthYear is the player's year of birth, 0 when not known. Added
 	// after schema 1's first release: older records read as 0.
 	BirthYear int `json:"birthYear,omitempty"`
+	// Birth is the full date of birth as TRF writes it (YYYY/MM/DD), ""
+	// when only the year (or nothing) is known. Added after schema 1's
+	// first release: older records read as "".
+	Birth string `json:"birth,omitempty"`
 	// Withdrawn players are paired no more: from round WithdrawnFrom on.
 	Withdrawn     bool `json:"withdrawn,omitempty"`
 	WithdrawnFrom int  `json:"withdrawnFrom,omitempty"`

@@ -301,7 +301,7 @@ type Tournament struct {
 // Player is a participant given in the configuration. Besides the name,
 // what the records carry when given: the rating, the FIDE id, the title
 // (GM, IM, FM, CM, WGM, WIM, WFM, WCM), the federation (a FIDE code such
-// as "NOR") and the year of birth.
+// as "NOR") and the date of birth (Birth, YYYY-MM-DD) or its year.
 type Player struct {
 	Name       string `mapstructure:"name"`
 	Rating     int    `mapstructure:"rating"`
@@ -309,6 +309,7 @@ type Player struct {
 	Title      string `mapstructure:"title"`
 	Federation string `mapstructure:"federation"`
 	BirthYear  int    `mapstructure:"birth_year"`
+	Birth      string `mapstructure:"birth"`
 }
 
 // Problem is one thing wrong with a configuration.
