@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -106,8 +107,12 @@ func tavreliRecord(s *Sheet, r *Replayed, cyrillic bool) (string, error) {
 	if s.Game.TimeControl != "" {
 		rec.SetTag("TimeControl", s.Game.TimeControl)
 	}
-	if r.Outcome.Over() {
+	if r.Outcome.Over() && r.Outcome.Reason != rules.NoReason {
 		rec.SetTag("Termination", r.Outcome.Reason.String())
+	}
+	mergeKept(s, rec.Tag, rec.SetTag)
+	if t, ok := rec.Tag("Termination"); ok && !knownReason(t, r.Outcome) {
+		rec.Tags = slices.DeleteFunc(rec.Tags, func(t tavreli.Tag) bool { return t.Name == "Termination" })
 	}
 	clocks, timed := remaining(s, r)
 	for i, m := range r.Moves {
@@ -235,12 +240,22 @@ func pgnText(s *Sheet, r *Replayed, newRecord func(*chess.Position, []rules.Move
 		}
 	}
 	rec.Result = resultToken(r.Outcome)
-	if r.Outcome.Over() {
+	if r.Outcome.Over() && r.Outcome.Reason != rules.NoReason {
 		rec.SetTag("Termination", chess.Termination(r.Outcome))
 		// The standard's Termination says "normal" for a resignation, an
 		// agreement, a claimed repetition or the 50-move rule alike: the
 		// stored reason says which.
 		rec.SetTag("Reason", r.Outcome.Reason.String())
+	}
+	mergeKept(s, rec.Tag, rec.SetTag)
+	// The Termination agrees with the result: a decided game whose reason
+	// is unknown ended normally as far as the record can tell; one still
+	// running is unterminated.
+	switch t, ok := rec.Tag("Termination"); {
+	case r.Outcome.Over() && (!ok || t == "unterminated"):
+		rec.SetTag("Termination", "normal")
+	case !r.Outcome.Over() && ok && t != "unterminated":
+		rec.SetTag("Termination", "unterminated")
 	}
 	var b strings.Builder
 	if err := chess.WritePGN(&b, rec); err != nil {
@@ -289,7 +304,33 @@ func kvaaText(s *Sheet, r *Replayed) (string, error) {
 			rec.Comments = append(rec.Comments, kvaa.Comment{Before: i + 1, Text: "[%clk " + FormatClock(c) + "]"})
 		}
 	}
+	mergeKept(s, rec.Tag, func(name, value string) { setKvaaTag(rec, name, tagSafe(value)) })
 	return rec.Format()
+}
+
+// mergeKept adds the tags kept from the record a game was imported from
+// (store.Game.Tags) to the tags a writer made (have, set): each fills a
+// tag the writer did not write or wrote unknown ("?", "-", "????.??.??");
+// for a game outside any tournament the record's Event, Site and Round
+// are the game's own and replace the writer's.
+func mergeKept(s *Sheet, have func(string) (string, bool), set func(name, value string)) {
+	for _, t := range s.Game.Tags {
+		cur, ok := have(t.Name)
+		switch {
+		case !ok, cur == "", cur == "?", cur == "-", cur == "????.??.??":
+		case s.Game.TournamentID == 0 && (t.Name == "Event" || t.Name == "Site" || t.Name == "Round"):
+		default:
+			continue
+		}
+		set(t.Name, t.Value)
+	}
+}
+
+// knownReason reports whether a record's Termination word agrees with
+// the outcome: a reason's name for a decided game.
+func knownReason(word string, o rules.Outcome) bool {
+	r, ok := rules.ParseReason(word)
+	return ok && o.Over() && r != rules.NoReason
 }
 
 // setKvaaTag sets a tag of a Kvaa record, in its place if it has it.
@@ -307,6 +348,9 @@ func setKvaaTag(rec *kvaa.Record, name, value string) {
 // the rules' own code when the final position ends the game that way,
 // otherwise the code of the stored reason.
 func kvaaTermination(r *Replayed) kvaa.Termination {
+	if r.Outcome.Reason == rules.NoReason {
+		return "" // the record does not say why
+	}
 	if p, ok := r.last().(*kvaa.Position); ok {
 		history := append([]rules.Position{r.Start}, r.After...)
 		history = history[:len(history)-1]

@@ -154,6 +154,17 @@ type Game struct {
 	// Position is the position after the last stored move, in the game's
 	// format, for quick display.
 	Position string `json:"position,omitempty"`
+	// Tags are the tags of the record the game was imported from that
+	// the game's other fields do not hold (Event, Site, the players' Elo
+	// and FIDE ids, ECO...), in the record's order, so that its exports
+	// carry them again.
+	Tags []Tag `json:"tags,omitempty"`
+}
+
+// Tag is one tag (header) of a game record: a name and its value.
+type Tag struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
 // Move is one move of a game, with the facts needed to print a scoresheet
