@@ -339,13 +339,20 @@ func pgnGames(importPGN func(io.Reader) ([]chess.Imported, error), data []byte) 
 		tag := func(n string) string { v, _ := rec.Tag(n); return v }
 		r := rawGame{first: tag("White"), second: tag("Black"), round: tag("Round"), board: tag("Board"),
 			started: recordDate(tag("Date")), result: rec.Result}
+		// The start to the second, which PGN's UTC tags give.
+		if d := recordDate(tag("UTCDate")); !d.IsZero() {
+			r.started = d
+			if at, err := time.Parse("15:04:05", tag("UTCTime")); err == nil {
+				r.started = d.Add(at.Sub(at.Truncate(24 * time.Hour)))
+			}
+		}
 		r.timeControl = recordTimeControl(tag("TimeControl"))
 		if own := tag("ArbiterTimeControl"); own != "" {
 			r.timeControl = recordTimeControl(own)
 		}
 		r.reason = reasonOf(tag("Reason"), func() (rules.Reason, bool) { x, ok := pgnReasons[tag("Termination")]; return x, ok })
 		r.tags = keptTags(rec.Tags, func(t chess.Tag) (string, string) { return t.Name, t.Value },
-			"White", "Black", "Result", "FEN", "SetUp", "Board", "Reason", "ArbiterTimeControl")
+			"White", "Black", "Result", "FEN", "SetUp", "Board", "Reason", "ArbiterTimeControl", "UTCDate", "UTCTime")
 		if _, ok := rec.Tag("FEN"); ok {
 			r.start = imp.Start.String()
 		}

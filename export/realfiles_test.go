@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -166,4 +167,37 @@ console.log(JSON.stringify({ moves: c.history().length, event: h.Event, eco: h.E
 `, file)
 	require.NoError(t, err, "%s\n%s", out, buf.String())
 	assert.JSONEq(t, `{"moves":9,"event":"Tata Steel Müller Memorial","eco":"C42","elo":"2715","termination":"normal","parsed":1,"parsedMoves":9}`, strings.TrimSpace(out))
+}
+
+// TestPGNUTCTags: a game's PGN says when it began in UTC (UTCDate and
+// UTCTime, which broadcasts show); a record that gives them is read to
+// that second and written back the same; a record with only its date gets
+// no made-up time.
+func TestPGNUTCTags(t *testing.T) {
+	f := newFixture(t)
+	s := f.sheet(t, "chess")
+	var buf bytes.Buffer
+	require.NoError(t, s.Write(&buf, "pgn"))
+	started := s.Game.Started.UTC()
+	assert.Contains(t, buf.String(), `[UTCDate "`+started.Format("2006.01.02")+`"]`)
+	assert.Contains(t, buf.String(), `[UTCTime "`+started.Format("15:04:05")+`"]`)
+
+	with := "[White \"A\"]\n[Black \"B\"]\n[Date \"2026.11.21\"]\n[UTCDate \"2026.11.20\"]\n[UTCTime \"23:30:05\"]\n[Result \"*\"]\n\n1. e4 *\n"
+	games, _, err := export.ReadGames("g.pgn", []byte(with), "")
+	require.NoError(t, err)
+	assert.Equal(t, "2026-11-20T23:30:05Z", games[0].Game.Started.Format(time.RFC3339))
+	s = &export.Sheet{Game: games[0].Game, Moves: games[0].Moves}
+	s.Game.ID = 1
+	buf.Reset()
+	require.NoError(t, s.Write(&buf, "pgn"))
+	assert.Contains(t, buf.String(), "[UTCDate \"2026.11.20\"]\n[UTCTime \"23:30:05\"]\n")
+
+	games, _, err = export.ReadGames("g.pgn", []byte("[White \"A\"]\n[Black \"B\"]\n[Date \"2026.11.21\"]\n[Result \"*\"]\n\n1. e4 *\n"), "")
+	require.NoError(t, err)
+	s = &export.Sheet{Game: games[0].Game, Moves: games[0].Moves}
+	s.Game.ID = 1
+	buf.Reset()
+	require.NoError(t, s.Write(&buf, "pgn"))
+	assert.Contains(t, buf.String(), `[UTCDate "2026.11.21"]`)
+	assert.NotContains(t, buf.String(), "UTCTime")
 }

@@ -152,9 +152,11 @@ func shogiText(s *Sheet, r *Replayed, write func(*kifu.Record) (string, error)) 
 	if s.Game.Round > 0 {
 		rec.Meta.Extra = append(rec.Meta.Extra, kifu.Header{Key: "Round", Value: round(s)})
 	}
+	// Each move's time in whole seconds, as the formats write it, so that
+	// KIF's running totals are the sums of the times its lines show.
 	used := moveTimes(s)
 	for i, m := range r.Moves {
-		rec.Moves = append(rec.Moves, kifu.RecordMove{USI: m.String(), Time: used[i]})
+		rec.Moves = append(rec.Moves, kifu.RecordMove{USI: m.String(), Time: used[i].Truncate(time.Second)})
 	}
 	rec.End = shogiTerminal(r.Outcome)
 	return write(rec)
@@ -222,6 +224,7 @@ func pgnText(s *Sheet, r *Replayed, newRecord func(*chess.Position, []rules.Move
 	if !s.EventDate.IsZero() {
 		tags = append(tags, chess.Tag{Name: "EventDate", Value: s.EventDate.UTC().Format("2006.01.02")})
 	}
+	tags = append(tags, utcTags(s.Game.Started)...)
 	tags = append(tags, playerTags("White", s.First)...)
 	tags = append(tags, playerTags("Black", s.Second)...)
 	rec.Tags = append(tags, rec.Tags...)
@@ -370,6 +373,21 @@ func kvaaTermination(r *Replayed) kvaa.Termination {
 // tagSafe replaces the quotes a Kvaa tag value cannot hold; the record
 // writer makes the value one line.
 func tagSafe(s string) string { return strings.ReplaceAll(s, `"`, "'") }
+
+// utcTags are the PGN UTCDate and UTCTime of a game's start, which
+// broadcasts show; a start at exactly midnight is a record's date without
+// its time (an imported one), and has no UTCTime.
+func utcTags(started time.Time) []chess.Tag {
+	if started.IsZero() {
+		return nil
+	}
+	u := started.UTC()
+	tags := []chess.Tag{{Name: "UTCDate", Value: u.Format("2006.01.02")}}
+	if !u.Equal(u.Truncate(24 * time.Hour)) {
+		tags = append(tags, chess.Tag{Name: "UTCTime", Value: u.Format("15:04:05")})
+	}
+	return tags
+}
 
 // playerTags are the PGN tags of what the tournament knows of a player:
 // WhiteElo, WhiteTitle and WhiteFideId (side "White"), those known.
