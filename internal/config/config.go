@@ -887,11 +887,23 @@ func (b Broadcast) problems(names map[string]bool) []Problem {
 		if p.Round < 0 || p.Round > 99 {
 			add(key+".round", p.Round, "must be between 1 and 99, or 0 for every round")
 		}
-		switch {
-		case p.Token != "" && p.TokenEnv != "":
+		if p.Token != "" && p.TokenEnv != "" {
 			add(key+".token", "(hidden)", "give token or token_env, not both")
-		case p.TokenEnv != "" && os.Getenv(p.TokenEnv) == "":
-			add(key+".token_env", p.TokenEnv, "the environment variable is not set")
+		}
+	}
+	return ps
+}
+
+// PushTokenProblems lists the broadcast pushes whose token_env names an
+// environment variable that is not set. Only the daemon, which pushes,
+// needs the tokens: serve refuses these, while the commands that read the
+// event (export, import) do not ask for them.
+func (c *Config) PushTokenProblems() []Problem {
+	var ps []Problem
+	for i, p := range c.Broadcast.Push {
+		if p.TokenEnv != "" && os.Getenv(p.TokenEnv) == "" {
+			key := fmt.Sprintf("broadcast.push[%d].token_env", i)
+			ps = append(ps, Problem{Key: key, Value: p.TokenEnv, Why: "the environment variable is not set: the push has no token", Line: c.lines.line(key)})
 		}
 	}
 	return ps
