@@ -19,8 +19,13 @@ func TestSystemdUnitVerifies(t *testing.T) {
 	unit, err := os.ReadFile("arbiter.service")
 	require.NoError(t, err)
 	text := string(unit)
-	for _, want := range []string{"DynamicUser=yes", "SupplementaryGroups=dialout", "StateDirectory=arbiter",
-		"ProtectSystem=strict", "--database %S/arbiter/event.db", "ExecReload=/bin/kill -HUP $MAINPID"} {
+	for _, want := range []string{"DynamicUser=yes", "SupplementaryGroups=dialout arbiter-config", "StateDirectory=arbiter",
+		"ProtectSystem=strict", "--database %S/arbiter/event.db", "ExecReload=/bin/kill -HUP $MAINPID",
+		// Every kind of serial board the README supports: USB, RS-232 and
+		// Bluetooth (DGT boards on /dev/rfcomm*).
+		"DeviceAllow=char-ttyACM rw", "DeviceAllow=char-ttyUSB rw", "DeviceAllow=char-ttyS rw", "DeviceAllow=char-rfcomm rw",
+		// The configuration is readable by the throwaway user's group.
+		"install -m 0640 -g arbiter-config my-event.yaml /etc/arbiter/arbiter.yaml"} {
 		assert.Contains(t, text, want)
 	}
 	analyze, err := exec.LookPath("systemd-analyze")
