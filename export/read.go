@@ -147,7 +147,13 @@ func ReadGames(name string, data []byte, options string) (games []Imported, warn
 	}
 	out := make([]Imported, 0, len(raws))
 	for i, r := range raws {
-		imp, err := r.build(game, options)
+		// Outside a tournament, the record's own rules (a Kvaa record's
+		// tags); in one, the tournament's.
+		opts := options
+		if opts == "" {
+			opts = r.options
+		}
+		imp, err := r.build(game, opts)
 		if err != nil {
 			return nil, warnings, fmt.Errorf("%s: game %d: %w", name, i+1, err)
 		}
@@ -191,6 +197,9 @@ type rawGame struct {
 	started, ended             time.Time
 	// tags are the record's tags that the fields above do not hold.
 	tags []store.Tag
+	// options are the rule options the record gives, "" for the game's
+	// defaults.
+	options string
 }
 
 // keptTags returns a record's tags but those its game's fields hold
@@ -451,9 +460,13 @@ func readKvaa(data []byte) ([]rawGame, error) {
 		if _, _, err := rec.Replay(); err != nil {
 			return nil, fmt.Errorf("game %d: %w", i+1, err)
 		}
+		r := rawGame{}
+		if cfg, err := rec.Config(); err == nil && cfg.String() != kvaa.DefaultConfig().String() {
+			r.options = cfg.String() // the rules the record was played under
+		}
 		tag := func(n string) string { v, _ := rec.Tag(n); return v }
-		r := rawGame{first: tag("South"), second: tag("North"), round: tag("Round"), board: tag("Board"),
-			started: recordDate(tag("Date"))}
+		r.first, r.second, r.round, r.board = tag("South"), tag("North"), tag("Round"), tag("Board")
+		r.started = recordDate(tag("Date"))
 		r.tags = keptTags(rec.Tags, func(t kvaa.Tag) (string, string) { return t.Name, t.Value },
 			"South", "North", "Result", "Board", "ArbiterTimeControl")
 		if rec.Result != rules.Ongoing {

@@ -308,6 +308,10 @@ func kvaaText(s *Sheet, r *Replayed) (string, error) {
 		}
 	}
 	mergeKept(s, rec.Tag, func(name, value string) { setKvaaTag(rec, name, tagSafe(value)) })
+	// A kept Termination agrees with the result, or goes.
+	if t, ok := rec.Tag("Termination"); ok && (t == string(kvaa.Unterminated)) == r.Outcome.Over() {
+		rec.Tags = slices.DeleteFunc(rec.Tags, func(t kvaa.Tag) bool { return t.Name == "Termination" })
+	}
 	return rec.Format()
 }
 

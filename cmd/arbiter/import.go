@@ -211,6 +211,9 @@ func (imp *importer) place(p *planned, g export.Imported) error {
 	if g.Game.Game != t.Game {
 		return fmt.Errorf("a %s game, but %s plays %s", g.Game.Game, t.Name, t.Game)
 	}
+	if g.Game.Options != t.Options {
+		return fmt.Errorf("the record was played under the options %q, but %s plays under %q", g.Game.Options, t.Name, t.Options)
+	}
 	first, err := imp.player(g.Game.First)
 	if err != nil {
 		return err
