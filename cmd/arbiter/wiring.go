@@ -7,7 +7,10 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"arbiter/demo"
 	"arbiter/director"
@@ -142,11 +145,16 @@ func broadcastPushes(cfg *config.Config) []broadcast.Push {
 }
 
 // flushBroadcast sends what the broadcast pushes have pending once the
-// event has stopped, for at most broadcast.DefaultFlushWait, and says what
-// it could not send.
+// event has stopped, for at most broadcast.DefaultFlushWait (a second
+// Ctrl-C or SIGTERM stops it at once), and says what it could not send.
 func flushBroadcast(push *broadcast.Pusher, out io.Writer, log *slog.Logger) {
 	ctx, cancel := context.WithTimeout(context.Background(), broadcast.DefaultFlushWait)
 	defer cancel()
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if n := len(push.Pending()); n > 0 {
+		fmt.Fprintf(out, "arbiter: sending %d broadcast rounds not yet accepted (up to %v; Ctrl-C again to stop now)\n", n, broadcast.DefaultFlushWait)
+	}
 	if err := push.Flush(ctx); err != nil {
 		log.Error("broadcast: rounds not sent before the stop", "err", err)
 		fmt.Fprintln(out, "arbiter:", err)
