@@ -162,7 +162,8 @@ func (p *Pusher) finish(o outcome) {
 	p.mu.Lock()
 	r := p.rounds[o.key]
 	accepted := r.finish(o, p.backoff)
-	failures, notBefore := r.failures, r.notBefore
+	failures := r.failures
+	next, _ := r.due(p.Interval) // the pause, or the interval when longer
 	p.mu.Unlock()
 	log := p.log.With("url", r.url, "tournament", t.Tournament, "round", o.key.round)
 	if o.sent && !o.canceled {
@@ -178,7 +179,7 @@ func (p *Pusher) finish(o outcome) {
 		log.Debug("broadcast: round pushed")
 		p.keepAccepted(r.url, o.digest, o.at)
 	case o.err != nil && !o.canceled:
-		log.Warn("broadcast: push failed, retrying", "err", o.err, "failures", failures, "retry", notBefore.Sub(o.at).Round(time.Millisecond))
+		log.Warn("broadcast: push failed, retrying", "err", o.err, "failures", failures, "retry", next.Sub(o.at).Round(time.Millisecond))
 	}
 }
 
