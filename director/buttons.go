@@ -9,7 +9,6 @@ import (
 	"arbiter/arbiter"
 	"arbiter/board"
 	"arbiter/rules"
-	"arbiter/rules/shogi"
 )
 
 // Board buttons for offers, claims and resignation (PROTOCOL 5.4, kinds
@@ -64,7 +63,8 @@ func (t *Table) boardButton(e arbiter.Event) {
 	name := t.rgame.SideName(e.Side)
 	if e.Recovered {
 		t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, Side: e.Side, At: e.At,
-			Message: fmt.Sprintf("a press of %s's %s button was lost on the way: press it again", name, button)})
+			Message: fmt.Sprintf("a press of %s's %s button was lost on the way: press it again", name, button),
+			Board:   fmt.Sprintf("%s: press the %s button again", name, button)})
 		return
 	}
 	d := t.notify
@@ -82,7 +82,7 @@ func (t *Table) boardButton(e arbiter.Event) {
 		t.panel.resign = &resignPress{side: e.Side, game: t.game.ID, at: e.At}
 		t.restoreDisplay(d.sender)
 	case arbiter.ClaimPressed:
-		if _, ok := t.session.Position().(*shogi.Position); ok {
+		if _, ok := t.session.Position().(rules.Declarer); ok {
 			_, err = d.declare(t, e.Side, who, why)
 		} else {
 			_, err = d.claimDraw(t, e.Side, "", who, why)
@@ -92,17 +92,28 @@ func (t *Table) boardButton(e arbiter.Event) {
 	case err == nil:
 	case IsBadRequest(err):
 		reason := strings.TrimPrefix(err.Error(), errBadInput.Error()+": ")
-		t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, Side: e.Side, At: e.At,
-			Message: fmt.Sprintf("%s's %s button: %s", name, button, reason)})
+		msg := fmt.Sprintf("%s's %s button: %s", name, button, reason)
+		t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, Side: e.Side, At: e.At, Message: msg,
+			Board: board.Fit(msg, fmt.Sprintf("%s's %s button: %s", name, button, firstClause(reason)),
+				fmt.Sprintf("%s's %s button refused: see the arbiter", name, button))})
 	default:
 		t.log.Error("board button", "button", button, "side", e.Side, "err", err)
 		t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, Side: e.Side, At: e.At,
-			Message: fmt.Sprintf("%s's %s button could not be acted on: %v", name, button, err)})
+			Message: fmt.Sprintf("%s's %s button could not be acted on: %v", name, button, err),
+			Board:   fmt.Sprintf("%s's %s button failed: call the arbiter", name, button)})
 	}
 }
 
-// offerPressed: side's offer button offers a draw (jishogi in shogi,
-// which has no draw by agreement), or accepts the opponent's open offer.
+// firstClause is a reason up to its first colon: "Black is not to move"
+// of "Black is not to move: only the player to move claims a draw".
+func firstClause(reason string) string {
+	first, _, _ := strings.Cut(reason, ": ")
+	return first
+}
+
+// offerPressed: side's offer button offers a draw (jishogi in a game
+// that counts a blocked game, shogi, which has no draw by agreement), or
+// accepts the opponent's open offer.
 // A second press by the offerer changes nothing.
 func (d *Director) offerPressed(t *Table, side rules.Color, who, why string) error {
 	if o := t.pendingOffer(); o != nil {
@@ -113,7 +124,7 @@ func (d *Director) offerPressed(t *Table, side rules.Color, who, why string) err
 		return err
 	}
 	kind := DrawOffer
-	if _, ok := t.session.Position().(*shogi.Position); ok {
+	if _, ok := t.session.Position().(rules.Impasser); ok {
 		kind = JishogiOffer
 	}
 	return d.offer(t, side, kind, who, why)
@@ -123,11 +134,11 @@ func (d *Director) offerPressed(t *Table, side rules.Color, who, why string) err
 // a resignation waiting to be confirmed, or the open offer; else nothing.
 func (t *Table) standing() *board.Alert {
 	if r := t.panel.resign; r != nil && t.game != nil && r.game == t.game.ID {
-		return &board.Alert{Level: board.AlertInfo, Beep: true,
+		return &board.Alert{Level: board.AlertInfo, Beep: true, Kind: "resign",
 			Text: t.rgame.SideName(r.side) + ": press resign again to resign"}
 	}
 	if text := t.offerText(); text != "" {
-		return &board.Alert{Level: board.AlertInfo, Text: text}
+		return &board.Alert{Level: board.AlertInfo, Text: text, Kind: "offer"}
 	}
 	return &board.Alert{Level: board.AlertClear}
 }
