@@ -13,9 +13,9 @@ import (
 	"arbiter/rules"
 )
 
-// FuzzReadGames: any file, in any record format, is read or refused with
-// an error, never a panic; what is read replays legally with its rules.
-func FuzzReadGames(f *testing.F) {
+// addGoldenRecords seeds a fuzz target with the golden record of every
+// format, by its file extension.
+func addGoldenRecords(f *testing.F) {
 	for _, name := range []string{"chess.pgn", "tensor.pgn", "shogi.kif", "shogi.csa", "shogi.ki2", "tavreli.latin", "tavreli.cyrillic", "kvaa.kvaa"} {
 		data, err := os.ReadFile(filepath.Join("testdata", name+".golden"))
 		require.NoError(f, err)
@@ -26,6 +26,12 @@ func FuzzReadGames(f *testing.F) {
 		}
 		f.Add(e, data)
 	}
+}
+
+// FuzzReadGames: any file, in any record format, is read or refused with
+// an error, never a panic; what is read replays legally with its rules.
+func FuzzReadGames(f *testing.F) {
+	addGoldenRecords(f)
 	f.Fuzz(func(t *testing.T, ext string, data []byte) {
 		games, _, err := export.ReadGames("f."+ext, data, "")
 		if err != nil {
@@ -52,16 +58,7 @@ func FuzzReadGames(f *testing.F) {
 // the same moves, result and players; and writing that again gives the
 // same file.
 func FuzzImportRoundTrip(f *testing.F) {
-	for _, name := range []string{"chess.pgn", "tensor.pgn", "shogi.kif", "shogi.csa", "shogi.ki2", "tavreli.latin", "tavreli.cyrillic", "kvaa.kvaa"} {
-		data, err := os.ReadFile(filepath.Join("testdata", name+".golden"))
-		require.NoError(f, err)
-		ext := map[string]string{"kif": "kifu", "ki2": "ki2u", "latin": "tav", "cyrillic": "tav"}
-		e := strings.SplitN(name, ".", 2)[1]
-		if x, ok := ext[e]; ok {
-			e = x
-		}
-		f.Add(e, data)
-	}
+	addGoldenRecords(f)
 	f.Add("pgn", []byte(realPGN))
 	f.Add("pgn", append([]byte("\uFEFF"), strings.ReplaceAll(realPGN, "\n", "\r\n")...))
 	f.Fuzz(func(t *testing.T, ext string, data []byte) {
