@@ -212,13 +212,17 @@ func configPlayers(tc Tournament) ([]store.Player, error) {
 
 // playerFromTRF is a player record of a players_trf file as the event
 // database stores it: the year of birth is the date's (YYYY/MM/DD or
-// YYYY), 0 when the file gives none.
+// YYYY), 0 when the file gives none; a whole date is kept as it is.
 func playerFromTRF(p trf.Player) store.Player {
-	year := 0
-	if y, err := strconv.Atoi(strings.SplitN(strings.TrimSpace(p.Birth), "/", 2)[0]); err == nil && y >= 1900 && y <= 2100 {
+	year, birth := 0, strings.TrimSpace(p.Birth)
+	if y, err := strconv.Atoi(strings.SplitN(birth, "/", 2)[0]); err == nil && y >= 1900 && y <= 2100 {
 		year = y
 	}
-	return store.Player{Name: p.Name, Rating: p.Rating, Title: p.Title, Federation: p.Federation, FideID: p.FideID, BirthYear: year}
+	rec := store.Player{Name: p.Name, Rating: p.Rating, Title: p.Title, Federation: p.Federation, FideID: p.FideID, BirthYear: year}
+	if d, err := time.Parse("2006/01/02", birth); err == nil && d.Year() == year {
+		rec.Birth = birth
+	}
+	return rec
 }
 
 // roundRobinRounds returns the number of rounds of a round robin of n

@@ -118,6 +118,12 @@ func TestServeRefusesBeforeOpeningTheDatabase(t *testing.T) {
 		{"missing file", []string{"--config", filepath.Join(dir, "no-such.yaml")}, "no such configuration file"},
 		{"empty file", []string{"--config", write("empty.yaml", "")}, "the file is empty"},
 		{"unknown key", []string{"--config", write("typo.yaml", "http:\n  listne: 127.0.0.1:0\n")}, "did you mean listen?"},
+		{"push token not set", []string{"--listen", "127.0.0.1:0", "--config", write("push.yaml", `tournaments:
+  - {name: Open, game: chess, system: round-robin, rounds: 1, players: [{name: A}, {name: B}]}
+broadcast:
+  push:
+    - {url: "https://lichess.org/api/broadcast/round/abcd1234/push", tournament: Open, round: 1, token_env: ARBITER_TEST_UNSET_PUSH_TOKEN}
+`)}, "line 5: broadcast.push[0].token_env"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fresh := filepath.Join(t.TempDir(), "new.db")
