@@ -203,14 +203,15 @@ func (db *DB) RawFrames(boardID string, from, to uint64) ([]Frame, error) {
 		if b == nil {
 			return fmt.Errorf("raw log of board %q: %w", boardID, ErrNotFound)
 		}
+		l := loc{bucketRaw, []byte(boardID)}
 		c := b.Cursor()
 		for k, v := c.Seek(u64key(from)); k != nil; k, v = c.Next() {
 			if to != 0 && beUint64(k) > to {
 				break
 			}
-			f, err := decode[Frame](v)
+			f, err := decode[Frame](l, k, v)
 			if err != nil {
-				return fmt.Errorf("raw frame %d of board %q: %w", beUint64(k), boardID, err)
+				return err
 			}
 			if f.Protocol == "" {
 				f.Protocol = board.ProtocolSensorboard // stored before frames named it
