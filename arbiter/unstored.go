@@ -1,0 +1,39 @@
+package arbiter
+
+import (
+	"fmt"
+	"time"
+)
+
+// A move the daemon could not store (its disk full, its database
+// refusing writes) was not acknowledged to the board: its mover, who saw
+// nothing happen, may make it again. Such a move is not final for the
+// players until it is stored. A mover who lifts it and puts it down again,
+// or takes it back and makes it again, makes the same move, never an
+// illegal one (nor a foul to report, nor a press out of turn); a board
+// that settles on anything else is to be put back to it, charged to
+// nobody. The storage fault is never a player's penalty.
+
+// SetUnstored tells the session which of its moves are not stored yet:
+// those from ply from on (0: every move is stored). The daemon sets it
+// when a move's write fails and clears it once the moves are stored.
+func (s *Session) SetUnstored(from int) { s.unstored = from }
+
+// lastUnstored reports whether the last move is one not stored yet.
+func (s *Session) lastUnstored() bool {
+	return s.unstored > 0 && len(s.history) >= s.unstored
+}
+
+// putBack asks for the last move, not stored yet, to be put back on the
+// board (it was taken back or changed), charged to nobody: the session
+// goes into recovery as for a retraction, without the penalty. The clock
+// is the daemon's to hold while its storage fails.
+func (s *Session) putBack(out []Output, at time.Duration) []Output {
+	prev := s.prevTurn()
+	mover := prev.pos.Turn()
+	move := s.lastMoveText()
+	s.last = nil
+	s.rs.open = true
+	s.note(at, "move %s changed before it was stored", move)
+	return s.enterRecovery(out, at, fmt.Sprintf("put back %s's move %s: it stands (not stored yet, no one's fault)", s.game.SideName(mover), move))
+}
