@@ -417,7 +417,7 @@ var directives = map[string]func(l *line){
 	"resolve":       func(l *line) { l.sc.result(l.sc.s.Resolve(l.f[2], l.ev.At)) },
 	"takeback":      func(l *line) { l.sc.result(l.sc.s.TakeBack(l.ev.At)) },
 	"claim":         func(l *line) { l.sc.result(l.sc.s.Claim(side(l.sc, l.f[2]), l.ev.At)) },
-	"unstored":      func(l *line) { l.sc.s.SetUnstored(l.num(2, 0)) },
+	"unstored":      func(l *line) { l.sc.collect(l.sc.s.SetUnstored(l.num(2, 0), l.ev.At)) },
 }
 
 // bare is a directive for an event of kind k with no arguments.

@@ -14,10 +14,23 @@ import (
 // that settles on anything else is to be put back to it, charged to
 // nobody. The storage fault is never a player's penalty.
 
-// SetUnstored tells the session which of its moves are not stored yet:
-// those from ply from on (0: every move is stored). The daemon sets it
-// when a move's write fails and clears it once the moves are stored.
-func (s *Session) SetUnstored(from int) { s.unstored = from }
+// SetUnstored tells the session at instant at which of its moves are not
+// stored yet: those from ply from on (0: every move is stored). The
+// daemon sets it when a move's write fails and clears it once the moves
+// are stored. A board that shows the last move taken back or changed when
+// it is cleared (the change not judged yet: a board whose time stood
+// still, a DGT board whose clock was stopped for the fault) is to be put
+// back, charged to nobody, as during the fault.
+func (s *Session) SetUnstored(from int, at time.Duration) []Output {
+	var out []Output
+	if from == 0 && s.lastUnstored() {
+		if t, err := s.currentTurn(); err == nil {
+			out, _ = s.judgeRetraction(out, t, at)
+		}
+	}
+	s.unstored = from
+	return out
+}
 
 // lastUnstored reports whether the last move is one not stored yet.
 func (s *Session) lastUnstored() bool {

@@ -124,6 +124,11 @@ type Director struct {
 	// boards come at once each pick a game no table plays.
 	waitMu sync.Mutex
 
+	// lost is what the tables could not store when the event stopped
+	// during a storage fault (storage.go).
+	lostMu sync.Mutex
+	lost   []string
+
 	// Watchers are told about games and decisions (the demo players).
 	watchMu  sync.Mutex
 	watchers []Watcher

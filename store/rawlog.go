@@ -164,6 +164,23 @@ func (l *RawLog) Flush() error {
 	return nil
 }
 
+// Unflushed says, for people, which frames wait in memory, not committed
+// yet (while the database refuses writes): a line per board, with the
+// numbers of its frames.
+func (l *RawLog) Unflushed() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	frames := map[string][]uint64{}
+	var boards []string
+	for _, f := range l.pending {
+		if frames[f.BoardID] == nil {
+			boards = append(boards, f.BoardID)
+		}
+		frames[f.BoardID] = append(frames[f.BoardID], f.Seq)
+	}
+	return describeFrames(boards, frames)
+}
+
 // Err returns the error of the last flush, nil if it succeeded.
 func (l *RawLog) Err() error {
 	l.mu.Lock()

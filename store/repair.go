@@ -380,6 +380,13 @@ func describeChanges(cs []change) []string {
 		}
 		out = append(out, describeChange(c))
 	}
+	return append(out, describeFrames(boards, frames)...)
+}
+
+// describeFrames says which raw frames of each board of boards frames
+// holds (their numbers, in order), a line per board.
+func describeFrames(boards []string, frames map[string][]uint64) []string {
+	var out []string
 	for _, b := range boards {
 		seqs := frames[b]
 		if len(seqs) == 1 {

@@ -302,7 +302,7 @@ func serve(ctx context.Context, cfg *config.Config, cfgPath string, exitWhenDone
 	wg.Wait()
 	<-rawDone
 	log.Info("stopped")
-	return errors.Join(runErr, rawErr)
+	return errors.Join(runErr, stoppedUnstored(cmd.ErrOrStderr(), log, db, d, raw, rawErr))
 }
 
 // testHookOpened, when set by a test, is given the database serve opened.
