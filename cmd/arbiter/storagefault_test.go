@@ -310,14 +310,15 @@ func TestStorageFaultOnDGTBus(t *testing.T) {
 }
 
 // TestServeFullDiskChild is the daemon TestServeStopsDuringStorageFault
-// stops: this test binary running the demo, whose database refuses
-// writes (as a full disk does) once moves have been stored.
+// stops: this test binary running the demo as "arbiter serve" does,
+// whose database refuses writes (as a full disk does) once moves have
+// been stored.
 func TestServeFullDiskChild(t *testing.T) {
 	path := os.Getenv("ARBITER_FULL_DISK_CHILD")
 	if path == "" {
 		t.Skip("runs only as the child of TestServeStopsDuringStorageFault")
 	}
-	testHookOpened = func(db *store.DB) {
+	fill := func(db *store.DB) {
 		go func() {
 			for {
 				time.Sleep(50 * time.Millisecond)
@@ -334,7 +335,17 @@ func TestServeFullDiskChild(t *testing.T) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
-	os.Exit(run(ctx, []string{"serve", "--database", path, "--listen", "127.0.0.1:0"}))
+	cmd := newServeCmd()
+	require.NoError(t, cmd.Flags().Set("database", path))
+	require.NoError(t, cmd.Flags().Set("listen", "127.0.0.1:0"))
+	cfg, err := config.Load("", cmd.Flags())
+	require.NoError(t, err)
+	err = serve(ctx, cfg, serveOptions{flags: cmd.Flags(), out: os.Stdout, opened: fill})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "arbiter:", err)
+		os.Exit(exitCode(err))
+	}
+	os.Exit(exitOK)
 }
 
 // SIGTERM while the disk is full: the daemon says what it could not store
@@ -354,9 +365,13 @@ func TestServeStopsDuringStorageFault(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
 	urlc := make(chan string, 1)
+	var told syncBuffer // what the daemon tells on its standard output
+	toldAll := make(chan struct{})
 	go func() {
+		defer close(toldAll)
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
+			fmt.Fprintln(&told, sc.Text())
 			if m := regexp.MustCompile(`live at (http://\S+)`).FindStringSubmatch(sc.Text()); m != nil {
 				urlc <- m[1]
 			}
@@ -383,9 +398,10 @@ func TestServeStopsDuringStorageFault(t *testing.T) {
 		return false
 	}, 60*time.Second, 50*time.Millisecond, "no game held with a move waiting")
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	<-toldAll
 	err = cmd.Wait()
 	require.NoError(t, err, "the daemon stopped during a storage fault with an error:\n%s", stderr.String())
-	report := stderr.String()
+	report := told.String()
 	t.Logf("the daemon's last words:\n%s", report)
 	require.Contains(t, report, "not stored:", report)
 	lost := regexp.MustCompile(`game (\d+) move (\d+) (\S+) \(table`).FindAllStringSubmatch(report, -1)
