@@ -69,6 +69,10 @@ func (d *Director) ApplyRound(ctx context.Context, r store.Round, firstBoard int
 	if firstBoard < 1 {
 		return false, fmt.Errorf("round %d of %s: first board %d: want 1 or more", r.Number, tr.rec.Name, firstBoard)
 	}
+	// From the commit until its games are started, no waiting game is
+	// started (startGames).
+	d.waitMu.Lock()
+	defer d.waitMu.Unlock()
 	onTable, err := d.applyRound(tr, r, firstBoard, who)
 	if err != nil || onTable == nil {
 		return false, err

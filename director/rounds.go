@@ -213,32 +213,28 @@ func (d *Director) newRound(ctx context.Context, id uint64, what, who, why strin
 	d.pairMu.Lock() // one pairing at a time
 	defer d.pairMu.Unlock()
 	for attempt := 1; ; attempt++ {
-		onTable, err := d.pairRound(id, tr, what, who, why, planner)
+		err := d.pairRound(ctx, id, tr, what, who, why, planner)
 		if errors.Is(err, store.ErrStale) && attempt < repairs {
 			d.log.Info("the tournament changed while its round was paired: pairing it again", "err", err)
 			continue
 		}
-		if err != nil {
-			return err
-		}
-		// Start the games on the tournament's tables, board n on table n.
-		return d.startGames(ctx, tr, onTable)
+		return err
 	}
 }
 
-// pairRound pairs the next round of tr's tournament with plan and stores
-// it; it returns the round's games by table number.
-func (d *Director) pairRound(id uint64, tr *tour, what, who, why string, planner planner) (map[int]*store.Game, error) {
+// pairRound pairs the next round of tr's tournament with plan, stores it
+// and starts its games.
+func (d *Director) pairRound(ctx context.Context, id uint64, tr *tour, what, who, why string, planner planner) error {
 	st, err := d.db.TournamentState(id)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	rec := st.Tournament
 	if !roundsComplete(st.Rounds) {
-		return nil, errRoundRunning
+		return errRoundRunning
 	}
 	if len(st.Rounds) >= rec.PlayedRounds() {
-		return nil, errTournamentOver
+		return errTournamentOver
 	}
 	number := len(st.Rounds) + 1
 	var pl *plan
@@ -250,7 +246,7 @@ func (d *Director) pairRound(id uint64, tr *tour, what, who, why string, planner
 			d.blockLocked(tr, number, nv)
 			d.mu.Unlock()
 		}
-		return nil, fmt.Errorf("pair round %d of %s: %w", number, rec.Name, err)
+		return fmt.Errorf("pair round %d of %s: %w", number, rec.Name, err)
 	}
 	nr := &store.NewRound{Round: store.Round{TournamentID: id, Number: number, PairedAt: d.wall(), Trace: pl.trace, How: pl.how},
 		From: st.Digest, Decided: map[int]*store.Action{}}
@@ -303,6 +299,11 @@ func (d *Director) pairRound(id uint64, tr *tour, what, who, why string, planner
 		data += ": " + pl.data
 	}
 	nr.Paired = &store.Action{Who: who, What: what, Why: why, Data: data, At: d.wall()}
+	// From the commit until its games are started, no waiting game is
+	// started (startWaiting): a board back meanwhile would pick a game of
+	// the new round that its own table is about to start.
+	d.waitMu.Lock()
+	defer d.waitMu.Unlock()
 	// Stored under the director's lock, as the arbiter's changes to the
 	// players and the tournament are: the store refuses the round if any
 	// of them came between (ErrStale).
@@ -314,18 +315,19 @@ func (d *Director) pairRound(id uint64, tr *tour, what, who, why string, planner
 	}
 	d.mu.Unlock()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if unblock {
 		d.resolveTournamentAlerts(id, who, "round "+strconv.Itoa(number)+" was paired ("+what+")")
 	}
 	d.log.Info("round paired", "tournament", rec.Name, "round", number, "boards", len(pl.boards), "bye", pl.bye, "how", pl.how)
 	d.hub.Publish(Update{Kind: "round", At: d.wall(), Data: map[string]any{"tournament": id, "round": number}})
+	// Start the games on the tournament's tables, board n on table n.
 	onTable := make(map[int]*store.Game, len(nr.Games))
 	for i, g := range nr.Games {
 		onTable[i+1] = g
 	}
-	return onTable, nil
+	return d.startGames(ctx, tr, onTable)
 }
 
 // tourName is the name of tr's tournament.
@@ -344,11 +346,10 @@ func (d *Director) roundGame(tr *tour, rec *store.Tournament, number, board int,
 
 // startGames starts each game on its table (by table number) of tr's
 // tournament, where the table's board is there; a game whose board is gone
-// waits for it. Games are started one at a time with the waiting games
-// (startWaiting), so that a board that comes meanwhile picks another.
+// waits for it. It is called with d.waitMu held from the round's commit
+// on, so that no board back meanwhile starts one of its games elsewhere
+// (startWaiting).
 func (d *Director) startGames(ctx context.Context, tr *tour, onTable map[int]*store.Game) error {
-	d.waitMu.Lock()
-	defer d.waitMu.Unlock()
 	d.mu.RLock()
 	tables := slices.Clone(d.tables)
 	d.mu.RUnlock()
