@@ -161,3 +161,40 @@ func TestStorageFaultAtStop(t *testing.T) {
 	assert.Contains(t, strings.Join(lost, "\n"), "clocks at the stop")
 	assert.Contains(t, lost[0], "game "+strconv.FormatUint(gameID, 10))
 }
+
+// A mate made while the database refuses writes: the game ends on the
+// board, and once the database takes writes again its last move is
+// stored, then its result, in that order.
+func TestStorageFaultMateStoredAfter(t *testing.T) {
+	d, db, t1, _, ctx, _, _ := heldGame(t)
+	geo := rules.NewRect(8, 8)
+	sq := func(name string) rules.Square { s, _ := geo.Lookup(name); return s }
+	gameID := t1.Live().GameID
+	play := func(from, to string, side rules.Color) {
+		now := d.Now()
+		t1.Input(ctx, square(now+time.Millisecond, sq(from), 0))
+		t1.Input(ctx, square(now+2*time.Millisecond, sq(to), 1))
+		t1.Input(ctx, press(now+3*time.Millisecond, side))
+	}
+	for i, m := range [][2]string{{"f2", "f3"}, {"e7", "e5"}, {"g2", "g4"}} {
+		play(m[0], m[1], rules.Color(i%2))
+		require.Eventually(t, func() bool { ms, err := db.Moves(gameID); return err == nil && len(ms) == i+1 }, 5*time.Second, 10*time.Millisecond)
+	}
+	db.InjectWriteFault(func() error { return syscall.ENOSPC })
+	play("d8", "h4", rules.Black)
+	require.Eventually(t, func() bool { return t1.Live().Plies == 4 }, 5*time.Second, 10*time.Millisecond)
+	time.Sleep(1500 * time.Millisecond) // a retry or so, the disk still full
+	g, err := db.Game(gameID)
+	require.NoError(t, err)
+	assert.Empty(t, g.Result, "a result is stored before its move")
+	db.InjectWriteFault(nil)
+	require.Eventually(t, func() bool {
+		g, err = db.Game(gameID)
+		return err == nil && g.Result != ""
+	}, 5*time.Second, 10*time.Millisecond, "the result was not stored once the database took writes")
+	assert.Equal(t, "0-1", g.Result)
+	ms, err := db.Moves(gameID)
+	require.NoError(t, err)
+	require.Len(t, ms, 4, "the mate is stored")
+	assert.Equal(t, "Qh4#", ms[3].Notation)
+}

@@ -753,8 +753,8 @@ func (t *Table) storeAlert(a arbiter.Alert) {
 
 func (t *Table) finish(o arbiter.GameOver) {
 	reason := o.Outcome.Reason.String()
-	if len(t.unsaved) > 0 {
-		t.pendingOver = &o // stored after the moves that lead to it
+	if len(t.unsaved) > 0 && t.hold.on {
+		t.pendingOver = &o // stored after the moves that lead to it, once the disk takes them
 		return
 	}
 	if err := t.db.SetResult(t.game.ID, o.Outcome.Result.String(), reason, t.wall(), nil); err != nil {
