@@ -35,15 +35,7 @@ func heldGame(t *testing.T) (*director.Director, *store.DB, *director.Table, *re
 	t.Cleanup(func() { cancel(); <-done })
 	d.BoardEvent(ctx, board.Event{Kind: board.EventHello, Board: "B1",
 		Info: &board.Info{ID: "B1", Caps: board.CapHeight | board.CapText, Width: 8, Height: 8, Cells: 64}})
-	require.Eventually(t, func() bool { return t1.Live().GameID != 0 }, 5*time.Second, 10*time.Millisecond)
-	heights := make([]int, 64)
-	for i := range 16 {
-		heights[i], heights[63-i] = 1, 1
-	}
-	t1.Input(ctx, arbiterEvent(d.Now(), heights))
-	time.Sleep(400 * time.Millisecond)
-	t1.Input(ctx, heartbeat(d.Now()))
-	require.Eventually(t, func() bool { return t1.Live().Clock[0].Running }, 5*time.Second, 10*time.Millisecond, "the clock did not start after the set-up")
+	setUpChess(t, ctx, d, t1)
 	return d, db, t1, rec, ctx, cancel, done
 }
 

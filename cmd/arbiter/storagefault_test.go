@@ -118,9 +118,7 @@ func TestStorageFaultOnOurBoard(t *testing.T) {
 	defer cancel()
 	url, out, errc := startServe(t, ctx, cfg, false)
 	db := <-dbc
-	awaitGame(t, url, "SIM-1", out)
-	require.Eventually(t, func() bool { return liveTable(t, url, "SIM-1").Clock[0].Running }, 15*time.Second, 20*time.Millisecond,
-		"the game did not start: %+v", liveTable(t, url, "SIM-1"))
+	started(t, url, "SIM-1", out)
 
 	turns, err := sim.Replay(chessGame.Start(), movesOf(t, chessGame.Start(), "e4", "e5"))
 	require.NoError(t, err)
@@ -171,6 +169,25 @@ func idle(b *sim.Board, d time.Duration) {
 	}
 }
 
+// started waits until the game on board has started: its first clock
+// runs.
+func started(t *testing.T, url, board string, out fmt.Stringer) {
+	t.Helper()
+	awaitGame(t, url, board, out)
+	require.Eventually(t, func() bool { return liveTable(t, url, board).Clock[0].Running }, 15*time.Second, 20*time.Millisecond,
+		"the game did not start: %+v", liveTable(t, url, board))
+}
+
+// e4e5 returns the positions after 1.e4 and after 1...e5 from pos.
+func e4e5(t *testing.T, pos rules.Position) (afterE4, afterE5 rules.Position) {
+	t.Helper()
+	_, afterE4, err := rules.PlayText(pos, "e4")
+	require.NoError(t, err)
+	_, afterE5, err = rules.PlayText(afterE4, "e5")
+	require.NoError(t, err)
+	return afterE4, afterE5
+}
+
 // movesOf reads moves in notation from pos on.
 func movesOf(t *testing.T, pos rules.Position, sans ...string) []rules.Move {
 	t.Helper()
@@ -219,14 +236,9 @@ func dgtStorageFault(t *testing.T, serial string, left bool) {
 	url, out, errc := startServe(t, ctx, cfg, false)
 	db := <-dbc
 	id := "DGT-" + serial
-	awaitGame(t, url, id, out)
-	require.Eventually(t, func() bool { return liveTable(t, url, id).Clock[0].Running }, 15*time.Second, 20*time.Millisecond,
-		"the game did not start: %+v", liveTable(t, url, id))
+	started(t, url, id, out)
 
-	_, afterE4, err := rules.PlayText(pos, "e4")
-	require.NoError(t, err)
-	_, afterE5, err := rules.PlayText(afterE4, "e5")
-	require.NoError(t, err)
+	afterE4, afterE5 := e4e5(t, pos)
 	pl := &dgtsim.Player{Board: board, Rng: rand.New(rand.NewPCG(3, 4)), Slide: 0.3}
 	play := func(from, to rules.Position, left bool) {
 		pl.Move(from.View(), to.View())
@@ -279,15 +291,10 @@ func TestStorageFaultOnDGTBus(t *testing.T) {
 	url, out, errc := startServe(t, ctx, cfg, false)
 	db := <-dbc
 	id := r.ids[0]
-	awaitGame(t, url, id, out)
-	require.Eventually(t, func() bool { return liveTable(t, url, id).Clock[0].Running }, 15*time.Second, 20*time.Millisecond,
-		"the game did not start: %+v", liveTable(t, url, id))
+	started(t, url, id, out)
 	board := r.boards[0]
 	var pos rules.Position = chess.Start()
-	_, afterE4, err := rules.PlayText(pos, "e4")
-	require.NoError(t, err)
-	_, afterE5, err := rules.PlayText(afterE4, "e5")
-	require.NoError(t, err)
+	afterE4, afterE5 := e4e5(t, pos)
 	pl := &dgtsim.Player{Board: board, Rng: rand.New(rand.NewPCG(5, 6)), Step: 2 * time.Millisecond, Slide: 0.3}
 	play := func(from, to rules.Position, left bool) {
 		pl.Move(from.View(), to.View())
