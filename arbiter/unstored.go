@@ -48,5 +48,9 @@ func (s *Session) putBack(out []Output, at time.Duration) []Output {
 	s.last = nil
 	s.rs.open = true
 	s.note(at, "move %s changed before it was stored", move)
-	return s.enterRecovery(out, at, fmt.Sprintf("put back %s's move %s: it stands (not stored yet, no one's fault)", s.game.SideName(mover), move))
+	out = s.enterRecovery(out, at, fmt.Sprintf("put back %s's move %s: it stands (not stored yet, no one's fault)", s.game.SideName(mover), move))
+	r := out[len(out)-1].(Recovery)
+	r.Board = fit(r.Reason, fmt.Sprintf("put back %s's move %s: no one's fault", s.game.SideName(mover), move), "put back the move: no one's fault")
+	out[len(out)-1] = r
+	return out
 }

@@ -21,9 +21,11 @@ import (
 // order, as soon as the database takes writes again (the table retries
 // every second): then they are acknowledged, and the clocks run again.
 
-// holdText is what a board with a display shows while its game is held:
-// a DGT 3000 shows the first eight characters.
-const holdText = "PAUSED: the event cannot store moves now. Leave the board as it is; the arbiter is told"
+// holdText is what a board with a display shows while its game is held
+// (board.Fit: the first that fits); a DGT 3000 shows the words of a
+// clocks-held alert, "paused" and "arbiter".
+var holdText = board.Fit("PAUSED: the moves cannot be stored now; leave the board as it is",
+	"PAUSED: moves not stored; leave the board as it is")
 
 // storageHold is a table's game held for a storage fault.
 type storageHold struct {
@@ -59,7 +61,8 @@ func (t *Table) holdForStorage() {
 		}
 	}
 	t.log.Warn("game held: its moves cannot be stored", "game", t.gameID(), "from ply", t.unsaved[0].rec.Ply)
-	if err := t.display(t.notify.sender, &board.Alert{Level: board.AlertError, Beep: true, Text: holdText}, nil); err != nil {
+	hold := &board.Alert{Level: board.AlertError, Beep: true, Text: holdText, Kind: arbiter.ClocksHeldAlert.String()}
+	if err := t.display(t.notify.sender, hold, nil); err != nil {
 		t.log.Warn("tell the board", "err", err)
 	}
 	if err := displayClock(t.notify.sender, t.ID, c, now); err != nil {

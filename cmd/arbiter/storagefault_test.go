@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -248,8 +249,10 @@ func dgtStorageFault(t *testing.T, serial string, left bool) {
 	storageFault(t, url, db, id,
 		func() { play(pos, afterE4, true) },
 		func() {
-			require.Eventually(t, func() bool { return strings.HasPrefix(board.Text(), "PAUSED") && !board.Clock().Running },
-				10*time.Second, 20*time.Millisecond, "the DGT clock is not stopped and showing the hold: %q %+v", board.Text(), board.Clock())
+			require.Eventually(t, func() bool {
+				return slices.ContainsFunc(board.Texts(), func(s string) bool { return strings.TrimSpace(s) == "paused" }) && !board.Clock().Running
+			},
+				10*time.Second, 20*time.Millisecond, "the DGT clock is not stopped and showing the hold: %q %+v", board.Texts(), board.Clock())
 		},
 		func() {
 			pl.Move(afterE4.View(), pos.View())
