@@ -234,7 +234,7 @@ func (s *daemon) startBoards() (func() error, error) {
 	var rawErr error
 	rawDone := make(chan struct{})
 	go func() { rawErr = s.raw.Run(s.ctx); close(rawDone) }()
-	stopped := func() error { <-rawDone; stop(); return rawErr }
+	stopped := func() error { <-rawDone; stop(); return stoppedUnstored(s.opts.out, s.log, s.db, s.d, s.raw, rawErr) }
 	if err := s.startDrivers(ports, !hub); err != nil {
 		return stopped, err
 	}
