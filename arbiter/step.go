@@ -33,6 +33,9 @@ const (
 	// boardChanged: what the board shows has changed, at instant At (a
 	// square, a state dump).
 	boardChanged
+	// movesStored: the moves the daemon could not store are stored, at
+	// instant At (Session.SetUnstored).
+	movesStored
 )
 
 // step gives in to the step of the session's mode.
@@ -57,13 +60,16 @@ func (m mode) step() stepFunc {
 
 // stepReading: a move is awaited or in progress. A settled board is
 // judged (a move completed on release, a retraction, a board matching
-// nothing for Config.RecoveryAfter), and so is the side to move's press.
+// nothing for Config.RecoveryAfter), and so is the side to move's press;
+// once the moves are stored, a change of the last move made meanwhile.
 func stepReading(s *Session, out []Output, in input) []Output {
 	switch in.Kind {
 	case boardSettled:
 		return s.settleReading(stepAny(s, out, in), in.At)
 	case ClockPressed:
 		return s.press(out, in.Event, (*Session).judgePress)
+	case movesStored:
+		return s.storedChange(out, in.At)
 	}
 	return stepAny(s, out, in)
 }
@@ -118,7 +124,7 @@ func stepAdjusting(s *Session, out []Output, in input) []Output {
 		return out
 	case AdjustPressed:
 		return s.adjustPress(out, in, (*Session).endAdjusting)
-	case ClockPressed, boardChanged:
+	case ClockPressed, boardChanged, movesStored:
 		return s.under.step()(s, out, in)
 	}
 	return stepAny(s, out, in)
@@ -126,10 +132,14 @@ func stepAdjusting(s *Session, out []Output, in input) []Output {
 
 // stepPrompting: a clock press waits for the answer to which of several
 // moves was made (Session.answered); nothing is judged at a settle
-// meanwhile, and a press is judged again.
+// meanwhile, a press is judged again, and, once the moves are stored, a
+// change of the last move made meanwhile.
 func stepPrompting(s *Session, out []Output, in input) []Output {
-	if in.Kind == ClockPressed {
+	switch in.Kind {
+	case ClockPressed:
 		return s.press(out, in.Event, (*Session).judgePress)
+	case movesStored:
+		return s.storedChange(out, in.At)
 	}
 	return stepAny(s, out, in)
 }

@@ -142,6 +142,9 @@ func New(d *director.Director, cfg Config, dir string, log *slog.Logger) (*Demo,
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
+	// Boards are numbered by game across the tournaments, so that two
+	// tournaments of one game have boards of their own.
+	numbered := map[string]int{}
 	for ti, id := range d.TournamentIDs() {
 		tc, err := d.DB().Tournament(id)
 		if err != nil {
@@ -161,7 +164,8 @@ func New(d *director.Director, cfg Config, dir string, log *slog.Logger) (*Demo,
 			boards = len(players) / 2
 		}
 		for n := 1; n <= boards; n++ {
-			name, protocol := fmt.Sprintf("SIM-%s-%d", abbrev(tc.Game), n), board.ProtocolSensorboard
+			numbered[tc.Game]++
+			name, protocol := fmt.Sprintf("SIM-%s-%d", abbrev(tc.Game), numbered[tc.Game]), board.ProtocolSensorboard
 			if dm.dgt && tc.Game == "chess" {
 				// The first chess board is a DGT e-board.
 				dm.dgt, protocol = false, ProtocolDGT
