@@ -14,7 +14,8 @@ import (
 // TestWalksKeepModesConsistent runs random walks of a game on a board
 // (legal moves made piece by piece in any order, pieces lifted and put
 // back, presses by either side, adjustments, answers, lost frames, dumps,
-// the board's log, the arbiter's take-backs and answers) through the
+// the board's log, the arbiter's take-backs and answers, moves the daemon
+// could not store) through the
 // scenario runner, and checks after every line that the session's mode
 // and the facts kept beside it are consistent (arbiter.Consistent). A
 // failing walk is printed as the scenario file that replays it.
@@ -133,6 +134,15 @@ var walkSteps = []struct {
 		}
 	}},
 	{2, func(w *walker) { w.event(1, "takeback") }},
+	{3, func(w *walker) {
+		// The daemon fails to store the moves from a ply on, or has
+		// stored them all.
+		plies := 0
+		if w.sc.s != nil {
+			plies = w.sc.s.Plies()
+		}
+		w.event(1, "unstored %d", []int{0, 0, plies, plies + 1}[w.r.IntN(4)])
+	}},
 	{1, func(w *walker) { w.event(1, "claim %s", w.side()) }},
 	{2, func(w *walker) { w.event(1, "recall") }},
 	{2, func(w *walker) {
