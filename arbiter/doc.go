@@ -34,8 +34,9 @@
 // role: Handle and Tick do what every input needs, then the mode's step
 // decides what the input means, passing what it treats as every mode
 // does to stepAny, and, for the set-up and an adjustment, what they leave
-// alone to the mode they interrupted. The board settled (Tick) and the
-// board changed are inputs the session gives itself:
+// alone to the mode they interrupted. The board settled (Tick), the
+// board changed and the moves stored at last (SetUnstored) are inputs the
+// session gives itself:
 //
 //	mode         what it waits for                 a settle               a press
 //	setting up   the board to show the position    starts the game        ignored
