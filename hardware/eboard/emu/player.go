@@ -1,0 +1,225 @@
+package emu
+
+import (
+	"math/rand/v2"
+	"time"
+
+	"arbiter/rules"
+)
+
+// Hands is a board as a person's hands meet it: squares to lift pieces
+// from and put pieces on, by chess square.
+type Hands interface {
+	// LiftSquare lifts the piece on a chess square.
+	LiftSquare(sq rules.Square)
+	// PlaceSquare puts a chess piece on a chess square (replacing
+	// whatever is there, as when a capturing piece pushes the captured
+	// one off).
+	PlaceSquare(sq rules.Square, p rules.Piece)
+	// PieceAt returns the piece on a chess square, and false when it is
+	// empty.
+	PieceAt(sq rules.Square) (rules.Piece, bool)
+	// Flush makes the board report what it held back (the firmware's next
+	// scan).
+	Flush()
+}
+
+// Player is a person moving chess pieces on a board.
+type Player struct {
+	Board Hands
+	Rng   *rand.Rand
+	// Step is the longest pause between two actions (default 4 ms).
+	Step time.Duration
+	// Slide is the chance that a piece slides across the squares between
+	// its origin and its target, resting briefly on each.
+	Slide float64
+	// PushOff is the chance that a capturing piece is put straight onto
+	// the captured one, pushing it off (the board never sees the target
+	// empty).
+	PushOff float64
+	// LiftBack is the chance that the mover first lifts the piece to be
+	// moved and puts it back on its square (a hesitation), then moves it.
+	LiftBack float64
+	// Sleep waits between actions (default time.Sleep).
+	Sleep func(time.Duration)
+}
+
+type op struct {
+	lift bool
+	sq   rules.Square
+	p    rules.Piece
+}
+
+func (pl *Player) pause() {
+	step := pl.Step
+	if step <= 0 {
+		step = 4 * time.Millisecond
+	}
+	d := time.Duration(pl.Rng.Int64N(int64(step) + 1))
+	if pl.Sleep != nil {
+		pl.Sleep(d)
+	} else {
+		time.Sleep(d)
+	}
+}
+
+func top(v rules.View, sq rules.Square) (rules.Piece, bool) { return v.Top(sq) }
+
+// Move makes the board go from view before to view after with a person's
+// actions: every square that loses its piece is lifted and every square
+// that gains one is set, in a random order that lifts a square before
+// setting it (unless the piece is pushed off), so castling goes with
+// either piece first and captures and en passant in either order; a
+// promotion sets the new piece. A take-back is Move(after, before).
+func (pl *Player) Move(before, after rules.View) {
+	var ops []op
+	for i := range before.Stacks {
+		sq := rules.Square(i)
+		bp, bok := top(before, sq)
+		ap, aok := top(after, sq)
+		if bok && (!aok || ap != bp) {
+			ops = append(ops, op{lift: true, sq: sq})
+		}
+		if aok && (!bok || ap != bp) {
+			ops = append(ops, op{sq: sq, p: ap})
+		}
+	}
+	pl.Rng.Shuffle(len(ops), func(i, j int) { ops[i], ops[j] = ops[j], ops[i] })
+	if pl.LiftBack > 0 && pl.Rng.Float64() < pl.LiftBack {
+		pl.liftBack(before, after, ops)
+	}
+	// A square whose piece is pushed off is never lifted.
+	pushed := map[rules.Square]bool{}
+	for _, o := range ops {
+		if bp, ok := top(before, o.sq); !o.lift && ok && bp.Color != o.p.Color && pl.Rng.Float64() < pl.PushOff {
+			pushed[o.sq] = true
+		}
+	}
+	lifted := map[rules.Square]bool{}
+	var deferred []op
+	do := func(o op) {
+		if o.lift {
+			lifted[o.sq] = true
+			pl.Board.LiftSquare(o.sq)
+		} else {
+			pl.slide(before, o, lifted)
+			pl.Board.PlaceSquare(o.sq, o.p)
+		}
+		pl.pause()
+	}
+	for _, o := range ops {
+		switch {
+		case o.lift && pushed[o.sq]:
+			continue
+		case o.lift:
+			do(o)
+			// Placements that waited for this square go now.
+			rest := deferred[:0]
+			for _, d := range deferred {
+				if d.sq == o.sq {
+					do(d)
+				} else {
+					rest = append(rest, d)
+				}
+			}
+			deferred = rest
+		case !pushed[o.sq] && !lifted[o.sq] && mustLift(before, after, o.sq):
+			deferred = append(deferred, o)
+		default:
+			do(o)
+		}
+	}
+	for _, d := range deferred {
+		do(d)
+	}
+	pl.Board.Flush()
+}
+
+// liftBack lifts the first piece the move takes off a square whose piece
+// is the mover's, and puts it back.
+func (pl *Player) liftBack(before, after rules.View, ops []op) {
+	for _, o := range ops {
+		bp, ok := top(before, o.sq)
+		if !o.lift || !ok {
+			continue
+		}
+		if ap, aok := top(after, o.sq); aok && ap.Color != bp.Color {
+			continue // a captured piece: the mover's is the other one
+		}
+		if !moverOwns(before, after, bp.Color) {
+			continue
+		}
+		pl.Board.LiftSquare(o.sq)
+		pl.pause()
+		pl.Board.PlaceSquare(o.sq, bp)
+		pl.pause()
+		return
+	}
+}
+
+// moverOwns reports whether pieces of colour c arrive somewhere in the
+// move from before to after: c is the mover's.
+func moverOwns(before, after rules.View, c rules.Color) bool {
+	for i := range after.Stacks {
+		sq := rules.Square(i)
+		ap, aok := top(after, sq)
+		bp, bok := top(before, sq)
+		if aok && ap.Color == c && (!bok || bp != ap) {
+			return true
+		}
+	}
+	return false
+}
+
+// mustLift reports whether sq holds a piece before that must leave first.
+func mustLift(before, after rules.View, sq rules.Square) bool {
+	bp, ok := top(before, sq)
+	ap, _ := top(after, sq)
+	return ok && bp != ap
+}
+
+// slide moves the piece for o across the empty squares on the line from
+// its origin, if it left one in a straight line and the dice say so.
+func (pl *Player) slide(before rules.View, o op, lifted map[rules.Square]bool) {
+	if pl.Rng.Float64() >= pl.Slide {
+		return
+	}
+	for from := range lifted {
+		if bp, _ := top(before, from); bp != o.p {
+			continue
+		}
+		fx, fy := int(from%8), int(from/8)
+		tx, ty := int(o.sq%8), int(o.sq/8)
+		dx, dy := sign(tx-fx), sign(ty-fy)
+		if (tx-fx != 0 && ty-fy != 0 && abs(tx-fx) != abs(ty-fy)) || (dx == 0 && dy == 0) {
+			continue
+		}
+		for x, y := fx+dx, fy+dy; x != tx || y != ty; x, y = x+dx, y+dy {
+			sq := rules.Square(y*8 + x)
+			if _, occupied := pl.Board.PieceAt(sq); occupied {
+				return
+			}
+			pl.Board.PlaceSquare(sq, o.p)
+			pl.pause()
+			pl.Board.LiftSquare(sq)
+		}
+		return
+	}
+}
+
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
