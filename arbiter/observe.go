@@ -21,6 +21,10 @@ type Caps struct {
 	TopColor bool
 	// Zones: the number of pieces in each off-board zone.
 	Zones bool
+	// NoPress: the board has no clock to press (board.CapNoPress): a
+	// move is complete once the board settles on it, whatever the game's
+	// completion ([OnRelease]).
+	NoPress bool
 }
 
 // String lists the capabilities, "heights" first.
@@ -29,7 +33,7 @@ func (c Caps) String() string {
 	for _, p := range []struct {
 		on   bool
 		name string
-	}{{c.TopKind, "kind"}, {c.TopFace, "face"}, {c.TopColor, "color"}, {c.Zones, "zones"}} {
+	}{{c.TopKind, "kind"}, {c.TopFace, "face"}, {c.TopColor, "color"}, {c.Zones, "zones"}, {c.NoPress, "no-press"}} {
 		if p.on {
 			parts = append(parts, p.name)
 		}
