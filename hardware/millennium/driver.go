@@ -1,0 +1,90 @@
+package millennium
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"go.bug.st/serial"
+
+	"arbiter/board"
+	"arbiter/hardware/eboard"
+)
+
+// DriverConfig configures the driver of ChessLink boards: the ports and
+// the daemon's hooks ([eboard.Config]), and how every board is read.
+type DriverConfig struct {
+	eboard.Config
+	Session Config
+}
+
+// New returns the driver of the ChessLink boards on cfg's ports (opened
+// with [OpenSerial] unless cfg.Open says otherwise). It delivers
+// board.Event values and implements board.Display.
+func New(cfg DriverConfig) (*eboard.Driver, error) {
+	if cfg.Open == nil {
+		cfg.Open = OpenSerial
+	}
+	sc := cfg.Session
+	return eboard.NewDriver(Protocol, func(port string, w eboard.Wire) eboard.Session { return NewSession(sc, port, w) }, cfg.Config)
+}
+
+// OpenSerial opens a ChessLink board's port: USB serial (the Exclusive's
+// and Performance's ChessLink module, the eONE) or a Bluetooth serial
+// device, at 38400 baud. The protocol's 7 data bits with odd parity are
+// sent as 8N1 with the parity bit made in software, as every open host
+// does (and as Bluetooth needs); DTR is lowered.
+func OpenSerial(path string) (io.ReadWriteCloser, error) {
+	p, err := eboard.OpenSerial(path, &serial.Mode{BaudRate: 38400, DataBits: 8, Parity: serial.NoParity, StopBits: serial.OneStopBit}, true)
+	if err != nil {
+		return nil, fmt.Errorf("millennium: %w", err)
+	}
+	return p, nil
+}
+
+// setting is how a live driver read its boards, kept with the event so
+// that a replay of their raw logs reads them alike.
+type setting struct {
+	ScanTime    byte               `json:"scan_time,omitempty"`
+	Reply       time.Duration      `json:"reply,omitempty"`
+	Poll        time.Duration      `json:"poll,omitempty"`
+	LinkTimeout time.Duration      `json:"link_timeout,omitempty"`
+	Orientation eboard.Orientation `json:"orientation,omitempty"`
+}
+
+// ReplaySetting returns how sessions of c read their boards, for
+// [board.ReplayConfig.Setting] of protocol [Protocol].
+func (c Config) ReplaySetting() []byte {
+	b, err := json.Marshal(setting{ScanTime: c.ScanTime, Reply: c.Reply, Poll: c.Poll, LinkTimeout: c.LinkTimeout, Orientation: c.Orientation})
+	if err != nil {
+		panic(err) // plain fields: cannot happen
+	}
+	return b
+}
+
+// ConfigOf reads a replay's setting; a damaged one is reported through
+// cfg.Bad and the defaults are used.
+func ConfigOf(cfg board.ReplayConfig) Config {
+	var s setting
+	if len(cfg.Setting) > 0 {
+		if err := json.Unmarshal(cfg.Setting, &s); err != nil {
+			if cfg.Bad != nil {
+				cfg.Bad(0, 0, fmt.Errorf("the millennium driver's setting %q: %w; replayed with the defaults", cfg.Setting, err))
+			}
+			s = setting{}
+		}
+	}
+	return Config{ScanTime: s.ScanTime, Reply: s.Reply, Poll: s.Poll, LinkTimeout: s.LinkTimeout, Orientation: s.Orientation}
+}
+
+// NewReplayer returns the replayer of one ChessLink board's raw log, read
+// as cfg.Setting says the live driver read it.
+func NewReplayer(cfg board.ReplayConfig) *eboard.Replayer {
+	sc := ConfigOf(cfg)
+	return eboard.NewReplayer(cfg, func(port string, w eboard.Wire) eboard.Session { return NewSession(sc, port, w) }, nil)
+}
+
+func init() {
+	board.RegisterReplayer(Protocol, func(cfg board.ReplayConfig) board.Replayer { return NewReplayer(cfg) })
+}

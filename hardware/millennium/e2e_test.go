@@ -1,0 +1,254 @@
+package millennium_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arbiter/board"
+	"arbiter/hardware/eboard"
+	"arbiter/hardware/eboard/emu"
+	"arbiter/hardware/millennium"
+	"arbiter/hardware/millennium/sim"
+	"arbiter/rules"
+	"arbiter/rules/chess"
+)
+
+// host is what a driver delivered and logged, and the board it shows.
+type host struct {
+	mu      sync.Mutex
+	events  []board.Event
+	records []board.Record
+	pieces  [64]rules.Piece
+	changed chan struct{}
+}
+
+func newHost() *host { return &host{changed: make(chan struct{}, 1)} }
+
+func (h *host) handle(e board.Event) {
+	h.mu.Lock()
+	h.events = append(h.events, e)
+	switch e.Kind {
+	case board.EventSnapshot:
+		for sq, st := range e.Snapshot.Squares {
+			h.pieces[sq] = st.Top.Piece
+		}
+	case board.EventSquare:
+		h.pieces[e.Square] = e.Top.Piece
+	}
+	h.mu.Unlock()
+	select {
+	case h.changed <- struct{}{}:
+	default:
+	}
+}
+
+func (h *host) raw(id string, r board.Record) uint64 {
+	r.Data = bytes.Clone(r.Data)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.records = append(h.records, r)
+	return uint64(len(h.records))
+}
+
+func viewBoard(v rules.View) (b [64]rules.Piece) {
+	for sq := range v.Stacks {
+		b[sq], _ = v.Top(rules.Square(sq))
+	}
+	return b
+}
+
+// wait waits until the host shows want.
+func (h *host) wait(want [64]rules.Piece, timeout time.Duration) error {
+	deadline := time.After(timeout)
+	for {
+		h.mu.Lock()
+		got := h.pieces
+		h.mu.Unlock()
+		if got == want {
+			return nil
+		}
+		select {
+		case <-h.changed:
+		case <-deadline:
+			return fmt.Errorf("the host shows %v, want %v", got, want)
+		}
+	}
+}
+
+func (h *host) hello() *board.Info {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, e := range h.events {
+		if e.Kind == board.EventHello {
+			return e.Info
+		}
+	}
+	return nil
+}
+
+// rig is an emulated board on a pseudo-terminal read by a driver.
+type rig struct {
+	board *sim.Board
+	line  *emu.Line
+	drv   *eboard.Driver
+	host  *host
+	stop  func()
+}
+
+func newRig(t *testing.T, bc sim.Config, sc millennium.Config) *rig {
+	t.Helper()
+	r := &rig{board: sim.NewBoard(bc), host: newHost()}
+	var err error
+	r.line, err = emu.Attach(filepath.Join(t.TempDir(), "mil0"), r.board)
+	require.NoError(t, err)
+	epoch := time.Now()
+	r.drv, err = millennium.New(millennium.DriverConfig{Session: sc, Config: eboard.Config{
+		Paths: []string{r.line.Path()}, Scan: 20 * time.Millisecond, Now: func() time.Duration { return time.Since(epoch) },
+		Handler: r.host.handle, Raw: r.host.raw, Logger: slog.New(slog.DiscardHandler)}})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = r.drv.Run(ctx)
+	}()
+	var once sync.Once
+	r.stop = func() { once.Do(func() { cancel(); <-done }) }
+	t.Cleanup(func() {
+		r.stop()
+		r.line.Close()
+	})
+	return r
+}
+
+// A fresh board (no id in its memory, report mode 7 and a 100 ms scan
+// left by another program) is named, set to report every scan at the
+// configured scan time, and then read: its set-up whole, each move as
+// square events; the LEDs show the last move and an alert's squares.
+func TestDriverReadsAndLightsABoard(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		cfg  sim.Config
+	}{
+		{"exclusive", sim.Config{Model: sim.Exclusive, Seed: 1}},
+		{"performance rotated, no write echoes", sim.Config{Model: sim.Performance, Rotated: true, Seed: 2, Faults: sim.Faults{NoWriteAck: true}}},
+		{"eONE reading from h1, wrong parity", sim.Config{Model: sim.EONE, Reversed: true, Seed: 3, Faults: sim.Faults{WrongParity: true}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			// Report mode 7 and a 100 ms scan, as python-mchess leaves them.
+			tc.cfg.Registers = map[byte]byte{millennium.RegAutoReport: 7, millennium.RegScanTime: 0x30}
+			r := newRig(t, tc.cfg, millennium.Config{ScanTime: 15})
+			var pos rules.Position = chess.Start()
+			r.board.SetUp(pos.View())
+			require.NoError(t, r.host.wait(viewBoard(pos.View()), 5*time.Second))
+			info := r.host.hello()
+			require.NotNil(t, info)
+			reg := r.board.Registers()
+			assert.Equal(t, fmt.Sprintf("MIL-%02X%02X%02X%02X", reg[0x10], reg[0x11], reg[0x12], reg[0x13]), info.ID, "the id kept in the board")
+			assert.Equal(t, byte(15), reg[millennium.RegScanTime])
+			assert.Equal(t, byte(0), reg[millennium.RegAutoReport])
+			assert.Equal(t, millennium.Caps, info.Caps)
+			assert.True(t, r.drv.Owns(info.ID))
+
+			pl := &emu.Player{Board: r.board, Rng: rand.New(rand.NewPCG(1, 2)), Slide: 0.5}
+			for _, san := range []string{"e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "O-O"} {
+				_, next, err := rules.PlayText(pos, san)
+				require.NoError(t, err)
+				pl.Move(pos.View(), next.View())
+				require.NoError(t, r.host.wait(viewBoard(next.View()), 5*time.Second), san)
+				pos = next
+			}
+			// The last move on the LEDs, then an alert's squares over it,
+			// then the last move again.
+			g1, e1 := rules.Square(6), rules.Square(4)
+			require.NoError(t, r.drv.Show(info.ID, &board.AckMove{Ply: 7, From: e1, To: g1, Text: "O-O"}))
+			require.Eventually(t, func() bool { return r.board.Lit(e1) == 0xff && r.board.Lit(g1) == 0xff }, 2*time.Second, 5*time.Millisecond)
+			assert.Zero(t, r.board.Lit(rules.Square(36)), "e5 dark")
+			e5 := rules.Square(36)
+			require.NoError(t, r.drv.Show(info.ID, &board.Lights{Mode: board.LightBlink, Color: board.ColorBad, Squares: []uint16{uint16(e5)}}))
+			require.Eventually(t, func() bool { return r.board.Lit(e5) == 0xcc }, 2*time.Second, 5*time.Millisecond)
+			assert.Zero(t, r.board.Lit(g1), "the alert alone")
+			require.NoError(t, r.drv.Show(info.ID, &board.Lights{}))
+			require.Eventually(t, func() bool { return r.board.Lit(g1) == 0xff && r.board.Lit(e5) == 0 }, 2*time.Second, 5*time.Millisecond)
+			require.NoError(t, r.drv.Show(info.ID, &board.AckMove{From: rules.NoSquare, To: rules.NoSquare, Text: "start"}))
+			require.Eventually(t, r.board.LEDsDark, 2*time.Second, 5*time.Millisecond)
+		})
+	}
+}
+
+// A game on an emulated board through the driver, with a person's noise,
+// lost, duplicated and damaged reports, LEDs shown, and the board knocked
+// off its cable and plugged in again: the raw log the driver wrote,
+// replayed through the registered replayer (as arbiter replay reads it),
+// recreates every event the driver delivered, instant for instant.
+func TestRawLogReplaysTheLiveEvents(t *testing.T) {
+	t.Parallel()
+	sc := millennium.Config{ScanTime: 15, LinkTimeout: 500 * time.Millisecond}
+	r := newRig(t, sim.Config{Rotated: true, Seed: 9, Faults: sim.Faults{Drop: 0.05, Duplicate: 0.05, Corrupt: 0.03}}, sc)
+	var pos rules.Position = chess.Start()
+	r.board.SetUp(pos.View())
+	require.NoError(t, r.host.wait(viewBoard(pos.View()), 5*time.Second))
+	id := r.host.hello().ID
+	rng := rand.New(rand.NewPCG(9, 10))
+	pl := &emu.Player{Board: r.board, Rng: rng, Slide: 0.4, PushOff: 0.3, LiftBack: 0.2}
+	var history []rules.Position
+	for ply := 0; ply < 20 && !pos.Outcome(history).Over(); ply++ {
+		legal := pos.Legal()
+		next, err := pos.Play(legal[rng.IntN(len(legal))])
+		require.NoError(t, err)
+		if ply == 10 {
+			r.line.Unplug()
+			time.Sleep(700 * time.Millisecond) // the link is lost
+		}
+		pl.Move(pos.View(), next.View())
+		if ply == 10 {
+			require.NoError(t, r.line.Replug())
+		}
+		require.NoError(t, r.host.wait(viewBoard(next.View()), 5*time.Second), "ply %d", ply+1)
+		require.NoError(t, r.drv.Show(id, &board.AckMove{Ply: uint16(ply + 1), From: rules.Square(12), To: rules.Square(28)}))
+		history, pos = append(history, pos), next
+	}
+	r.stop()
+
+	r.host.mu.Lock()
+	defer r.host.mu.Unlock()
+	live, records := r.host.events, r.host.records
+	require.True(t, records[0].Sent && len(records[0].Data) == 0, "the log begins with the port opened")
+	var replayed []board.Event
+	rep, err := board.NewReplayer(millennium.Protocol, board.ReplayConfig{Port: r.line.Path(), Setting: sc.ReplaySetting(),
+		Emit: func(e board.Event) { replayed = append(replayed, e) }})
+	require.NoError(t, err)
+	require.True(t, rep.Handshake(records[0]))
+	for i, rec := range records {
+		rec.Seq = uint64(i + 1)
+		for rep.Next() <= rec.Host {
+			rep.Tick(rep.Next())
+		}
+		rep.Feed(rec)
+	}
+	kinds := map[board.EventKind]int{}
+	for _, e := range live {
+		kinds[e.Kind]++
+	}
+	t.Logf("%d records, %d events %v; board %+v", len(records), len(live), kinds, r.board.Counters())
+	assert.Positive(t, kinds[board.EventHealth], "the link lost and back")
+	assert.Equal(t, 2, kinds[board.EventHello], "two handshakes")
+	require.Equal(t, len(live), len(replayed), "as many events")
+	for i := range live {
+		require.Equal(t, live[i], replayed[i], "event %d of %d", i, len(live))
+	}
+	require.NotNil(t, rep.Info())
+	assert.Equal(t, id, rep.Info().ID)
+}
