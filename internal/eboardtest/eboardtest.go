@@ -232,7 +232,7 @@ func (t *Table) Start() error {
 // Player returns a person at the board whose pauses are the table's
 // time.
 func (t *Table) Player(rng *rand.Rand) *emu.Player {
-	return &emu.Player{Board: t.cfg.Board, Rng: rng, Sleep: t.Wait}
+	return &emu.Player{Board: t.cfg.Board, Rng: rng, Sleep: t.Wait, Carry: true}
 }
 
 // Game is a random legal chess game: its positions, the start first, and

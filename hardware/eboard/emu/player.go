@@ -40,6 +40,13 @@ type Player struct {
 	// LiftBack is the chance that the mover first lifts the piece to be
 	// moved and puts it back on its square (a hesitation), then moves it.
 	LiftBack float64
+	// Carry: the hands carry the pieces themselves, so a piece is set
+	// down only after it was taken up (a board that tells pieces apart,
+	// as an RFID board does, sees the very piece move); a promotion's new
+	// piece comes after every lift. Without it a placement may come
+	// before the lift of the piece it stands for, which a board that
+	// reports piece codes cannot tell from the other order.
+	Carry bool
 	// Sleep waits between actions (default time.Sleep).
 	Sleep func(time.Duration)
 }
@@ -96,16 +103,31 @@ func (pl *Player) Move(before, after rules.View) {
 		}
 	}
 	lifted := map[rules.Square]bool{}
+	held := map[rules.Piece]int{} // pieces in the hands (Carry)
 	var deferred []op
 	do := func(o op) {
 		if o.lift {
 			lifted[o.sq] = true
+			if p, ok := top(before, o.sq); ok {
+				held[p]++
+			}
 			pl.Board.LiftSquare(o.sq)
 		} else {
 			pl.slide(before, o, lifted)
+			if held[o.p] > 0 {
+				held[o.p]--
+			}
 			pl.Board.PlaceSquare(o.sq, o.p)
 		}
 		pl.pause()
+	}
+	// waits reports whether a placement must wait: for its square to be
+	// emptied, or (Carry) for its piece to be taken up.
+	waits := func(o op) bool {
+		if !pushed[o.sq] && !lifted[o.sq] && mustLift(before, after, o.sq) {
+			return true
+		}
+		return pl.Carry && held[o.p] == 0 && pl.liftPending(ops, before, lifted, pushed, o.p)
 	}
 	for _, o := range ops {
 		switch {
@@ -113,17 +135,19 @@ func (pl *Player) Move(before, after rules.View) {
 			continue
 		case o.lift:
 			do(o)
-			// Placements that waited for this square go now.
-			rest := deferred[:0]
-			for _, d := range deferred {
-				if d.sq == o.sq {
-					do(d)
-				} else {
-					rest = append(rest, d)
+			// Placements that waited for this lift go now.
+			for again := true; again; {
+				again = false
+				for i, d := range deferred {
+					if !waits(d) {
+						deferred = append(deferred[:i], deferred[i+1:]...)
+						do(d)
+						again = true
+						break
+					}
 				}
 			}
-			deferred = rest
-		case !pushed[o.sq] && !lifted[o.sq] && mustLift(before, after, o.sq):
+		case waits(o):
 			deferred = append(deferred, o)
 		default:
 			do(o)
@@ -133,6 +157,17 @@ func (pl *Player) Move(before, after rules.View) {
 		do(d)
 	}
 	pl.Board.Flush()
+}
+
+// liftPending reports whether a lift of a square holding p is still to
+// come.
+func (pl *Player) liftPending(ops []op, before rules.View, lifted, pushed map[rules.Square]bool, p rules.Piece) bool {
+	for _, o := range ops {
+		if bp, ok := top(before, o.sq); o.lift && ok && bp == p && !lifted[o.sq] && !pushed[o.sq] {
+			return true
+		}
+	}
+	return false
 }
 
 // liftBack lifts the first piece the move takes off a square whose piece
