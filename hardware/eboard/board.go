@@ -27,15 +27,22 @@ type Board[P Piece] struct {
 // emptied squares first. It returns how many events it emitted: 0 for a
 // read that changed nothing.
 func (b *Board[P]) Take(p *[64]P, at time.Duration, emit func(board.Event)) int {
+	return b.TakeAt(p, at, at, emit)
+}
+
+// TakeAt is [Board.Take] for a read taken at instant host that shows what
+// the board already showed at instant at (a read confirmed by a later
+// one): its events are stamped with both.
+func (b *Board[P]) TakeAt(p *[64]P, host, at time.Duration, emit func(board.Event)) int {
 	whole, changed := b.Settle(p, b.changed[:0])
 	b.changed = changed
 	if whole {
-		emit(b.snapshot(at))
+		emit(b.snapshot(host))
 		return 1
 	}
 	o := b.Orientation()
 	for _, f := range changed {
-		e := board.Event{Kind: board.EventSquare, Host: at, Square: o.Square(f)}
+		e := board.Event{Kind: board.EventSquare, Host: host, At: at, Mapped: at != host, Square: o.Square(f)}
 		if piece, ok := p[f].Rules(); ok {
 			e.Height, e.Top = 1, b.ident(piece)
 		}

@@ -118,3 +118,10 @@ func StartOrientation[P Piece](fields *[64]P) Orientation {
 	}
 	return Undecided
 }
+
+// StartPiece returns the piece on chess square sq in the chess start
+// position, and false for a square empty there.
+func StartPiece(sq rules.Square) (rules.Piece, bool) {
+	p := startView[sq]
+	return p, p.Kind != 0
+}

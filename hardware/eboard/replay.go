@@ -120,6 +120,9 @@ func (r *Replayer) RequestState(now time.Duration) {
 // for tests that compare a replay with a live run.
 func (r *Replayer) Show(m board.Message, now time.Duration) error { return r.s.Show(m, now) }
 
+// Session returns the session the replayer runs.
+func (r *Replayer) Session() Session { return r.s }
+
 // Info implements [board.Replayer].
 func (r *Replayer) Info() *board.Info { return r.info }
 

@@ -1,6 +1,8 @@
 package eboard
 
 import (
+	"path/filepath"
+	"strings"
 	"time"
 
 	"arbiter/board"
@@ -53,3 +55,16 @@ type Wire struct {
 // NewSession returns a session of one board read through port that talks
 // through w: how a protocol plugs into [Driver] and [Replayer].
 type NewSession func(port string, w Wire) Session
+
+// PortName makes a board id's part of a port's path: its base name, with
+// anything but letters, digits, '-' and '_' made '_'
+// (/dev/serial/by-id/usb-Silicon_Labs_CP2102_..._0001-if00-port0 keeps
+// its USB serial number).
+func PortName(port string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, filepath.Base(port))
+}

@@ -85,6 +85,12 @@ func TestRandomGamesReadRight(t *testing.T) {
 					tab.Wait(400*time.Millisecond + time.Duration(rng.Int64N(int64(1500*time.Millisecond))))
 					off := rng.Float64() < tc.human.unplug
 					if off {
+						// Knocked off while a player thinks, after the last
+						// move was read: a board with no log of its own shows
+						// one move made meanwhile, not two.
+						for w := 0; len(tab.Moves) < i && w < 20; w++ {
+							tab.Wait(250 * time.Millisecond)
+						}
 						unplugs++
 						tab.Unplug()
 						tab.Wait(200 * time.Millisecond)
@@ -93,6 +99,7 @@ func TestRandomGamesReadRight(t *testing.T) {
 					if off {
 						tab.Wait(300 * time.Millisecond)
 						tab.Replug()
+						tab.Wait(time.Second) // the cable is put back: the players look
 					}
 				}
 				tab.Wait(3 * time.Second)

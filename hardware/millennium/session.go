@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -303,7 +302,7 @@ func (s *Session) register(v byte, now time.Duration) {
 		s.id = IDPrefix + fmt.Sprintf("%02X%02X%02X%02X", s.idBytes[0], s.idBytes[1], s.idBytes[2], s.idBytes[3])
 		if unset(s.idBytes) {
 			// The board keeps no id: it goes by its port.
-			s.id = IDPrefix + portName(s.port)
+			s.id = IDPrefix + eboard.PortName(s.port)
 		}
 		s.step, s.wrote = stepReadScan, false
 		s.askRead(RegScanTime, now)
@@ -366,16 +365,6 @@ func (s *Session) askWrite(addr int, v byte, now time.Duration) {
 
 // unset reports whether id bytes are those of a board no host named.
 func unset(id [4]byte) bool { return id == [4]byte{} || id == [4]byte{0xff, 0xff, 0xff, 0xff} }
-
-// portName makes an id of a port's name.
-func portName(port string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
-			return r
-		}
-		return '_'
-	}, filepath.Base(port))
-}
 
 // Info returns what the board's handshake said, nil before it.
 func (s *Session) Info() *board.Info {
