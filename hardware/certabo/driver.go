@@ -1,0 +1,117 @@
+package certabo
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"go.bug.st/serial"
+
+	"arbiter/board"
+	"arbiter/hardware/eboard"
+)
+
+// DriverConfig configures the driver of Certabo boards: the ports and the
+// daemon's hooks ([eboard.Config]), and how every board is read.
+type DriverConfig struct {
+	eboard.Config
+	// Session tunes every board's session. Its Calibration, if set, is
+	// what the event knew of the chips when the daemon started (from
+	// [Setting.Calibration] as the daemon kept it).
+	Session Config
+	// Calibrated, if set, is told how the driver reads its boards
+	// ([Config.ReplaySetting]) every time a board taught it new chips, so
+	// that the daemon keeps it with the event: a restarted daemon knows
+	// the pieces at once, and a replay reads them as the driver did.
+	// It is called from a board's goroutine and must be quick.
+	Calibrated func(setting []byte)
+}
+
+// New returns the driver of the Certabo boards on cfg's ports (opened
+// with [OpenSerial] unless cfg.Open says otherwise). It delivers
+// board.Event values and implements board.Display.
+func New(cfg DriverConfig) (*eboard.Driver, error) {
+	if cfg.Open == nil {
+		cfg.Open = OpenSerial
+	}
+	sc := cfg.Session
+	var pieces Calibration
+	if sc.Calibration != nil {
+		pieces.pieces = sc.Calibration.snapshot()
+	}
+	sc.Calibration = NewCalibration(pieces.pieces, func(*Calibration) {
+		if cfg.Calibrated != nil {
+			cfg.Calibrated(sc.ReplaySetting())
+		}
+	})
+	return eboard.NewDriver(Protocol, func(port string, w eboard.Wire) eboard.Session { return NewSession(sc, port, w) }, cfg.Config)
+}
+
+// OpenSerial opens a Certabo board's port (its CP210x USB bridge) at
+// 38400 baud, 8N1.
+func OpenSerial(path string) (io.ReadWriteCloser, error) {
+	p, err := eboard.OpenSerial(path, &serial.Mode{BaudRate: 38400, DataBits: 8, Parity: serial.NoParity, StopBits: serial.OneStopBit}, false)
+	if err != nil {
+		return nil, fmt.Errorf("certabo: %w", err)
+	}
+	return p, nil
+}
+
+// Setting is how a live driver read its boards, kept with the event so
+// that a replay of their raw logs reads them alike, and a restarted
+// daemon knows the chips.
+type Setting struct {
+	LinkTimeout     time.Duration      `json:"link_timeout,omitempty"`
+	CalibrateFrames int                `json:"calibrate_frames,omitempty"`
+	Orientation     eboard.Orientation `json:"orientation,omitempty"`
+	Calibration     *Calibration       `json:"calibration,omitempty"`
+}
+
+// ReplaySetting returns how sessions of c read their boards, the chips
+// known included, for [board.ReplayConfig.Setting] of protocol
+// [Protocol].
+func (c Config) ReplaySetting() []byte {
+	b, err := json.Marshal(Setting{LinkTimeout: c.LinkTimeout, CalibrateFrames: c.CalibrateFrames, Orientation: c.Orientation, Calibration: c.Calibration})
+	if err != nil {
+		panic(err) // plain fields: cannot happen
+	}
+	return b
+}
+
+// ParseSetting reads a setting ReplaySetting wrote.
+func ParseSetting(b []byte) (Config, error) {
+	var s Setting
+	if err := json.Unmarshal(b, &s); err != nil {
+		return Config{}, fmt.Errorf("the certabo driver's setting: %w", err)
+	}
+	return Config{LinkTimeout: s.LinkTimeout, CalibrateFrames: s.CalibrateFrames, Orientation: s.Orientation, Calibration: s.Calibration}, nil
+}
+
+// ConfigOf reads a replay's setting; a damaged one is reported through
+// cfg.Bad and the defaults are used.
+func ConfigOf(cfg board.ReplayConfig) Config {
+	if len(cfg.Setting) == 0 {
+		return Config{}
+	}
+	c, err := ParseSetting(cfg.Setting)
+	if err != nil {
+		if cfg.Bad != nil {
+			cfg.Bad(0, 0, fmt.Errorf("%w; replayed with the defaults", err))
+		}
+		return Config{}
+	}
+	return c
+}
+
+// NewReplayer returns the replayer of one Certabo board's raw log, read
+// as cfg.Setting says the live driver read it. Every Certabo board is
+// alike: the replayer knows it from the start.
+func NewReplayer(cfg board.ReplayConfig) *eboard.Replayer {
+	sc := ConfigOf(cfg)
+	return eboard.NewReplayer(cfg, func(port string, w eboard.Wire) eboard.Session { return NewSession(sc, port, w) }, nil)
+}
+
+func init() {
+	board.RegisterReplayer(Protocol, func(cfg board.ReplayConfig) board.Replayer { return NewReplayer(cfg) })
+}
