@@ -1,6 +1,7 @@
 package certabo
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -45,7 +46,8 @@ func New(cfg DriverConfig) (*eboard.Driver, error) {
 			cfg.Calibrated(sc.ReplaySetting())
 		}
 	})
-	return eboard.NewDriver(Protocol, func(port string, w eboard.Wire) eboard.Session { return NewSession(sc, port, w) }, cfg.Config)
+	return eboard.NewDriver(eboard.Protocol{Name: Protocol, Setting: sc.ReplaySetting,
+		NewSession: func(port string, w eboard.Wire) eboard.Session { return NewSession(sc, port, w) }}, cfg.Config)
 }
 
 // OpenSerial opens a Certabo board's port (its CP210x USB bridge) at
@@ -114,4 +116,14 @@ func NewReplayer(cfg board.ReplayConfig) *eboard.Replayer {
 
 func init() {
 	board.RegisterReplayer(Protocol, func(cfg board.ReplayConfig) board.Replayer { return NewReplayer(cfg) })
+}
+
+// Probe listens to the port at path for timeout: a Certabo board streams
+// its frames by itself, and the first whole frame says it is one (a
+// CP210x bridge serves other devices too). Only the LEDs' "all off" is
+// sent.
+func Probe(ctx context.Context, path string, timeout time.Duration) (*board.Info, error) {
+	return eboard.Probe(ctx, path, OpenSerial, func(port string, w eboard.Wire) eboard.Session {
+		return NewSession(Config{}, port, w)
+	}, timeout)
 }

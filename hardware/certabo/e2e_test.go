@@ -167,3 +167,16 @@ func TestDriverReadsCalibratesAndLights(t *testing.T) {
 		require.Equal(t, h.events[i], replayed[i], "event %d of %d", i, len(h.events))
 	}
 }
+
+// A probe finds a Certabo board on a port by the frames it streams.
+func TestProbe(t *testing.T) {
+	t.Parallel()
+	b := sim.NewBoard(sim.Config{Period: 50 * time.Millisecond})
+	line, err := emu.Attach(filepath.Join(t.TempDir(), "certabo0"), b)
+	require.NoError(t, err)
+	defer line.Close()
+	info, err := certabo.Probe(context.Background(), line.Path(), 2*time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, certabo.IDPrefix+"certabo0", info.ID)
+	assert.Equal(t, certabo.Caps, info.Caps)
+}

@@ -42,6 +42,17 @@ type Config struct {
 	Logger *slog.Logger
 }
 
+// Protocol is what a [Driver] needs of a protocol.
+type Protocol struct {
+	// Name names the protocol in the driver's errors.
+	Name string
+	// NewSession makes the session of one port.
+	NewSession NewSession
+	// Setting, if set, returns how the driver reads its boards,
+	// serialised for the event's database ([Driver.ReplaySetting]).
+	Setting func() []byte
+}
+
 // Driver runs the boards of one protocol on the configured ports: a
 // session per port ([NewSession]), its port reopened after an unplug, its
 // events delivered in order, and the messages for a board shown through
@@ -50,6 +61,7 @@ type Config struct {
 type Driver struct {
 	name       string
 	newSession NewSession
+	setting    func() []byte
 	cfg        Config
 	log        *slog.Logger
 
@@ -58,9 +70,9 @@ type Driver struct {
 	boards map[string]*link // by board id
 }
 
-// NewDriver returns a driver of the protocol called name (its boards'
-// errors and the raw log name it) whose sessions newSession makes.
-func NewDriver(name string, newSession NewSession, cfg Config) (*Driver, error) {
+// NewDriver returns a driver of protocol p on cfg's ports.
+func NewDriver(p Protocol, cfg Config) (*Driver, error) {
+	name := p.Name
 	if cfg.Now == nil {
 		return nil, fmt.Errorf("%s driver: no clock (Config.Now)", name)
 	}
@@ -78,8 +90,18 @@ func NewDriver(name string, newSession NewSession, cfg Config) (*Driver, error) 
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &Driver{name: name, newSession: newSession, cfg: cfg, log: cfg.Logger,
+	return &Driver{name: name, newSession: p.NewSession, setting: p.Setting, cfg: cfg, log: cfg.Logger,
 		ports: map[string]*link{}, boards: map[string]*link{}}, nil
+}
+
+// ReplaySetting returns how the driver reads its boards, serialised for
+// the event's database so that a replay of their raw logs reads them
+// alike ([board.ReplayConfig.Setting]); nil for the defaults.
+func (d *Driver) ReplaySetting() []byte {
+	if d.setting == nil {
+		return nil
+	}
+	return d.setting()
 }
 
 // Run watches the ports until ctx ends: every configured path, and every

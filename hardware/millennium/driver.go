@@ -1,6 +1,7 @@
 package millennium
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -27,7 +28,8 @@ func New(cfg DriverConfig) (*eboard.Driver, error) {
 		cfg.Open = OpenSerial
 	}
 	sc := cfg.Session
-	return eboard.NewDriver(Protocol, func(port string, w eboard.Wire) eboard.Session { return NewSession(sc, port, w) }, cfg.Config)
+	return eboard.NewDriver(eboard.Protocol{Name: Protocol, Setting: sc.ReplaySetting,
+		NewSession: func(port string, w eboard.Wire) eboard.Session { return NewSession(sc, port, w) }}, cfg.Config)
 }
 
 // OpenSerial opens a ChessLink board's port: USB serial (the Exclusive's
@@ -87,4 +89,14 @@ func NewReplayer(cfg board.ReplayConfig) *eboard.Replayer {
 
 func init() {
 	board.RegisterReplayer(Protocol, func(cfg board.ReplayConfig) board.Replayer { return NewReplayer(cfg) })
+}
+
+// Probe asks the port at path who it holds, within timeout: a ChessLink
+// board answers its version and the id the host keeps in it (a board no
+// host named is given one). It never sends anything a board of another
+// kind would take for a command of its own beyond the protocol's V and R.
+func Probe(ctx context.Context, path string, timeout time.Duration) (*board.Info, error) {
+	return eboard.Probe(ctx, path, OpenSerial, func(port string, w eboard.Wire) eboard.Session {
+		return NewSession(Config{}, port, w)
+	}, timeout)
 }

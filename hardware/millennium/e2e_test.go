@@ -252,3 +252,35 @@ func TestRawLogReplaysTheLiveEvents(t *testing.T) {
 	require.NotNil(t, rep.Info())
 	assert.Equal(t, id, rep.Info().ID)
 }
+
+// A probe finds a ChessLink board on a port by its version and the id it
+// keeps, and tells an empty line (a device that says nothing) within its
+// timeout.
+func TestProbe(t *testing.T) {
+	t.Parallel()
+	b := sim.NewBoard(sim.Config{ID: [4]byte{0xca, 0xfe, 0x00, 0x01}})
+	line, err := emu.Attach(filepath.Join(t.TempDir(), "mil0"), b)
+	require.NoError(t, err)
+	defer line.Close()
+	info, err := millennium.Probe(context.Background(), line.Path(), 2*time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, "MIL-CAFE0001", info.ID)
+	assert.Equal(t, "ChessLink 01.03", info.Firmware)
+
+	mute, err := emu.Attach(filepath.Join(t.TempDir(), "mute"), &silent{})
+	require.NoError(t, err)
+	defer mute.Close()
+	_, err = millennium.Probe(context.Background(), mute.Path(), 300*time.Millisecond)
+	require.ErrorContains(t, err, "no answer within 300ms")
+	_, err = millennium.Probe(context.Background(), filepath.Join(t.TempDir(), "none"), time.Second)
+	require.ErrorContains(t, err, "no such file")
+}
+
+// silent is a device that hears everything and says nothing.
+type silent struct{}
+
+func (*silent) HandleHost([]byte)         {}
+func (*silent) SetOutput(func([]byte))    {}
+func (*silent) Scan()                     {}
+func (*silent) ScanPeriod() time.Duration { return time.Second }
+func (*silent) PowerUp()                  {}
