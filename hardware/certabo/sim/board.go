@@ -37,6 +37,9 @@ type Config struct {
 	AckLEDs bool
 	Faults  Faults
 	Seed    uint64
+	// Reported, if set, is called as every frame goes out (not one that
+	// is lost), with the board locked (benchmarks time them).
+	Reported func()
 }
 
 // Stats counts what a board did.
@@ -305,6 +308,9 @@ func (b *Board) Scan() {
 		from := b.rng.IntN(len(msg) - 2)
 		to := from + 1 + b.rng.IntN(len(msg)-2-from)
 		msg = append(msg[:from:from], msg[to:]...)
+	}
+	if b.cfg.Reported != nil {
+		b.cfg.Reported()
 	}
 	if b.out != nil {
 		b.out(msg)

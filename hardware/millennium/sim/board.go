@@ -71,6 +71,9 @@ type Config struct {
 	// Now is the board's clock, for its reset (default: time since the
 	// board was made).
 	Now func() time.Duration
+	// Reported, if set, is called as every status report goes out (not
+	// one that is lost), with the board locked (benchmarks time them).
+	Reported func()
 }
 
 // Stats counts what a board did.
@@ -311,6 +314,9 @@ func (b *Board) report(f *[64]millennium.Piece) {
 	case r < fl.Drop+fl.Duplicate+fl.Corrupt:
 		b.stats.Corrupted++
 		msg[1+b.rng.IntN(64)] ^= 0x01
+	}
+	if b.cfg.Reported != nil {
+		b.cfg.Reported()
 	}
 	b.write(msg)
 }
