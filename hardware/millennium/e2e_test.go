@@ -283,4 +283,4 @@ func (*silent) HandleHost([]byte)         {}
 func (*silent) SetOutput(func([]byte))    {}
 func (*silent) Scan()                     {}
 func (*silent) ScanPeriod() time.Duration { return time.Second }
-func (*silent) PowerUp()                  {}
+func (*silent) Restart()                  {}

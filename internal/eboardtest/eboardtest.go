@@ -197,7 +197,7 @@ func (t *Table) Unplug() {
 
 // Replug plugs it in again: the board powers up, the host opens the port.
 func (t *Table) Replug() {
-	t.cfg.Board.PowerUp()
+	t.cfg.Board.Restart()
 	t.cfg.Board.SetOutput(t.capture)
 	t.plugged = true
 	t.nextScan = t.clock.now + t.cfg.Board.ScanPeriod()

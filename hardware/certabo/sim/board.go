@@ -94,7 +94,7 @@ func NewBoard(cfg Config) *Board {
 			b.box = append(b.box, b.newChip(rules.Piece{Color: c, Kind: k}, true))
 		}
 	}
-	b.PowerUp()
+	b.Restart()
 	return b
 }
 
@@ -118,8 +118,8 @@ func (b *Board) SetOutput(out func([]byte)) {
 	b.mu.Unlock()
 }
 
-// PowerUp implements [emu.Firmware]: LEDs dark, and a first frame cut.
-func (b *Board) PowerUp() {
+// Restart implements [emu.Firmware]: LEDs dark, and a first frame cut.
+func (b *Board) Restart() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.leds, b.in, b.cut = certabo.LEDs{}, nil, true

@@ -22,9 +22,9 @@ type Firmware interface {
 	Scan()
 	// ScanPeriod is how long the firmware waits between two scans now.
 	ScanPeriod() time.Duration
-	// PowerUp restarts the firmware, as when the cable is plugged in
+	// Restart restarts the firmware, as when the cable is plugged in
 	// again (a USB board is powered by its cable).
-	PowerUp()
+	Restart()
 }
 
 // Line is the cable between the host and one emulated board, or a bus of
@@ -156,7 +156,7 @@ func (l *Line) Unplug() {
 // boards that power up again before the host can talk to them.
 func (l *Line) Replug() error {
 	for _, fw := range l.fws {
-		fw.PowerUp()
+		fw.Restart()
 	}
 	return l.plug()
 }

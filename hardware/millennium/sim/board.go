@@ -130,7 +130,7 @@ func NewBoard(cfg Config) *Board {
 	for addr, v := range cfg.Registers {
 		b.reg[addr] = v
 	}
-	b.PowerUp()
+	b.Restart()
 	return b
 }
 
@@ -156,9 +156,9 @@ func (b *Board) write(p []byte) {
 	b.out(p)
 }
 
-// PowerUp implements [emu.Firmware]: the firmware starts again; its
+// Restart implements [emu.Firmware]: the firmware starts again; its
 // registers stay, its LEDs go dark.
-func (b *Board) PowerUp() {
+func (b *Board) Restart() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.powerUp()
