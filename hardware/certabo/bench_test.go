@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -38,16 +37,8 @@ func BenchmarkReportToCommittedMove(b *testing.B) {
 }
 
 func benchReport(b *testing.B, period time.Duration) {
-	var mu sync.Mutex
-	var moved bool
-	var reported time.Time
-	bd := sim.NewBoard(sim.Config{Seed: 1, Period: period, Reported: func() {
-		mu.Lock()
-		if moved && reported.IsZero() {
-			reported = time.Now()
-		}
-		mu.Unlock()
-	}})
+	var clock eboardtest.ReportClock
+	bd := sim.NewBoard(sim.Config{Seed: 1, Period: period, Reported: clock.Reported})
 	line, err := emu.Attach(filepath.Join(b.TempDir(), "certabo0"), bd)
 	if err != nil {
 		b.Fatal(err)
@@ -77,51 +68,17 @@ func benchReport(b *testing.B, period time.Duration) {
 	if err := live.Start(drv.Resync, 20*period); err != nil {
 		b.Fatal(err)
 	}
-	settle := live.Settle()
-	rng := rand.New(rand.NewPCG(3, 4))
 	pl := &emu.Player{Board: bd, Rng: rand.New(rand.NewPCG(5, 6)), Carry: true}
-	var lat, over []time.Duration
 	b.ReportAllocs()
 	b.ResetTimer()
-	for i := range b.N {
-		next := keepGoing(b, pos, rng)
-		mu.Lock()
-		moved, reported = false, time.Time{}
-		mu.Unlock()
-		pl.Move(pos.View(), next.View())
-		mu.Lock()
-		moved = true
-		mu.Unlock()
-		at, err := live.Committed(i+1, 10*period+5*time.Second)
-		if err != nil {
-			b.Fatal(err)
-		}
-		mu.Lock()
-		l := at.Sub(reported)
-		mu.Unlock()
-		lat, over = append(lat, l), append(over, l-settle)
-		pos = next
-	}
+	lat, over, err := live.TimeMoves(&clock, pl, pos, b.N, rand.New(rand.NewPCG(3, 4)), 10*period+5*time.Second)
 	b.StopTimer()
-	if a := live.Alerts(); len(a) > 0 {
-		b.Fatalf("alerts: %v", a)
+	if err != nil {
+		b.Fatal(err)
 	}
 	benchlat.Report(b, lat, "")
 	benchlat.Report(b, over, "over-settle-")
 	b.ReportMetric(float64(period)/float64(time.Millisecond), "period-ms")
-}
-
-// keepGoing returns the position after a random legal move after which the
-// game goes on.
-func keepGoing(b *testing.B, p rules.Position, rng *rand.Rand) rules.Position {
-	moves := p.Legal()
-	for _, k := range rng.Perm(len(moves)) {
-		if n, err := p.Play(moves[k]); err == nil && !n.Outcome(nil).Over() {
-			return n
-		}
-	}
-	b.Fatalf("no move keeps the game going in %s", p)
-	return nil
 }
 
 // BenchmarkSessionMove measures the host's own work for one move on
@@ -208,7 +165,7 @@ func BenchmarkSessionMove(b *testing.B) {
 		if i%40 == 39 {
 			newGame()
 		}
-		next := keepGoing(b, pos, rng)
+		next := eboardtest.KeepGoing(pos, rng)
 		v := next.View()
 		// The chips follow the pieces: the mover's from its square, a
 		// promotion's new piece a chip of its kind.

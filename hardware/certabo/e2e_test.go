@@ -1,9 +1,7 @@
 package certabo_test
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"path/filepath"
@@ -19,69 +17,10 @@ import (
 	"arbiter/hardware/certabo/sim"
 	"arbiter/hardware/eboard"
 	"arbiter/hardware/eboard/emu"
+	"arbiter/internal/eboardtest"
 	"arbiter/rules"
 	"arbiter/rules/chess"
 )
-
-// host is what a driver delivered and logged, and the board it shows.
-type host struct {
-	mu       sync.Mutex
-	events   []board.Event
-	records  []board.Record
-	pieces   [64]rules.Piece
-	settings [][]byte
-	changed  chan struct{}
-}
-
-func (h *host) handle(e board.Event) {
-	h.mu.Lock()
-	h.events = append(h.events, e)
-	switch e.Kind {
-	case board.EventSnapshot:
-		for sq, st := range e.Snapshot.Squares {
-			h.pieces[sq] = st.Top.Piece
-		}
-	case board.EventSquare:
-		h.pieces[e.Square] = e.Top.Piece
-	}
-	h.mu.Unlock()
-	select {
-	case h.changed <- struct{}{}:
-	default:
-	}
-}
-
-func (h *host) raw(_ string, r board.Record) uint64 {
-	r.Data = bytes.Clone(r.Data)
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.records = append(h.records, r)
-	return uint64(len(h.records))
-}
-
-func viewBoard(v rules.View) (b [64]rules.Piece) {
-	for sq := range v.Stacks {
-		b[sq], _ = v.Top(rules.Square(sq))
-	}
-	return b
-}
-
-func (h *host) wait(want [64]rules.Piece, timeout time.Duration) error {
-	deadline := time.After(timeout)
-	for {
-		h.mu.Lock()
-		got := h.pieces
-		h.mu.Unlock()
-		if got == want {
-			return nil
-		}
-		select {
-		case <-h.changed:
-		case <-deadline:
-			return fmt.Errorf("the host shows %v, want %v", got, want)
-		}
-	}
-}
 
 // A Certabo board on a pseudo-terminal, read by the driver: a set never
 // seen is calibrated from its start position (spare queens on d3 and d6),
@@ -96,14 +35,16 @@ func TestDriverReadsCalibratesAndLights(t *testing.T) {
 	line, err := emu.Attach(filepath.Join(t.TempDir(), "certabo0"), b)
 	require.NoError(t, err)
 	t.Cleanup(func() { line.Close() })
-	h := &host{changed: make(chan struct{}, 1)}
+	h := eboardtest.NewRecorder()
+	var mu sync.Mutex
+	var settings [][]byte
 	session := certabo.Config{LinkTimeout: 500 * time.Millisecond, Blink: 100 * time.Millisecond, Refresh: 300 * time.Millisecond}
 	begun := session.ReplaySetting()
 	epoch := time.Now()
 	drv, err := certabo.New(certabo.DriverConfig{Session: session,
-		Calibrated: func(s []byte) { h.mu.Lock(); h.settings = append(h.settings, s); h.mu.Unlock() },
+		Calibrated: func(s []byte) { mu.Lock(); settings = append(settings, s); mu.Unlock() },
 		Config: eboard.Config{Paths: []string{line.Path()}, Scan: 20 * time.Millisecond, Now: func() time.Duration { return time.Since(epoch) },
-			Handler: h.handle, Raw: h.raw, Logger: slog.New(slog.DiscardHandler)}})
+			Handler: h.Handle, Raw: h.Raw, Logger: slog.New(slog.DiscardHandler)}})
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -117,23 +58,23 @@ func TestDriverReadsCalibratesAndLights(t *testing.T) {
 	id := certabo.IDPrefix + eboard.PortName(line.Path())
 	require.Eventually(t, func() bool { return drv.Owns(id) }, 5*time.Second, 10*time.Millisecond)
 	b.SetUpCalibration()
-	require.Eventually(t, func() bool { h.mu.Lock(); defer h.mu.Unlock(); return len(h.settings) > 0 }, 5*time.Second, 10*time.Millisecond,
+	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(settings) > 0 }, 5*time.Second, 10*time.Millisecond,
 		"the calibration is handed on")
-	h.mu.Lock()
-	kept, err := certabo.ParseSetting(h.settings[0])
-	h.mu.Unlock()
+	mu.Lock()
+	kept, err := certabo.ParseSetting(settings[0])
+	mu.Unlock()
 	require.NoError(t, err)
 	assert.Equal(t, 34, kept.Calibration.Len(), "the set and its spare queens")
 
 	var pos rules.Position = chess.Start()
 	b.SetUp(pos.View())
-	require.NoError(t, h.wait(viewBoard(pos.View()), 5*time.Second))
+	require.NoError(t, h.Wait(pos.View(), 5*time.Second))
 	pl := &emu.Player{Board: b, Rng: rand.New(rand.NewPCG(5, 6)), Carry: true, Slide: 0.3, PushOff: 0.3}
 	for _, san := range []string{"e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5"} {
 		_, next, err := rules.PlayText(pos, san)
 		require.NoError(t, err)
 		pl.Move(pos.View(), next.View())
-		require.NoError(t, h.wait(viewBoard(next.View()), 5*time.Second), san)
+		require.NoError(t, h.Wait(next.View(), 5*time.Second), san)
 		pos = next
 	}
 	d8, a5, c3 := rules.Square(59), rules.Square(32), rules.Square(18)
@@ -147,24 +88,14 @@ func TestDriverReadsCalibratesAndLights(t *testing.T) {
 	require.Eventually(t, func() bool { return b.Lit(a5) && !b.Lit(c3) }, 2*time.Second, 5*time.Millisecond, "the last move again")
 	stop()
 
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	var replayed []board.Event
-	rep, err := board.NewReplayer(certabo.Protocol, board.ReplayConfig{Port: line.Path(), Setting: begun,
-		Emit: func(e board.Event) { replayed = append(replayed, e) }})
+	events, records := h.Taken()
+	require.True(t, records[0].Sent && len(records[0].Data) == 0, "the log begins with the port opened")
+	replayed, _, err := eboardtest.Replay(certabo.Protocol, board.ReplayConfig{Port: line.Path(), Setting: begun}, records)
 	require.NoError(t, err)
-	require.True(t, rep.Handshake(h.records[0]), "the log begins with the port opened")
-	for i, rec := range h.records {
-		rec.Seq = uint64(i + 1)
-		for rep.Next() <= rec.Host {
-			rep.Tick(rep.Next())
-		}
-		rep.Feed(rec)
-	}
-	t.Logf("%d records, %d events; board %+v", len(h.records), len(h.events), b.Counters())
-	require.Equal(t, len(h.events), len(replayed), "as many events")
-	for i := range h.events {
-		require.Equal(t, h.events[i], replayed[i], "event %d of %d", i, len(h.events))
+	t.Logf("%d records, %d events; board %+v", len(records), len(events), b.Counters())
+	require.Equal(t, len(events), len(replayed), "as many events")
+	for i := range events {
+		require.Equal(t, events[i], replayed[i], "event %d of %d", i, len(events))
 	}
 }
 

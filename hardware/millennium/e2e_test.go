@@ -1,7 +1,6 @@
 package millennium_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -19,102 +18,30 @@ import (
 	"arbiter/hardware/eboard/emu"
 	"arbiter/hardware/millennium"
 	"arbiter/hardware/millennium/sim"
+	"arbiter/internal/eboardtest"
 	"arbiter/rules"
 	"arbiter/rules/chess"
 )
-
-// host is what a driver delivered and logged, and the board it shows.
-type host struct {
-	mu      sync.Mutex
-	events  []board.Event
-	records []board.Record
-	pieces  [64]rules.Piece
-	changed chan struct{}
-}
-
-func newHost() *host { return &host{changed: make(chan struct{}, 1)} }
-
-func (h *host) handle(e board.Event) {
-	h.mu.Lock()
-	h.events = append(h.events, e)
-	switch e.Kind {
-	case board.EventSnapshot:
-		for sq, st := range e.Snapshot.Squares {
-			h.pieces[sq] = st.Top.Piece
-		}
-	case board.EventSquare:
-		h.pieces[e.Square] = e.Top.Piece
-	}
-	h.mu.Unlock()
-	select {
-	case h.changed <- struct{}{}:
-	default:
-	}
-}
-
-func (h *host) raw(id string, r board.Record) uint64 {
-	r.Data = bytes.Clone(r.Data)
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.records = append(h.records, r)
-	return uint64(len(h.records))
-}
-
-func viewBoard(v rules.View) (b [64]rules.Piece) {
-	for sq := range v.Stacks {
-		b[sq], _ = v.Top(rules.Square(sq))
-	}
-	return b
-}
-
-// wait waits until the host shows want.
-func (h *host) wait(want [64]rules.Piece, timeout time.Duration) error {
-	deadline := time.After(timeout)
-	for {
-		h.mu.Lock()
-		got := h.pieces
-		h.mu.Unlock()
-		if got == want {
-			return nil
-		}
-		select {
-		case <-h.changed:
-		case <-deadline:
-			return fmt.Errorf("the host shows %v, want %v", got, want)
-		}
-	}
-}
-
-func (h *host) hello() *board.Info {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for _, e := range h.events {
-		if e.Kind == board.EventHello {
-			return e.Info
-		}
-	}
-	return nil
-}
 
 // rig is an emulated board on a pseudo-terminal read by a driver.
 type rig struct {
 	board *sim.Board
 	line  *emu.Line
 	drv   *eboard.Driver
-	host  *host
+	host  *eboardtest.Recorder
 	stop  func()
 }
 
 func newRig(t *testing.T, bc sim.Config, sc millennium.Config) *rig {
 	t.Helper()
-	r := &rig{board: sim.NewBoard(bc), host: newHost()}
+	r := &rig{board: sim.NewBoard(bc), host: eboardtest.NewRecorder()}
 	var err error
 	r.line, err = emu.Attach(filepath.Join(t.TempDir(), "mil0"), r.board)
 	require.NoError(t, err)
 	epoch := time.Now()
 	r.drv, err = millennium.New(millennium.DriverConfig{Session: sc, Config: eboard.Config{
 		Paths: []string{r.line.Path()}, Scan: 20 * time.Millisecond, Now: func() time.Duration { return time.Since(epoch) },
-		Handler: r.host.handle, Raw: r.host.raw, Logger: slog.New(slog.DiscardHandler)}})
+		Handler: r.host.Handle, Raw: r.host.Raw, Logger: slog.New(slog.DiscardHandler)}})
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -152,8 +79,8 @@ func TestDriverReadsAndLightsABoard(t *testing.T) {
 			r := newRig(t, tc.cfg, millennium.Config{ScanTime: 15})
 			var pos rules.Position = chess.Start()
 			r.board.SetUp(pos.View())
-			require.NoError(t, r.host.wait(viewBoard(pos.View()), 5*time.Second))
-			info := r.host.hello()
+			require.NoError(t, r.host.Wait(pos.View(), 5*time.Second))
+			info := r.host.Hello()
 			require.NotNil(t, info)
 			reg := r.board.Registers()
 			assert.Equal(t, fmt.Sprintf("MIL-%02X%02X%02X%02X", reg[0x10], reg[0x11], reg[0x12], reg[0x13]), info.ID, "the id kept in the board")
@@ -167,7 +94,7 @@ func TestDriverReadsAndLightsABoard(t *testing.T) {
 				_, next, err := rules.PlayText(pos, san)
 				require.NoError(t, err)
 				pl.Move(pos.View(), next.View())
-				require.NoError(t, r.host.wait(viewBoard(next.View()), 5*time.Second), san)
+				require.NoError(t, r.host.Wait(next.View(), 5*time.Second), san)
 				pos = next
 			}
 			// The last move on the LEDs, then an alert's squares over it,
@@ -199,8 +126,8 @@ func TestRawLogReplaysTheLiveEvents(t *testing.T) {
 	r := newRig(t, sim.Config{Rotated: true, Seed: 9, Faults: sim.Faults{Drop: 0.05, Duplicate: 0.05, Corrupt: 0.03}}, sc)
 	var pos rules.Position = chess.Start()
 	r.board.SetUp(pos.View())
-	require.NoError(t, r.host.wait(viewBoard(pos.View()), 5*time.Second))
-	id := r.host.hello().ID
+	require.NoError(t, r.host.Wait(pos.View(), 5*time.Second))
+	id := r.host.Hello().ID
 	rng := rand.New(rand.NewPCG(9, 10))
 	pl := &emu.Player{Board: r.board, Rng: rng, Slide: 0.4, PushOff: 0.3, LiftBack: 0.2}
 	var history []rules.Position
@@ -216,28 +143,17 @@ func TestRawLogReplaysTheLiveEvents(t *testing.T) {
 		if ply == 10 {
 			require.NoError(t, r.line.Replug())
 		}
-		require.NoError(t, r.host.wait(viewBoard(next.View()), 5*time.Second), "ply %d", ply+1)
+		require.NoError(t, r.host.Wait(next.View(), 5*time.Second), "ply %d", ply+1)
 		require.NoError(t, r.drv.Show(id, &board.AckMove{Ply: uint16(ply + 1), From: rules.Square(12), To: rules.Square(28)}))
 		history, pos = append(history, pos), next
 	}
 	r.stop()
 
-	r.host.mu.Lock()
-	defer r.host.mu.Unlock()
-	live, records := r.host.events, r.host.records
+	live, records := r.host.Taken()
 	require.True(t, records[0].Sent && len(records[0].Data) == 0, "the log begins with the port opened")
-	var replayed []board.Event
-	rep, err := board.NewReplayer(millennium.Protocol, board.ReplayConfig{Port: r.line.Path(), Setting: sc.ReplaySetting(),
-		Emit: func(e board.Event) { replayed = append(replayed, e) }})
+	replayed, rep, err := eboardtest.Replay(millennium.Protocol, board.ReplayConfig{Port: r.line.Path(), Setting: sc.ReplaySetting()}, records)
 	require.NoError(t, err)
 	require.True(t, rep.Handshake(records[0]))
-	for i, rec := range records {
-		rec.Seq = uint64(i + 1)
-		for rep.Next() <= rec.Host {
-			rep.Tick(rep.Next())
-		}
-		rep.Feed(rec)
-	}
 	kinds := map[board.EventKind]int{}
 	for _, e := range live {
 		kinds[e.Kind]++

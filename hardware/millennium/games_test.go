@@ -6,24 +6,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"arbiter/arbiter"
 	"arbiter/hardware/millennium"
 	"arbiter/hardware/millennium/sim"
 	"arbiter/internal/eboardtest"
 )
 
 var games = flag.Int("millennium.games", 0, "random games per case in TestRandomGamesReadRight (default 20, 1 with -short)")
-
-// human is how a person at the board moves in a case.
-type human struct {
-	slide, pushOff, liftBack float64
-	// unplug is the chance, per move, that the board is knocked off its
-	// cable before it and plugged in again after it.
-	unplug float64
-}
 
 // Random legal chess games, played on the emulated board by a person and
 // read through the driver's session into an arbiter session as a table
@@ -45,19 +35,23 @@ func TestRandomGamesReadRight(t *testing.T) {
 		n = *games
 	}
 	noise := sim.Faults{Drop: 0.05, Duplicate: 0.05, Corrupt: 0.03}
-	hands := human{slide: 0.4, pushOff: 0.3, liftBack: 0.15}
+	quick := [2]time.Duration{400 * time.Millisecond, 1900 * time.Millisecond}
+	clean := eboardtest.Human{Step: 60 * time.Millisecond, Think: quick}
+	hands := eboardtest.Human{Step: 60 * time.Millisecond, Think: quick, Slide: 0.4, PushOff: 0.3, LiftBack: 0.15}
+	cable := hands
+	cable.Unplug = 0.05
 	for ci, tc := range []struct {
 		name  string
 		board sim.Config
-		human human
+		human eboardtest.Human
 	}{
-		{"clean", sim.Config{}, human{}},
+		{"clean", sim.Config{}, clean},
 		{"human noise", sim.Config{}, hands},
 		{"lost and damaged reports", sim.Config{Faults: noise}, hands},
 		{"rotated, reading from h1", sim.Config{Rotated: true, Reversed: true, Faults: noise}, hands},
 		{"performance, no echoes", sim.Config{Model: sim.Performance, Faults: sim.Faults{NoWriteAck: true, Drop: 0.05}}, hands},
 		{"eONE, wrong parity", sim.Config{Model: sim.EONE, Rotated: true, Faults: sim.Faults{WrongParity: true, Duplicate: 0.05}}, hands},
-		{"knocked off its cable", sim.Config{Faults: noise}, human{slide: 0.4, pushOff: 0.3, liftBack: 0.15, unplug: 0.05}},
+		{"knocked off its cable", sim.Config{Faults: noise}, cable},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -79,43 +73,9 @@ func TestRandomGamesReadRight(t *testing.T) {
 				require.NoError(t, tab.Start())
 				tab.Wait(time.Second)
 				require.True(t, tab.Started, "game %d: the set-up is seen", g)
-				pl := tab.Player(rng)
-				pl.Step, pl.Slide, pl.PushOff, pl.LiftBack = 60*time.Millisecond, tc.human.slide, tc.human.pushOff, tc.human.liftBack
-				for i := range game.SAN {
-					tab.Wait(400*time.Millisecond + time.Duration(rng.Int64N(int64(1500*time.Millisecond))))
-					off := rng.Float64() < tc.human.unplug
-					if off {
-						// Knocked off while a player thinks, after the last
-						// move was read: a board with no log of its own shows
-						// one move made meanwhile, not two.
-						for w := 0; len(tab.Moves) < i && w < 20; w++ {
-							tab.Wait(250 * time.Millisecond)
-						}
-						unplugs++
-						tab.Unplug()
-						tab.Wait(200 * time.Millisecond)
-					}
-					pl.Move(game.Positions[i].View(), game.Positions[i+1].View())
-					if off {
-						tab.Wait(300 * time.Millisecond)
-						tab.Replug()
-						tab.Wait(time.Second) // the cable is put back: the players look
-					}
-				}
+				unplugs += tab.Play(game, tc.human, rng)
 				tab.Wait(3 * time.Second)
-				var read []string
-				for _, m := range tab.Moves {
-					read = append(read, m.Notation)
-				}
-				require.Equal(t, game.SAN, read, "game %d: every move read right", g)
-				for _, a := range tab.Alerts {
-					if a.Kind != arbiter.LinkAlert {
-						t.Errorf("game %d: a false alert at ply %d: %s", g, len(tab.Moves), a.Message)
-					}
-				}
-				assert.Empty(t, tab.Recoveries, "game %d", g)
-				assert.Empty(t, tab.Prompts, "game %d", g)
-				assert.Empty(t, tab.Amended, "game %d", g)
+				require.NoError(t, tab.Check(game), "game %d", g)
 				total += len(game.SAN)
 				c := b.Counters()
 				st.Reports += c.Reports

@@ -10,8 +10,10 @@ package eboardtest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"arbiter/arbiter"
@@ -282,4 +284,93 @@ func hard(p rules.Position, m rules.Move) bool {
 		}
 	}
 	return false
+}
+
+// Human is how a person at the board plays in a test.
+type Human struct {
+	// Step is the longest pause between two actions of a move; Slide,
+	// PushOff and LiftBack are emu.Player's.
+	Step                     time.Duration
+	Slide, PushOff, LiftBack float64
+	// Think is the shortest and the longest time before a move.
+	Think [2]time.Duration
+	// Unplug is the chance, per move, that the board is knocked off its
+	// cable while the player thinks (after the last move was read) and
+	// plugged in again after the move.
+	Unplug float64
+}
+
+// Play plays the moves of g on the table as h does, from the position the
+// table's game started in, and returns how often the board was knocked
+// off its cable.
+func (t *Table) Play(g Game, h Human, rng *rand.Rand) (unplugs int) {
+	pl := t.Player(rng)
+	pl.Step, pl.Slide, pl.PushOff, pl.LiftBack = h.Step, h.Slide, h.PushOff, h.LiftBack
+	for i := range g.SAN {
+		think := h.Think[0]
+		if h.Think[1] > h.Think[0] {
+			think += time.Duration(rng.Int64N(int64(h.Think[1] - h.Think[0])))
+		}
+		t.Wait(think)
+		off := rng.Float64() < h.Unplug
+		if off {
+			// Knocked off while a player thinks, after the last move was
+			// read: a board with no log of its own shows one move made
+			// meanwhile, not two.
+			for w := 0; len(t.Moves) < i && w < 20; w++ {
+				t.Wait(250 * time.Millisecond)
+			}
+			unplugs++
+			t.Unplug()
+			t.Wait(200 * time.Millisecond)
+		}
+		pl.Move(g.Positions[i].View(), g.Positions[i+1].View())
+		if off {
+			t.Wait(300 * time.Millisecond)
+			t.Replug()
+			t.Wait(time.Second) // the cable is put back: the players look
+		}
+	}
+	return unplugs
+}
+
+// Check returns what the table read wrong of g: a move other than the
+// game's, an alert other than of the board off its cable, a recovery, a
+// question or an amended move.
+func (t *Table) Check(g Game) error {
+	var read []string
+	for _, m := range t.Moves {
+		read = append(read, m.Notation)
+	}
+	var errs []error
+	if !slices.Equal(read, g.SAN) {
+		errs = append(errs, fmt.Errorf("read %d moves %v, the game's %d are %v", len(read), read, len(g.SAN), g.SAN))
+	}
+	for _, a := range t.Alerts {
+		if a.Kind != arbiter.LinkAlert {
+			errs = append(errs, fmt.Errorf("a false alert: %s", a.Message))
+		}
+	}
+	for _, r := range t.Recoveries {
+		errs = append(errs, fmt.Errorf("a recovery: %s", r))
+	}
+	for _, p := range t.Prompts {
+		errs = append(errs, fmt.Errorf("a question: %v", p))
+	}
+	for _, a := range t.Amended {
+		errs = append(errs, fmt.Errorf("an amended move: %v", a))
+	}
+	return errors.Join(errs...)
+}
+
+// KeepGoing returns the position after a random legal move after which
+// the game goes on, or nil when there is none.
+func KeepGoing(p rules.Position, rng *rand.Rand) rules.Position {
+	moves := p.Legal()
+	for _, k := range rng.Perm(len(moves)) {
+		if n, err := p.Play(moves[k]); err == nil && !n.Outcome(nil).Over() {
+			return n
+		}
+	}
+	return nil
 }

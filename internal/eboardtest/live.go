@@ -2,11 +2,13 @@ package eboardtest
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"sync"
 	"time"
 
 	"arbiter/arbiter"
 	"arbiter/board"
+	"arbiter/hardware/eboard/emu"
 	"arbiter/rules"
 )
 
@@ -138,4 +140,61 @@ func (l *Live) wait(done func() bool, timeout time.Duration, what string) error 
 			return fmt.Errorf("eboardtest: %s: not within %v", what, timeout)
 		}
 	}
+}
+
+// ReportClock times the first report a board sends after a move: give
+// Reported to the emulator as its report hook.
+type ReportClock struct {
+	mu    sync.Mutex
+	armed bool
+	at    time.Time
+}
+
+// Reported is the emulator's hook: it is called as a report goes out.
+func (c *ReportClock) Reported() {
+	c.mu.Lock()
+	if c.armed && c.at.IsZero() {
+		c.at = time.Now()
+	}
+	c.mu.Unlock()
+}
+
+func (c *ReportClock) arm(on bool) {
+	c.mu.Lock()
+	c.armed, c.at = on, time.Time{}
+	c.mu.Unlock()
+}
+
+func (c *ReportClock) first() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.at
+}
+
+// TimeMoves plays n random legal moves from pos with pl, each one once
+// the one before is committed, and returns how long each took from the
+// board's first report after the move was made to its commit, and that
+// less the session's settle time (over-settle).
+func (l *Live) TimeMoves(clock *ReportClock, pl *emu.Player, pos rules.Position, n int, rng *rand.Rand, timeout time.Duration) (lat, over []time.Duration, err error) {
+	settle := l.Settle()
+	for i := range n {
+		next := KeepGoing(pos, rng)
+		if next == nil {
+			return lat, over, fmt.Errorf("eboardtest: no move keeps the game going in %s", pos)
+		}
+		clock.arm(false)
+		pl.Move(pos.View(), next.View())
+		clock.arm(true)
+		at, err := l.Committed(i+1, timeout)
+		if err != nil {
+			return lat, over, err
+		}
+		d := at.Sub(clock.first())
+		lat, over = append(lat, d), append(over, d-settle)
+		pos = next
+	}
+	if a := l.Alerts(); len(a) > 0 {
+		return lat, over, fmt.Errorf("eboardtest: alerts %v", a)
+	}
+	return lat, over, nil
 }
