@@ -2,7 +2,11 @@ package certabo
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"maps"
 	"slices"
 	"sync"
@@ -205,4 +209,50 @@ func (c *Calibration) snapshot() map[ID]rules.Piece {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return maps.Clone(c.pieces)
+}
+
+// Save writes the calibration to the file at path, whole: to a temporary
+// file beside it, renamed over it, so that a crash leaves the old one or
+// the new one.
+func (c *Calibration) Save(path string) error {
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("certabo calibration: %w", err)
+	}
+	_, err = tmp.Write(append(b, '\n'))
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("certabo calibration %s: %w", path, err)
+	}
+	return nil
+}
+
+// LoadCalibration reads a calibration Save wrote; a file that does not
+// exist is an empty calibration.
+func LoadCalibration(path string) (*Calibration, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Calibration{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("certabo calibration: %w", err)
+	}
+	var c Calibration
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, fmt.Errorf("certabo calibration %s: %w", path, err)
+	}
+	return &c, nil
 }

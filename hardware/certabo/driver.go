@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
+	"maps"
 	"time"
 
 	"go.bug.st/serial"
 
 	"arbiter/board"
 	"arbiter/hardware/eboard"
+	"arbiter/rules"
 )
 
 // DriverConfig configures the driver of Certabo boards: the ports and the
@@ -27,6 +30,11 @@ type DriverConfig struct {
 	// the pieces at once, and a replay reads them as the driver did.
 	// It is called from a board's goroutine and must be quick.
 	Calibrated func(setting []byte)
+	// CalibrationFile, if set, keeps the chips learnt across the
+	// daemon's runs: read by New (a file that does not exist yet is an
+	// empty calibration; a damaged one is refused), and written again,
+	// whole, every time a board teaches the driver new chips.
+	CalibrationFile string
 }
 
 // New returns the driver of the Certabo boards on cfg's ports (opened
@@ -37,11 +45,30 @@ func New(cfg DriverConfig) (*eboard.Driver, error) {
 		cfg.Open = OpenSerial
 	}
 	sc := cfg.Session
-	var pieces Calibration
+	var pieces map[ID]rules.Piece
 	if sc.Calibration != nil {
-		pieces.pieces = sc.Calibration.snapshot()
+		pieces = sc.Calibration.snapshot()
 	}
-	sc.Calibration = NewCalibration(pieces.pieces, func(*Calibration) {
+	if cfg.CalibrationFile != "" {
+		kept, err := LoadCalibration(cfg.CalibrationFile)
+		if err != nil {
+			return nil, err
+		}
+		if pieces == nil {
+			pieces = map[ID]rules.Piece{}
+		}
+		maps.Copy(pieces, kept.snapshot())
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	sc.Calibration = NewCalibration(pieces, func(c *Calibration) {
+		if cfg.CalibrationFile != "" {
+			if err := c.Save(cfg.CalibrationFile); err != nil {
+				log.Error("certabo: keep the chips learnt", "err", err)
+			}
+		}
 		if cfg.Calibrated != nil {
 			cfg.Calibrated(sc.ReplaySetting())
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -110,4 +111,53 @@ func TestProbe(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, certabo.IDPrefix+"certabo0", info.ID)
 	assert.Equal(t, certabo.Caps, info.Caps)
+}
+
+// The chips learnt are kept in the calibration file: a daemon started
+// again reads the same set's pieces at once, without a calibration; a
+// damaged file is refused with its name.
+func TestCalibrationFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "certabo.json")
+	run := func(b *sim.Board, learn bool) {
+		line, err := emu.Attach(filepath.Join(t.TempDir(), "certabo0"), b)
+		require.NoError(t, err)
+		defer line.Close()
+		h := eboardtest.NewRecorder()
+		learnt := make(chan struct{}, 8)
+		epoch := time.Now()
+		drv, err := certabo.New(certabo.DriverConfig{CalibrationFile: file, Calibrated: func([]byte) { learnt <- struct{}{} },
+			Config: eboard.Config{Paths: []string{line.Path()}, Scan: 20 * time.Millisecond, Now: func() time.Duration { return time.Since(epoch) },
+				Handler: h.Handle, Logger: slog.New(slog.DiscardHandler)}})
+		require.NoError(t, err)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); _ = drv.Run(ctx) }()
+		defer func() { cancel(); <-done }()
+		if learn {
+			b.SetUpCalibration()
+			select {
+			case <-learnt:
+			case <-time.After(5 * time.Second):
+				t.Fatal("not calibrated")
+			}
+		}
+		start := chess.Start().View()
+		b.SetUp(start)
+		require.NoError(t, h.Wait(start, 5*time.Second), "the pieces known (learn %t)", learn)
+		if !learn {
+			assert.Empty(t, learnt, "nothing new to learn")
+		}
+	}
+	run(sim.NewBoard(sim.Config{Period: 40 * time.Millisecond, Chip: 7}), true)
+	kept, err := certabo.LoadCalibration(file)
+	require.NoError(t, err)
+	assert.Equal(t, 34, kept.Len())
+	run(sim.NewBoard(sim.Config{Period: 40 * time.Millisecond, Chip: 7, Seed: 2}), false)
+
+	require.NoError(t, os.WriteFile(file, []byte(`{"0300515181": "X"}`), 0o600))
+	_, err = certabo.New(certabo.DriverConfig{CalibrationFile: file, Config: eboard.Config{Now: func() time.Duration { return 0 }}})
+	require.ErrorContains(t, err, file)
+	require.ErrorContains(t, err, `"X" is no chess piece`)
 }
