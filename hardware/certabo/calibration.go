@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"maps"
 	"slices"
 	"sync"
 
