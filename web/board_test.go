@@ -49,9 +49,9 @@ func TestTowerDiagram(t *testing.T) {
 	html := buf.String()
 	assert.Contains(t, html, `aria-label="a1, tower of 3, bottom to top: white Ratnik marked Luchnik, black Ratnik marked Vsadnik, white Knyaz"`)
 	assert.Contains(t, html, `aria-label="b1, empty"`)
-	assert.Contains(t, html, `<span class="height" aria-hidden="true">3</span>`)
+	assert.Contains(t, html, `<span class="height" aria-hidden="true" data-n="3"></span>`)
 	// Under the top piece, the pieces beneath it, bottom to top.
-	assert.Regexp(t, `<ol class="stack" aria-hidden="true"><li class="first">P<small>B</small></li><li class="second">P<small>N</small></li></ol>`, html)
+	assert.Regexp(t, `<ol class="stack" aria-hidden="true"><li class="first" data-glyph="P" data-mark="B"></li><li class="second" data-glyph="P" data-mark="N"></li></ol>`, html)
 	assert.Contains(t, html, `title="a1, tower of 3, bottom to top: white Ratnik marked Luchnik, black Ratnik marked Vsadnik, white Knyaz"`)
 	// The top piece is the one drawn large.
 	assert.Regexp(t, `<span class="pc kQ first" aria-hidden="true"></span>`, html)

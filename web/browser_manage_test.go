@@ -1,54 +1,15 @@
 package web
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// browserPage opens headless Chromium on a fresh profile for a test and
-// returns a page and a function that saves a screenshot under a name. It
-// skips the test in -short mode or when no Chromium is installed.
-func browserPage(t *testing.T) (*cdp, func(name string)) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("browser test skipped in -short mode")
-	}
-	bin := findChromium()
-	if bin == "" {
-		t.Skip("no chromium binary found (install chromium or set ARBITER_CHROMIUM)")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	t.Cleanup(cancel)
-	profile, err := os.MkdirTemp("", "arbiter-chromium-")
-	require.NoError(t, err)
-	t.Cleanup(func() { removeEventually(t, profile) })
-	b, err := startBrowser(ctx, bin, profile)
-	require.NoError(t, err)
-	t.Cleanup(b.close)
-	p, err := b.page()
-	require.NoError(t, err)
-	t.Cleanup(p.close)
-	require.NoError(t, p.call("Page.enable", nil, nil))
-	require.NoError(t, p.call("Runtime.enable", nil, nil))
-	shots := artifactDir(t)
-	return p, func(name string) {
-		png, err := p.screenshot()
-		require.NoError(t, err)
-		for _, dir := range shots {
-			require.NoError(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))
-		}
-	}
-}
-
 // browserLogin logs the page in to the console as chief.
-func browserLogin(t *testing.T, p *cdp, base string) {
+func browserLogin(t *testing.T, p *tab, base string) {
 	t.Helper()
 	require.NoError(t, p.navigate(base+"/console/login"))
 	_, err := p.eval(`(() => {
@@ -57,13 +18,15 @@ func browserLogin(t *testing.T, p *cdp, base string) {
 		document.querySelector("form.login").submit();
 		return true })()`)
 	require.NoError(t, err)
-	require.NoError(t, p.waitTrue(`location.pathname === "/console" && document.readyState === "complete"`, 10*time.Second))
+	require.NoError(t, p.waitTrue(`location.pathname === "/console" && document.readyState === "complete"`))
 }
 
 // submit fills the fields of the form posting to action and submits it,
-// then waits for the console's answer.
-func submit(t *testing.T, p *cdp, action string, fields map[string]string) string {
+// then waits for the console's answer, shown on the page, which stays:
+// the answer, or "refused: " and why.
+func submit(t *testing.T, p *tab, action string, fields map[string]string) string {
 	t.Helper()
+	before := evalOK(t, p, `window.__sent = window.arbiterSent.answers`)
 	js := fmt.Sprintf(`(() => { const f = document.querySelector('form[action=%q]'); if (!f) return "no form";`, action)
 	for k, v := range fields {
 		js += fmt.Sprintf(`f.querySelector('[name=%q]').value = %q;`, k, v)
@@ -72,8 +35,10 @@ func submit(t *testing.T, p *cdp, action string, fields map[string]string) strin
 	v, err := p.eval(js)
 	require.NoError(t, err)
 	require.Equal(t, "ok", v, action)
-	require.NoError(t, p.waitTrue(`location.search.startsWith("?done=") && document.readyState === "complete"`, 10*time.Second), action)
-	done, err := p.eval(`document.querySelector(".done").innerText`)
+	require.NoError(t, p.waitTrue(fmt.Sprintf(`window.arbiterSent.answers > %v`, before)), action)
+	assert.Equal(t, before, evalOK(t, p, `window.__sent`), "%s: the page was not reloaded", action)
+	done, err := p.eval(fmt.Sprintf(`(() => { const e = document.querySelector('form[action=%q] > .error');
+		return e ? "refused: " + e.innerText : document.getElementById("sent").innerText })()`, action))
 	require.NoError(t, err)
 	return fmt.Sprint(done)
 }
@@ -96,9 +61,11 @@ func TestBrowserConsoleLifecycle(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, v, "round 4 cannot be paired")
 	shot("console-blocked.png")
+	axeCheck(t, p, "console-blocked")
 
 	require.NoError(t, p.navigate(fmt.Sprintf("%s/console/tournaments/%d", base, id)))
 	shot("console-tournament-blocked.png")
+	axeCheck(t, p, "console-tournament-blocked")
 	done := submit(t, p, fmt.Sprintf("/console/tournaments/%d/pair-manual", id), map[string]string{"pairings": "1 - 2\n3 - 4", "why": "no valid pairing: organiser's decision"})
 	assert.Equal(t, fmt.Sprintf("tournament %d: next round paired by hand", id), done)
 	require.NoError(t, p.navigate(fmt.Sprintf("%s/console/tournaments/%d", base, id)))
@@ -107,6 +74,7 @@ func TestBrowserConsoleLifecycle(t *testing.T) {
 	assert.Contains(t, v, "paired by hand")
 	assert.Contains(t, v, "C1: they met in round")
 	shot("console-tournament-manual.png")
+	axeCheck(t, p, "console-tournament-manual")
 
 	done = submit(t, p, fmt.Sprintf("/console/tournaments/%d/players", id), map[string]string{"name": "Late Comer", "rating": "2100", "why": "arrived after round 3"})
 	assert.Contains(t, done, "player 5 Late Comer registered")
@@ -116,5 +84,5 @@ func TestBrowserConsoleLifecycle(t *testing.T) {
 	assert.Contains(t, done, "result corrected")
 	require.NoError(t, p.navigate(fmt.Sprintf("%s/console/tournaments/%d", base, id)))
 	shot("console-tournament-players.png")
-	assert.False(t, p.sawEvent("Page.javascriptDialogOpening"), "no hostile name ran as script")
+	assert.False(t, p.sawDialog(), "no hostile name ran as script")
 }

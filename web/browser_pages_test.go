@@ -9,8 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -45,6 +45,7 @@ func TestBrowserPages(t *testing.T) {
 	login, err := p.screenshot()
 	require.NoError(t, err)
 	require.Greater(t, len(login), 2000)
+	axeCheck(t, p, "login")
 	browserLogin(t, p, base)
 	pages := []struct{ name, url string }{
 		{"event", base + "/"},
@@ -54,6 +55,8 @@ func TestBrowserPages(t *testing.T) {
 		{"crosstable", fmt.Sprintf("%s/tournaments/%d/crosstable", base, e.chess)},
 		{"player", fmt.Sprintf("%s/tournaments/%d/players/3", base, e.chess)},
 		{"game", fmt.Sprintf("%s/games/%d", base, gid)},
+		{"game-start", fmt.Sprintf("%s/games/%d?ply=0", base, gid)},
+		{"scoresheet", fmt.Sprintf("%s/games/%d/scoresheet", base, gid)},
 		{"error", base + "/games/999999"},
 		{"print-pairings", fmt.Sprintf("%s/tournaments/%d/rounds/1/pairings", base, e.chess)},
 		{"print-slips", fmt.Sprintf("%s/tournaments/%d/rounds/1/slips", base, e.chess)},
@@ -61,21 +64,21 @@ func TestBrowserPages(t *testing.T) {
 		{"print-crosstable", fmt.Sprintf("%s/tournaments/%d/print/crosstable", base, e.chess)},
 		{"console", base + "/console"},
 		{"console-tournament", fmt.Sprintf("%s/console/tournaments/%d", base, e.chess)},
+		{"console-tavreli", fmt.Sprintf("%s/console/tournaments/%d", base, e.tav)},
 		{"boards", bs.URL + "/boards"},
 	}
 	dir := t.TempDir()
 	keep := artifactDir(t)
 	for _, vp := range []struct {
 		name          string
-		width, height int
+		width, height int64
 		mobile        bool
 	}{{"desktop", 1280, 900, false}, {"phone", 375, 740, true}} {
-		require.NoError(t, p.call("Emulation.setDeviceMetricsOverride", map[string]any{
-			"width": vp.width, "height": vp.height, "deviceScaleFactor": 1, "mobile": vp.mobile}, nil))
+		require.NoError(t, p.viewport(vp.width, vp.height, vp.mobile))
 		for _, pg := range pages {
 			name := pg.name + "-" + vp.name
 			require.NoError(t, p.navigate(pg.url), name)
-			require.NoError(t, p.waitTrue(`document.fonts.status === "loaded"`, 5*time.Second), name)
+			require.NoError(t, p.waitTrue(`document.fonts.status === "loaded"`), name)
 			png, err := p.screenshot()
 			require.NoError(t, err, name)
 			require.True(t, bytes.HasPrefix(png, []byte("\x89PNG")), "%s: a PNG", name)
@@ -95,38 +98,39 @@ func TestBrowserPages(t *testing.T) {
 			if pg.name == "boards" {
 				checkBoards(t, p, name)
 			}
+			if !vp.mobile {
+				axeCheck(t, p, pg.name)
+			}
 		}
 	}
-	require.NoError(t, p.call("Emulation.clearDeviceMetricsOverride", nil, nil))
+	require.NoError(t, p.do(chromedp.ResetViewport()))
 
 	// The keyboard steps through the game from wherever the focus is.
 	require.NoError(t, p.navigate(fmt.Sprintf("%s/games/%d", base, gid)))
 	ply := func(want int) string {
 		return fmt.Sprintf(`document.querySelector(".game-body").getAttribute("data-ply") === "%d"`, want)
 	}
-	require.NoError(t, p.waitTrue(ply(1), 5*time.Second))
+	require.NoError(t, p.waitTrue(ply(1)))
 	assert.Equal(t, float64(2), evalOK(t, p, `document.querySelectorAll(".sq.last").length`), "the last move's squares")
 	// The clocks are the largest text beside the board.
 	clock := evalOK(t, p, `parseFloat(getComputedStyle(document.querySelector(".game-board .clock")).fontSize)`)
 	assert.GreaterOrEqual(t, clock, float64(24), "the clocks are prominent")
 	for _, step := range []struct {
 		key  string
-		code int
+		code int64
 		ply  int
 	}{{"ArrowLeft", 37, 0}, {"ArrowRight", 39, 1}, {"Home", 36, 0}, {"End", 35, 1}} {
-		for _, typ := range []string{"rawKeyDown", "keyUp"} {
-			require.NoError(t, p.call("Input.dispatchKeyEvent", map[string]any{"type": typ, "key": step.key, "code": step.key, "windowsVirtualKeyCode": step.code}, nil))
-		}
-		require.NoError(t, p.waitTrue(ply(step.ply), 5*time.Second), step.key)
+		require.NoError(t, p.key(step.key, step.code))
+		require.NoError(t, p.waitTrue(ply(step.ply)), step.key)
 	}
-	require.NoError(t, p.waitTrue(`document.activeElement && document.activeElement.getAttribute("data-key") === "End"`, 5*time.Second),
+	require.NoError(t, p.waitTrue(`document.activeElement && document.activeElement.getAttribute("data-key") === "End"`),
 		"the focus stays on the step link after the viewer is redrawn")
-	assert.False(t, p.sawEvent("Page.javascriptDialogOpening"), "no hostile name ran as script")
+	assert.False(t, p.sawDialog(), "no hostile name ran as script")
 }
 
 // checkBoards checks the boards page: pieces drawn from the embedded SVG
 // sets, and a Tavreli tower's caption no smaller than 10px.
-func checkBoards(t *testing.T, p *cdp, name string) {
+func checkBoards(t *testing.T, p *tab, name string) {
 	t.Helper()
 	for _, sel := range []string{".g-chess .pc.kP.first", ".g-chess .pc.kK.second", ".g-tensor .pc.kT.first", ".g-kvaa .pc.kC.second", ".g-shogi .pc.kK"} {
 		v := evalOK(t, p, fmt.Sprintf(`getComputedStyle(document.querySelector(%q)).backgroundImage`, sel))
@@ -142,11 +146,4 @@ func checkBoards(t *testing.T, p *cdp, name string) {
 	// A promoted shogi piece is red, and gote's pieces point at sente.
 	assert.Equal(t, "rgb(179, 38, 30)", evalOK(t, p, `getComputedStyle(document.querySelector(".g-shogi .pc.back")).color`))
 	assert.Contains(t, evalOK(t, p, `getComputedStyle(document.querySelector(".g-shogi .pc.second")).transform`), "matrix(-1")
-}
-
-func evalOK(t *testing.T, p *cdp, expr string) any {
-	t.Helper()
-	v, err := p.eval(expr)
-	require.NoError(t, err)
-	return v
 }

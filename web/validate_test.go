@@ -36,32 +36,45 @@ func htmlValidate(t *testing.T) string {
 	if p, err := exec.LookPath("html-validate"); err == nil {
 		return p
 	}
-	missing := func(format string, args ...any) {
-		t.Helper()
-		if shared.InCI() {
-			t.Fatalf(format+" (CI is set: the pages must be validated)", args...)
-		}
-		t.Skipf(format, args...)
+	if _, err := exec.LookPath("node"); err != nil {
+		npmMissing(t, "node and npm are needed to run html-validate (or set ARBITER_HTML_VALIDATE)")
 	}
-	npm, err := exec.LookPath("npm")
-	if _, nerr := exec.LookPath("node"); err != nil || nerr != nil {
-		missing("node and npm are needed to run html-validate (or set ARBITER_HTML_VALIDATE)")
+	dir := npmPackage(t, "html-validate", htmlValidateVersion)
+	return filepath.Join(dir, "node_modules", ".bin", "html-validate")
+}
+
+// npmMissing skips a test that needs a package from npm it cannot have,
+// and fails it when CI is set: CI must run it.
+func npmMissing(t *testing.T, format string, args ...any) {
+	t.Helper()
+	if shared.InCI() {
+		t.Fatalf(format+" (CI is set: this check must run)", args...)
 	}
+	t.Skipf(format, args...)
+}
+
+// npmPackage returns the folder where the npm package name@version is
+// installed, in the user's cache, installing it with npm the first time.
+func npmPackage(t *testing.T, name, version string) string {
+	t.Helper()
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		cache = os.TempDir()
 	}
-	dir := filepath.Join(cache, "arbiter", "html-validate-"+htmlValidateVersion)
-	bin := filepath.Join(dir, "node_modules", ".bin", "html-validate")
-	if _, err := os.Stat(bin); err == nil {
-		return bin
+	dir := filepath.Join(cache, "arbiter", name+"-"+version)
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", name, "package.json")); err == nil {
+		return dir
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		npmMissing(t, "npm is needed to install %s", name)
 	}
 	require.NoError(t, os.MkdirAll(dir, 0o755))
-	out, err := exec.Command(npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "html-validate@"+htmlValidateVersion).CombinedOutput()
+	out, err := exec.Command(npm, "install", "--prefix", dir, "--no-audit", "--no-fund", name+"@"+version).CombinedOutput()
 	if err != nil {
-		missing("npm install html-validate: %v\n%s", err, out)
+		npmMissing(t, "npm install %s@%s: %v\n%s", name, version, err, out)
 	}
-	return bin
+	return dir
 }
 
 // validationReport is html-validate's JSON output, the parts we show.
