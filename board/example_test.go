@@ -6,11 +6,12 @@ import (
 
 	"arbiter/board"
 	"arbiter/hardware/sensorboard"
+	_ "arbiter/hardware/sensorboard/plug" // registers our protocol
 )
 
 // A replay reads a board's raw log again with the replayer registered for
-// the protocol the log names (here our own, which registers itself when
-// its package is linked): records in, the driver's events out.
+// the protocol the log names (here our own, which its plug package
+// registers when it is linked): records in, the driver's events out.
 func ExampleNewReplayer() {
 	var enc sensorboard.Encoder
 	hello := enc.Append(nil, &sensorboard.Hello{Major: sensorboard.VersionMajor, Caps: board.CapHeight,

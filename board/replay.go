@@ -2,8 +2,6 @@ package board
 
 import (
 	"fmt"
-	"slices"
-	"sync"
 	"time"
 )
 
@@ -119,47 +117,17 @@ type Replayer interface {
 	Stats() ReplayStats
 }
 
-var replayers = struct {
-	sync.RWMutex
-	m map[string]func(ReplayConfig) Replayer
-}{m: map[string]func(ReplayConfig) Replayer{}}
-
-// RegisterReplayer makes protocol's raw logs replayable: newReplayer
-// returns a fresh replayer for one board's log. Drivers register in their
-// package's init; registering a protocol twice panics.
-func RegisterReplayer(protocol string, newReplayer func(ReplayConfig) Replayer) {
-	replayers.Lock()
-	defer replayers.Unlock()
-	if _, dup := replayers.m[protocol]; dup {
-		panic(fmt.Sprintf("board: replayer for protocol %q registered twice", protocol))
-	}
-	replayers.m[protocol] = newReplayer
-}
-
 // NewReplayer returns a replayer of protocol's raw logs, connected through
-// cfg.Port at cfg.Start; an empty protocol is [ProtocolSensorboard], as
+// cfg.Port at cfg.Start, from the protocol's registration
+// ([Protocol.Replayer]); an empty protocol is [ProtocolSensorboard], as
 // for records stored before the raw log named it.
 func NewReplayer(protocol string, cfg ReplayConfig) (Replayer, error) {
-	if protocol == "" {
-		protocol = ProtocolSensorboard
-	}
-	replayers.RLock()
-	f, ok := replayers.m[protocol]
-	replayers.RUnlock()
+	p, ok := Lookup(protocol)
 	if !ok {
-		return nil, fmt.Errorf("no replayer for board protocol %q (known: %v)", protocol, ReplayProtocols())
+		if protocol == "" {
+			protocol = ProtocolSensorboard
+		}
+		return nil, fmt.Errorf("no replayer for board protocol %q (known: %v)", protocol, ProtocolNames())
 	}
-	return f(cfg), nil
-}
-
-// ReplayProtocols returns the protocols with a registered replayer, sorted.
-func ReplayProtocols() []string {
-	replayers.RLock()
-	defer replayers.RUnlock()
-	out := make([]string, 0, len(replayers.m))
-	for p := range replayers.m {
-		out = append(out, p)
-	}
-	slices.Sort(out)
-	return out
+	return p.Replayer(cfg), nil
 }

@@ -50,11 +50,17 @@ func (s *stream) Handshake(board.Record) bool           { return false }
 func (s *stream) Assume(board.Info, board.Record) error { return nil }
 func (s *stream) Stats() board.ReplayStats              { return s.stats }
 
+// streamProtocol registers the stream replayer as a protocol of its own.
+func streamProtocol(name string, replayer func(board.ReplayConfig) board.Replayer) board.Protocol {
+	return board.Protocol{Name: name, Title: "a test stream", Replayer: replayer,
+		Start: func(board.Setup) (board.Driver, error) { return nil, nil }}
+}
+
 func TestReplayerRegistry(t *testing.T) {
-	board.RegisterReplayer("test-stream", func(cfg board.ReplayConfig) board.Replayer { return &stream{cfg: cfg} })
-	assert.Contains(t, board.ReplayProtocols(), "test-stream")
+	board.Register(streamProtocol("test-stream", func(cfg board.ReplayConfig) board.Replayer { return &stream{cfg: cfg} }))
+	assert.Contains(t, board.ProtocolNames(), "test-stream")
 	assert.Panics(t, func() {
-		board.RegisterReplayer("test-stream", func(board.ReplayConfig) board.Replayer { return nil })
+		board.Register(streamProtocol("test-stream", func(board.ReplayConfig) board.Replayer { return nil }))
 	}, "a protocol registered twice")
 
 	var got []board.Event

@@ -1,7 +1,9 @@
-// Package demo runs the built-in demo event: simulated sensor boards on
+// Package demo runs the built-in demo event: simulated boards on
 // pseudo-terminals, played by simulated people who make random legal moves
 // with human timing, so that the daemon reads them through exactly the
-// serial code path real boards use.
+// serial code path real boards use. The boards are made by their
+// protocols' simulators (board.Protocol.Simulate): our own boards, and a
+// DGT e-board on the first chess table.
 package demo
 
 import (
@@ -10,16 +12,12 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
-	"slices"
 	"sync"
 	"time"
 
 	"arbiter/arbiter"
 	"arbiter/board"
 	"arbiter/director"
-	dgtsim "arbiter/hardware/dgt/sim"
-	"arbiter/hardware/sensorboard/sim"
 	"arbiter/rules"
 	"arbiter/store"
 )
@@ -35,14 +33,13 @@ type Demo struct {
 
 	plies   int
 	players map[string]*player // by board id
-	ptys    []*sim.PTY
+	boards  []board.Simulated
+	ports   map[string][]board.Port // by protocol
+	index   map[string]int          // the boards made so far, by protocol
 	stats   *Stats
 
-	lines    []*dgtsim.Line // the simulated DGT boards' cables
-	dgtPaths []string
 	dgt      bool // a DGT board is still to be put in the first chess tournament
-	// whiteRight seats White at the DGT clock's right display.
-	whiteRight bool
+	settings map[string]board.Settings
 }
 
 // Stats count what the simulated players did and how it was read.
@@ -75,7 +72,7 @@ type player struct {
 	stats *Stats
 	plies int
 	table *director.Table
-	hands hands // on the board
+	hands board.Simulated // the board, and the people's hands on it
 	rng   *rand.Rand
 	// patience is how long a player waits for a move to be read before
 	// putting the position back and making it again: as long as a person
@@ -99,8 +96,8 @@ type Config struct {
 	// Speed is how much faster than people the simulated players play
 	// (1: as fast as people; 0 is taken as 1).
 	Speed float64
-	// Faults is the rate (0 to 1) of the boards' link and sensor faults
-	// (see LinkFaults).
+	// Faults is the rate (0 to 1) of the boards' link and sensor faults,
+	// where their protocol's simulator has them.
 	Faults float64
 	// Seed makes the boards' faults and the players' moves repeatable.
 	Seed uint64
@@ -110,18 +107,23 @@ type Config struct {
 	Plies int
 	// DGT puts one simulated DGT e-board in the first chess tournament.
 	DGT bool
-	// WhiteRight seats White at the DGT clock's right display.
-	WhiteRight bool
+	// Settings are the protocols' settings the daemon reads the boards
+	// with (where White sits at a DGT clock), by protocol; nil for the
+	// defaults.
+	Settings map[string]board.Settings
 }
+
+// ProtocolDGT is the protocol of the demo's DGT e-board (Config.DGT).
+const ProtocolDGT = "dgt"
 
 // DefaultPlies is the most moves of a demo game when Config.Plies is 0.
 const DefaultPlies = 80
 
 // New creates the simulated boards for every tournament d runs
 // (cfg.Boards each, or one for every game of a round when that is 0) in
-// dir, adds a table for each to d, and returns the serial port pattern the
-// driver must watch.
-func New(d *director.Director, cfg Config, dir string, log *slog.Logger) (*Demo, string, error) {
+// dir and adds a table for each to d; [Demo.Ports] says where the drivers
+// find them.
+func New(d *director.Director, cfg Config, dir string, log *slog.Logger) (*Demo, error) {
 	if cfg.Speed <= 0 {
 		cfg.Speed = 1
 	}
@@ -129,49 +131,47 @@ func New(d *director.Director, cfg Config, dir string, log *slog.Logger) (*Demo,
 		cfg.Plies = DefaultPlies
 	}
 	dm := &Demo{d: d, dir: dir, log: log, speed: cfg.Speed, seed: cfg.Seed, faults: cfg.Faults,
-		plies: cfg.Plies, players: map[string]*player{}, stats: &Stats{}, dgt: cfg.DGT, whiteRight: cfg.WhiteRight}
+		plies: cfg.Plies, players: map[string]*player{}, stats: &Stats{}, dgt: cfg.DGT, settings: cfg.Settings,
+		ports: map[string][]board.Port{}, index: map[string]int{}}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, "", fmt.Errorf("demo: %w", err)
+		return nil, fmt.Errorf("demo: %w", err)
 	}
 	for ti, id := range d.TournamentIDs() {
 		tc, err := d.DB().Tournament(id)
 		if err != nil {
-			return nil, "", fmt.Errorf("demo: tournament %d: %w", id, err)
+			return nil, fmt.Errorf("demo: tournament %d: %w", id, err)
 		}
 		g, err := rules.NewFromText(tc.Game, tc.Options)
 		if err != nil {
-			return nil, "", fmt.Errorf("demo: tournament %q: %w", tc.Name, err)
+			return nil, fmt.Errorf("demo: tournament %q: %w", tc.Name, err)
 		}
 		boards := cfg.Boards
 		if boards == 0 {
 			// One board for every game of a round.
 			players, err := d.DB().Players(id)
 			if err != nil {
-				return nil, "", fmt.Errorf("demo: tournament %q: %w", tc.Name, err)
+				return nil, fmt.Errorf("demo: tournament %q: %w", tc.Name, err)
 			}
 			boards = len(players) / 2
 		}
 		for n := 1; n <= boards; n++ {
-			board := fmt.Sprintf("SIM-%s-%d", abbrev(tc.Game), n)
+			name, protocol := fmt.Sprintf("SIM-%s-%d", abbrev(tc.Game), n), board.ProtocolSensorboard
 			if dm.dgt && tc.Game == "chess" {
 				// The first chess board is a DGT e-board.
-				dm.dgt = false
-				if err := dm.addDGT(id, "00001", uint64(ti*100+n)); err != nil {
-					dm.Close()
-					return nil, "", err
-				}
-				continue
+				dm.dgt, protocol = false, ProtocolDGT
 			}
-			{
-				if _, err := dm.addBoard(id, board, g, uint64(ti*100+n)); err != nil {
-					dm.Close()
-					return nil, "", err
-				}
+			if err := dm.addBoard(id, protocol, name, g, uint64(ti*100+n)); err != nil {
+				dm.Close()
+				return nil, err
 			}
 		}
 	}
-	return dm, filepath.Join(dir, "board-*"), nil
+	return dm, nil
 }
+
+// Ports returns where the drivers find the simulated boards, by
+// protocol.
+func (dm *Demo) Ports() map[string][]board.Port { return dm.ports }
 
 func abbrev(game string) string {
 	if len(game) > 3 {
@@ -180,51 +180,29 @@ func abbrev(game string) string {
 	return game
 }
 
-func (dm *Demo) addBoard(tournament uint64, id string, g rules.Game, n uint64) (*player, error) {
-	caps := board.CapHeight | board.CapClockDisplay | board.CapText
-	// Every other board also reads piece identities and faces: both classes
-	// of hardware play in the demo.
-	if n%2 == 0 {
-		caps |= board.CapIdentity | board.CapFace
+// addBoard makes a simulated board of protocol for a table of
+// tournament, id its name where the protocol lets the board choose one,
+// and its players; n makes the board and its players' moves repeatable.
+func (dm *Demo) addBoard(tournament uint64, protocol, id string, g rules.Game, n uint64) error {
+	p, ok := board.Lookup(protocol)
+	if !ok || p.Simulate == nil {
+		return fmt.Errorf("demo: no simulator of board protocol %q", protocol)
 	}
-	b, err := sim.NewBoard(sim.Config{
-		ID: id, Geometry: g.Geometry(), Graph: sim.GraphName(g), Caps: caps, Seed: dm.seed*1000 + n,
-		Faults: LinkFaults(dm.faults),
-	}, sim.NewReal())
+	dm.index[p.Name]++
+	b, err := p.Simulate(board.SimConfig{Dir: dm.dir, ID: id, Index: dm.index[p.Name], Game: g, Seed: dm.seed, Number: n,
+		Speed: dm.speed, Faults: dm.faults, Settings: dm.settings[p.Name]})
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("demo board %s: %w", id, err)
 	}
-	p, err := sim.Attach(b, filepath.Join(dm.dir, "board-"+id))
+	dm.boards = append(dm.boards, b)
+	dm.ports[p.Name] = append(dm.ports[p.Name], b.Port())
+	t, err := dm.d.AddTable(tournament, b.ID())
 	if err != nil {
-		return nil, fmt.Errorf("demo board %s: %w", id, err)
+		return err
 	}
-	dm.ptys = append(dm.ptys, p)
-	t, err := dm.d.AddTable(tournament, id)
-	if err != nil {
-		return nil, err
-	}
-	r := sim.NewRunner(b, sim.NewReal())
-	r.Human = ScaledHuman(sim.DefaultHuman, dm.speed)
-	pl := &player{d: dm.d, stats: dm.stats, plies: dm.plies, table: t, hands: &sensorHands{game: g, board: b, runner: r}, rng: rand.New(rand.NewPCG(dm.seed, n)), news: make(chan news, 64),
-		patience: min(30*time.Second, max(3*time.Second, time.Duration(float64(2*time.Minute)/dm.speed)))}
-	dm.players[id] = pl
-	return pl, nil
-}
-
-// LinkFaults are the faults of a simulated board at one rate: dropped,
-// corrupted and duplicated frames, and sensors that bounce (five times as
-// often, as contacts chatter more than cables fail).
-func LinkFaults(rate float64) sim.Faults {
-	return sim.Faults{Drop: rate, Corrupt: rate, Duplicate: rate, Bounce: rate * 5}
-}
-
-// ScaledHuman speeds a simulated person up by factor f.
-func ScaledHuman(h sim.Human, f float64) sim.Human {
-	s := func(r [2]time.Duration) [2]time.Duration {
-		return [2]time.Duration{time.Duration(float64(r[0]) / f), time.Duration(float64(r[1]) / f)}
-	}
-	h.Think, h.Hand, h.Glide, h.Press = s(h.Think), s(h.Hand), s(h.Glide), s(h.Press)
-	return h
+	dm.players[b.ID()] = &player{d: dm.d, stats: dm.stats, plies: dm.plies, table: t, hands: b, rng: rand.New(rand.NewPCG(dm.seed, n)),
+		news: make(chan news, 64), patience: min(30*time.Second, max(3*time.Second, time.Duration(float64(2*time.Minute)/dm.speed)))}
+	return nil
 }
 
 // GameStarted implements director.Watcher.
@@ -268,20 +246,16 @@ func (dm *Demo) Run(ctx context.Context) error {
 
 // Close unplugs every simulated board.
 func (dm *Demo) Close() {
-	for _, p := range dm.ptys {
-		_ = p.Close()
+	for _, b := range dm.boards {
+		_ = b.Close()
 	}
-	dm.ptys = nil
-	for _, l := range dm.lines {
-		_ = l.Close()
-	}
-	dm.lines = nil
+	dm.boards = nil
 }
 
 // run plays every game the table is given, until an error or the end
 // of ctx.
 func (p *player) run(ctx context.Context, log *slog.Logger) error {
-	if err := p.hands.waitHost(ctx); err != nil {
+	if err := p.hands.WaitHost(ctx); err != nil {
 		return err
 	}
 	for {
@@ -306,7 +280,7 @@ func (p *player) run(ctx context.Context, log *slog.Logger) error {
 func (p *player) play(ctx context.Context, pos rules.Position, log *slog.Logger) error {
 	// Set up the pieces for the new game, as the players do, and wait for
 	// the arbiter to start the clock.
-	if err := p.hands.restore(ctx, pos.View()); err != nil {
+	if err := p.hands.Restore(ctx, pos.View()); err != nil {
 		return err
 	}
 	if err := p.waitStart(ctx); err != nil {
@@ -339,11 +313,11 @@ func (p *player) play(ctx context.Context, pos rules.Position, log *slog.Logger)
 				p.stats.add(func(s *Stats) { s.Retried++ })
 				// The move was refused or not read: put the position back,
 				// as the arbiter would ask, and make the move again.
-				if err := p.hands.restore(ctx, pos.View()); err != nil {
+				if err := p.hands.Restore(ctx, pos.View()); err != nil {
 					return err
 				}
 			}
-			if err := p.hands.move(ctx, pos, next, m, p.rng); err != nil {
+			if err := p.hands.Move(ctx, pos, next, m, p.rng); err != nil {
 				return err
 			}
 			p.stats.add(func(s *Stats) { s.Played++ })
@@ -372,96 +346,6 @@ func (p *player) play(ctx context.Context, pos rules.Position, log *slog.Logger)
 	}
 }
 
-// hands are the simulated people's hands on one kind of board.
-type hands interface {
-	// waitHost waits until the daemon talks to the board.
-	waitHost(ctx context.Context) error
-	// restore puts the board back to view want by hand.
-	restore(ctx context.Context, want rules.View) error
-	// move makes move m from pos (giving next) and presses the clock.
-	move(ctx context.Context, pos, next rules.Position, m rules.Move, rng *rand.Rand) error
-	// idle keeps an idle board's heartbeat going, every heartbeat.
-	idle()
-	heartbeat() time.Duration
-	// answer answers a question on the board by side with choice.
-	answer(side rules.Color, choice int)
-}
-
-// sensorHands play on our own simulated boards.
-type sensorHands struct {
-	game   rules.Game
-	board  *sim.Board
-	runner *sim.Runner
-}
-
-func (h *sensorHands) waitHost(ctx context.Context) error { return h.runner.WaitHost(ctx) }
-
-func (h *sensorHands) move(ctx context.Context, pos, next rules.Position, m rules.Move, rng *rand.Rand) error {
-	steps, err := sim.PlanMove(h.game.Geometry(), pos.View(), next.View(), m, pos.Turn(), h.runner.Human, rng)
-	if err != nil {
-		return fmt.Errorf("plan %s: %w", m, err)
-	}
-	return h.runner.Run(ctx, steps)
-}
-
-func (h *sensorHands) idle() { h.board.Idle() }
-
-// heartbeat is how often an idle board says it is alive.
-func (h *sensorHands) heartbeat() time.Duration { return h.board.Config().Heartbeat }
-
-func (h *sensorHands) answer(side rules.Color, choice int) {
-	h.board.Press(board.ButtonAnswer, board.Side(side), board.AnswerChoice+uint8(choice))
-}
-
-// restore puts the board back to view want by hand: every square that
-// differs is cleared and rebuilt, every zone refilled.
-func (h *sensorHands) restore(ctx context.Context, want rules.View) error {
-	pause := func() error {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(40 * time.Millisecond):
-			return nil
-		}
-	}
-	cur := h.board.View()
-	var rebuild []rules.Square
-	for i := range want.Stacks {
-		sq := rules.Square(i)
-		if slices.Equal(cur.Stacks[i], want.Stacks[i]) {
-			continue
-		}
-		rebuild = append(rebuild, sq)
-		if n := len(cur.Stacks[i]); n > 0 {
-			if _, err := h.board.Lift(sq, n); err != nil {
-				return err
-			}
-			if err := pause(); err != nil {
-				return err
-			}
-		}
-	}
-	for _, sq := range rebuild {
-		if len(want.Stacks[sq]) > 0 {
-			h.board.Place(sq, want.Stacks[sq]...)
-			if err := pause(); err != nil {
-				return err
-			}
-		}
-	}
-	for z := range want.Zones {
-		for _, pc := range cur.Zones[z] {
-			if err := h.board.Take(z, pc); err != nil {
-				return err
-			}
-		}
-		for _, pc := range want.Zones[z] {
-			h.board.Put(z, pc)
-		}
-	}
-	return pause()
-}
-
 // await waits for the director to store the move of ply, answering a
 // question about it. It returns the position after the stored move (nil
 // if none was stored in time) and whether the game is over.
@@ -475,7 +359,7 @@ func (p *player) await(ctx context.Context, ply int, m rules.Move, pos rules.Pos
 		case <-ctx.Done():
 			return nil, false, ctx.Err()
 		case <-idle.C:
-			p.hands.idle()
+			p.hands.Idle()
 		case <-timeout.C:
 			log.Warn("move not read", "ply", ply, "move", m.String())
 			return nil, false, nil
@@ -494,7 +378,7 @@ func (p *player) await(ctx context.Context, ply int, m rules.Move, pos rules.Pos
 			case arbiter.Prompt:
 				for i, mv := range o.Moves {
 					if mv == m.String() {
-						p.hands.answer(pos.Turn(), i)
+						p.hands.Answer(pos.Turn(), i)
 					}
 				}
 			case arbiter.GameOver:
@@ -514,7 +398,7 @@ func (p *player) listen(ctx context.Context, done func(news) bool) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-idle.C:
-			p.hands.idle()
+			p.hands.Idle()
 		case n := <-p.news:
 			if done(n) {
 				return nil
@@ -533,7 +417,7 @@ func (p *player) waitStart(ctx context.Context) error {
 }
 
 // heartbeat is how often an idle board says it is alive.
-func (p *player) heartbeat() time.Duration { return p.hands.heartbeat() }
+func (p *player) heartbeat() time.Duration { return p.hands.Heartbeat() }
 
 // waitEnd waits until the game on the table is over.
 func (p *player) waitEnd(ctx context.Context) error {

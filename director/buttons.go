@@ -9,7 +9,6 @@ import (
 	"arbiter/arbiter"
 	"arbiter/board"
 	"arbiter/rules"
-	"arbiter/rules/shogi"
 )
 
 // Board buttons for offers, claims and resignation (PROTOCOL 5.4, kinds
@@ -82,7 +81,7 @@ func (t *Table) boardButton(e arbiter.Event) {
 		t.panel.resign = &resignPress{side: e.Side, game: t.game.ID, at: e.At}
 		t.restoreDisplay(d.sender)
 	case arbiter.ClaimPressed:
-		if _, ok := t.session.Position().(*shogi.Position); ok {
+		if _, ok := t.session.Position().(rules.Declarer); ok {
 			_, err = d.declare(t, e.Side, who, why)
 		} else {
 			_, err = d.claimDraw(t, e.Side, "", who, why)
@@ -101,8 +100,9 @@ func (t *Table) boardButton(e arbiter.Event) {
 	}
 }
 
-// offerPressed: side's offer button offers a draw (jishogi in shogi,
-// which has no draw by agreement), or accepts the opponent's open offer.
+// offerPressed: side's offer button offers a draw (jishogi in a game
+// that counts a blocked game, shogi, which has no draw by agreement), or
+// accepts the opponent's open offer.
 // A second press by the offerer changes nothing.
 func (d *Director) offerPressed(t *Table, side rules.Color, who, why string) error {
 	if o := t.pendingOffer(); o != nil {
@@ -113,7 +113,7 @@ func (d *Director) offerPressed(t *Table, side rules.Color, who, why string) err
 		return err
 	}
 	kind := DrawOffer
-	if _, ok := t.session.Position().(*shogi.Position); ok {
+	if _, ok := t.session.Position().(rules.Impasser); ok {
 		kind = JishogiOffer
 	}
 	return d.offer(t, side, kind, who, why)

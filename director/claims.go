@@ -9,15 +9,16 @@ import (
 	"arbiter/arbiter"
 	"arbiter/clock"
 	"arbiter/rules"
-	"arbiter/rules/shogi"
 	"arbiter/store"
 )
 
 // Claims, offers and declarations at the board (issue 18 §3): what the
-// players say rather than play. The engines judge them; the director
-// checks who may say what, ends the game with the engine's outcome and
-// stores the action (who entered it, why, what was found) before the
-// result, so the audit log explains every result it leads to.
+// players say rather than play. The engines judge them, through the
+// interfaces of package rules their positions implement (rules.Claimer,
+// rules.Impasser, rules.Declarer); the director checks who may say what,
+// ends the game with the engine's outcome and stores the action (who
+// entered it, why, what was found) before the result, so the audit log
+// explains every result it leads to.
 
 // OfferKind is what a player proposes to the opponent.
 type OfferKind uint8
@@ -25,8 +26,9 @@ type OfferKind uint8
 const (
 	// DrawOffer proposes a draw by agreement (FIDE 9.1.2).
 	DrawOffer OfferKind = iota + 1
-	// JishogiOffer proposes jishogi in shogi (spec 2.10): once the
-	// opponent confirms, the 24-point count decides.
+	// JishogiOffer proposes jishogi, the count of a blocked game
+	// (rules.Impasser; shogi spec 2.10): once the opponent confirms, the
+	// count decides.
 	JishogiOffer
 )
 
@@ -142,12 +144,12 @@ func (d *Director) offer(t *Table, side rules.Color, kind OfferKind, who, why st
 				t.rgame.Name())
 		}
 	case JishogiOffer:
-		p, ok := t.session.Position().(*shogi.Position)
+		p, ok := t.session.Position().(rules.Impasser)
 		if !ok {
-			return badInput("jishogi is proposed only in shogi, not in %s", t.rgame.Name())
+			return badInput("jishogi is proposed only in %s, not in %s", gamesWith(impasse), t.rgame.Name())
 		}
-		if !p.Board().KingsEntered() {
-			return badInput("jishogi may be proposed once both kings have entered the opponent's camp")
+		if err := p.ImpasseReady(); err != nil {
+			return badInput("%v", err)
 		}
 	default:
 		return badInput("unknown offer %s", kind)
@@ -225,8 +227,8 @@ func (d *Director) answerOffer(t *Table, side rules.Color, accept bool, who, why
 func (d *Director) Jishogi(ctx context.Context, gameID uint64, who, why string) (rules.Outcome, error) {
 	var out rules.Outcome
 	err := d.running(ctx, gameID, func(t *Table) error {
-		if _, ok := t.session.Position().(*shogi.Position); !ok {
-			return badInput("jishogi is ruled only in shogi, not in %s", t.rgame.Name())
+		if _, ok := t.session.Position().(rules.Impasser); !ok {
+			return badInput("jishogi is ruled only in %s, not in %s", gamesWith(impasse), t.rgame.Name())
 		}
 		var detail string
 		out, detail = jishogiCount(t)
@@ -235,29 +237,28 @@ func (d *Director) Jishogi(ctx context.Context, gameID uint64, who, why string) 
 	return out, err
 }
 
-// jishogiCount is the engine's 24-point count of t's shogi position, and
-// its description for the records. In a handicap game the pieces the
-// giver left out count as the giver's (spec 2.10); the giver moved first
-// (spec 1.5). In an even game nothing is missing and the count is
-// [shogi.Position.Jishogi]'s.
+// jishogiCount is the engine's count of t's position (rules.Impasser,
+// which the caller checked), and its description for the records. In a
+// handicap game the pieces the giver left out count as the giver's (shogi
+// spec 2.10); the giver moved first (spec 1.5).
 func jishogiCount(t *Table) (rules.Outcome, string) {
-	p := t.session.Position().(*shogi.Position)
-	first := p.Turn()
+	pos := t.session.Position()
+	first := pos.Turn()
 	if h := t.session.History(); len(h) > 0 {
 		first = h[0].Turn()
 	}
-	o, pts := p.Board().JishogiHandicap(first)
+	o, pts := pos.(rules.Impasser).ImpasseCount(first)
 	return o, fmt.Sprintf("jishogi: %s %d points, %s %d points: %s",
 		t.rgame.SideName(rules.First), pts[0], t.rgame.SideName(rules.Second), pts[1], o)
 }
 
-// Declare judges an entering-king declaration by side (spec 2.10): made
-// on the declarer's own turn instead of a move, under the game's
-// declaration rule. A declaration whose conditions fail loses; the
-// engine's judgement is returned and stored with the action; the result
-// of a failed declaration is the declarer's loss by a foul.
-func (d *Director) Declare(ctx context.Context, gameID uint64, side rules.Color, who, why string) (shogi.Declaration, error) {
-	var dec shogi.Declaration
+// Declare judges a declaration by side (rules.Declarer: shogi's entering
+// king, spec 2.11): made on the declarer's own turn instead of a move,
+// under the game's declaration rule. A declaration whose conditions fail
+// loses; the engine's judgement is returned and stored with the action;
+// the result of a failed declaration is the declarer's loss by a foul.
+func (d *Director) Declare(ctx context.Context, gameID uint64, side rules.Color, who, why string) (rules.Declaration, error) {
+	var dec rules.Declaration
 	err := d.running(ctx, gameID, func(t *Table) (err error) {
 		dec, err = d.declare(t, side, who, why)
 		return err
@@ -265,24 +266,23 @@ func (d *Director) Declare(ctx context.Context, gameID uint64, side rules.Color,
 	return dec, err
 }
 
-// declare judges side's entering-king declaration on t's running game, on
-// the table's goroutine.
-func (d *Director) declare(t *Table, side rules.Color, who, why string) (shogi.Declaration, error) {
-	var dec shogi.Declaration
+// declare judges side's declaration on t's running game, on the table's
+// goroutine.
+func (d *Director) declare(t *Table, side rules.Color, who, why string) (rules.Declaration, error) {
+	var dec rules.Declaration
 	err := func() error {
-		p, ok := t.session.Position().(*shogi.Position)
+		p, ok := t.session.Position().(rules.Declarer)
 		if !ok {
-			return badInput("an entering-king declaration is made only in shogi, not in %s", t.rgame.Name())
+			return badInput("an entering-king declaration is made only in %s, not in %s", gamesWith(declares), t.rgame.Name())
 		}
-		if p.Turn() != side {
+		if t.session.Position().Turn() != side {
 			return badInput("%s is not to move: a declaration is made on one's own turn", t.rgame.SideName(side))
 		}
 		var err error
-		if dec, err = p.Declare(); err != nil {
+		if dec, err = p.DeclareWin(); err != nil {
 			return badInput("%v", err)
 		}
-		detail := fmt.Sprintf("%s declares (%s): king in camp %t, %d pieces in camp, in check %t, %d points: %s",
-			t.rgame.SideName(side), dec.Rule, dec.KingInCamp, dec.PiecesInCamp, dec.InCheck, dec.Points, dec.Outcome)
+		detail := fmt.Sprintf("%s declares (%s): %s: %s", t.rgame.SideName(side), dec.Rule, dec.Conditions, dec.Outcome)
 		o := dec.Outcome
 		if w, ok := o.Winner(); ok && w != side {
 			// A failed declaration is the declarer's foul, as the records
@@ -294,6 +294,22 @@ func (d *Director) declare(t *Table, side rules.Color, who, why string) (shogi.D
 		return d.endBy(t, o, detail, who, "declaration", why, detail)
 	}()
 	return dec, err
+}
+
+// impasse and declares report whether a game's positions offer jishogi
+// and a declaration; gamesWith names the registered games that do, for
+// the messages that refuse them elsewhere.
+func impasse(p rules.Position) bool  { _, ok := p.(rules.Impasser); return ok }
+func declares(p rules.Position) bool { _, ok := p.(rules.Declarer); return ok }
+
+func gamesWith(has func(rules.Position) bool) string {
+	var names []string
+	for _, name := range rules.Games() {
+		if g, err := rules.New(name, nil); err == nil && has(g.Start()) {
+			names = append(names, name)
+		}
+	}
+	return strings.Join(names, " or ")
 }
 
 // ResignGame records that side resigned game gameID (the console's

@@ -5,9 +5,9 @@
 // the time of every move, a tournament's TRF report, and a zip archive of
 // the whole event with a folder per tournament.
 //
-// A game's record formats and their writers are registered by format with
-// [RegisterFormat], so the pages, the archive and the live feeds offer
-// whatever formats a game has without naming games themselves.
+// A game's record formats and their writers are registered with the game
+// (rules.RegisterFormat), so the pages, the archive and the live feeds
+// offer whatever formats a game has without naming games themselves.
 //
 // Everything is written from what the store holds: a game's stored
 // canonical moves are replayed with the game's rules, so a record is
@@ -27,6 +27,7 @@ import (
 	"time"
 	"unicode"
 
+	"arbiter/rules"
 	"arbiter/store"
 )
 
@@ -115,15 +116,15 @@ func (s *Sheet) FileName(f Format) string {
 
 // Write writes the sheet's record in the named format of its game.
 func (s *Sheet) Write(w io.Writer, format string) error {
-	f, err := lookup(s.Game.Game, format)
+	f, write, err := rules.LookupFormat(s.Game.Game, format)
 	if err != nil {
 		return err
 	}
-	r, err := replay(s)
+	r, err := record(s)
 	if err != nil {
 		return fmt.Errorf("game %d: %w", s.Game.ID, err)
 	}
-	text, err := f.write(s, r)
+	text, err := write(r)
 	if err != nil {
 		return fmt.Errorf("game %d: %s record: %w", s.Game.ID, f.Name, err)
 	}

@@ -41,7 +41,7 @@ type sheetMove struct {
 // the game's notation with the time it took and the clock after it, the
 // result and lines to sign. Every stored text is escaped.
 func (s *Sheet) WriteHTML(w io.Writer) error {
-	r, err := replay(s)
+	r, err := record(s)
 	if err != nil {
 		return fmt.Errorf("game %d: %w", s.Game.ID, err)
 	}
@@ -49,7 +49,7 @@ func (s *Sheet) WriteHTML(w io.Writer) error {
 	// Stored text is escaped by the template and made one line here: a
 	// control character has no place in an HTML page.
 	p := sheetPage{
-		Heading: oneline.Clean(eventTag(s)), GameName: g.Game, TimeControl: oneline.Clean(g.TimeControl), ID: g.ID,
+		Heading: oneline.Clean(eventTag(r)), GameName: g.Game, TimeControl: oneline.Clean(g.TimeControl), ID: g.ID,
 		Round: g.Round, Board: g.BoardNo, White: oneline.Clean(g.First), Black: oneline.Clean(g.Second),
 		FirstSide: r.Game.SideName(rules.First), SecondSide: r.Game.SideName(rules.Second),
 		Result: resultToken(r.Outcome),
@@ -63,7 +63,7 @@ func (s *Sheet) WriteHTML(w io.Writer) error {
 	if !g.Started.IsZero() {
 		p.Date = g.Started.UTC().Format("2006-01-02")
 	}
-	clocks, timed := remaining(s, r)
+	clocks, timed := r.Clocks, r.Clocks != nil
 	var row *sheetRow
 	number := 0
 	for i, m := range s.Moves {

@@ -13,60 +13,61 @@ import (
 	"arbiter/rules/shogi/kifu"
 	"arbiter/rules/tavreli"
 	"arbiter/rules/tensor"
-	"arbiter/store"
 )
 
-// The per-game record writers. Each turns the replayed game into its
-// package's record type and lets that package write it, so the notation is
-// always the game's own.
+// The record writers of the five games of the program. Each turns the
+// played game into its package's record type and lets that package write
+// it, so the notation is always the game's own. They are registered with
+// their games (rules.RegisterFormat), as a game's own package registers
+// its formats; a new game's package registers its own.
 
-// The formats of this package's games, each game's usual one first.
+// The formats of the five games, each game's usual one first.
 func init() {
 	text := "text/plain; charset=utf-8"
-	pgn := Format{Name: "pgn", Ext: "pgn", MediaType: "application/x-chess-pgn; charset=utf-8", Title: "PGN"}
-	RegisterFormat(chess.Name, pgn, pgnRecord(chess.NewRecord, ""))
-	RegisterFormat(tensor.Name, pgn, pgnRecord(tensor.NewRecord, "Tensor"))
-	RegisterFormat(tavreli.Name, Format{Name: "latin", Ext: "tav", MediaType: text, Title: "Tavreli record, Latin files"},
-		func(s *Sheet, r *Replayed) (string, error) { return tavreliRecord(s, r, false) })
-	RegisterFormat(tavreli.Name, Format{Name: "cyrillic", Ext: "tav", MediaType: text, Title: "Tavreli record, Cyrillic files",
-		Suffix: "-cyrillic"}, func(s *Sheet, r *Replayed) (string, error) { return tavreliRecord(s, r, true) })
-	RegisterFormat(shogi.Name, Format{Name: "kif", Ext: "kifu", MediaType: text, Title: "KIF (UTF-8)"},
+	pgn := rules.Format{Name: "pgn", Ext: "pgn", MediaType: "application/x-chess-pgn; charset=utf-8", Title: "PGN"}
+	rules.RegisterFormat(chess.Name, pgn, pgnRecord(chess.NewRecord, ""))
+	rules.RegisterFormat(tensor.Name, pgn, pgnRecord(tensor.NewRecord, "Tensor"))
+	rules.RegisterFormat(tavreli.Name, rules.Format{Name: "latin", Ext: "tav", MediaType: text, Title: "Tavreli record, Latin files"},
+		func(r *rules.Record) (string, error) { return tavreliRecord(r, false) })
+	rules.RegisterFormat(tavreli.Name, rules.Format{Name: "cyrillic", Ext: "tav", MediaType: text, Title: "Tavreli record, Cyrillic files",
+		Suffix: "-cyrillic"}, func(r *rules.Record) (string, error) { return tavreliRecord(r, true) })
+	rules.RegisterFormat(shogi.Name, rules.Format{Name: "kif", Ext: "kifu", MediaType: text, Title: "KIF (UTF-8)"},
 		shogiRecord(func(rec *kifu.Record) (string, error) { return kifu.WriteKIF(rec, kifu.KIFOptions{}) }))
-	RegisterFormat(shogi.Name, Format{Name: "csa", Ext: "csa", MediaType: text, Title: "CSA", Separator: "/\n"},
+	rules.RegisterFormat(shogi.Name, rules.Format{Name: "csa", Ext: "csa", MediaType: text, Title: "CSA", Separator: "/\n"},
 		shogiRecord(kifu.WriteCSA))
-	RegisterFormat(shogi.Name, Format{Name: "ki2", Ext: "ki2u", MediaType: text, Title: "KI2 (UTF-8)"},
+	rules.RegisterFormat(shogi.Name, rules.Format{Name: "ki2", Ext: "ki2u", MediaType: text, Title: "KI2 (UTF-8)"},
 		shogiRecord(kifu.WriteKI2))
-	RegisterFormat(kvaa.Name, Format{Name: "kvaa", Ext: "kvaa", MediaType: text, Title: "Kvaa record"}, kvaaText)
+	rules.RegisterFormat(kvaa.Name, rules.Format{Name: "kvaa", Ext: "kvaa", MediaType: text, Title: "Kvaa record"}, kvaaText)
 }
 
 // date is the PGN-style date of a game, "????.??.??" when unknown.
-func date(s *Sheet) string {
-	if s.Game.Started.IsZero() {
+func date(r *rules.Record) string {
+	if r.Started.IsZero() {
 		return "????.??.??"
 	}
-	return s.Game.Started.UTC().Format("2006.01.02")
+	return r.Started.UTC().Format("2006.01.02")
 }
 
 // round is the round tag: "3", "3.2" with the board, "-" outside a tournament.
-func round(s *Sheet) string {
-	if s.Game.Round == 0 {
+func round(r *rules.Record) string {
+	if r.Round == 0 {
 		return "-"
 	}
-	if s.Game.BoardNo > 0 {
-		return fmt.Sprintf("%d.%d", s.Game.Round, s.Game.BoardNo)
+	if r.Board > 0 {
+		return fmt.Sprintf("%d.%d", r.Round, r.Board)
 	}
-	return strconv.Itoa(s.Game.Round)
+	return strconv.Itoa(r.Round)
 }
 
 // eventTag names the event and the tournament.
-func eventTag(s *Sheet) string {
+func eventTag(r *rules.Record) string {
 	switch {
-	case s.Event != "" && s.Tournament != "":
-		return s.Event + ": " + s.Tournament
-	case s.Tournament != "":
-		return s.Tournament
+	case r.Event != "" && r.Tournament != "":
+		return r.Event + ": " + r.Tournament
+	case r.Tournament != "":
+		return r.Tournament
 	}
-	return s.Event
+	return r.Event
 }
 
 // resultToken is "1-0", "0-1", "1/2-1/2" or "*".
@@ -89,7 +90,7 @@ func FormatClock(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d:%02d", h, m, sec)
 }
 
-func tavreliRecord(s *Sheet, r *Replayed, cyrillic bool) (string, error) {
+func tavreliRecord(r *rules.Record, cyrillic bool) (string, error) {
 	start, ok := r.Start.(*tavreli.Position)
 	g, gok := r.Game.(*tavreli.Game)
 	if !ok || !gok {
@@ -97,19 +98,19 @@ func tavreliRecord(s *Sheet, r *Replayed, cyrillic bool) (string, error) {
 	}
 	rec := &tavreli.Record{
 		Tags: []tavreli.Tag{
-			{Name: "Event", Value: eventTag(s)}, {Name: "Date", Value: date(s)}, {Name: "Round", Value: round(s)},
-			{Name: "White", Value: s.Game.First}, {Name: "Black", Value: s.Game.Second},
+			{Name: "Event", Value: eventTag(r)}, {Name: "Date", Value: date(r)}, {Name: "Round", Value: round(r)},
+			{Name: "White", Value: r.First.Name}, {Name: "Black", Value: r.Second.Name},
 		},
 		Start:  start.Board(),
 		Result: resultToken(r.Outcome),
 	}
-	if s.Game.TimeControl != "" {
-		rec.SetTag("TimeControl", s.Game.TimeControl)
+	if r.TimeControl != "" {
+		rec.SetTag("TimeControl", r.TimeControl)
 	}
 	if r.Outcome.Over() {
 		rec.SetTag("Termination", r.Outcome.Reason.String())
 	}
-	clocks, timed := remaining(s, r)
+	clocks, timed := r.Clocks, r.Clocks != nil
 	for i, m := range r.Moves {
 		mv, ok := m.(tavreli.Move)
 		if !ok {
@@ -130,26 +131,25 @@ func tavreliRecord(s *Sheet, r *Replayed, cyrillic bool) (string, error) {
 
 // shogiRecord is the writer of a shogi record format: the record built
 // here, written by write.
-func shogiRecord(write func(*kifu.Record) (string, error)) Writer {
-	return func(s *Sheet, r *Replayed) (string, error) { return shogiText(s, r, write) }
+func shogiRecord(write func(*kifu.Record) (string, error)) rules.RecordWriter {
+	return func(r *rules.Record) (string, error) { return shogiText(r, write) }
 }
 
-func shogiText(s *Sheet, r *Replayed, write func(*kifu.Record) (string, error)) (string, error) {
-	rec := &kifu.Record{Start: s.Game.StartPosition}
+func shogiText(r *rules.Record, write func(*kifu.Record) (string, error)) (string, error) {
+	rec := &kifu.Record{Start: r.StartPosition}
 	rec.Meta = kifu.Meta{
-		Event: eventTag(s), Sente: s.Game.First, Gote: s.Game.Second,
-		StartTime: s.Game.Started, EndTime: s.Game.Ended,
+		Event: eventTag(r), Sente: r.First.Name, Gote: r.Second.Name,
+		StartTime: r.Started, EndTime: r.Ended,
 	}
-	if s.Game.TimeControl != "" {
-		rec.Meta.Note = "time control " + s.Game.TimeControl
-		rec.Meta.MainTime, rec.Meta.Byoyomi, rec.Meta.Increment = shogiTimes(s.Game.TimeControl)
+	if r.TimeControl != "" {
+		rec.Meta.Note = "time control " + r.TimeControl
+		rec.Meta.MainTime, rec.Meta.Byoyomi, rec.Meta.Increment = shogiTimes(r.TimeControl)
 	}
-	if s.Game.Round > 0 {
-		rec.Meta.Extra = append(rec.Meta.Extra, kifu.Header{Key: "Round", Value: round(s)})
+	if r.Round > 0 {
+		rec.Meta.Extra = append(rec.Meta.Extra, kifu.Header{Key: "Round", Value: round(r)})
 	}
-	used := moveTimes(s)
 	for i, m := range r.Moves {
-		rec.Moves = append(rec.Moves, kifu.RecordMove{USI: m.String(), Time: used[i]})
+		rec.Moves = append(rec.Moves, kifu.RecordMove{USI: m.String(), Time: r.Used[i]})
 	}
 	rec.End = shogiTerminal(r.Outcome)
 	return write(rec)
@@ -192,13 +192,13 @@ func shogiTerminal(o rules.Outcome) kifu.Terminal {
 // pgnRecord is the PGN writer of a chess-family game: newRecord is the
 // game's own record maker (its SAN), and variant, when not empty, the
 // Variant tag a record without one gets.
-func pgnRecord(newRecord func(*chess.Position, []rules.Move, []time.Duration) (*chess.Record, error), variant string) Writer {
-	return func(s *Sheet, r *Replayed) (string, error) { return pgnText(s, r, newRecord, variant) }
+func pgnRecord(newRecord func(*chess.Position, []rules.Move, []time.Duration) (*chess.Record, error), variant string) rules.RecordWriter {
+	return func(r *rules.Record) (string, error) { return pgnText(r, newRecord, variant) }
 }
 
-func pgnText(s *Sheet, r *Replayed, newRecord func(*chess.Position, []rules.Move, []time.Duration) (*chess.Record, error),
+func pgnText(r *rules.Record, newRecord func(*chess.Position, []rules.Move, []time.Duration) (*chess.Record, error),
 	variant string) (string, error) {
-	clocks, _ := remaining(s, r)
+	clocks := r.Clocks
 	start, ok := r.Start.(*chess.Position)
 	if !ok {
 		return "", fmt.Errorf("not a chess-family position: %T", r.Start)
@@ -208,30 +208,30 @@ func pgnText(s *Sheet, r *Replayed, newRecord func(*chess.Position, []rules.Move
 		return "", err
 	}
 	tags := []chess.Tag{
-		{Name: "Event", Value: eventTag(s)}, {Name: "Site", Value: "?"}, {Name: "Date", Value: date(s)},
-		{Name: "Round", Value: round(s)}, {Name: "White", Value: s.Game.First}, {Name: "Black", Value: s.Game.Second},
+		{Name: "Event", Value: eventTag(r)}, {Name: "Site", Value: "?"}, {Name: "Date", Value: date(r)},
+		{Name: "Round", Value: round(r)}, {Name: "White", Value: r.First.Name}, {Name: "Black", Value: r.Second.Name},
 	}
-	if s.Game.BoardNo > 0 {
-		tags = append(tags, chess.Tag{Name: "Board", Value: strconv.Itoa(s.Game.BoardNo)})
+	if r.Board > 0 {
+		tags = append(tags, chess.Tag{Name: "Board", Value: strconv.Itoa(r.Board)})
 	}
-	if !s.EventDate.IsZero() {
-		tags = append(tags, chess.Tag{Name: "EventDate", Value: s.EventDate.UTC().Format("2006.01.02")})
+	if !r.EventDate.IsZero() {
+		tags = append(tags, chess.Tag{Name: "EventDate", Value: r.EventDate.UTC().Format("2006.01.02")})
 	}
-	tags = append(tags, playerTags("White", s.First)...)
-	tags = append(tags, playerTags("Black", s.Second)...)
+	tags = append(tags, playerTags("White", r.First)...)
+	tags = append(tags, playerTags("Black", r.Second)...)
 	rec.Tags = append(tags, rec.Tags...)
 	if variant != "" {
 		if _, ok := rec.Tag("Variant"); !ok {
 			rec.SetTag("Variant", variant)
 		}
 	}
-	if s.Game.TimeControl != "" {
+	if r.TimeControl != "" {
 		// The standard's form in seconds, which PGN readers parse; a
 		// control it cannot say is "?", with the stored text beside it.
-		tc, ok := PGNTimeControl(s.Game.TimeControl)
+		tc, ok := PGNTimeControl(r.TimeControl)
 		rec.SetTag("TimeControl", tc)
 		if !ok {
-			rec.SetTag("ArbiterTimeControl", s.Game.TimeControl)
+			rec.SetTag("ArbiterTimeControl", r.TimeControl)
 		}
 	}
 	rec.Result = resultToken(r.Outcome)
@@ -249,7 +249,7 @@ func pgnText(s *Sheet, r *Replayed, newRecord func(*chess.Position, []rules.Move
 	return b.String(), nil
 }
 
-func kvaaText(s *Sheet, r *Replayed) (string, error) {
+func kvaaText(r *rules.Record) (string, error) {
 	start, ok := r.Start.(*kvaa.Position)
 	if !ok {
 		return "", fmt.Errorf("not a Kvaa position: %T", r.Start)
@@ -267,24 +267,24 @@ func kvaaText(s *Sheet, r *Replayed) (string, error) {
 		term = kvaaTermination(r)
 	}
 	rec := kvaa.NewRecord(start.Game(), turns, r.Outcome.Result, term,
-		kvaa.Tag{Name: "Event", Value: tagSafe(eventTag(s))}, kvaa.Tag{Name: "Date", Value: date(s)},
-		kvaa.Tag{Name: "Round", Value: round(s)},
-		kvaa.Tag{Name: "South", Value: tagSafe(s.Game.First)}, kvaa.Tag{Name: "North", Value: tagSafe(s.Game.Second)})
-	if s.Game.TimeControl != "" {
+		kvaa.Tag{Name: "Event", Value: tagSafe(eventTag(r))}, kvaa.Tag{Name: "Date", Value: date(r)},
+		kvaa.Tag{Name: "Round", Value: round(r)},
+		kvaa.Tag{Name: "South", Value: tagSafe(r.First.Name)}, kvaa.Tag{Name: "North", Value: tagSafe(r.Second.Name)})
+	if r.TimeControl != "" {
 		// The game's own time control, not the rules' default (D-24
 		// writes it "base+increment" in seconds); one that form cannot
 		// say is kept in our own tag.
-		tc, ok := PGNTimeControl(s.Game.TimeControl)
+		tc, ok := PGNTimeControl(r.TimeControl)
 		if ok && !strings.Contains(tc, "+") {
 			tc += "+0"
 		}
 		if _, err := kvaa.ParseTimeControl(tc); ok && err == nil {
 			setKvaaTag(rec, "TimeControl", tc)
 		} else {
-			setKvaaTag(rec, "ArbiterTimeControl", tagSafe(s.Game.TimeControl))
+			setKvaaTag(rec, "ArbiterTimeControl", tagSafe(r.TimeControl))
 		}
 	}
-	if clocks, timed := remaining(s, r); timed {
+	if clocks := r.Clocks; clocks != nil {
 		for i, c := range clocks {
 			rec.Comments = append(rec.Comments, kvaa.Comment{Before: i + 1, Text: "[%clk " + FormatClock(c) + "]"})
 		}
@@ -306,8 +306,8 @@ func setKvaaTag(rec *kvaa.Record, name, value string) {
 // kvaaTermination is the record's termination code of a stored result:
 // the rules' own code when the final position ends the game that way,
 // otherwise the code of the stored reason.
-func kvaaTermination(r *Replayed) kvaa.Termination {
-	if p, ok := r.last().(*kvaa.Position); ok {
+func kvaaTermination(r *rules.Record) kvaa.Termination {
+	if p, ok := r.Last().(*kvaa.Position); ok {
 		history := append([]rules.Position{r.Start}, r.After...)
 		history = history[:len(history)-1]
 		if o, t := p.End(history); o.Over() && t.Reason() == r.Outcome.Reason {
@@ -329,7 +329,7 @@ func tagSafe(s string) string { return strings.ReplaceAll(s, `"`, "'") }
 
 // playerTags are the PGN tags of what the tournament knows of a player:
 // WhiteElo, WhiteTitle and WhiteFideId (side "White"), those known.
-func playerTags(side string, p store.Player) []chess.Tag {
+func playerTags(side string, p rules.RecordPlayer) []chess.Tag {
 	var tags []chess.Tag
 	if p.Rating > 0 {
 		tags = append(tags, chess.Tag{Name: side + "Elo", Value: strconv.Itoa(p.Rating)})

@@ -15,24 +15,12 @@ import (
 	_ "arbiter/rules/tensor"
 )
 
-// Replayed is a stored game played again with its rules, as a record
-// [Writer] gets it.
-type Replayed struct {
-	Game  rules.Game
-	Start rules.Position
-	Moves []rules.Move
-	// After[i] is the position after Moves[i]; Sides[i] the side that
-	// played it.
-	After []rules.Position
-	Sides []rules.Color
-	// Outcome is the stored result, Ongoing while the game runs.
-	Outcome rules.Outcome
-}
-
-// replay plays the sheet's stored canonical moves from its start position.
-// A move that does not parse or is not legal is an error naming its ply:
-// the database and the rules disagree.
-func replay(s *Sheet) (*Replayed, error) {
+// record is the sheet as a record format writes it
+// (rules.RecordWriter): what the event knows of the game, and its stored
+// canonical moves played again from its start position. A move that does
+// not parse or is not legal is an error naming its ply: the database and
+// the rules disagree.
+func record(s *Sheet) (*rules.Record, error) {
 	g := s.Game
 	game, err := rules.NewFromText(g.Game, g.Options)
 	if err != nil {
@@ -44,7 +32,9 @@ func replay(s *Sheet) (*Replayed, error) {
 			return nil, fmt.Errorf("start position: %w", err)
 		}
 	}
-	r := &Replayed{Game: game, Start: start}
+	r := &rules.Record{Event: s.Event, Tournament: s.Tournament, EventDate: s.EventDate, Round: g.Round, Board: g.BoardNo,
+		First: recordPlayer(g.First, s.First), Second: recordPlayer(g.Second, s.Second), Started: g.Started, Ended: g.Ended,
+		TimeControl: g.TimeControl, StartPosition: g.StartPosition, Game: game, Start: start}
 	pos := start
 	for i, m := range s.Moves {
 		if m.Ply != i+1 {
@@ -60,7 +50,15 @@ func replay(s *Sheet) (*Replayed, error) {
 		pos = next
 	}
 	r.Outcome = storedOutcome(g)
+	r.Clocks = remaining(s, r)
+	r.Used = moveTimes(s)
 	return r, nil
+}
+
+// recordPlayer is a player of a game, by the name the game stored, with
+// what the tournament knows of them.
+func recordPlayer(name string, p store.Player) rules.RecordPlayer {
+	return rules.RecordPlayer{Name: name, Rating: p.Rating, Title: p.Title, FideID: p.FideID}
 }
 
 // storedOutcome reads a stored result and reason.
@@ -73,20 +71,12 @@ func storedOutcome(g store.Game) rules.Outcome {
 	return o
 }
 
-// last returns the position after the last move.
-func (r *Replayed) last() rules.Position {
-	if len(r.After) == 0 {
-		return r.Start
-	}
-	return r.After[len(r.After)-1]
-}
-
-// remaining returns the mover's clock after each move, and whether the
-// game has a clock at all: a time control, and clock readings stored (a
+// remaining returns the mover's clock after each move, or nil when the
+// game has no clock: no time control, or no clock readings stored (a
 // game imported from a record without them has none).
-func remaining(s *Sheet, r *Replayed) ([]time.Duration, bool) {
+func remaining(s *Sheet, r *rules.Record) []time.Duration {
 	if !hasClock(s.Game) || !slices.ContainsFunc(s.Moves, func(m store.Move) bool { return m.ClockFirst != 0 || m.ClockSecond != 0 }) {
-		return nil, false
+		return nil
 	}
 	out := make([]time.Duration, len(s.Moves))
 	for i, m := range s.Moves {
@@ -95,7 +85,7 @@ func remaining(s *Sheet, r *Replayed) ([]time.Duration, bool) {
 			out[i] = m.ClockSecond
 		}
 	}
-	return out, true
+	return out
 }
 
 // hasClock reports whether a game was played with a clock.

@@ -6,14 +6,14 @@ import (
 	"strings"
 	"time"
 
-	"arbiter/internal/config"
 	"arbiter/pairing/tiebreak"
 	"arbiter/pairing/trf"
 	"arbiter/store"
 )
 
-// Event is what an event's records say about it beyond its database, from
-// its configuration: the TRF report's header records.
+// Event is what an event's records say about it beyond its database, as
+// the daemon reads it from its configuration: the TRF report's header
+// records.
 type Event struct {
 	Name         string
 	City         string // 022
@@ -26,25 +26,6 @@ type Event struct {
 	// RoundDates are the scheduled days of each tournament's rounds (132),
 	// by tournament name; a round without one is dated by its pairing.
 	RoundDates map[string][]time.Time
-}
-
-// EventOf reads the record keys of a validated configuration.
-func EventOf(cfg *config.Config) Event {
-	e := cfg.Event
-	ev := Event{Name: e.Name, City: e.City, Federation: e.Federation, ChiefArbiter: e.ChiefArbiter, Deputies: e.DeputyArbiters}
-	// Validation has checked the dates: an unreadable one stays unknown.
-	ev.Start, _ = config.ParseDate(e.StartDate)
-	ev.End, _ = config.ParseDate(e.EndDate)
-	for _, t := range cfg.Tournaments {
-		for _, s := range t.RoundDates {
-			d, _ := config.ParseDate(s)
-			if ev.RoundDates == nil {
-				ev.RoundDates = map[string][]time.Time{}
-			}
-			ev.RoundDates[t.Name] = append(ev.RoundDates[t.Name], d)
-		}
-	}
-	return ev
 }
 
 // WithEvent returns a Reporter whose reports are rep's with the header

@@ -7,13 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"arbiter/director"
 	"arbiter/export"
-	"arbiter/internal/config"
 	"arbiter/pairing"
 	"arbiter/pairing/tiebreak"
 	"arbiter/pairing/trf"
@@ -21,45 +21,19 @@ import (
 	"arbiter/store"
 )
 
-// recordsConfig is an event with every record key: a round robin of four
-// players with their FIDE data, and a Swiss.
-const recordsConfig = `event:
-  name: "Records Open"
-  city: "Oslo"
-  federation: "NOR"
-  chief_arbiter: "IA Jane Doe"
-  deputy_arbiters: ["FA John Roe", "NA Kari Nordmann"]
-  start_date: 2026-11-20
-  end_date: 2026-11-22
-tournaments:
-  - name: "Masters"
-    game: "chess"
-    system: "round-robin"
-    rounds: 3
-    time_control: "40/90m+30s:30m+30s"
-    tiebreaks: ["SB", "DE", "WIN"]
-    round_dates: [2026-11-20, 2026-11-21, 2026-11-22]
-    players:
-      - {name: "Anna Berg", rating: 2510, fide_id: "1503014", title: GM, federation: NOR, birth_year: 1990}
-      - {name: "Boris Chen", rating: 2405, fide_id: "8600101", title: IM, federation: CHN, birth_year: 2001}
-      - {name: "Carla Diaz", rating: 2230, title: WGM, federation: ESP}
-      - {name: "Dag Eriksen"}
-  - name: "Open"
-    game: "chess"
-    system: "swiss-dutch"
-    accelerated: baku
-    rounds: 3
-    tiebreaks: ["BH/C1", "BH", "SB"]
-    players:
-      - {name: "P1", rating: 2000}
-      - {name: "P2", rating: 1900}
-      - {name: "P3", rating: 1800}
-      - {name: "P4", rating: 1700}
-      - {name: "P5", rating: 1600}
-`
+// recordsHeader is an event with every record key, as serve reads it
+// from its configuration (cmd/arbiter/wiring.go): its tournaments are
+// recordsTournaments.
+var recordsHeader = export.Event{
+	Name: "Records Open", City: "Oslo", Federation: "NOR", ChiefArbiter: "IA Jane Doe",
+	Deputies: []string{"FA John Roe", "NA Kari Nordmann"},
+	Start:    time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC), End: time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC),
+	RoundDates: map[string][]time.Time{"Masters": {time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC),
+		time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)}},
+}
 
-// recordsTournaments are the tournaments of recordsConfig as the director
-// takes them (serve maps the file onto them in cmd/arbiter/wiring.go).
+// recordsTournaments are a round robin of four players with their FIDE
+// data, and a Swiss, as the director takes them.
 var recordsTournaments = []director.Tournament{
 	{Name: "Masters", Game: "chess", System: "round-robin", Rounds: 3, TimeControl: "40/90m+30s:30m+30s",
 		TieBreaks: []string{"SB", "DE", "WIN"}, Players: []store.Player{
@@ -75,16 +49,15 @@ var recordsTournaments = []director.Tournament{
 		}},
 }
 
-// recordsEvent plays every round of both tournaments of recordsConfig:
-// the first player of each board wins, except board 2 of round 1, drawn.
-func recordsEvent(t *testing.T) (*store.DB, *config.Config, []store.Tournament) {
+// recordsEvent plays every round of both tournaments of recordsHeader's
+// event: the first player of each board wins, except board 2 of round 1,
+// drawn.
+func recordsEvent(t *testing.T) (*store.DB, export.Event, []store.Tournament) {
 	t.Helper()
-	cfg, err := config.Parse([]byte(recordsConfig), "records.yaml", nil)
-	require.NoError(t, err)
 	db, err := store.Open(filepath.Join(t.TempDir(), "event.db"), nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
-	d, err := director.New(director.Config{Name: cfg.Event.Name, Tournaments: recordsTournaments}, db, slog.New(slog.DiscardHandler))
+	d, err := director.New(director.Config{Name: recordsHeader.Name, Tournaments: recordsTournaments}, db, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	tours, err := db.Tournaments()
 	require.NoError(t, err)
@@ -105,15 +78,15 @@ func recordsEvent(t *testing.T) (*store.DB, *config.Config, []store.Tournament) 
 			}
 		}
 	}
-	return db, cfg, tours
+	return db, recordsHeader, tours
 }
 
 // TestTRFHeader: the TRF report carries the header records from the
 // event's configuration and the stored tournament, its players' FIDE
 // data, and reads back as what it is: a round robin with its tie-breaks.
 func TestTRFHeader(t *testing.T) {
-	db, cfg, tours := recordsEvent(t)
-	rep := export.WithEvent(director.Reports{DB: db}, db, export.EventOf(cfg))
+	db, ev, tours := recordsEvent(t)
+	rep := export.WithEvent(director.Reports{DB: db}, db, ev)
 	var buf bytes.Buffer
 	require.NoError(t, export.WriteTRF(&buf, rep, tours[0].ID))
 	golden(t, "roundrobin.trf", buf.Bytes())
@@ -171,9 +144,9 @@ func TestTRFHeader(t *testing.T) {
 // TestTRFSystem: the 092 and 192 records say which system paired the
 // tournament; the Swiss's reads back as Baku-accelerated Dutch.
 func TestTRFSystem(t *testing.T) {
-	db, cfg, tours := recordsEvent(t)
+	db, ev, tours := recordsEvent(t)
 	var buf bytes.Buffer
-	require.NoError(t, export.WriteTRF(&buf, export.WithEvent(director.Reports{DB: db}, db, export.EventOf(cfg)), tours[1].ID))
+	require.NoError(t, export.WriteTRF(&buf, export.WithEvent(director.Reports{DB: db}, db, ev), tours[1].ID))
 	back, err := trf.Parse(buf.Bytes())
 	require.NoError(t, err)
 	assert.Equal(t, "FIDE_DUTCH_BAKU", back.System)

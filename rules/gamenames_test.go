@@ -38,7 +38,7 @@ var gameNameUses = map[[2]string]string{
 }
 
 // A game's facts live in its registration (rules.Describe, and its record
-// formats in export.RegisterFormat), so no code outside rules/ may switch
+// formats in rules.RegisterFormat), so no code outside rules/ may switch
 // on a game's name: it may not spell one (a string literal equal to a
 // registered game's name, in Go or quoted in a template), nor compare with
 // a game package's Name constant. A sixth game is then one package and one import. Tests are
@@ -100,7 +100,7 @@ func TestNoGameNameSwitchOutsideRules(t *testing.T) {
 		return nil
 	})
 	require.NoError(t, err)
-	assert.Empty(t, found, "game facts belong in the game's registration (rules.Describe, export.RegisterFormat)")
+	assert.Empty(t, found, "game facts belong in the game's registration (rules.Describe, rules.RegisterFormat)")
 	for key, why := range gameNameUses {
 		assert.True(t, used[key], "%s no longer spells %q (%s): drop it from gameNameUses", key[0], key[1], why)
 	}

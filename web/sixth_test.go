@@ -24,9 +24,9 @@ import (
 // A sixth game, known only to this file: each side runs one stone along
 // its own rank, one square a turn, and the first to reach the last file
 // wins. It is registered below the way a game package registers itself,
-// with its facts and a record format, and nothing else in the program is
-// told of it: the pages, the records and the feed must show it as they
-// show the five real games.
+// with its facts and a record format, all in package rules, and nothing
+// else in the program is told of it: the pages, the records and the feed
+// must show it as they show the five real games.
 const sixthName = "test-sixth"
 
 const sixthWidth = 4
@@ -40,10 +40,10 @@ func init() {
 	})
 	rules.Describe(sixthName, rules.Facts{Title: "Stone race", SideLetters: [2]byte{'l', 'r'}, TopDown: true,
 		Pieces: map[string]rules.PieceFacts{"C": {Name: "runner stone", Noun: "stone"}}})
-	export.RegisterFormat(sixthName, export.Format{Name: "race", Ext: "race", MediaType: "text/x-race; charset=utf-8",
-		Title: "Stone race record", Separator: "===\n"}, func(s *export.Sheet, r *export.Replayed) (string, error) {
+	rules.RegisterFormat(sixthName, rules.Format{Name: "race", Ext: "race", MediaType: "text/x-race; charset=utf-8",
+		Title: "Stone race record", Separator: "===\n"}, func(r *rules.Record) (string, error) {
 		var b strings.Builder
-		fmt.Fprintf(&b, "race %s vs %s\n", s.Game.First, s.Game.Second)
+		fmt.Fprintf(&b, "race %s vs %s\n", r.First.Name, r.Second.Name)
 		for i, m := range r.Moves {
 			fmt.Fprintf(&b, "%d %s\n", i+1, m)
 		}

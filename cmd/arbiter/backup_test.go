@@ -107,14 +107,10 @@ func TestDiskFullDuringPlay(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var db *store.DB
-	// Not parallel: testHookOpened belongs to the package, and the tests
-	// that run serve in parallel (t.Parallel) start only after this one.
-	testHookOpened = func(d *store.DB) { mu.Lock(); db = d; mu.Unlock() }
-	t.Cleanup(func() { testHookOpened = nil })
 	cfg := fastDemo(t, 2, 60)
 	ctx, stop := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer stop()
-	url, _, errc := startServe(t, ctx, cfg, false)
+	url, _, errc := startServeWith(t, ctx, cfg, serveOptions{opened: func(d *store.DB) { mu.Lock(); db = d; mu.Unlock() }})
 	streamCtx, cancelStream := context.WithCancel(ctx)
 	defer cancelStream()
 	kinds := make(chan string, 1024)

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"arbiter/board"
-	"arbiter/demo"
 	"arbiter/hardware/sensorboard"
 	"arbiter/hardware/sensorboard/sim"
 	"arbiter/rules"
@@ -115,7 +114,7 @@ printed path (boards.ports: [{path: ...}]) to test it without hardware.`,
 				return fmt.Errorf("%w: --speed must be positive", errUsage)
 			}
 			b, err := sim.NewBoard(sim.Config{ID: id, Geometry: g.Geometry(), Graph: sim.GraphName(g), Caps: caps, Seed: seed,
-				Faults: demo.LinkFaults(faults)}, sim.NewReal())
+				Faults: sim.LinkFaults(faults)}, sim.NewReal())
 			if err != nil {
 				return err
 			}
@@ -130,7 +129,7 @@ printed path (boards.ports: [{path: ...}]) to test it without hardware.`,
 			clk := sim.NewReal()
 			r := sim.NewRunner(b, clk)
 			r.Plug = p
-			r.Human = demo.ScaledHuman(sim.DefaultHuman, speed)
+			r.Human = sim.DefaultHuman.Scaled(speed)
 			rng := rand.New(rand.NewPCG(seed, 1))
 			for n := 0; games == 0 || n < games; n++ {
 				start := g.Start()

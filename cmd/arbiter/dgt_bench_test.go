@@ -34,7 +34,7 @@ func BenchmarkDGTFieldUpdateToCommittedMove(b *testing.B) {
 	b.Cleanup(func() { line.Close() })
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg := dgtEvent(b, dir, link)
-	settle := cfg.Boards.DGT.Settle
+	settle := dgtSettings(cfg).Settle
 	directorOf := serveDirectors(b, cfg)
 	_, _, errc := startServe(b, ctx, cfg, false)
 	b.Cleanup(func() { cancel(); <-errc })

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	"arbiter/hardware/dgt/driver"
 	"arbiter/hardware/dgt/sim"
 	"arbiter/hardware/sensorboard"
@@ -29,9 +31,9 @@ func dgtEvent(t testing.TB, dir, link string) *config.Config {
 	t.Helper()
 	cfg := boardEvent(t, dir)
 	cfg.Event.Name = "DGT boards"
-	cfg.Boards.Ports = []config.Port{{Path: link, Protocol: config.ProtocolDGT}}
+	cfg.Boards.Ports = []config.Port{{Path: link, Protocol: driver.Protocol}}
 	cfg.Boards.Assign = nil
-	cfg.Boards.DGT.Settle = 100 * time.Millisecond
+	dgtSettings(cfg).Settle = 100 * time.Millisecond
 	club := cfg.Tournaments[0]
 	club.Players = club.Players[:2]
 	shogi := club
@@ -106,7 +108,7 @@ func playDGT(t *testing.T, rotated, whiteRight bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cfg := dgtEvent(t, dir, link)
-	cfg.Boards.DGT.WhiteRight = whiteRight
+	dgtSettings(cfg).WhiteRight = whiteRight
 	url, out, errc := startServe(t, ctx, cfg, false)
 
 	g := awaitGame(t, url, "DGT-20001", out)
@@ -231,11 +233,19 @@ func TestDemoWithDGTBoard(t *testing.T) {
 	t.Logf("the DGT board's game: %d moves, %s (%s)", len(moves), g.Result, g.Reason)
 }
 
+// dgtSettings are the DGT protocols' settings of cfg (boards.dgt).
+func dgtSettings(cfg *config.Config) *driver.Settings {
+	return cfg.Boards.SettingsOf(driver.Protocol).(*driver.Settings)
+}
+
 // The protocol names of the configuration are those the drivers write in
 // the raw log and replays look up: a port's protocol is its records'.
 func TestProtocolNamesAgree(t *testing.T) {
-	assert.Equal(t, config.ProtocolDGT, driver.Protocol)
-	assert.Equal(t, config.ProtocolSensorboard, sensorboard.Protocol)
+	for _, name := range []string{driver.Protocol, sensorboard.Protocol, ""} {
+		p, ok := board.Lookup(name)
+		require.True(t, ok, "protocol %q is registered", name)
+		assert.Equal(t, cmp.Or(name, sensorboard.Protocol), p.Name)
+	}
 }
 
 // A single DGT e-board (USB/serial) whose daemon stops in mid-game while

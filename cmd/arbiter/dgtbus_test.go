@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	"arbiter/hardware/dgt/driver"
 	"arbiter/hardware/dgt/sim"
 	"arbiter/internal/config"
@@ -30,9 +31,9 @@ func dgtBusEvent(t *testing.T, dir, link string, first uint16, boards int) *conf
 	t.Helper()
 	cfg := boardEvent(t, dir)
 	cfg.Event.Name = "DGT bus"
-	cfg.Boards.Ports = []config.Port{{Path: link, Protocol: config.ProtocolDGTBus, Addresses: []int{int(first)}}}
+	cfg.Boards.Ports = []config.Port{{Path: link, Protocol: driver.BusProtocol, Keys: &driver.BusPort{Addresses: []int{int(first)}}}}
 	cfg.Boards.Assign = nil
-	cfg.Boards.DGT.BusPoll = 100 * time.Millisecond
+	dgtSettings(cfg).BusPoll = 100 * time.Millisecond
 	club := cfg.Tournaments[0]
 	club.Players = nil
 	for i := range 2 * boards {
@@ -213,7 +214,9 @@ func replayBusGames(t *testing.T, database string, ids []string, games []uint64)
 
 // The bus protocol's name in the configuration is the driver's.
 func TestBusProtocolNameAgrees(t *testing.T) {
-	assert.Equal(t, config.ProtocolDGTBus, driver.BusProtocol)
+	p, ok := board.Lookup(driver.BusProtocol)
+	require.True(t, ok)
+	assert.Equal(t, driver.BusProtocol, p.Name)
 }
 
 // A bad bus address is refused with exit code 3, named with its key.

@@ -50,7 +50,7 @@ It reads a copy of the database safely while the daemon runs only through
 				if err != nil {
 					return withCode(exitConfig, err)
 				}
-				ev = export.EventOf(cfg)
+				ev = exportEvent(cfg)
 			}
 			if event != "" || cfgPath == "" {
 				ev.Name = event

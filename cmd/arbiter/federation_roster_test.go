@@ -16,6 +16,10 @@ import (
 	"arbiter/store"
 )
 
+// testDirectors maps a configuration to a function that startServe gives
+// the director of the serve it starts with it (serveOptions.started).
+var testDirectors sync.Map // *config.Config -> func(*director.Director)
+
 // serveDirectors records the director of each serve started with one of
 // cfgs (testDirectors), and returns a function that waits for it.
 func serveDirectors(t testing.TB, cfgs ...*config.Config) func(*config.Config) *director.Director {

@@ -12,6 +12,10 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	// The board protocols the daemon reads: one import each.
+	_ "arbiter/hardware/dgt/driver"
+	_ "arbiter/hardware/sensorboard/plug"
 )
 
 // Exit codes, stable for scripts.

@@ -269,14 +269,25 @@ func TestDemoSurvivesRestart(t *testing.T) {
 
 // startServe runs serve in the background with cfg until ctx ends (or the
 // event is complete, if exitWhenDone), and returns its URL once it is
-// live, its output and where its error arrives.
+// live, its output and where its error arrives. A director serveDirectors
+// waits for is given to it.
 func startServe(t testing.TB, ctx context.Context, cfg *config.Config, exitWhenDone bool) (string, *syncBuffer, <-chan error) {
 	t.Helper()
-	cmd := newServeCmd()
+	opts := serveOptions{exitWhenDone: exitWhenDone}
+	if f, ok := testDirectors.Load(cfg); ok {
+		opts.started = f.(func(*director.Director))
+	}
+	return startServeWith(t, ctx, cfg, opts)
+}
+
+// startServeWith is startServe with serve's options (its output is the
+// returned buffer).
+func startServeWith(t testing.TB, ctx context.Context, cfg *config.Config, opts serveOptions) (string, *syncBuffer, <-chan error) {
+	t.Helper()
 	out := &syncBuffer{}
-	cmd.SetOut(out)
+	opts.out, opts.flags = out, newServeCmd().Flags()
 	errc := make(chan error, 1)
-	go func() { errc <- serve(ctx, cfg, "", exitWhenDone, cmd) }()
+	go func() { errc <- serve(ctx, cfg, opts) }()
 	var url string
 	require.Eventually(t, func() bool {
 		m := regexp.MustCompile(`live at (http://\S+)`).FindStringSubmatch(out.String())

@@ -6,7 +6,9 @@ import (
 	"net"
 	"net/netip"
 	"strings"
+	"time"
 
+	"arbiter/board"
 	"arbiter/demo"
 	"arbiter/director"
 	"arbiter/export"
@@ -43,12 +45,32 @@ func directorConfig(cfg *config.Config) director.Config {
 // event keys, the console logins and the network around it (http).
 func webConfig(cfg *config.Config) web.Config {
 	return web.Config{
-		Event:          export.EventOf(cfg),
+		Event:          exportEvent(cfg),
 		Users:          webUsers(cfg),
 		TrustedProxies: cfg.HTTP.TrustedProxies,
 		MetricsAllow:   cfg.HTTP.MetricsAllow,
 		SecureCookies:  cfg.HTTP.SecureCookies,
 	}
+}
+
+// exportEvent is what the records take from the configuration: the
+// event's record keys (a validated configuration's: an unreadable date
+// stays unknown).
+func exportEvent(cfg *config.Config) export.Event {
+	e := cfg.Event
+	ev := export.Event{Name: e.Name, City: e.City, Federation: e.Federation, ChiefArbiter: e.ChiefArbiter, Deputies: e.DeputyArbiters}
+	ev.Start, _ = config.ParseDate(e.StartDate)
+	ev.End, _ = config.ParseDate(e.EndDate)
+	for _, t := range cfg.Tournaments {
+		for _, s := range t.RoundDates {
+			d, _ := config.ParseDate(s)
+			if ev.RoundDates == nil {
+				ev.RoundDates = map[string][]time.Time{}
+			}
+			ev.RoundDates[t.Name] = append(ev.RoundDates[t.Name], d)
+		}
+	}
+	return ev
 }
 
 // webUsers are the console logins of the configuration (console.users).
@@ -61,11 +83,16 @@ func webUsers(cfg *config.Config) []web.User {
 }
 
 // demoConfig is what the demo takes from the configuration: the demo
-// section, and the DGT boards' seat of White.
+// section, and the protocols' settings its simulated boards are read with
+// (where White sits at a DGT clock).
 func demoConfig(cfg *config.Config) demo.Config {
 	d := cfg.Demo
+	settings := map[string]board.Settings{}
+	for _, p := range board.Protocols() {
+		settings[p.Name] = cfg.Boards.SettingsOf(p.Name)
+	}
 	return demo.Config{Boards: d.Boards, Speed: d.Speed, Faults: d.Faults, Seed: d.Seed, Plies: d.Plies,
-		DGT: d.DGT, WhiteRight: cfg.Boards.DGT.WhiteRight}
+		DGT: d.DGT, Settings: settings}
 }
 
 // checkWeb refuses what would open the console to strangers (the demo

@@ -19,6 +19,7 @@ import (
 	"arbiter/demo"
 	"arbiter/director"
 	"arbiter/export"
+	"arbiter/hardware/dgt/driver"
 	"arbiter/internal/config"
 	"arbiter/store"
 	"arbiter/web"
@@ -30,6 +31,12 @@ func TestWiring(t *testing.T) {
 	cfg, err := config.Load(filepath.Join("testdata", "wiring", "arbiter.yaml"), nil)
 	require.NoError(t, err)
 	dc, wc, mc := directorConfig(cfg), webConfig(cfg), demoConfig(cfg)
+	// The demo's DGT board is read with the DGT protocols' settings.
+	require.IsType(t, &driver.Settings{}, mc.Settings[driver.Protocol])
+	assert.True(t, mc.Settings[driver.Protocol].(*driver.Settings).WhiteRight, "White at the DGT clock's right")
+	assert.Same(t, cfg.Boards.SettingsOf(driver.Protocol), mc.Settings[driver.Protocol])
+	settings := mc.Settings
+	mc.Settings = nil
 	day := func(d int) time.Time { return time.Date(2026, 11, d, 0, 0, 0, 0, time.UTC) }
 	tests := []struct {
 		name      string
@@ -59,7 +66,7 @@ func TestWiring(t *testing.T) {
 		{"trusted proxies", wc.TrustedProxies, []string{"10.0.0.0/8"}},
 		{"metrics allow", wc.MetricsAllow, []string{"192.168.1.10"}},
 		{"secure cookies", wc.SecureCookies, true},
-		{"demo", mc, demo.Config{Boards: 2, Speed: 4, Faults: 0.02, Seed: 7, Plies: 60, DGT: true, WhiteRight: true}},
+		{"demo", mc, demo.Config{Boards: 2, Speed: 4, Faults: 0.02, Seed: 7, Plies: 60, DGT: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -82,6 +89,7 @@ func TestWiring(t *testing.T) {
 	mapped("director.Config", dc)
 	mapped("director.Tournament", dc.Tournaments[0], dc.Tournaments[1])
 	mapped("web.Config", wc)
+	mc.Settings = settings
 	mapped("demo.Config", mc)
 }
 

@@ -4,8 +4,8 @@
 // host's monotonic time, and the serial driver that finds boards, keeps
 // them healthy across unplugs and delivers their events. It implements
 // the neutral boundary of package board: the driver delivers board.Event
-// values and is a board.Display, and the [Replayer] registered for
-// [Protocol] replays its raw log. The protocol-neutral types (events,
+// values and is a board.Display, and the [Replayer] replays its raw log;
+// the plug subpackage registers them with board as protocol [Protocol]. The protocol-neutral types (events,
 // capabilities, sides, buttons, snapshots, what a board senses) live in
 // board; the aliases in aliases.go keep the simulator and the tests
 // short.
@@ -38,4 +38,6 @@
 //
 // The simulator in the sim subpackage speaks the same protocol over a
 // pseudo-terminal, so tests and demos use the driver's real code path.
+// The plug subpackage puts the protocol on the daemon: it registers the
+// driver, the replayer, the probe and the simulator with board.Register.
 package sensorboard

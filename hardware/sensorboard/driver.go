@@ -326,6 +326,19 @@ func (d *Driver) Resync(board string) error {
 	return nil
 }
 
+// Owns reports whether board is a board this driver has met
+// ([board.Driver]).
+func (d *Driver) Owns(board string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	_, ok := d.boards[board]
+	return ok
+}
+
+// ReplaySetting implements [board.Driver]: nil, since a [Replayer] reads
+// the raw log as the driver read its boards, whatever its configuration.
+func (d *Driver) ReplaySetting() []byte { return nil }
+
 // connected returns the port a board is connected through now.
 func (d *Driver) connected(board string) (*portConn, error) {
 	d.mu.Lock()

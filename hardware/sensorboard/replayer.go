@@ -11,10 +11,6 @@ import (
 // longest a live link goes without a tick while its port is open.
 const DefaultReadTimeout = 100 * time.Millisecond
 
-func init() {
-	board.RegisterReplayer(Protocol, func(cfg board.ReplayConfig) board.Replayer { return NewReplayer(cfg) })
-}
-
 // Replayer is this protocol's [board.Replayer]: the frames of a raw log
 // go through the driver's own [Decoder] and [Link] again, with the
 // instants of the log, and the link is ticked as the driver's reads

@@ -8,9 +8,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
-	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -23,10 +21,7 @@ import (
 	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
 
-	"arbiter/arbiter"
-	"arbiter/clock"
 	"arbiter/configs"
-	"arbiter/rules"
 )
 
 // Config is the whole configuration.
@@ -98,97 +93,6 @@ type User struct {
 type Log struct {
 	Level  string `mapstructure:"level"`
 	Format string `mapstructure:"format"`
-}
-
-// Boards configures real sensor boards.
-type Boards struct {
-	Ports  []Port        `mapstructure:"ports"`
-	Baud   int           `mapstructure:"baud"`
-	Scan   time.Duration `mapstructure:"scan"`
-	Assign []Assignment  `mapstructure:"assign"`
-	// DGT tunes the DGT e-boards (ports with protocol dgt).
-	DGT DGT `mapstructure:"dgt"`
-}
-
-// The board protocols a port may speak (Port.Protocol).
-const (
-	// ProtocolSensorboard is our own boards' protocol, the default.
-	ProtocolSensorboard = "sensorboard"
-	// ProtocolDGT is DGT's e-board protocol (USB, serial and Bluetooth
-	// boards at 9600 8N1).
-	ProtocolDGT = "dgt"
-	// ProtocolDGTBus is a line of DGT e-boards in bus mode: many boards
-	// on one serial port, each by its bus address (DGT's tournament
-	// set-up).
-	ProtocolDGTBus = "dgt-bus"
-)
-
-// MaxBusAddress is the highest DGT bus address (14 bits); 0 addresses
-// every board and is no board's own.
-const MaxBusAddress = 1<<14 - 1
-
-// DGT tunes the DGT e-boards.
-type DGT struct {
-	// WhiteRight seats White at the clock's right display (default: the
-	// left one).
-	WhiteRight bool `mapstructure:"white_right"`
-	// Settle is how long a board's field updates must be quiet before its
-	// position is taken (0: 250 ms, DGT's USB scan time; Bluetooth boards
-	// scan at half speed and want 500 ms or more).
-	Settle time.Duration `mapstructure:"settle"`
-	// BusPoll is how often every board of a bus line (protocol dgt-bus)
-	// is asked for its changes (0: 2 s, DGT's "every few seconds").
-	BusPoll time.Duration `mapstructure:"bus_poll"`
-}
-
-// Port selects serial ports by exactly one of path, glob or USB identity.
-type Port struct {
-	// Protocol is what the board on the port speaks: "sensorboard" (our
-	// boards, the default when empty), "dgt" (a DGT e-board, found by
-	// path or glob) or "dgt-bus" (a line of DGT e-boards in bus mode,
-	// found by path or glob).
-	Protocol string `mapstructure:"protocol"`
-	Path     string `mapstructure:"path"`
-	Glob     string `mapstructure:"glob"`
-	USB      USB    `mapstructure:"usb"`
-	// Addresses are the bus addresses of the boards expected on a dgt-bus
-	// line (1 to MaxBusAddress); the boards not listed that answer DGT's
-	// ping join too.
-	Addresses []int `mapstructure:"addresses"`
-}
-
-// String writes the port entry as the file gives it: "path: /dev/ttyUSB0,
-// glob: /dev/ttyACM*", or "(empty)".
-func (p Port) String() string {
-	var parts []string
-	add := func(key, v string) {
-		if v != "" {
-			parts = append(parts, key+": "+v)
-		}
-	}
-	add("path", p.Path)
-	add("glob", p.Glob)
-	add("usb.vid", p.USB.VID)
-	add("usb.pid", p.USB.PID)
-	add("usb.serial", p.USB.Serial)
-	if len(parts) == 0 {
-		return "(empty)"
-	}
-	return strings.Join(parts, ", ")
-}
-
-// USB identifies a USB serial device; empty fields match anything.
-type USB struct {
-	VID    string `mapstructure:"vid"`
-	PID    string `mapstructure:"pid"`
-	Serial string `mapstructure:"serial"`
-}
-
-// Assignment binds a board to a tournament table.
-type Assignment struct {
-	Board      string `mapstructure:"board"`
-	Tournament string `mapstructure:"tournament"`
-	Table      int    `mapstructure:"table"`
 }
 
 // Backup configures automatic backups of the running event's database.
@@ -365,7 +269,6 @@ var scalars = map[string]any{
 	"http.listen":    "127.0.0.1:8080",
 	"log.level":      "info",
 	"log.format":     "text",
-	"boards.baud":    115200,
 	"boards.scan":    "1s",
 	"demo.boards":    0,
 	"demo.speed":     8.0,
@@ -416,75 +319,22 @@ func Load(path string, fs *pflag.FlagSet) (*Config, error) {
 // that set it.
 func Parse(data []byte, source string, fs *pflag.FlagSet) (*Config, error) {
 	fail := func(ps ...Problem) error { return &Error{Source: source, Problems: ps} }
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fail(Problem{Key: "(file)", Value: filepath.Base(source), Why: "not valid YAML: " + err.Error()})
+	doc, p := parseYAML(data, source)
+	if p != nil {
+		return nil, fail(*p)
 	}
-	root := &doc
-	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
-		root = root.Content[0]
-	}
-	switch {
-	case root.Kind == 0 || root.Kind == yaml.DocumentNode || (root.Kind == yaml.ScalarNode && root.Tag == "!!null"):
-		return nil, fail(Problem{Key: "(file)", Value: filepath.Base(source),
-			Why: "the file is empty: give at least the event and its tournaments (configs/arbiter.yaml explains every key)"})
-	case root.Kind != yaml.MappingNode:
-		return nil, fail(Problem{Key: "(file)", Value: nodeText(root), Line: root.Line,
-			Why: "the file must be a mapping of sections (event:, http:, tournaments: ...)"})
-	}
-
-	v := viper.New()
-	v.SetConfigType("yaml")
-	for k, d := range scalars {
-		v.SetDefault(k, d)
-	}
-	v.SetEnvPrefix(envPrefix)
-	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
-	v.AutomaticEnv()
-	// Bind every key an environment variable can set, so that keys without
-	// a default can be set from the environment alone too.
-	for _, k := range envKeys(reflect.TypeFor[Config](), "") {
-		if err := v.BindEnv(k); err != nil {
-			return nil, fmt.Errorf("bind %s: %w", k, err)
-		}
+	v, err := newViper()
+	if err != nil {
+		return nil, err
 	}
 	if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
 		return nil, fail(Problem{Key: "(file)", Value: filepath.Base(source), Why: "not valid YAML: " + err.Error()})
 	}
 	// After viper's reading, which refuses excessive aliasing.
-	where, problems := checkKeys(&doc, reflect.TypeFor[Config]())
-	// Where a value came from, when not the file: the environment applies
-	// to every key viper knows, even one given as a list in the file.
-	// A variable for a section (ARBITER_EVENT) replaces the whole section.
-	from := map[string]string{}
-	for _, k := range v.AllKeys() {
-		for i := range strings.Count(k, ".") + 1 {
-			p := strings.Join(strings.Split(k, ".")[:i+1], ".")
-			if os.Getenv(envName(p)) != "" { // viper ignores empty variables
-				from[p] = "environment " + envName(p)
-			}
-		}
-	}
-	if fs != nil {
-		for flag, key := range flagKeys {
-			if f := fs.Lookup(flag); f != nil && f.Changed {
-				v.Set(key, f.Value.String())
-				from[key] = "flag --" + flag
-			}
-		}
-	}
-	var c Config
-	bad := map[string]bool{} // keys whose value could not be decoded
-	if err := v.Unmarshal(&c, viper.DecodeHook(decodeHook)); err != nil {
-		for _, p := range decodeErrors(err) {
-			if p.Value == "" && p.Key != "(file)" {
-				// The decoder does not always say what it was given.
-				p.Value = fmt.Sprint(v.Get(p.Key))
-			}
-			problems = append(problems, p)
-			bad[p.Key] = true
-		}
-	}
+	where, problems := checkKeys(doc, reflect.TypeFor[Config]())
+	from := applySources(v, fs)
+	c, bad, ps := decode(v)
+	problems = append(problems, ps...)
 	c.Source = source
 	for _, p := range c.Validate() {
 		if _, ok := enclosing(bad, p.Key); !ok {
@@ -511,7 +361,98 @@ func Parse(data []byte, source string, fs *pflag.FlagSet) (*Config, error) {
 	}
 	c.warnings = envWarnings(environ())
 	c.lines = where
-	return &c, nil
+	return c, nil
+}
+
+// parseYAML reads the YAML text of a file, which must be a mapping of
+// sections; otherwise it returns the problem.
+func parseYAML(data []byte, source string) (*yaml.Node, *Problem) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, &Problem{Key: "(file)", Value: filepath.Base(source), Why: "not valid YAML: " + err.Error()}
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	switch {
+	case root.Kind == 0 || root.Kind == yaml.DocumentNode || (root.Kind == yaml.ScalarNode && root.Tag == "!!null"):
+		return nil, &Problem{Key: "(file)", Value: filepath.Base(source),
+			Why: "the file is empty: give at least the event and its tournaments (configs/arbiter.yaml explains every key)"}
+	case root.Kind != yaml.MappingNode:
+		return nil, &Problem{Key: "(file)", Value: nodeText(root), Line: root.Line,
+			Why: "the file must be a mapping of sections (event:, http:, tournaments: ...)"}
+	}
+	return &doc, nil
+}
+
+// newViper returns a viper with the defaults, every key bound to its
+// ARBITER_* variable.
+func newViper() (*viper.Viper, error) {
+	v := viper.New()
+	v.SetConfigType("yaml")
+	for k, d := range scalars {
+		v.SetDefault(k, d)
+	}
+	v.SetEnvPrefix(envPrefix)
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	v.AutomaticEnv()
+	// Bind every key an environment variable can set, so that keys without
+	// a default can be set from the environment alone too.
+	for _, k := range envKeys(reflect.TypeFor[Config](), "") {
+		if err := v.BindEnv(k); err != nil {
+			return nil, fmt.Errorf("bind %s: %w", k, err)
+		}
+	}
+	return v, nil
+}
+
+// applySources sets the keys the flags of fs set, and returns where each
+// value came from when not the file: the environment applies to every key
+// viper knows, even one given as a list in the file, and a variable for a
+// section (ARBITER_EVENT) replaces the whole section.
+func applySources(v *viper.Viper, fs *pflag.FlagSet) map[string]string {
+	from := map[string]string{}
+	for _, k := range v.AllKeys() {
+		for i := range strings.Count(k, ".") + 1 {
+			p := strings.Join(strings.Split(k, ".")[:i+1], ".")
+			if os.Getenv(envName(p)) != "" { // viper ignores empty variables
+				from[p] = "environment " + envName(p)
+			}
+		}
+	}
+	if fs != nil {
+		for flag, key := range flagKeys {
+			if f := fs.Lookup(flag); f != nil && f.Changed {
+				v.Set(key, f.Value.String())
+				from[key] = "flag --" + flag
+			}
+		}
+	}
+	return from
+}
+
+// decode decodes the configuration viper holds, the boards' protocols
+// through their registrations. It returns the keys whose values could not
+// be decoded, and a problem for each.
+func decode(v *viper.Viper) (*Config, map[string]bool, []Problem) {
+	var c Config
+	var problems []Problem
+	bad := map[string]bool{}
+	var ps []Problem
+	if err := v.Unmarshal(&c, viper.DecodeHook(decodeHook)); err != nil {
+		ps = decodeErrors(err)
+	}
+	ps = append(ps, c.Boards.decodeProtocols(v.AllSettings())...)
+	for _, p := range ps {
+		if p.Value == "" && p.Key != "(file)" {
+			// The decoder does not always say what it was given.
+			p.Value = fmt.Sprint(v.Get(p.Key))
+		}
+		problems = append(problems, p)
+		bad[p.Key] = true
+	}
+	return &c, bad, problems
 }
 
 func lineOrLast(line int) int {
@@ -563,337 +504,10 @@ func decodedValue(err error) string {
 	return ""
 }
 
-// Validate checks every setting and returns every problem found.
-func (c *Config) Validate() []Problem {
-	var ps []Problem
-	add := func(key string, value any, why string, args ...any) {
-		ps = append(ps, Problem{Key: key, Value: fmt.Sprint(value), Why: fmt.Sprintf(why, args...)})
-	}
-	checkName := func(key, name string) {
-		if why := nameProblem(name); why != "" {
-			add(key, name, "%s", why)
-		}
-	}
-	checkName("event.name", c.Event.Name)
-	ps = append(ps, c.Event.problems()...)
-	if c.Event.Database == "" {
-		add("event.database", c.Event.Database, "must name a file")
-	}
-	if why := listenProblem(c.HTTP.Listen); why != "" {
-		add("http.listen", c.HTTP.Listen, "%s", why)
-	}
-	if !slices.Contains([]string{"debug", "info", "warn", "error"}, c.Log.Level) {
-		add("log.level", c.Log.Level, "want debug, info, warn or error")
-	}
-	if !slices.Contains([]string{"text", "json"}, c.Log.Format) {
-		add("log.format", c.Log.Format, "want text or json")
-	}
-	seenUser := map[string]bool{}
-	for i, u := range c.Console.Users {
-		key := fmt.Sprintf("console.users[%d]", i)
-		checkName(key+".name", u.Name)
-		if seenUser[u.Name] {
-			add(key+".name", u.Name, "given twice")
-		}
-		seenUser[u.Name] = true
-		if len(u.Password) < 4 {
-			add(key+".password", "(hidden)", "must have at least 4 characters")
-		}
-	}
-	if c.Boards.Baud <= 0 {
-		add("boards.baud", c.Boards.Baud, "must be positive")
-	}
-	if c.Boards.Scan <= 0 {
-		add("boards.scan", c.Boards.Scan, "must be a positive duration such as 1s")
-	}
-	for i, p := range c.Boards.Ports {
-		n := 0
-		for _, set := range []bool{p.Path != "", p.Glob != "", p.USB != (USB{})} {
-			if set {
-				n++
-			}
-		}
-		if n != 1 {
-			add(fmt.Sprintf("boards.ports[%d]", i), p.String(), "give exactly one of path, glob or usb")
-		}
-		if p.Glob != "" {
-			if _, err := filepath.Match(p.Glob, ""); err != nil {
-				add(fmt.Sprintf("boards.ports[%d].glob", i), p.Glob, "bad pattern: %v", err)
-			}
-		}
-		switch p.Protocol {
-		case "", ProtocolSensorboard:
-		case ProtocolDGT, ProtocolDGTBus:
-			if p.USB != (USB{}) {
-				add(fmt.Sprintf("boards.ports[%d].usb", i), fmt.Sprintf("%+v", p.USB), "a DGT board is found by path or glob")
-			}
-		default:
-			add(fmt.Sprintf("boards.ports[%d].protocol", i), p.Protocol, "unknown protocol; known: %s, %s, %s", ProtocolSensorboard, ProtocolDGT, ProtocolDGTBus)
-		}
-		ps = append(ps, p.addressProblems(fmt.Sprintf("boards.ports[%d]", i))...)
-	}
-	if c.Boards.DGT.Settle < 0 || c.Boards.DGT.Settle > 5*time.Second {
-		add("boards.dgt.settle", c.Boards.DGT.Settle, "must be between 0 and 5s")
-	}
-	if p := c.Boards.DGT.BusPoll; p != 0 && (p < 50*time.Millisecond || p > 30*time.Second) {
-		add("boards.dgt.bus_poll", p, "must be 0 (2s) or between 50ms and 30s")
-	}
-	if c.Backup.Dir != "" && c.Backup.Every < time.Second {
-		add("backup.every", c.Backup.Every, "must be at least 1s")
-	}
-	if c.Backup.Keep < 1 {
-		add("backup.keep", c.Backup.Keep, "must be at least 1")
-	}
-	if c.Demo.Boards < 0 || c.Demo.Boards > 64 {
-		add("demo.boards", c.Demo.Boards, "must be between 0 and 64")
-	}
-	if c.Demo.Speed <= 0 || c.Demo.Speed > 1000 {
-		add("demo.speed", c.Demo.Speed, "must be above 0 and at most 1000")
-	}
-	if c.Demo.Plies < 2 {
-		add("demo.plies", c.Demo.Plies, "must be at least 2")
-	}
-	if c.Demo.Faults < 0 || c.Demo.Faults > 1 {
-		add("demo.faults", c.Demo.Faults, "must be between 0 and 1")
-	}
-	names := map[string]bool{}
-	for i, t := range c.Tournaments {
-		key := fmt.Sprintf("tournaments[%d]", i)
-		if why := nameProblem(t.Name); why != "" {
-			add(key+".name", t.Name, "%s", why)
-		} else if names[t.Name] {
-			add(key+".name", t.Name, "two tournaments have this name")
-		}
-		names[t.Name] = true
-		opts, err := rules.ParseOptions(t.Options)
-		if err != nil {
-			add(key+".options", t.Options, "%v", err)
-		} else if _, err := rules.New(t.Game, opts); err != nil {
-			add(key+".game", t.Game+" "+t.Options, "%v", err)
-		}
-		if !slices.Contains([]string{"swiss-dutch", "swiss-dutch-2017", "round-robin", "double-round-robin"}, t.System) {
-			add(key+".system", t.System, "want swiss-dutch, swiss-dutch-2017, round-robin or double-round-robin")
-		}
-		if t.Rounds < 1 || t.Rounds > 99 {
-			add(key+".rounds", t.Rounds, "must be between 1 and 99")
-		} else if f := t.feasibility(); f.impossible {
-			add(key+".rounds", t.Rounds, "%s", f.why)
-		}
-		for j, tb := range t.TieBreaks {
-			if why := tieBreakProblem(tb); why != "" {
-				add(fmt.Sprintf("%s.tiebreaks[%d]", key, j), tb, "%s", why)
-			}
-		}
-		if t.TimeControl != "" {
-			if _, err := clock.Parse(t.TimeControl); err != nil {
-				add(key+".time_control", t.TimeControl, "%v", err)
-			}
-		}
-		if t.Accelerated != "" && t.Accelerated != "baku" {
-			add(key+".accelerated", t.Accelerated, "want baku or nothing")
-		}
-		if t.Accelerated != "" && !strings.HasPrefix(t.System, "swiss") {
-			add(key+".accelerated", t.Accelerated, "only a Swiss is accelerated")
-		}
-		if t.HalfPointByes < 0 || t.HalfPointByes > t.Rounds {
-			add(key+".half_point_byes", t.HalfPointByes, "must be between 0 and the number of rounds")
-		}
-		for r, tc := range t.RoundTimeControls {
-			if r < 1 || r > t.Rounds {
-				add(fmt.Sprintf("%s.round_time_controls.%d", key, r), tc, "no such round: the tournament has %d", t.Rounds)
-			}
-			if _, err := clock.Parse(tc); err != nil && tc != "-" {
-				add(fmt.Sprintf("%s.round_time_controls.%d", key, r), tc, "%v", err)
-			}
-		}
-		if t.TouchMove != "" {
-			if _, err := arbiter.ParseTouchMove(t.TouchMove); err != nil {
-				add(key+".touch_move", t.TouchMove, "%v", err)
-			}
-		}
-		if t.IllegalMove != "" {
-			if _, err := arbiter.ParseIllegalMove(t.IllegalMove); err != nil {
-				add(key+".illegal_move", t.IllegalMove, "%v", err)
-			}
-		}
-		if len(t.Players) > 0 && t.PlayersTRF != "" {
-			add(key+".players_trf", t.PlayersTRF, "give players or players_trf, not both")
-		}
-		seenPlayer := map[string]int{}
-		for j, p := range t.Players {
-			pkey := fmt.Sprintf("%s.players[%d].name", key, j)
-			if why := nameProblem(p.Name); why != "" {
-				add(pkey, p.Name, "%s", why)
-			} else if k, ok := seenPlayer[sameName(p.Name)]; ok {
-				add(pkey, p.Name, "two players of %q have this name (players[%d] and players[%d]); tell them apart, e.g. by a middle initial or club", t.Name, k, j)
-			} else {
-				seenPlayer[sameName(p.Name)] = j
-			}
-			if p.Rating < 0 || p.Rating > 4000 {
-				add(fmt.Sprintf("%s.players[%d].rating", key, j), p.Rating, "must be between 0 and 4000")
-			}
-			for _, pr := range p.problems() {
-				add(fmt.Sprintf("%s.players[%d].%s", key, j, pr.Key), pr.Value, "%s", pr.Why)
-			}
-		}
-		ps = append(ps, t.dateProblems(key, c.Event)...)
-	}
-	boardAt := map[string]int{}
-	type table struct {
-		tournament string
-		n          int
-	}
-	tableAt := map[table]int{}
-	for i, a := range c.Boards.Assign {
-		key := fmt.Sprintf("boards.assign[%d]", i)
-		if a.Board == "" {
-			add(key+".board", a.Board, "must name a board id")
-		} else if j, ok := boardAt[a.Board]; ok {
-			add(key+".board", a.Board, "this board is assigned twice (boards.assign[%d] and [%d])", j, i)
-		} else {
-			boardAt[a.Board] = i
-		}
-		if !names[a.Tournament] {
-			add(key+".tournament", a.Tournament, "no tournament has this name")
-		}
-		if a.Table < 1 {
-			add(key+".table", a.Table, "must be at least 1")
-		} else if j, ok := tableAt[table{a.Tournament, a.Table}]; ok {
-			add(key+".table", a.Table, "table %d of %q has two boards (boards.assign[%d] and [%d])", a.Table, a.Tournament, j, i)
-		} else {
-			tableAt[table{a.Tournament, a.Table}] = i
-		}
-	}
-	ps = append(ps, c.Broadcast.problems(names)...)
-	ps = append(ps, c.Federation.problems()...)
-	return ps
-}
-
-// problems checks the federation section.
-func (f Federation) problems() []Problem {
-	var ps []Problem
-	add := func(key string, value any, why string, args ...any) {
-		ps = append(ps, Problem{Key: key, Value: fmt.Sprint(value), Why: fmt.Sprintf(why, args...)})
-	}
-	natsURL := func(key, raw string, schemes ...string) {
-		u, err := url.Parse(raw)
-		var ue *url.Error
-		switch {
-		case errors.As(err, &ue):
-			add(key, redactURL(raw), "%v", ue.Err)
-		case err != nil:
-			add(key, redactURL(raw), "%v", err)
-		case !slices.Contains(schemes, u.Scheme) || u.Host == "":
-			add(key, u.Redacted(), "must be a %s address with a host", strings.Join(schemes, ":// or ")+"://")
-		}
-	}
-	switch f.Role {
-	case "":
-		return nil
-	case "hall":
-		if err := ValidHallName(f.Hall); err != nil {
-			add("federation.hall", f.Hall, "a hall needs its name: %v", err)
-		}
-		if f.URL == "" && f.HubURL != "" {
-			natsURL("federation.hub_url", f.HubURL, "nats-leaf", "tls")
-		}
-		if f.FirstBoard < 1 {
-			add("federation.first_board", f.FirstBoard, "must be 1 or more (the board the hall's first table plays)")
-		}
-	case "hub":
-		seen := map[string]int{}
-		for i, h := range f.Halls {
-			key := fmt.Sprintf("federation.halls[%d]", i)
-			if err := ValidHallName(h); err != nil {
-				add(key, h, "%v", err)
-			} else if j, ok := seen[h]; ok {
-				add(key, h, "this hall is listed twice (halls[%d] and [%d])", j, i)
-			} else {
-				seen[h] = i
-			}
-		}
-		if len(f.Halls) == 0 {
-			add("federation.halls", "", "a hub needs the names of the halls it gathers")
-		}
-		if len(f.HallPasswords) > 0 {
-			for _, h := range f.Halls {
-				if f.HallPasswords[h] == "" {
-					add("federation.hall_passwords."+h, "", "every hall needs a password once one has")
-				}
-			}
-			for _, h := range slices.Sorted(maps.Keys(f.HallPasswords)) {
-				if !slices.Contains(f.Halls, h) {
-					add("federation.hall_passwords."+h, "", "%q is not one of federation.halls", h)
-				}
-			}
-		}
-		if (f.TLSCert == "") != (f.TLSKey == "") {
-			add("federation.tls_key", f.TLSKey, "give both tls_cert and tls_key, or neither")
-		}
-		if f.URL == "" && f.LeafListen != "" {
-			if why := listenProblem(f.LeafListen); why != "" {
-				add("federation.leaf_listen", f.LeafListen, "%s", why)
-			}
-		}
-	default:
-		add("federation.role", f.Role, "want hall, hub, or nothing for a single-hall event")
-		return ps
-	}
-	for _, kp := range [][2]string{{"federation.tls_cert", f.TLSCert}, {"federation.tls_key", f.TLSKey}, {"federation.tls_ca", f.TLSCA}} {
-		if _, err := os.Stat(kp[1]); kp[1] != "" && err != nil {
-			add(kp[0], kp[1], "cannot read it: %v", err)
-		}
-	}
-	if f.URL != "" {
-		natsURL("federation.url", f.URL, "nats", "tls")
-		return ps
-	}
-	if why := listenProblem(f.Listen); why != "" {
-		add("federation.listen", f.Listen, "%s", why)
-	}
-	if f.StoreDir == "" {
-		add("federation.store_dir", f.StoreDir, "the embedded NATS server needs a directory for its streams (or give url)")
-	}
-	return ps
-}
-
 // IsInvalid reports whether err is a configuration error.
 func IsInvalid(err error) bool {
 	var e *Error
 	return errors.As(err, &e)
-}
-
-// problems checks the broadcast pushes; names are the tournaments' names.
-func (b Broadcast) problems(names map[string]bool) []Problem {
-	var ps []Problem
-	add := func(key string, value any, why string, args ...any) {
-		ps = append(ps, Problem{Key: key, Value: fmt.Sprint(value), Why: fmt.Sprintf(why, args...)})
-	}
-	for i, p := range b.Push {
-		key := fmt.Sprintf("broadcast.push[%d]", i)
-		u, err := url.Parse(strings.ReplaceAll(p.URL, "{round}", "1"))
-		switch {
-		case err != nil:
-			add(key+".url", p.URL, "%v", err)
-		case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
-			add(key+".url", p.URL, "must be an http:// or https:// address")
-		case p.Round == 0 && !strings.Contains(p.URL, "{round}"):
-			add(key+".url", p.URL, "give round, or put {round} in the address: every round goes to its own address")
-		}
-		if !names[p.Tournament] {
-			add(key+".tournament", p.Tournament, "no tournament has this name")
-		}
-		if p.Round < 0 || p.Round > 99 {
-			add(key+".round", p.Round, "must be between 1 and 99, or 0 for every round")
-		}
-		switch {
-		case p.Token != "" && p.TokenEnv != "":
-			add(key+".token", "(hidden)", "give token or token_env, not both")
-		case p.TokenEnv != "" && os.Getenv(p.TokenEnv) == "":
-			add(key+".token_env", p.TokenEnv, "the environment variable is not set")
-		}
-	}
-	return ps
 }
 
 // PushToken is the push's token: Token, or the value of TokenEnv.

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/hardware/dgt/driver"
 	"arbiter/internal/config"
 )
 
@@ -16,10 +17,10 @@ func TestDGTBusPortAccepted(t *testing.T) {
 	c, err := config.Parse([]byte(valid+"boards:\n  ports:\n    - {path: /dev/ttyUSB0, protocol: dgt-bus, addresses: [3618, 3619]}\n    - {glob: \"/dev/ttyS*\", protocol: dgt-bus}\n  dgt:\n    bus_poll: 500ms\n"), "test.yaml", nil)
 	require.NoError(t, err)
 	require.Len(t, c.Boards.Ports, 2)
-	assert.Equal(t, config.ProtocolDGTBus, c.Boards.Ports[0].Protocol)
-	assert.Equal(t, []int{3618, 3619}, c.Boards.Ports[0].Addresses)
-	assert.Empty(t, c.Boards.Ports[1].Addresses, "the boards are found by DGT's ping")
-	assert.Equal(t, 500*time.Millisecond, c.Boards.DGT.BusPoll)
+	assert.Equal(t, driver.BusProtocol, c.Boards.Ports[0].Protocol)
+	assert.Equal(t, []int{3618, 3619}, c.Boards.Ports[0].Keys.(*driver.BusPort).Addresses)
+	assert.Empty(t, c.Boards.Ports[1].Keys.(*driver.BusPort).Addresses, "the boards are found by DGT's ping")
+	assert.Equal(t, 500*time.Millisecond, c.Boards.SettingsOf(driver.BusProtocol).(*driver.Settings).BusPoll)
 }
 
 func TestDGTBusRefusals(t *testing.T) {

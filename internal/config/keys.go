@@ -11,8 +11,9 @@ import (
 )
 
 // The set of known keys is derived from the mapstructure tags of Config by
-// reflection, so that a key added to the structs is known everywhere at
-// once: in the check for unknown keys, in the suggestions, and as an
+// reflection, and from those of the board protocols' settings as they
+// registered them, so that a key added to the structs is known everywhere
+// at once: in the check for unknown keys, in the suggestions, and as an
 // ARBITER_* environment variable.
 
 // field is one key of a struct: its name in the file and its type.
@@ -23,7 +24,8 @@ type field struct {
 
 // fields lists the keys of struct type t, following mapstructure's rules:
 // the tag's name (before any comma), the Go name without a tag, "-"
-// skipped, ",squash" fields inlined.
+// skipped, ",squash" fields inlined; and the keys the registered board
+// protocols add to boards and to its port entries (protocolFields).
 func fields(t reflect.Type) []field {
 	var fs []field
 	for i := range t.NumField() {
@@ -47,7 +49,7 @@ func fields(t reflect.Type) []field {
 		}
 		fs = append(fs, field{name: name, typ: f.Type})
 	}
-	return fs
+	return append(fs, protocolFields(t)...)
 }
 
 func indirect(t reflect.Type) reflect.Type {

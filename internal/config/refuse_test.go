@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/hardware/dgt/driver"
 	"arbiter/internal/config"
 )
 
@@ -308,9 +309,10 @@ func TestDGTPortAccepted(t *testing.T) {
 	c, err := config.Parse([]byte(valid+"boards:\n  ports:\n    - {path: /dev/ttyACM0, protocol: dgt}\n    - {glob: \"/dev/rfcomm*\", protocol: dgt}\n    - {path: /dev/ttyUSB0}\n  dgt:\n    white_right: true\n    settle: 500ms\n"), "test.yaml", nil)
 	require.NoError(t, err)
 	require.Len(t, c.Boards.Ports, 3)
-	assert.Equal(t, config.ProtocolDGT, c.Boards.Ports[0].Protocol)
-	assert.Equal(t, config.ProtocolDGT, c.Boards.Ports[1].Protocol)
+	assert.Equal(t, driver.Protocol, c.Boards.Ports[0].Protocol)
+	assert.Equal(t, driver.Protocol, c.Boards.Ports[1].Protocol)
 	assert.Empty(t, c.Boards.Ports[2].Protocol, "our own boards by default")
-	assert.True(t, c.Boards.DGT.WhiteRight)
-	assert.Equal(t, "500ms", c.Boards.DGT.Settle.String())
+	dgt := c.Boards.SettingsOf(driver.Protocol).(*driver.Settings)
+	assert.True(t, dgt.WhiteRight)
+	assert.Equal(t, "500ms", dgt.Settle.String())
 }

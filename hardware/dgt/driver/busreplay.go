@@ -12,10 +12,6 @@ import (
 	"arbiter/hardware/dgt"
 )
 
-func init() {
-	board.RegisterReplayer(BusProtocol, func(cfg board.ReplayConfig) board.Replayer { return NewBusReplayer(settingOf(cfg).bus(), cfg) })
-}
-
 // BusReplayer is the [board.Replayer] of protocol [BusProtocol]: it reads
 // one bus board's raw log (BusConfig.Raw) again, offline and without
 // goroutines, through a [dgt.BusReplayer], and translates its events as

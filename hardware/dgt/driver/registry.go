@@ -9,10 +9,6 @@ import (
 	"arbiter/hardware/dgt"
 )
 
-func init() {
-	board.RegisterReplayer(Protocol, func(cfg board.ReplayConfig) board.Replayer { return newBoardReplayer(cfg) })
-}
-
 // boardReplayer is the DGT protocol's [board.Replayer]: a [Replayer] on
 // the log's records, its events stamped with their record's number.
 type boardReplayer struct {

@@ -25,6 +25,13 @@ type Faults struct {
 	KnockOver float64
 }
 
+// LinkFaults are the faults of a board at one rate: dropped, corrupted
+// and duplicated frames, and sensors that bounce (five times as often, as
+// contacts chatter more than cables fail).
+func LinkFaults(rate float64) Faults {
+	return Faults{Drop: rate, Corrupt: rate, Duplicate: rate, Bounce: rate * 5}
+}
+
 // Config describes a simulated board.
 type Config struct {
 	ID       string

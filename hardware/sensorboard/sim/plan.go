@@ -82,6 +82,16 @@ type Human struct {
 	Retouch float64
 }
 
+// Scaled returns the person sped up by factor f: every delay divided by
+// f, the habits kept.
+func (h Human) Scaled(f float64) Human {
+	s := func(r [2]time.Duration) [2]time.Duration {
+		return [2]time.Duration{time.Duration(float64(r[0]) / f), time.Duration(float64(r[1]) / f)}
+	}
+	h.Think, h.Hand, h.Glide, h.Press = s(h.Think), s(h.Hand), s(h.Glide), s(h.Press)
+	return h
+}
+
 // DefaultHuman is a calm player with every habit.
 var DefaultHuman = Human{
 	Think: [2]time.Duration{800 * time.Millisecond, 4 * time.Second},
