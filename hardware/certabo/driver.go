@@ -141,10 +141,6 @@ func NewReplayer(cfg board.ReplayConfig) *eboard.Replayer {
 	return eboard.NewReplayer(cfg, func(port string, w eboard.Wire) eboard.Session { return NewSession(sc, port, w) }, nil)
 }
 
-func init() {
-	board.RegisterReplayer(Protocol, func(cfg board.ReplayConfig) board.Replayer { return NewReplayer(cfg) })
-}
-
 // Probe listens to the port at path for timeout: a Certabo board streams
 // its frames by itself, and the first whole frame says it is one (a
 // CP210x bridge serves other devices too). Only the LEDs' "all off" is

@@ -87,10 +87,6 @@ func NewReplayer(cfg board.ReplayConfig) *eboard.Replayer {
 	return eboard.NewReplayer(cfg, func(port string, w eboard.Wire) eboard.Session { return NewSession(sc, port, w) }, nil)
 }
 
-func init() {
-	board.RegisterReplayer(Protocol, func(cfg board.ReplayConfig) board.Replayer { return NewReplayer(cfg) })
-}
-
 // Probe asks the port at path who it holds, within timeout: a ChessLink
 // board answers its version and the id the host keeps in it (a board no
 // host named is given one). It never sends anything a board of another
