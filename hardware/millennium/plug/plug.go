@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"arbiter/board"
-	"arbiter/hardware/millennium"
 	"arbiter/hardware/eboard"
 	"arbiter/hardware/eboard/emu"
+	"arbiter/hardware/millennium"
 	"arbiter/hardware/millennium/sim"
 )
 
@@ -86,4 +86,3 @@ func simulate(c board.SimConfig) (board.Simulated, error) {
 		Think: [2]time.Duration{time.Duration(float64(2*time.Second) / speed), time.Duration(float64(20*time.Second) / speed)},
 	}), nil
 }
-
