@@ -80,7 +80,7 @@ func New(cfg DriverConfig) (*eboard.Driver, error) {
 // OpenSerial opens a Certabo board's port (its CP210x USB bridge) at
 // 38400 baud, 8N1.
 func OpenSerial(path string) (io.ReadWriteCloser, error) {
-	p, err := eboard.OpenSerial(path, &serial.Mode{BaudRate: 38400, DataBits: 8, Parity: serial.NoParity, StopBits: serial.OneStopBit}, false)
+	p, err := eboard.OpenSerial(path, serial.Mode{BaudRate: 38400, DataBits: 8, Parity: serial.NoParity, StopBits: serial.OneStopBit}, false)
 	if err != nil {
 		return nil, fmt.Errorf("certabo: %w", err)
 	}

@@ -38,7 +38,7 @@ func New(cfg DriverConfig) (*eboard.Driver, error) {
 // sent as 8N1 with the parity bit made in software, as every open host
 // does (and as Bluetooth needs); DTR is lowered.
 func OpenSerial(path string) (io.ReadWriteCloser, error) {
-	p, err := eboard.OpenSerial(path, &serial.Mode{BaudRate: 38400, DataBits: 8, Parity: serial.NoParity, StopBits: serial.OneStopBit}, true)
+	p, err := eboard.OpenSerial(path, serial.Mode{BaudRate: 38400, DataBits: 8, Parity: serial.NoParity, StopBits: serial.OneStopBit}, true)
 	if err != nil {
 		return nil, fmt.Errorf("millennium: %w", err)
 	}

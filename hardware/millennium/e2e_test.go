@@ -18,6 +18,7 @@ import (
 	"arbiter/hardware/eboard/emu"
 	"arbiter/hardware/millennium"
 	"arbiter/hardware/millennium/sim"
+	"arbiter/hardware/serialport"
 	"arbiter/internal/eboardtest"
 	"arbiter/rules"
 	"arbiter/rules/chess"
@@ -200,3 +201,15 @@ func (*silent) SetOutput(func([]byte))    {}
 func (*silent) Scan()                     {}
 func (*silent) ScanPeriod() time.Duration { return time.Second }
 func (*silent) Restart()                  {}
+
+// A port the driver holds is this process's alone: opening it again (a
+// second driver, another program) is refused, naming who holds it.
+func TestPortHeldByTheDriver(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, sim.Config{}, millennium.Config{})
+	r.board.SetUp(chess.Start().View())
+	require.NoError(t, r.host.Wait(chess.Start().View(), 5*time.Second))
+	_, err := millennium.OpenSerial(r.line.Path())
+	var held *serialport.HeldError
+	require.ErrorAs(t, err, &held)
+}
