@@ -42,10 +42,13 @@ type Player struct {
 	LiftBack float64
 	// Carry: the hands carry the pieces themselves, so a piece is set
 	// down only after it was taken up (a board that tells pieces apart,
-	// as an RFID board does, sees the very piece move); a promotion's new
-	// piece comes after every lift. Without it a placement may come
-	// before the lift of the piece it stands for, which a board that
-	// reports piece codes cannot tell from the other order.
+	// as an RFID board does, sees the very piece move), and both pieces
+	// of a castling are in the air together, whichever went up first (as
+	// FIDE 4.4.2 wants it: a rook set down before the king is touched
+	// binds the player to the rook); a promotion's new piece comes after
+	// every lift. Without it a placement may come before the lift of the
+	// piece it stands for, which a board that reports piece codes cannot
+	// tell from the other order.
 	Carry bool
 	// Sleep waits between actions (default time.Sleep).
 	Sleep func(time.Duration)
@@ -127,7 +130,8 @@ func (pl *Player) Move(before, after rules.View) {
 		if !pushed[o.sq] && !lifted[o.sq] && mustLift(before, after, o.sq) {
 			return true
 		}
-		return pl.Carry && held[o.p] == 0 && pl.liftPending(ops, before, lifted, pushed, o.p)
+		return pl.Carry && (held[o.p] == 0 && pl.liftPending(ops, before, lifted, pushed, func(p rules.Piece) bool { return p == o.p }) ||
+			pl.liftPending(ops, before, lifted, pushed, func(p rules.Piece) bool { return p.Color == o.p.Color }))
 	}
 	for _, o := range ops {
 		switch {
@@ -159,21 +163,23 @@ func (pl *Player) Move(before, after rules.View) {
 	pl.Board.Flush()
 }
 
-// liftPending reports whether a lift of a square holding p is still to
-// come.
-func (pl *Player) liftPending(ops []op, before rules.View, lifted, pushed map[rules.Square]bool, p rules.Piece) bool {
+// liftPending reports whether a lift of a square holding a piece that is
+// is still to come.
+func (pl *Player) liftPending(ops []op, before rules.View, lifted, pushed map[rules.Square]bool, is func(rules.Piece) bool) bool {
 	for _, o := range ops {
-		if bp, ok := top(before, o.sq); o.lift && ok && bp == p && !lifted[o.sq] && !pushed[o.sq] {
+		if bp, ok := top(before, o.sq); o.lift && ok && is(bp) && !lifted[o.sq] && !pushed[o.sq] {
 			return true
 		}
 	}
 	return false
 }
 
-// liftBack lifts the first piece the move takes off a square whose piece
-// is the mover's, and puts it back.
+// liftBack lifts the piece the mover moves (the king of a castling, the
+// first of the mover's pieces to leave its square otherwise) and puts it
+// back.
 func (pl *Player) liftBack(before, after rules.View, ops []op) {
-	for _, o := range ops {
+	pick := -1
+	for i, o := range ops {
 		bp, ok := top(before, o.sq)
 		if !o.lift || !ok {
 			continue
@@ -184,12 +190,19 @@ func (pl *Player) liftBack(before, after rules.View, ops []op) {
 		if !moverOwns(before, after, bp.Color) {
 			continue
 		}
-		pl.Board.LiftSquare(o.sq)
-		pl.pause()
-		pl.Board.PlaceSquare(o.sq, bp)
-		pl.pause()
+		if pick < 0 || bp.Kind == 'K' {
+			pick = i
+		}
+	}
+	if pick < 0 {
 		return
 	}
+	sq := ops[pick].sq
+	bp, _ := top(before, sq)
+	pl.Board.LiftSquare(sq)
+	pl.pause()
+	pl.Board.PlaceSquare(sq, bp)
+	pl.pause()
 }
 
 // moverOwns reports whether pieces of colour c arrive somewhere in the
