@@ -100,9 +100,10 @@ func (l *Live) Start(resync func(id string) error, timeout time.Duration) error 
 	return l.wait(func() bool { return l.started }, time.Until(deadline)+5*time.Second, "the set-up seen")
 }
 
-// Settle returns the session's settle time: how long a board must stay
-// unchanged before a move on it is committed.
-func (l *Live) Settle() time.Duration {
+// Settle returns the settle time of a chess game's session: how long a
+// board with no clock to press must stay unchanged before a move on it is
+// committed.
+func Settle() time.Duration {
 	g, _ := rules.New("chess", nil)
 	return arbiter.DefaultConfig(g).Settle
 }
@@ -159,13 +160,17 @@ func (c *ReportClock) Reported() {
 	c.mu.Unlock()
 }
 
-func (c *ReportClock) arm(on bool) {
+// Arm makes the next report the one timed (on), or none (off: the move
+// is being made).
+func (c *ReportClock) Arm(on bool) {
 	c.mu.Lock()
 	c.armed, c.at = on, time.Time{}
 	c.mu.Unlock()
 }
 
-func (c *ReportClock) first() time.Time {
+// First returns when the first report since Arm(true) went out (zero:
+// none yet).
+func (c *ReportClock) First() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.at
@@ -176,20 +181,20 @@ func (c *ReportClock) first() time.Time {
 // board's first report after the move was made to its commit, and that
 // less the session's settle time (over-settle).
 func (l *Live) TimeMoves(clock *ReportClock, pl *emu.Player, pos rules.Position, n int, rng *rand.Rand, timeout time.Duration) (lat, over []time.Duration, err error) {
-	settle := l.Settle()
+	settle := Settle()
 	for i := range n {
 		next := KeepGoing(pos, rng)
 		if next == nil {
 			return lat, over, fmt.Errorf("eboardtest: no move keeps the game going in %s", pos)
 		}
-		clock.arm(false)
+		clock.Arm(false)
 		pl.Move(pos.View(), next.View())
-		clock.arm(true)
+		clock.Arm(true)
 		at, err := l.Committed(i+1, timeout)
 		if err != nil {
 			return lat, over, err
 		}
-		d := at.Sub(clock.first())
+		d := at.Sub(clock.First())
 		lat, over = append(lat, d), append(over, d-settle)
 		pos = next
 	}
