@@ -105,7 +105,7 @@ func benchEBoard(b *testing.B, bd eboardOnLine, clock *eboardtest.ReportClock, p
 			}
 			time.Sleep(time.Millisecond)
 		}
-		l := time.Now().Sub(clock.First())
+		l := time.Since(clock.First())
 		lat, over = append(lat, l), append(over, l-settle)
 		p = next
 	}
