@@ -101,11 +101,7 @@ type Setting struct {
 // known included, for [board.ReplayConfig.Setting] of protocol
 // [Protocol].
 func (c Config) ReplaySetting() []byte {
-	b, err := json.Marshal(Setting{LinkTimeout: c.LinkTimeout, CalibrateFrames: c.CalibrateFrames, Orientation: c.Orientation, Calibration: c.Calibration})
-	if err != nil {
-		panic(err) // plain fields: cannot happen
-	}
-	return b
+	return eboard.MarshalSetting(Setting{LinkTimeout: c.LinkTimeout, CalibrateFrames: c.CalibrateFrames, Orientation: c.Orientation, Calibration: c.Calibration})
 }
 
 // ParseSetting reads a setting ReplaySetting wrote.
@@ -114,23 +110,21 @@ func ParseSetting(b []byte) (Config, error) {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return Config{}, fmt.Errorf("the certabo driver's setting: %w", err)
 	}
-	return Config{LinkTimeout: s.LinkTimeout, CalibrateFrames: s.CalibrateFrames, Orientation: s.Orientation, Calibration: s.Calibration}, nil
+	return s.config(), nil
 }
 
 // ConfigOf reads a replay's setting; a damaged one is reported through
 // cfg.Bad and the defaults are used.
 func ConfigOf(cfg board.ReplayConfig) Config {
-	if len(cfg.Setting) == 0 {
+	var s Setting
+	if !eboard.UnmarshalSetting(cfg, Protocol, &s) {
 		return Config{}
 	}
-	c, err := ParseSetting(cfg.Setting)
-	if err != nil {
-		if cfg.Bad != nil {
-			cfg.Bad(0, 0, fmt.Errorf("%w; replayed with the defaults", err))
-		}
-		return Config{}
-	}
-	return c
+	return s.config()
+}
+
+func (s Setting) config() Config {
+	return Config{LinkTimeout: s.LinkTimeout, CalibrateFrames: s.CalibrateFrames, Orientation: s.Orientation, Calibration: s.Calibration}
 }
 
 // NewReplayer returns the replayer of one Certabo board's raw log, read

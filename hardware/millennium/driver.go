@@ -2,7 +2,6 @@ package millennium
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"time"
@@ -58,24 +57,15 @@ type setting struct {
 // ReplaySetting returns how sessions of c read their boards, for
 // [board.ReplayConfig.Setting] of protocol [Protocol].
 func (c Config) ReplaySetting() []byte {
-	b, err := json.Marshal(setting{ScanTime: c.ScanTime, Reply: c.Reply, Poll: c.Poll, LinkTimeout: c.LinkTimeout, Orientation: c.Orientation})
-	if err != nil {
-		panic(err) // plain fields: cannot happen
-	}
-	return b
+	return eboard.MarshalSetting(setting{ScanTime: c.ScanTime, Reply: c.Reply, Poll: c.Poll, LinkTimeout: c.LinkTimeout, Orientation: c.Orientation})
 }
 
 // ConfigOf reads a replay's setting; a damaged one is reported through
 // cfg.Bad and the defaults are used.
 func ConfigOf(cfg board.ReplayConfig) Config {
 	var s setting
-	if len(cfg.Setting) > 0 {
-		if err := json.Unmarshal(cfg.Setting, &s); err != nil {
-			if cfg.Bad != nil {
-				cfg.Bad(0, 0, fmt.Errorf("the millennium driver's setting %q: %w; replayed with the defaults", cfg.Setting, err))
-			}
-			s = setting{}
-		}
+	if !eboard.UnmarshalSetting(cfg, Protocol, &s) {
+		s = setting{}
 	}
 	return Config{ScanTime: s.ScanTime, Reply: s.Reply, Poll: s.Poll, LinkTimeout: s.LinkTimeout, Orientation: s.Orientation}
 }
