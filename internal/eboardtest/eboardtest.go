@@ -214,7 +214,7 @@ func (t *Table) Start() error {
 	if info == nil {
 		return fmt.Errorf("eboardtest: the board has not told who it is after %v", t.clock.now)
 	}
-	g, err := rules.New("chess", nil)
+	g, err := chess.New(nil)
 	if err != nil {
 		return err
 	}

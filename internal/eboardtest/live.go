@@ -10,6 +10,7 @@ import (
 	"arbiter/board"
 	"arbiter/hardware/eboard/emu"
 	"arbiter/rules"
+	"arbiter/rules/chess"
 )
 
 // Live is an arbiter session fed by a live driver, as a table runs one:
@@ -75,7 +76,7 @@ func (l *Live) Start(resync func(id string) error, timeout time.Duration) error 
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	g, err := rules.New("chess", nil)
+	g, err := chess.New(nil)
 	if err != nil {
 		return err
 	}
@@ -104,7 +105,7 @@ func (l *Live) Start(resync func(id string) error, timeout time.Duration) error 
 // board with no clock to press must stay unchanged before a move on it is
 // committed.
 func Settle() time.Duration {
-	g, _ := rules.New("chess", nil)
+	g, _ := chess.New(nil)
 	return arbiter.DefaultConfig(g).Settle
 }
 
