@@ -207,3 +207,29 @@ func TestDemoWithEBoards(t *testing.T) {
 		return nil
 	}))
 }
+
+// "arbiter ports --protocol" asks the ports named for that protocol's
+// handshake: a Millennium board answers its id, a Certabo board its
+// frames; a port with neither says so; an unknown protocol is refused.
+func TestPortsProbesAProtocol(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	mb := milsim.NewBoard(milsim.Config{ID: [4]byte{0xab, 0xcd, 0, 7}})
+	ml, err := emu.Attach(filepath.Join(dir, "mil0"), mb)
+	require.NoError(t, err)
+	defer ml.Close()
+	cb := certsim.NewBoard(certsim.Config{Period: 50 * time.Millisecond})
+	cl, err := emu.Attach(filepath.Join(dir, "certabo0"), cb)
+	require.NoError(t, err)
+	defer cl.Close()
+
+	code, out := runCLI(t, "ports", "--protocol", millennium.Protocol, "--path", ml.Path(), "--path", cl.Path(), "--timeout", "1s")
+	require.Equal(t, exitOK, code, out)
+	assert.Regexp(t, `mil0\s+MIL-ABCD0007\s+ChessLink 01\.03\s+8x8`, out)
+	assert.Regexp(t, `certabo0\s+-\s+.*no answer within 1s`, out, "a Certabo board is no ChessLink")
+	code, out = runCLI(t, "ports", "--protocol", certabo.Protocol, "--glob", filepath.Join(dir, "cert*"))
+	require.Equal(t, exitOK, code, out)
+	assert.Regexp(t, `certabo0\s+CERTABO-certabo0\s+Certabo RFID\s+8x8`, out)
+	code, _ = runCLI(t, "ports", "--protocol", "novag", "--path", ml.Path())
+	assert.Equal(t, exitUsage, code, "an unknown protocol")
+}
