@@ -173,6 +173,8 @@ func (s *Session) judgeRetraction(out []Output, t *turn, at time.Duration) ([]Ou
 	switch {
 	case idx >= 0 && s.pressDue:
 		return s.amend(out, idx, s.lastChange, s.lastBoard, false), true
+	case (idx >= 0 || undone) && s.lastUnstored():
+		return s.putBack(out, at), true
 	case idx >= 0 || undone:
 		return s.retract(out, idx, at), true
 	}

@@ -118,6 +118,9 @@ type Session struct {
 	// opponent acts (shogi.md 3.4.4).
 	last *lastMove
 	rs   retractState // take-backs and changes of completed moves
+	// unstored is the first ply the daemon has not stored yet (0: none),
+	// unstored.go.
+	unstored int
 }
 
 // question is an open question of which candidate move was made.
@@ -643,6 +646,9 @@ func (s *Session) changedAfterPress(out []Output, at time.Duration) []Output {
 		delete(s.lifted, sq)
 	}
 	s.touches = slices.DeleteFunc(s.touches, func(tc touch) bool { return slices.Contains(l.squares, tc.sq) })
+	if s.lastUnstored() {
+		return out // the move made again: unstored.go
+	}
 	msg := fmt.Sprintf("foul suspected (待った): the move of %s on %s was lifted and put back at %.1fs, after the clock press at %.1fs and before %s moved; the move stands, the arbiter decides",
 		s.game.SideName(l.side), strings.Join(names, ", "), at.Seconds(), l.at.Seconds(), s.game.SideName(l.side.Other()))
 	a := s.alert(FoulSuspectedAlert, l.side, at, msg, false).shown(
@@ -849,6 +855,9 @@ func (s *Session) pressOutOfTurn(out []Output, e Event) []Output {
 		// (or changed since: then the change is the move).
 		s.pressDue = false
 		return s.amendAtPress(out, e)
+	}
+	if s.lastUnstored() && e.Side == s.history[len(s.history)-1].Turn() {
+		return out // the mover's move made again, with its press: unstored.go
 	}
 	return append(out, s.alert(IrregularityAlert, e.Side, e.At, s.game.SideName(e.Side)+" pressed the clock on the opponent's turn", false).shown(
 		s.game.SideName(e.Side)+" pressed the clock on the opponent's turn"))

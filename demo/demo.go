@@ -152,6 +152,9 @@ func New(d *director.Director, cfg Config, dir string, log *slog.Logger) (*Demo,
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
+	// Boards are numbered by game across the tournaments, so that two
+	// tournaments of one game have boards of their own.
+	numbered := map[string]int{}
 	for ti, id := range d.TournamentIDs() {
 		tc, err := d.DB().Tournament(id)
 		if err != nil {
@@ -171,7 +174,8 @@ func New(d *director.Director, cfg Config, dir string, log *slog.Logger) (*Demo,
 			boards = len(players) / 2
 		}
 		for n := 1; n <= boards; n++ {
-			name, protocol := fmt.Sprintf("SIM-%s-%d", abbrev(tc.Game), n), board.ProtocolSensorboard
+			numbered[tc.Game]++
+			name, protocol := fmt.Sprintf("SIM-%s-%d", abbrev(tc.Game), numbered[tc.Game]), board.ProtocolSensorboard
 			if len(dm.eboards) > 0 && tc.Game == "chess" && (chess == 0 || chess == id) {
 				// The first chess boards are the e-boards.
 				chess, protocol = id, dm.eboards[0]
