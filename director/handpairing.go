@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"arbiter/pairing"
 	"arbiter/pairing/trf"
 	"arbiter/store"
 )
@@ -63,10 +64,8 @@ func (d *Director) PairByHand(ctx context.Context, id uint64, boards []ManualBoa
 		for _, p := range players {
 			known[p.ID] = p
 		}
-		t := trfOf(st)
 		pl := &plan{out: map[int]string{}, how: "manual", manual: map[[2]int]string{}}
 		seen := map[int]bool{}
-		var notes []string
 		for _, b := range boards {
 			for _, pid := range []int{b.First, b.Second} {
 				if pid == 0 {
@@ -88,20 +87,13 @@ func (d *Director) PairByHand(ctx context.Context, id uint64, boards []ManualBoa
 					return nil, fmt.Errorf("%w: two pairing-allocated byes (%d and %d)", errBadPairing, pl.bye, b.First)
 				}
 				pl.bye = b.First
-				if broken := byeCriteria(t, b.First); broken != "" {
-					notes = append(notes, fmt.Sprintf("%d bye: %s", b.First, broken))
-				}
 				continue
 			}
-			pair := [2]int{b.First, b.Second}
-			pl.boards = append(pl.boards, pair)
-			broken := manualCriteria(t, b.First, b.Second)
-			pl.manual[pair] = broken
-			if broken != "" {
-				notes = append(notes, fmt.Sprintf("%d-%d: %s", b.First, b.Second, broken))
-			} else {
-				pl.manual[pair] = "manual"
-			}
+			pl.boards = append(pl.boards, [2]int{b.First, b.Second})
+		}
+		notes, err := manualCriteria(trfOf(st), number, boards, pl)
+		if err != nil {
+			return nil, err
 		}
 		for _, p := range players {
 			if seen[p.ID] {
@@ -126,75 +118,60 @@ func (d *Director) PairByHand(ctx context.Context, id uint64, boards []ManualBoa
 // errBadPairing marks hand-made pairings that cannot be used.
 var errBadPairing = errors.New("invalid pairings")
 
-// manualCriteria lists the FIDE criteria a hand-made board breaks: C1 (the
+// manualCriteria records with each board of pl, a round paired by hand
+// from boards, the FIDE criteria it breaks ("manual" if none): C1 (the
 // players met before) and C3 (a colour difference beyond 2, or a third
-// colour in a row, for the colours given).
-func manualCriteria(t *trf.Tournament, first, second int) string {
-	var out []string
-	a, b := t.PlayerByID(first), t.PlayerByID(second)
-	if a == nil || b == nil {
-		return ""
+// colour in a row, for the colours given), as the pairing engine reads
+// the history t. It returns the notes of the boards and of the bye (C2: a
+// second bye, or a bye after a win without playing) that break any, in
+// the order of boards.
+func manualCriteria(t *trf.Tournament, number int, boards []ManualBoard, pl *plan) ([]string, error) {
+	hand := &pairing.Pairing{Round: number, Bye: pl.bye}
+	for _, b := range pl.boards {
+		hand.Boards = append(hand.Boards, pairing.Board{White: b[0], Black: b[1]})
 	}
-	for r, g := range a.Games {
-		if g.Opponent == second && g.Played() {
-			out = append(out, fmt.Sprintf("C1: they met in round %d", r+1))
-		}
+	breaches, err := pairing.Breaches(t, hand, pairing.Options{})
+	if err != nil {
+		return nil, err
 	}
-	if c := colourBreak(a, 'w'); c != "" {
-		out = append(out, fmt.Sprintf("C3: %d %s", first, c))
+	broken := map[int][]string{} // by board, the bye's under 0
+	for _, b := range breaches {
+		broken[b.Board] = append(broken[b.Board], breachText(b))
 	}
-	if c := colourBreak(b, 'b'); c != "" {
-		out = append(out, fmt.Sprintf("C3: %d %s", second, c))
-	}
-	return strings.Join(out, "; ")
-}
-
-// colourBreak says how giving p the colour c breaks the absolute colour
-// criteria, or "" if it does not.
-func colourBreak(p *trf.Player, c byte) string {
-	diff, run, last := 0, 0, byte(0)
-	for _, g := range p.Games {
-		if !g.Played() || (g.Colour != 'w' && g.Colour != 'b') {
+	var notes []string
+	board := 0
+	for _, b := range boards {
+		if b.Second == 0 {
+			if len(broken[0]) > 0 {
+				notes = append(notes, fmt.Sprintf("%d bye: %s", b.First, strings.Join(broken[0], "; ")))
+			}
 			continue
 		}
-		if g.Colour == 'w' {
-			diff++
-		} else {
-			diff--
-		}
-		if g.Colour == last {
-			run++
-		} else {
-			last, run = g.Colour, 1
+		board++
+		pl.manual[[2]int{b.First, b.Second}] = "manual"
+		if len(broken[board]) > 0 {
+			text := strings.Join(broken[board], "; ")
+			pl.manual[[2]int{b.First, b.Second}] = text
+			notes = append(notes, fmt.Sprintf("%d-%d: %s", b.First, b.Second, text))
 		}
 	}
-	name := map[byte]string{'w': "the first move", 'b': "the second move"}[c]
-	if c == 'w' {
-		diff++
-	} else {
-		diff--
-	}
-	switch {
-	case diff > 2 || diff < -2:
-		return fmt.Sprintf("would have a colour difference of %+d with %s", diff, name)
-	case last == c && run >= 2:
-		return fmt.Sprintf("would have %s three times in a row", name)
-	}
-	return ""
+	return notes, nil
 }
 
-// byeCriteria says whether giving p the pairing-allocated bye breaks C2 (a
-// second bye, or a bye after a win without playing).
-func byeCriteria(t *trf.Tournament, pid int) string {
-	p := t.PlayerByID(pid)
-	if p == nil {
-		return ""
+// breachText words a criterion a hand-made board or bye breaks.
+func breachText(b pairing.Breach) string {
+	switch b.Criterion {
+	case pairing.NoRematch:
+		return fmt.Sprintf("C1: they met in round %d", b.Round)
+	case pairing.ByeEligible:
+		return fmt.Sprintf("C2: already scored without playing in round %d", b.Round)
 	}
-	for r, g := range p.Games {
-		switch g.Result {
-		case 'U', 'F', '+':
-			return fmt.Sprintf("C2: already scored without playing in round %d", r+1)
-		}
+	name := "the first move"
+	if b.Colour == pairing.Black {
+		name = "the second move"
 	}
-	return ""
+	if b.Difference > 2 || b.Difference < -2 {
+		return fmt.Sprintf("C3: %d would have a colour difference of %+d with %s", b.Player, b.Difference, name)
+	}
+	return fmt.Sprintf("C3: %d would have %s three times in a row", b.Player, name)
 }
