@@ -41,6 +41,24 @@ func (db *DB) UpdateGame(g *Game) error {
 	})
 }
 
+// ChangeGame replaces a stored game as the arbiter's action a changed it
+// (a handicap, a start), with the action, in one transaction.
+func (db *DB) ChangeGame(g *Game, a *Action) error {
+	if a == nil || a.Who == "" || a.What == "" {
+		return fmt.Errorf("change game %d: an action with who and what is required", g.ID)
+	}
+	return db.update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketGames)
+		if b.Get(u64key(g.ID)) == nil {
+			return fmt.Errorf("game %d: %w", g.ID, ErrNotFound)
+		}
+		if err := put(b, u64key(g.ID), g); err != nil {
+			return err
+		}
+		return addAction(tx, a)
+	})
+}
+
 // SetGameState stores a running game's clock state after ply moves and
 // each side's illegal moves, in one transaction that changes nothing else
 // of the game: what a restart resumes between moves.
@@ -91,6 +109,34 @@ func (db *DB) AppendMove(m *Move) error {
 	}
 	return db.update(func(tx *bolt.Tx) error {
 		return appendMove(tx, m, data)
+	})
+}
+
+// AppendMoves stores moves, the next plies of one game in order, with the
+// action that entered them (moves copied from a scoresheet), in one
+// transaction: all of them and the action, or nothing. Each move is
+// stored as AppendMove stores it.
+func (db *DB) AppendMoves(moves []Move, a *Action) error {
+	if a == nil || a.Who == "" || a.What == "" {
+		return errors.New("append moves: an action with who and what is required")
+	}
+	data := make([][]byte, len(moves))
+	for i := range moves {
+		var err error
+		if data[i], err = json.Marshal(&moves[i]); err != nil {
+			return fmt.Errorf("encode move: %w", err)
+		}
+	}
+	return db.update(func(tx *bolt.Tx) error {
+		if err := addAction(tx, a); err != nil {
+			return err
+		}
+		for i := range moves {
+			if err := appendMove(tx, &moves[i], data[i]); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 

@@ -142,3 +142,23 @@ func TestCreateRoundAllOrNothing(t *testing.T) {
 	assert.Contains(t, err.Error(), "round 1 is not stored")
 	require.NoError(t, db.CreateRound(newRound(st, 1)))
 }
+
+// A round that settles the tournament's alerts resolves them in its own
+// transaction, after its pairing's and forfeits' actions.
+func TestCreateRoundSettlesAlerts(t *testing.T) {
+	db, tr := roundEvent(t)
+	a := store.Alert{Tournament: tr.ID, Kind: "no-pairing", Message: "round 1 cannot be paired", At: wall}
+	require.NoError(t, db.AddAlert(&a))
+	st, err := db.TournamentState(tr.ID)
+	require.NoError(t, err)
+	nr := newRound(st, 1)
+	nr.Settles = &store.Settlement{Kind: "no-pairing", By: &store.Action{Who: "chief", Why: "round 1 was paired (pair-round-manual)", At: wall}}
+	require.NoError(t, db.CreateRound(nr))
+	acts, err := db.Actions(0)
+	require.NoError(t, err)
+	require.Len(t, acts, 3)
+	assert.Equal(t, []string{"pair-round", "set-result", "resolve-alert"}, []string{acts[0].What, acts[1].What, acts[2].What})
+	open, err := db.Alerts(true)
+	require.NoError(t, err)
+	assert.Empty(t, open)
+}
