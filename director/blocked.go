@@ -46,26 +46,10 @@ func (d *Director) Blocked(id uint64) string {
 	return ""
 }
 
-// resolveTournamentAlerts resolves the open no-pairing alerts of a
-// tournament: the arbiter's action settled them.
-func (d *Director) resolveTournamentAlerts(id uint64, who, why string) {
-	open, err := d.db.Alerts(true)
-	if err != nil {
-		d.log.Error("read alerts", "err", err)
-		return
-	}
-	var ids []uint64
-	for _, a := range open {
-		if a.Tournament == id && a.Kind == AlertNoPairing {
-			ids = append(ids, a.ID)
-		}
-	}
-	if len(ids) == 0 {
-		return
-	}
-	if err := d.db.ResolveAlerts(ids, &store.Action{Who: who, Why: why, At: d.wall()}); err != nil {
-		d.log.Error("resolve alerts", "err", err)
-	}
+// noPairingSettled resolves a tournament's open no-pairing alerts by
+// who's action, for why, with the change that settled them.
+func (d *Director) noPairingSettled(who, why string) *store.Settlement {
+	return &store.Settlement{Kind: AlertNoPairing, By: &store.Action{Who: who, Why: why, At: d.wall()}}
 }
 
 // PairAllowingRematches pairs the next round with the engine, letting
@@ -94,7 +78,8 @@ func (d *Director) PairAllowingRematches(ctx context.Context, id uint64, who, wh
 // EndTournament ends a tournament after its last complete round, when the
 // next one cannot or shall not be played.
 func (d *Director) EndTournament(id uint64, who, why string) error {
-	err := d.updateTournament(id, "end-tournament", who, why, func(tr *tour, rec *store.Tournament, rounds []store.Round) (string, error) {
+	err := d.edit(id, "end-tournament", who, why, func(tr *tour, st *store.TournamentState, e *store.TournamentEdit) (string, error) {
+		rec, rounds := st.Tournament, st.Rounds
 		switch {
 		case !roundsComplete(rounds):
 			return "", errRoundIncomplete
@@ -105,12 +90,13 @@ func (d *Director) EndTournament(id uint64, who, why string) error {
 		}
 		rec.EndedAfter = len(rounds)
 		tr.blocked = ""
+		e.Tournament = &rec
+		e.Settles = d.noPairingSettled(who, "the tournament was ended")
 		return fmt.Sprintf("%s ends after round %d of %d", rec.Name, rec.EndedAfter, rec.Rounds), nil
 	})
 	if err != nil {
 		return err
 	}
-	d.resolveTournamentAlerts(id, who, "the tournament was ended")
 	d.hub.Publish(Update{Kind: "round", At: d.wall(), Data: map[string]any{"tournament": id}})
 	d.checkDone()
 	return nil

@@ -50,7 +50,8 @@ var moveNumber = regexp.MustCompile(`^\d+\.+`)
 // the arbiter copies them from the scoresheet: one move after another in
 // any notation the game reads, move numbers and a closing result allowed.
 // The game must have no stored move yet; nothing is stored unless every
-// move is legal.
+// move is legal, and the moves are stored with the action in one
+// transaction.
 func (d *Director) EnterMoves(gameID uint64, text, who, why string) (int, error) {
 	if _, err := d.tableOfGame(gameID); err == nil {
 		return 0, fmt.Errorf("%w: game %d is played on a board, which records its moves", errBadInput, gameID)
@@ -100,13 +101,8 @@ func (d *Director) EnterMoves(gameID uint64, text, who, why string) (int, error)
 	if len(recs) == 0 {
 		return 0, fmt.Errorf("%w: no moves given", errBadInput)
 	}
-	if err := d.db.AddAction(&store.Action{GameID: gameID, Who: who, What: "enter-moves", Why: why, Data: fmt.Sprintf("%d moves from the scoresheet", len(recs)), At: d.wall()}); err != nil {
+	if err := d.db.AppendMoves(recs, &store.Action{GameID: gameID, Who: who, What: "enter-moves", Why: why, Data: fmt.Sprintf("%d moves from the scoresheet", len(recs)), At: d.wall()}); err != nil {
 		return 0, err
-	}
-	for i := range recs {
-		if err := d.db.AppendMove(&recs[i]); err != nil {
-			return i, err
-		}
 	}
 	d.hub.Publish(Update{Kind: "move", Game: gameID, At: d.wall()})
 	return len(recs), nil

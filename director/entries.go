@@ -61,8 +61,7 @@ type NewPlayer struct {
 // with the score the arbiter grants for each missed round, and ranks by
 // rating for the pairing numbers.
 func (d *Director) AddPlayer(id uint64, np NewPlayer, who, why string) (store.Player, error) {
-	tr := d.tour(id)
-	if tr == nil {
+	if d.tour(id) == nil {
 		return store.Player{}, fmt.Errorf("tournament %d: %w", id, store.ErrNotFound)
 	}
 	if err := CheckName(np.Name); err != nil {
@@ -77,85 +76,60 @@ func (d *Director) AddPlayer(id uint64, np NewPlayer, who, why string) (store.Pl
 	if np.Missed != ResultZeroBye && np.Missed != ResultHalfBye {
 		return store.Player{}, fmt.Errorf("%w: missed rounds score %q: want Z or H", errBadInput, np.Missed)
 	}
-	if err := d.keptElsewhere("add-player"); err != nil {
-		return store.Player{}, err
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	players, err := d.db.Players(id)
+	var p store.Player
+	err := d.edit(id, "add-player", who, why, func(tr *tour, st *store.TournamentState, e *store.TournamentEdit) (string, error) {
+		players, rounds := st.Players, st.Rounds
+		for _, p := range players {
+			if strings.EqualFold(p.Name, np.Name) {
+				return "", fmt.Errorf("%w: %q is already registered as player %d", errBadInput, np.Name, p.ID)
+			}
+		}
+		if len(rounds) > 0 && strings.Contains(tr.rec.System, "round-robin") {
+			return "", fmt.Errorf("%w: a round robin takes no entries once it has begun", errBadInput)
+		}
+		p = store.Player{TournamentID: id, ID: len(players) + 1, Name: np.Name, Rating: np.Rating, Title: np.Title,
+			Federation: np.Federation, FideID: np.FideID, Joined: len(rounds) + 1}
+		// The next round to be paired is the first one the player can play.
+		if p.Joined <= 1 {
+			p.Joined = 0
+		}
+		for r := 1; r < p.Joined; r++ {
+			if p.Byes == nil {
+				p.Byes = map[int]string{}
+			}
+			p.Byes[r] = np.Missed
+		}
+		e.Players = []*store.Player{&p}
+		data := fmt.Sprintf("%s: player %d %s (%d)", tr.rec.Name, p.ID, p.Name, p.Rating)
+		if p.Joined > 1 {
+			data += fmt.Sprintf(", late entry from round %d, missed rounds score %s", p.Joined, np.Missed)
+		}
+		return data, nil
+	})
 	if err != nil {
 		return store.Player{}, err
-	}
-	for _, p := range players {
-		if strings.EqualFold(p.Name, np.Name) {
-			return store.Player{}, fmt.Errorf("%w: %q is already registered as player %d", errBadInput, np.Name, p.ID)
-		}
-	}
-	rounds, err := d.db.Rounds(id)
-	if err != nil {
-		return store.Player{}, err
-	}
-	if len(rounds) > 0 && strings.Contains(tr.rec.System, "round-robin") {
-		return store.Player{}, fmt.Errorf("%w: a round robin takes no entries once it has begun", errBadInput)
-	}
-	p := store.Player{TournamentID: id, ID: len(players) + 1, Name: np.Name, Rating: np.Rating, Title: np.Title,
-		Federation: np.Federation, FideID: np.FideID, Joined: len(rounds) + 1}
-	// The next round to be paired is the first one the player can play.
-	if p.Joined <= 1 {
-		p.Joined = 0
-	}
-	for r := 1; r < p.Joined; r++ {
-		if p.Byes == nil {
-			p.Byes = map[int]string{}
-		}
-		p.Byes[r] = np.Missed
-	}
-	if err := d.db.PutPlayer(&p); err != nil {
-		return store.Player{}, err
-	}
-	data := fmt.Sprintf("%s: player %d %s (%d)", tr.rec.Name, p.ID, p.Name, p.Rating)
-	if p.Joined > 1 {
-		data += fmt.Sprintf(", late entry from round %d, missed rounds score %s", p.Joined, np.Missed)
-	}
-	if err := d.db.AddAction(&store.Action{Who: who, What: "add-player", Why: why, Data: data, At: d.wall()}); err != nil {
-		return p, err
 	}
 	d.hub.Publish(Update{Kind: "players", At: d.wall(), Data: map[string]any{"tournament": id}})
 	return p, nil
 }
 
-// updatePlayer changes one player under the lock and stores the action.
+// updatePlayer changes one player with f, given the rounds paired so far,
+// and audits it with the text f returns, in one transaction (edit).
 func (d *Director) updatePlayer(id uint64, pid int, what, who, why string, f func(tr *tour, p *store.Player, rounds []store.Round) (string, error)) error {
-	tr := d.tour(id)
-	if tr == nil {
-		return fmt.Errorf("tournament %d: %w", id, store.ErrNotFound)
-	}
-	if err := d.keptElsewhere(what); err != nil {
-		return err
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	players, err := d.db.Players(id)
+	err := d.edit(id, what, who, why, func(tr *tour, st *store.TournamentState, e *store.TournamentEdit) (string, error) {
+		i := slices.IndexFunc(st.Players, func(p store.Player) bool { return p.ID == pid })
+		if i < 0 {
+			return "", fmt.Errorf("player %d of %s: %w", pid, tr.rec.Name, store.ErrNotFound)
+		}
+		p := st.Players[i]
+		data, err := f(tr, &p, st.Rounds)
+		if err != nil {
+			return "", err
+		}
+		e.Players = []*store.Player{&p}
+		return fmt.Sprintf("%s: player %d %s: %s", tr.rec.Name, p.ID, p.Name, data), nil
+	})
 	if err != nil {
-		return err
-	}
-	i := slices.IndexFunc(players, func(p store.Player) bool { return p.ID == pid })
-	if i < 0 {
-		return fmt.Errorf("player %d of %s: %w", pid, tr.rec.Name, store.ErrNotFound)
-	}
-	rounds, err := d.db.Rounds(id)
-	if err != nil {
-		return err
-	}
-	p := players[i]
-	data, err := f(tr, &p, rounds)
-	if err != nil {
-		return err
-	}
-	if err := d.db.PutPlayer(&p); err != nil {
-		return err
-	}
-	if err := d.db.AddAction(&store.Action{Who: who, What: what, Why: why, Data: fmt.Sprintf("%s: player %d %s: %s", tr.rec.Name, p.ID, p.Name, data), At: d.wall()}); err != nil {
 		return err
 	}
 	d.hub.Publish(Update{Kind: "players", At: d.wall(), Data: map[string]any{"tournament": id}})

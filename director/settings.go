@@ -2,41 +2,21 @@ package director
 
 import (
 	"fmt"
-	"maps"
 	"strings"
 
 	"arbiter/store"
 )
 
-// updateTournament changes a tournament's record with f under the
-// director's lock, given the rounds paired so far: stored, then kept for
-// the running event, then audited with the text f returns. Nothing
-// changes if f fails.
+// updateTournament changes a tournament's record with f, given the rounds
+// paired so far, and audits it with the text f returns, in one
+// transaction (edit). Nothing changes if f fails.
 func (d *Director) updateTournament(id uint64, what, who, why string, f func(tr *tour, rec *store.Tournament, rounds []store.Round) (string, error)) error {
-	tr := d.tour(id)
-	if tr == nil {
-		return fmt.Errorf("tournament %d: %w", id, store.ErrNotFound)
-	}
-	if err := d.keptElsewhere(what); err != nil {
-		return err
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	rounds, err := d.db.Rounds(id)
-	if err != nil {
-		return err
-	}
-	rec := tr.rec
-	rec.RoundTimeControls = maps.Clone(rec.RoundTimeControls)
-	data, err := f(tr, &rec, rounds)
-	if err != nil {
-		return err
-	}
-	if err := d.db.UpdateTournament(&rec); err != nil {
-		return err
-	}
-	tr.rec = rec
-	return d.db.AddAction(&store.Action{Who: who, What: what, Why: why, Data: data, At: d.wall()})
+	return d.edit(id, what, who, why, func(tr *tour, st *store.TournamentState, e *store.TournamentEdit) (string, error) {
+		rec := st.Tournament
+		data, err := f(tr, &rec, st.Rounds)
+		e.Tournament = &rec
+		return data, err
+	})
 }
 
 // SetRoundTimeControl sets the time control of a round not yet paired

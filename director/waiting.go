@@ -58,7 +58,8 @@ func (d *Director) boardTrouble(t *Table, err error) {
 }
 
 // StartWaiting starts on its table, on the arbiter's word, the game of the
-// current round that waits for the table's board.
+// current round that waits for the table's board: the game's start and
+// the arbiter's action are stored in one transaction.
 func (d *Director) StartWaiting(ctx context.Context, board, who, why string) error {
 	t, ok := d.Table(board)
 	if !ok {
@@ -67,8 +68,5 @@ func (d *Director) StartWaiting(ctx context.Context, board, who, why string) err
 	if l := t.Live(); l.GameID != 0 && l.Result == "" {
 		return fmt.Errorf("table %d already plays game %d", t.Number, l.GameID)
 	}
-	if err := d.db.AddAction(&store.Action{Who: who, What: "start-game", Why: why, Data: "table " + board, At: d.wall()}); err != nil {
-		return err
-	}
-	return d.startWaiting(ctx, t, true)
+	return d.startWaiting(ctx, t, &store.Action{Who: who, What: "start-game", Why: why, Data: "table " + board, At: d.wall()})
 }

@@ -9,9 +9,10 @@ import (
 )
 
 // Withdraw withdraws a player: from the next round on, or at once, when
-// the player's unfinished game of the current round is forfeited too.
+// the player's unfinished game of the current round is forfeited too (then
+// by SetResult, once the withdrawal is stored).
 func (d *Director) Withdraw(ctx context.Context, id uint64, pid int, now bool, who, why string) error {
-	var forfeit *store.Game
+	var forfeit *store.Pairing
 	err := d.updatePlayer(id, pid, "withdraw", who, why, func(tr *tour, p *store.Player, rounds []store.Round) (string, error) {
 		if p.Withdrawn {
 			return "", fmt.Errorf("%w: player %d is already withdrawn", errBadInput, pid)
@@ -22,11 +23,7 @@ func (d *Director) Withdraw(ctx context.Context, id uint64, pid int, now bool, w
 		}
 		for _, pr := range rounds[len(rounds)-1].Pairings {
 			if pr.Result == "" && pr.GameID != 0 && (pr.First == pid || pr.Second == pid) {
-				g, err := d.db.Game(pr.GameID)
-				if err != nil {
-					return "", err
-				}
-				forfeit = &g
+				forfeit = &pr
 			}
 		}
 		p.WithdrawnFrom = len(rounds)
@@ -36,10 +33,10 @@ func (d *Director) Withdraw(ctx context.Context, id uint64, pid int, now bool, w
 		return err
 	}
 	o := rules.Win(rules.Second, rules.Forfeit)
-	if forfeit.SecondID == pid {
+	if forfeit.Second == pid {
 		o = rules.Win(rules.First, rules.Forfeit)
 	}
-	return d.SetResult(ctx, forfeit.ID, o, who, "withdrawn: "+why)
+	return d.SetResult(ctx, forfeit.GameID, o, who, "withdrawn: "+why)
 }
 
 // Readmit brings back a player who was withdrawn or marked absent after a
