@@ -125,6 +125,10 @@ func TestEachStoryIsOneTransaction(t *testing.T) {
 			require.Zero(t, tbl.Live().GameID)
 			return db, func() error { return d.StartWaiting(ctx, "B1", "chief", "the board's cable is being replaced") }
 		}},
+		{"handicap", func(t *testing.T) (*store.DB, func() error) {
+			g := newBoardGame(t, "shogi", "")
+			return g.db, func() error { return g.d.SetHandicap(g.ctx, g.id, "lance", "chief", "teaching game") }
+		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			db, story := c.story(t)
