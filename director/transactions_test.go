@@ -152,3 +152,18 @@ func TestEndTournamentSettlesItsAlert(t *testing.T) {
 	assert.Equal(t, "the tournament was ended", acts[0].Why)
 	assert.Greater(t, acts[0].ID, actionsOf(t, db, "end-tournament")[0].ID)
 }
+
+// A no-show's forfeit is the result with its action, then the player's
+// absence with its own: two transactions, each whole.
+func TestNoShowIsTwoWholeTransactions(t *testing.T) {
+	ctx, d, db, id := handEvent(t)
+	require.NoError(t, d.PairNextRound(ctx, id, "chief", "round 1"))
+	p := waitRound(t, db, id, 1).Pairings[0]
+	assert.Equal(t, 2, writes(t, db, func() error {
+		return d.SetResult(ctx, p.GameID, rules.Win(rules.First, rules.Forfeit), "chief", "did not appear")
+	}))
+	ps, err := db.Players(id)
+	require.NoError(t, err)
+	assert.True(t, ps[p.Second-1].Absent)
+	require.Len(t, actionsOf(t, db, "absent"), 1)
+}
