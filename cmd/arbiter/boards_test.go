@@ -89,10 +89,10 @@ func console(t *testing.T, url string) *http.Client {
 	return c
 }
 
-// liveTable returns a table as /api/tables shows it.
+// liveTable returns a table as /api/v1/tables shows it.
 func liveTable(t *testing.T, url, board string) director.Live {
 	t.Helper()
-	return findTable(t, []byte(get(t, url+"api/tables")), board)
+	return findTable(t, []byte(get(t, url+"api/v1/tables")), board)
 }
 
 // consoleTable returns a table as the console's /api/v1/console/tables

@@ -433,10 +433,10 @@ func TestServeStopsDuringStorageFault(t *testing.T) {
 	}
 }
 
-// liveTables returns every table as /api/tables shows it.
+// liveTables returns every table as /api/v1/tables shows it.
 func liveTables(t *testing.T, url string) []director.Live {
 	t.Helper()
 	var tables []director.Live
-	require.NoError(t, json.Unmarshal([]byte(get(t, url+"api/tables")), &tables))
+	require.NoError(t, json.Unmarshal([]byte(get(t, url+"api/v1/tables")), &tables))
 	return tables
 }
