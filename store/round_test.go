@@ -96,7 +96,7 @@ func TestCreateRoundRefusesStaleState(t *testing.T) {
 			return db.PutPlayer(&store.Player{TournamentID: tr.ID, ID: 5, Name: "E"})
 		}},
 		{"withdrawal", func(db *store.DB, tr store.Tournament) error {
-			return db.UpdatePlayer(tr.ID, 2, func(p *store.Player) error { p.Withdrawn, p.WithdrawnFrom = true, 1; return nil })
+			return db.PutPlayer(&store.Player{TournamentID: tr.ID, ID: 2, Name: "B", Withdrawn: true, WithdrawnFrom: 1})
 		}},
 		{"tournament", func(db *store.DB, tr store.Tournament) error {
 			tr.EndedAfter = 0

@@ -121,24 +121,6 @@ func (db *DB) PutPlayer(p *Player) error {
 	})
 }
 
-// UpdatePlayer changes a stored player with f in one transaction: f sees
-// the player as stored and its changes are kept only if it returns nil.
-func (db *DB) UpdatePlayer(tournamentID uint64, id int, f func(p *Player) error) error {
-	return db.update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketPlayers)
-		key := pairKey(tournamentID, uint32(id))
-		var p Player
-		if err := get(b, locPlayers, key, &p); err != nil {
-			return fmt.Errorf("player %d of tournament %d: %w", id, tournamentID, err)
-		}
-		if err := f(&p); err != nil {
-			return err
-		}
-		p.TournamentID, p.ID = tournamentID, id
-		return put(b, key, &p)
-	})
-}
-
 // Players returns the players of a tournament in start-number order.
 func (db *DB) Players(tournamentID uint64) ([]Player, error) {
 	var ps []Player
