@@ -47,61 +47,45 @@ func Breaches(t *trf.Tournament, p *Pairing, opts Options) ([]Breach, error) {
 	}
 	byID := make(map[int]*player, len(s.players))
 	for _, pl := range s.players {
-		byID[pl.id] = pl
-	}
-	known := func(id int) (*player, error) {
-		if pl, ok := byID[id]; ok && pl.valid {
-			return pl, nil
+		if pl.valid {
+			byID[pl.id] = pl
 		}
-		return nil, fmt.Errorf("round %d paired by hand: no player %d to pair", p.Round, id)
+	}
+	ids := []int{p.Bye} // 0: no bye
+	for _, b := range p.Boards {
+		ids = append(ids, b.White, b.Black)
+	}
+	for i, id := range ids {
+		if byID[id] == nil && (i > 0 || id != 0) {
+			return nil, fmt.Errorf("round %d paired by hand: no player %d to pair", p.Round, id)
+		}
 	}
 	var out []Breach
+	// A colour breaks the rules beyond a difference of ±2, or a third
+	// time in a row.
+	colour := func(board int, pl *player, c Colour) {
+		diff := pl.colourDiff + 1
+		if c == Black {
+			diff = pl.colourDiff - 1
+		}
+		if repeated := pl.repeatedColour == c; diff > 2 || diff < -2 || repeated {
+			out = append(out, Breach{Board: board, Criterion: AbsoluteColours, Player: pl.id, Colour: c, Difference: diff, Repeated: repeated})
+		}
+	}
 	for i, b := range p.Boards {
-		w, err := known(b.White)
-		if err != nil {
-			return nil, err
-		}
-		bl, err := known(b.Black)
-		if err != nil {
-			return nil, err
-		}
+		w, bl := byID[b.White], byID[b.Black]
 		for r, m := range w.matches[:s.playedRounds] {
 			if m.played && m.opponent == bl.index {
 				out = append(out, Breach{Board: i + 1, Criterion: NoRematch, Round: r + 1})
 			}
 		}
-		for _, pc := range []struct {
-			p *player
-			c Colour
-		}{{w, White}, {bl, Black}} {
-			if br, ok := colourBreach(pc.p, pc.c); ok {
-				br.Board = i + 1
-				out = append(out, br)
-			}
-		}
+		colour(i+1, w, White)
+		colour(i+1, bl, Black)
 	}
 	if p.Bye != 0 {
-		pl, err := known(p.Bye)
-		if err != nil {
-			return nil, err
-		}
-		if r := s.unplayedWin(pl); r != 0 {
+		if r := s.unplayedWin(byID[p.Bye]); r != 0 {
 			out = append(out, Breach{Criterion: ByeEligible, Player: p.Bye, Round: r})
 		}
 	}
 	return out, nil
-}
-
-// colourBreach says whether giving p colour c breaks the absolute colour
-// rules, and how.
-func colourBreach(p *player, c Colour) (Breach, bool) {
-	diff := p.colourDiff + 1
-	if c == Black {
-		diff = p.colourDiff - 1
-	}
-	repeated := p.repeatedColour == c
-	if diff > 2 || diff < -2 || repeated {
-		return Breach{Criterion: AbsoluteColours, Player: p.id, Colour: c, Difference: diff, Repeated: repeated}, true
-	}
-	return Breach{}, false
 }
