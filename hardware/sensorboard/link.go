@@ -75,20 +75,10 @@ const (
 	// for a port that answers.
 	abandonBeats = 12
 	maxOldRun    = 16
-	clockJumpMs  = 1000
 )
 
 // Board returns the board id, empty before the first handshake.
 func (l *Link) Board() string { return l.board }
-
-// Hello returns the last handshake, or nil.
-func (l *Link) Hello() *Hello { return l.hello }
-
-// Health returns the current health.
-func (l *Link) Health() board.Health { return l.health }
-
-// TimeMap returns the link's board-to-host time map.
-func (l *Link) TimeMap() *TimeMap { return &l.tm }
 
 // SetPort records the port the board is now reached through, and starts
 // the handshake state: frames are ignored until the next HELLO.
