@@ -26,13 +26,10 @@ func (d *Director) blockLocked(tr *tour, number int, nv *pairing.NoValidPairingE
 	tr.blocked = why
 	advice := fmt.Sprintf("In the console choose: enter round %d's pairings by hand, pair allowing rematches (a last resort, marked as such), or end the tournament after round %d.", number, number-1)
 	a := store.Alert{Tournament: tr.rec.ID, Kind: AlertNoPairing, Message: why, Advice: advice, Where: tr.rec.Name, At: d.wall()}
-	if err := d.db.AddAlert(&a); err != nil {
-		d.log.Error("store alert", "err", err)
-	}
+	d.raise(a)
 	if first {
 		d.log.Warn("no valid pairing", "tournament", tr.rec.Name, "round", number, "reason", nv.Reason)
 	}
-	d.hub.Publish(Update{Kind: "alert", At: d.wall(), Data: a})
 }
 
 // Blocked says why a tournament's next round could not be paired; empty

@@ -15,6 +15,15 @@ const (
 	AlertBoard = "board"
 )
 
+// raise stores an alert the director raises itself and shows it on the
+// live pages; a store that refuses it is logged.
+func (d *Director) raise(a store.Alert) {
+	if err := d.db.AddAlert(&a); err != nil {
+		d.log.Error("store alert", "err", err)
+	}
+	d.hub.Publish(Update{Kind: "alert", Table: a.BoardID, Game: a.GameID, At: d.wall(), Data: a})
+}
+
 // boardPresent reports whether the table's board is connected, or has not
 // been seen yet (a game may start and wait for its first handshake).
 func (t *Table) boardPresent() bool {
@@ -37,10 +46,7 @@ func (d *Director) tableWaits(t *Table, g *store.Game) {
 		Where:   fmt.Sprintf("table %d (board %s): %s – %s", t.Number, t.ID, g.First, g.Second),
 		Message: fmt.Sprintf("round %d's game did not start: the board is %s%s", g.Round, l.Health, since),
 		Advice:  "Reconnect the board (the game starts when it answers), or start the game anyway, or enter its result by hand."}
-	if err := d.db.AddAlert(&a); err != nil {
-		d.log.Error("store alert", "err", err)
-	}
-	d.hub.Publish(Update{Kind: "alert", Table: t.ID, Game: g.ID, At: d.wall(), Data: a})
+	d.raise(a)
 }
 
 // boardTrouble tells the arbiter what the driver of the table's board
@@ -51,10 +57,7 @@ func (d *Director) boardTrouble(t *Table, err error) {
 		Where:   fmt.Sprintf("table %d (board %s)", t.Number, t.ID),
 		Message: err.Error(),
 		Advice:  "Go to the table: compare the board with the table's card, have the moves it misses entered from the scoresheet or the position set up as the card shows, and resolve the alert."}
-	if err := d.db.AddAlert(&a); err != nil {
-		d.log.Error("store alert", "err", err)
-	}
-	d.hub.Publish(Update{Kind: "alert", Table: t.ID, Game: l.GameID, At: d.wall(), Data: a})
+	d.raise(a)
 }
 
 // StartWaiting starts on its table, on the arbiter's word, the game of the
