@@ -137,19 +137,15 @@ func settle(tx *bolt.Tx, id uint64, s *Settlement) error {
 	if s.By == nil || s.By.Who == "" {
 		return fmt.Errorf("settle %s alerts: an action with who is required", s.Kind)
 	}
+	all, err := list[Alert](tx.Bucket(bucketAlerts), locAlerts, nil)
 	var ids []uint64
-	c := tx.Bucket(bucketAlerts).Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		var a Alert
-		if err := decodeInto(locAlerts, k, v, &a); err != nil {
-			return err
-		}
+	for _, a := range all {
 		if !a.Resolved && a.Tournament == id && a.Kind == s.Kind {
 			ids = append(ids, a.ID)
 		}
 	}
-	if len(ids) == 0 {
-		return nil
+	if err != nil || len(ids) == 0 {
+		return err
 	}
 	return resolveAlerts(tx, ids, s.By)
 }

@@ -25,16 +25,12 @@ type TournamentState struct {
 
 // TournamentState reads the tournament id, its players and its rounds in
 // one transaction.
-func (db *DB) TournamentState(id uint64) (TournamentState, error) {
-	var st TournamentState
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		var err error
-		st, err = tournamentState(tx, id)
-		return err
-	})
+func (db *DB) TournamentState(id uint64) (st TournamentState, err error) {
+	err = db.bolt.View(func(tx *bolt.Tx) error { st, err = tournamentState(tx, id); return err })
 	return st, err
 }
 
+// tournamentState is TournamentState within transaction tx.
 func tournamentState(tx *bolt.Tx, id uint64) (TournamentState, error) {
 	var st TournamentState
 	if err := get(tx.Bucket(bucketTournaments), locTournaments, u64key(id), &st.Tournament); err != nil {
