@@ -1,0 +1,43 @@
+package chess
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"testing"
+)
+
+// BenchmarkImportPGN imports the test games: SAN, long algebraic and UCI
+// move parsing with its legality match.
+func BenchmarkImportPGN(b *testing.B) {
+	data, err := os.ReadFile("testdata/import.pgn")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ImportPGN(bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWritePGN exports the test games in SAN.
+func BenchmarkWritePGN(b *testing.B) {
+	data, err := os.ReadFile("testdata/import.pgn")
+	if err != nil {
+		b.Fatal(err)
+	}
+	games, err := ImportPGN(bytes.NewReader(data))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, g := range games {
+			if err := WritePGN(io.Discard, g.Record); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
