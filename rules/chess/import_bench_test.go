@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"testing"
+
+	"arbiter/internal/cputime"
 )
 
 // BenchmarkImportPGN imports the test games: SAN, long algebraic and UCI
@@ -15,11 +17,13 @@ func BenchmarkImportPGN(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	cpu0 := cputime.Now()
 	for b.Loop() {
 		if _, err := ImportPGN(bytes.NewReader(data)); err != nil {
 			b.Fatal(err)
 		}
 	}
+	cputime.ReportPerOp(b, cpu0, b.N)
 }
 
 // BenchmarkWritePGN exports the test games in SAN.
@@ -33,6 +37,7 @@ func BenchmarkWritePGN(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	cpu0 := cputime.Now()
 	for b.Loop() {
 		for _, g := range games {
 			if err := WritePGN(io.Discard, g.Record); err != nil {
@@ -40,4 +45,5 @@ func BenchmarkWritePGN(b *testing.B) {
 			}
 		}
 	}
+	cputime.ReportPerOp(b, cpu0, b.N)
 }

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"arbiter/internal/cputime"
 	"arbiter/rules"
 )
 
@@ -39,11 +40,13 @@ func BenchmarkParseRecord(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	cpu0 := cputime.Now()
 	for b.Loop() {
 		if _, err := ParseRecord(text); err != nil {
 			b.Fatal(err)
 		}
 	}
+	cputime.ReportPerOp(b, cpu0, b.N)
 }
 
 // BenchmarkParseKPS reads the positions of a random game.
@@ -54,6 +57,7 @@ func BenchmarkParseKPS(b *testing.B) {
 		texts = append(texts, s.String())
 	}
 	b.ReportAllocs()
+	cpu0 := cputime.Now()
 	for b.Loop() {
 		for _, s := range texts {
 			if _, err := ParseKPS(s); err != nil {
@@ -61,4 +65,5 @@ func BenchmarkParseKPS(b *testing.B) {
 			}
 		}
 	}
+	cputime.ReportPerOp(b, cpu0, b.N)
 }

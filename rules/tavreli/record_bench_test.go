@@ -3,6 +3,8 @@ package tavreli
 import (
 	"math/rand/v2"
 	"testing"
+
+	"arbiter/internal/cputime"
 )
 
 // benchRecord plays a random game of at most plies moves from the initial
@@ -31,11 +33,13 @@ func BenchmarkParseGame(b *testing.B) {
 		text := rec.Format(alpha, Array{})
 		b.Run(alpha.String(), func(b *testing.B) {
 			b.ReportAllocs()
+			cpu0 := cputime.Now()
 			for b.Loop() {
 				if _, err := ParseGame(text); err != nil {
 					b.Fatal(err)
 				}
 			}
+			cputime.ReportPerOp(b, cpu0, b.N)
 		})
 	}
 }
@@ -44,9 +48,11 @@ func BenchmarkParseGame(b *testing.B) {
 func BenchmarkFormatGame(b *testing.B) {
 	rec := benchRecord(b, 5, 160)
 	b.ReportAllocs()
+	cpu0 := cputime.Now()
 	for b.Loop() {
 		_ = rec.Format(Latin, Array{})
 	}
+	cputime.ReportPerOp(b, cpu0, b.N)
 }
 
 // BenchmarkParseTFEN reads and validates positions of random games.
@@ -57,6 +63,7 @@ func BenchmarkParseTFEN(b *testing.B) {
 		texts = append(texts, bd.TFEN())
 	}
 	b.ReportAllocs()
+	cpu0 := cputime.Now()
 	for b.Loop() {
 		for _, s := range texts {
 			if _, err := ParseTFEN(s, AnalysisMode); err != nil {
@@ -64,4 +71,5 @@ func BenchmarkParseTFEN(b *testing.B) {
 			}
 		}
 	}
+	cputime.ReportPerOp(b, cpu0, b.N)
 }

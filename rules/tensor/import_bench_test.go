@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"testing"
+
+	"arbiter/internal/cputime"
 )
 
 // BenchmarkImportPGN imports the sample game: TLAN parsing of every move
@@ -15,9 +17,11 @@ func BenchmarkImportPGN(b *testing.B) {
 	}
 	g := mustGame(b)
 	b.ReportAllocs()
+	cpu0 := cputime.Now()
 	for b.Loop() {
 		if _, err := g.ImportPGN(bytes.NewReader(data)); err != nil {
 			b.Fatal(err)
 		}
 	}
+	cputime.ReportPerOp(b, cpu0, b.N)
 }
