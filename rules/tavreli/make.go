@@ -41,6 +41,8 @@ func (b *Board) Make(m Move) Undo {
 	return u
 }
 
+// makeGroup plays a group move or en passant of c, updating the hash h,
+// and records in u what Unmake needs.
 func (b *Board) makeGroup(m Move, c rules.Color, h uint64, u *Undo) uint64 {
 	o, d, k := m.from, m.to, int(m.n)
 	g := b.top[o]
@@ -48,22 +50,45 @@ func (b *Board) makeGroup(m Move, c rules.Color, h uint64, u *Undo) uint64 {
 	hO := int(b.height[o])
 	var y3 int8 = noSquare
 	if m.kind == EnPassant {
-		// D12: the victim goes back to the square it crossed, under the
-		// capturing group.
 		y3 = d - forward(c)
-		v := b.top[y3]
-		hy := int(b.height[y3])
-		h ^= b.pieceKey(v, y3, hy-1)
-		u.victim = b.below[v]
-		b.top[y3] = u.victim
-		b.height[y3]--
-		b.below[v] = 0
-		b.top[d] = v
-		b.height[d] = 1
-		h ^= b.pieceKey(v, d, 0)
+		h = b.liftVictim(y3, d, h, u)
 	}
 	hD := int(b.height[d])
 	dOld := b.top[d]
+	h = b.carry(o, d, k, h, u)
+	h = b.settleDestination(d, hD, k, dOld, moverRole, c, h, u)
+	h = b.settleOrigin(o, hO-k, c, h, u)
+	if y3 != noSquare {
+		h = b.settleVictimSquare(y3, h, u)
+	}
+	bd := uint64(1) << uint(d)
+	b.own[c.Other()] &^= bd
+	b.own[c] |= bd
+	b.updateCounters(o, d, moverRole, dOld != 0, c)
+	return h
+}
+
+// liftVictim takes the en passant victim off the top of y3, the square it
+// crossed, and puts it on d alone, where the capturing group will cover it
+// (D12).
+func (b *Board) liftVictim(y3, d int8, h uint64, u *Undo) uint64 {
+	v := b.top[y3]
+	hy := int(b.height[y3])
+	h ^= b.pieceKey(v, y3, hy-1)
+	u.victim = b.below[v]
+	b.top[y3] = u.victim
+	b.height[y3]--
+	b.below[v] = 0
+	b.top[d] = v
+	b.height[d] = 1
+	return h ^ b.pieceKey(v, d, 0)
+}
+
+// carry moves the top k pieces of o onto d, keeping their order, and
+// records in u the group's bottom piece and the remainder's new top.
+func (b *Board) carry(o, d int8, k int, h uint64, u *Undo) uint64 {
+	hO, hD := int(b.height[o]), int(b.height[d])
+	g := b.top[o]
 	p, bottom := g, g
 	lo, ld := hO-1, hD+k-1
 	for range k {
@@ -74,15 +99,20 @@ func (b *Board) makeGroup(m Move, c rules.Color, h uint64, u *Undo) uint64 {
 		p = b.below[p]
 	}
 	rem := p
-	b.below[bottom] = dOld
+	b.below[bottom] = b.top[d]
 	b.top[d] = g
 	b.height[d] = uint8(hD + k)
 	b.top[o] = rem
 	b.height[o] = uint8(hO - k)
 	u.bottom, u.rem = bottom, rem
+	return h
+}
 
-	// Destination: the stack's former owner's pieces become captives and
-	// lose their promotion (D14); a Ratnik mover on its last rank promotes.
+// settleDestination applies the consequences on d of a group of k pieces
+// of c landing on a stack of height hD topped by dOld: the stack's former
+// owner's pieces become captives and lose their promotion (D14); a Ratnik
+// mover on its last rank promotes.
+func (b *Board) settleDestination(d int8, hD, k int, dOld uint8, moverRole Role, c rules.Color, h uint64, u *Undo) uint64 {
 	if dOld != 0 && b.color(dOld) != c {
 		lvl := hD - 1
 		for q := dOld; q != 0; q = b.below[q] {
@@ -93,54 +123,67 @@ func (b *Board) makeGroup(m Move, c rules.Color, h uint64, u *Undo) uint64 {
 			lvl--
 		}
 	}
-	if moverRole == Ratnik && rankOf(d) == lastRank(c) {
+	if g := b.top[d]; moverRole == Ratnik && rankOf(d) == lastRank(c) {
 		h = b.toggle(g, d, hD+k-1, h)
 		u.toggled |= 1 << g
 	}
+	return h
+}
 
-	// Origin: the remainder's new top acts at once (src 3.2).
+// settleOrigin applies the consequences on o, left with hRem pieces, of
+// c's group leaving it: the remainder's new top acts at once (src 3.2),
+// freeing its own pieces when it is an enemy's and promoting when it is a
+// Ratnik on its last rank; an emptied origin loses its rights.
+func (b *Board) settleOrigin(o int8, hRem int, c rules.Color, h uint64, u *Undo) uint64 {
 	bo := uint64(1) << uint(o)
-	if rem != 0 {
-		tc := b.color(rem)
-		if tc != c {
-			lvl := hO - k - 1
-			for q := rem; q != 0; q = b.below[q] {
-				if b.color(q) == c && b.mark[q] != NoRole && b.role(q) != Ratnik {
-					h = b.toggle(q, o, lvl, h)
-					u.toggled |= 1 << q
-				}
-				lvl--
-			}
-			b.own[c] &^= bo
-			b.own[tc] |= bo
-		}
-		if b.role(rem) == Ratnik && rankOf(o) == lastRank(tc) {
-			h = b.toggle(rem, o, hO-k-1, h)
-			u.toggled |= 1 << rem
-		}
-	} else {
+	rem := b.top[o]
+	if rem == 0 {
 		b.own[c] &^= bo
 		b.castle &^= castleLost[o]
 		b.dstep &^= dstepLost[o]
+		return h
 	}
-	if y3 != noSquare {
-		by := uint64(1) << uint(y3)
-		b.own[0] &^= by
-		b.own[1] &^= by
-		if b.top[y3] != 0 {
-			h = b.normalise(y3, h, u)
-			b.own[b.ownerOf(y3)] |= by
+	tc := b.color(rem)
+	if tc != c {
+		lvl := hRem - 1
+		for q := rem; q != 0; q = b.below[q] {
+			if b.color(q) == c && b.mark[q] != NoRole && b.role(q) != Ratnik {
+				h = b.toggle(q, o, lvl, h)
+				u.toggled |= 1 << q
+			}
+			lvl--
 		}
+		b.own[c] &^= bo
+		b.own[tc] |= bo
 	}
-	bd := uint64(1) << uint(d)
-	b.own[c.Other()] &^= bd
-	b.own[c] |= bd
+	if b.role(rem) == Ratnik && rankOf(o) == lastRank(tc) {
+		h = b.toggle(rem, o, hRem-1, h)
+		u.toggled |= 1 << rem
+	}
+	return h
+}
 
+// settleVictimSquare gives y3, where an en passant victim stood, to the
+// owner of what is left there, normalising that stack.
+func (b *Board) settleVictimSquare(y3 int8, h uint64, u *Undo) uint64 {
+	by := uint64(1) << uint(y3)
+	b.own[0] &^= by
+	b.own[1] &^= by
+	if b.top[y3] != 0 {
+		h = b.normalise(y3, h, u)
+		b.own[b.ownerOf(y3)] |= by
+	}
+	return h
+}
+
+// updateCounters sets the en passant square, the half-move clock and the
+// Volkhv's square after a move of c's moverRole from o to d.
+func (b *Board) updateCounters(o, d int8, moverRole Role, onto bool, c rules.Color) {
 	b.ep = noSquare
 	if moverRole == Ratnik && (d-o == 16 || o-d == 16) {
 		b.ep = (o + d) / 2
 	}
-	if moverRole == Ratnik || dOld != 0 {
+	if moverRole == Ratnik || onto {
 		b.half = 0
 	} else {
 		b.half++
@@ -148,7 +191,6 @@ func (b *Board) makeGroup(m Move, c rules.Color, h uint64, u *Undo) uint64 {
 	if moverRole == Volkhv {
 		b.king[c] = d
 	}
-	return h
 }
 
 // toggle promotes a Ratnik into its mark or demotes a promoted piece back
