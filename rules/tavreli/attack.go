@@ -4,75 +4,46 @@ import "arbiter/rules"
 
 // attacked reports whether sq is attacked by colour by (D6): some top piece
 // of that colour reaches sq by its pattern, whatever sq holds. It looks
-// outward from sq instead of building attack maps.
+// outward from sq instead of building attack maps: the Volkhv next to sq,
+// a Ratnik or a leaper on a square that reaches sq, the first piece along
+// each line.
 func (b *Board) attacked(sq int8, by rules.Color) bool {
-	return b.ratnikAttacks(sq, by) || b.jumpAttacks(sq, by) || b.volkhvAttacks(sq, by) || b.lineAttacks(sq, by)
-}
-
-// ratnikAttacks reports whether a Ratnik of colour by attacks sq: Ratniki
-// attack the two squares diagonally in front of them.
-func (b *Board) ratnikAttacks(sq int8, by rules.Color) bool {
-	f, r := fileOf(sq), rankOf(sq)
-	back := r - 1
-	if by == rules.Second {
-		back = r + 1
+	if k := b.king[by]; k >= 0 && kingZone[sq]&(1<<uint(k)) != 0 {
+		return true
 	}
-	if back < 0 || back >= 8 {
-		return false
+	rc := codeOf(by, Ratnik)
+	if b.topIn(&ratnikFrom[by][sq], rc, rc) || b.topIn(&knightJumps[sq], codeOf(by, Vsadnik), codeOf(by, Helgi)) {
+		return true
 	}
-	pc := codeOf(by, Ratnik)
-	return (f > 0 && b.topCode(sqOf(f-1, back)) == pc) || (f < 7 && b.topCode(sqOf(f+1, back)) == pc)
-}
-
-// jumpAttacks reports whether a Vsadnik or a Helgi of colour by attacks
-// sq with a knight's jump.
-func (b *Board) jumpAttacks(sq int8, by rules.Color) bool {
-	nc, hc := codeOf(by, Vsadnik), codeOf(by, Helgi)
-	kj := &knightJumps[sq]
-	for i := range kj.n {
-		if c := b.topCode(kj.sqs[i]); c == nc || c == hc {
-			return true
-		}
-	}
-	return false
-}
-
-// volkhvAttacks reports whether the Volkhv of colour by stands next to sq.
-func (b *Board) volkhvAttacks(sq int8, by rules.Color) bool {
-	k := b.king[by]
-	if k < 0 || k == sq {
-		return false
-	}
-	df, dr := fileOf(k)-fileOf(sq), rankOf(k)-rankOf(sq)
-	return df >= -1 && df <= 1 && dr >= -1 && dr <= 1
-}
-
-// lineAttacks reports whether a line piece of colour by attacks sq: the
-// first piece along a rank or file is a Ratoborets, along a diagonal a
-// Luchnik, along either a Knyaz or a Helgi.
-func (b *Board) lineAttacks(sq int8, by rules.Color) bool {
 	qc, hc := codeOf(by, Knyaz), codeOf(by, Helgi)
 	line := codeOf(by, Ratoborets)
 	for d := range 8 {
 		if d == 4 {
 			line = codeOf(by, Luchnik)
 		}
-		if c := b.firstOnRay(&rays[sq][d]); c == line || c == qc || c == hc {
-			return true
+		ry := &rays[sq][d]
+		for i := range ry.n {
+			p := b.top[ry.sqs[i]]
+			if p == 0 {
+				continue
+			}
+			if c := b.code[p]; c == line || c == qc || c == hc {
+				return true
+			}
+			break
 		}
 	}
 	return false
 }
 
-// firstOnRay returns the code of the first top piece along ry, 0 when the
-// ray is empty.
-func (b *Board) firstOnRay(ry *ray) pieceCode {
-	for i := range ry.n {
-		if p := b.top[ry.sqs[i]]; p != 0 {
-			return b.code[p]
+// topIn reports whether the top piece of a square of j has code c1 or c2.
+func (b *Board) topIn(j *jumps, c1, c2 pieceCode) bool {
+	for i := range j.n {
+		if c := b.topCode(j.sqs[i]); c == c1 || c == c2 {
+			return true
 		}
 	}
-	return 0
+	return false
 }
 
 // InCheck reports whether the side to move is in check.

@@ -47,17 +47,48 @@ func (b *Board) makeGroup(m Move, c rules.Color, h uint64, u *Undo) uint64 {
 	o, d, k := m.from, m.to, int(m.n)
 	g := b.top[o]
 	moverRole := b.role(g)
-	hO := int(b.height[o])
 	var y3 int8 = noSquare
 	if m.kind == EnPassant {
 		y3 = d - forward(c)
 		h = b.liftVictim(y3, d, h, u)
 	}
-	hD := int(b.height[d])
+	hO, hD := int(b.height[o]), int(b.height[d])
 	dOld := b.top[d]
-	h = b.carry(o, d, k, h, u)
-	h = b.settleDestination(d, hD, k, dOld, moverRole, c, h, u)
-	h = b.settleOrigin(o, hO-k, c, h, u)
+
+	// The top k pieces of o go onto d in their order.
+	p, bottom := g, g
+	lo, ld := hO-1, hD+k-1
+	for range k {
+		h ^= b.pieceKey(p, o, lo) ^ b.pieceKey(p, d, ld)
+		lo--
+		ld--
+		bottom = p
+		p = b.below[p]
+	}
+	b.below[bottom] = dOld
+	b.top[d] = g
+	b.height[d] = uint8(hD + k)
+	b.top[o] = p
+	b.height[o] = uint8(hO - k)
+	u.bottom, u.rem = bottom, p
+
+	// Destination: the stack's former owner's pieces become captives and
+	// lose their promotion (D14); a Ratnik mover on its last rank promotes.
+	if dOld != 0 && b.color(dOld) != c {
+		h = b.demoteCaptives(dOld, d, hD-1, c, h, u)
+	}
+	if moverRole == Ratnik && rankOf(d) == lastRank(c) {
+		h = b.toggle(g, d, hD+k-1, h)
+		u.toggled |= 1 << g
+	}
+	if p != 0 {
+		h = b.activateRemainder(o, c, h, u)
+	} else {
+		bo := uint64(1) << uint(o)
+		b.own[c] &^= bo
+		b.castle &^= castleLost[o]
+		b.dstep &^= dstepLost[o]
+	}
 	if y3 != noSquare {
 		h = b.settleVictimSquare(y3, h, u)
 	}
@@ -84,80 +115,35 @@ func (b *Board) liftVictim(y3, d int8, h uint64, u *Undo) uint64 {
 	return h ^ b.pieceKey(v, d, 0)
 }
 
-// carry moves the top k pieces of o onto d, keeping their order, and
-// records in u the group's bottom piece and the remainder's new top.
-func (b *Board) carry(o, d int8, k int, h uint64, u *Undo) uint64 {
-	hO, hD := int(b.height[o]), int(b.height[d])
-	g := b.top[o]
-	p, bottom := g, g
-	lo, ld := hO-1, hD+k-1
-	for range k {
-		h ^= b.pieceKey(p, o, lo) ^ b.pieceKey(p, d, ld)
-		lo--
-		ld--
-		bottom = p
-		p = b.below[p]
-	}
-	rem := p
-	b.below[bottom] = b.top[d]
-	b.top[d] = g
-	b.height[d] = uint8(hD + k)
-	b.top[o] = rem
-	b.height[o] = uint8(hO - k)
-	u.bottom, u.rem = bottom, rem
-	return h
-}
-
-// settleDestination applies the consequences on d of a group of k pieces
-// of c landing on a stack of height hD topped by dOld: the stack's former
-// owner's pieces become captives and lose their promotion (D14); a Ratnik
-// mover on its last rank promotes.
-func (b *Board) settleDestination(d int8, hD, k int, dOld uint8, moverRole Role, c rules.Color, h uint64, u *Undo) uint64 {
-	if dOld != 0 && b.color(dOld) != c {
-		lvl := hD - 1
-		for q := dOld; q != 0; q = b.below[q] {
-			if b.color(q) != c && b.mark[q] != NoRole && b.role(q) != Ratnik {
-				h = b.toggle(q, d, lvl, h)
-				u.toggled |= 1 << q
-			}
-			lvl--
+// demoteCaptives demotes the promoted pieces not of colour owner in the
+// stack from q, at level lvl, down on sq: captives lose their promotion.
+func (b *Board) demoteCaptives(q uint8, sq int8, lvl int, owner rules.Color, h uint64, u *Undo) uint64 {
+	for ; q != 0; q = b.below[q] {
+		if b.color(q) != owner && b.mark[q] != NoRole && b.role(q) != Ratnik {
+			h = b.toggle(q, sq, lvl, h)
+			u.toggled |= 1 << q
 		}
-	}
-	if g := b.top[d]; moverRole == Ratnik && rankOf(d) == lastRank(c) {
-		h = b.toggle(g, d, hD+k-1, h)
-		u.toggled |= 1 << g
+		lvl--
 	}
 	return h
 }
 
-// settleOrigin applies the consequences on o, left with hRem pieces, of
-// c's group leaving it: the remainder's new top acts at once (src 3.2),
-// freeing its own pieces when it is an enemy's and promoting when it is a
-// Ratnik on its last rank; an emptied origin loses its rights.
-func (b *Board) settleOrigin(o int8, hRem int, c rules.Color, h uint64, u *Undo) uint64 {
-	bo := uint64(1) << uint(o)
+// activateRemainder applies the consequences on o of c's group leaving
+// the rest of the stack there: its new top acts at once (src 3.2). When
+// that is an enemy piece, the square changes hands and c's pieces under it
+// become captives; a Ratnik on its last rank promotes.
+func (b *Board) activateRemainder(o int8, c rules.Color, h uint64, u *Undo) uint64 {
 	rem := b.top[o]
-	if rem == 0 {
-		b.own[c] &^= bo
-		b.castle &^= castleLost[o]
-		b.dstep &^= dstepLost[o]
-		return h
-	}
 	tc := b.color(rem)
+	lvl := int(b.height[o]) - 1
 	if tc != c {
-		lvl := hRem - 1
-		for q := rem; q != 0; q = b.below[q] {
-			if b.color(q) == c && b.mark[q] != NoRole && b.role(q) != Ratnik {
-				h = b.toggle(q, o, lvl, h)
-				u.toggled |= 1 << q
-			}
-			lvl--
-		}
+		h = b.demoteCaptives(rem, o, lvl, tc, h, u)
+		bo := uint64(1) << uint(o)
 		b.own[c] &^= bo
 		b.own[tc] |= bo
 	}
 	if b.role(rem) == Ratnik && rankOf(o) == lastRank(tc) {
-		h = b.toggle(rem, o, hRem-1, h)
+		h = b.toggle(rem, o, lvl, h)
 		u.toggled |= 1 << rem
 	}
 	return h
@@ -213,14 +199,7 @@ func (b *Board) flip(q uint8) {
 func (b *Board) normalise(sq int8, h uint64, u *Undo) uint64 {
 	t := b.top[sq]
 	tc := b.color(t)
-	lvl := int(b.height[sq]) - 1
-	for q := t; q != 0; q = b.below[q] {
-		if b.color(q) != tc && b.mark[q] != NoRole && b.role(q) != Ratnik {
-			h = b.toggle(q, sq, lvl, h)
-			u.toggled |= 1 << q
-		}
-		lvl--
-	}
+	h = b.demoteCaptives(t, sq, int(b.height[sq])-1, tc, h, u)
 	if b.role(t) == Ratnik && rankOf(sq) == lastRank(tc) {
 		h = b.toggle(t, sq, int(b.height[sq])-1, h)
 		u.toggled |= 1 << t

@@ -30,27 +30,37 @@ func (b *Board) GenerateLegal(dst []Move) []Move {
 	}
 	var tg [40]int8
 	for own := b.own[c]; own != 0; own &= own - 1 {
-		dst = b.appendStackMoves(dst, int8(bits.TrailingZeros64(own)), c, inCheck, &ps, tg[:0])
-	}
-	return dst
-}
-
-// appendStackMoves appends the legal moves from c's stack on o, given
-// whether c is in check and the pins on c's Volkhv (found only when it is
-// not in check); tg is scratch space for the destinations.
-func (b *Board) appendStackMoves(dst []Move, o int8, c rules.Color, inCheck bool, ps *pins, tg []int8) []Move {
-	g := b.top[o]
-	role := b.role(g)
-	h := int(b.height[o])
-	nt := b.targets(o, role, c, tg)
-	remEnemy := b.enemyLevels(g, h, c)
-	if role == Volkhv && !inCheck {
-		dst = b.appendVolkhvMoves(dst, o, h, remEnemy, nt, c)
-		return b.appendCastling(dst, o, c)
-	}
-	dst = b.appendGroupMoves(dst, o, h, remEnemy, nt, inCheck || role == Volkhv, ps.maskOf(o), c)
-	if role == Ratnik && b.ep >= 0 && isForwardDiagonal(o, b.ep, c) {
-		dst = b.appendEnPassant(dst, o, h, c)
+		o := int8(bits.TrailingZeros64(own))
+		g := b.top[o]
+		role := b.role(g)
+		h := int(b.height[o])
+		nt := b.targets(o, role, c, tg[:0])
+		remEnemy := b.enemyLevels(g, h, c)
+		if role == Volkhv && !inCheck {
+			dst = b.appendVolkhvMoves(dst, o, h, remEnemy, nt, c)
+			dst = b.appendCastling(dst, o, c)
+			continue
+		}
+		pinMask := ps.maskOf(o)
+		for _, d := range nt {
+			for k := 1; k <= h; k++ {
+				m := Move{from: o, to: d, n: uint8(k)}
+				switch {
+				case inCheck || role == Volkhv || (k < h && remEnemy&(1<<k) != 0):
+					if !b.legalAfter(m, c) {
+						continue
+					}
+				case k == h:
+					if pinMask&(1<<uint(d)) == 0 {
+						continue
+					}
+				}
+				dst = append(dst, m)
+			}
+		}
+		if b.mayTakeEnPassant(o, role, c) {
+			dst = b.appendEnPassant(dst, o, h, c)
+		}
 	}
 	return dst
 }
@@ -59,39 +69,23 @@ func (b *Board) appendStackMoves(dst []Move, o int8, c rules.Color, inCheck bool
 // when the piece that a group of k leaves on top is not c's.
 func (b *Board) enemyLevels(g uint8, h int, c rules.Color) uint32 {
 	var remEnemy uint32
-	p := b.below[g]
-	for k := 1; k < h; k++ {
-		if b.color(p) != c {
-			remEnemy |= 1 << k
+	if h > 1 {
+		p := b.below[g]
+		for k := 1; k < h; k++ {
+			if b.color(p) != c {
+				remEnemy |= 1 << k
+			}
+			p = b.below[p]
 		}
-		p = b.below[p]
 	}
 	return remEnemy
 }
 
-// appendGroupMoves appends the legal group moves of every count from c's
-// stack of height h on o to the destinations nt. A move is played to be
-// judged when mustPlay (c in check, or a Volkhv moving) or when it frees
-// an enemy piece on o; a whole-tower move only has to stay on its pin
-// line (pinMask); any other move cannot expose the Volkhv.
-func (b *Board) appendGroupMoves(dst []Move, o int8, h int, remEnemy uint32, nt []int8, mustPlay bool, pinMask uint64, c rules.Color) []Move {
-	for _, d := range nt {
-		for k := 1; k <= h; k++ {
-			m := Move{from: o, to: d, n: uint8(k)}
-			switch {
-			case mustPlay || (k < h && remEnemy&(1<<k) != 0):
-				if !b.legalAfter(m, c) {
-					continue
-				}
-			case k == h:
-				if pinMask&(1<<uint(d)) == 0 {
-					continue
-				}
-			}
-			dst = append(dst, m)
-		}
-	}
-	return dst
+// mayTakeEnPassant reports whether c's top piece of the given role on o
+// may capture en passant: it is a Ratnik diagonally behind the en passant
+// square.
+func (b *Board) mayTakeEnPassant(o int8, role Role, c rules.Color) bool {
+	return role == Ratnik && b.ep >= 0 && isForwardDiagonal(o, b.ep, c)
 }
 
 // appendEnPassant appends the legal en passant captures of every count
