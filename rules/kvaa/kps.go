@@ -42,6 +42,10 @@ func ParseKPS(s string) (State, error) {
 	return st, nil
 }
 
+// cellLetters are the letters of a KPS cell, as the board field's errors
+// name them.
+const cellLetters = "S, N or ."
+
 // readKPSFields reads the eight fields in order (the forbidden steps are
 // checked against the board) and returns the index of a field at fault.
 func (st *State) readKPSFields(f []string) (int, error) {
@@ -93,7 +97,7 @@ func (st *State) readKPSBoard(f string) error {
 				st.Occ[North] |= bit(ranks[r][j])
 			case '.':
 			default:
-				return fmt.Errorf("cell %s is %q, want S, N or .", ranks[r][j], row[j])
+				return fmt.Errorf("cell %s is %q, want %s", ranks[r][j], row[j], cellLetters)
 			}
 		}
 	}
