@@ -76,6 +76,11 @@ type Bus struct {
 	mu     sync.Mutex
 	lines  map[string]bool             // by path: running
 	boards map[string]map[uint16]*link // by path and address
+
+	// The boards' deliveries run until the lines have stopped (stop is
+	// closed), then hand over what is queued.
+	stop       chan struct{}
+	delivering sync.WaitGroup
 }
 
 // NewBus returns a driver for the bus lines of cfg.
@@ -118,14 +123,21 @@ func NewBus(cfg BusConfig) (*Bus, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dgt bus driver: %w", err)
 	}
-	return &Bus{cfg: cfg, log: cfg.Logger, d: d, lines: map[string]bool{}, boards: map[string]map[uint16]*link{}}, nil
+	return &Bus{cfg: cfg, log: cfg.Logger, d: d, lines: map[string]bool{}, boards: map[string]map[uint16]*link{},
+		stop: make(chan struct{})}, nil
 }
 
 // Run runs every line until ctx ends; a line that fails (unplugged) is
 // opened again after Scan, its boards reported disconnected meanwhile.
+// It returns once every event read from the boards has been handed to
+// the handler (their records are in the raw log). Run once.
 func (b *Bus) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
-	defer wg.Wait()
+	defer func() {
+		wg.Wait()
+		close(b.stop)
+		b.delivering.Wait()
+	}()
 	for {
 		for _, l := range b.cfg.Lines {
 			paths := []string{l.Path}
@@ -216,7 +228,7 @@ func (b *Bus) serve(ctx context.Context, path string, addrs []uint16, log *slog.
 	}
 	tc := b.cfg.tournament()
 	tc.Boards, tc.Logger = addrs, log
-	tc.Emit = func(e dgt.Event) { b.link(ctx, path, e.Addr).take(e) }
+	tc.Emit = func(e dgt.Event) { b.link(path, e.Addr).take(e) }
 	tour := dgt.NewTournament(bus, tc)
 	if err := tour.Run(ctx); err != nil {
 		return fmt.Errorf("dgt bus line %s: %w", path, err)
@@ -229,7 +241,7 @@ func (b *Bus) serve(ctx context.Context, path string, addrs []uint16, log *slog.
 
 // link returns the board at addr on the line at path, made on its first
 // event.
-func (b *Bus) link(ctx context.Context, path string, addr uint16) *link {
+func (b *Bus) link(path string, addr uint16) *link {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	on := b.boards[path]
@@ -241,7 +253,7 @@ func (b *Bus) link(ctx context.Context, path string, addr uint16) *link {
 	if l == nil {
 		l = &link{d: b.d, path: path + "#" + strconv.Itoa(int(addr)), caps: BusCaps, ready: make(chan struct{}, 1)}
 		on[addr] = l
-		go l.deliver(ctx)
+		b.delivering.Go(func() { l.deliver(b.stop) })
 	}
 	return l
 }
