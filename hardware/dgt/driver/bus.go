@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -227,7 +228,7 @@ func (b *Bus) serve(ctx context.Context, path string, addrs []uint16, log *slog.
 		return fmt.Errorf("dgt bus line %s: %w", path, err)
 	}
 	tc := b.cfg.tournament()
-	tc.Boards, tc.Logger = addrs, log
+	tc.Boards, tc.Logger = b.known(path, addrs), log
 	tc.Emit = func(e dgt.Event) { b.link(path, e.Addr).take(e) }
 	tour := dgt.NewTournament(bus, tc)
 	if err := tour.Run(ctx); err != nil {
@@ -237,6 +238,24 @@ func (b *Bus) serve(ctx context.Context, path string, addrs []uint16, log *slog.
 		return fmt.Errorf("dgt bus line %s: the tournament loop ended", path)
 	}
 	return nil
+}
+
+// known returns the addresses the tournament loop of the line at path
+// pings one by one: the configured ones, and those of the boards met on
+// the line before (a line that comes back finds them again so, rather
+// than by a ping to every board, whose answers a loaded host may take
+// after its window).
+func (b *Bus) known(path string, addrs []uint16) []uint16 {
+	out := slices.Clone(addrs)
+	b.mu.Lock()
+	for a := range b.boards[path] {
+		if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	b.mu.Unlock()
+	slices.Sort(out[len(addrs):])
+	return out
 }
 
 // link returns the board at addr on the line at path, made on its first
