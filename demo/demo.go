@@ -38,7 +38,9 @@ type Demo struct {
 	index   map[string]int          // the boards made so far, by protocol
 	stats   *Stats
 
-	dgt      bool // a DGT board is still to be put in the first chess tournament
+	// eboards are the protocols of the e-boards still to be put in the
+	// first chess tournament, in order (the DGT board first).
+	eboards  []string
 	settings map[string]board.Settings
 }
 
@@ -113,6 +115,9 @@ type Config struct {
 	Plies int
 	// DGT puts one simulated DGT e-board in the first chess tournament.
 	DGT bool
+	// BoardsOf puts one simulated board of each protocol listed in the
+	// first chess tournament, after the DGT board: its next tables.
+	BoardsOf []string
 	// Settings are the protocols' settings the daemon reads the boards
 	// with (where White sits at a DGT clock), by protocol; nil for the
 	// defaults.
@@ -137,8 +142,13 @@ func New(d *director.Director, cfg Config, dir string, log *slog.Logger) (*Demo,
 		cfg.Plies = DefaultPlies
 	}
 	dm := &Demo{d: d, dir: dir, log: log, speed: cfg.Speed, seed: cfg.Seed, faults: cfg.Faults,
-		plies: cfg.Plies, players: map[string]*player{}, stats: &Stats{}, dgt: cfg.DGT, settings: cfg.Settings,
+		plies: cfg.Plies, players: map[string]*player{}, stats: &Stats{}, settings: cfg.Settings,
 		ports: map[string][]board.Port{}, index: map[string]int{}}
+	if cfg.DGT {
+		dm.eboards = append(dm.eboards, ProtocolDGT)
+	}
+	dm.eboards = append(dm.eboards, cfg.BoardsOf...)
+	chess := uint64(0) // the tournament that takes the e-boards
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
@@ -166,9 +176,10 @@ func New(d *director.Director, cfg Config, dir string, log *slog.Logger) (*Demo,
 		for n := 1; n <= boards; n++ {
 			numbered[tc.Game]++
 			name, protocol := fmt.Sprintf("SIM-%s-%d", abbrev(tc.Game), numbered[tc.Game]), board.ProtocolSensorboard
-			if dm.dgt && tc.Game == "chess" {
-				// The first chess board is a DGT e-board.
-				dm.dgt, protocol = false, ProtocolDGT
+			if len(dm.eboards) > 0 && tc.Game == "chess" && (chess == 0 || chess == id) {
+				// The first chess boards are the e-boards.
+				chess, protocol = id, dm.eboards[0]
+				dm.eboards = dm.eboards[1:]
 			}
 			pl, err := dm.addBoard(id, protocol, name, g, uint64(ti*100+n))
 			if err != nil {

@@ -98,7 +98,7 @@ func demoConfig(cfg *config.Config) demo.Config {
 		settings[p.Name] = cfg.Boards.SettingsOf(p.Name)
 	}
 	return demo.Config{Boards: d.Boards, Speed: d.Speed, Faults: d.Faults, Seed: d.Seed, Plies: d.Plies,
-		DGT: d.DGT, Settings: settings}
+		DGT: d.DGT, BoardsOf: d.BoardsOf, Settings: settings}
 }
 
 // checkWeb refuses what would open the console to strangers (the demo
