@@ -37,6 +37,12 @@ type daemon struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	// The boards' drivers run until ctx ends; the director and the raw
+	// log until dctx does, once the drivers (in boards) have stopped and
+	// handed over every event they read.
+	boards  sync.WaitGroup
+	dctx    context.Context
+	dcancel context.CancelFunc
 
 	ln        net.Listener
 	db        *store.DB
@@ -231,10 +237,16 @@ func (s *daemon) startBoards() (func() error, error) {
 	}
 	s.raw = s.db.NewRawLog(store.DefaultRawFlush)
 	s.d.SetRawLog(s.raw)
-	var rawErr error
 	rawDone := make(chan struct{})
-	go func() { rawErr = s.raw.Run(s.ctx); close(rawDone) }()
-	stopped := func() error { <-rawDone; stop(); return stoppedUnstored(s.opts.out, s.log, s.db, s.d, s.raw, rawErr) }
+	go func() { _ = s.raw.Run(s.dctx); close(rawDone) }()
+	stopped := func() error {
+		<-rawDone
+		// Once more: what the tables sent the boards as they took the last
+		// events.
+		rawErr := s.raw.Flush()
+		stop()
+		return stoppedUnstored(s.opts.out, s.log, s.db, s.d, s.raw, rawErr)
+	}
 	if err := s.startDrivers(ports, !hub); err != nil {
 		return stopped, err
 	}

@@ -91,6 +91,8 @@ func serve(ctx context.Context, cfg *config.Config, opts serveOptions) error {
 	s := &daemon{cfg: cfg, opts: opts, log: log, level: &level}
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	defer s.cancel()
+	s.dctx, s.dcancel = context.WithCancel(context.WithoutCancel(ctx))
+	defer s.dcancel()
 	var stops []func() error
 	stopAll := func() error {
 		var errs []error
@@ -106,13 +108,21 @@ func serve(ctx context.Context, cfg *config.Config, opts serveOptions) error {
 		}
 		if err != nil {
 			s.cancel()
+			s.dcancel()
 			s.wg.Wait()
 			_ = stopAll()
 			return err
 		}
 		log.Debug("started", "component", c.name)
 	}
-	runErr := s.d.Run(s.ctx) // returns when ctx ends, clocks paused and stored
+	// The director stops once the boards' drivers have: it takes every
+	// event they read before the stop, whose frames are in the raw log.
+	go func() {
+		<-s.ctx.Done()
+		s.boards.Wait()
+		s.dcancel()
+	}()
+	runErr := s.d.Run(s.dctx) // returns when the boards have stopped, clocks paused and stored
 	err := stopAll()
 	log.Info("stopped")
 	return errors.Join(runErr, err)
