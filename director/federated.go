@@ -369,3 +369,23 @@ func (d *Director) applyHubResult(ctx context.Context, gameID uint64, round int,
 	}
 	return d.CorrectResult(ctx, gameID, o, who, "corrected at the hub: round "+strconv.Itoa(round)+" board "+strconv.Itoa(hr.Board))
 }
+
+// ResolveFromHub resolves, in a federation's hall, one of its alerts that
+// the hub's arbiter resolved, audited in the hall as who's (the hub's
+// arbiter, "chief (hub)") with the hub arbiter's reason. An alert the hall
+// resolved already is left as it is; one the hall does not have is an
+// error.
+func (d *Director) ResolveFromHub(alertID uint64, who, why string) error {
+	alerts, err := d.db.Alerts(false)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(alerts, func(a store.Alert) bool { return a.ID == alertID })
+	if i < 0 {
+		return fmt.Errorf("the hub resolved alert %d, which this hall does not have", alertID)
+	}
+	if alerts[i].Resolved {
+		return nil
+	}
+	return d.ResolveAlert(alertID, who, why)
+}

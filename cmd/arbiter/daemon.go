@@ -22,6 +22,7 @@ import (
 	"arbiter/internal/backup"
 	"arbiter/internal/broadcast"
 	"arbiter/internal/config"
+	"arbiter/internal/federation"
 	"arbiter/store"
 	"arbiter/web"
 )
@@ -171,18 +172,13 @@ func (s *daemon) joinFederation() (func() error, error) {
 	if f.Role == "" {
 		return nil, nil
 	}
-	flog := s.log.With("part", "federation")
-	fed, err := startFederation(s.ctx, &s.wg, f, s.db, s.d, flog)
+	fed, err := startFederation(s.ctx, &s.wg, f, s.db, s.d, s.log.With("part", "federation"))
 	if err != nil {
 		return nil, err
 	}
-	switch f.Role {
-	case "hall":
-		empty := func(context.Context) (bool, error) { return fed.OutboxEmpty() }
-		s.done = federationDone(s.ctx, &s.wg, s.d.Done(), empty, 250*time.Millisecond, 0, "the hub has every fact of this hall", flog)
+	s.done = fed.Done(s.d.Done(), 250*time.Millisecond)
+	if f.Role == federation.RoleHall {
 		s.doneMsg = "arbiter: this hall's games are all played and at the hub"
-	case "hub":
-		s.done = federationDone(s.ctx, &s.wg, s.d.Done(), fed.RosterDelivered, 250*time.Millisecond, 30*time.Second, "every hall has the last results", flog)
 	}
 	return func() error { fed.Close(); return nil }, nil
 }
@@ -195,7 +191,7 @@ func (s *daemon) startBoards() (func() error, error) {
 	if s.opts.started != nil {
 		s.opts.started(s.d)
 	}
-	hub := s.cfg.Federation.Role == "hub"
+	hub := s.cfg.Federation.Role == federation.RoleHub
 	var stops []func()
 	stop := func() { // in the reverse order of set-up
 		for i := len(stops) - 1; i >= 0; i-- {

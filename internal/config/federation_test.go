@@ -7,8 +7,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/crypto/bcrypt"
 
 	"arbiter/internal/config"
+	"arbiter/internal/federation"
 )
 
 const fedBase = `event: {name: Federation test}
@@ -35,7 +37,7 @@ func TestFederation(t *testing.T) {
 	c, err = loadFederation(t, `federation: {role: hall, hall: east, store_dir: /var/lib/arbiter/nats, hub_url: "nats-leaf://hq.example:7422"}
 `)
 	require.NoError(t, err)
-	assert.Equal(t, config.Federation{Role: "hall", Hall: "east", Listen: "127.0.0.1:4222", StoreDir: "/var/lib/arbiter/nats",
+	assert.Equal(t, federation.Config{Role: federation.RoleHall, Hall: "east", Listen: "127.0.0.1:4222", StoreDir: "/var/lib/arbiter/nats",
 		HubURL: "nats-leaf://hq.example:7422", FirstBoard: 1}, c.Federation)
 
 	c, err = loadFederation(t, `federation: {role: hub, url: "tls://nats.example:4222", halls: [east, west]}
@@ -43,10 +45,19 @@ func TestFederation(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"east", "west"}, c.Federation.Halls)
 
-	c, err = loadFederation(t, `federation: {role: hub, store_dir: x, halls: [east, west], hall_passwords: {east: a, west: "$2a$11$abc"}}
+	east, west := hash(t, "a"), hash(t, "b")
+	c, err = loadFederation(t, `federation: {role: hub, store_dir: x, leaf_listen: "0.0.0.0:7422", halls: [east, west], hall_passwords: {east: "`+east+`", west: "`+west+`"}}
 `)
 	require.NoError(t, err)
-	assert.Equal(t, map[string]string{"east": "a", "west": "$2a$11$abc"}, c.Federation.HallPasswords)
+	assert.Equal(t, map[string]string{"east": east, "west": west}, c.Federation.HallPasswords)
+}
+
+// hash is a bcrypt hash of password, at the lowest cost.
+func hash(t *testing.T, password string) string {
+	t.Helper()
+	h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.MinCost)
+	require.NoError(t, err)
+	return string(h)
 }
 
 func TestFederationProblems(t *testing.T) {

@@ -8,8 +8,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
-	neturl "net/url"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,25 +20,16 @@ import (
 	"arbiter/store"
 )
 
-// Options start a daemon's part of a federation (the config's federation
-// section).
+// Options start a daemon's part of a federation: its configuration, its
+// store, and what each role does with the event (the hall's hooks into
+// its director, the hub's).
 type Options struct {
-	Role       string // "hall" or "hub"
-	Hall       string
-	URL        string // a NATS server; empty: embed one
-	Listen     string // embedded server's client address
-	StoreDir   string // embedded server's JetStream directory
-	LeafListen string // embedded hub: the halls' leaf node address
-	HubURL     string // embedded hall: the hub's leaf node address
-	Halls      []string
-	// HallPasswords (embedded hub): each hall's password or bcrypt hash;
-	// given, each hall may use only its own subjects.
-	HallPasswords map[string]string
-	// TLSCert, TLSKey (embedded hub): the leaf node port's certificate;
-	// TLSCA (hall, or a client of URL): the authority to trust.
-	TLSCert, TLSKey, TLSCA string
-	DB                     *store.DB
-	Log                    *slog.Logger
+	Config
+	DB  *store.DB
+	Log *slog.Logger
+	// Tournaments (hall) are the hall's tournaments as its own
+	// configuration gives them, compared with the hub's roster.
+	Tournaments []Tournament
 	// ApplyRound (hall) stores a round the hub paired and starts the
 	// hall's games of it; it reports whether the round was new.
 	ApplyRound func(context.Context, store.Round) (bool, error)
@@ -49,8 +40,9 @@ type Options struct {
 	// the hub stored it, in order per game: the hub's live pages show the
 	// halls' moves as they arrive.
 	MoveStored func(store.Move)
-	// AlertStored (hub), if set, is called with the hub's ID of a hall's
-	// alert (and of its game, 0 if none) when the alert came or changed.
+	// AlertStored, if set, is called with the ID of an alert the
+	// federation raised or changed in the daemon's store (on a hub, a
+	// hall's alert too), of its game (0 if none).
 	AlertStored func(id, game uint64, at time.Time)
 	// Boards (hall), if set, returns the state of the hall's boards.
 	Boards func() []BoardStatus
@@ -67,6 +59,8 @@ type Options struct {
 // Node is a running hall outbox or hub inbox with its NATS connection and,
 // if embedded, its server.
 type Node struct {
+	role      role
+	o         Options
 	srv       *server.Server
 	nc        *nats.Conn
 	outbox    *Outbox
@@ -77,48 +71,38 @@ type Node struct {
 	commander *Commander
 	inbox     *Inbox
 	stop      func()
+	ctx       context.Context
 	cancel    context.CancelFunc
 	wg        sync.WaitGroup
 }
 
-// Start connects to (or embeds) the NATS server, makes sure of the streams
-// and starts the hall's outbox or the hub's inbox until ctx ends.
+// Start connects to (or embeds) the NATS server and starts the role's
+// parts (a hall's outbox and followers, a hub's inbox and writers) until
+// ctx ends or Close.
 func Start(ctx context.Context, o Options) (_ *Node, err error) {
-	if o.Role != "hall" && o.Role != "hub" {
-		return nil, fmt.Errorf("federation: role %q: want hall or hub", o.Role)
+	r, ok := roles[o.Role]
+	if !ok {
+		return nil, fmt.Errorf("federation: role %q: want %s", o.Role, strings.Join(roleNames(), " or "))
 	}
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	n := &Node{cancel: cancel}
+	n := &Node{role: r, o: o, ctx: ctx, cancel: cancel}
 	defer func() {
 		if err != nil {
 			n.Close()
 		}
 	}()
 	url := o.URL
-	copts := []nats.Option{nats.Name("arbiter " + o.Role), nats.MaxReconnects(-1)}
+	copts := []nats.Option{nats.Name("arbiter " + string(o.Role)), nats.MaxReconnects(-1)}
 	if url == "" {
 		sc := ServerConfig{Name: o.Hall, Domain: o.Hall, Listen: o.Listen, StoreDir: o.StoreDir}
-		if sc.LeafTLS, err = leafTLS(o); err != nil {
+		more, err := r.server(&sc, o)
+		if err != nil {
 			return nil, fmt.Errorf("federation: %w", err)
 		}
-		switch o.Role {
-		case "hub":
-			sc.Name, sc.Domain, sc.LeafListen = "hub", HubDomain, o.LeafListen
-			if len(o.HallPasswords) > 0 {
-				sc.HallUsers = o.HallPasswords
-				if sc.LocalPassword, err = randomPassword(); err != nil {
-					return nil, fmt.Errorf("federation: %w", err)
-				}
-				copts = append(copts, nats.UserInfo(LocalUser, sc.LocalPassword))
-			}
-		case "hall":
-			if o.HubURL != "" {
-				sc.LeafRemotes = []string{o.HubURL}
-			}
-		}
+		copts = append(copts, more...)
 		if n.srv, err = StartServer(sc); err != nil {
 			return nil, fmt.Errorf("federation: %w", err)
 		}
@@ -130,107 +114,208 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 		// Not the URL: it may hold a password.
 		return nil, fmt.Errorf("federation: connect to the NATS server: %w", err)
 	}
-	js, err := jetstream.New(n.nc)
-	if err != nil {
+	if n.js, err = jetstream.New(n.nc); err != nil {
 		return nil, fmt.Errorf("federation: %w", err)
 	}
-	switch o.Role {
-	case "hall":
-		if err := EnsureHallStream(ctx, js, o.Hall); err != nil {
-			return nil, fmt.Errorf("federation: %w", err)
-		}
-		n.outbox = &Outbox{DB: o.DB, JS: js, Hall: o.Hall, Log: o.Log, Boards: o.Boards}
-		hubJS, err := jetstream.NewWithDomain(n.nc, HubDomain)
-		if err != nil {
-			return nil, fmt.Errorf("federation: %w", err)
-		}
-		if o.Command != nil {
-			cf := &CommandFollower{JS: hubJS, Hall: o.Hall, Apply: o.Command, Log: o.Log}
-			n.wg.Go(func() { _ = cf.Run(ctx) })
-		}
-		n.wg.Go(func() { _ = n.outbox.Run(ctx) })
-		if o.ApplyPlayers != nil && o.ApplyResults != nil {
-			kv, err := MirrorRoster(ctx, js, o.Hall, HubDomain)
-			if err != nil {
-				return nil, fmt.Errorf("federation: %w", err)
-			}
-			f := &RosterFollower{KV: kv, ApplyPlayers: o.ApplyPlayers, ApplyResults: o.ApplyResults, Log: o.Log}
-			n.wg.Go(func() {
-				if err := f.Run(ctx); err != nil && ctx.Err() == nil {
-					o.Log.Error("federation roster stopped", "err", err)
-				}
-			})
-		}
-		if o.ApplyRound != nil {
-			kv, err := MirrorPairings(ctx, js, o.Hall, HubDomain)
-			if err != nil {
-				return nil, fmt.Errorf("federation: %w", err)
-			}
-			f := &Follower{KV: kv, Hub: hubJS, Apply: o.ApplyRound, Log: o.Log}
-			n.wg.Go(func() {
-				if err := f.Run(ctx); err != nil && ctx.Err() == nil {
-					o.Log.Error("federation pairings stopped", "err", err)
-				}
-			})
-		}
-	case "hub":
-		halls := make([]Hall, len(o.Halls))
-		for i, h := range o.Halls {
-			halls[i] = Hall{Name: h, Domain: h}
-		}
-		if err := EnsureHubStream(ctx, js, halls); err != nil {
-			return nil, fmt.Errorf("federation: %w", err)
-		}
-		kv, err := EnsurePairings(ctx, js)
-		if err != nil {
-			return nil, fmt.Errorf("federation: %w", err)
-		}
-		n.pairer = &Pairer{DB: o.DB, KV: kv, Log: o.Log}
-		n.wg.Go(func() { _ = n.pairer.Run(ctx) })
-		rkv, err := EnsureRoster(ctx, js)
-		if err != nil {
-			return nil, fmt.Errorf("federation: %w", err)
-		}
-		n.roster = &RosterWriter{DB: o.DB, KV: rkv, Log: o.Log}
-		n.js, n.halls = js, halls
-		n.wg.Go(func() { _ = n.roster.Run(ctx) })
-		if err := EnsureCommands(ctx, js); err != nil {
-			return nil, fmt.Errorf("federation: %w", err)
-		}
-		n.commander = &Commander{DB: o.DB, JS: js, Log: o.Log}
-		n.wg.Go(func() { _ = n.commander.Run(ctx) })
-		in := &Inbox{DB: o.DB, JS: js, Log: o.Log}
-		n.inbox = in
-		n.wg.Go(func() { reviveSources(ctx, js, o.Log) })
-		if o.ResultStored != nil {
-			in.Applied = func(f Fact) {
-				if f.Kind != KindResult {
-					return
-				}
-				g, err := storedGame(o.DB, f)
-				if err != nil {
-					o.Log.Error("federation inbox: stored result", "fact", f.MsgID(), "err", err)
-					return
-				}
-				o.ResultStored(g)
-			}
-		}
-		in.Stored = func(news News) {
-			switch {
-			case news.Kind == KindMove && o.MoveStored != nil:
-				o.MoveStored(*news.Move)
-			case news.Kind == KindAlert && o.AlertStored != nil:
-				o.AlertStored(news.Alert, news.Game, news.At)
-			}
-		}
-		if n.stop, err = in.Start(ctx); err != nil {
-			return nil, fmt.Errorf("federation: %w", err)
-		}
-	default:
-		return nil, fmt.Errorf("federation: role %q: want hall or hub", o.Role)
+	if err := r.start(ctx, n, o); err != nil {
+		return nil, fmt.Errorf("federation: %w", err)
 	}
-	o.Log.Info("federation started", "role", o.Role, "hall", o.Hall, "nats", redacted(url), "embedded", n.srv != nil)
+	o.Log.Info("federation started", "role", o.Role, "hall", o.Hall, "nats", redactURL(url), "embedded", n.srv != nil)
 	return n, nil
+}
+
+// hallServer makes the embedded server a hall's: linked to the hub's leaf
+// port, trusting the hub's certificate authority if given.
+func hallServer(sc *ServerConfig, o Options) ([]nats.Option, error) {
+	if o.HubURL != "" {
+		sc.LeafRemotes = []string{o.HubURL}
+	}
+	var err error
+	sc.LeafTLS, err = hallTLS(o.TLSCA)
+	return nil, err
+}
+
+// hubServer makes the embedded server the hub's: its leaf port, with its
+// certificate, and the halls' users; the daemon's own client then has a
+// password of its own, new at each start.
+func hubServer(sc *ServerConfig, o Options) ([]nats.Option, error) {
+	sc.Name, sc.Domain, sc.LeafListen = "hub", HubDomain, o.LeafListen
+	var err error
+	if sc.LeafTLS, err = hubTLS(o.TLSCert, o.TLSKey); err != nil {
+		return nil, err
+	}
+	if len(o.HallPasswords) == 0 {
+		return nil, nil
+	}
+	sc.HallUsers = o.HallPasswords
+	pw, err := randomPassword()
+	if err != nil {
+		return nil, err
+	}
+	sc.LocalPassword = pw
+	return []nats.Option{nats.UserInfo(LocalUser, pw)}, nil
+}
+
+// startHall starts a hall's parts: its stream and outbox, and its
+// followers of the hub's commands, roster and pairings.
+func startHall(ctx context.Context, n *Node, o Options) error {
+	if err := EnsureHallStream(ctx, n.js, o.Hall); err != nil {
+		return err
+	}
+	n.outbox = &Outbox{DB: o.DB, JS: n.js, Hall: o.Hall, Log: o.Log, Boards: o.Boards}
+	hubJS, err := jetstream.NewWithDomain(n.nc, HubDomain)
+	if err != nil {
+		return err
+	}
+	if o.Command != nil {
+		cf := &CommandFollower{JS: hubJS, Hall: o.Hall, Apply: o.Command, Log: o.Log}
+		n.wg.Go(func() { _ = cf.Run(ctx) })
+	}
+	n.wg.Go(func() { _ = n.outbox.Run(ctx) })
+	if o.ApplyPlayers != nil && o.ApplyResults != nil {
+		kv, err := MirrorRoster(ctx, n.js, o.Hall, HubDomain)
+		if err != nil {
+			return err
+		}
+		f := &RosterFollower{KV: kv, ApplyPlayers: o.ApplyPlayers, ApplyResults: o.ApplyResults, Log: o.Log}
+		n.wg.Go(func() {
+			if err := f.Run(ctx); err != nil && ctx.Err() == nil {
+				o.Log.Error("federation roster stopped", "err", err)
+			}
+		})
+	}
+	if o.ApplyRound != nil {
+		kv, err := MirrorPairings(ctx, n.js, o.Hall, HubDomain)
+		if err != nil {
+			return err
+		}
+		f := &Follower{KV: kv, Hub: hubJS, Apply: o.ApplyRound, Log: o.Log}
+		n.wg.Go(func() {
+			if err := f.Run(ctx); err != nil && ctx.Err() == nil {
+				o.Log.Error("federation pairings stopped", "err", err)
+			}
+		})
+	}
+	return nil
+}
+
+// startHub starts the hub's parts: its stream sourcing the halls', its
+// writers of the pairings, the roster and the commands, and its inbox.
+func startHub(ctx context.Context, n *Node, o Options) error {
+	js := n.js
+	n.halls = make([]Hall, len(o.Halls))
+	for i, h := range o.Halls {
+		n.halls[i] = Hall{Name: h, Domain: h}
+	}
+	if err := EnsureHubStream(ctx, js, n.halls); err != nil {
+		return err
+	}
+	kv, err := EnsurePairings(ctx, js)
+	if err != nil {
+		return err
+	}
+	n.pairer = &Pairer{DB: o.DB, KV: kv, Log: o.Log}
+	n.wg.Go(func() { _ = n.pairer.Run(ctx) })
+	rkv, err := EnsureRoster(ctx, js)
+	if err != nil {
+		return err
+	}
+	n.roster = &RosterWriter{DB: o.DB, KV: rkv, Log: o.Log}
+	n.wg.Go(func() { _ = n.roster.Run(ctx) })
+	if err := EnsureCommands(ctx, js); err != nil {
+		return err
+	}
+	n.commander = &Commander{DB: o.DB, JS: js, Log: o.Log}
+	n.wg.Go(func() { _ = n.commander.Run(ctx) })
+	in := &Inbox{DB: o.DB, JS: js, Log: o.Log}
+	n.inbox = in
+	n.wg.Go(func() { reviveSources(ctx, js, o.Log) })
+	if o.ResultStored != nil {
+		in.Applied = func(f Fact) {
+			if f.Kind != KindResult {
+				return
+			}
+			g, err := storedGame(o.DB, f)
+			if err != nil {
+				o.Log.Error("federation inbox: stored result", "fact", f.MsgID(), "err", err)
+				return
+			}
+			o.ResultStored(g)
+		}
+	}
+	in.Stored = func(news News) {
+		switch {
+		case news.Kind == KindMove && o.MoveStored != nil:
+			o.MoveStored(*news.Move)
+		case news.Kind == KindAlert && o.AlertStored != nil:
+			o.AlertStored(news.Alert, news.Game, news.At)
+		}
+	}
+	n.stop, err = in.Start(ctx)
+	return err
+}
+
+// hallReady reports whether every game's facts (the game, its moves, its
+// result) were acknowledged by the hall stream, from where the hub
+// sources them.
+func hallReady(_ context.Context, n *Node) (bool, error) { return n.OutboxEmpty() }
+
+// hubReady writes what changed of the roster and reports whether the
+// mirror of every hall linked to the hub holds all of it.
+func hubReady(ctx context.Context, n *Node) (bool, error) { return n.RosterDelivered(ctx) }
+
+// Done is closed once the daemon has played its part of the event and the
+// others have it. played is closed when every tournament is finished here
+// (in a hall: every round the hub paired, and every board's result, the
+// hall's own and the other halls' from the hub). Then the role's ready is
+// asked every poll: in a hall, whether the hub has every fact of its
+// games; on the hub, whether every linked hall's mirror has the last
+// roster (its last results), for at most 30 s after played, with a
+// warning. It is never closed if the node stops first.
+func (n *Node) Done(played <-chan struct{}, poll time.Duration) <-chan struct{} {
+	ready := func(ctx context.Context) (bool, error) { return n.role.ready(ctx, n) }
+	return doneWhen(n.ctx, &n.wg, played, ready, poll, n.role.wait, n.role.waitingFor, n.o.Log)
+}
+
+// doneWhen returns a channel closed once played is closed and then ready
+// reports true (asked every poll), or limit (if > 0) after played, with a
+// warning naming what was waited for; never if ctx ends first. Its
+// goroutine is in wg.
+func doneWhen(ctx context.Context, wg *sync.WaitGroup, played <-chan struct{}, ready func(context.Context) (bool, error), poll, limit time.Duration, what string, log *slog.Logger) <-chan struct{} {
+	done := make(chan struct{})
+	wg.Go(func() {
+		select {
+		case <-ctx.Done():
+			return
+		case <-played:
+		}
+		var deadline <-chan time.Time
+		if limit > 0 {
+			deadline = time.After(limit)
+		}
+		t := time.NewTicker(poll)
+		defer t.Stop()
+		for {
+			ok, err := ready(ctx)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				log.Error("federation: "+what, "err", err)
+			case ok:
+				close(done)
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-deadline:
+				log.Warn("federation: done without "+what, "waited", limit)
+				close(done)
+				return
+			case <-t.C:
+			}
+		}
+	})
+	return done
 }
 
 // Notify tells a hall's outbox that the store committed something; a hub
@@ -327,28 +412,34 @@ func (n *Node) Close() {
 	}
 }
 
-// leafTLS is the TLS of an embedded server's leaf node link: the hub's
-// certificate, or the authority a hall trusts for it; nil if none.
-func leafTLS(o Options) (*tls.Config, error) {
-	switch {
-	case o.Role == "hub" && o.TLSCert != "":
-		cert, err := tls.LoadX509KeyPair(o.TLSCert, o.TLSKey)
-		if err != nil {
-			return nil, fmt.Errorf("leaf node certificate: %w", err)
-		}
-		return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
-	case o.Role == "hall" && o.TLSCA != "":
-		pem, err := os.ReadFile(o.TLSCA)
-		if err != nil {
-			return nil, fmt.Errorf("hub's certificate authority: %w", err)
-		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("hub's certificate authority %s: no PEM certificate in it", o.TLSCA)
-		}
-		return &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}, nil
+// hubTLS is the TLS of a hub's leaf node port: its certificate; nil if
+// none.
+func hubTLS(certFile, keyFile string) (*tls.Config, error) {
+	if certFile == "" {
+		return nil, nil
 	}
-	return nil, nil
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return nil, fmt.Errorf("leaf node certificate: %w", err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
+}
+
+// hallTLS is the TLS of a hall's leaf node link: the authority it trusts
+// for the hub's certificate; nil if none.
+func hallTLS(caFile string) (*tls.Config, error) {
+	if caFile == "" {
+		return nil, nil
+	}
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		return nil, fmt.Errorf("hub's certificate authority: %w", err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("hub's certificate authority %s: no PEM certificate in it", caFile)
+	}
+	return &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}, nil
 }
 
 // randomPassword is the hub daemon's own password on its embedded server,
@@ -384,12 +475,3 @@ func reviveSources(ctx context.Context, js jetstream.JetStream, log *slog.Logger
 
 // ReviveEvery is how often a hub looks for stalled hall sources.
 const ReviveEvery = 2 * time.Second
-
-// redacted is a NATS URL without its password, for the logs.
-func redacted(raw string) string {
-	u, err := neturl.Parse(raw)
-	if err != nil {
-		return "(not a URL)"
-	}
-	return u.Redacted()
-}

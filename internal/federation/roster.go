@@ -40,6 +40,18 @@ func ResultsKey(tournament uint64, round int) string {
 	return fmt.Sprintf("t%d.r%d.results", tournament, round)
 }
 
+// Tournament is one of a daemon's tournaments as its own configuration
+// gives it, to be compared with what the hub keeps.
+type Tournament struct {
+	// ID is the tournament's ID in the daemon's store.
+	ID     uint64
+	Name   string
+	Game   string
+	System string
+	// Players are the players' names, start number 1 first.
+	Players []string
+}
+
 // Roster is the value of a tournament's players key: every player as the
 // hub has them (start numbers from 1, in order), and the round after which
 // the hub's arbiter ended the tournament (0: it plays all its rounds).
