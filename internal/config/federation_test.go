@@ -80,6 +80,19 @@ func TestFederationProblems(t *testing.T) {
 		{"cert without key", `{role: hub, store_dir: x, halls: [east], tls_cert: /etc/hostname}`, "federation.tls_key", "give both"},
 		{"missing ca", `{role: hall, hall: east, store_dir: x, tls_ca: /no/such/ca.pem}`, "federation.tls_ca", "cannot read it"},
 		{"typo", `{role: hub, url: "nats://x:4222", halls: [east], hals: [west]}`, "federation.hals", ""},
+		{"plain-text password", `{role: hub, store_dir: x, leaf_listen: ":7422", halls: [east], hall_passwords: {east: s3cret}}`, "federation.hall_passwords.east", "not a bcrypt hash"},
+		{"hall without hub_url", `{role: hall, hall: east, store_dir: x}`, "federation.hub_url", "a hall needs the hub's leaf node address"},
+		{"hub_url beside url", `{role: hall, hall: east, url: "nats://127.0.0.1:4222", hub_url: "nats-leaf://hq:7422"}`, "federation.hub_url", "leave hub_url out"},
+		{"hub's leaf port on a hall", `{role: hall, hall: east, store_dir: x, hub_url: "nats-leaf://hq:7422", leaf_listen: ":7422"}`, "federation.leaf_listen", "is a hub's key"},
+		{"halls on a hall", `{role: hall, hall: east, store_dir: x, hub_url: "nats-leaf://hq:7422", halls: [east, west]}`, "federation.halls", "is a hub's key"},
+		{"passwords on a hall", `{role: hall, hall: east, store_dir: x, hub_url: "nats-leaf://hq:7422", hall_passwords: {east: x}}`, "federation.hall_passwords", "a hall gives its password in hub_url"},
+		{"certificate on a hall", `{role: hall, hall: east, store_dir: x, hub_url: "tls://hq:7422", tls_cert: /etc/hostname, tls_key: /etc/hostname}`, "federation.tls_cert", "is a hub's key"},
+		{"hall name on a hub", `{role: hub, store_dir: x, leaf_listen: ":7422", halls: [east], hall: east}`, "federation.hall", "is a hall's key"},
+		{"hub_url on a hub", `{role: hub, store_dir: x, leaf_listen: ":7422", halls: [east], hub_url: "nats-leaf://hq:7422"}`, "federation.hub_url", "is a hall's key"},
+		{"first board on a hub", `{role: hub, store_dir: x, leaf_listen: ":7422", halls: [east], first_board: 21}`, "federation.first_board", "is a hall's key"},
+		{"authority on an embedded hub", `{role: hub, store_dir: x, leaf_listen: ":7422", halls: [east], tls_ca: /etc/hostname}`, "federation.tls_ca", "not an embedded hub's"},
+		{"embedded hub without leaf port", `{role: hub, store_dir: x, halls: [east]}`, "federation.leaf_listen", "where its halls link"},
+		{"hall named as the hub's own user", `{role: hub, store_dir: x, leaf_listen: ":7422", halls: [arbiter]}`, "federation.halls[0]", "hub daemon's own user"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -97,6 +110,16 @@ func TestFederationProblems(t *testing.T) {
 			assert.True(t, found, "no problem with %s in %v", tt.key, err)
 		})
 	}
+}
+
+// A password given in plain text where a hash belongs is refused without
+// being shown.
+func TestFederationPlainPasswordNotShown(t *testing.T) {
+	_, err := loadFederation(t, `federation: {role: hub, store_dir: x, leaf_listen: ":7422", halls: [east], hall_passwords: {east: Sup3rS3cret}}
+`)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "federation.hall_passwords.east")
+	assert.NotContains(t, err.Error(), "Sup3rS3cret")
 }
 
 // An address refused by the configuration is shown without its password,
