@@ -389,3 +389,29 @@ func (d *Director) ResolveFromHub(alertID uint64, who, why string) error {
 	}
 	return d.ResolveAlert(alertID, who, why)
 }
+
+// Configured returns the tournaments as the daemon's configuration gives
+// them (not as stored: a federation's hall takes its players from the
+// hub), with their IDs: for a hall to compare with the hub's roster.
+func (d *Director) Configured() ([]ConfiguredTournament, error) {
+	d.mu.RLock()
+	tours := slices.Clone(d.tours)
+	d.mu.RUnlock()
+	out := make([]ConfiguredTournament, len(tours))
+	for i, t := range tours {
+		players, err := configPlayers(t.cfg)
+		if err != nil {
+			return nil, fmt.Errorf("tournament %q: %w", t.rec.Name, err)
+		}
+		out[i] = ConfiguredTournament{ID: t.rec.ID, Name: t.rec.Name, Game: t.rec.Game, System: t.rec.System, Players: players}
+	}
+	return out, nil
+}
+
+// ConfiguredTournament is a tournament as the configuration gives it,
+// with its ID in the store.
+type ConfiguredTournament struct {
+	ID                 uint64
+	Name, Game, System string
+	Players            []store.Player
+}

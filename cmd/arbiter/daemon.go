@@ -43,6 +43,7 @@ type daemon struct {
 	db        *store.DB
 	d         *director.Director
 	push      *broadcast.Pusher
+	fed       *federation.Node
 	raw       *store.RawLog
 	backupErr *atomic.Pointer[error]
 	site      *web.Site
@@ -173,9 +174,13 @@ func (s *daemon) joinFederation() (func() error, error) {
 		return nil, nil
 	}
 	fed, err := startFederation(s.ctx, &s.wg, f, s.db, s.d, s.log.With("part", "federation"))
+	if errors.Is(err, federation.ErrRefused) {
+		return nil, withCode(exitConfig, err)
+	}
 	if err != nil {
 		return nil, err
 	}
+	s.fed = fed
 	s.done = fed.Done(s.d.Done(), 250*time.Millisecond)
 	if f.Role == federation.RoleHall {
 		s.doneMsg = "arbiter: this hall's games are all played and at the hub"
@@ -266,7 +271,11 @@ func (s *daemon) goroutines() (func() error, error) {
 func (s *daemon) startWeb() (func() error, error) {
 	s.site = web.New(s.d, webConfig(s.cfg), s.log.With("part", "web"))
 	s.site.Handle("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := health(s.db, s.raw, s.backupErr); err != nil {
+		err := health(s.db, s.raw, s.backupErr)
+		if err == nil && s.fed != nil {
+			err = s.fed.Health()
+		}
+		if err != nil {
 			http.Error(w, err.Error(), http.StatusServiceUnavailable)
 			return
 		}

@@ -22,6 +22,17 @@ func startFederation(ctx context.Context, wg *sync.WaitGroup, f federation.Confi
 	switch f.Role {
 	case federation.RoleHall:
 		d.SetPairedElsewhere("the hub")
+		own, err := d.Configured()
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range own {
+			ft := federation.Tournament{ID: t.ID, Name: t.Name, Game: t.Game, System: t.System}
+			for _, p := range t.Players {
+				ft.Players = append(ft.Players, p.Name)
+			}
+			o.Tournaments = append(o.Tournaments, ft)
+		}
 		o.ApplyRound = func(ctx context.Context, r store.Round) (bool, error) {
 			return d.ApplyRound(ctx, r, f.FirstBoard, "hub")
 		}

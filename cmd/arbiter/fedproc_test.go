@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
+	"net/http/cookiejar"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -19,6 +22,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"golang.org/x/crypto/bcrypt"
+
+	"arbiter/store"
 )
 
 // The federation's tests through serve run each daemon as a process of its
@@ -91,7 +96,7 @@ func startProc(t *testing.T, name string, args ...string) *proc {
 			<-p.done
 		}
 		if t.Failed() {
-			t.Logf("%s's output:\n%s\n%s's log:\n%s", name, p.out.String(), name, tail(p.log.String(), 60))
+			t.Logf("%s's output:\n%s\n%s's log:\n%s", name, p.out.String(), name, tail(filterLog(p.log.String()), 60))
 		}
 	})
 	return p
@@ -231,6 +236,7 @@ func (e fedDaemon) file(t *testing.T) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "event: {name: Federated test, database: %q}\n", filepath.Join(e.dir, e.name+".db"))
 	b.WriteString("http: {listen: \"127.0.0.1:0\"}\nlog: {level: info}\n")
+	b.WriteString("console: {users: [{name: chief, password: arbiter}]}\n")
 	fmt.Fprintf(&b, "demo: {boards: %d, speed: 40, plies: %d, dgt: false, faults: 0}\n", e.boards, e.plies)
 	fmt.Fprintf(&b, "tournaments:\n  - name: %q\n    game: chess\n    system: swiss-dutch\n    rounds: %d\n", e.tournament, e.rounds)
 	fmt.Fprintf(&b, "    time_control: \"15m+10s\"\n    auto_pair: %t\n    players:\n", e.autoPair)
@@ -241,6 +247,7 @@ func (e fedDaemon) file(t *testing.T) string {
 	for _, kv := range e.federation {
 		fmt.Fprintf(&b, "  %s\n", kv)
 	}
+	require.NoError(t, os.MkdirAll(e.dir, 0o700))
 	path := filepath.Join(e.dir, e.name+".yaml")
 	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o600))
 	return path
@@ -288,4 +295,103 @@ func waitListening(t *testing.T, p *proc, addr string) {
 		}
 		return err == nil
 	}, "nothing listens at %s", addr)
+}
+
+// console logs in to the console of the daemon at url as the test event's
+// arbiter, and returns the client that holds the session.
+func console(t *testing.T, url string) *http.Client {
+	t.Helper()
+	jar, err := cookiejar.New(nil)
+	require.NoError(t, err)
+	c := &http.Client{Jar: jar, Timeout: 30 * time.Second}
+	resp, err := c.Get(url + "/console/login")
+	require.NoError(t, err)
+	resp.Body.Close()
+	u, err := neturl.Parse(url + "/console/login")
+	require.NoError(t, err)
+	var csrf string
+	for _, k := range jar.Cookies(u) {
+		if k.Name == "arbiter_login" {
+			csrf = k.Value
+		}
+	}
+	require.NotEmpty(t, csrf, "the login form's cookie")
+	resp, err = c.PostForm(url+"/console/login", neturl.Values{"name": {"chief"}, "password": {"arbiter"}, "csrf": {csrf}})
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode, "login")
+	return c
+}
+
+// waitAlert waits for an open alert of the daemon at url whose message
+// holds all of says, and returns it.
+func (p *proc) waitAlert(t *testing.T, c *http.Client, url string, says ...string) store.Alert {
+	t.Helper()
+	var found store.Alert
+	var last []store.Alert
+	p.waitFor(t, func() bool {
+		resp, err := c.Get(url + "/api/v1/console/alerts")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		if json.NewDecoder(resp.Body).Decode(&last) != nil {
+			return false
+		}
+		for _, a := range last {
+			if containsAll(a.Message, says) {
+				found = a
+				return true
+			}
+		}
+		return false
+	}, "%s has no open alert saying %q (%d open)", p.name, says, len(last))
+	return found
+}
+
+// waitUnhealthy waits for the daemon's /healthz to answer 503 with a
+// reason that holds all of says.
+func (p *proc) waitUnhealthy(t *testing.T, url string, says ...string) string {
+	t.Helper()
+	var body string
+	p.waitFor(t, func() bool {
+		code, b := healthz(t, url+"/")
+		body = b
+		return code == http.StatusServiceUnavailable && containsAll(b, says)
+	}, "%s's /healthz does not say %q (last: %s)", p.name, says, body)
+	return body
+}
+
+func containsAll(s string, subs []string) bool {
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			return false
+		}
+	}
+	return true
+}
+
+// filterLog leaves out of a daemon's log the lines of a link that fails
+// again every second, but for the first and last of each.
+func filterLog(log string) string {
+	var out []string
+	repeats := map[string]int{}
+	lines := strings.Split(log, "\n")
+	key := func(line string) string {
+		_, msg, _ := strings.Cut(line, " level=")
+		return regexp.MustCompile(`lid:\d+|attempt \d+|\d+\.\d+\.\d+\.\d+:\d+`).ReplaceAllString(msg, "")
+	}
+	for _, line := range lines {
+		repeats[key(line)]++
+	}
+	seen := map[string]int{}
+	for _, line := range lines {
+		k := key(line)
+		seen[k]++
+		if n := repeats[k]; n > 2 && seen[k] > 1 && seen[k] < n {
+			continue
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
 }

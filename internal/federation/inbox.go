@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -33,6 +35,9 @@ type Inbox struct {
 	Stored func(News)
 	// Batch bounds the facts stored in one transaction (0: 500).
 	Batch int
+	// Took, if set, is told of each fact stored or refused for good: its
+	// hall and its sequence in the hall's stream.
+	Took func(hall string, seq uint64)
 
 	mu     sync.Mutex
 	boards map[string][]BoardStatus // by hall, the last status heard
@@ -188,6 +193,7 @@ func (in *Inbox) applyBatch(msgs []jetstream.Msg) {
 				if err := m.Ack(); err != nil {
 					in.Log.Warn("federation inbox: ack", "fact", facts[i].MsgID(), "err", err)
 				}
+				in.took(m, facts[i].Hall)
 				if in.Applied != nil {
 					in.Applied(facts[i])
 				}
@@ -215,6 +221,7 @@ func (in *Inbox) handle(msg jetstream.Msg) {
 		if err := msg.Ack(); err != nil {
 			in.Log.Warn("federation inbox: ack", "fact", f.MsgID(), "err", err)
 		}
+		in.took(msg, f.Hall)
 		if in.Applied != nil {
 			in.Applied(f)
 		}
@@ -246,7 +253,28 @@ func (in *Inbox) refuse(msg jetstream.Msg, f Fact, err error) {
 	if err := msg.Term(); err != nil {
 		in.Log.Warn("federation inbox: term", "fact", f.MsgID(), "err", err)
 	}
+	in.took(msg, f.Hall)
 }
+
+// took tells Took that the hub took msg, a fact of hall: its sequence in
+// the hall's stream is in the header the hub stream's source gave it
+// ("<source> <sequence> …").
+func (in *Inbox) took(msg jetstream.Msg, hall string) {
+	if in.Took == nil || hall == "" {
+		return
+	}
+	fields := strings.Fields(msg.Headers().Get(SourceHeader))
+	if len(fields) < 2 {
+		return
+	}
+	if seq, err := strconv.ParseUint(fields[1], 10, 64); err == nil {
+		in.Took(hall, seq)
+	}
+}
+
+// SourceHeader is the header in which a stream's source names the stream
+// and the sequence a message came from.
+const SourceHeader = "Nats-Stream-Source"
 
 // Apply stores one fact in the hub's store; a fact stored already is
 // skipped. What it added goes to Stored.

@@ -71,6 +71,7 @@ type Node struct {
 	commander *Commander
 	inbox     *Inbox
 	stop      func()
+	link      linker
 	ctx       context.Context
 	cancel    context.CancelFunc
 	wg        sync.WaitGroup
@@ -89,6 +90,7 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	n := &Node{role: r, o: o, ctx: ctx, cancel: cancel}
+	n.link = r.link(n)
 	defer func() {
 		if err != nil {
 			n.Close()
@@ -97,7 +99,8 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 	url := o.URL
 	copts := []nats.Option{nats.Name("arbiter " + string(o.Role)), nats.MaxReconnects(-1)}
 	if url == "" {
-		sc := ServerConfig{Name: o.Hall, Domain: o.Hall, Listen: o.Listen, StoreDir: o.StoreDir}
+		sc := ServerConfig{Name: o.Hall, Domain: o.Hall, Listen: o.Listen, StoreDir: o.StoreDir,
+			Log: o.Log, Watch: n.link.serverLine}
 		more, err := r.server(&sc, o)
 		if err != nil {
 			return nil, fmt.Errorf("federation: %w", err)
@@ -120,6 +123,7 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 	if err := r.start(ctx, n, o); err != nil {
 		return nil, fmt.Errorf("federation: %w", err)
 	}
+	n.wg.Go(func() { n.link.run(ctx) })
 	o.Log.Info("federation started", "role", o.Role, "hall", o.Hall, "nats", redactURL(url), "embedded", n.srv != nil)
 	return n, nil
 }
@@ -172,24 +176,32 @@ func startHall(ctx context.Context, n *Node, o Options) error {
 		n.wg.Go(func() { _ = cf.Run(ctx) })
 	}
 	n.wg.Go(func() { _ = n.outbox.Run(ctx) })
+	applyRound := o.ApplyRound
 	if o.ApplyPlayers != nil && o.ApplyResults != nil {
 		kv, err := MirrorRoster(ctx, n.js, o.Hall, HubDomain)
 		if err != nil {
 			return err
 		}
-		f := &RosterFollower{KV: kv, ApplyPlayers: o.ApplyPlayers, ApplyResults: o.ApplyResults, Log: o.Log}
+		guard := newRosterGuard(o.Tournaments, n.link.(*hallLink))
+		if err := guard.startCheck(ctx, hubJS, kv); err != nil {
+			return err
+		}
+		f := &RosterFollower{KV: kv, ApplyPlayers: guard.players(o.ApplyPlayers), ApplyResults: o.ApplyResults, Log: o.Log}
 		n.wg.Go(func() {
 			if err := f.Run(ctx); err != nil && ctx.Err() == nil {
 				o.Log.Error("federation roster stopped", "err", err)
 			}
 		})
+		if applyRound != nil {
+			applyRound = guard.round(applyRound)
+		}
 	}
-	if o.ApplyRound != nil {
+	if applyRound != nil {
 		kv, err := MirrorPairings(ctx, n.js, o.Hall, HubDomain)
 		if err != nil {
 			return err
 		}
-		f := &Follower{KV: kv, Hub: hubJS, Apply: o.ApplyRound, Log: o.Log}
+		f := &Follower{KV: kv, Hub: hubJS, Apply: applyRound, Log: o.Log}
 		n.wg.Go(func() {
 			if err := f.Run(ctx); err != nil && ctx.Err() == nil {
 				o.Log.Error("federation pairings stopped", "err", err)
@@ -227,7 +239,7 @@ func startHub(ctx context.Context, n *Node, o Options) error {
 	}
 	n.commander = &Commander{DB: o.DB, JS: js, Log: o.Log}
 	n.wg.Go(func() { _ = n.commander.Run(ctx) })
-	in := &Inbox{DB: o.DB, JS: js, Log: o.Log}
+	in := &Inbox{DB: o.DB, JS: js, Log: o.Log, Took: n.link.(*hubLinks).took}
 	n.inbox = in
 	n.wg.Go(func() { reviveSources(ctx, js, o.Log) })
 	if o.ResultStored != nil {
@@ -375,6 +387,28 @@ func (n *Node) OutboxEmpty() (bool, error) {
 func (n *Node) AlertsChanged() {
 	if n.commander != nil {
 		n.commander.Notify()
+	}
+}
+
+// Links returns the state of the hall's link to the hub (in a hall) or of
+// each hall's (on the hub: the configured halls in order, then any other
+// that tried to link).
+func (n *Node) Links() []LinkStatus { return n.link.links() }
+
+// Health is nil, or the mistakes in the way of the federation's links
+// (/healthz): in a hall, a link the hub refuses, a name another hall
+// uses, boards another hall plays, a roster it cannot take; on the hub,
+// the same about each hall.
+func (n *Node) Health() error { return n.link.health() }
+
+// alert raises an alert in the daemon's store and tells the pages.
+func (n *Node) alert(a store.Alert) {
+	if err := n.o.DB.AddAlert(&a); err != nil {
+		n.o.Log.Error("federation: alert", "alert", a.Message, "err", err)
+		return
+	}
+	if n.o.AlertStored != nil {
+		n.o.AlertStored(a.ID, a.GameID, a.At)
 	}
 }
 

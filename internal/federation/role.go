@@ -40,13 +40,15 @@ type role struct {
 	wait  time.Duration
 	// waitingFor says what ready waits for, for the log.
 	waitingFor string
+	// link makes the watcher of the role's links.
+	link func(*Node) linker
 }
 
 // roles are the roles a daemon may take, by name.
 var roles = map[Role]role{
-	RoleHall: {check: checkHall, server: hallServer, start: startHall,
+	RoleHall: {check: checkHall, server: hallServer, start: startHall, link: newHallLink,
 		ready: hallReady, waitingFor: "the hub has every fact of this hall"},
-	RoleHub: {check: checkHub, server: hubServer, start: startHub,
+	RoleHub: {check: checkHub, server: hubServer, start: startHub, link: newHubLinks,
 		ready: hubReady, wait: 30 * time.Second, waitingFor: "every hall has the last results"},
 }
 

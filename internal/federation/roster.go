@@ -56,10 +56,17 @@ type Tournament struct {
 // hub has them (start numbers from 1, in order), and the round after which
 // the hub's arbiter ended the tournament (0: it plays all its rounds).
 type Roster struct {
-	TournamentID uint64         `json:"tournamentId"`
-	Tournament   string         `json:"tournament"` // its name, for the logs
-	EndedAfter   int            `json:"endedAfter,omitempty"`
-	Players      []store.Player `json:"players"`
+	TournamentID uint64 `json:"tournamentId"`
+	// Tournament, Game and System are the tournament's name, game and
+	// pairing system: a hall checks that its tournament of this ID is the
+	// same.
+	Tournament string `json:"tournament"`
+	Game       string `json:"game,omitempty"`
+	System     string `json:"system,omitempty"`
+	// Tournaments is how many tournaments the hub has.
+	Tournaments int            `json:"tournaments,omitempty"`
+	EndedAfter  int            `json:"endedAfter,omitempty"`
+	Players     []store.Player `json:"players"`
 }
 
 // RoundResults is the value of a round's results key: the result of each
@@ -228,7 +235,9 @@ func (w *RosterWriter) Publish(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("federation roster: %w", err)
 		}
-		if err := w.put(ctx, PlayersKey(t.ID), Roster{TournamentID: t.ID, Tournament: t.Name, EndedAfter: t.EndedAfter, Players: players}); err != nil {
+		r := Roster{TournamentID: t.ID, Tournament: t.Name, Game: t.Game, System: t.System, Tournaments: len(ts),
+			EndedAfter: t.EndedAfter, Players: players}
+		if err := w.put(ctx, PlayersKey(t.ID), r); err != nil {
 			errs = append(errs, err)
 		}
 		rounds, err := w.DB.Rounds(t.ID)

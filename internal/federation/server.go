@@ -1,9 +1,11 @@
 package federation
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"net"
 	"net/url"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // ServerConfig describes an embedded NATS server with JetStream.
@@ -43,6 +46,11 @@ type ServerConfig struct {
 	// LeafTLS is the TLS of the leaf node port (hub) or of the link to it
 	// (hall); nil: none.
 	LeafTLS *tls.Config
+	// Log, if set, receives the server's log, each line at its level
+	// (nil: the server logs nothing); Watch, if set, is given each line
+	// too, as it is logged.
+	Log   *slog.Logger
+	Watch func(level slog.Level, line string)
 }
 
 // LocalUser is the user of the hub daemon's own client on a hub server
@@ -69,6 +77,9 @@ func StartServer(c ServerConfig) (*server.Server, error) {
 		NoSigs:          true,
 		NoLog:           true,
 	}
+	if c.Log != nil || c.Watch != nil {
+		opts.NoLog = false
+	}
 	if c.LeafListen != "" {
 		h, p, err := splitHostPort(c.LeafListen)
 		if err != nil {
@@ -86,7 +97,13 @@ func StartServer(c ServerConfig) (*server.Server, error) {
 		if c.LocalPassword == "" {
 			return nil, fmt.Errorf("nats server %s: halls' users without a password for the hub's own client", c.Name)
 		}
-		opts.Users = []*server.User{{Username: LocalUser, Password: c.LocalPassword}}
+		// Stored hashed, as the halls' are: the server warns of a
+		// password in plain text.
+		local, err := bcrypt.GenerateFromPassword([]byte(c.LocalPassword), bcrypt.MinCost)
+		if err != nil {
+			return nil, fmt.Errorf("nats server %s: %w", c.Name, err)
+		}
+		opts.Users = []*server.User{{Username: LocalUser, Password: string(local)}}
 		for _, hall := range slices.Sorted(maps.Keys(c.HallUsers)) {
 			if err := ValidName(hall); err != nil || hall == LocalUser {
 				return nil, fmt.Errorf("nats server %s: hall user %q: not a hall name", c.Name, hall)
@@ -106,6 +123,10 @@ func StartServer(c ServerConfig) (*server.Server, error) {
 	s, err := server.NewServer(opts)
 	if err != nil {
 		return nil, fmt.Errorf("nats server %s: %w", c.Name, err)
+	}
+	if !opts.NoLog {
+		debug := c.Log != nil && c.Log.Enabled(context.Background(), slog.LevelDebug)
+		s.SetLoggerV2(serverLog{log: c.Log, watch: c.Watch}, debug, false, false)
 	}
 	s.Start()
 	if !s.ReadyForConnections(10 * time.Second) {
