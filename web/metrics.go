@@ -27,9 +27,9 @@ type siteMetrics struct {
 }
 
 // newSiteMetrics returns a registry with the Go runtime's and the
-// process's metrics, the event's (the director's collector) and the
-// site's.
-func newSiteMetrics(event prometheus.Collector) *siteMetrics {
+// process's metrics, the event's (the director's collector and those of
+// the daemon's other parts) and the site's.
+func newSiteMetrics(event ...prometheus.Collector) *siteMetrics {
 	m := &siteMetrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -45,8 +45,10 @@ func newSiteMetrics(event prometheus.Collector) *siteMetrics {
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.requests, m.streams, m.dropped, m.sent,
 	)
-	if event != nil {
-		m.reg.MustRegister(event)
+	for _, c := range event {
+		if c != nil {
+			m.reg.MustRegister(c)
+		}
 	}
 	return m
 }

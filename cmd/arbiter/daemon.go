@@ -269,7 +269,11 @@ func (s *daemon) goroutines() (func() error, error) {
 // security headers (the site serves /metrics itself, only for
 // http.metrics_allow).
 func (s *daemon) startWeb() (func() error, error) {
-	s.site = web.New(s.d, webConfig(s.cfg), s.log.With("part", "web"))
+	wc := webConfig(s.cfg)
+	if s.fed != nil {
+		wc.Links, wc.Collectors = fedLinks(s.fed), append(wc.Collectors, s.fed.Collector())
+	}
+	s.site = web.New(s.d, wc, s.log.With("part", "web"))
 	s.site.Handle("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		err := health(s.db, s.raw, s.backupErr)
 		if err == nil && s.fed != nil {

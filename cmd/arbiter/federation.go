@@ -9,6 +9,7 @@ import (
 	"arbiter/director"
 	"arbiter/internal/federation"
 	"arbiter/store"
+	"arbiter/web"
 )
 
 // startFederation starts the daemon's part of a multi-hall event
@@ -103,4 +104,17 @@ func hubCommand(d *director.Director, c federation.Command) error {
 		return d.ResolveFromHub(c.Alert, c.Who+" (hub)", c.Why)
 	}
 	return fmt.Errorf("unknown command %q from the hub", c.What)
+}
+
+// fedLinks gives the console the state of the federation's links.
+func fedLinks(n *federation.Node) func() []web.Link {
+	return func() []web.Link {
+		ls := n.Links()
+		out := make([]web.Link, len(ls))
+		for i, l := range ls {
+			out[i] = web.Link{Hall: l.Hall, Linked: l.Linked, Since: l.Since, Waiting: l.Waiting, Lag: l.Lag,
+				Acknowledged: l.Acknowledged, AcknowledgedAt: l.AcknowledgedAt, Problems: l.Problems}
+		}
+		return out
+	}
 }
