@@ -298,6 +298,30 @@ func (db *DB) ImportedGame(hall string, hallGame uint64) (id uint64, err error) 
 	return id, err
 }
 
+// HallGames returns, on the hub, the hall each imported game came from,
+// by the hub's game ID.
+func (db *DB) HallGames() (map[uint64]string, error) {
+	out := map[uint64]string{}
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		in := tx.Bucket(bucketInbox)
+		if in == nil {
+			return nil
+		}
+		return in.ForEach(func(k, v []byte) error {
+			i := len(k) - 9
+			if i < 1 || k[i] != 0 || len(v) != 8 {
+				return fmt.Errorf("%w: %s key %q", ErrCorrupt, bucketInbox, k)
+			}
+			out[binary.BigEndian.Uint64(v)] = string(k[:i])
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("hall games: %w", err)
+	}
+	return out, nil
+}
+
 func importedGame(tx *bolt.Tx, hall string, hallGame uint64) (uint64, error) {
 	in := tx.Bucket(bucketInbox)
 	var v []byte

@@ -170,10 +170,19 @@ func (s *daemon) startBackups() (func() error, error) {
 // (federation.role): it is done once the others have its part too.
 func (s *daemon) joinFederation() (func() error, error) {
 	f := s.cfg.Federation
+	if s.opts.rebuild && f.Role != federation.RoleHub {
+		return nil, withCode(exitUsage, errors.New("--rebuild rebuilds the database of a multi-hall event's hub (federation.role: hub)"))
+	}
 	if f.Role == "" {
 		return nil, nil
 	}
-	fed, err := startFederation(s.ctx, &s.wg, f, s.db, s.d, s.log.With("part", "federation"))
+	rebuilt := func(summary string) {
+		fmt.Fprintln(s.opts.out, "arbiter: the hub was rebuilt from the federation's streams: "+summary)
+	}
+	if !s.opts.rebuild {
+		rebuilt = nil
+	}
+	fed, err := startFederation(s.ctx, &s.wg, f, s.db, s.d, rebuilt, s.log.With("part", "federation"))
 	if errors.Is(err, federation.ErrRefused) {
 		return nil, withCode(exitConfig, err)
 	}

@@ -18,7 +18,10 @@ import (
 // the hub pairs (its director pairs none). The hub's inbox stores the
 // halls' facts, its director pairs the next round when a hall's result
 // completes one, and each round it pairs goes to the halls.
-func startFederation(ctx context.Context, wg *sync.WaitGroup, f federation.Config, db *store.DB, d *director.Director, log *slog.Logger) (*federation.Node, error) {
+//
+// rebuilt, if not nil, makes a hub rebuild its database from the
+// federation's streams, and is told what was rebuilt.
+func startFederation(ctx context.Context, wg *sync.WaitGroup, f federation.Config, db *store.DB, d *director.Director, rebuilt func(string), log *slog.Logger) (*federation.Node, error) {
 	o := federation.Options{Config: f, DB: db, Log: log, AlertStored: d.ImportedAlert}
 	switch f.Role {
 	case federation.RoleHall:
@@ -53,14 +56,21 @@ func startFederation(ctx context.Context, wg *sync.WaitGroup, f federation.Confi
 			return err
 		}
 		o.ApplyResults = func(ctx context.Context, r federation.RoundResults) error {
-			results := make([]director.HubResult, len(r.Boards))
-			for i, b := range r.Boards {
-				results[i] = director.HubResult{Board: b.Board, Result: b.Result, GameResult: b.GameResult, Reason: b.Reason}
-			}
-			return d.ApplyResults(ctx, r.TournamentID, r.Round, results, "hub")
+			return d.ApplyResults(ctx, r.TournamentID, r.Round, hubResults(r), "hub")
 		}
 	case federation.RoleHub:
 		o.ResultStored, o.MoveStored = d.ImportedResult, d.ImportedMove
+		if rebuilt != nil {
+			const who = "rebuild"
+			o.Rebuild, o.Rebuilt = true, rebuilt
+			o.RestoreRound = func(_ context.Context, r store.Round) (bool, error) { return d.RestoreRound(r, who) }
+			o.RestorePlayers = func(_ context.Context, r federation.Roster) (bool, error) {
+				return d.RestoreRoster(r.TournamentID, r.EndedAfter, r.Players, who)
+			}
+			o.RestoreResults = func(ctx context.Context, r federation.RoundResults) (int, int, error) {
+				return d.RestoreResults(ctx, r.TournamentID, r.Round, hubResults(r), who)
+			}
+		}
 	}
 	node, err := federation.Start(ctx, o)
 	if err != nil {
@@ -94,6 +104,15 @@ func startFederation(ctx context.Context, wg *sync.WaitGroup, f federation.Confi
 		}
 	})
 	return node, nil
+}
+
+// hubResults are a round's results as the hub's roster gives them.
+func hubResults(r federation.RoundResults) []director.HubResult {
+	out := make([]director.HubResult, len(r.Boards))
+	for i, b := range r.Boards {
+		out[i] = director.HubResult{Board: b.Board, Result: b.Result, GameResult: b.GameResult, Reason: b.Reason, Hall: b.Hall}
+	}
+	return out
 }
 
 // hubCommand does in a hall what the hub's arbiter did about one of its

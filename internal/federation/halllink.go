@@ -173,6 +173,9 @@ func (l *hallLink) viaClientPort(ctx context.Context, h Hello) (Welcome, error) 
 func (l *hallLink) hello(ctx context.Context) {
 	n, o := l.n, l.n.o
 	h := Hello{Hall: o.Hall, Instance: l.instance, Host: l.host, Started: l.started, Blocks: l.blocks()}
+	if rounds, err := roundsOf(o.DB); err == nil {
+		h.Rounds = rounds
+	}
 	l.mu.Lock()
 	taken := l.welcome.Taken
 	h.Problems = l.ownMistakes()
@@ -326,4 +329,21 @@ func pendingFacts(db *store.DB) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// roundsOf is how many rounds the store has, by tournament.
+func roundsOf(db *store.DB) (map[uint64]int, error) {
+	ts, err := db.Tournaments()
+	if err != nil {
+		return nil, err
+	}
+	out := map[uint64]int{}
+	for _, t := range ts {
+		rs, err := db.Rounds(t.ID)
+		if err != nil {
+			return nil, err
+		}
+		out[t.ID] = len(rs)
+	}
+	return out, nil
 }

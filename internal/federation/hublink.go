@@ -47,7 +47,8 @@ type hubHall struct {
 	nats    map[string]seen  // mistakes the server logged, by key
 	hellos  map[string]Hello // by instance: the last hello of each daemon
 	heard   map[string]time.Time
-	last    Hello // the last hello heard
+	last    Hello     // the last hello heard
+	ahead   []Mistake // rounds the hall has and the hub has not
 	linked  bool
 	since   time.Time
 	taken   uint64
@@ -144,8 +145,10 @@ func (l *hubLinks) answer(msg *nats.Msg) {
 		return
 	}
 	now := time.Now()
+	ahead := l.ahead(h)
 	l.mu.Lock()
 	s := l.hall(h.Hall)
+	s.ahead = ahead
 	s.hellos[h.Instance], s.heard[h.Instance], s.last = h, now, h
 	if !s.linked && h.Via == "" {
 		s.linked, s.since = true, now
@@ -162,6 +165,23 @@ func (l *hubLinks) answer(msg *nats.Msg) {
 	}
 }
 
+// ahead are the rounds a hall has that the hub has not: the hub lost its
+// database and its NATS store, and was started afresh instead of rebuilt.
+func (l *hubLinks) ahead(h Hello) []Mistake {
+	mine, err := roundsOf(l.n.o.DB)
+	if err != nil {
+		l.n.o.Log.Error("federation link: the hub's rounds", "err", err)
+		return nil
+	}
+	var out []Mistake
+	for _, t := range slices.Sorted(maps.Keys(h.Rounds)) {
+		if h.Rounds[t] > mine[t] {
+			out = append(out, Mistake{Key: fmt.Sprintf("ahead:t%d", t), Text: fmt.Sprintf("hall %s has %d rounds of tournament %d, the hub %d: the hub lost its database and its NATS store? Stop it, put its database and federation.store_dir aside, and start it with --rebuild", h.Hall, h.Rounds[t], t, mine[t])})
+		}
+	}
+	return out
+}
+
 // found are the mistakes about hall that the hub found itself: from its
 // server's log, a name it does not know, two daemons of one name, boards
 // another hall plays. l.mu is held.
@@ -169,6 +189,9 @@ func (l *hubLinks) found(hall string, now time.Time) []Mistake {
 	s := l.halls[hall]
 	ps := fresh(s.nats, now)
 	live := l.live(s, now)
+	if len(live) > 0 {
+		ps = append(ps, s.ahead...)
+	}
 	if !s.known && len(live) > 0 {
 		ps = append(ps, Mistake{Key: "stranger", Text: fmt.Sprintf("a daemon says hello as hall %q, which is not one of federation.halls (%s): check its federation.hall", hall, strings.Join(l.n.o.Halls, ", "))})
 	}
@@ -314,4 +337,25 @@ func (l *hubLinks) health() error {
 		}
 	}
 	return healthOf(sortMistakes(all))
+}
+
+// hallStream is how far a hall's stream goes, as its last hello said, and
+// how far the hub took it.
+type hallStream struct {
+	linked        bool
+	stream, taken uint64
+}
+
+// streams are the configured halls' streams.
+func (l *hubLinks) streams() map[string]hallStream {
+	now := time.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := map[string]hallStream{}
+	for _, name := range l.n.o.Halls {
+		s := l.hall(name)
+		linked := slices.ContainsFunc(l.live(s, now), func(h Hello) bool { return h.Via == "" })
+		out[name] = hallStream{linked: linked, stream: s.last.Stream, taken: s.taken}
+	}
+	return out
 }

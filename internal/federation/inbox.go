@@ -21,8 +21,9 @@ import (
 type Inbox struct {
 	DB *store.DB
 	JS jetstream.JetStream
-	// Durable names the consumer (empty: "arbiter-hub"). A hub whose
-	// store was lost rebuilds it from the stream with a new name.
+	// Durable names the consumer (empty: HubDurable). A hub whose store
+	// was lost rebuilds it from the stream with a new consumer: the old
+	// one deleted, or another name.
 	Durable string
 	Log     *slog.Logger
 	// Applied, if set, is called after each fact is stored (or found
@@ -90,7 +91,7 @@ func (in *Inbox) Start(ctx context.Context) (stop func(), err error) {
 	}
 	durable := in.Durable
 	if durable == "" {
-		durable = "arbiter-hub"
+		durable = HubDurable
 	}
 	batch := in.Batch
 	if batch <= 0 {

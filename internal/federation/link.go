@@ -36,6 +36,8 @@ type Hello struct {
 	Started  time.Time `json:"started"`
 	// Blocks are the boards the hall plays, by tournament.
 	Blocks []Block `json:"blocks,omitempty"`
+	// Rounds are how many rounds the hall has, by tournament.
+	Rounds map[uint64]int `json:"rounds,omitempty"`
 	// Problems are the mistakes the hall found (its configuration against
 	// the hub's roster).
 	Problems []Mistake `json:"problems,omitempty"`

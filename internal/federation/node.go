@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -54,6 +55,20 @@ type Options struct {
 	// roster bucket).
 	ApplyPlayers func(context.Context, Roster) error
 	ApplyResults func(context.Context, RoundResults) error
+
+	// Rebuild (hub) rebuilds the hub's database, lost, from its NATS
+	// store, or from the halls' when that was lost too: without it, a hub
+	// whose database and store do not go together is refused
+	// (ErrRebuild). RestoreRound, RestorePlayers and RestoreResults store
+	// a round, a tournament's players and a round's results as the hub's
+	// buckets kept them (RestoreResults returns the results set and the
+	// boards waiting for a hall's); Rebuilt, if set, is told what the
+	// rebuild did once the halls' facts are in.
+	Rebuild        bool
+	RestoreRound   func(context.Context, store.Round) (bool, error)
+	RestorePlayers func(context.Context, Roster) (bool, error)
+	RestoreResults func(context.Context, RoundResults) (set, waiting int, err error)
+	Rebuilt        func(summary string)
 }
 
 // Node is a running hall outbox or hub inbox with its NATS connection and,
@@ -219,6 +234,29 @@ func startHub(ctx context.Context, n *Node, o Options) error {
 	for i, h := range o.Halls {
 		n.halls[i] = Hall{Name: h, Domain: h}
 	}
+	state, err := readHubState(ctx, js, o.DB)
+	if err != nil {
+		return err
+	}
+	if err := checkHubState(state, o.Rebuild); err != nil {
+		return err
+	}
+	var rb *rebuild
+	if o.Rebuild {
+		if o.RestoreRound == nil || o.RestorePlayers == nil || o.RestoreResults == nil {
+			return errors.New("rebuild: the hub's director is not given")
+		}
+		rb = &rebuild{n: n, started: time.Now()}
+		o.Log.Info("federation rebuild: the hub's database is rebuilt from the federation's streams", "store lost", !state.bucket)
+		if !state.bucket {
+			if err := rb.restoreBuckets(ctx); err != nil {
+				return fmt.Errorf("rebuild: %w", err)
+			}
+		}
+		if err := forgetInbox(ctx, js); err != nil {
+			return fmt.Errorf("rebuild: %w", err)
+		}
+	}
 	if err := EnsureHubStream(ctx, js, n.halls); err != nil {
 		return err
 	}
@@ -226,14 +264,26 @@ func startHub(ctx context.Context, n *Node, o Options) error {
 	if err != nil {
 		return err
 	}
-	n.pairer = &Pairer{DB: o.DB, KV: kv, Log: o.Log}
-	n.wg.Go(func() { _ = n.pairer.Run(ctx) })
 	rkv, err := EnsureRoster(ctx, js)
 	if err != nil {
 		return err
 	}
+	if rb != nil {
+		if err := rb.restoreStore(ctx, kv, rkv); err != nil {
+			return fmt.Errorf("rebuild: %w", err)
+		}
+	}
+	n.pairer = &Pairer{DB: o.DB, KV: kv, Log: o.Log}
+	n.wg.Go(func() { _ = n.pairer.Run(ctx) })
 	n.roster = &RosterWriter{DB: o.DB, KV: rkv, Log: o.Log}
-	n.wg.Go(func() { _ = n.roster.Run(ctx) })
+	n.wg.Go(func() {
+		if rb != nil {
+			// The roster as the hub's store has it once rebuilt, not
+			// before: the halls keep the last one meanwhile.
+			rb.finish(ctx, n.link.(*hubLinks))
+		}
+		_ = n.roster.Run(ctx)
+	})
 	if err := EnsureCommands(ctx, js); err != nil {
 		return err
 	}

@@ -86,6 +86,9 @@ type BoardResult struct {
 	Result     string `json:"result"`
 	GameResult string `json:"gameResult,omitempty"`
 	Reason     string `json:"reason,omitempty"`
+	// Hall is the hall whose game the board's is ("" if the hub's own:
+	// its arbiter set the result).
+	Hall string `json:"hall,omitempty"`
 }
 
 // RosterEntry is one decoded value of the roster bucket: Players or
@@ -229,6 +232,10 @@ func (w *RosterWriter) Publish(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("federation roster: %w", err)
 	}
+	halls, err := w.DB.HallGames()
+	if err != nil {
+		return fmt.Errorf("federation roster: %w", err)
+	}
 	var errs []error
 	for _, t := range ts {
 		players, err := w.DB.Players(t.ID)
@@ -245,7 +252,7 @@ func (w *RosterWriter) Publish(ctx context.Context) error {
 			return fmt.Errorf("federation roster: %w", err)
 		}
 		for _, r := range rounds {
-			rr, err := w.results(t, r)
+			rr, err := w.results(t, r, halls)
 			if err != nil {
 				return err
 			}
@@ -257,8 +264,9 @@ func (w *RosterWriter) Publish(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// results are the results of round r of t as the hub's store has them.
-func (w *RosterWriter) results(t store.Tournament, r store.Round) (RoundResults, error) {
+// results are the results of round r of t as the hub's store has them;
+// halls names the hall of each game a hall played.
+func (w *RosterWriter) results(t store.Tournament, r store.Round, halls map[uint64]string) (RoundResults, error) {
 	rr := RoundResults{TournamentID: t.ID, Tournament: t.Name, Round: r.Number, Boards: []BoardResult{}}
 	for _, p := range r.Pairings {
 		if p.Result == "" {
@@ -270,7 +278,7 @@ func (w *RosterWriter) results(t store.Tournament, r store.Round) (RoundResults,
 			if err != nil {
 				return rr, fmt.Errorf("federation roster: round %d of %s board %d: %w", r.Number, t.Name, p.Board, err)
 			}
-			b.GameResult, b.Reason = g.Result, g.Reason
+			b.GameResult, b.Reason, b.Hall = g.Result, g.Reason, halls[p.GameID]
 		}
 		rr.Boards = append(rr.Boards, b)
 	}
