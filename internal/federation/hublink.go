@@ -144,6 +144,10 @@ func (l *hubLinks) answer(msg *nats.Msg) {
 		l.n.o.Log.Warn("federation link: hello refused", "err", err)
 		return
 	}
+	if h.Via == ViaPreflight {
+		l.answerPreflight(msg, h)
+		return
+	}
 	now := time.Now()
 	ahead := l.ahead(h)
 	l.mu.Lock()
@@ -163,6 +167,19 @@ func (l *hubLinks) answer(msg *nats.Msg) {
 	if err != nil {
 		l.n.o.Log.Warn("federation link: answer", "hall", h.Hall, "err", err)
 	}
+}
+
+// answerPreflight answers a preflight's hello: whether the hub knows the
+// hall. The preflight is no daemon of the hall: nothing is recorded.
+func (l *hubLinks) answerPreflight(msg *nats.Msg, h Hello) {
+	data, err := json.Marshal(Welcome{Known: slices.Contains(l.n.o.Halls, h.Hall)})
+	if err == nil {
+		err = msg.Respond(data)
+	}
+	if err != nil {
+		l.n.o.Log.Warn("federation link: answer a preflight", "hall", h.Hall, "err", err)
+	}
+	l.n.o.Log.Info("federation link: a preflight of hall said hello", "hall", h.Hall, "host", h.Host)
 }
 
 // ahead are the rounds a hall has that the hub has not: the hub lost its

@@ -26,6 +26,9 @@ type ServerConfig struct {
 	Listen string
 	// StoreDir is where JetStream keeps its streams.
 	StoreDir string
+	// NoJetStream runs the server without JetStream (a preflight's
+	// server only links and relays): no StoreDir, no Domain.
+	NoJetStream bool
 	// Domain is the JetStream domain: each hall has its own, so that the
 	// hub reaches a hall's streams as "$JS.<domain>.API".
 	Domain string
@@ -64,14 +67,14 @@ func StartServer(c ServerConfig) (*server.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("nats server %s: listen: %w", c.Name, err)
 	}
-	if c.StoreDir == "" {
+	if c.StoreDir == "" && !c.NoJetStream {
 		return nil, fmt.Errorf("nats server %s: no JetStream store directory", c.Name)
 	}
 	opts := &server.Options{
 		ServerName:      c.Name,
 		Host:            host,
 		Port:            port,
-		JetStream:       true,
+		JetStream:       !c.NoJetStream,
 		JetStreamDomain: c.Domain,
 		StoreDir:        c.StoreDir,
 		NoSigs:          true,
