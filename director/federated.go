@@ -69,22 +69,38 @@ func (d *Director) ApplyRound(ctx context.Context, r store.Round, firstBoard int
 	if firstBoard < 1 {
 		return false, fmt.Errorf("round %d of %s: first board %d: want 1 or more", r.Number, tr.rec.Name, firstBoard)
 	}
+	// From the commit until its games are started, no waiting game is
+	// started (startGames).
+	d.waitMu.Lock()
+	defer d.waitMu.Unlock()
+	onTable, err := d.applyRound(tr, r, firstBoard, who)
+	if err != nil || onTable == nil {
+		return false, err
+	}
+	return true, d.startGames(ctx, tr, onTable)
+}
+
+// applyRound stores round r as ApplyRound does, in one transaction under
+// the director's lock, and returns its games by table number; nil when
+// the round is stored already.
+func (d *Director) applyRound(tr *tour, r store.Round, firstBoard int, who string) (map[int]*store.Game, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.ctx == nil {
 		// The tables' goroutines are not running: a game started now
 		// would wait for them under the lock Run needs.
-		return false, fmt.Errorf("round %d of %s: %w", r.Number, tr.rec.Name, ErrNotRunning)
+		return nil, fmt.Errorf("round %d of %s: %w", r.Number, tr.rec.Name, ErrNotRunning)
 	}
-	rounds, err := d.db.Rounds(tr.rec.ID)
+	st, err := d.db.TournamentState(tr.rec.ID)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
+	rounds := st.Rounds
 	if r.Number <= len(rounds) {
-		return false, nil
+		return nil, nil
 	}
 	if r.Number != len(rounds)+1 {
-		return false, fmt.Errorf("round %d of %s: this hall has %d rounds; round %d must come first", r.Number, tr.rec.Name, len(rounds), len(rounds)+1)
+		return nil, fmt.Errorf("round %d of %s: this hall has %d rounds; round %d must come first", r.Number, tr.rec.Name, len(rounds), len(rounds)+1)
 	}
 	here := map[int]bool{}
 	for _, t := range d.tables {
@@ -92,12 +108,12 @@ func (d *Director) ApplyRound(ctx context.Context, r store.Round, firstBoard int
 			here[firstBoard+t.Number-1] = true
 		}
 	}
-	games, err := d.storeRound(tr, r, func(p store.Pairing) bool { return p.Result == "" && here[p.Board] })
+	nr, games, err := d.hubRound(tr, st, r, func(p store.Pairing) bool { return p.Result == "" && here[p.Board] })
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	var boards []string
 	onTable := map[int]*store.Game{}
+	var boards []string
 	for _, b := range slices.Sorted(maps.Keys(games)) {
 		onTable[b-firstBoard+1] = games[b]
 		boards = append(boards, strconv.Itoa(b))
@@ -106,26 +122,26 @@ func (d *Director) ApplyRound(ctx context.Context, r store.Round, firstBoard int
 	if len(boards) == 0 {
 		data = fmt.Sprintf("round %d of %s: no board played here", r.Number, tr.rec.Name)
 	}
-	if err := d.db.AddAction(&store.Action{Who: who, What: "apply-round", Why: "paired by " + d.pairedBy, Data: data, At: d.wall()}); err != nil {
-		return false, err
+	nr.Paired = &store.Action{Who: who, What: "apply-round", Why: "paired by " + d.pairedBy, Data: data, At: d.wall()}
+	// Games, round and action in one transaction: a crash leaves the
+	// round whole or absent, and the hub's round is applied again.
+	if err := d.db.CreateRound(nr); err != nil {
+		return nil, err
 	}
 	d.log.Info("round applied", "tournament", tr.rec.Name, "round", r.Number, "boards", len(boards), "by", who)
 	d.hub.Publish(Update{Kind: "round", At: d.wall(), Data: map[string]any{"tournament": tr.rec.ID, "round": r.Number}})
-	return true, d.startGames(ctx, tr, onTable)
+	return onTable, nil
 }
 
-// storeRound stores round r of tr as another daemon paired it, with a new
-// game for each board with two players that game says gets one; it
-// returns them by board. Every player must be registered. d.mu is held.
-func (d *Director) storeRound(tr *tour, r store.Round, game func(store.Pairing) bool) (map[int]*store.Game, error) {
+// hubRound is round r as the hub paired it, to be stored in tr's store
+// (state st) whole: each board with two players that game says is played
+// gets a new game, returned by board. Every player must be registered.
+func (d *Director) hubRound(tr *tour, st store.TournamentState, r store.Round, game func(store.Pairing) bool) (*store.NewRound, map[int]*store.Game, error) {
 	here := "on the hub"
 	if d.pairedBy != "" {
 		here = "in this hall"
 	}
-	players, err := d.db.Players(tr.rec.ID)
-	if err != nil {
-		return nil, err
-	}
+	players := st.Players
 	name := func(pid int) string {
 		if i := slices.IndexFunc(players, func(p store.Player) bool { return p.ID == pid }); i >= 0 {
 			return players[i].Name
@@ -136,26 +152,24 @@ func (d *Director) storeRound(tr *tour, r store.Round, game func(store.Pairing) 
 		for _, pid := range []int{p.First, p.Second} {
 			if pid > len(players) {
 				// A late entry: the hub's roster brings the player first.
-				return nil, fmt.Errorf("round %d of %s: board %d: player %d is not registered %s yet", r.Number, tr.rec.Name, p.Board, pid, here)
+				return nil, nil, fmt.Errorf("round %d of %s: board %d: player %d is not registered %s yet", r.Number, tr.rec.Name, p.Board, pid, here)
 			}
 		}
 	}
 	round := r
 	round.TournamentID, round.Pairings = tr.rec.ID, nil
+	nr := &store.NewRound{Round: round, From: st.Digest}
 	games := map[int]*store.Game{}
 	for _, p := range r.Pairings {
 		p.GameID = 0
 		if p.Second != 0 && game(p) {
-			g := d.roundGame(tr, r.Number, p.Board, [2]int{p.First, p.Second}, name)
-			if err := d.db.CreateGame(g); err != nil {
-				return nil, err
-			}
-			p.GameID = g.ID
+			g := d.roundGame(tr, &st.Tournament, r.Number, p.Board, [2]int{p.First, p.Second}, name)
+			nr.Games = append(nr.Games, g)
 			games[p.Board] = g
 		}
-		round.Pairings = append(round.Pairings, p)
+		nr.Round.Pairings = append(nr.Round.Pairings, p)
 	}
-	return games, d.db.PutRound(&round)
+	return nr, games, nil
 }
 
 // RestoreRound stores, on a federation's hub whose database was lost, a
@@ -171,10 +185,11 @@ func (d *Director) RestoreRound(r store.Round, who string) (applied bool, err er
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	rounds, err := d.db.Rounds(tr.rec.ID)
+	st, err := d.db.TournamentState(tr.rec.ID)
 	if err != nil {
 		return false, err
 	}
+	rounds := st.Rounds
 	if r.Number <= len(rounds) {
 		have := rounds[r.Number-1]
 		if len(have.Pairings) != len(r.Pairings) || slices.ContainsFunc(have.Pairings, func(p store.Pairing) bool {
@@ -188,11 +203,13 @@ func (d *Director) RestoreRound(r store.Round, who string) (applied bool, err er
 	if r.Number != len(rounds)+1 {
 		return false, fmt.Errorf("round %d of %s: the database has %d rounds; round %d must come first", r.Number, tr.rec.Name, len(rounds), len(rounds)+1)
 	}
-	if _, err := d.storeRound(tr, r, func(store.Pairing) bool { return true }); err != nil {
+	nr, _, err := d.hubRound(tr, st, r, func(store.Pairing) bool { return true })
+	if err != nil {
 		return false, err
 	}
 	data := fmt.Sprintf("round %d of %s, paired %s", r.Number, tr.rec.Name, r.PairedAt.Format(time.DateTime))
-	if err := d.db.AddAction(&store.Action{Who: who, What: "restore-round", Why: "the hub's database was lost: the round is the one its pairings bucket keeps", Data: data, At: d.wall()}); err != nil {
+	nr.Paired = &store.Action{Who: who, What: "restore-round", Why: "the hub's database was lost: the round is the one its pairings bucket keeps", Data: data, At: d.wall()}
+	if err := d.db.CreateRound(nr); err != nil {
 		return false, err
 	}
 	d.log.Info("round restored", "tournament", tr.rec.Name, "round", r.Number, "by", who)

@@ -27,6 +27,9 @@ import (
 const (
 	AlertNoPairing = "no-pairing" // the next round cannot be paired
 	AlertBoardGone = "board-gone" // a round's game waits for its board
+	// AlertBoard: a board's driver cannot settle something about the
+	// game by itself (board.ErrAttention); its message says what.
+	AlertBoard = "board"
 )
 
 // errRoundIncomplete is returned by actions that need a complete round.
@@ -108,6 +111,20 @@ func (d *Director) tableWaits(t *Table, g *store.Game) {
 		d.log.Error("store alert", "err", err)
 	}
 	d.hub.Publish(Update{Kind: "alert", Table: t.ID, Game: g.ID, At: d.wall(), Data: a})
+}
+
+// boardTrouble tells the arbiter what the driver of the table's board
+// cannot settle by itself (an error marked board.ErrAttention).
+func (d *Director) boardTrouble(t *Table, err error) {
+	l := t.Live()
+	a := store.Alert{GameID: l.GameID, BoardID: t.ID, Kind: AlertBoard, At: d.wall(),
+		Where:   fmt.Sprintf("table %d (board %s)", t.Number, t.ID),
+		Message: err.Error(),
+		Advice:  "Go to the table: compare the board with the table's card, have the moves it misses entered from the scoresheet or the position set up as the card shows, and resolve the alert."}
+	if err := d.db.AddAlert(&a); err != nil {
+		d.log.Error("store alert", "err", err)
+	}
+	d.hub.Publish(Update{Kind: "alert", Table: t.ID, Game: l.GameID, At: d.wall(), Data: a})
 }
 
 // StartWaiting starts on its table, on the arbiter's word, the game of the
@@ -197,13 +214,13 @@ func roundsComplete(rounds []store.Round) bool {
 // players meet again who met in the earliest rounds possible: the last
 // resort when no valid pairing exists. The round is marked as such.
 func (d *Director) PairAllowingRematches(ctx context.Context, id uint64, who, why string) error {
-	return d.newRound(ctx, id, "pair-round-rematches", who, why, func(tr *tour, number int) (*plan, error) {
-		if strings.Contains(tr.rec.System, "round-robin") {
+	return d.newRound(ctx, id, "pair-round-rematches", who, why, func(tr *tour, st *store.TournamentState, number int) (*plan, error) {
+		if strings.Contains(st.Tournament.System, "round-robin") {
 			return nil, errors.New("a round robin has no rematches to allow")
 		}
 		var last error
 		for k := 2; k <= number; k++ {
-			pl, err := d.pair(tr, number, k)
+			pl, err := d.pair(tr, st, number, k)
 			if err == nil {
 				pl.how = "rematches"
 				pl.trace = fmt.Sprintf("Rematches allowed of games played before round %d (C1 relaxed by the chief arbiter).\n", k) + pl.trace
@@ -261,19 +278,13 @@ func ParseManual(text string) ([]ManualBoard, error) {
 // each board breaks (C1 rematch, C3 colours) are recorded with it and in
 // the audit log.
 func (d *Director) PairByHand(ctx context.Context, id uint64, boards []ManualBoard, who, why string) error {
-	return d.newRound(ctx, id, "pair-round-manual", who, why, func(tr *tour, number int) (*plan, error) {
-		players, err := d.db.Players(id)
-		if err != nil {
-			return nil, err
-		}
+	return d.newRound(ctx, id, "pair-round-manual", who, why, func(tr *tour, st *store.TournamentState, number int) (*plan, error) {
+		players := st.Players
 		known := map[int]store.Player{}
 		for _, p := range players {
 			known[p.ID] = p
 		}
-		t, err := d.TRF(id)
-		if err != nil {
-			return nil, err
-		}
+		t := trfOf(st)
 		pl := &plan{out: map[int]string{}, how: "manual", manual: map[[2]int]string{}}
 		seen := map[int]bool{}
 		var notes []string

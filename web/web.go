@@ -33,8 +33,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"arbiter/director"
 	"arbiter/export"
 )
@@ -103,9 +101,6 @@ type Config struct {
 	// Links, if set, returns the state of a multi-hall event's links
 	// (a hall's to the hub, or on the hub each hall's), for the console.
 	Links func() []Link
-	// Collectors are metrics of the daemon's other parts (a federation's
-	// links), served at /metrics with the site's and the event's.
-	Collectors []prometheus.Collector
 }
 
 // Link is the state of one hall's link to the hub of a multi-hall event,
@@ -149,7 +144,7 @@ func New(d *director.Director, cfg Config, log *slog.Logger) *Site {
 		closing:     make(chan struct{}), limit: newLoginLimit(), now: time.Now,
 		metricsAllow: loopback, feed: newLiveFeed(),
 	}
-	s.stats = newSiteMetrics(append([]prometheus.Collector{d.Collector()}, cfg.Collectors...)...)
+	s.stats = newSiteMetrics(d.Collector())
 	s.links = cfg.Links
 	s.reports = export.WithEvent(d, d.DB(), cfg.Event)
 	s.users = slices.Clone(cfg.Users)
@@ -202,9 +197,10 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	start := time.Now()
-	s.mux.ServeHTTP(w, r)
+	sw := &statusWriter{ResponseWriter: w}
+	s.mux.ServeHTTP(sw, r)
 	if h.Get("Content-Type") != "text/event-stream" { // streams are counted apart
-		s.stats.observe(r, time.Since(start))
+		s.stats.observe(r, sw.status(), time.Since(start))
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	bolt "go.etcd.io/bbolt"
 
 	"arbiter/demo"
@@ -46,6 +47,7 @@ type daemon struct {
 	fed       *federation.Node
 	raw       *store.RawLog
 	backupErr *atomic.Pointer[error]
+	backups   *backup.Metrics
 	site      *web.Site
 	// done is closed when the event is complete here, and doneMsg says so.
 	done    <-chan struct{}
@@ -121,14 +123,16 @@ func (s *daemon) newDirector() (func() error, error) {
 }
 
 // newPush sets up the live rounds pushed to broadcast services
-// (broadcast.push); runPush starts them once the web pages are up.
+// (broadcast.push); runPush starts them once the web pages are up. At the
+// stop, once the event's goroutines have ended and before the database
+// closes, it sends what is still pending (flushBroadcast).
 func (s *daemon) newPush() (func() error, error) {
-	push, err := broadcast.New(s.db, s.d.Name(), s.cfg.Broadcast.Push, s.log.With("part", "broadcast"))
+	push, err := broadcast.New(s.db, s.d.Name(), broadcastPushes(s.cfg), s.log.With("part", "broadcast"))
 	if err != nil {
 		return nil, withCode(exitConfig, err)
 	}
 	s.push = push
-	return nil, nil
+	return func() error { flushBroadcast(push, s.opts.out, s.log); return nil }, nil
 }
 
 func (s *daemon) runPush() (func() error, error) {
@@ -143,6 +147,7 @@ func (s *daemon) runPush() (func() error, error) {
 func (s *daemon) startBackups() (func() error, error) {
 	var last atomic.Pointer[error]
 	s.backupErr = &last
+	s.backups = backup.NewMetrics()
 	log := s.log.With("part", "backup")
 	if ln, err := backup.Listen(s.db); err != nil {
 		log.Warn("no backup socket: \"arbiter db backup\" will not work while the event runs", "err", err)
@@ -153,7 +158,7 @@ func (s *daemon) startBackups() (func() error, error) {
 	if b.Dir == "" {
 		return nil, nil
 	}
-	auto := &backup.Auto{DB: s.db, Dir: b.Dir, Every: b.Every, Keep: b.Keep, Now: time.Now, Log: log,
+	auto := &backup.Auto{DB: s.db, Dir: b.Dir, Every: b.Every, Keep: b.Keep, Now: time.Now, Log: log, Metrics: s.backups,
 		Failed: func(err error) {
 			if err == nil {
 				last.Store(nil)
@@ -240,7 +245,7 @@ func (s *daemon) startBoards() (func() error, error) {
 	var rawErr error
 	rawDone := make(chan struct{})
 	go func() { rawErr = s.raw.Run(s.ctx); close(rawDone) }()
-	stopped := func() error { <-rawDone; stop(); return rawErr }
+	stopped := func() error { <-rawDone; stop(); return stoppedUnstored(s.opts.out, s.log, s.db, s.d, s.raw, rawErr) }
 	if err := s.startDrivers(ports, !hub); err != nil {
 		return stopped, err
 	}
@@ -279,10 +284,15 @@ func (s *daemon) goroutines() (func() error, error) {
 // http.metrics_allow).
 func (s *daemon) startWeb() (func() error, error) {
 	wc := webConfig(s.cfg)
+	metrics := []prometheus.Collector{s.push.Collector(), s.backups, buildInfoMetric()}
 	if s.fed != nil {
-		wc.Links, wc.Collectors = fedLinks(s.fed), append(wc.Collectors, s.fed.Collector())
+		wc.Links = fedLinks(s.fed)
+		metrics = append(metrics, s.fed.Collector())
 	}
 	s.site = web.New(s.d, wc, s.log.With("part", "web"))
+	if err := s.site.RegisterMetrics(metrics...); err != nil {
+		return nil, err
+	}
 	s.site.Handle("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		err := health(s.db, s.raw, s.backupErr)
 		if err == nil && s.fed != nil {

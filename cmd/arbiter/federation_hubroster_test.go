@@ -35,8 +35,8 @@ func TestFederationHallTakesTheHubsPlayers(t *testing.T) {
 
 	says := []string{`the players of "Federated Open" differ from this hall's configuration`,
 		"player 1 is Player 01 at the hub, Player 02 here", "player 2 is Player 02 at the hub, Player 01 here", "this hall takes the hub's list"}
-	hall.waitAlert(t, console(t, hallURL), hallURL, says...)
-	hub.waitAlert(t, console(t, hubURL), hubURL, append([]string{"hall east: "}, says...)...)
+	hall.waitAlert(t, fedConsole(t, hallURL), hallURL, says...)
+	hub.waitAlert(t, fedConsole(t, hubURL), hubURL, append([]string{"hall east: "}, says...)...)
 	code, body := healthz(t, hallURL+"/")
 	assert.Equal(t, http.StatusOK, code, "a hall that took the hub's players plays on: %s", body)
 
@@ -105,7 +105,7 @@ func TestFederationHallWithOtherTournamentsRefused(t *testing.T) {
 	require.Equal(t, exitConfig, hall.exit(t), "the hall is refused")
 	says := []string{`tournament 1 is "Federated Open" (chess, swiss-dutch) at the hub but "Federated Open B" (chess, swiss-dutch) in this hall's configuration`}
 	assert.Contains(t, hall.log.String(), says[0])
-	hub.waitAlert(t, console(t, hubURL), hubURL, append([]string{"hall east: "}, says...)...)
+	hub.waitAlert(t, fedConsole(t, hubURL), hubURL, append([]string{"hall east: "}, says...)...)
 
 	hallDB, err := store.Open(filepath.Join(dir, "east.db"), &store.Options{ReadOnly: true})
 	require.NoError(t, err)

@@ -66,7 +66,7 @@ func TestFederationLinkVisible(t *testing.T) {
 	hallD.rounds, hallD.plies = 2, 60
 	hall := serveProc(t, hallD)
 	hallURL := hall.url(t)
-	hallC, hubC := console(t, hallURL), console(t, hubURL)
+	hallC, hubC := fedConsole(t, hallURL), fedConsole(t, hubURL)
 
 	for _, d := range []struct {
 		p   *proc

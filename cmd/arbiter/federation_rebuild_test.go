@@ -84,9 +84,9 @@ func testHubRebuilt(t *testing.T, storeLost bool) {
 		fresh := serveProc(t, hubD)
 		freshURL := fresh.url(t)
 		says := []string{"hall east has 2 rounds of tournament 1, the hub ", "start it with --rebuild"}
-		fresh.waitAlert(t, console(t, freshURL), freshURL, says...)
+		fresh.waitAlert(t, fedConsole(t, freshURL), freshURL, says...)
 		eastURL := hallProcs["east"].url(t)
-		hallProcs["east"].waitAlert(t, console(t, eastURL), eastURL, says...)
+		hallProcs["east"].waitAlert(t, fedConsole(t, eastURL), eastURL, says...)
 		require.Zero(t, fresh.stop(t))
 		require.NoError(t, os.Remove(filepath.Join(dir, "hub.db")))
 		require.NoError(t, os.RemoveAll(filepath.Join(dir, "nats-hub")))

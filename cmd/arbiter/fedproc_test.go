@@ -297,9 +297,9 @@ func waitListening(t *testing.T, p *proc, addr string) {
 	}, "nothing listens at %s", addr)
 }
 
-// console logs in to the console of the daemon at url as the test event's
+// fedConsole logs in to the console of the daemon at url as the test event's
 // arbiter, and returns the client that holds the session.
-func console(t *testing.T, url string) *http.Client {
+func fedConsole(t *testing.T, url string) *http.Client {
 	t.Helper()
 	jar, err := cookiejar.New(nil)
 	require.NoError(t, err)

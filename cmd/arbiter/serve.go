@@ -86,6 +86,9 @@ func serve(ctx context.Context, cfg *config.Config, opts serveOptions) error {
 	if err := checkWeb(cfg, log); err != nil {
 		return withCode(exitConfig, err)
 	}
+	if ps := cfg.PushTokenProblems(); len(ps) > 0 {
+		return withCode(exitConfig, &config.Error{Source: cfg.Source, Problems: ps})
+	}
 	for _, w := range cfg.Warnings() {
 		log.Warn("configuration warning", "problem", w.String())
 	}

@@ -1,17 +1,23 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/netip"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"arbiter/board"
 	"arbiter/demo"
 	"arbiter/director"
 	"arbiter/export"
+	"arbiter/internal/broadcast"
 	"arbiter/internal/config"
 	"arbiter/store"
 	"arbiter/web"
@@ -153,4 +159,31 @@ func loopbackListen(listen string) bool {
 	}
 	a, err := netip.ParseAddr(h)
 	return err == nil && a.Unmap().IsLoopback()
+}
+
+// broadcastPushes are the pushes of broadcast.push, each with its token
+// (token, or the variable token_env names).
+func broadcastPushes(cfg *config.Config) []broadcast.Push {
+	var out []broadcast.Push
+	for _, p := range cfg.Broadcast.Push {
+		out = append(out, broadcast.Push{URL: p.URL, Tournament: p.Tournament, Round: p.Round, Token: p.PushToken(), Format: p.Format})
+	}
+	return out
+}
+
+// flushBroadcast sends what the broadcast pushes have pending once the
+// event has stopped, for at most broadcast.DefaultFlushWait (a second
+// Ctrl-C or SIGTERM stops it at once), and says what it could not send.
+func flushBroadcast(push *broadcast.Pusher, out io.Writer, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), broadcast.DefaultFlushWait)
+	defer cancel()
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if n := len(push.Pending()); n > 0 {
+		fmt.Fprintf(out, "arbiter: sending %d broadcast rounds not yet accepted (up to %v; Ctrl-C again to stop now)\n", n, broadcast.DefaultFlushWait)
+	}
+	if err := push.Flush(ctx); err != nil {
+		log.Error("broadcast: rounds not sent before the stop", "err", err)
+		fmt.Fprintln(out, "arbiter:", err)
+	}
 }
