@@ -102,6 +102,11 @@ func runScenario(t *testing.T, file string) {
 	scenariotest.Run(t, file, scenariotest.Syntax{Expect: ">"}, func(c *scenariotest.Command) []scenariotest.Output {
 		sc.line = c.Line
 		sc.step(c.Text)
+		if sc.s != nil {
+			if err := arbiter.Consistent(sc.s); err != nil {
+				sc.fail("after %q: the session is inconsistent: %v", c.Text, err)
+			}
+		}
 		outs := make([]scenariotest.Output, len(sc.pending))
 		for i := range sc.pending {
 			outs[i] = scenariotest.Output{Line: sc.pending[i], Full: sc.full[i]}

@@ -24,11 +24,17 @@ import (
 func (s *Session) SetUnstored(from int, at time.Duration) []Output {
 	var out []Output
 	if from == 0 && s.lastUnstored() {
-		if t, err := s.currentTurn(); err == nil {
-			out, _ = s.judgeRetraction(out, t, at)
-		}
+		out = s.step(out, input{Event: Event{Kind: movesStored, At: at}})
 	}
 	s.unstored = from
+	return out
+}
+
+// storedChange judges, when the moves have been stored, a board that
+// shows the last move taken back or changed: as during the fault, it is
+// put back, charged to nobody (judgeRetraction, putBack).
+func (s *Session) storedChange(out []Output, at time.Duration) []Output {
+	out, _ = s.judgeRetraction(out, s.currentTurn(), at)
 	return out
 }
 
