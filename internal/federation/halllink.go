@@ -290,7 +290,7 @@ func (l *hallLink) raise() {
 		}
 		msg := fmt.Sprintf("the hub has not answered since this hall started at %s%s", l.started.Format("15:04:05"), why)
 		defer l.n.alert(store.Alert{Kind: KindLinkAlert, BoardID: "link:absent", Message: msg, At: time.Now(), Where: "link to the hub",
-			Advice: "is the hub running, and does hub_url name its leaf port (federation.leaf_listen) with this hall's name and password? The hall plays on meanwhile"})
+			Advice: "is the hub running, and does hub_url name its leaf port (federation.leaf_listen) with this hall's name and password, tls://… only if that port has a certificate? The hall plays on meanwhile"})
 	}
 	raise := l.alerts.news(now)
 	l.mu.Unlock()

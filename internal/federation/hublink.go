@@ -37,6 +37,7 @@ type hubLinks struct {
 
 	mu     sync.Mutex
 	halls  map[string]*hubHall // the configured halls and the strangers
+	anon   map[string]seen     // mistakes of links that gave no hall's name
 	alerts alerter             // by hall + ":" + key
 	absent map[string]bool     // halls alerted for never saying hello
 }
@@ -56,7 +57,7 @@ type hubHall struct {
 }
 
 func newHubLinks(n *Node) linker {
-	l := &hubLinks{n: n, started: time.Now(), halls: map[string]*hubHall{}, absent: map[string]bool{}}
+	l := &hubLinks{n: n, started: time.Now(), halls: map[string]*hubHall{}, anon: map[string]seen{}, absent: map[string]bool{}}
 	for _, h := range n.o.Halls {
 		l.hall(h).known = true
 	}
@@ -75,17 +76,31 @@ func (l *hubLinks) hall(h string) *hubHall {
 
 var (
 	authFailure = regexp.MustCompile(`^(\S+) - lid:\d+ - authentication error - User "([^"]*)"`)
+	authNoName  = regexp.MustCompile(`^(\S+) - lid:\d+ - authentication error$`)
+	tlsFailure  = regexp.MustCompile(`^(\S+) - lid:\d+ - TLS leafnode handshake error: (.*)$`)
 	duplicate   = regexp.MustCompile(`Duplicate Remote LeafNode Connection.*(?:user:|Remote: )([A-Za-z0-9_-]+)`)
 )
 
+// host is the host of a host:port address (the port changes at each try).
+func host(addr string) string {
+	if h, _, err := net.SplitHostPort(addr); err == nil {
+		return h
+	}
+	return addr
+}
+
 // hubMistake says what a line the hub's NATS server logged tells of a
-// mistake in a hall's link: the hall it is about (or "") and the mistake.
+// mistake in a hall's link: the hall it is about ("" for a link refused
+// before it gave a name) and the mistake (Key "" if none).
 func hubMistake(halls []string, line string) (string, Mistake) {
+	if m := authNoName.FindStringSubmatch(line); m != nil {
+		return "", Mistake{Key: "unnamed", Text: fmt.Sprintf("a daemon from %s was refused at the leaf port before it gave a hall's name: is its hub_url tls://… while the leaf port has no certificate (nats-leaf://… then)?", host(m[1]))}
+	}
+	if m := tlsFailure.FindStringSubmatch(line); m != nil {
+		return "", Mistake{Key: "tls", Text: fmt.Sprintf("a daemon from %s failed the TLS of the leaf port (%s): does its tls_ca hold the authority that signed the hub's certificate?", host(m[1]), m[2])}
+	}
 	if m := authFailure.FindStringSubmatch(line); m != nil {
-		from := m[1]
-		if host, _, err := net.SplitHostPort(from); err == nil {
-			from = host // the port changes at each try
-		}
+		from := host(m[1])
 		if slices.Contains(halls, m[2]) {
 			return m[2], Mistake{Key: "credentials", Text: fmt.Sprintf("hall %s tried to link with a wrong password (from %s): give it the password whose hash is its federation.hall_passwords", m[2], from)}
 		}
@@ -99,12 +114,16 @@ func hubMistake(halls []string, line string) (string, Mistake) {
 
 func (l *hubLinks) serverLine(_ slog.Level, line string) {
 	hall, m := hubMistake(l.n.o.Halls, line)
-	if hall == "" {
+	if m.Key == "" {
 		return
 	}
 	l.mu.Lock()
+	defer l.mu.Unlock()
+	if hall == "" {
+		l.anon[m.Key] = seen{m, time.Now()}
+		return
+	}
 	l.hall(hall).nats[m.Key] = seen{m, time.Now()}
-	l.mu.Unlock()
 }
 
 // took records that the hub stored (or refused for good) the fact at seq
@@ -279,6 +298,9 @@ func (l *hubLinks) problems(now time.Time) map[string][]Mistake {
 			out[name] = sortMistakes(ps)
 		}
 	}
+	if ps := fresh(l.anon, now); len(ps) > 0 {
+		out[""] = ps // under no hall's name
+	}
 	return out
 }
 
@@ -313,7 +335,11 @@ func (l *hubLinks) raise(now time.Time) {
 	l.mu.Unlock()
 	for _, a := range raise {
 		l.n.o.Log.Error("federation link: "+a.text, "hall", a.hall)
-		l.n.alert(store.Alert{Kind: KindLinkAlert, BoardID: "link:" + a.hall + ":" + a.key, Where: "hall " + a.hall,
+		where := "hall " + a.hall
+		if a.hall == "" {
+			where = "the hub's leaf port"
+		}
+		l.n.alert(store.Alert{Kind: KindLinkAlert, BoardID: "link:" + a.hall + ":" + a.key, Where: where,
 			Message: a.text, Advice: a.advice, At: now})
 	}
 }
