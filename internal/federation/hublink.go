@@ -1,6 +1,7 @@
 package federation
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -270,7 +271,9 @@ func (l *hubLinks) live(s *hubHall, now time.Time) []Hello {
 			out = append(out, s.hellos[id])
 		}
 	}
-	slices.SortFunc(out, func(a, b Hello) int { return a.Started.Compare(b.Started) })
+	slices.SortFunc(out, func(a, b Hello) int {
+		return cmp.Or(a.Started.Compare(b.Started), cmp.Compare(a.Host, b.Host), cmp.Compare(a.Instance, b.Instance))
+	})
 	return out
 }
 
