@@ -83,6 +83,8 @@ func TestFederationLinkVisible(t *testing.T) {
 		}, "%s's console does not show the link", d.p.name)
 	}
 
+	// Cut while a game is in play, so that facts keep coming in the hall.
+	hall.waitFor(t, func() bool { return roundInPlay(hallURL, 1) || roundInPlay(hallURL, 2) }, "no game in play in the hall")
 	link.Cut()
 	hall.waitFor(t, func() bool {
 		return metric(t, hallURL, "arbiter_federation_linked", "east") == 0 &&
