@@ -43,6 +43,7 @@ the event the file describes, on real boards.`,
 	f.String("database", "", "event database file (overrides event.database)")
 	f.String("log-level", "", "debug, info, warn or error (overrides log.level)")
 	f.BoolVar(&opts.exitWhenDone, "exit-when-done", false, "stop once every round of every tournament has a result")
+	f.BoolVar(&opts.rebuild, "rebuild", false, "a multi-hall event's hub whose database (or NATS store) was lost: rebuild it from the federation's streams, and say what was rebuilt")
 	return cmd
 }
 
@@ -54,6 +55,9 @@ type serveOptions struct {
 	flags   *pflag.FlagSet
 	// exitWhenDone stops the daemon once every round has a result.
 	exitWhenDone bool
+	// rebuild (a federation's hub) rebuilds the database from the
+	// federation's streams.
+	rebuild bool
 	// out receives what the user is told: the address, the end.
 	out io.Writer
 	// opened, if set, is given the database once it is open; started, if
