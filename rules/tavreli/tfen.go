@@ -129,18 +129,18 @@ func (p *tfenParser) parse() (*Board, error) {
 
 // fields splits the TFEN into its seven fields and returns each with its
 // byte offset.
-func (p *tfenParser) fields() ([]string, []int, error) {
+func (p *tfenParser) fields() ([]string, [7]int, error) {
+	var offs [7]int
 	fields := strings.Split(p.s, " ")
 	if len(fields) != 7 {
-		return nil, nil, &TFENError{Msg: fmt.Sprintf("want 7 fields separated by single spaces, have %d", len(fields))}
+		return nil, offs, &TFENError{Msg: fmt.Sprintf("want 7 fields separated by single spaces, have %d", len(fields))}
 	}
-	offs := make([]int, 7)
 	o := 0
 	for i, f := range fields {
 		offs[i] = o
 		o += len(f) + 1
 		if f == "" {
-			return nil, nil, fieldErr(i+1, "empty")
+			return nil, offs, fieldErr(i+1, "empty")
 		}
 	}
 	return fields, offs, nil
@@ -205,12 +205,21 @@ func (p *tfenParser) board(b *Board, f string, off int) error {
 				err = p.errAt(1, off+i, "rank %d covers more than 8 squares", rank+1)
 			}
 			i++
+		case file >= 8:
+			err = p.errAt(1, off+i, "rank %d covers more than 8 squares", rank+1)
 		case ch == '[':
-			i, err = p.stack(b, f, off, i, file, rank)
+			i, err = p.stack(b, f, off, i, sqOf(file, rank))
 			file++
 		default:
-			i, err = p.single(b, f, off, i, file, rank)
+			var pc Piece
+			var n int
+			if pc, n, err = p.token(f, off, i); err == nil {
+				if perr := b.push(sqOf(file, rank), pc); perr != nil {
+					err = p.errAt(1, off+i, "%v", perr)
+				}
+			}
 			file++
+			i += n
 		}
 	}
 	if err != nil {
@@ -239,12 +248,8 @@ func (p *tfenParser) nextRank(off int, rank, file *int) error {
 }
 
 // stack reads the bracketed stack "[...]" at f[i:], bottom piece first,
-// onto the square at file and rank, and returns the index after it.
-func (p *tfenParser) stack(b *Board, f string, off, i, file, rank int) (int, error) {
-	if file >= 8 {
-		return i, p.errAt(1, off+i, "rank %d covers more than 8 squares", rank+1)
-	}
-	sq := sqOf(file, rank)
+// onto sq, and returns the index after it.
+func (p *tfenParser) stack(b *Board, f string, off, i int, sq int8) (int, error) {
 	j := i + 1
 	for j < len(f) && f[j] != ']' {
 		pc, n, err := p.token(f, off, j)
@@ -263,22 +268,6 @@ func (p *tfenParser) stack(b *Board, f string, off, i, file, rank int) (int, err
 		return i, p.errAt(1, off+i, "empty stack []")
 	}
 	return j + 1, nil
-}
-
-// single reads the one-piece token at f[i:] onto the square at file and
-// rank, and returns the index after it.
-func (p *tfenParser) single(b *Board, f string, off, i, file, rank int) (int, error) {
-	if file >= 8 {
-		return i, p.errAt(1, off+i, "rank %d covers more than 8 squares", rank+1)
-	}
-	pc, n, err := p.token(f, off, i)
-	if err != nil {
-		return i, err
-	}
-	if err := b.push(sqOf(file, rank), pc); err != nil {
-		return i, p.errAt(1, off+i, "%v", err)
-	}
-	return i + n, nil
 }
 
 // token reads one piece token at f[i:], returning it and its length.
@@ -381,38 +370,30 @@ func (a Array) validate(b *Board, mode Mode) error {
 func validateStacks(b *Board) error {
 	var volkhv [2]int
 	for sq := int8(0); sq < numSquares; sq++ {
-		if err := b.validateStack(sq, &volkhv); err != nil {
-			return err
+		t := b.top[sq]
+		if t == 0 {
+			continue
+		}
+		tc := b.color(t)
+		for p := t; p != 0; p = b.below[p] {
+			if b.role(p) == Volkhv {
+				volkhv[b.color(p)]++
+				if p != t {
+					return fieldErr(1, "%s: a Volkhv must be the top piece of its square", squareName(sq))
+				}
+			}
+			if b.color(p) != tc && b.mark[p] != NoRole && b.role(p) != Ratnik {
+				return fieldErr(1, "%s: promoted piece %s is a captive (it would have been demoted)", squareName(sq), b.piece(p))
+			}
+		}
+		if b.role(t) == Ratnik && rankOf(sq) == lastRank(tc) {
+			return fieldErr(1, "%s: unpromoted Ratnik on top on its last rank", squareName(sq))
 		}
 	}
 	for c, n := range volkhv {
 		if n != 1 {
 			return fieldErr(1, "%d %s Volkhvs, want exactly one", n, sideName(rules.Color(c)))
 		}
-	}
-	return nil
-}
-
-// validateStack checks the stack on sq and counts its Volkhvs by colour.
-func (b *Board) validateStack(sq int8, volkhv *[2]int) error {
-	t := b.top[sq]
-	if t == 0 {
-		return nil
-	}
-	tc := b.color(t)
-	for p := t; p != 0; p = b.below[p] {
-		if b.role(p) == Volkhv {
-			volkhv[b.color(p)]++
-			if p != t {
-				return fieldErr(1, "%s: a Volkhv must be the top piece of its square", squareName(sq))
-			}
-		}
-		if b.color(p) != tc && b.mark[p] != NoRole && b.role(p) != Ratnik {
-			return fieldErr(1, "%s: promoted piece %s is a captive (it would have been demoted)", squareName(sq), b.piece(p))
-		}
-	}
-	if b.role(t) == Ratnik && rankOf(sq) == lastRank(tc) {
-		return fieldErr(1, "%s: unpromoted Ratnik on top on its last rank", squareName(sq))
 	}
 	return nil
 }
