@@ -374,6 +374,39 @@ func (hp *headerParser) start() error {
 	return nil
 }
 
+// position settles the start position once the headers are over and
+// returns it.
+func (hp *headerParser) position() (*shogi.Position, error) {
+	if err := hp.start(); err != nil {
+		return nil, err
+	}
+	return hp.r.startPosition()
+}
+
+// ignoredLine reports whether a KIF or KI2 line carries nothing: blank, a
+// #comment or an &annotation.
+func ignoredLine(l string) bool {
+	return strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "&")
+}
+
+// isVariation reports whether a KIF or KI2 line starts a variation
+// (変化), where the main line ends.
+func isVariation(l string) bool {
+	return strings.HasPrefix(l, "変化：") || strings.HasPrefix(l, "変化:")
+}
+
+// addComment adds a comment line to the terminal event (toEnd) or else to
+// the last move, if there is one.
+func (r *Record) addComment(toEnd bool, text string) {
+	if toEnd {
+		r.End.Comment = joinComment(r.End.Comment, text)
+		return
+	}
+	if n := len(r.Moves); n > 0 {
+		r.Moves[n-1].Comment = joinComment(r.Moves[n-1].Comment, text)
+	}
+}
+
 var (
 	reKIFTime = regexp.MustCompile(`\(\s*(\d+):(\d+)(?:\s*/\s*(\d+):(\d+):(\d+))?\s*\)\s*\+?\s*$`)
 	reKIFPly  = regexp.MustCompile(`^\s*(\d+)\s+(.*)$`)
@@ -387,127 +420,163 @@ func ReadKIF(data []byte) (*Record, error) {
 	if err != nil {
 		return nil, &LineError{"kif", 1, err}
 	}
-	r := &Record{}
-	hp := headerParser{r: r}
-	var pos *shogi.Position
-	ply0 := 0 // number of the line before the first move
-	ended := false
-	fail := func(i int, err error) (*Record, error) { return nil, &LineError{"kif", i + 1, err} }
+	kr := &kifReader{r: &Record{}}
+	kr.hp.r = kr.r
 	for i, raw := range lines {
-		l := strings.TrimRight(raw, " \t")
-		switch {
-		case strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "&"):
-			continue
-		case strings.HasPrefix(l, "変化："), strings.HasPrefix(l, "変化:"):
-			return r, nil
-		case strings.HasPrefix(l, "*"):
-			text := strings.TrimPrefix(l, "*")
-			switch {
-			case pos == nil:
-			case ended:
-				r.End.Comment = joinComment(r.End.Comment, text)
-			case len(r.Moves) > 0:
-				rm := &r.Moves[len(r.Moves)-1]
-				rm.Comment = joinComment(rm.Comment, text)
-			}
-			continue
-		case strings.HasPrefix(l, "まで"):
-			if pos == nil {
-				return fail(i, errors.New("summary line before any move"))
-			}
-			t, ok := parseSummary(l, pos.Turn())
-			if !ok {
-				return fail(i, fmt.Errorf("bad summary line %q", l))
-			}
-			if !ended || (r.End.Kind == t.Kind && r.End.Side != t.Side) {
-				// The summary names the loser of a resignation out of turn.
-				tm, cm := r.End.Time, r.End.Comment
-				r.End = t
-				r.End.Time, r.End.Comment = tm, cm
-			}
-			continue
+		stop, err := kr.line(strings.TrimRight(raw, " \t"))
+		if err != nil {
+			return nil, &LineError{"kif", i + 1, err}
 		}
-		if pos == nil {
-			if strings.HasPrefix(l, "手数----") || strings.HasPrefix(l, "手数-") {
-				if err := hp.start(); err != nil {
-					return fail(i, err)
-				}
-				if pos, err = r.startPosition(); err != nil {
-					return fail(i, err)
-				}
-				continue
-			}
-			if k, v, ok := cutHeader(l); ok && k == "手数" {
-				if n, err := strconv.Atoi(width.Narrow.String(strings.TrimPrefix(v, "＝"))); err == nil {
-					ply0 = n
-				}
-				continue
-			}
-			if strings.HasPrefix(strings.TrimSpace(l), "手数＝") {
-				n, err := strconv.Atoi(width.Narrow.String(strings.TrimPrefix(strings.TrimSpace(l), "手数＝")))
-				if err != nil {
-					return fail(i, fmt.Errorf("bad move count %q", l))
-				}
-				ply0 = n
-				continue
-			}
-			if ok, err := hp.line(l); err != nil {
-				return fail(i, err)
-			} else if ok {
-				continue
-			}
-			if !reKIFPly.MatchString(l) {
-				return fail(i, fmt.Errorf("unexpected line %q", l))
-			}
-			// Moves without the separator line.
-			if err := hp.start(); err != nil {
-				return fail(i, err)
-			}
-			if pos, err = r.startPosition(); err != nil {
-				return fail(i, err)
-			}
+		if stop {
+			return kr.r, nil
 		}
-		m := reKIFPly.FindStringSubmatch(l)
-		if m == nil {
-			return fail(i, fmt.Errorf("want a move line \"ply move (time)\", got %q", l))
-		}
-		if ended {
-			return fail(i, fmt.Errorf("move after the terminal line: %q", l))
-		}
-		n, err := strconv.Atoi(m[1])
-		if err != nil || (n != len(r.Moves)+1 && n != ply0+len(r.Moves)+1) {
-			return fail(i, fmt.Errorf("move number %s, want %d", m[1], len(r.Moves)+1))
-		}
-		body := m[2]
-		var used time.Duration
-		if tm := reKIFTime.FindStringSubmatchIndex(body); tm != nil {
-			mm, _ := strconv.Atoi(body[tm[2]:tm[3]])
-			ss, _ := strconv.Atoi(body[tm[4]:tm[5]])
-			if ss >= 60 {
-				return fail(i, fmt.Errorf("bad time %q: seconds over 59", body[tm[0]:]))
-			}
-			used = time.Duration(mm)*time.Minute + time.Duration(ss)*time.Second
-			body = body[:tm[0]]
-		}
-		body = strings.TrimRight(body, " \t+")
-		if t, ok := parseTerminalWord(body, pos.Turn()); ok {
-			t.Time = used
-			r.End = t
-			ended = true
-			continue
-		}
-		var mv shogi.Move
-		if pos, mv, err = playText(pos, body); err != nil {
-			return fail(i, fmt.Errorf("move %d: %w", len(r.Moves)+1, err))
-		}
-		r.Moves = append(r.Moves, RecordMove{USI: mv.String(), Time: used})
 	}
-	if pos == nil {
-		if err := hp.start(); err != nil {
+	if kr.pos == nil {
+		if err := kr.hp.start(); err != nil {
 			return nil, &LineError{"kif", len(lines), err}
 		}
 	}
-	return r, nil
+	return kr.r, nil
+}
+
+// kifReader is the KIF reader's progress through a file: the headers
+// until the moves begin (pos set), then the moves until the terminal line
+// (ended).
+type kifReader struct {
+	r     *Record
+	hp    headerParser
+	pos   *shogi.Position
+	ply0  int // number of the line before the first move
+	ended bool
+}
+
+// line takes the line l, trailing blanks cut, and reports whether the
+// record stops there (at a variation).
+func (kr *kifReader) line(l string) (stop bool, err error) {
+	switch {
+	case ignoredLine(l):
+		return false, nil
+	case isVariation(l):
+		return true, nil
+	case strings.HasPrefix(l, "*"):
+		kr.r.addComment(kr.ended, strings.TrimPrefix(l, "*"))
+		return false, nil
+	case strings.HasPrefix(l, "まで"):
+		return false, kr.summary(l)
+	}
+	if kr.pos == nil {
+		isMove, err := kr.header(l)
+		if err != nil || !isMove {
+			return false, err
+		}
+	}
+	return false, kr.move(l)
+}
+
+// summary takes the summary line l ("まで…"), which settles the terminal
+// event unless the terminal line did.
+func (kr *kifReader) summary(l string) error {
+	if kr.pos == nil {
+		return errors.New("summary line before any move")
+	}
+	t, ok := parseSummary(l, kr.pos.Turn())
+	if !ok {
+		return fmt.Errorf("bad summary line %q", l)
+	}
+	if !kr.ended || (kr.r.End.Kind == t.Kind && kr.r.End.Side != t.Side) {
+		// The summary names the loser of a resignation out of turn.
+		tm, cm := kr.r.End.Time, kr.r.End.Comment
+		kr.r.End = t
+		kr.r.End.Time, kr.r.End.Comment = tm, cm
+	}
+	return nil
+}
+
+// header takes a line l before the moves: a header, a board diagram line,
+// the move count, the separator line that starts the moves, or the first
+// move line (reported) when there is no separator.
+func (kr *kifReader) header(l string) (isMove bool, err error) {
+	if strings.HasPrefix(l, "手数-") {
+		return false, kr.begin()
+	}
+	if k, v, ok := cutHeader(l); ok && k == "手数" {
+		if n, err := strconv.Atoi(width.Narrow.String(strings.TrimPrefix(v, "＝"))); err == nil {
+			kr.ply0 = n
+		}
+		return false, nil
+	}
+	if v, ok := strings.CutPrefix(strings.TrimSpace(l), "手数＝"); ok {
+		n, err := strconv.Atoi(width.Narrow.String(v))
+		if err != nil {
+			return false, fmt.Errorf("bad move count %q", l)
+		}
+		kr.ply0 = n
+		return false, nil
+	}
+	if ok, err := kr.hp.line(l); err != nil || ok {
+		return false, err
+	}
+	if !reKIFPly.MatchString(l) {
+		return false, fmt.Errorf("unexpected line %q", l)
+	}
+	// Moves without the separator line.
+	return true, kr.begin()
+}
+
+// begin settles the start position: the moves begin.
+func (kr *kifReader) begin() error {
+	pos, err := kr.hp.position()
+	kr.pos = pos
+	return err
+}
+
+// move takes a move line l: "ply move (time)", or the terminal line in
+// its place.
+func (kr *kifReader) move(l string) error {
+	m := reKIFPly.FindStringSubmatch(l)
+	if m == nil {
+		return fmt.Errorf("want a move line \"ply move (time)\", got %q", l)
+	}
+	if kr.ended {
+		return fmt.Errorf("move after the terminal line: %q", l)
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil || (n != len(kr.r.Moves)+1 && n != kr.ply0+len(kr.r.Moves)+1) {
+		return fmt.Errorf("move number %s, want %d", m[1], len(kr.r.Moves)+1)
+	}
+	body, used, err := cutKIFTime(m[2])
+	if err != nil {
+		return err
+	}
+	if t, ok := parseTerminalWord(body, kr.pos.Turn()); ok {
+		t.Time = used
+		kr.r.End = t
+		kr.ended = true
+		return nil
+	}
+	pos, mv, err := playText(kr.pos, body)
+	if err != nil {
+		return fmt.Errorf("move %d: %w", len(kr.r.Moves)+1, err)
+	}
+	kr.pos = pos
+	kr.r.Moves = append(kr.r.Moves, RecordMove{USI: mv.String(), Time: used})
+	return nil
+}
+
+// cutKIFTime cuts the time, "( m:ss/hh:mm:ss)", off the end of a move
+// line's body and returns the move and the time it took.
+func cutKIFTime(body string) (string, time.Duration, error) {
+	var used time.Duration
+	if tm := reKIFTime.FindStringSubmatchIndex(body); tm != nil {
+		mm, _ := strconv.Atoi(body[tm[2]:tm[3]])
+		ss, _ := strconv.Atoi(body[tm[4]:tm[5]])
+		if ss >= 60 {
+			return "", 0, fmt.Errorf("bad time %q: seconds over 59", body[tm[0]:])
+		}
+		used = time.Duration(mm)*time.Minute + time.Duration(ss)*time.Second
+		body = body[:tm[0]]
+	}
+	return strings.TrimRight(body, " \t+"), used, nil
 }
 
 func joinComment(a, b string) string {
