@@ -197,57 +197,86 @@ func (br *bodReader) line(l string) (bool, error) {
 	if br.b == nil {
 		br.b = shogi.NewBoard()
 	}
+	var err error
 	switch {
 	case strings.HasPrefix(l, "|"):
-		if br.rows >= 9 {
-			return true, errors.New("board diagram has more than 9 ranks")
-		}
-		rs := []rune(strings.TrimPrefix(l, "|"))
-		for f := range 9 {
-			if len(rs) < 2*f+2 {
-				return true, fmt.Errorf("board diagram rank %d: too short", br.rows+1)
-			}
-			mark, name := rs[2*f], string(rs[2*f+1])
-			if name == "・" {
-				continue
-			}
-			t, rest, ok := shogi.ParseKIFPiece(name)
-			if !ok || rest != "" {
-				return true, fmt.Errorf("board diagram rank %d file %d: unknown piece %q", br.rows+1, 9-f, name)
-			}
-			c := rules.First
-			if mark == 'v' || mark == 'V' {
-				c = rules.Second
-			}
-			if err := br.b.Put(shogi.SquareAt(9-f, br.rows+1), shogi.MakePiece(c, t)); err != nil {
-				return true, fmt.Errorf("board diagram: %w", err)
-			}
-		}
-		br.rows++
+		err = br.rank(strings.TrimPrefix(l, "|"))
 	case strings.HasPrefix(l, "+---") || strings.HasPrefix(strings.TrimSpace(l), "９ ８") || strings.HasPrefix(strings.TrimSpace(l), "9 8"):
+		// A frame or the file numbers.
 	case strings.HasSuffix(l, "手番") && len([]rune(l)) <= 4:
-		c, _, ok := parseJapaneseSide(l)
-		if !ok {
-			return true, fmt.Errorf("bad side to move %q", l)
-		}
-		br.turnW = c == rules.Second
+		err = br.turn(l)
 	case strings.Contains(l, "の持駒"):
-		c, rest, ok := parseJapaneseSide(l)
-		if !ok {
-			return true, fmt.Errorf("bad hand line %q", l)
-		}
-		_, v, ok := cutHeader(rest)
-		if !ok {
-			return true, fmt.Errorf("bad hand line %q", l)
-		}
-		if err := parseBODHand(br.b, c, v); err != nil {
-			return true, err
-		}
+		err = br.hand(l)
 	default:
 		return false, nil
 	}
+	if err != nil {
+		return true, err
+	}
 	br.used = true
 	return true, nil
+}
+
+// rank takes the next rank of the diagram, its line without the '|' that
+// starts it.
+func (br *bodReader) rank(row string) error {
+	if br.rows >= 9 {
+		return errors.New("board diagram has more than 9 ranks")
+	}
+	rs := []rune(row)
+	for f := range 9 {
+		if len(rs) < 2*f+2 {
+			return fmt.Errorf("board diagram rank %d: too short", br.rows+1)
+		}
+		if err := br.cell(9-f, rs[2*f], string(rs[2*f+1])); err != nil {
+			return err
+		}
+	}
+	br.rows++
+	return nil
+}
+
+// cell puts on file file of the rank being read the piece that name and
+// mark ('v' for gote's) give, nothing for ・.
+func (br *bodReader) cell(file int, mark rune, name string) error {
+	if name == "・" {
+		return nil
+	}
+	t, rest, ok := shogi.ParseKIFPiece(name)
+	if !ok || rest != "" {
+		return fmt.Errorf("board diagram rank %d file %d: unknown piece %q", br.rows+1, file, name)
+	}
+	c := rules.First
+	if mark == 'v' || mark == 'V' {
+		c = rules.Second
+	}
+	if err := br.b.Put(shogi.SquareAt(file, br.rows+1), shogi.MakePiece(c, t)); err != nil {
+		return fmt.Errorf("board diagram: %w", err)
+	}
+	return nil
+}
+
+// turn takes the side-to-move line, 先手番 or 後手番.
+func (br *bodReader) turn(l string) error {
+	c, _, ok := parseJapaneseSide(l)
+	if !ok {
+		return fmt.Errorf("bad side to move %q", l)
+	}
+	br.turnW = c == rules.Second
+	return nil
+}
+
+// hand takes a hand line, "先手の持駒：…".
+func (br *bodReader) hand(l string) error {
+	c, rest, ok := parseJapaneseSide(l)
+	if !ok {
+		return fmt.Errorf("bad hand line %q", l)
+	}
+	_, v, ok := cutHeader(rest)
+	if !ok {
+		return fmt.Errorf("bad hand line %q", l)
+	}
+	return parseBODHand(br.b, c, v)
 }
 
 func parseBODHand(b *shogi.Board, c rules.Color, s string) error {
@@ -313,50 +342,94 @@ func (hp *headerParser) line(l string) (bool, error) {
 	if !ok || k == "" || strings.ContainsAny(k, " \t") {
 		return false, nil
 	}
+	return true, hp.header(k, v)
+}
+
+// header takes the header k：v. A header without a field of Meta, or a
+// time limit that does not read as one, is kept in Meta.Extra.
+func (hp *headerParser) header(k, v string) error {
 	m := &hp.r.Meta
+	if f := m.kifText(k); f != nil {
+		*f = v
+		return nil
+	}
+	if f := m.kifTime(k); f != nil {
+		m.setTime(f, k, v)
+		return nil
+	}
+	if f := m.kifDuration(k); f != nil {
+		if d, ok := parseJapaneseDuration(v); ok {
+			*f = d
+			return nil
+		}
+	}
+	switch k {
+	case "手合割":
+		return hp.handicap(v)
+	case "手数":
+		return nil
+	}
+	m.Extra = append(m.Extra, Header{k, v})
+	return nil
+}
+
+// handicap takes the 手合割 header: a named start position, or その他
+// (other) for the board diagram to give.
+func (hp *headerParser) handicap(v string) error {
+	s, ok := shogi.Handicaps[v]
+	switch {
+	case ok:
+		hp.r.Start = s
+	case v != "その他":
+		return fmt.Errorf("unknown 手合割 %q", v)
+	}
+	return nil
+}
+
+// kifText returns the text field of m that the KIF header k fills, nil
+// for a key of another kind.
+func (m *Meta) kifText(k string) *string {
+	switch k {
+	case "棋戦":
+		return &m.Event
+	case "場所":
+		return &m.Site
+	case "先手", "下手":
+		return &m.Sente
+	case "後手", "上手":
+		return &m.Gote
+	case "戦型":
+		return &m.Opening
+	case "備考":
+		return &m.Note
+	}
+	return nil
+}
+
+// kifTime returns the instant field of m that the KIF header k fills, nil
+// for a key of another kind.
+func (m *Meta) kifTime(k string) *time.Time {
 	switch k {
 	case "開始日時":
-		m.setTime(&m.StartTime, k, v)
+		return &m.StartTime
 	case "終了日時":
-		m.setTime(&m.EndTime, k, v)
-	case "棋戦":
-		m.Event = v
-	case "場所":
-		m.Site = v
-	case "先手", "下手":
-		m.Sente = v
-	case "後手", "上手":
-		m.Gote = v
-	case "戦型":
-		m.Opening = v
-	case "備考":
-		m.Note = v
-	case "手合割":
-		s, ok := shogi.Handicaps[v]
-		if !ok {
-			if v == "その他" {
-				return true, nil
-			}
-			return true, fmt.Errorf("unknown 手合割 %q", v)
-		}
-		hp.r.Start = s
-	case "持ち時間", "秒読み", "加算時間":
-		d, ok := parseJapaneseDuration(v)
-		switch {
-		case !ok:
-			m.Extra = append(m.Extra, Header{k, v})
-		case k == "持ち時間":
-			m.MainTime = d
-		case k == "秒読み":
-			m.Byoyomi = d
-		default:
-			m.Increment = d
-		}
-	case "手数":
-	default:
-		m.Extra = append(m.Extra, Header{k, v})
+		return &m.EndTime
 	}
-	return true, nil
+	return nil
+}
+
+// kifDuration returns the time-limit field of m that the KIF header k
+// fills, nil for a key of another kind.
+func (m *Meta) kifDuration(k string) *time.Duration {
+	switch k {
+	case "持ち時間":
+		return &m.MainTime
+	case "秒読み":
+		return &m.Byoyomi
+	case "加算時間":
+		return &m.Increment
+	}
+	return nil
 }
 
 // start settles the start position once the headers are over.
