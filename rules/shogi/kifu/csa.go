@@ -24,21 +24,42 @@ func WriteCSA(r *Record) (string, error) {
 		return "", err
 	}
 	var sb strings.Builder
-	line := func(s string) {
-		sb.WriteString(s)
-		sb.WriteByte('\n')
+	writeCSAMeta(&sb, r.Meta)
+	start := pos[0].Board()
+	if pi, ok := csaHandicap(start); ok {
+		writeLine(&sb, pi)
+	} else {
+		writeCSABoard(&sb, start)
 	}
-	m := r.Meta
-	line("V2.2")
+	writeLine(&sb, csaSign(start.Turn()))
+	for i, rm := range r.Moves {
+		writeLine(&sb, pos[i].CSAMove(moves[i]))
+		writeLine(&sb, "T"+strconv.FormatInt(seconds(rm.Time), 10))
+		writeComment(&sb, "'*", rm.Comment)
+	}
+	writeCSAEnd(&sb, r.End, pos[len(pos)-1].Turn())
+	return sb.String(), nil
+}
+
+// writeLine writes s and a newline.
+func writeLine(sb *strings.Builder, s string) {
+	sb.WriteString(s)
+	sb.WriteByte('\n')
+}
+
+// writeCSAMeta writes the version, the names, the $ headers, the
+// increment and the note of a CSA record.
+func writeCSAMeta(sb *strings.Builder, m Meta) {
+	writeLine(sb, "V2.2")
 	if m.Sente != "" {
-		line("N+" + oneline.Clean(m.Sente))
+		writeLine(sb, "N+"+oneline.Clean(m.Sente))
 	}
 	if m.Gote != "" {
-		line("N-" + oneline.Clean(m.Gote))
+		writeLine(sb, "N-"+oneline.Clean(m.Gote))
 	}
 	h := func(k, v string) {
 		if v = oneline.Clean(v); v != "" {
-			line("$" + k + ":" + v)
+			writeLine(sb, "$"+k+":"+v)
 		}
 	}
 	h("EVENT", m.Event)
@@ -54,37 +75,31 @@ func WriteCSA(r *Record) (string, error) {
 		h("TIME_LIMIT", fmt.Sprintf("%02d:%02d+%02d", mt/3600, mt/60%60, seconds(m.Byoyomi)))
 	}
 	if m.Increment > 0 {
-		line(fmt.Sprintf("'Fischer increment %d s", seconds(m.Increment)))
+		writeLine(sb, fmt.Sprintf("'Fischer increment %d s", seconds(m.Increment)))
 	}
 	h("OPENING", m.Opening)
-	writeComment(&sb, "'", m.Note)
-	start := pos[0].Board()
-	if pi, ok := csaHandicap(start); ok {
-		line(pi)
-	} else {
-		writeCSABoard(&sb, start)
+	writeComment(sb, "'", m.Note)
+}
+
+// writeCSAEnd writes the terminal event end, turn being the side to move
+// at the end: its comment, the winner when the event is not by the side
+// to move, and its special line.
+func writeCSAEnd(sb *strings.Builder, end Terminal, turn rules.Color) {
+	sp := csaSpecial(end, turn)
+	if sp == "" {
+		return
 	}
-	line(csaSign(start.Turn()))
-	for i, rm := range r.Moves {
-		line(pos[i].CSAMove(moves[i]))
-		line("T" + strconv.FormatInt(seconds(rm.Time), 10))
-		writeComment(&sb, "'*", rm.Comment)
-	}
-	turn := pos[len(pos)-1].Turn()
-	if sp := csaSpecial(r.End, turn); sp != "" {
-		writeComment(&sb, "'", r.End.Comment)
-		if r.End.Side != turn {
-			// The event is not by the side to move: say who won.
-			switch r.End.Kind {
-			case Resign, TimeUp:
-				line("'winner:" + csaSign(r.End.Side.Other()))
-			case EnteringKingWin:
-				line("'winner:" + csaSign(r.End.Side))
-			}
+	writeComment(sb, "'", end.Comment)
+	if end.Side != turn {
+		// The event is not by the side to move: say who won.
+		switch end.Kind {
+		case Resign, TimeUp:
+			writeLine(sb, "'winner:"+csaSign(end.Side.Other()))
+		case EnteringKingWin:
+			writeLine(sb, "'winner:"+csaSign(end.Side))
 		}
-		line(sp)
 	}
-	return sb.String(), nil
+	writeLine(sb, sp)
 }
 
 func csaSpecial(t Terminal, turn rules.Color) string {
