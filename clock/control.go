@@ -142,24 +142,36 @@ func (c Control) Validate() error {
 		}
 		return nil
 	case Hourglass:
-		if len(c.Stages) != 1 {
-			return fmt.Errorf("hourglass control needs exactly one stage, has %d", len(c.Stages))
-		}
-		st := c.Stages[0]
-		if st.Moves != 0 || st.Method != NoBonus || st.Bonus != 0 || st.Unit != 0 || st.Rounding != Truncate {
-			return errors.New("hourglass stage takes only a base time")
-		}
-		if st.Base <= 0 || st.Base > maxDuration {
-			return fmt.Errorf("hourglass time %v out of range", st.Base)
-		}
-		if c.Overtime.Kind != NoOvertime {
-			return errors.New("hourglass control has overtime")
-		}
-		return nil
+		return c.validateHourglass()
 	case Standard:
-	default:
-		return fmt.Errorf("unknown control kind %d", c.Kind)
+		return c.validateStandard()
 	}
+	return fmt.Errorf("unknown control kind %d", c.Kind)
+}
+
+// validateHourglass validates an hourglass control: one stage of base
+// time only.
+func (c Control) validateHourglass() error {
+	if len(c.Stages) != 1 {
+		return fmt.Errorf("hourglass control needs exactly one stage, has %d", len(c.Stages))
+	}
+	st := c.Stages[0]
+	if st != (Stage{Base: st.Base}) {
+		return errors.New("hourglass stage takes only a base time")
+	}
+	if st.Base <= 0 || st.Base > maxDuration {
+		return fmt.Errorf("hourglass time %v out of range", st.Base)
+	}
+	if c.Overtime.Kind != NoOvertime {
+		return errors.New("hourglass control has overtime")
+	}
+	return nil
+}
+
+// validateStandard validates a standard control: stages, the last of
+// them for the rest of the game when there is overtime, and some time to
+// start with.
+func (c Control) validateStandard() error {
 	if len(c.Stages) == 0 {
 		return errors.New("control has no stages")
 	}
@@ -185,16 +197,35 @@ func (c Control) Validate() error {
 	return nil
 }
 
+// within reports whether lo ≤ v ≤ hi.
+func within[T int | time.Duration](v, lo, hi T) bool { return lo <= v && v <= hi }
+
 func (st Stage) validate() error {
-	if st.Moves < 0 || st.Moves > maxCount {
+	switch {
+	case !within(st.Moves, 0, maxCount):
 		return fmt.Errorf("move quota %d out of range", st.Moves)
-	}
-	if st.Base < 0 || st.Base > maxDuration {
+	case !within(st.Base, 0, maxDuration):
 		return fmt.Errorf("base time %v out of range", st.Base)
-	}
-	if st.Bonus < 0 || st.Bonus > maxDuration {
+	case !within(st.Bonus, 0, maxDuration):
 		return fmt.Errorf("bonus %v out of range", st.Bonus)
 	}
+	if err := st.validateBonus(); err != nil {
+		return err
+	}
+	switch {
+	case !within(st.Unit, 0, maxDuration):
+		return fmt.Errorf("charge unit %v out of range", st.Unit)
+	case st.Rounding > Nearest:
+		return fmt.Errorf("unknown rounding %d", st.Rounding)
+	case st.Unit == 0 && st.Rounding != Truncate:
+		return errors.New("rounding without a charge unit")
+	}
+	return nil
+}
+
+// validateBonus checks that the stage has a bonus if and only if it has
+// a bonus method.
+func (st Stage) validateBonus() error {
 	switch st.Method {
 	case NoBonus:
 		if st.Bonus != 0 {
@@ -207,15 +238,6 @@ func (st Stage) validate() error {
 	default:
 		return fmt.Errorf("unknown bonus method %d", st.Method)
 	}
-	if st.Unit < 0 || st.Unit > maxDuration {
-		return fmt.Errorf("charge unit %v out of range", st.Unit)
-	}
-	if st.Rounding > Nearest {
-		return fmt.Errorf("unknown rounding %d", st.Rounding)
-	}
-	if st.Unit == 0 && st.Rounding != Truncate {
-		return errors.New("rounding without a charge unit")
-	}
 	return nil
 }
 
@@ -225,39 +247,56 @@ func (o Overtime) validate() error {
 		if o != (Overtime{}) {
 			return errors.New("parameters without an overtime kind")
 		}
+		return nil
 	case Byoyomi:
-		if o.Periods < 1 || o.Periods > maxCount {
-			return fmt.Errorf("byoyomi period count %d out of range", o.Periods)
-		}
-		if o.Period <= 0 || o.Period > maxDuration {
-			return fmt.Errorf("byoyomi period %v out of range", o.Period)
-		}
-		if o.Units < 0 || o.Units > maxCount {
-			return fmt.Errorf("thinking unit count %d out of range", o.Units)
-		}
-		if (o.Units == 0) != (o.Unit == 0) || o.Unit < 0 || o.Unit > maxDuration {
-			return fmt.Errorf("thinking units %d of %v are inconsistent", o.Units, o.Unit)
-		}
-		if o.Moves != 0 || o.Step != 0 || o.Block != 0 || o.Carry || o.FromNextMove {
-			return errors.New("byoyomi with Canadian parameters")
-		}
+		return o.validateByoyomi()
 	case Canadian:
-		if o.Moves < 1 || o.Moves > maxCount || o.Step < 0 || o.Step > maxCount {
-			//lint:ignore ST1005 Canadian is a proper noun
-			return fmt.Errorf("Canadian moves %d (+%d per block) out of range", o.Moves, o.Step)
-		}
-		if o.Block <= 0 || o.Block > maxDuration {
-			//lint:ignore ST1005 Canadian is a proper noun
-			return fmt.Errorf("Canadian block %v out of range", o.Block)
-		}
-		if o.Periods != 0 || o.Period != 0 || o.Units != 0 || o.Unit != 0 {
-			//lint:ignore ST1005 Canadian is a proper noun
-			return errors.New("Canadian overtime with byoyomi parameters")
-		}
-	default:
-		return fmt.Errorf("unknown overtime kind %d", o.Kind)
+		return o.validateCanadian()
+	}
+	return fmt.Errorf("unknown overtime kind %d", o.Kind)
+}
+
+// validateByoyomi validates byoyomi: periods, and thinking units or none.
+func (o Overtime) validateByoyomi() error {
+	switch {
+	case !within(o.Periods, 1, maxCount):
+		return fmt.Errorf("byoyomi period count %d out of range", o.Periods)
+	case o.Period <= 0 || o.Period > maxDuration:
+		return fmt.Errorf("byoyomi period %v out of range", o.Period)
+	case !within(o.Units, 0, maxCount):
+		return fmt.Errorf("thinking unit count %d out of range", o.Units)
+	case (o.Units == 0) != (o.Unit == 0) || !within(o.Unit, 0, maxDuration):
+		return fmt.Errorf("thinking units %d of %v are inconsistent", o.Units, o.Unit)
+	case o.hasCanadian():
+		return errors.New("byoyomi with Canadian parameters")
 	}
 	return nil
+}
+
+// validateCanadian validates Canadian overtime: moves in a block.
+func (o Overtime) validateCanadian() error {
+	switch {
+	case !within(o.Moves, 1, maxCount) || !within(o.Step, 0, maxCount):
+		//lint:ignore ST1005 Canadian is a proper noun
+		return fmt.Errorf("Canadian moves %d (+%d per block) out of range", o.Moves, o.Step)
+	case o.Block <= 0 || o.Block > maxDuration:
+		//lint:ignore ST1005 Canadian is a proper noun
+		return fmt.Errorf("Canadian block %v out of range", o.Block)
+	case o.hasByoyomi():
+		//lint:ignore ST1005 Canadian is a proper noun
+		return errors.New("Canadian overtime with byoyomi parameters")
+	}
+	return nil
+}
+
+// hasByoyomi reports whether any byoyomi parameter is set.
+func (o Overtime) hasByoyomi() bool {
+	return o.Periods != 0 || o.Period != 0 || o.Units != 0 || o.Unit != 0
+}
+
+// hasCanadian reports whether any Canadian parameter is set.
+func (o Overtime) hasCanadian() bool {
+	return o.Moves != 0 || o.Step != 0 || o.Block != 0 || o.Carry || o.FromNextMove
 }
 
 // blockMoves is the number of moves Canadian block k (from 0) requires,
