@@ -336,30 +336,12 @@ func (c Control) Describe() string {
 		return "invalid time control"
 	}
 	var b strings.Builder
-	same := true
-	for _, st := range c.Stages[1:] {
-		if st.Method != c.Stages[0].Method || st.Bonus != c.Stages[0].Bonus ||
-			st.Unit != c.Stages[0].Unit || st.Rounding != c.Stages[0].Rounding {
-			same = false
-		}
-	}
+	same := c.sameBonus()
 	for i, st := range c.Stages {
 		if i > 0 {
 			b.WriteString(" + ")
 		}
-		if st.Base == 0 && len(c.Stages) == 1 {
-			b.WriteString("no main time")
-		} else {
-			b.WriteString(human(st.Base))
-		}
-		if st.Moves > 0 {
-			fmt.Fprintf(&b, "/%d moves", st.Moves)
-		}
-		if !same {
-			if s := st.bonusText(); s != "" {
-				b.WriteString(" (" + s + ")")
-			}
-		}
+		st.describe(&b, len(c.Stages) == 1, !same)
 	}
 	if last := c.Stages[len(c.Stages)-1]; last.Moves > 0 {
 		b.WriteString(", repeating")
@@ -369,22 +351,58 @@ func (c Control) Describe() string {
 			b.WriteString(", " + s)
 		}
 	}
-	o := c.Overtime
+	c.Overtime.describe(&b)
+	return b.String()
+}
+
+// sameBonus reports whether every stage has the first one's bonus and
+// charge unit.
+func (c Control) sameBonus() bool {
+	first := c.Stages[0]
+	for _, st := range c.Stages[1:] {
+		if st.Method != first.Method || st.Bonus != first.Bonus ||
+			st.Unit != first.Unit || st.Rounding != first.Rounding {
+			return false
+		}
+	}
+	return true
+}
+
+// describe writes the stage for people: its time, its move quota and,
+// withBonus, its bonus. An only stage without time has "no main time".
+func (st Stage) describe(b *strings.Builder, only, withBonus bool) {
+	if st.Base == 0 && only {
+		b.WriteString("no main time")
+	} else {
+		b.WriteString(human(st.Base))
+	}
+	if st.Moves > 0 {
+		fmt.Fprintf(b, "/%d moves", st.Moves)
+	}
+	if withBonus {
+		if s := st.bonusText(); s != "" {
+			b.WriteString(" (" + s + ")")
+		}
+	}
+}
+
+// describe writes the overtime for people, after the stages: ", then …".
+func (o Overtime) describe(b *strings.Builder) {
 	switch o.Kind {
 	case Byoyomi:
 		if o.Periods == 1 {
-			fmt.Fprintf(&b, ", then %s byoyomi", human(o.Period))
+			fmt.Fprintf(b, ", then %s byoyomi", human(o.Period))
 		} else {
-			fmt.Fprintf(&b, ", then %d × %s byoyomi", o.Periods, human(o.Period))
+			fmt.Fprintf(b, ", then %d × %s byoyomi", o.Periods, human(o.Period))
 		}
 		if o.Units > 0 {
-			fmt.Fprintf(&b, " + %d × %s thinking time", o.Units, human(o.Unit))
+			fmt.Fprintf(b, " + %d × %s thinking time", o.Units, human(o.Unit))
 		}
 	case Canadian:
 		if o.Step > 0 {
-			fmt.Fprintf(&b, ", then %d moves (+%d each block) in %s (Canadian)", o.Moves, o.Step, human(o.Block))
+			fmt.Fprintf(b, ", then %d moves (+%d each block) in %s (Canadian)", o.Moves, o.Step, human(o.Block))
 		} else {
-			fmt.Fprintf(&b, ", then %d moves in %s (Canadian)", o.Moves, human(o.Block))
+			fmt.Fprintf(b, ", then %d moves in %s (Canadian)", o.Moves, human(o.Block))
 		}
 		if o.Carry {
 			b.WriteString(", leftover kept")
@@ -393,7 +411,6 @@ func (c Control) Describe() string {
 			b.WriteString(", counting from the next move")
 		}
 	}
-	return b.String()
 }
 
 func (st Stage) bonusText() string {
@@ -447,35 +464,48 @@ func spell(d time.Duration, u unitNames) string {
 // PGN form cannot express it (delays, overtime, charge units, fractions of
 // a second).
 func (c Control) PGN() (string, bool) {
-	whole := func(d time.Duration) bool { return d%time.Second == 0 }
-	secs := func(d time.Duration) string { return strconv.FormatInt(int64(d/time.Second), 10) }
 	switch c.Kind {
 	case Upcount:
 		return "-", true
 	case Hourglass:
-		if len(c.Stages) != 1 || !whole(c.Stages[0].Base) {
+		if len(c.Stages) != 1 || !wholeSeconds(c.Stages[0].Base) {
 			return "", false
 		}
-		return "*" + secs(c.Stages[0].Base), true
+		return "*" + pgnSeconds(c.Stages[0].Base), true
 	}
 	if c.Overtime.Kind != NoOvertime || len(c.Stages) == 0 {
 		return "", false
 	}
 	var b strings.Builder
 	for i, st := range c.Stages {
-		if st.Unit != 0 || (st.Method != NoBonus && st.Method != Fischer) || !whole(st.Base) || !whole(st.Bonus) {
-			return "", false
-		}
 		if i > 0 {
 			b.WriteByte(':')
 		}
-		if st.Moves > 0 {
-			b.WriteString(strconv.Itoa(st.Moves) + "/")
-		}
-		b.WriteString(secs(st.Base))
-		if st.Method == Fischer {
-			b.WriteString("+" + secs(st.Bonus))
+		if !st.writePGN(&b) {
+			return "", false
 		}
 	}
 	return b.String(), true
 }
+
+// writePGN writes the stage as a PGN TimeControl field, moves/seconds+
+// increment, and reports false if PGN cannot express it.
+func (st Stage) writePGN(b *strings.Builder) bool {
+	if st.Unit != 0 || (st.Method != NoBonus && st.Method != Fischer) || !wholeSeconds(st.Base) || !wholeSeconds(st.Bonus) {
+		return false
+	}
+	if st.Moves > 0 {
+		b.WriteString(strconv.Itoa(st.Moves) + "/")
+	}
+	b.WriteString(pgnSeconds(st.Base))
+	if st.Method == Fischer {
+		b.WriteString("+" + pgnSeconds(st.Bonus))
+	}
+	return true
+}
+
+// wholeSeconds reports whether d is a whole number of seconds.
+func wholeSeconds(d time.Duration) bool { return d%time.Second == 0 }
+
+// pgnSeconds writes d in whole seconds, as PGN does.
+func pgnSeconds(d time.Duration) string { return strconv.FormatInt(int64(d/time.Second), 10) }
