@@ -103,6 +103,20 @@ func (m *machine) reading(side Side, t time.Duration) Reading {
 	if m.ctl.Kind == Standard && st.Moves > 0 && !p.Overtime {
 		r.MovesToControl = st.Moves - p.StageMoves
 	}
+	m.waitingPhase(p, &r)
+	live := m.status == Running || m.status == Paused || m.status == Flagged || m.status == Stopped
+	if live && m.running == side {
+		m.runningReading(p, st, t, &r)
+	} else if live && m.ctl.Kind == Hourglass && m.ph == Main {
+		r.Main += min(max(t-m.anchor, 0), m.p[side.Other()].Main)
+	}
+	r.Display = r.display(st.Method)
+	return r
+}
+
+// waitingPhase sets the phase of r, and the overtime it shows, for a side
+// p that is not running.
+func (m *machine) waitingPhase(p *SideState, r *Reading) {
 	switch {
 	case m.ctl.Kind == Upcount:
 		r.Phase = Counting
@@ -113,41 +127,47 @@ func (m *machine) reading(side Side, t time.Duration) Reading {
 	case p.Overtime && m.ctl.Overtime.Kind == Canadian:
 		r.Phase, r.Overtime, r.StonesLeft = InBlock, p.BlockLeft, p.Stones
 	}
-	live := m.status == Running || m.status == Paused || m.status == Flagged || m.status == Stopped
-	if live && m.running == side {
-		r.Running = m.status == Running
-		r.Phase = m.ph
-		r.Spent += t - m.turnStart
-		el := max(t-m.anchor, 0)
-		switch m.ph {
-		case Main:
-			cost := el
-			if st.Unit > 0 && m.ctl.Kind == Standard {
-				cost = charge(el, st.Unit, st.Rounding)
-			}
-			r.Main = max(p.Main-cost, 0)
-		case InDelay:
-			r.Delay = max(m.left-el, 0)
-		case InByoyomi, InUnit, InBlock:
-			r.Overtime = max(m.left-el, 0)
+}
+
+// runningReading sets r for the running side p, in stage st, at t: the
+// phase and the time it has spent and has left in it.
+func (m *machine) runningReading(p *SideState, st Stage, t time.Duration, r *Reading) {
+	r.Running = m.status == Running
+	r.Phase = m.ph
+	r.Spent += t - m.turnStart
+	el := max(t-m.anchor, 0)
+	switch m.ph {
+	case Main:
+		cost := el
+		if st.Unit > 0 && m.ctl.Kind == Standard {
+			cost = charge(el, st.Unit, st.Rounding)
 		}
-	} else if live && m.ctl.Kind == Hourglass && m.ph == Main {
-		r.Main += min(max(t-m.anchor, 0), m.p[side.Other()].Main)
+		r.Main = max(p.Main-cost, 0)
+	case InDelay:
+		r.Delay = max(m.left-el, 0)
+	case InByoyomi, InUnit, InBlock:
+		r.Overtime = max(m.left-el, 0)
 	}
+}
+
+// display returns what a clock shows for r: the time of its phase, with
+// the delay on top of the main time for a Bronstein stage (method), and
+// 0 once the flag fell.
+func (r *Reading) display(method Method) time.Duration {
 	switch r.Phase {
 	case Main:
-		r.Display = r.Main
+		return r.Main
 	case InDelay:
-		r.Display = r.Delay
-		if st.Method == Bronstein {
-			r.Display = r.Main + r.Delay
+		if method == Bronstein {
+			return r.Main + r.Delay
 		}
+		return r.Delay
 	case InByoyomi, InUnit, InBlock:
-		r.Display = r.Overtime
+		return r.Overtime
 	case Counting:
-		r.Display = r.Spent
+		return r.Spent
 	}
-	return r
+	return 0 // Expired
 }
 
 // Text writes a time on a clock as its display and the web pages show
