@@ -216,10 +216,9 @@ func (p SideState) check(ctl Control) error {
 		return errors.New("time out of range")
 	case !p.stageInRange(ctl):
 		return fmt.Errorf("stage %d out of range", p.Stage)
-	case p.StageMoves < 0 || !within(p.Moves, 0, maxCount*maxCount) || p.StageMoves > p.Moves:
+	case !p.movesInRange():
 		return errors.New("move counts out of range")
-	case !within(p.ByoLeft, 0, o.Periods) || !within(p.UnitsLeft, 0, o.Units) ||
-		!within(p.Stones, 0, maxCount*maxCount) || !within(p.Block, 0, p.Moves):
+	case !p.overtimeInRange(o):
 		return errors.New("overtime counters out of range")
 	case p.Overtime && o.Kind == NoOvertime:
 		return errors.New("in overtime without overtime")
@@ -236,6 +235,19 @@ func (p SideState) check(ctl Control) error {
 func (p SideState) timesInRange() bool {
 	return within(p.Main, 0, 2*maxDuration) && within(p.BlockLeft, 0, maxDuration) &&
 		within(p.Spent, 0, instantLimit) && within(p.FlagAt, -instantLimit, instantLimit)
+}
+
+// movesInRange reports whether the side's move counts are within bounds,
+// the moves in the stage among the moves in the game.
+func (p SideState) movesInRange() bool {
+	return within(p.Moves, 0, maxCount*maxCount) && within(p.StageMoves, 0, p.Moves)
+}
+
+// overtimeInRange reports whether the side's overtime counters are
+// within bounds under o.
+func (p SideState) overtimeInRange(o Overtime) bool {
+	return within(p.ByoLeft, 0, o.Periods) && within(p.UnitsLeft, 0, o.Units) &&
+		within(p.Stones, 0, maxCount*maxCount) && within(p.Block, 0, p.Moves)
 }
 
 // stageInRange reports whether the side's stage is one of ctl's: the
