@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
-
-	"arbiter/rules/shogi"
 )
 
 // ki2PerLine is how many moves a KI2 line holds.
@@ -53,36 +51,13 @@ func WriteKI2(r *Record) (string, error) {
 // where several pieces could reach the square. The terminal event comes
 // from the summary line.
 func ReadKI2(data []byte) (*Record, error) {
-	lines, err := decodeText(data)
-	if err != nil {
-		return nil, &LineError{"ki2", 1, err}
-	}
-	kr := &ki2Reader{r: &Record{}}
-	kr.hp.r = kr.r
-	for i, raw := range lines {
-		stop, err := kr.line(raw)
-		if err != nil {
-			return nil, &LineError{"ki2", i + 1, err}
-		}
-		if stop {
-			return kr.r, nil
-		}
-	}
-	if kr.pos == nil {
-		if err := kr.hp.start(); err != nil {
-			return nil, &LineError{"ki2", len(lines), err}
-		}
-	}
-	return kr.r, nil
+	kr := &ki2Reader{newJapaneseReader()}
+	return kr.read("ki2", data, kr.line)
 }
 
 // ki2Reader is the KI2 reader's progress through a file: the headers
 // until the moves begin (pos set), then lines of moves and the summary.
-type ki2Reader struct {
-	r   *Record
-	hp  headerParser
-	pos *shogi.Position
-}
+type ki2Reader struct{ japaneseReader }
 
 // line takes the line raw and reports whether the record stops there (at
 // a variation).
@@ -103,7 +78,7 @@ func (kr *ki2Reader) line(raw string) (stop bool, err error) {
 		if !isMove && !strings.HasPrefix(l, "まで") {
 			return false, kr.header(raw, l)
 		}
-		if kr.pos, err = kr.hp.position(); err != nil {
+		if err := kr.begin(); err != nil {
 			return false, err
 		}
 	}

@@ -456,6 +456,50 @@ func (hp *headerParser) position() (*shogi.Position, error) {
 	return hp.r.startPosition()
 }
 
+// japaneseReader is what the KIF and KI2 readers share: the record being
+// read, its headers, and the position once the moves have begun.
+type japaneseReader struct {
+	r   *Record
+	hp  headerParser
+	pos *shogi.Position
+}
+
+func newJapaneseReader() japaneseReader {
+	r := &Record{}
+	return japaneseReader{r: r, hp: headerParser{r: r}}
+}
+
+// read reads the lines of a KIF or KI2 file (format names it in errors)
+// with line, which takes one and reports whether the record stops there.
+func (jr *japaneseReader) read(format string, data []byte, line func(string) (bool, error)) (*Record, error) {
+	lines, err := decodeText(data)
+	if err != nil {
+		return nil, &LineError{format, 1, err}
+	}
+	for i, raw := range lines {
+		stop, err := line(raw)
+		if err != nil {
+			return nil, &LineError{format, i + 1, err}
+		}
+		if stop {
+			return jr.r, nil
+		}
+	}
+	if jr.pos == nil {
+		if err := jr.hp.start(); err != nil {
+			return nil, &LineError{format, len(lines), err}
+		}
+	}
+	return jr.r, nil
+}
+
+// begin settles the start position: the moves begin.
+func (jr *japaneseReader) begin() error {
+	pos, err := jr.hp.position()
+	jr.pos = pos
+	return err
+}
+
 // ignoredLine reports whether a KIF or KI2 line carries nothing: blank, a
 // #comment or an &annotation.
 func ignoredLine(l string) bool {
@@ -489,43 +533,23 @@ var (
 // board diagram, move lines with 同, 打, 成, 不成 and times, comments,
 // the terminal line and the summary. Variations (変化) are skipped.
 func ReadKIF(data []byte) (*Record, error) {
-	lines, err := decodeText(data)
-	if err != nil {
-		return nil, &LineError{"kif", 1, err}
-	}
-	kr := &kifReader{r: &Record{}}
-	kr.hp.r = kr.r
-	for i, raw := range lines {
-		stop, err := kr.line(strings.TrimRight(raw, " \t"))
-		if err != nil {
-			return nil, &LineError{"kif", i + 1, err}
-		}
-		if stop {
-			return kr.r, nil
-		}
-	}
-	if kr.pos == nil {
-		if err := kr.hp.start(); err != nil {
-			return nil, &LineError{"kif", len(lines), err}
-		}
-	}
-	return kr.r, nil
+	kr := &kifReader{japaneseReader: newJapaneseReader()}
+	return kr.read("kif", data, kr.line)
 }
 
 // kifReader is the KIF reader's progress through a file: the headers
 // until the moves begin (pos set), then the moves until the terminal line
 // (ended).
 type kifReader struct {
-	r     *Record
-	hp    headerParser
-	pos   *shogi.Position
+	japaneseReader
 	ply0  int // number of the line before the first move
 	ended bool
 }
 
-// line takes the line l, trailing blanks cut, and reports whether the
-// record stops there (at a variation).
-func (kr *kifReader) line(l string) (stop bool, err error) {
+// line takes the line raw and reports whether the record stops there (at
+// a variation).
+func (kr *kifReader) line(raw string) (stop bool, err error) {
+	l := strings.TrimRight(raw, " \t")
 	switch {
 	case ignoredLine(l):
 		return false, nil
@@ -594,13 +618,6 @@ func (kr *kifReader) header(l string) (isMove bool, err error) {
 	}
 	// Moves without the separator line.
 	return true, kr.begin()
-}
-
-// begin settles the start position: the moves begin.
-func (kr *kifReader) begin() error {
-	pos, err := kr.hp.position()
-	kr.pos = pos
-	return err
 }
 
 // move takes a move line l: "ply move (time)", or the terminal line in
