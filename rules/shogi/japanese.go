@@ -148,10 +148,22 @@ func parseJapanese(s string) (jmove, error) {
 			return j, err
 		}
 	}
-	if j.drop && (j.promote != 0 || j.hasFrom) {
-		return j, fmt.Errorf("move %q: a drop has no promotion and no origin", orig)
+	return j, j.checkDrop(orig)
+}
+
+// checkDrop checks that j, if a drop (打), has no promotion and no
+// origin and drops a piece a hand can hold. orig is the whole move, for
+// errors.
+func (j *jmove) checkDrop(orig string) error {
+	switch {
+	case !j.drop:
+		return nil
+	case j.promote != 0 || j.hasFrom:
+		return fmt.Errorf("move %q: a drop has no promotion and no origin", orig)
+	case j.piece.IsPromoted() || j.piece == King:
+		return fmt.Errorf("move %q: a %s cannot be dropped", orig, kifNames[j.piece])
 	}
-	return j, nil
+	return nil
 }
 
 // parseDestination reads the destination at the start of s, a square

@@ -216,6 +216,8 @@ func (b *Board) whyIllegal(u USIMove) error {
 func (b *Board) whyDropIllegal(u USIMove) error {
 	c := b.turn
 	switch {
+	case !u.Drop.Valid() || u.Drop.IsPromoted() || u.Drop == King:
+		return fmt.Errorf("illegal move: %s cannot be dropped", u.Drop)
 	case b.hand[c][u.Drop] == 0:
 		return fmt.Errorf("illegal move %s: %s has no %s in hand", u, sideWord(c), u.Drop)
 	case b.At(u.To) != NoPiece:
