@@ -424,10 +424,20 @@ func (st Stage) bonusText() string {
 		parts = append(parts, human(st.Bonus)+" Bronstein delay")
 	}
 	if st.Unit > 0 {
-		how := [...]string{Truncate: "truncated", Up: "rounded up", Nearest: "rounded"}[st.Rounding]
-		parts = append(parts, "charged in units of "+human(st.Unit)+" ("+how+")")
+		parts = append(parts, "charged in units of "+human(st.Unit)+" ("+st.Rounding.words()+")")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// roundingWords say how each rounding charges, for people.
+var roundingWords = [...]string{Truncate: "truncated", Up: "rounded up", Nearest: "rounded"}
+
+// words says how r charges, for people: "rounded up".
+func (r Rounding) words() string {
+	if int(r) < len(roundingWords) {
+		return roundingWords[r]
+	}
+	return "rounding " + strconv.Itoa(int(r))
 }
 
 // human writes d for people: "90 min", "2 h", "30 s", "1 min 30 s".

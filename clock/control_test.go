@@ -68,3 +68,18 @@ func TestValidateMessages(t *testing.T) {
 		assert.NoError(t, c.Validate(), "%+v", c)
 	}
 }
+
+// TestDescribeInvalid: a control built by hand that Validate refuses still
+// describes itself, without a panic, naming what it cannot word.
+func TestDescribeInvalid(t *testing.T) {
+	for _, tt := range []struct {
+		c    Control
+		want string
+	}{
+		{Control{}, "invalid time control"},
+		{Control{Stages: []Stage{{Base: m, Unit: s, Rounding: 3}}}, "1 min, charged in units of 1 s (rounding 3)"},
+	} {
+		assert.Error(t, tt.c.Validate())
+		assert.Equal(t, tt.want, tt.c.Describe())
+	}
+}
