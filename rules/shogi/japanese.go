@@ -249,7 +249,8 @@ func (j jmove) resolve(b *Board, prev rules.Square) (Move, error) {
 	}
 	var cands []Move
 	if !j.drop {
-		cands = filterModifiers(j.boardMovesTo(legal, to), j.mods, b.turn)
+		var near [8]Move // room for the usual few candidates, off the heap
+		cands = filterModifiers(j.appendMovesTo(near[:0], legal, to), j.mods, b.turn)
 	}
 	if len(cands) == 0 && j.mayBeDrop() {
 		if m, ok := dropTo(legal, to, j.piece); ok {
@@ -277,16 +278,15 @@ func (j jmove) resolveFrom(b *Board, to rules.Square) (Move, error) {
 	return b.Find(USIMove{From: j.from, To: to, Promote: j.promote == 1})
 }
 
-// boardMovesTo returns the legal board moves to to of j's piece type,
-// promoting as j says.
-func (j jmove) boardMovesTo(legal []Move, to rules.Square) []Move {
-	var cands []Move
+// appendMovesTo appends to dst the legal board moves to to of j's piece
+// type, promoting as j says.
+func (j jmove) appendMovesTo(dst, legal []Move, to rules.Square) []Move {
 	for _, m := range legal {
 		if !m.IsDrop() && m.To() == to && m.piece().Type() == j.piece && m.Promotes() == (j.promote == 1) {
-			cands = append(cands, m)
+			dst = append(dst, m)
 		}
 	}
-	return cands
+	return dst
 }
 
 // mayBeDrop reports whether j, without 打, may name a drop: KI2 leaves 打
@@ -344,7 +344,7 @@ func filterModifiers(cands []Move, mods string, c rules.Color) []Move {
 	for _, r := range mods {
 		switch r {
 		case '上', '引', '寄':
-			cands = withMotion(cands, string(r), c)
+			cands = appendWithMotion(nil, cands, string(r), c)
 		case '直':
 			cands = goingStraightUp(cands, c)
 		}
@@ -357,15 +357,15 @@ func filterModifiers(cands []Move, mods string, c rules.Color) []Move {
 	return cands
 }
 
-// withMotion returns the moves of cands whose motion is mo (上, 引 or 寄).
-func withMotion(cands []Move, mo string, c rules.Color) []Move {
-	var out []Move
+// appendWithMotion appends to dst the moves of cands whose motion is mo
+// (上, 引 or 寄).
+func appendWithMotion(dst, cands []Move, mo string, c rules.Color) []Move {
 	for _, m := range cands {
 		if motion(m, c) == mo {
-			out = append(out, m)
+			dst = append(dst, m)
 		}
 	}
-	return out
+	return dst
 }
 
 // goingStraightUp returns the moves of cands one square straight forward
@@ -403,12 +403,13 @@ func outermost(cands []Move, right bool, c rules.Color) []Move {
 // (spec 5.5: 右/左/直/上/引/寄), empty when m's piece is the only one of its
 // kind that can reach the square.
 func modifiers(m Move, legal []Move, c rules.Color) string {
-	cands := alike(m, legal)
+	var bufs [2][8]Move // room for the usual few candidates, off the heap
+	cands := appendAlike(bufs[0][:0], m, legal)
 	if len(cands) <= 1 {
 		return ""
 	}
 	mo := motion(m, c)
-	same := withMotion(cands, mo, c)
+	same := appendWithMotion(bufs[1][:0], cands, mo, c)
 	if len(same) == 1 {
 		return mo
 	}
@@ -429,16 +430,15 @@ func modifiers(m Move, legal []Move, c rules.Color) string {
 	return mo
 }
 
-// alike returns the legal board moves of pieces like m's to m's
-// destination, promoting or not as m does; m among them.
-func alike(m Move, legal []Move) []Move {
-	var cands []Move
+// appendAlike appends to dst the legal board moves of pieces like m's to
+// m's destination, promoting or not as m does; m among them.
+func appendAlike(dst []Move, m Move, legal []Move) []Move {
 	for _, l := range legal {
 		if !l.IsDrop() && l.To() == m.To() && l.piece() == m.piece() && l.Promotes() == m.Promotes() {
-			cands = append(cands, l)
+			dst = append(dst, l)
 		}
 	}
-	return cands
+	return dst
 }
 
 // writeDestination writes m's destination (同 when it repeats the
