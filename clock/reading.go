@@ -92,21 +92,30 @@ func (c *Clock) Remaining(side Side, at time.Duration) time.Duration {
 // already applied.
 func (m *machine) reading(side Side, t time.Duration) Reading {
 	p := &m.p[side]
-	r := Reading{
-		Side: side, Main: p.Main, Stage: p.Stage + 1, Moves: p.Moves, Spent: p.Spent,
-		ByoyomiLeft: p.ByoLeft, UnitsLeft: p.UnitsLeft, Flagged: p.Flagged, FlagAt: p.FlagAt,
-	}
 	st := Stage{}
 	if m.ctl.Kind != Upcount {
 		st = m.ctl.stage(p.Stage)
 	}
-	if m.ctl.Kind == Standard && st.Moves > 0 && !p.Overtime {
-		r.MovesToControl = st.Moves - p.StageMoves
-	}
-	m.waitingPhase(p, &r)
+	r := m.waitingReading(side, p, st)
 	live := m.status == Running || m.status == Paused || m.status == Flagged || m.status == Stopped
 	if live && m.running == side {
-		m.runningReading(p, st, t, &r)
+		// The running side: its phase, and the time spent and left in it.
+		r.Running = m.status == Running
+		r.Phase = m.ph
+		r.Spent += t - m.turnStart
+		el := max(t-m.anchor, 0)
+		switch m.ph {
+		case Main:
+			cost := el
+			if st.Unit > 0 && m.ctl.Kind == Standard {
+				cost = charge(el, st.Unit, st.Rounding)
+			}
+			r.Main = max(p.Main-cost, 0)
+		case InDelay:
+			r.Delay = max(m.left-el, 0)
+		case InByoyomi, InUnit, InBlock:
+			r.Overtime = max(m.left-el, 0)
+		}
 	} else if live && m.ctl.Kind == Hourglass && m.ph == Main {
 		r.Main += min(max(t-m.anchor, 0), m.p[side.Other()].Main)
 	}
@@ -114,9 +123,17 @@ func (m *machine) reading(side Side, t time.Duration) Reading {
 	return r
 }
 
-// waitingPhase sets the phase of r, and the overtime it shows, for a side
-// p that is not running.
-func (m *machine) waitingPhase(p *SideState, r *Reading) {
+// waitingReading is the reading of side, whose state is p, in stage st,
+// as it stands between its turns: the counts, the time left at the start
+// of the turn, and the phase it waits in.
+func (m *machine) waitingReading(side Side, p *SideState, st Stage) Reading {
+	r := Reading{
+		Side: side, Main: p.Main, Stage: p.Stage + 1, Moves: p.Moves, Spent: p.Spent,
+		ByoyomiLeft: p.ByoLeft, UnitsLeft: p.UnitsLeft, Flagged: p.Flagged, FlagAt: p.FlagAt,
+	}
+	if m.ctl.Kind == Standard && st.Moves > 0 && !p.Overtime {
+		r.MovesToControl = st.Moves - p.StageMoves
+	}
 	switch {
 	case m.ctl.Kind == Upcount:
 		r.Phase = Counting
@@ -127,27 +144,7 @@ func (m *machine) waitingPhase(p *SideState, r *Reading) {
 	case p.Overtime && m.ctl.Overtime.Kind == Canadian:
 		r.Phase, r.Overtime, r.StonesLeft = InBlock, p.BlockLeft, p.Stones
 	}
-}
-
-// runningReading sets r for the running side p, in stage st, at t: the
-// phase and the time it has spent and has left in it.
-func (m *machine) runningReading(p *SideState, st Stage, t time.Duration, r *Reading) {
-	r.Running = m.status == Running
-	r.Phase = m.ph
-	r.Spent += t - m.turnStart
-	el := max(t-m.anchor, 0)
-	switch m.ph {
-	case Main:
-		cost := el
-		if st.Unit > 0 && m.ctl.Kind == Standard {
-			cost = charge(el, st.Unit, st.Rounding)
-		}
-		r.Main = max(p.Main-cost, 0)
-	case InDelay:
-		r.Delay = max(m.left-el, 0)
-	case InByoyomi, InUnit, InBlock:
-		r.Overtime = max(m.left-el, 0)
-	}
+	return r
 }
 
 // display returns what a clock shows for r: the time of its phase, with
