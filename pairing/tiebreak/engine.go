@@ -136,6 +136,9 @@ func (e *engine) overBoard(k int) bool { return e.opp[k] >= 0 && e.res[k].Played
 
 // compute evaluates one tie-break for every player.
 func (e *engine) compute(s Spec) []Value {
+	if counts, ok := countedRounds[s.Kind]; ok {
+		return e.count(func(k int) bool { return counts(e, k) })
+	}
 	switch s.Kind {
 	case PTS:
 		return e.each(func(p int) float64 { return e.points[p] })
@@ -145,16 +148,6 @@ func (e *engine) compute(s Spec) []Value {
 		return e.averageOfBuchholz(s)
 	case DE:
 		return e.directEncounter(s)
-	case WIN:
-		return e.count(func(k int) bool { return e.pts[k] == e.win })
-	case WON:
-		return e.count(func(k int) bool { return e.overBoard(k) && e.pts[k] == e.win })
-	case BPG:
-		return e.count(func(k int) bool { return e.overBoard(k) && e.col[k] == Second })
-	case BWG:
-		return e.count(func(k int) bool { return e.overBoard(k) && e.col[k] == Second && e.pts[k] == e.win })
-	case REP:
-		return e.count(func(k int) bool { return e.overBoard(k) || e.res[k] == PairingBye || e.pts[k] == e.win })
 	case ARO, TPR, PTP:
 		return e.performance(s)
 	case APRO, APPO:
@@ -169,6 +162,16 @@ func (e *engine) compute(s Spec) []Value {
 		return e.each(func(p int) float64 { return float64(e.ids[p]) })
 	}
 	panic(fmt.Sprintf("tiebreak: kind %v not handled", s.Kind))
+}
+
+// countedRounds gives, for the tie-breaks that count rounds, whether the
+// round at flat index k counts.
+var countedRounds = map[Kind]func(e *engine, k int) bool{
+	WIN: func(e *engine, k int) bool { return e.pts[k] == e.win },
+	WON: func(e *engine, k int) bool { return e.overBoard(k) && e.pts[k] == e.win },
+	BPG: func(e *engine, k int) bool { return e.overBoard(k) && e.col[k] == Second },
+	BWG: func(e *engine, k int) bool { return e.overBoard(k) && e.col[k] == Second && e.pts[k] == e.win },
+	REP: func(e *engine, k int) bool { return e.overBoard(k) || e.res[k] == PairingBye || e.pts[k] == e.win },
 }
 
 func (e *engine) each(f func(p int) float64) []Value {
