@@ -1,6 +1,9 @@
 package tiebreak
 
-import "slices"
+import (
+	"iter"
+	"slices"
+)
 
 // maxEncounterLoops bounds the refinement of direct-encounter groups, as the
 // reference implementation does.
@@ -40,7 +43,7 @@ func (e *engine) refineEncounters(order, val []int, forfeits bool) {
 	}
 	for loop := 1; loop < maxEncounterLoops; loop++ {
 		changes := 0
-		for _, group := range runs(order, val) {
+		for group := range runs(order, val) {
 			if !more[group[0]] {
 				continue
 			}
@@ -60,25 +63,27 @@ func (e *engine) refineEncounters(order, val []int, forfeits bool) {
 	}
 }
 
-// runs splits order into its runs of players with the same key.
-func runs(order, key []int) [][]int {
-	var out [][]int
-	for start := 0; start < len(order); {
-		stop := start + 1
-		for stop < len(order) && key[order[stop]] == key[order[start]] {
-			stop++
+// runs yields the runs of players with the same key in order, in turn.
+func runs(order, key []int) iter.Seq[[]int] {
+	return func(yield func([]int) bool) {
+		for start := 0; start < len(order); {
+			stop := start + 1
+			for stop < len(order) && key[order[stop]] == key[order[start]] {
+				stop++
+			}
+			if !yield(order[start:stop]) {
+				return
+			}
+			start = stop
 		}
-		out = append(out, order[start:stop])
-		start = stop
 	}
-	return out
 }
 
 // encounterPositions normalises the refined values: 0 for the players of
 // an undivided group, else 1, 2, … from the group's top.
 func (e *engine) encounterPositions(order, val []int) []Value {
 	out := make([]Value, e.n)
-	for _, group := range runs(order, e.rank) {
+	for group := range runs(order, e.rank) {
 		offset := val[group[0]]
 		if offset != val[group[len(group)-1]] {
 			offset--
