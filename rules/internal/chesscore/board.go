@@ -129,31 +129,46 @@ func (b *Board) parsePlacement(s string) error {
 type pieceCounts struct{ kings, pawns [2]int }
 
 // parseRank reads the placement of rank r (from 0): pieces and runs of
-// empty squares (two digits on boards wider than 9).
+// empty squares.
 func (b *Board) parseRank(row string, r int, n *pieceCounts) error {
 	c := b.cfg
 	f := 0
 	for j := 0; j < len(row); j++ {
 		ch := row[j]
-		if !isDigit(ch) {
-			if err := b.placePiece(ch, f, r, n); err != nil {
-				return err
+		if isDigit(ch) {
+			run, digits := emptyRun(row[j:])
+			if run == 0 {
+				return fmt.Errorf("rank %d: a run of empty squares starts with 0", r+1)
 			}
-			f++
+			j += digits - 1
+			f += run
+			if f > c.width {
+				return fmt.Errorf("rank %d: more than %d squares", r+1, c.width)
+			}
 			continue
 		}
-		if ch == '0' {
-			return fmt.Errorf("rank %d: a run of empty squares starts with 0", r+1)
+		pc := c.letters[ch]
+		if pc == Empty {
+			return fmt.Errorf("rank %d: unknown piece letter %q", r+1, ch)
 		}
-		run := int(ch - '0')
-		if j+1 < len(row) && isDigit(row[j+1]) {
-			run = run*10 + int(row[j+1]-'0')
-			j++
-		}
-		f += run
-		if f > c.width {
+		if f >= c.width {
 			return fmt.Errorf("rank %d: more than %d squares", r+1, c.width)
 		}
+		if pc.Kind() == Pawn && (r == 0 || r == c.height-1) {
+			return fmt.Errorf("rank %d: pawn on the first or last rank (file %c)", r+1, 'a'+f)
+		}
+		cell := c.cellAt(f, r)
+		b.cell[cell] = pc
+		switch col := pc.Color(); pc.Kind() {
+		case Pawn:
+			n.pawns[col]++
+		case King:
+			n.kings[col]++
+			b.king[col] = uint8(cell)
+		case Monster:
+			b.monsters[col]++
+		}
+		f++
 	}
 	if f != c.width {
 		return fmt.Errorf("rank %d: %d squares, want %d", r+1, f, c.width)
@@ -161,37 +176,18 @@ func (b *Board) parseRank(row string, r int, n *pieceCounts) error {
 	return nil
 }
 
-// placePiece puts the piece of FEN letter ch on file f of rank r, and
-// counts it.
-func (b *Board) placePiece(ch byte, f, r int, n *pieceCounts) error {
-	c := b.cfg
-	upper := ch &^ 0x20
-	k, ok := KindOf(upper)
-	if !ok || (k == Monster && !c.monsters) {
-		return fmt.Errorf("rank %d: unknown piece letter %q", r+1, ch)
+// emptyRun reads the run of empty squares that starts s, of one or two
+// digits (Tensor FEN), and returns its length and its number of digits;
+// the length is 0 for a run that starts with 0.
+func emptyRun(s string) (n, digits int) {
+	if s[0] == '0' {
+		return 0, 1
 	}
-	if f >= c.width {
-		return fmt.Errorf("rank %d: more than %d squares", r+1, c.width)
+	n = int(s[0] - '0')
+	if len(s) > 1 && isDigit(s[1]) {
+		return n*10 + int(s[1]-'0'), 2
 	}
-	col := rules.White
-	if ch != upper {
-		col = rules.Black
-	}
-	if k == Pawn && (r == 0 || r == c.height-1) {
-		return fmt.Errorf("rank %d: pawn on the first or last rank (file %c)", r+1, 'a'+f)
-	}
-	cell := c.cellAt(f, r)
-	b.cell[cell] = MakePiece(col, k)
-	switch k {
-	case Pawn:
-		n.pawns[col]++
-	case King:
-		n.kings[col]++
-		b.king[col] = uint8(cell)
-	case Monster:
-		b.monsters[col]++
-	}
-	return nil
+	return n, 1
 }
 
 // checkPieceCounts checks that each side has one king, and no more

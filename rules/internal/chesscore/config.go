@@ -47,6 +47,7 @@ type Config struct {
 	castleKeep [maxCells]uint8 // castling rights kept when a piece leaves or enters a cell
 	cells      []uint8         // all board cells in square order
 	dark       [maxCells]bool
+	letters    [256]Piece // FEN piece letter to piece, Empty for other bytes
 }
 
 // ConfigSpec gives the parameters of [NewConfig].
@@ -88,6 +89,7 @@ func NewConfig(spec ConfigSpec) (*Config, error) {
 	c.initOffsets()
 	c.initCells()
 	c.initCastleKeep()
+	c.initLetters()
 	return c, nil
 }
 
@@ -152,6 +154,19 @@ func (c *Config) initCells() {
 			c.cells = append(c.cells, uint8(cell))
 			c.dark[cell] = (f+r)%2 == 0
 		}
+	}
+}
+
+// initLetters fills the FEN letters of the game's pieces: upper case for
+// White, lower case for Black, T and t only with monsters.
+func (c *Config) initLetters() {
+	last := King
+	if c.monsters {
+		last = Monster
+	}
+	for k := Pawn; k <= last; k++ {
+		c.letters[k.Letter()] = MakePiece(rules.White, k)
+		c.letters[k.Letter()+'a'-'A'] = MakePiece(rules.Black, k)
 	}
 }
 
