@@ -496,21 +496,19 @@ func (p *parser) game(cols []rune, start int) (Game, error) {
 	return g, nil
 }
 
-// gameColours maps the colour codes of a round entry to Game.Colour.
-var gameColours = map[string]byte{"w": 'w', "W": 'w', "b": 'b', "B": 'b', "-": '-'}
-
 // gameColour reads the colour of a round entry at column col: w, b, -
 // or blank (which is -).
 func (p *parser) gameColour(cols []rune, col int) (byte, error) {
-	c := field(cols, col, col)
-	if c == "" {
+	switch c := field(cols, col, col); c {
+	case "", "-":
 		return '-', nil
-	}
-	colour, ok := gameColours[c]
-	if !ok {
+	case "w", "W":
+		return 'w', nil
+	case "b", "B":
+		return 'b', nil
+	default:
 		return 0, p.errorf(col, "001: colour %q is not w, b or -", c)
 	}
-	return colour, nil
 }
 
 // gameResult reads the result code of a round entry at column col, in

@@ -40,7 +40,7 @@ func (b *Board) Attacked(q int, by rules.Color) bool {
 			break
 		}
 	}
-	return hasMon && b.bouncingKnightAttacks(q, by)
+	return hasMon && b.bouncingKnightAttacks(q, MakePiece(by, Knight), monster)
 }
 
 // pawnAttacks reports whether a pawn of by attacks cell q.
@@ -72,19 +72,17 @@ func (b *Board) kingNextTo(q int, by rules.Color) bool {
 	return false
 }
 
-// bouncingKnightAttacks reports whether a knight of by reaches cell q by
-// bouncing off one of by's monsters a knight's move away from q.
-func (b *Board) bouncingKnightAttacks(q int, by rules.Color) bool {
-	c := b.cfg
-	knight, monster := MakePiece(by, Knight), MakePiece(by, Monster)
-	for _, o := range c.knight {
-		m := q + o
-		if b.cell[m] != monster {
-			continue
-		}
-		for _, o2 := range c.knight {
-			if s := m + o2; s != q && b.cell[s] == knight {
-				return true
+// bouncingKnightAttacks reports whether a knight (the piece knight)
+// reaches cell q by bouncing off a monster of its side (the piece monster)
+// a knight's move away from q.
+func (b *Board) bouncingKnightAttacks(q int, knight, monster Piece) bool {
+	jumps := &b.cfg.knight
+	for _, o := range jumps {
+		if m := q + o; b.cell[m] == monster {
+			for _, o2 := range jumps {
+				if s := m + o2; s != q && b.cell[s] == knight {
+					return true
+				}
 			}
 		}
 	}

@@ -42,7 +42,7 @@ func (b *Board) Make(m Move) Undo {
 			b.king[us] = uint8(to)
 		case Pawn:
 			b.halfmove = 0
-			b.markDoubleStep(from, to)
+			b.markDoubleStep(from, to, c.forward(us))
 		}
 	case EnPassant:
 		capCell := to - c.forward(us)
@@ -85,11 +85,10 @@ func (b *Board) Make(m Move) Undo {
 }
 
 // markDoubleStep sets the en passant target when the pawn of the side to
-// move that went from cell from to cell to made a double step. The target
-// is kept only if an enemy pawn stands beside the pawn, which keeps perft
-// cheap.
-func (b *Board) markDoubleStep(from, to int) {
-	fwd := b.cfg.forward(b.turn)
+// move, whose step forward is fwd, went from cell from to cell to by a
+// double step. The target is kept only if an enemy pawn stands beside the
+// pawn, which keeps perft cheap.
+func (b *Board) markDoubleStep(from, to, fwd int) {
 	if to-from != 2*fwd || b.cell[from+fwd] != Empty {
 		return
 	}
