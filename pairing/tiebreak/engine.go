@@ -137,7 +137,7 @@ func (e *engine) overBoard(k int) bool { return e.opp[k] >= 0 && e.res[k].Played
 // compute evaluates one tie-break for every player.
 func (e *engine) compute(s Spec) []Value {
 	if counts, ok := countedRounds[s.Kind]; ok {
-		return e.count(func(k int) bool { return counts(e, k) })
+		return e.count(counts)
 	}
 	switch s.Kind {
 	case PTS:
@@ -182,11 +182,13 @@ func (e *engine) each(f func(p int) float64) []Value {
 	return v
 }
 
-func (e *engine) count(f func(k int) bool) []Value {
+// count counts, for each player, the rounds (at flat index k) for which
+// counts holds.
+func (e *engine) count(counts func(e *engine, k int) bool) []Value {
 	return e.each(func(p int) float64 {
 		c := 0
 		for r := 0; r < e.nr; r++ {
-			if f(e.at(p, r)) {
+			if counts(e, e.at(p, r)) {
 				c++
 			}
 		}
