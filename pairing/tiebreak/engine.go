@@ -136,10 +136,9 @@ func (e *engine) overBoard(k int) bool { return e.opp[k] >= 0 && e.res[k].Played
 
 // compute evaluates one tie-break for every player.
 func (e *engine) compute(s Spec) []Value {
-	if counts, ok := countedRounds[s.Kind]; ok {
-		return e.count(counts)
-	}
 	switch s.Kind {
+	case WIN, WON, BPG, BWG, REP:
+		return e.countedRounds(s.Kind)
 	case PTS:
 		return e.each(func(p int) float64 { return e.points[p] })
 	case BH, FB, SB:
@@ -164,14 +163,21 @@ func (e *engine) compute(s Spec) []Value {
 	panic(fmt.Sprintf("tiebreak: kind %v not handled", s.Kind))
 }
 
-// countedRounds gives, for the tie-breaks that count rounds, whether the
-// round at flat index k counts.
-var countedRounds = map[Kind]func(e *engine, k int) bool{
-	WIN: func(e *engine, k int) bool { return e.pts[k] == e.win },
-	WON: func(e *engine, k int) bool { return e.overBoard(k) && e.pts[k] == e.win },
-	BPG: func(e *engine, k int) bool { return e.overBoard(k) && e.col[k] == Second },
-	BWG: func(e *engine, k int) bool { return e.overBoard(k) && e.col[k] == Second && e.pts[k] == e.win },
-	REP: func(e *engine, k int) bool { return e.overBoard(k) || e.res[k] == PairingBye || e.pts[k] == e.win },
+// countedRounds computes the tie-breaks that count a player's rounds:
+// wins (WIN), wins over the board (WON), games with the second move (BPG)
+// and won with it (BWG), and rounds played or won (REP).
+func (e *engine) countedRounds(kind Kind) []Value {
+	switch kind {
+	case WIN:
+		return e.count(func(k int) bool { return e.pts[k] == e.win })
+	case WON:
+		return e.count(func(k int) bool { return e.overBoard(k) && e.pts[k] == e.win })
+	case BPG:
+		return e.count(func(k int) bool { return e.overBoard(k) && e.col[k] == Second })
+	case BWG:
+		return e.count(func(k int) bool { return e.overBoard(k) && e.col[k] == Second && e.pts[k] == e.win })
+	}
+	return e.count(func(k int) bool { return e.overBoard(k) || e.res[k] == PairingBye || e.pts[k] == e.win })
 }
 
 func (e *engine) each(f func(p int) float64) []Value {
@@ -183,12 +189,12 @@ func (e *engine) each(f func(p int) float64) []Value {
 }
 
 // count counts, for each player, the rounds (at flat index k) for which
-// counts holds.
-func (e *engine) count(counts func(e *engine, k int) bool) []Value {
+// f holds.
+func (e *engine) count(f func(k int) bool) []Value {
 	return e.each(func(p int) float64 {
 		c := 0
 		for r := 0; r < e.nr; r++ {
-			if counts(e, e.at(p, r)) {
+			if f(e.at(p, r)) {
 				c++
 			}
 		}
