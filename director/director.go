@@ -365,7 +365,7 @@ func (d *Director) Run(ctx context.Context) error {
 	d.mu.Unlock()
 	for _, t := range d.Tables() {
 		if tbl, ok := d.Table(t.Table); ok {
-			if err := d.startWaiting(ctx, tbl, false); err != nil {
+			if err := d.startWaiting(ctx, tbl, nil); err != nil {
 				d.log.Error("resume", "table", t.Table, "err", err)
 			}
 		}

@@ -13,10 +13,9 @@
 // embedded: templates, CSS and a small script, no external assets.
 //
 // The JSON API is under /api/v1 in camelCase, described by the OpenAPI
-// document at /api/v1/openapi.json (api.go, openapi.json); the
-// unversioned /api paths answer the same, deprecated. /metrics serves the
-// event's, the site's, the Go runtime's and the process's metrics from a
-// registry of the site's own (metrics.go), to http.metrics_allow.
+// document at /api/v1/openapi.json (api.go, openapi.json). /metrics serves
+// the event's, the site's, the Go runtime's and the process's metrics from
+// a registry of the site's own (metrics.go), to http.metrics_allow.
 //
 // The arbiter console sits behind a login (config console.users). Every
 // state-changing request needs the session cookie and the session's CSRF

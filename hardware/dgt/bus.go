@@ -229,34 +229,6 @@ func (b *Bus) Ping(ctx context.Context, addr uint16) error {
 	return err
 }
 
-// Board reads the board at addr whole.
-func (b *Bus) Board(ctx context.Context, addr uint16) (Position, error) {
-	var p Position
-	m, err := b.Request(ctx, BusSendBoard, addr)
-	if err != nil {
-		return p, err
-	}
-	err = parsePosition(m, m.Payload, &p)
-	return p, err
-}
-
-// Clock reads the clock of the board at addr.
-func (b *Bus) Clock(ctx context.Context, addr uint16) (*ClockTimes, error) {
-	m, err := b.Request(ctx, BusSendClock, addr)
-	if err != nil {
-		return nil, err
-	}
-	v, err := parseBWTime(m)
-	if err != nil {
-		return nil, err
-	}
-	t, ok := v.(*ClockTimes)
-	if !ok {
-		return nil, parseErr(m, "a clock acknowledgement where the clock's times were asked for")
-	}
-	return t, nil
-}
-
 // Version reads the firmware version of the board at addr.
 func (b *Bus) Version(ctx context.Context, addr uint16) (Version, error) {
 	m, err := b.Request(ctx, BusSendVersion, addr)
@@ -267,33 +239,6 @@ func (b *Bus) Version(ctx context.Context, addr uint16) (Version, error) {
 		return Version{}, parseErr(m, "version of %d bytes, want 2", len(m.Payload))
 	}
 	return Version{Major: m.Payload[0], Minor: m.Payload[1]}, nil
-}
-
-// Changes returns the log entries the board at addr stored since the
-// last call (DGT_BUS_SEND_CHANGES).
-func (b *Bus) Changes(ctx context.Context, addr uint16) (*Log, error) {
-	m, err := b.Request(ctx, BusSendChanges, addr)
-	if err != nil {
-		return nil, err
-	}
-	return ParseLog(m.Payload), nil
-}
-
-// SetStart writes the start tag into the board's log: from it on, the
-// board logs every piece, and [Bus.FromStart] replays from it.
-func (b *Bus) SetStart(ctx context.Context, addr uint16) error {
-	_, err := b.Request(ctx, BusSetStartGame, addr)
-	return err
-}
-
-// FromStart returns the board's log from the start tag up to the changes
-// already sent (DGT_BUS_SEND_FROM_START).
-func (b *Bus) FromStart(ctx context.Context, addr uint16) (*Log, error) {
-	m, err := b.Request(ctx, BusSendFromStart, addr)
-	if err != nil {
-		return nil, err
-	}
-	return ParseLog(m.Payload), nil
 }
 
 // Discover finds the boards on the line as the header advises: the known

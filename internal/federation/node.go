@@ -293,14 +293,6 @@ func (n *Node) AlertsChanged() {
 	}
 }
 
-// Boards returns, on a hub, the last status each hall gave of its boards.
-func (n *Node) Boards() map[string][]BoardStatus {
-	if n.inbox == nil {
-		return nil
-	}
-	return n.inbox.Boards()
-}
-
 // storedGame is the hub's game of a hall's fact.
 func storedGame(db *store.DB, f Fact) (store.Game, error) {
 	id, err := db.ImportedGame(f.Hall, f.GameID)
