@@ -170,13 +170,24 @@ func (d *dutch) layOut(cur, next []int) error {
 // a player only what playerKind (weightcache.go) holds: weights are shared
 // by players of one kind.
 func (d *dutch) edgeWeightInto(w matching.Weight, hi, lo *player, inCur, inNext bool) {
-	s := d.s
 	if !d.meet.may(hi.place, lo.place) {
 		return
 	}
 	// The fields are added in place at their bit offsets, top first,
 	// rather than by shifting the whole multi-word weight for each.
 	f := fieldWriter{w: w, pos: d.fieldBits(), fields: d.fields}
+	d.bracketBits(&f, hi, lo, inCur, inNext)
+	d.byeUnplayedBits(&f, hi, lo)
+	d.colourBits(&f, lo, hi, inCur)
+	d.floatBits(&f, hi, lo, inCur)
+	d.floatScoreBits(&f, hi, lo, inCur)
+	// Room for the ordering rules of homogeneous brackets and remainders.
+	f.next(0)
+}
+
+// bracketBits appends the fields from the top one to NextBracket for hi
+// against lo.
+func (d *dutch) bracketBits(f *fieldWriter, hi, lo *player, inCur, inNext bool) {
 	// The top field, Completion and ByeScore: pairs of players who cannot
 	// take the bye are worth most.
 	f.add(1 + b2u(!d.isByeCandidate(hi)) + b2u(!d.isByeCandidate(lo)))
@@ -195,22 +206,27 @@ func (d *dutch) edgeWeightInto(w matching.Weight, hi, lo *player, inCur, inNext 
 	if inNext {
 		f.bit(d.nextShifts[d.score(hi)])
 	}
-	// Unplayed games of the bye assignee (2026 only).
+}
+
+// byeUnplayedBits appends the field of ByeUnplayed, the unplayed games of
+// the bye assignee (2026 only), for hi against lo.
+func (d *dutch) byeUnplayedBits(f *fieldWriter, hi, lo *player) {
 	f.next(ByeUnplayed)
-	if d.singleBye && s.edition != Dutch2017 {
-		if d.score(hi) == d.byeScore {
-			f.add(uint64(d.playedRanks[hi.playedGames]))
-		}
-		if d.score(lo) == d.byeScore {
-			f.add(uint64(d.playedRanks[lo.playedGames]))
-		}
+	if !d.singleBye || d.s.edition == Dutch2017 {
+		return
 	}
-	d.colourBits(&f, lo, hi, inCur)
-	pr := s.playedRounds
-	for back := 1; back <= 2; back++ {
-		if pr < back {
-			break
-		}
+	if d.score(hi) == d.byeScore {
+		f.add(uint64(d.playedRanks[hi.playedGames]))
+	}
+	if d.score(lo) == d.byeScore {
+		f.add(uint64(d.playedRanks[lo.playedGames]))
+	}
+}
+
+// floatBits appends the fields of the repeated floats (RepeatDownfloat1
+// to RepeatUpfloat2) for hi against lo.
+func (d *dutch) floatBits(f *fieldWriter, hi, lo *player, inCur bool) {
+	for back := 1; back <= min(2, d.s.playedRounds); back++ {
 		// Downfloaters repeated from `back` rounds before.
 		f.next([...]Criterion{RepeatDownfloat1, RepeatDownfloat2}[back-1])
 		if inCur {
@@ -223,10 +239,12 @@ func (d *dutch) edgeWeightInto(w matching.Weight, hi, lo *player, inCur, inNext 
 			f.add(b2u(!(d.score(hi) > d.score(lo) && d.float(lo, back) == floatUp)))
 		}
 	}
-	for back := 1; back <= 2; back++ {
-		if pr < back {
-			break
-		}
+}
+
+// floatScoreBits appends the fields of the scores of repeated floaters
+// (RepeatDownfloatScore1 to RepeatUpfloatScore2) for hi against lo.
+func (d *dutch) floatScoreBits(f *fieldWriter, hi, lo *player, inCur bool) {
+	for back := 1; back <= min(2, d.s.playedRounds); back++ {
 		// Scores of repeated downfloaters.
 		f.next([...]Criterion{RepeatDownfloatScore1, RepeatDownfloatScore2}[back-1])
 		if inCur {
@@ -243,8 +261,6 @@ func (d *dutch) edgeWeightInto(w matching.Weight, hi, lo *player, inCur, inNext 
 			f.bit(d.shifts[d.score(hi)])
 		}
 	}
-	// Room for the ordering rules of homogeneous brackets and remainders.
-	f.next(0)
 }
 
 // colourBits appends the fields of the colour criteria
@@ -253,24 +269,34 @@ func (d *dutch) colourBits(f *fieldWriter, p, o *player, inCur bool) {
 	f.next(TopscorerColourDifference)
 	f.add(b2u(inCur && (!p.absoluteImbalance() || !o.absoluteImbalance() || p.colourPref != o.colourPref)))
 	f.next(TopscorerColourRun)
-	var c11 bool
-	if !p.absolutePref() || !o.absolutePref() || p.colourPref != o.colourPref {
-		c11 = true
-	} else if p.colourImbalance == o.colourImbalance {
-		c11 = p.repeatedColour == NoColour || p.repeatedColour != o.repeatedColour
-	} else {
-		q := p
-		if p.colourImbalance > o.colourImbalance {
-			q = o
-		}
-		c11 = q.repeatedColour != p.colourPref.invert()
-	}
-	f.add(b2u(inCur && c11))
+	f.add(b2u(inCur && noTopscorerRun(p, o)))
 	f.next(ColourPreference)
 	f.add(b2u(inCur && prefsCompatible(p.colourPref, o.colourPref)))
 	f.next(StrongColourPreference)
-	f.add(b2u(inCur && ((!p.strongPref && !p.absolutePref()) || (!o.strongPref && !o.absolutePref()) ||
-		(p.absolutePref() && o.absolutePref()) || p.colourPref != o.colourPref)))
+	f.add(b2u(inCur && strongPrefsCompatible(p, o)))
+}
+
+// noTopscorerRun reports whether p and o may meet without one of them
+// getting the same colour three times in a row (TopscorerColourRun).
+func noTopscorerRun(p, o *player) bool {
+	if !p.absolutePref() || !o.absolutePref() || p.colourPref != o.colourPref {
+		return true
+	}
+	if p.colourImbalance == o.colourImbalance {
+		return p.repeatedColour == NoColour || p.repeatedColour != o.repeatedColour
+	}
+	q := p
+	if p.colourImbalance > o.colourImbalance {
+		q = o
+	}
+	return q.repeatedColour != p.colourPref.invert()
+}
+
+// strongPrefsCompatible reports whether p and o may meet with both
+// getting their strong (or absolute) colour preferences.
+func strongPrefsCompatible(p, o *player) bool {
+	return (!p.strongPref && !p.absolutePref()) || (!o.strongPref && !o.absolutePref()) ||
+		(p.absolutePref() && o.absolutePref()) || p.colourPref != o.colourPref
 }
 
 func prefsCompatible(a, b Colour) bool { return a != b || a == NoColour || b == NoColour }
