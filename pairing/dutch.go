@@ -441,27 +441,17 @@ var byeHook func(d *dutch, mc *matching.Matcher) error
 // first (Completion, ByeScore), and says whether the single-bye rule (ByeUnplayed) applies from
 // the first bracket.
 func (d *dutch) byeByCardinality() error {
-	s := d.s
 	n := len(d.sorted)
 	c := matching.NewCardinality(n, d.meet.bits)
 	if c.Maximize() > 1 {
 		return errIncomplete()
 	}
 	exposable := c.Exposable()
-	// d.sorted ranks higher scores first.
-	lowest := func(ok func(*player) bool) (int, bool) {
-		for v := n - 1; v >= 0; v-- {
-			if exposable[v] && ok(d.sorted[v]) {
-				return d.score(d.sorted[v]), true
-			}
-		}
-		return 0, false
-	}
-	eligible, any := s.eligibleForBye, func(*player) bool { return true }
+	eligible := d.s.eligibleForBye
 	var found bool
-	if d.byeScore, found = lowest(eligible); !found {
-		d.byeScore, _ = lowest(any)
-		eligible = any
+	if d.byeScore, found = d.lowestExposable(exposable, eligible); !found {
+		eligible = func(*player) bool { return true }
+		d.byeScore, _ = d.lowestExposable(exposable, eligible)
 	} else {
 		// Any other bye loses a pair of a player who cannot take it
 		// (ByeScore): no maximum weight matching leaves one of those unpaired,
@@ -472,41 +462,46 @@ func (d *dutch) byeByCardinality() error {
 			d.byeMay[v] = exposable[v] && d.isByeCandidate(p)
 		}
 	}
-	top := d.score(d.sorted[0])
-	if d.byeScore < top {
+	if d.byeScore < d.score(d.sorted[0]) {
 		return nil
 	}
-	// The bye comes from the top score group. ByeUnplayed applies when every other
-	// player of the group can be paired within it, the rest among
-	// themselves, and the bye be one it may be: a maximum matching of the
-	// graph without the edges between the group and the rest leaves one
-	// such player unpaired.
-	k := d.groupEnd(0)
-	if k == n {
-		d.singleBye = true // round 1, or a field of one score
-		return nil
-	}
-	rows := d.meet.rows
-	split := slices.Clone(d.meet.bits)
-	for i := range n {
-		row := split[i*rows : (i+1)*rows]
-		for j := range n {
-			if (i < k) != (j < k) {
-				row[j/64] &^= 1 << uint(j%64)
-			}
+	d.singleBye = d.topGroupSingleBye(eligible)
+	return nil
+}
+
+// lowestExposable returns the lowest score of the players ok accepts that
+// a maximum matching may leave unpaired (exposable, by place), and whether
+// there is one.
+func (d *dutch) lowestExposable(exposable []bool, ok func(*player) bool) (int, bool) {
+	// d.sorted ranks higher scores first.
+	for v := len(d.sorted) - 1; v >= 0; v-- {
+		if exposable[v] && ok(d.sorted[v]) {
+			return d.score(d.sorted[v]), true
 		}
 	}
-	sc := matching.NewCardinality(n, split)
+	return 0, false
+}
+
+// topGroupSingleBye reports, for a bye from the top score group, whether
+// ByeUnplayed applies: when every other player of the group can be paired
+// within it, the rest among themselves, and the bye be one it may be
+// (eligible): a maximum matching of the graph without the edges between
+// the group and the rest leaves one such player unpaired.
+func (d *dutch) topGroupSingleBye(eligible func(*player) bool) bool {
+	k := d.groupEnd(0)
+	if k == len(d.sorted) {
+		return true // round 1, or a field of one score
+	}
+	sc := matching.NewCardinality(len(d.sorted), d.meet.withoutEdgesAcross(len(d.sorted), k))
 	if sc.Maximize() != 1 {
-		return nil
+		return false
 	}
 	for v, ok := range sc.Exposable()[:k] {
 		if ok && eligible(d.sorted[v]) {
-			d.singleBye = true
-			break
+			return true
 		}
 	}
-	return nil
+	return false
 }
 
 // setPlayedRanks ranks the numbers of games played by the players with
@@ -582,7 +577,6 @@ func errIncomplete() error {
 // residents). bracket.go pairs each in the order of the text.
 func (d *dutch) brackets(mc *matching.Matcher) (pairs [][2]int, bye int, err error) {
 	n := len(d.sorted)
-	odd := n%2 == 1
 	partner := make([]int, n)
 	for i := range partner {
 		partner[i] = -1
@@ -600,50 +594,76 @@ func (d *dutch) brackets(mc *matching.Matcher) (pairs [][2]int, bye int, err err
 		for end := d.groupEnd(next); next < end; next++ {
 			vi = append(vi, vi[len(vi)-1]+1)
 		}
-		if err := d.layOut(vi[:nextBegin], vi[nextBegin:]); err != nil {
+		bt, err := d.pairBracket(b, vi, sgBegin, nextBegin, sgBeginVertex)
+		if err != nil {
 			return nil, -1, err
 		}
-		bt := d.trace.openBracket(d, vi[:sgBegin], vi[sgBegin:nextBegin])
-		b.open(vi, sgBegin, nextBegin, sgBeginVertex)
-		if sgBeginVertex == 0 {
-			// The first matching of all: see pairRound.
-			if err := checkComplete(b.stable); err != nil {
-				return nil, -1, err
-			}
-		}
-		b.chooseMDPs()
-		b.pairMDPs()
-		b.splitRemainder()
-		exchanges := b.exchanges()
-		b.exchangeFromS1(exchanges)
-		b.exchangeFromS2(exchanges)
-		b.fixExchanges()
-		b.pairS1WithS2()
-
-		// Carry the unpaired players into the next bracket.
-		var newVi []int
-		sgBegin = 0
-		d.singleBye = odd && sgIt != n && d.byeScore == d.score(d.sorted[sgIt])
-		for pi, pv := range vi {
-			if pi < nextBegin && b.matched[pv] {
-				partner[pv] = b.stable[pv]
-				partner[b.stable[pv]] = pv
-				continue
-			}
-			newVi = append(newVi, pv)
-			if pi < nextBegin {
-				sgBegin++
-				bt.downfloat(pv)
-			}
-			if d.score(d.sorted[b.stable[pv]]) < d.byeScore {
-				d.singleBye = false
-			}
-		}
-		bt.close(partner)
-		vi = newVi
+		vi, sgBegin = d.carry(b, bt, vi, nextBegin, sgIt, partner)
 		sgBeginVertex = b.nextBeginVertex
 	}
 	d.matchings += mc.Calls()
+	return d.pairsOf(partner)
+}
+
+// pairBracket pairs the bracket of the players at vertices vi: the MDPs
+// vi[:sgBegin], the residents vi[sgBegin:nextBegin] and, for the
+// weights, the next score group vi[nextBegin:]. It returns the
+// bracket's trace.
+func (d *dutch) pairBracket(b *bracket, vi []int, sgBegin, nextBegin, sgBeginVertex int) (*bracketBuilder, error) {
+	if err := d.layOut(vi[:nextBegin], vi[nextBegin:]); err != nil {
+		return nil, err
+	}
+	bt := d.trace.openBracket(d, vi[:sgBegin], vi[sgBegin:nextBegin])
+	b.open(vi, sgBegin, nextBegin, sgBeginVertex)
+	if sgBeginVertex == 0 {
+		// The first matching of all: see pairRound.
+		if err := checkComplete(b.stable); err != nil {
+			return nil, err
+		}
+	}
+	b.chooseMDPs()
+	b.pairMDPs()
+	b.splitRemainder()
+	exchanges := b.exchanges()
+	b.exchangeFromS1(exchanges)
+	b.exchangeFromS2(exchanges)
+	b.fixExchanges()
+	b.pairS1WithS2()
+	return bt, nil
+}
+
+// carry records in partner the pairs of the bracket just paired, whose
+// players are vi (its own up to nextBegin, then the score group that
+// starts at place sgIt), and returns the unpaired players, carried into
+// the next bracket, and how many of them float down from this one. It
+// also says whether the single-bye rule (ByeUnplayed) applies to the
+// next bracket.
+func (d *dutch) carry(b *bracket, bt *bracketBuilder, vi []int, nextBegin, sgIt int, partner []int) (newVi []int, sgBegin int) {
+	n := len(d.sorted)
+	d.singleBye = n%2 == 1 && sgIt != n && d.byeScore == d.score(d.sorted[sgIt])
+	for pi, pv := range vi {
+		if pi < nextBegin && b.matched[pv] {
+			partner[pv] = b.stable[pv]
+			partner[b.stable[pv]] = pv
+			continue
+		}
+		newVi = append(newVi, pv)
+		if pi < nextBegin {
+			sgBegin++
+			bt.downfloat(pv)
+		}
+		if d.score(d.sorted[b.stable[pv]]) < d.byeScore {
+			d.singleBye = false
+		}
+	}
+	bt.close(partner)
+	return newVi, sgBegin
+}
+
+// pairsOf returns the pairs (each lower place first, in the order of the
+// lower) and the bye's place (-1 if none) that partner, the partner's
+// place of each place or -1, gives.
+func (d *dutch) pairsOf(partner []int) (pairs [][2]int, bye int, err error) {
 	bye = -1
 	for v := range d.sorted {
 		if partner[v] < 0 {
