@@ -162,11 +162,14 @@ func InferInitialColour(t *trf.Tournament) byte {
 		if !tookPartBy(p, first) {
 			continue
 		}
-		if c := p.Games[first].Colour; c == 'w' || c == 'b' {
-			if n%2 == 1 {
-				c ^= 'w' ^ 'b'
+		// A player with no entry for that round took part with no colour.
+		if first < len(p.Games) {
+			if c := p.Games[first].Colour; c == 'w' || c == 'b' {
+				if n%2 == 1 {
+					c ^= 'w' ^ 'b'
+				}
+				return c
 			}
-			return c
 		}
 		n++
 	}
