@@ -99,6 +99,8 @@ type blossomSolver struct {
 	tree    []int
 	dropped []int
 	seen    []bool // scratch by blossom, all false between calls
+	// swap is swapPartner's search, kept for its buffers (partner.go).
+	swap    swapSearch
 	started bool
 	// settled says that no weight or pair changed since the last solve:
 	// the matching and duals are optimal (see partner.go).

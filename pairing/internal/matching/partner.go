@@ -123,16 +123,17 @@ func (s *blossomSolver) swapPartner(v, u, budget int) []int {
 	if !ok {
 		return nil
 	}
-	sw := swapSearch{queue: []int{x}, prev: []swapStep{{-1, -1}}}
+	sw := &s.swap
+	sw.start(x)
 	defer sw.unmark(s.seen)
 	sw.mark(s.seen, s.inblossom[v], s.inblossom[u], s.inblossom[w], s.inblossom[x])
 	for i := 0; i < len(sw.queue) && i < budget; i++ {
 		o := sw.queue[i]
 		if s.tightEdge(o, w) {
-			return s.swapAlong(&sw, v, u, w, i)
+			return s.swapAlong(sw, v, u, w, i)
 		}
 		if len(sw.queue) < budget { // else no room for more
-			s.growSwap(&sw, o, i)
+			s.growSwap(sw, o, i)
 		}
 	}
 	return nil
@@ -166,6 +167,13 @@ type swapSearch struct {
 // swapStep is a step of a swapSearch path: from the outer vertex at index
 // from, via the vertex matched to the one reached.
 type swapStep struct{ from, via int }
+
+// start empties the search, keeping its buffers, and starts it from x.
+func (sw *swapSearch) start(x int) {
+	sw.queue = append(sw.queue[:0], x)
+	sw.prev = append(sw.prev[:0], swapStep{-1, -1})
+	sw.marked = sw.marked[:0]
+}
 
 // mark marks the blossoms bs in seen.
 func (sw *swapSearch) mark(seen []bool, bs ...int) {
@@ -240,7 +248,8 @@ func (m *Matcher) PairAcross(upper, lower []int) {
 	m.dissolveAll(upper)
 	m.dissolveAll(lower)
 	s.settled = false
-	side := m.sides(upper, lower)
+	side := make([]int8, m.n) // by engine vertex: 1 upper, 2 lower
+	markSides(side, upper, lower)
 	for _, a := range upper {
 		sa := m.vertex(a)
 		if !m.pairedOnSide(sa, side, 1) {
@@ -266,27 +275,25 @@ func (m *Matcher) dissolveAll(vs []int) {
 	}
 }
 
-// sides returns the side of a solver vertex: 1 in upper, 2 in lower, 0 in
-// neither.
-func (m *Matcher) sides(upper, lower []int) func(sv int) int8 {
-	in := make([]int8, m.n)
+// markSides sets side[v] to 1 for the engine vertices v of upper and to 2
+// for those of lower.
+func markSides(side []int8, upper, lower []int) {
 	for _, v := range upper {
-		in[v] = 1
+		side[v] = 1
 	}
 	for _, v := range lower {
-		in[v] = 2
-	}
-	return func(sv int) int8 {
-		if sv == m.phantom {
-			return 0
-		}
-		return in[m.engine(sv)]
+		side[v] = 2
 	}
 }
 
 // pairedOnSide reports whether the solver vertex sv is matched, not
-// decided, and to a vertex on the given side.
-func (m *Matcher) pairedOnSide(sv int, side func(int) int8, want int8) bool {
+// decided, and to a vertex of the engine whose side (as markSides set
+// it) is want.
+func (m *Matcher) pairedOnSide(sv int, side []int8, want int8) bool {
 	s := m.solver
-	return s.mate[sv] >= 0 && !s.decided[sv] && side(s.endpoint(s.mate[sv])) == want
+	if s.mate[sv] < 0 || s.decided[sv] {
+		return false
+	}
+	o := s.endpoint(s.mate[sv])
+	return o != m.phantom && side[m.engine(o)] == want
 }
