@@ -54,8 +54,21 @@ func (s *Site) consolePage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "console", map[string]any{
 		"User": sess.user, "CSRF": sess.csrf, "Done": r.URL.Query().Get("done"),
 		"Alerts": alerts, "Tables": s.cards(), "Unboarded": unboarded, "Tournaments": tours,
-		"Actions": acts, "Reasons": resultReasons(),
+		"Actions": acts, "Reasons": resultReasons(), "Links": s.linkRows(),
 	})
+}
+
+// ShowLinks gives the console the state of a multi-hall event's links (a
+// hall's to the hub, or on the hub each hall's). Call it before serving;
+// without it the console shows no links.
+func (s *Site) ShowLinks(links func() []Link) { s.links = links }
+
+// linkRows are the multi-hall event's links, nil for a single hall.
+func (s *Site) linkRows() []Link {
+	if s.links == nil {
+		return nil
+	}
+	return s.links()
 }
 
 // resultReasons lists the reasons an arbiter may give with a result.

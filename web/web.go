@@ -74,6 +74,8 @@ type Site struct {
 
 	// stats is the site's metrics registry, served at /metrics.
 	stats *siteMetrics
+	// links, if set, says how a multi-hall event's links are.
+	links func() []Link
 }
 
 // Config is what the site needs to know beyond the event d runs. The zero
@@ -95,6 +97,27 @@ type Config struct {
 	MetricsAllow []string
 	// SecureCookies marks the session cookie Secure on every request.
 	SecureCookies bool
+}
+
+// Link is the state of one hall's link to the hub of a multi-hall event,
+// as the console shows it.
+type Link struct {
+	Hall string
+	// Linked is whether the hub and the hall hear each other; Since is
+	// when that last changed (zero: never linked since the daemon
+	// started).
+	Linked bool
+	Since  time.Time
+	// Waiting is the hall's facts the hub does not have yet, the oldest
+	// of which has waited Lag.
+	Waiting int
+	Lag     time.Duration
+	// Acknowledged is the last of the hall's facts the hub stored (its
+	// sequence in the hall's stream), at AcknowledgedAt.
+	Acknowledged   uint64
+	AcknowledgedAt time.Time
+	// Problems are the mistakes in the way of the link.
+	Problems []string
 }
 
 // User is one console login. Password is stored as a bcrypt or argon2id

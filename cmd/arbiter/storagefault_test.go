@@ -154,10 +154,15 @@ func TestStorageFaultOnOurBoard(t *testing.T) {
 		},
 		nil,
 		func() { require.NoError(t, r.Play(ctx, turns[1:2])) })
-	_, _, alert, acks := b.HostState()
-	assert.NotEqual(t, "PAUSED", alert.Text[:min(len(alert.Text), 6)], "the hold's text is still shown")
-	require.NotEmpty(t, acks)
-	assert.Equal(t, uint16(2), acks[len(acks)-1].Ply)
+	// The board hears of e5 after it is stored: its acknowledgement, and
+	// the hold's text gone.
+	require.EventuallyWithT(t, func(c *assert.CollectT) {
+		_, _, alert, acks := b.HostState()
+		assert.NotEqual(c, "PAUSED", alert.Text[:min(len(alert.Text), 6)], "the hold's text is still shown")
+		if assert.NotEmpty(c, acks) {
+			assert.Equal(c, uint16(2), acks[len(acks)-1].Ply, "the last acknowledgement")
+		}
+	}, 10*time.Second, 20*time.Millisecond)
 	cancel()
 	require.NoError(t, <-errc)
 }

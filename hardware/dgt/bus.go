@@ -153,7 +153,7 @@ func (b *Bus) exchange(ctx context.Context, cmd byte, addr uint16) (Message, tim
 		if _, err := b.w.Write(p); err != nil {
 			return Message{}, sent, fmt.Errorf("dgt: bus write to board %d: %w: %w", addr, ErrLineClosed, err)
 		}
-		m, took, err := b.await(ctx, want, addr)
+		m, took, err := b.await(ctx, want, addr, sent+b.cfg.Timeout)
 		if err == nil {
 			return m, took, nil
 		}
@@ -191,11 +191,14 @@ func (b *Bus) drain() {
 	}
 }
 
-// await waits for the reply to a request to addr; it logs the reply it
-// takes, good or failing its checksum, and returns the instant it took
-// it.
-func (b *Bus) await(ctx context.Context, want byte, addr uint16) (Message, time.Duration, error) {
-	t := time.NewTimer(b.cfg.Timeout)
+// await waits for the reply to a request to addr until the host instant
+// deadline (by Now, the raw log's clock); it logs the reply it takes,
+// good or failing its checksum, and returns the instant it took it. A
+// reply taken at or after the deadline (a loaded host may run late) is
+// a late answer, dropped unlogged, as a replay of the log, which fails
+// the request at its deadline, has it.
+func (b *Bus) await(ctx context.Context, want byte, addr uint16, deadline time.Duration) (Message, time.Duration, error) {
+	t := time.NewTimer(deadline - b.cfg.Now())
 	defer t.Stop()
 	for {
 		select {
@@ -208,17 +211,20 @@ func (b *Bus) await(ctx context.Context, want byte, addr uint16) (Message, time.
 				return Message{}, b.cfg.Now(), fmt.Errorf("%w: %w", ErrLineClosed, io.EOF)
 			}
 			var de *DecodeError
-			switch {
-			case r.err == nil && r.m.ID == want && r.m.Addr == addr:
-				took := b.cfg.Now()
-				b.raw(addr, took, false, r.raw)
-				return r.m, took, nil
-			case errors.As(r.err, &de) && de.Checksum && de.Addr == addr:
-				took := b.cfg.Now()
-				b.raw(addr, took, false, r.raw)
+			mine := r.err == nil && r.m.ID == want && r.m.Addr == addr
+			bad := errors.As(r.err, &de) && de.Checksum && de.Addr == addr
+			if !mine && !bad {
+				continue // another board's late answer, or noise: keep waiting
+			}
+			took := b.cfg.Now()
+			if took >= deadline {
+				return Message{}, took, ErrNoReply
+			}
+			b.raw(addr, took, false, r.raw)
+			if bad {
 				return Message{}, took, ErrChecksum
 			}
-			// Another board's late answer, or noise: keep waiting.
+			return r.m, took, nil
 		}
 	}
 }
