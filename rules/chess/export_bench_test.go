@@ -9,23 +9,6 @@ import (
 	"arbiter/internal/cputime"
 )
 
-// BenchmarkImportPGN imports the test games: SAN, long algebraic and UCI
-// move parsing with its legality match.
-func BenchmarkImportPGN(b *testing.B) {
-	data, err := os.ReadFile("testdata/import.pgn")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	cpu0 := cputime.Now()
-	for b.Loop() {
-		if _, err := ImportPGN(bytes.NewReader(data)); err != nil {
-			b.Fatal(err)
-		}
-	}
-	cputime.ReportPerOp(b, cpu0, b.N)
-}
-
 // BenchmarkWritePGN exports the test games in SAN.
 func BenchmarkWritePGN(b *testing.B) {
 	data, err := os.ReadFile("testdata/import.pgn")
