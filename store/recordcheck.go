@@ -246,7 +246,7 @@ func checkFrame(board, k, p []byte) error {
 // marks.
 func (c *recordChecker) meta() {
 	_ = c.tx.Bucket(bucketMeta).ForEach(func(k, v []byte) error {
-		if string(k) == string(keyApp) || string(k) == string(keySchema) || v == nil {
+		if isSchemaMark(k) || v == nil {
 			return nil // the schema's own marks stay bare
 		}
 		c.payload(locMeta, k, v)
