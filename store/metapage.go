@@ -105,22 +105,28 @@ func decodeMeta(page []byte) (m boltMeta, problem string) {
 	if sum := le.Uint64(b[metaChecksumEnd:]); h.Sum64() != sum {
 		return m, fmt.Sprintf("checksum mismatch (stored %016x, computed %016x)", sum, h.Sum64())
 	}
+	return m, m.insane()
+}
+
+// insane says what is impossible in the fields of m, a meta page whose
+// checksum matches, if anything.
+func (m boltMeta) insane() string {
 	ps := uint64(m.pageSize)
 	switch {
 	case ps < minPageSize || ps > maxPageSize || ps&(ps-1) != 0:
-		return m, fmt.Sprintf("page size %d is impossible", ps)
+		return fmt.Sprintf("page size %d is impossible", ps)
 	case m.flags != 0:
-		return m, fmt.Sprintf("flags %#x, where bbolt writes none", m.flags)
+		return fmt.Sprintf("flags %#x, where bbolt writes none", m.flags)
 	case m.pgid < 4 || m.pgid > uint64(1<<62)/ps:
-		return m, fmt.Sprintf("page count %d is impossible", m.pgid)
+		return fmt.Sprintf("page count %d is impossible", m.pgid)
 	case m.root < 2 || m.root >= m.pgid:
-		return m, fmt.Sprintf("root page %d lies outside the file's %d pages", m.root, m.pgid)
+		return fmt.Sprintf("root page %d lies outside the file's %d pages", m.root, m.pgid)
 	case m.freelist != noFreelist && (m.freelist < 2 || m.freelist >= m.pgid):
-		return m, fmt.Sprintf("freelist page %d lies outside the file's %d pages", m.freelist, m.pgid)
+		return fmt.Sprintf("freelist page %d lies outside the file's %d pages", m.freelist, m.pgid)
 	case m.freelist == m.root:
-		return m, fmt.Sprintf("the freelist and the root are both page %d", m.root)
+		return fmt.Sprintf("the freelist and the root are both page %d", m.root)
 	}
-	return m, ""
+	return ""
 }
 
 // framing says what is wrong around meta page index's body: its page
