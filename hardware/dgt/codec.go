@@ -113,20 +113,30 @@ func (d *Decoder) Offset() int64 { return d.offset }
 // largest size accepted.
 func fixedSize(id byte, bus bool) (fixed, max int) {
 	if bus {
-		switch id {
-		case MsgBusBoardDump:
-			return 6 + 64, 0
-		case MsgBusBWTime:
-			return 6 + 7, 0
-		case MsgBusPing, MsgBusStartWritten:
-			return 6, 0
-		case MsgBusVersion:
-			return 0, 8 // 6 up to version 1.2, 8 since
-		case MsgBusUpdate, MsgBusFromStart:
-			return 0, MaxLog + 3
-		}
-		return 0, maxOther
+		return busSize(id)
 	}
+	return boardSize(id)
+}
+
+// busSize is fixedSize in bus mode.
+func busSize(id byte) (fixed, max int) {
+	switch id {
+	case MsgBusBoardDump:
+		return 6 + 64, 0
+	case MsgBusBWTime:
+		return 6 + 7, 0
+	case MsgBusPing, MsgBusStartWritten:
+		return 6, 0
+	case MsgBusVersion:
+		return 0, 8 // 6 up to version 1.2, 8 since
+	case MsgBusUpdate, MsgBusFromStart:
+		return 0, MaxLog + 3
+	}
+	return 0, maxOther
+}
+
+// boardSize is fixedSize in single-board mode.
+func boardSize(id byte) (fixed, max int) {
 	switch id {
 	case MsgBoardDump:
 		return SizeBoardDump, 0
@@ -165,30 +175,58 @@ func (d *Decoder) Decode(p []byte) (n int, m Message, err error) {
 	if len(p) == 0 {
 		return 0, Message{}, ErrIncomplete
 	}
-	start := d.offset
 	if p[0]&0x80 == 0 {
-		k := 1
-		for k < len(p) && p[k]&0x80 == 0 {
-			k++
-		}
-		d.offset += int64(k)
-		return k, Message{}, &DecodeError{Offset: start, Reason: fmt.Sprintf("%d stray byte(s) outside a message, first 0x%02x", k, p[0])}
+		return d.stray(p)
 	}
 	id := p[0]
-	fail := func(k int, reason string, args ...any) (int, Message, error) {
-		d.offset += int64(k)
-		return k, Message{}, &DecodeError{Offset: start, ID: id, Reason: fmt.Sprintf(reason, args...)}
-	}
 	// Header: a byte with bit 7 set inside it means this one was cut.
 	for i := 1; i < 3 && i < len(p); i++ {
 		if p[i]&0x80 != 0 {
-			return fail(i, "truncated at byte %d of its header: 0x%02x starts a new message", i, p[i])
+			return d.fail(i, id, "truncated at byte %d of its header: 0x%02x starts a new message", i, p[i])
 		}
 	}
 	if len(p) < 3 {
 		return 0, Message{}, ErrIncomplete
 	}
 	size := int(p[1])<<7 | int(p[2])
+	if n, err := d.checkSize(id, size); err != nil {
+		return n, Message{}, err
+	}
+	for i := 3; i < size && i < len(p); i++ {
+		if p[i]&0x80 != 0 {
+			return d.fail(i, id, "truncated at byte %d of %d: 0x%02x starts a new message", i, size, p[i])
+		}
+	}
+	if len(p) < size {
+		return 0, Message{}, ErrIncomplete
+	}
+	return d.message(p[:size])
+}
+
+// stray skips the bytes at the front of p that are outside a message:
+// those up to the next byte with bit 7 set.
+func (d *Decoder) stray(p []byte) (int, Message, error) {
+	start := d.offset
+	k := 1
+	for k < len(p) && p[k]&0x80 == 0 {
+		k++
+	}
+	d.offset += int64(k)
+	return k, Message{}, &DecodeError{Offset: start, Reason: fmt.Sprintf("%d stray byte(s) outside a message, first 0x%02x", k, p[0])}
+}
+
+// fail skips k bytes of a message with id, which is broken as reason
+// says.
+func (d *Decoder) fail(k int, id byte, reason string, args ...any) (int, Message, error) {
+	start := d.offset
+	d.offset += int64(k)
+	return k, Message{}, &DecodeError{Offset: start, ID: id, Reason: fmt.Sprintf(reason, args...)}
+}
+
+// checkSize checks the length size in the header of a message with id
+// against the sizes of its kind, and fails past its first byte if it is
+// impossible.
+func (d *Decoder) checkSize(id byte, size int) (int, error) {
 	fixed, max := fixedSize(id, d.Bus)
 	head := 3
 	if d.Bus {
@@ -196,24 +234,25 @@ func (d *Decoder) Decode(p []byte) (n int, m Message, err error) {
 	}
 	switch {
 	case fixed != 0 && size != fixed:
-		return fail(1, "length %d, want %d", size, fixed)
+		n, _, err := d.fail(1, id, "length %d, want %d", size, fixed)
+		return n, err
 	case fixed == 0 && (size < head+boolInt(d.Bus) || size > max):
-		return fail(1, "length %d out of range %d..%d", size, head+boolInt(d.Bus), max)
+		n, _, err := d.fail(1, id, "length %d out of range %d..%d", size, head+boolInt(d.Bus), max)
+		return n, err
 	}
-	for i := 3; i < size && i < len(p); i++ {
-		if p[i]&0x80 != 0 {
-			return fail(i, "truncated at byte %d of %d: 0x%02x starts a new message", i, size, p[i])
-		}
-	}
-	if len(p) < size {
-		return 0, Message{}, ErrIncomplete
-	}
-	m = Message{ID: id, Offset: start}
+	return 0, nil
+}
+
+// message returns the whole message p, after checking a bus message's
+// checksum.
+func (d *Decoder) message(p []byte) (int, Message, error) {
+	size := len(p)
+	m := Message{ID: p[0], Offset: d.offset}
 	if d.Bus {
 		m.Addr = uint16(p[3])<<7 | uint16(p[4])
 		if want := checksum(p[:size-1]); p[size-1] != want {
 			d.offset += int64(size)
-			return size, Message{}, &DecodeError{Offset: start, ID: id, Addr: m.Addr, Checksum: true,
+			return size, Message{}, &DecodeError{Offset: m.Offset, ID: m.ID, Addr: m.Addr, Checksum: true,
 				Reason: fmt.Sprintf("board %d: checksum 0x%02x, want 0x%02x", m.Addr, p[size-1], want)}
 		}
 		m.Payload = p[5 : size-1]
