@@ -586,13 +586,8 @@ func (pc *portConn) read(ctx context.Context, port *serialport.Port, log *slog.L
 		if pc.slot != nil && pc.resync.Swap(false) {
 			pc.slot.step(func(l *Link) { l.RequestDump(pc.now()) })
 		}
-		n, err := port.Read(buf)
+		n, err := readPort(port, buf)
 		host := pc.now()
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			err = nil // no data yet
-		} else if err == nil && n == 0 {
-			err = io.EOF
-		}
 		if n > 0 && pc.feed(ctx, dec, buf[:n], host) {
 			pc.release(true)
 			return
@@ -613,6 +608,20 @@ func (pc *portConn) read(ctx context.Context, port *serialport.Port, log *slog.L
 			pc.slot.step(func(l *Link) { l.Tick(host) })
 		}
 	}
+}
+
+// readPort reads from port into buf until the read deadline: a read
+// that times out is no data yet (no error), and one that returns nothing
+// the end of the port (io.EOF).
+func readPort(port *serialport.Port, buf []byte) (int, error) {
+	n, err := port.Read(buf)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return n, nil // no data yet
+	}
+	if err == nil && n == 0 {
+		return 0, io.EOF
+	}
+	return n, err
 }
 
 // hail asks the port for a board's HELLO every 500 ms until one attaches
