@@ -110,35 +110,23 @@ func ParseLog(p []byte) *Log {
 	l := new(Log)
 	for i := 0; i < len(p); {
 		b := p[i]
-		var parse func(p []byte, i int) (LogTag, int, error)
 		switch {
 		case isFieldTag(b):
-			parse = logFieldTag
+			i += l.fieldTag(p, i)
 		case isTimeTag(b):
-			parse = logTimeTag
+			i += l.timeTag(p, i)
 		case b == EENop || b == EENop2:
 			i++
-			continue
 		case b == EEEOF:
 			l.EOF = true
 			return l
 		case isMarker(b):
 			l.Tags = append(l.Tags, LogTag{Kind: TagMarker, Offset: i, Marker: b})
 			i++
-			continue
 		default:
 			l.Errors = append(l.Errors, fmt.Errorf("dgt: log byte %d: 0x%02x starts no tag", i, b))
 			i++
-			continue
 		}
-		t, n, err := parse(p, i)
-		if err != nil {
-			l.Errors = append(l.Errors, err)
-			i++
-			continue
-		}
-		l.Tags = append(l.Tags, t)
-		i += n
 	}
 	return l
 }
@@ -152,30 +140,38 @@ func isTimeTag(b byte) bool { return (b >= 0x60 && b <= 0x69) || (b >= 0x70 && b
 // isMarker reports whether b is a one-byte marker (EE_EOF among them).
 func isMarker(b byte) bool { return (b >= 0x6a && b <= 0x6f) || (b >= 0x7a && b <= 0x7e) }
 
-// logFieldTag parses the field tag at p[i] and returns it and its size.
-func logFieldTag(p []byte, i int) (LogTag, int, error) {
+// fieldTag parses the field tag at p[i], or records what is wrong with
+// it, and returns how many bytes to go on after (1 after an error).
+func (l *Log) fieldTag(p []byte, i int) int {
 	b := p[i]
 	if i+1 >= len(p) {
-		return LogTag{}, 0, fmt.Errorf("dgt: log byte %d: field tag 0x%02x cut short", i, b)
+		l.Errors = append(l.Errors, fmt.Errorf("dgt: log byte %d: field tag 0x%02x cut short", i, b))
+		return 1
 	}
 	f := p[i+1]
 	if f > 63 {
-		return LogTag{}, 0, fmt.Errorf("dgt: log byte %d: field tag 0x%02x names field %d", i, b, f)
+		l.Errors = append(l.Errors, fmt.Errorf("dgt: log byte %d: field tag 0x%02x names field %d", i, b, f))
+		return 1
 	}
-	return LogTag{Kind: TagField, Offset: i, Piece: Piece(b & 0x0f), Quick: b&0x10 != 0, Field: f}, 2, nil
+	l.Tags = append(l.Tags, LogTag{Kind: TagField, Offset: i, Piece: Piece(b & 0x0f), Quick: b&0x10 != 0, Field: f})
+	return 2
 }
 
-// logTimeTag parses the time tag at p[i] and returns it and its size.
-func logTimeTag(p []byte, i int) (LogTag, int, error) {
+// timeTag parses the time tag at p[i], or records what is wrong with it,
+// and returns how many bytes to go on after (1 after an error).
+func (l *Log) timeTag(p []byte, i int) int {
 	b := p[i]
 	if i+2 >= len(p) {
-		return LogTag{}, 0, fmt.Errorf("dgt: log byte %d: time tag 0x%02x cut short", i, b)
+		l.Errors = append(l.Errors, fmt.Errorf("dgt: log byte %d: time tag 0x%02x cut short", i, b))
+		return 1
 	}
 	mi, ok1 := bcd(p[i+1])
 	s, ok2 := bcd(p[i+2])
 	if !ok1 || !ok2 {
-		return LogTag{}, 0, fmt.Errorf("dgt: log byte %d: time tag %02x %02x %02x is not BCD", i, b, p[i+1], p[i+2])
+		l.Errors = append(l.Errors, fmt.Errorf("dgt: log byte %d: time tag %02x %02x %02x is not BCD", i, b, p[i+1], p[i+2]))
+		return 1
 	}
 	d := time.Duration(b&0x0f)*time.Hour + time.Duration(mi)*time.Minute + time.Duration(s)*time.Second
-	return LogTag{Kind: TagTime, Offset: i, Left: b&0x10 != 0, Time: d}, 3, nil
+	l.Tags = append(l.Tags, LogTag{Kind: TagTime, Offset: i, Left: b&0x10 != 0, Time: d})
+	return 3
 }
