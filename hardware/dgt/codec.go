@@ -189,8 +189,9 @@ func (d *Decoder) Decode(p []byte) (n int, m Message, err error) {
 		return 0, Message{}, ErrIncomplete
 	}
 	size := int(p[1])<<7 | int(p[2])
-	if n, err := d.checkSize(id, size); err != nil {
-		return n, Message{}, err
+	fixed, max := fixedSize(id, d.Bus)
+	if badSize(size, fixed, max, d.Bus) {
+		return d.failSize(id, size, fixed, max)
 	}
 	for i := 3; i < size && i < len(p); i++ {
 		if p[i]&0x80 != 0 {
@@ -200,7 +201,12 @@ func (d *Decoder) Decode(p []byte) (n int, m Message, err error) {
 	if len(p) < size {
 		return 0, Message{}, ErrIncomplete
 	}
-	return d.message(p[:size])
+	if d.Bus {
+		return d.busMessage(p[:size])
+	}
+	m = Message{ID: id, Offset: d.offset, Payload: p[3:size]}
+	d.offset += int64(size)
+	return size, m, nil
 }
 
 // stray skips the bytes at the front of p that are outside a message:
@@ -223,51 +229,46 @@ func (d *Decoder) fail(k int, id byte, reason string, args ...any) (int, Message
 	return k, Message{}, &DecodeError{Offset: start, ID: id, Reason: fmt.Sprintf(reason, args...)}
 }
 
-// checkSize checks the length size in the header of a message with id
-// against the sizes of its kind, and fails past its first byte if it is
-// impossible.
-func (d *Decoder) checkSize(id byte, size int) (int, error) {
-	fixed, max := fixedSize(id, d.Bus)
-	head := 3
-	if d.Bus {
-		head = 5
+// badSize reports whether size, the length in the header of a message
+// whose kind has the sizes fixed and max (see fixedSize), is impossible.
+func badSize(size, fixed, max int, bus bool) bool {
+	if fixed != 0 {
+		return size != fixed
 	}
-	switch {
-	case fixed != 0 && size != fixed:
-		n, _, err := d.fail(1, id, "length %d, want %d", size, fixed)
-		return n, err
-	case fixed == 0 && (size < head+boolInt(d.Bus) || size > max):
-		n, _, err := d.fail(1, id, "length %d out of range %d..%d", size, head+boolInt(d.Bus), max)
-		return n, err
-	}
-	return 0, nil
+	return size < minSize(bus) || size > max
 }
 
-// message returns the whole message p, after checking a bus message's
-// checksum.
-func (d *Decoder) message(p []byte) (int, Message, error) {
-	size := len(p)
-	m := Message{ID: p[0], Offset: d.offset}
-	if d.Bus {
-		m.Addr = uint16(p[3])<<7 | uint16(p[4])
-		if want := checksum(p[:size-1]); p[size-1] != want {
-			d.offset += int64(size)
-			return size, Message{}, &DecodeError{Offset: m.Offset, ID: m.ID, Addr: m.Addr, Checksum: true,
-				Reason: fmt.Sprintf("board %d: checksum 0x%02x, want 0x%02x", m.Addr, p[size-1], want)}
-		}
-		m.Payload = p[5 : size-1]
-	} else {
-		m.Payload = p[3:size]
+// minSize is the least length of a message of variable size: its header
+// and, on a bus, its checksum.
+func minSize(bus bool) int {
+	if bus {
+		return 6
 	}
+	return 3
+}
+
+// failSize fails a message with id whose length size is impossible (see
+// badSize), past its first byte.
+func (d *Decoder) failSize(id byte, size, fixed, max int) (int, Message, error) {
+	if fixed != 0 {
+		return d.fail(1, id, "length %d, want %d", size, fixed)
+	}
+	return d.fail(1, id, "length %d out of range %d..%d", size, minSize(d.Bus), max)
+}
+
+// busMessage returns the whole bus message p after checking its
+// checksum.
+func (d *Decoder) busMessage(p []byte) (int, Message, error) {
+	size := len(p)
+	m := Message{ID: p[0], Offset: d.offset, Addr: uint16(p[3])<<7 | uint16(p[4])}
+	if want := checksum(p[:size-1]); p[size-1] != want {
+		d.offset += int64(size)
+		return size, Message{}, &DecodeError{Offset: m.Offset, ID: m.ID, Addr: m.Addr, Checksum: true,
+			Reason: fmt.Sprintf("board %d: checksum 0x%02x, want 0x%02x", m.Addr, p[size-1], want)}
+	}
+	m.Payload = p[5 : size-1]
 	d.offset += int64(size)
 	return size, m, nil
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // checksum is the bus checksum: the sum of the bytes, bit 7 cleared.
