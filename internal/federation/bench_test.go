@@ -1,6 +1,7 @@
 package federation_test
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -96,5 +97,27 @@ func BenchmarkHubCatchUp(b *testing.B) {
 		stop()
 		b.ReportMetric(float64(games*(plies+2))/elapsed.Seconds(), "facts/s")
 		b.ReportMetric(float64(published.Milliseconds()), "publish-ms")
+	}
+}
+
+// BenchmarkDecodeFact measures the inbox's check of one received fact: a
+// move (the most frequent), an alert and the boards' status.
+func BenchmarkDecodeFact(b *testing.B) {
+	move, err := os.ReadFile(filepath.Join("testdata", "move.json"))
+	require.NoError(b, err)
+	for _, bc := range []struct{ name, subject, data string }{
+		{"move", "arbiter.east.1.7.42", string(move)},
+		{"alert", "arbiter.east.alert.3", `{"kind":"alert","hall":"east","alert":{"id":3,"kind":"illegal-move","message":"x","at":"2026-11-21T10:00:00Z"}}`},
+		{"status", "arbiter.east.status", `{"kind":"status","hall":"east","boards":[{"board":"B1","health":"ok"}]}`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			data := []byte(bc.data)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := federation.DecodeFact(bc.subject, data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
