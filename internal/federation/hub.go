@@ -130,7 +130,7 @@ func startHubInbox(ctx context.Context, n *Node, o Options) error {
 	n.inbox = in
 	n.wg.Go(func() { reviveSources(ctx, n.js, o.Log) })
 	if o.ResultStored != nil {
-		in.Applied = func(f Fact) { resultStored(o, f) }
+		in.Applied = func(f Fact) { resultStored(&o, f) }
 	}
 	in.Stored = func(news News) {
 		switch {
@@ -147,7 +147,7 @@ func startHubInbox(ctx context.Context, n *Node, o Options) error {
 
 // resultStored tells o.ResultStored of the game whose result fact f the
 // inbox applied.
-func resultStored(o Options, f Fact) {
+func resultStored(o *Options, f Fact) {
 	if f.Kind != KindResult {
 		return
 	}
