@@ -178,43 +178,57 @@ type Event struct {
 // String writes the event compactly for logs and tests.
 func (e Event) String() string {
 	s := fmt.Sprintf("%s #%d %s", e.Board, e.Seq, e.Kind)
-	switch e.Kind {
-	case EventSquare:
-		s += fmt.Sprintf(" sq=%d h=%d top=%s", e.Square, e.Height, e.Top)
+	if int(e.Kind) < len(eventDetails) && eventDetails[e.Kind] != nil {
+		s += eventDetails[e.Kind](e)
+	}
+	return s
+}
+
+// eventDetails write, by kind, what String writes of an event after its
+// board, sequence and kind.
+var eventDetails = [...]func(Event) string{
+	EventSquare: func(e Event) string {
+		s := fmt.Sprintf(" sq=%d h=%d top=%s", e.Square, e.Height, e.Top)
 		if e.Saturated {
 			s += "+"
 		}
-	case EventZone:
-		s += fmt.Sprintf(" zone=%d n=%d action=%d piece=%s", e.Zone, e.Count, e.ZoneAction, e.Piece)
-	case EventButton:
-		s += fmt.Sprintf(" %s side=%d pressed=%t n=%d value=%d", e.Button, e.Side, e.Pressed, e.Presses, e.Value)
+		return s
+	},
+	EventZone: func(e Event) string {
+		return fmt.Sprintf(" zone=%d n=%d action=%d piece=%s", e.Zone, e.Count, e.ZoneAction, e.Piece)
+	},
+	EventButton: func(e Event) string {
+		s := fmt.Sprintf(" %s side=%d pressed=%t n=%d value=%d", e.Button, e.Side, e.Pressed, e.Presses, e.Value)
 		if e.Missed > 0 {
 			s += fmt.Sprintf(" missed=%d", e.Missed)
 		}
 		if e.Recovered {
 			s += " recovered"
 		}
-	case EventGap:
-		s += fmt.Sprintf(" lost=%d", e.Lost)
-	case EventHealth:
-		s += " " + e.Health.String()
-	case EventClock:
-		if e.Clock != nil {
-			s += fmt.Sprintf(" first=%v second=%v running=%t", e.Clock.First, e.Clock.Second, e.Clock.Running)
+		return s
+	},
+	EventGap:    func(e Event) string { return fmt.Sprintf(" lost=%d", e.Lost) },
+	EventHealth: func(e Event) string { return " " + e.Health.String() },
+	EventClock: func(e Event) string {
+		if e.Clock == nil {
+			return ""
 		}
-	case EventHistory:
-		s += fmt.Sprintf(" presses=%d", len(e.History))
+		return fmt.Sprintf(" first=%v second=%v running=%t", e.Clock.First, e.Clock.Second, e.Clock.Running)
+	},
+	EventHistory: func(e Event) string {
+		s := fmt.Sprintf(" presses=%d", len(e.History))
 		if e.Err != nil {
 			s += fmt.Sprintf(" %v", e.Err)
 		}
-	case EventError:
-		s += fmt.Sprintf(" %v", e.Err)
-	case EventHello:
-		if e.Info != nil {
-			s += fmt.Sprintf(" %s fw=%s", e.Info.ID, e.Info.Firmware)
+		return s
+	},
+	EventError: func(e Event) string { return fmt.Sprintf(" %v", e.Err) },
+	EventHello: func(e Event) string {
+		if e.Info == nil {
+			return ""
 		}
-	}
-	return s
+		return fmt.Sprintf(" %s fw=%s", e.Info.ID, e.Info.Firmware)
+	},
 }
 
 // ClockReading is what a board's own clock shows ([EventClock]).

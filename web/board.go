@@ -183,32 +183,7 @@ func newBoardModel(game string, v *director.BoardView, last ...string) *boardMod
 	b.Label = fmt.Sprintf("Board, %s at the bottom", bottom)
 	cells := make([]cellModel, 0, len(v.Squares))
 	for _, sq := range v.Squares {
-		c := cellModel{Name: sq.Name, Col: sq.File + 1, Row: v.Height - sq.Rank, Dark: (sq.File+sq.Rank)%2 == 0, Height: len(sq.Stack),
-			Last: slices.Contains(last, sq.Name)}
-		if topDown(game) {
-			c.Row = sq.Rank + 1
-			c.Dark = false
-		}
-		for _, t := range sq.Stack {
-			c.Stack = append(c.Stack, parsePiece(game, t))
-		}
-		switch n := len(c.Stack); n {
-		case 0:
-			c.Label = sq.Name + ", empty"
-		case 1:
-			c.Top = &c.Stack[0]
-			c.Label = sq.Name + ", " + describe(sides, c.Stack[0])
-		default:
-			c.Top = &c.Stack[n-1]
-			c.Tower = true
-			c.Under = c.Stack[:n-1]
-			names := make([]string, n)
-			for i, p := range c.Stack {
-				names[i] = describe(sides, p)
-			}
-			c.Label = fmt.Sprintf("%s, tower of %d, bottom to top: %s", sq.Name, n, strings.Join(names, ", "))
-		}
-		cells = append(cells, c)
+		cells = append(cells, newCellModel(game, sides, v.Height, sq, last))
 	}
 	slices.SortStableFunc(cells, func(a, b cellModel) int { return cmp.Or(cmp.Compare(a.Row, b.Row), cmp.Compare(a.Col, b.Col)) })
 	for start, i := 0, 1; i <= len(cells); i++ {
@@ -218,20 +193,57 @@ func newBoardModel(game string, v *director.BoardView, last ...string) *boardMod
 		}
 	}
 	for _, z := range v.Zones {
-		zm := zoneModel{Caption: zoneCaption(z.Name, z.Owner), Owner: z.Owner, Total: len(z.Pieces)}
-		for _, t := range z.Pieces {
-			if n := len(zm.Groups); n > 0 && zm.Groups[n-1].Piece.Text == t {
-				zm.Groups[n-1].Count++
-				continue
-			}
-			zm.Groups = append(zm.Groups, zoneGroup{Piece: parsePiece(game, t), Count: 1})
-		}
-		var parts []string
-		for _, g := range zm.Groups {
-			parts = append(parts, fmt.Sprintf("%d × %s", g.Count, describe(sides, g.Piece)))
-		}
-		zm.Label = zm.Caption + ": " + cmp.Or(strings.Join(parts, ", "), "empty")
-		b.Zones = append(b.Zones, zm)
+		b.Zones = append(b.Zones, newZoneModel(game, sides, z))
 	}
 	return b
+}
+
+// newCellModel places a square on the grid of a board height ranks high,
+// with its stack and its label; last names the squares of the last move.
+func newCellModel(game string, sides [2]string, height int, sq director.SquareView, last []string) cellModel {
+	c := cellModel{Name: sq.Name, Col: sq.File + 1, Row: height - sq.Rank, Dark: (sq.File+sq.Rank)%2 == 0, Height: len(sq.Stack),
+		Last: slices.Contains(last, sq.Name)}
+	if topDown(game) {
+		c.Row = sq.Rank + 1
+		c.Dark = false
+	}
+	for _, t := range sq.Stack {
+		c.Stack = append(c.Stack, parsePiece(game, t))
+	}
+	switch n := len(c.Stack); n {
+	case 0:
+		c.Label = sq.Name + ", empty"
+	case 1:
+		c.Top = &c.Stack[0]
+		c.Label = sq.Name + ", " + describe(sides, c.Stack[0])
+	default:
+		c.Top = &c.Stack[n-1]
+		c.Tower = true
+		c.Under = c.Stack[:n-1]
+		names := make([]string, n)
+		for i, p := range c.Stack {
+			names[i] = describe(sides, p)
+		}
+		c.Label = fmt.Sprintf("%s, tower of %d, bottom to top: %s", sq.Name, n, strings.Join(names, ", "))
+	}
+	return c
+}
+
+// newZoneModel is an off-board zone with its pieces grouped, each run of
+// the same piece as one group with its count.
+func newZoneModel(game string, sides [2]string, z director.ZoneView) zoneModel {
+	zm := zoneModel{Caption: zoneCaption(z.Name, z.Owner), Owner: z.Owner, Total: len(z.Pieces)}
+	for _, t := range z.Pieces {
+		if n := len(zm.Groups); n > 0 && zm.Groups[n-1].Piece.Text == t {
+			zm.Groups[n-1].Count++
+			continue
+		}
+		zm.Groups = append(zm.Groups, zoneGroup{Piece: parsePiece(game, t), Count: 1})
+	}
+	var parts []string
+	for _, g := range zm.Groups {
+		parts = append(parts, fmt.Sprintf("%d × %s", g.Count, describe(sides, g.Piece)))
+	}
+	zm.Label = zm.Caption + ": " + cmp.Or(strings.Join(parts, ", "), "empty")
+	return zm
 }

@@ -401,11 +401,7 @@ func (s *Site) standingsData(w http.ResponseWriter, r *http.Request) (map[string
 		s.failErr(w, r, fmt.Errorf("players of tournament %d: %w", id, err))
 		return nil, false
 	}
-	byNumber := map[int]store.Player{}
-	for _, p := range ps {
-		byNumber[p.ID] = p
-	}
-	return map[string]any{"Tournament": t, "Standings": st, "Players": byNumber}, true
+	return map[string]any{"Tournament": t, "Standings": st, "Players": playersByNumber(ps)}, true
 }
 
 // colourLetters are the crosstable letters of each game's sides.

@@ -66,27 +66,45 @@ func parseArgon2(s string) (argon2Params, error) {
 	if parts[2] != "v=19" {
 		return p, fmt.Errorf("argon2 version %q: want v=19", parts[2])
 	}
+	if err := p.parseCost(parts[3]); err != nil {
+		return p, err
+	}
+	if err := p.decodeSaltAndHash(parts[4], parts[5]); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+// parseCost reads an argon2 hash's "m=65536,t=3,p=4", refusing a cost
+// out of bounds.
+func (p *argon2Params) parseCost(cost string) error {
 	var threads uint32
-	if n, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &p.memory, &p.time, &threads); err != nil || n != 3 || fmt.Sprintf("m=%d,t=%d,p=%d", p.memory, p.time, threads) != parts[3] {
-		return p, fmt.Errorf("argon2 parameters %q: want m=<KiB>,t=<passes>,p=<threads>", parts[3])
+	if n, err := fmt.Sscanf(cost, "m=%d,t=%d,p=%d", &p.memory, &p.time, &threads); err != nil || n != 3 || fmt.Sprintf("m=%d,t=%d,p=%d", p.memory, p.time, threads) != cost {
+		return fmt.Errorf("argon2 parameters %q: want m=<KiB>,t=<passes>,p=<threads>", cost)
 	}
 	switch {
 	case p.memory < 8 || p.memory > 1<<21:
-		return p, fmt.Errorf("argon2 memory m=%d KiB: want 8 to %d", p.memory, 1<<21)
+		return fmt.Errorf("argon2 memory m=%d KiB: want 8 to %d", p.memory, 1<<21)
 	case p.time < 1 || p.time > 64:
-		return p, fmt.Errorf("argon2 passes t=%d: want 1 to 64", p.time)
+		return fmt.Errorf("argon2 passes t=%d: want 1 to 64", p.time)
 	case threads < 1 || threads > 64:
-		return p, fmt.Errorf("argon2 threads p=%d: want 1 to 64", threads)
+		return fmt.Errorf("argon2 threads p=%d: want 1 to 64", threads)
 	}
 	p.threads = uint8(threads)
+	return nil
+}
+
+// decodeSaltAndHash reads an argon2 hash's salt and hash, in unpadded
+// standard base64.
+func (p *argon2Params) decodeSaltAndHash(salt, hash string) error {
 	var err error
-	if p.salt, err = base64.RawStdEncoding.DecodeString(parts[4]); err != nil || len(p.salt) < 8 {
-		return p, errors.New("argon2 salt: want at least 8 bytes in unpadded base64")
+	if p.salt, err = base64.RawStdEncoding.DecodeString(salt); err != nil || len(p.salt) < 8 {
+		return errors.New("argon2 salt: want at least 8 bytes in unpadded base64")
 	}
-	if p.hash, err = base64.RawStdEncoding.DecodeString(parts[5]); err != nil || len(p.hash) < 16 || len(p.hash) > 64 {
-		return p, errors.New("argon2 hash: want 16 to 64 bytes in unpadded base64")
+	if p.hash, err = base64.RawStdEncoding.DecodeString(hash); err != nil || len(p.hash) < 16 || len(p.hash) > 64 {
+		return errors.New("argon2 hash: want 16 to 64 bytes in unpadded base64")
 	}
-	return p, nil
+	return nil
 }
 
 // passwordFormat tells how a configured password is stored, and what is

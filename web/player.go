@@ -57,10 +57,7 @@ func (s *Site) player(id uint64, n int) (*playerPage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("players of tournament %d: %w", id, err)
 	}
-	byID := map[int]store.Player{}
-	for _, p := range ps {
-		byID[p.ID] = p
-	}
+	byID := playersByNumber(ps)
 	me, ok := byID[n]
 	if !ok {
 		return nil, fmt.Errorf("tournament %d has no player %d: %w", id, n, store.ErrNotFound)
@@ -80,51 +77,78 @@ func (s *Site) player(id uint64, n int) (*playerPage, error) {
 			pp.Rank, pp.Shared, pp.Points, cells = row.Rank, row.Shared, row.Points, row.Cells
 		}
 	}
-	first, second := "first", "second"
-	if g, err := rules.New(t.Game, rules.Options{}); err == nil {
-		first, second = g.SideName(rules.First), g.SideName(rules.Second)
+	first, second := gameSides(t.Game, "first", "second")
+	pp.Rounds = playerRounds(rs, n, cells, [2]string{first, second}, byID)
+	if err := s.performance(pp, id, n); err != nil {
+		return nil, err
 	}
+	return pp, nil
+}
+
+// playerRounds are player n's rounds of rs, with the side they play
+// (sides, by the game's names), their opponent of byID, and the points and
+// the running score as the player's crosstable cells count them.
+func playerRounds(rs []store.Round, n int, cells []tiebreak.Cell, sides [2]string, byID map[int]store.Player) []playerRound {
+	var out []playerRound
 	score := 0.0
 	for _, r := range rs {
 		for _, p := range r.Pairings {
 			if p.First != n && p.Second != n {
 				continue
 			}
-			pr := playerRound{Round: r.Number, Board: p.Board, GameID: p.GameID}
-			oppo := p.Second
-			switch {
-			case p.Second == 0:
-				pr.Result = byeText(p.Result)
-			case p.First == n:
-				pr.Side = first
-			default:
-				pr.Side, oppo = second, p.First
-			}
-			if o, ok := byID[oppo]; ok && oppo != 0 {
-				pr.Oppo = &o
-			}
+			pr := newPlayerRound(r.Number, p, n, sides, byID)
 			if i := r.Number - 1; p.Result != "" && i < len(cells) {
-				pr.Done, pr.Points = true, cells[i].Points
+				pr.counted(p, cells[i])
 				score += pr.Points
-				if p.Second != 0 {
-					pr.Result = cells[i].Result.String()
-				}
 			} else if p.Second != 0 {
 				pr.Result = "in play"
 			}
 			pr.Score = score
-			pp.Rounds = append(pp.Rounds, pr)
+			out = append(out, pr)
 		}
 	}
-	// The performance over the games played, by the tie-break engine's
-	// own rules (C.07: TPR and ARO).
-	t2, err := s.results(id)
-	if err != nil {
-		return nil, err
+	return out
+}
+
+// newPlayerRound is player n's round number of pairing p, with the side
+// they play and their opponent of byID; a bye has its result already.
+func newPlayerRound(number int, p store.Pairing, n int, sides [2]string, byID map[int]store.Player) playerRound {
+	pr := playerRound{Round: number, Board: p.Board, GameID: p.GameID}
+	oppo := p.Second
+	switch {
+	case p.Second == 0:
+		pr.Result = byeText(p.Result)
+	case p.First == n:
+		pr.Side = sides[0]
+	default:
+		pr.Side, oppo = sides[1], p.First
 	}
-	perf, err := tiebreak.Compute(t2, tiebreak.MustParseSpecs("TPR ARO"), tiebreak.Options{})
+	if o, ok := byID[oppo]; ok && oppo != 0 {
+		pr.Oppo = &o
+	}
+	return pr
+}
+
+// counted sets the round's points, and the result in words of a game,
+// as the crosstable's cell counts them: the round counts in the score.
+func (pr *playerRound) counted(p store.Pairing, cell tiebreak.Cell) {
+	pr.Done, pr.Points = true, cell.Points
+	if p.Second != 0 {
+		pr.Result = cell.Result.String()
+	}
+}
+
+// performance sets player n's performance and opponents' average in
+// tournament id, by the tie-break engine's own rules (C.07: TPR and
+// ARO), over the games played.
+func (s *Site) performance(pp *playerPage, id uint64, n int) error {
+	t, err := s.results(id)
 	if err != nil {
-		return nil, fmt.Errorf("performance in tournament %d: %w", id, err)
+		return err
+	}
+	perf, err := tiebreak.Compute(t, tiebreak.MustParseSpecs("TPR ARO"), tiebreak.Options{})
+	if err != nil {
+		return fmt.Errorf("performance in tournament %d: %w", id, err)
 	}
 	for _, row := range perf.Rows {
 		if row.ID == n {
@@ -136,7 +160,26 @@ func (s *Site) player(id uint64, n int) (*playerPage, error) {
 			}
 		}
 	}
-	return pp, nil
+	return nil
+}
+
+// playersByNumber indexes a tournament's players by their start number.
+func playersByNumber(ps []store.Player) map[int]store.Player {
+	byID := make(map[int]store.Player, len(ps))
+	for _, p := range ps {
+		byID[p.ID] = p
+	}
+	return byID
+}
+
+// gameSides are the names of a game's sides as the game writes them
+// ("White", "Sente"); first and second if it is not a game the rules
+// know.
+func gameSides(game, first, second string) (string, string) {
+	if g, err := rules.New(game, rules.Options{}); err == nil {
+		return g.SideName(rules.First), g.SideName(rules.Second)
+	}
+	return first, second
 }
 
 func (s *Site) playerPage(w http.ResponseWriter, r *http.Request) {

@@ -8,7 +8,6 @@ import (
 	"strconv"
 
 	"arbiter/pairing/tiebreak"
-	"arbiter/rules"
 	"arbiter/store"
 )
 
@@ -84,12 +83,7 @@ func (s *Site) printRound(r *http.Request) (*printRound, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rounds of tournament %d: %w", id, err)
 	}
-	var round *store.Round
-	for i := range rs {
-		if rs[i].Number == n {
-			round = &rs[i]
-		}
-	}
+	round := roundNumbered(rs, n)
 	if round == nil {
 		return nil, fmt.Errorf("tournament %d has no round %d yet: %w", id, n, store.ErrNotFound)
 	}
@@ -100,10 +94,7 @@ func (s *Site) printRound(r *http.Request) (*printRound, error) {
 		return nil, fmt.Errorf("scores before round %d: %w", n, err)
 	}
 	score := scoresBefore(ct, n)
-	players := map[int]store.Player{}
-	for _, p := range ps {
-		players[p.ID] = p
-	}
+	players := playersByNumber(ps)
 	player := func(no int) printPlayer {
 		p, ok := players[no]
 		name := p.Name
@@ -112,10 +103,8 @@ func (s *Site) printRound(r *http.Request) (*printRound, error) {
 		}
 		return printPlayer{ID: no, Name: name, Rating: p.Rating, Score: score[no]}
 	}
-	pr := &printRound{Event: s.d.Name(), Tournament: t.Name, TournamentID: id, Round: n, How: round.How, FirstSide: "First", SecondSide: "Second"}
-	if g, err := rules.New(t.Game, rules.Options{}); err == nil {
-		pr.FirstSide, pr.SecondSide = g.SideName(rules.First), g.SideName(rules.Second)
-	}
+	pr := &printRound{Event: s.d.Name(), Tournament: t.Name, TournamentID: id, Round: n, How: round.How}
+	pr.FirstSide, pr.SecondSide = gameSides(t.Game, "First", "Second")
 	for _, p := range round.Pairings {
 		b := printBoard{Board: p.Board, First: player(p.First), Result: p.Result, Manual: p.Manual}
 		if p.Second == 0 {
@@ -127,6 +116,17 @@ func (s *Site) printRound(r *http.Request) (*printRound, error) {
 		pr.Boards = append(pr.Boards, b)
 	}
 	return pr, nil
+}
+
+// roundNumbered is round n of rs, nil if there is none.
+func roundNumbered(rs []store.Round, n int) *store.Round {
+	var round *store.Round
+	for i := range rs {
+		if rs[i].Number == n {
+			round = &rs[i]
+		}
+	}
+	return round
 }
 
 func (s *Site) printPage(name string) http.HandlerFunc {

@@ -144,32 +144,20 @@ func (f *liveFeed) since(from uint64, buf []liveFrame) (frames []liveFrame, wake
 	return buf, f.wake, false
 }
 
+// stream writes the live feed's frames to a client as they come, the
+// public ones or, full, those with every update's data; it sends a
+// heartbeat when a beat passed without news, and ends when the client
+// goes, falls too far behind or stops reading, or the site closes.
 func (s *Site) stream(w http.ResponseWriter, r *http.Request, full bool) {
 	rc := http.NewResponseController(w)
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no")
-	// The stream outlives the server's request timeouts: it keeps its own
-	// deadline per write instead, so a client that stops reading is dropped.
-	if err := liftDeadlines(rc); err != nil {
-		s.log.Warn("live stream: lift deadlines", "err", err)
-		return
-	}
-	if err := streamDeadline(rc, s.streamWrite); err != nil {
+	if err := s.openStream(w, rc); err != nil {
 		return
 	}
 	s.startFeed()
 	s.stats.streams.Inc()
 	defer s.stats.streams.Dec()
 	next, wake := s.feed.head()
-	w.WriteHeader(http.StatusOK)
-	// Tell the client how soon to reconnect, and flush the headers so it
-	// knows the stream is open.
-	if _, err := fmt.Fprint(w, "retry: 2000\n: hello\n\n"); err != nil {
-		return
-	}
-	if err := rc.Flush(); err != nil {
+	if err := helloStream(w, rc); err != nil {
 		return
 	}
 	beat := time.NewTicker(s.heartbeat)
@@ -190,23 +178,11 @@ func (s *Site) stream(w http.ResponseWriter, r *http.Request, full bool) {
 				sent = false
 				continue
 			}
-			if err := streamDeadline(rc, s.streamWrite); err != nil {
-				return
-			}
-			if _, err := fmt.Fprint(w, ": beat\n\n"); err != nil {
-				s.streamFailed(r, err)
-				return
-			}
-			if err := rc.Flush(); err != nil {
-				s.streamFailed(r, err)
+			if err := s.beat(w, r, rc); err != nil {
 				return
 			}
 		case <-wake:
-			select {
-			case s.feed.slots <- struct{}{}:
-			case <-r.Context().Done():
-				return
-			case <-s.closing:
+			if !s.takeSlot(r) {
 				return
 			}
 			err := s.sendFrames(w, r, rc, full, &next, &batch, &wake)
@@ -216,6 +192,61 @@ func (s *Site) stream(w http.ResponseWriter, r *http.Request, full bool) {
 			}
 			sent = true
 		}
+	}
+}
+
+// openStream sets a live stream's headers and its first write deadline.
+// The stream outlives the server's request timeouts: it keeps its own
+// deadline per write instead, so a client that stops reading is dropped.
+func (s *Site) openStream(w http.ResponseWriter, rc *http.ResponseController) error {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	if err := liftDeadlines(rc); err != nil {
+		s.log.Warn("live stream: lift deadlines", "err", err)
+		return err
+	}
+	return streamDeadline(rc, s.streamWrite)
+}
+
+// helloStream opens a live stream: it tells the client how soon to
+// reconnect, and flushes the headers so it knows the stream is open.
+func helloStream(w http.ResponseWriter, rc *http.ResponseController) error {
+	w.WriteHeader(http.StatusOK)
+	if _, err := fmt.Fprint(w, "retry: 2000\n: hello\n\n"); err != nil {
+		return err
+	}
+	return rc.Flush()
+}
+
+// beat writes a heartbeat to a live stream that had no news since the
+// last.
+func (s *Site) beat(w http.ResponseWriter, r *http.Request, rc *http.ResponseController) error {
+	if err := streamDeadline(rc, s.streamWrite); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprint(w, ": beat\n\n"); err != nil {
+		s.streamFailed(r, err)
+		return err
+	}
+	if err := rc.Flush(); err != nil {
+		s.streamFailed(r, err)
+		return err
+	}
+	return nil
+}
+
+// takeSlot waits for one of the feed's slots for writing to a stream; it
+// reports false if the request or the site ended first.
+func (s *Site) takeSlot(r *http.Request) bool {
+	select {
+	case s.feed.slots <- struct{}{}:
+		return true
+	case <-r.Context().Done():
+		return false
+	case <-s.closing:
+		return false
 	}
 }
 

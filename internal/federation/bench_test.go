@@ -1,11 +1,16 @@
 package federation_test
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
 
 	"arbiter/internal/federation"
@@ -98,3 +103,106 @@ func BenchmarkHubCatchUp(b *testing.B) {
 		b.ReportMetric(float64(published.Milliseconds()), "publish-ms")
 	}
 }
+
+// BenchmarkDecodeFact measures the inbox's check of one received fact: a
+// move (the most frequent), an alert and the boards' status.
+func BenchmarkDecodeFact(b *testing.B) {
+	move, err := os.ReadFile(filepath.Join("testdata", "move.json"))
+	require.NoError(b, err)
+	for _, bc := range []struct{ name, subject, data string }{
+		{"move", "arbiter.east.1.7.42", string(move)},
+		{"alert", "arbiter.east.alert.3", `{"kind":"alert","hall":"east","alert":{"id":3,"kind":"illegal-move","message":"x","at":"2026-11-21T10:00:00Z"}}`},
+		{"status", "arbiter.east.status", `{"kind":"status","hall":"east","boards":[{"board":"B1","health":"ok"}]}`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			data := []byte(bc.data)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := federation.DecodeFact(bc.subject, data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkOutboxFlush measures the outbox's own work on a backlog (20
+// games of 50 moves and their results, as BenchmarkHubCatchUp's) against a
+// JetStream that acknowledges each fact at once: read the store, encode
+// and send each fact, take the acknowledgements, store the cursors. One op
+// is the whole backlog; cpu-µs/op is the process's CPU time for it,
+// steadier than the wall time on a busy machine.
+func BenchmarkOutboxFlush(b *testing.B) {
+	dir := b.TempDir()
+	backlog := filepath.Join(dir, "backlog.db")
+	db, err := store.Open(backlog, nil)
+	require.NoError(b, err)
+	const games, plies = 20, 50
+	for range games {
+		g := store.Game{Game: "chess", Started: wall}
+		require.NoError(b, db.CreateGame(&g))
+		playMoves(b, db, g, 1, plies)
+		finish(b, db, g, "1-0")
+	}
+	require.NoError(b, db.Close())
+	data, err := os.ReadFile(backlog)
+	require.NoError(b, err)
+	b.ReportAllocs()
+	var cpu time.Duration
+	for i := range b.N {
+		b.StopTimer()
+		path := filepath.Join(dir, fmt.Sprintf("hall-%d.db", i))
+		require.NoError(b, os.WriteFile(path, data, 0o600))
+		hall, err := store.Open(path, nil)
+		require.NoError(b, err)
+		js := &ackedJS{}
+		ob := &federation.Outbox{DB: hall, JS: js, Hall: "east"}
+		before := cpuTime(b)
+		b.StartTimer()
+		for {
+			n, err := ob.Flush(b.Context())
+			require.NoError(b, err)
+			if n == 0 {
+				break
+			}
+		}
+		b.StopTimer()
+		cpu += cpuTime(b) - before
+		require.Equal(b, games*(plies+2), js.sent, "facts published")
+		require.NoError(b, hall.Close())
+		require.NoError(b, os.Remove(path))
+	}
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/op")
+}
+
+// cpuTime is the CPU time the process used so far.
+func cpuTime(tb testing.TB) time.Duration {
+	var ru syscall.Rusage
+	require.NoError(tb, syscall.Getrusage(syscall.RUSAGE_SELF, &ru))
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// ackedJS is a JetStream that acknowledges every message published
+// asynchronously at once, and counts them; its other methods are not for
+// use.
+type ackedJS struct {
+	jetstream.JetStream
+	sent int
+}
+
+func (j *ackedJS) PublishMsgAsync(msg *nats.Msg, _ ...jetstream.PublishOpt) (jetstream.PubAckFuture, error) {
+	j.sent++
+	ok := make(chan *jetstream.PubAck, 1)
+	ok <- &jetstream.PubAck{Stream: "east", Sequence: uint64(j.sent)}
+	return ackedFuture{msg: msg, ok: ok}, nil
+}
+
+// ackedFuture is a publication already acknowledged.
+type ackedFuture struct {
+	msg *nats.Msg
+	ok  chan *jetstream.PubAck
+}
+
+func (f ackedFuture) Ok() <-chan *jetstream.PubAck { return f.ok }
+func (f ackedFuture) Err() <-chan error            { return nil }
+func (f ackedFuture) Msg() *nats.Msg               { return f.msg }

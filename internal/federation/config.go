@@ -137,6 +137,15 @@ func checkHall(c Config, ps *problems) {
 // checkHub checks what a hub needs (its halls, their password hashes, its
 // certificate and its leaf port) and refuses the halls' keys.
 func checkHub(c Config, ps *problems) {
+	checkHubHalls(c, ps)
+	checkHallPasswords(c, ps)
+	checkHubLeaf(c, ps)
+	refuseHallKeys(c, ps)
+}
+
+// checkHubHalls checks the hub's halls: at least one, each a valid name,
+// once, and not the hub daemon's own user.
+func checkHubHalls(c Config, ps *problems) {
 	seen := map[string]int{}
 	for i, h := range c.Halls {
 		key := fmt.Sprintf("halls[%d]", i)
@@ -153,22 +162,33 @@ func checkHub(c Config, ps *problems) {
 	if len(c.Halls) == 0 {
 		ps.add("halls", "", "a hub needs the names of the halls it gathers")
 	}
-	if len(c.HallPasswords) > 0 {
-		for _, h := range c.Halls {
-			if c.HallPasswords[h] == "" {
-				ps.add("hall_passwords."+h, "", "every hall needs a password once one has")
-			}
+}
+
+// checkHallPasswords checks the halls' password hashes, if any is given:
+// one for every hall, none for another, each a bcrypt hash.
+func checkHallPasswords(c Config, ps *problems) {
+	if len(c.HallPasswords) == 0 {
+		return
+	}
+	for _, h := range c.Halls {
+		if c.HallPasswords[h] == "" {
+			ps.add("hall_passwords."+h, "", "every hall needs a password once one has")
 		}
-		for _, h := range slices.Sorted(maps.Keys(c.HallPasswords)) {
-			if !slices.Contains(c.Halls, h) {
-				ps.add("hall_passwords."+h, "", "%q is not one of federation.halls", h)
-			} else if p := c.HallPasswords[h]; p != "" {
-				if _, err := bcrypt.Cost([]byte(p)); err != nil {
-					ps.add("hall_passwords."+h, "(hidden)", "is not a bcrypt hash: give the hash \"arbiter hash-password\" prints for the hall's password, never the password itself")
-				}
+	}
+	for _, h := range slices.Sorted(maps.Keys(c.HallPasswords)) {
+		if !slices.Contains(c.Halls, h) {
+			ps.add("hall_passwords."+h, "", "%q is not one of federation.halls", h)
+		} else if p := c.HallPasswords[h]; p != "" {
+			if _, err := bcrypt.Cost([]byte(p)); err != nil {
+				ps.add("hall_passwords."+h, "(hidden)", "is not a bcrypt hash: give the hash \"arbiter hash-password\" prints for the hall's password, never the password itself")
 			}
 		}
 	}
+}
+
+// checkHubLeaf checks the hub's leaf node port: its certificate and key
+// given together, and, on an embedded server, its address.
+func checkHubLeaf(c Config, ps *problems) {
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		ps.add("tls_key", c.TLSKey, "give both tls_cert and tls_key, or neither")
 	}
@@ -180,6 +200,10 @@ func checkHub(c Config, ps *problems) {
 	if c.URL == "" && c.LeafListen == "" {
 		ps.add("leaf_listen", "", "an embedded hub needs the address where its halls link (0.0.0.0:7422)")
 	}
+}
+
+// refuseHallKeys refuses a hall's keys in a hub's section.
+func refuseHallKeys(c Config, ps *problems) {
 	if c.Hall != "" {
 		ps.add("hall", c.Hall, "is a hall's key, not a hub's")
 	}

@@ -112,45 +112,63 @@ func DecodeFact(subject string, data []byte) (Fact, error) {
 	if len(tok) >= 3 && tok[0] == "arbiter" && (tok[2] == KindAlert || tok[2] == KindAction || tok[2] == KindStatus) {
 		return f, decodeHallFact(subject, tok, f)
 	}
+	return f, decodeGameFact(subject, tok, f)
+}
+
+// decodeGameFact checks a fact of a game: the game, a move or its result,
+// on arbiter.<hall>.<tournament>.<table>.<game>.
+func decodeGameFact(subject string, tok []string, f Fact) error {
 	if len(tok) != 5 || tok[0] != "arbiter" {
-		return f, fmt.Errorf("fact on %s: subject is not arbiter.<hall>.<tournament>.<table>.<game>", subject)
+		return fmt.Errorf("fact on %s: subject is not arbiter.<hall>.<tournament>.<table>.<game>", subject)
 	}
-	if err := ValidName(f.Hall); err != nil {
-		return f, fmt.Errorf("fact on %s: hall: %w", subject, err)
-	}
-	if tok[1] != f.Hall {
-		return f, fmt.Errorf("fact on %s: hall %q is not the subject's hall %q", subject, f.Hall, tok[1])
+	if err := checkFactHall(subject, tok[1], f); err != nil {
+		return err
 	}
 	if id, err := strconv.ParseUint(tok[4], 10, 64); err != nil || id != f.GameID || id == 0 {
-		return f, fmt.Errorf("fact on %s: game %d is not the subject's game %q", subject, f.GameID, tok[4])
+		return fmt.Errorf("fact on %s: game %d is not the subject's game %q", subject, f.GameID, tok[4])
 	}
+	return checkGameFactKind(subject, f)
+}
+
+// checkGameFactKind checks that a fact of a game is of a game's kind and
+// holds what that kind needs.
+func checkGameFactKind(subject string, f Fact) error {
 	switch f.Kind {
 	case KindGame:
 		if f.Game == nil {
-			return f, fmt.Errorf("fact on %s: game fact without its game", subject)
+			return fmt.Errorf("fact on %s: game fact without its game", subject)
 		}
 	case KindMove:
 		if f.Move == nil || f.Move.Ply < 1 {
-			return f, fmt.Errorf("fact on %s: move fact without a move of ply 1 or more", subject)
+			return fmt.Errorf("fact on %s: move fact without a move of ply 1 or more", subject)
 		}
 	case KindResult:
 		if f.Result == "" || f.Plies < 0 {
-			return f, fmt.Errorf("fact on %s: result fact without a result or with negative plies", subject)
+			return fmt.Errorf("fact on %s: result fact without a result or with negative plies", subject)
 		}
 	default:
-		return f, fmt.Errorf("fact on %s: unknown kind %q", subject, f.Kind)
+		return fmt.Errorf("fact on %s: unknown kind %q", subject, f.Kind)
 	}
-	return f, nil
+	return nil
+}
+
+// checkFactHall checks that fact f names a valid hall, the subject's
+// (hall).
+func checkFactHall(subject, hall string, f Fact) error {
+	if err := ValidName(f.Hall); err != nil {
+		return fmt.Errorf("fact on %s: hall: %w", subject, err)
+	}
+	if hall != f.Hall {
+		return fmt.Errorf("fact on %s: hall %q is not the subject's hall %q", subject, f.Hall, hall)
+	}
+	return nil
 }
 
 // decodeHallFact checks a fact of the hall rather than of a game: an
 // alert, an action or the boards' status.
 func decodeHallFact(subject string, tok []string, f Fact) error {
-	if err := ValidName(f.Hall); err != nil {
-		return fmt.Errorf("fact on %s: hall: %w", subject, err)
-	}
-	if tok[1] != f.Hall {
-		return fmt.Errorf("fact on %s: hall %q is not the subject's hall %q", subject, f.Hall, tok[1])
+	if err := checkFactHall(subject, tok[1], f); err != nil {
+		return err
 	}
 	if f.Kind != tok[2] {
 		return fmt.Errorf("fact on %s: a %q fact on a subject of %s facts", subject, f.Kind, tok[2])

@@ -52,18 +52,8 @@ func startHub(ctx context.Context, n *Node, o Options) error {
 	}
 	var rb *rebuild
 	if o.Rebuild {
-		if o.RestoreRound == nil || o.RestorePlayers == nil || o.RestoreResults == nil {
-			return errors.New("rebuild: the hub's director is not given")
-		}
-		rb = &rebuild{n: n, started: time.Now()}
-		o.Log.Info("federation rebuild: the hub's database is rebuilt from the federation's streams", "store lost", !state.bucket)
-		if !state.bucket {
-			if err := rb.restoreBuckets(ctx); err != nil {
-				return fmt.Errorf("rebuild: %w", err)
-			}
-		}
-		if err := forgetInbox(ctx, js); err != nil {
-			return fmt.Errorf("rebuild: %w", err)
+		if rb, err = startRebuild(ctx, n, o, state); err != nil {
+			return err
 		}
 	}
 	if err := EnsureHubStream(ctx, js, n.halls); err != nil {
@@ -82,6 +72,37 @@ func startHub(ctx context.Context, n *Node, o Options) error {
 			return fmt.Errorf("rebuild: %w", err)
 		}
 	}
+	if err := startHubWriters(ctx, n, o, kv, rkv, rb); err != nil {
+		return err
+	}
+	return startHubInbox(ctx, n, o)
+}
+
+// startRebuild begins the rebuild of the hub's database from the
+// federation's streams: the buckets first if the store that held them is
+// lost, then the inbox's place in the hub stream, forgotten so that it
+// reads it all again.
+func startRebuild(ctx context.Context, n *Node, o Options, state hubState) (*rebuild, error) {
+	if o.RestoreRound == nil || o.RestorePlayers == nil || o.RestoreResults == nil {
+		return nil, errors.New("rebuild: the hub's director is not given")
+	}
+	rb := &rebuild{n: n, started: time.Now()}
+	o.Log.Info("federation rebuild: the hub's database is rebuilt from the federation's streams", "store lost", !state.bucket)
+	if !state.bucket {
+		if err := rb.restoreBuckets(ctx); err != nil {
+			return nil, fmt.Errorf("rebuild: %w", err)
+		}
+	}
+	if err := forgetInbox(ctx, n.js); err != nil {
+		return nil, fmt.Errorf("rebuild: %w", err)
+	}
+	return rb, nil
+}
+
+// startHubWriters starts the hub's writers of the pairings (kv), the
+// roster (rkv) and the commands; the roster's waits for the rebuild rb, if
+// any, to finish.
+func startHubWriters(ctx context.Context, n *Node, o Options, kv, rkv jetstream.KeyValue, rb *rebuild) error {
 	n.pairer = &Pairer{DB: o.DB, KV: kv, Log: o.Log}
 	n.wg.Go(func() { _ = n.pairer.Run(ctx) })
 	n.roster = &RosterWriter{DB: o.DB, KV: rkv, Log: o.Log}
@@ -93,26 +114,23 @@ func startHub(ctx context.Context, n *Node, o Options) error {
 		}
 		_ = n.roster.Run(ctx)
 	})
-	if err := EnsureCommands(ctx, js); err != nil {
+	if err := EnsureCommands(ctx, n.js); err != nil {
 		return err
 	}
-	n.commander = &Commander{DB: o.DB, JS: js, Log: o.Log}
+	n.commander = &Commander{DB: o.DB, JS: n.js, Log: o.Log}
 	n.wg.Go(func() { _ = n.commander.Run(ctx) })
-	in := &Inbox{DB: o.DB, JS: js, Log: o.Log, Took: n.link.(*hubLinks).took}
+	return nil
+}
+
+// startHubInbox starts the hub's inbox, which tells the hub's director of
+// each result, move and alert it stored, and the reviver of the halls'
+// stalled sources.
+func startHubInbox(ctx context.Context, n *Node, o Options) error {
+	in := &Inbox{DB: o.DB, JS: n.js, Log: o.Log, Took: n.link.(*hubLinks).took}
 	n.inbox = in
-	n.wg.Go(func() { reviveSources(ctx, js, o.Log) })
+	n.wg.Go(func() { reviveSources(ctx, n.js, o.Log) })
 	if o.ResultStored != nil {
-		in.Applied = func(f Fact) {
-			if f.Kind != KindResult {
-				return
-			}
-			g, err := storedGame(o.DB, f)
-			if err != nil {
-				o.Log.Error("federation inbox: stored result", "fact", f.MsgID(), "err", err)
-				return
-			}
-			o.ResultStored(g)
-		}
+		in.Applied = func(f Fact) { resultStored(&o, f) }
 	}
 	in.Stored = func(news News) {
 		switch {
@@ -122,8 +140,23 @@ func startHub(ctx context.Context, n *Node, o Options) error {
 			o.AlertStored(news.Alert, news.Game, news.At)
 		}
 	}
+	var err error
 	n.stop, err = in.Start(ctx)
 	return err
+}
+
+// resultStored tells o.ResultStored of the game whose result fact f the
+// inbox applied.
+func resultStored(o *Options, f Fact) {
+	if f.Kind != KindResult {
+		return
+	}
+	g, err := storedGame(o.DB, f)
+	if err != nil {
+		o.Log.Error("federation inbox: stored result", "fact", f.MsgID(), "err", err)
+		return
+	}
+	o.ResultStored(g)
 }
 
 // hubReady writes what changed of the roster and reports whether the

@@ -122,59 +122,110 @@ func (o *Outbox) Flush(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("federation outbox: read store: %w", err)
 	}
-	var sent []published
-	var pubErr error
-	publish := func(g store.Game, f Fact, cur store.OutboxCursor) bool {
-		data, err := json.Marshal(f)
-		if err != nil {
-			pubErr = fmt.Errorf("encode %s fact of game %d: %w", f.Kind, g.ID, err)
-			return false
-		}
-		msg := &nats.Msg{Subject: Subject(o.Hall, g), Data: data}
-		ack, err := o.JS.PublishMsgAsync(msg, jetstream.WithMsgID(f.MsgID()), jetstream.WithExpectStream(HallStream(o.Hall)))
-		if err != nil {
-			pubErr = fmt.Errorf("publish %s: %w", f.MsgID(), err)
-			return false
-		}
-		sent = append(sent, published{g.ID, cur, ack})
-		return true
-	}
-items:
+	games := gameBatch{o: o}
 	for _, it := range items {
-		g, cur := it.Game, it.Cursor
-		if it.Behind && !o.warned[g.ID] {
-			o.warned[g.ID] = true
-			o.Log.Warn("federation outbox: moves published to the hub were taken back in the hall; the hub keeps them",
-				"hall", o.Hall, "game", g.ID, "published ply", cur.Ply)
-		}
-		if !cur.Game {
-			cur.Game = true
-			gg := g
-			gg.Clock, gg.Result, gg.Reason, gg.Ended = nil, "", "", time.Time{}
-			if !publish(g, Fact{Kind: KindGame, Hall: o.Hall, GameID: g.ID, Game: &gg}, cur) {
-				break
-			}
-		}
-		for i := range it.Moves {
-			m := it.Moves[i]
-			cur.Ply = m.Ply
-			if !publish(g, Fact{Kind: KindMove, Hall: o.Hall, GameID: g.ID, Move: &m}, cur) {
-				break items
-			}
-		}
-		if g.Result != "" && !cur.Result {
-			cur.Result = true
-			f := Fact{Kind: KindResult, Hall: o.Hall, GameID: g.ID, Result: g.Result, Reason: g.Reason, Ended: g.Ended, Plies: cur.Ply}
-			if !publish(g, f, cur) {
-				break
-			}
+		if !games.publishItem(it) {
+			break
 		}
 	}
-	// Move each game's cursor up to its last fact acknowledged in order.
+	cursors, n := games.acknowledge(ctx)
+	if err := o.DB.SetOutboxCursors(cursors); err != nil {
+		return n, fmt.Errorf("federation outbox: store cursors: %w", err)
+	}
+	if games.err != nil {
+		return n, fmt.Errorf("federation outbox: %w", games.err)
+	}
+	if !o.auditDue() {
+		return n, nil
+	}
+	na, err := o.flushAudit(ctx)
+	return n + na, err
+}
+
+// auditDue reports whether AuditEvery passed since the last audit, and if
+// so starts the next.
+func (o *Outbox) auditDue() bool {
+	every := o.AuditEvery
+	if every <= 0 {
+		every = 500 * time.Millisecond
+	}
+	if time.Since(o.lastAudit) < every {
+		return false
+	}
+	o.lastAudit = time.Now()
+	return true
+}
+
+// gameBatch is what one Flush published of the games' facts, and the
+// first error that stopped it.
+type gameBatch struct {
+	o    *Outbox
+	sent []published
+	err  error
+}
+
+// publishItem publishes a game's facts after its cursor: the game if it
+// was not, its moves, and its result if it has one. It reports false when
+// a publication failed, which ends the batch.
+func (b *gameBatch) publishItem(it store.OutboxItem) bool {
+	o := b.o
+	g, cur := it.Game, it.Cursor
+	if it.Behind && !o.warned[g.ID] {
+		o.warned[g.ID] = true
+		o.Log.Warn("federation outbox: moves published to the hub were taken back in the hall; the hub keeps them",
+			"hall", o.Hall, "game", g.ID, "published ply", cur.Ply)
+	}
+	if !cur.Game {
+		cur.Game = true
+		gg := g
+		gg.Clock, gg.Result, gg.Reason, gg.Ended = nil, "", "", time.Time{}
+		if !b.publish(g, Fact{Kind: KindGame, Hall: o.Hall, GameID: g.ID, Game: &gg}, cur) {
+			return false
+		}
+	}
+	for i := range it.Moves {
+		m := it.Moves[i]
+		cur.Ply = m.Ply
+		if !b.publish(g, Fact{Kind: KindMove, Hall: o.Hall, GameID: g.ID, Move: &m}, cur) {
+			return false
+		}
+	}
+	if g.Result != "" && !cur.Result {
+		cur.Result = true
+		f := Fact{Kind: KindResult, Hall: o.Hall, GameID: g.ID, Result: g.Result, Reason: g.Reason, Ended: g.Ended, Plies: cur.Ply}
+		return b.publish(g, f, cur)
+	}
+	return true
+}
+
+// publish sends one fact of game g without waiting for its
+// acknowledgement; cur is the game's cursor once it is acknowledged. It
+// reports false, with b.err set, when the fact could not be sent.
+func (b *gameBatch) publish(g store.Game, f Fact, cur store.OutboxCursor) bool {
+	o := b.o
+	data, err := json.Marshal(f)
+	if err != nil {
+		b.err = fmt.Errorf("encode %s fact of game %d: %w", f.Kind, g.ID, err)
+		return false
+	}
+	msg := &nats.Msg{Subject: Subject(o.Hall, g), Data: data}
+	ack, err := o.JS.PublishMsgAsync(msg, jetstream.WithMsgID(f.MsgID()), jetstream.WithExpectStream(HallStream(o.Hall)))
+	if err != nil {
+		b.err = fmt.Errorf("publish %s: %w", f.MsgID(), err)
+		return false
+	}
+	b.sent = append(b.sent, published{g.ID, cur, ack})
+	return true
+}
+
+// acknowledge waits for the acknowledgement of every fact sent and returns
+// each game's cursor up to its last fact acknowledged in order, and how
+// many facts were; the failures are joined to b.err.
+func (b *gameBatch) acknowledge(ctx context.Context) (map[uint64]store.OutboxCursor, int) {
 	cursors := map[uint64]store.OutboxCursor{}
 	failed := map[uint64]bool{}
 	n := 0
-	for _, p := range sent {
+	for _, p := range b.sent {
 		select {
 		case <-p.ack.Ok():
 			if !failed[p.gameID] {
@@ -183,28 +234,13 @@ items:
 			}
 		case err := <-p.ack.Err():
 			failed[p.gameID] = true
-			pubErr = errors.Join(pubErr, fmt.Errorf("publish %s: %w", p.ack.Msg().Header.Get(jetstream.MsgIDHeader), err))
+			b.err = errors.Join(b.err, fmt.Errorf("publish %s: %w", p.ack.Msg().Header.Get(jetstream.MsgIDHeader), err))
 		case <-ctx.Done():
-			pubErr = errors.Join(pubErr, ctx.Err())
+			b.err = errors.Join(b.err, ctx.Err())
 			failed[p.gameID] = true
 		}
 	}
-	if err := o.DB.SetOutboxCursors(cursors); err != nil {
-		return n, fmt.Errorf("federation outbox: store cursors: %w", err)
-	}
-	if pubErr != nil {
-		return n, fmt.Errorf("federation outbox: %w", pubErr)
-	}
-	every := o.AuditEvery
-	if every <= 0 {
-		every = 500 * time.Millisecond
-	}
-	if time.Since(o.lastAudit) < every {
-		return n, nil
-	}
-	o.lastAudit = time.Now()
-	na, err := o.flushAudit(ctx)
-	return n + na, err
+	return cursors, n
 }
 
 // flushAudit publishes the alerts whose state changed, the actions after
@@ -213,84 +249,117 @@ func (o *Outbox) flushAudit(ctx context.Context) (int, error) {
 	if o.alertSent == nil {
 		o.alertSent = map[uint64]string{}
 	}
-	type sentFact struct {
-		f   Fact
-		ack jetstream.PubAckFuture
-	}
-	var sent []sentFact
-	publish := func(subject string, f Fact) error {
-		data, err := json.Marshal(f)
-		if err != nil {
-			return fmt.Errorf("encode %s fact: %w", f.Kind, err)
-		}
-		opts := []jetstream.PublishOpt{jetstream.WithExpectStream(HallStream(o.Hall))}
-		if id := f.MsgID(); id != "" {
-			opts = append(opts, jetstream.WithMsgID(id))
-		}
-		ack, err := o.JS.PublishMsgAsync(&nats.Msg{Subject: subject, Data: data}, opts...)
-		if err != nil {
-			return fmt.Errorf("publish %s fact: %w", f.Kind, err)
-		}
-		sent = append(sent, sentFact{f, ack})
-		return nil
-	}
+	audit := auditBatch{o: o}
 	alerts, err := o.DB.Alerts(false)
 	if err != nil {
 		return 0, fmt.Errorf("federation outbox: read alerts: %w", err)
 	}
-	var pubErr error
-	for i := range alerts {
-		a := alerts[i]
-		if a.Kind == KindLinkAlert || a.Kind == KindRosterAlert {
-			continue // the hub raises its own (a hall's hello tells it)
-		}
-		f := Fact{Kind: KindAlert, Hall: o.Hall, GameID: a.GameID, Alert: &a}
-		if o.alertSent[a.ID] == f.MsgID() {
-			continue
-		}
-		if pubErr = publish(AuditSubject(o.Hall, KindAlert, a.ID), f); pubErr != nil {
-			break
-		}
-	}
+	pubErr := audit.publishAlerts(alerts)
 	if pubErr == nil {
 		actions, err := o.DB.Actions(0)
 		if err != nil {
 			return 0, fmt.Errorf("federation outbox: read actions: %w", err)
 		}
-		for i := range actions {
-			a := actions[i]
-			if a.ID <= o.actionSent {
-				continue
-			}
-			if pubErr = publish(AuditSubject(o.Hall, KindAction, a.ID), Fact{Kind: KindAction, Hall: o.Hall, GameID: a.GameID, Action: &a}); pubErr != nil {
-				break
-			}
-		}
+		pubErr = audit.publishActions(actions)
 	}
-	var status string
 	if pubErr == nil && o.Boards != nil {
-		boards := o.Boards()
-		data, _ := json.Marshal(boards)
-		if status = string(data); status != o.statusSent {
-			pubErr = publish(StatusSubject(o.Hall), Fact{Kind: KindStatus, Hall: o.Hall, Boards: boards})
+		pubErr = audit.publishStatus(o.Boards())
+	}
+	return audit.acknowledge(ctx, pubErr)
+}
+
+// auditBatch is what one flushAudit published: each fact with its
+// acknowledgement to come, and the boards' status sent, if it was.
+type auditBatch struct {
+	o    *Outbox
+	sent []sentFact
+	// status is the boards' status as published, to compare the next
+	// with.
+	status string
+}
+
+type sentFact struct {
+	f   Fact
+	ack jetstream.PubAckFuture
+}
+
+// publish sends an audit fact on subject without waiting for its
+// acknowledgement.
+func (b *auditBatch) publish(subject string, f Fact) error {
+	data, err := json.Marshal(f)
+	if err != nil {
+		return fmt.Errorf("encode %s fact: %w", f.Kind, err)
+	}
+	opts := []jetstream.PublishOpt{jetstream.WithExpectStream(HallStream(b.o.Hall))}
+	if id := f.MsgID(); id != "" {
+		opts = append(opts, jetstream.WithMsgID(id))
+	}
+	ack, err := b.o.JS.PublishMsgAsync(&nats.Msg{Subject: subject, Data: data}, opts...)
+	if err != nil {
+		return fmt.Errorf("publish %s fact: %w", f.Kind, err)
+	}
+	b.sent = append(b.sent, sentFact{f, ack})
+	return nil
+}
+
+// publishAlerts sends the alerts whose state is not the one last
+// acknowledged, but for the link's and the roster's, which the hub raises
+// itself (a hall's hello tells it).
+func (b *auditBatch) publishAlerts(alerts []store.Alert) error {
+	o := b.o
+	for i := range alerts {
+		a := alerts[i]
+		if a.Kind == KindLinkAlert || a.Kind == KindRosterAlert {
+			continue
+		}
+		f := Fact{Kind: KindAlert, Hall: o.Hall, GameID: a.GameID, Alert: &a}
+		if o.alertSent[a.ID] == f.MsgID() {
+			continue
+		}
+		if err := b.publish(AuditSubject(o.Hall, KindAlert, a.ID), f); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// publishActions sends the actions after the last one acknowledged.
+func (b *auditBatch) publishActions(actions []store.Action) error {
+	o := b.o
+	for i := range actions {
+		a := actions[i]
+		if a.ID <= o.actionSent {
+			continue
+		}
+		if err := b.publish(AuditSubject(o.Hall, KindAction, a.ID), Fact{Kind: KindAction, Hall: o.Hall, GameID: a.GameID, Action: &a}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// publishStatus sends the boards' status if it is not the one last
+// acknowledged.
+func (b *auditBatch) publishStatus(boards []BoardStatus) error {
+	data, _ := json.Marshal(boards)
+	if b.status = string(data); b.status == b.o.statusSent {
+		return nil
+	}
+	return b.publish(StatusSubject(b.o.Hall), Fact{Kind: KindStatus, Hall: b.o.Hall, Boards: boards})
+}
+
+// acknowledge waits for the acknowledgement of every fact sent, records
+// what each acknowledges (an action only while all before it were), and
+// returns how many were acknowledged, and pubErr joined with the failures.
+// It returns ctx's error as soon as ctx ends.
+func (b *auditBatch) acknowledge(ctx context.Context, pubErr error) (int, error) {
 	n := 0
 	actionsOK := true
-	for _, s := range sent {
+	for _, s := range b.sent {
 		select {
 		case <-s.ack.Ok():
 			n++
-			switch s.f.Kind {
-			case KindAlert:
-				o.alertSent[s.f.Alert.ID] = s.f.MsgID()
-			case KindAction:
-				if actionsOK {
-					o.actionSent = s.f.Action.ID
-				}
-			case KindStatus:
-				o.statusSent = status
-			}
+			b.acknowledged(s.f, actionsOK)
 		case err := <-s.ack.Err():
 			if s.f.Kind == KindAction {
 				actionsOK = false
@@ -304,4 +373,21 @@ func (o *Outbox) flushAudit(ctx context.Context) (int, error) {
 		return n, fmt.Errorf("federation outbox: %w", pubErr)
 	}
 	return n, nil
+}
+
+// acknowledged records that JetStream has fact f: an alert in its state,
+// an action if every one before it was acknowledged too (actionsOK), the
+// boards' status.
+func (b *auditBatch) acknowledged(f Fact, actionsOK bool) {
+	o := b.o
+	switch f.Kind {
+	case KindAlert:
+		o.alertSent[f.Alert.ID] = f.MsgID()
+	case KindAction:
+		if actionsOK {
+			o.actionSent = f.Action.ID
+		}
+	case KindStatus:
+		o.statusSent = b.status
+	}
 }

@@ -281,43 +281,11 @@ func forgetInbox(ctx context.Context, js jetstream.JetStream) error {
 // Rebuilt and in the audit log.
 func (rb *rebuild) finish(ctx context.Context, links *hubLinks) {
 	o := rb.n.o
-	deadline := time.After(RebuildWait)
-	t := time.NewTicker(time.Second)
-	defer t.Stop()
-	targets := map[string]uint64{}
-	var missing []string
-wait:
-	for {
-		missing = missing[:0]
-		for hall, st := range links.streams() {
-			if _, ok := targets[hall]; !ok && st.linked {
-				targets[hall] = st.stream
-			}
-			if target, ok := targets[hall]; !ok || st.taken < target {
-				missing = append(missing, hall)
-			}
-		}
-		if len(missing) == 0 {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-deadline:
-			break wait
-		case <-t.C:
-		}
+	missing, ok := rb.waitForHalls(ctx, links)
+	if !ok {
+		return
 	}
-	slices.Sort(missing)
-	set, waiting := 0, 0
-	for _, r := range rb.results {
-		s, w, err := o.RestoreResults(ctx, r)
-		set, waiting = set+s, waiting+w
-		if err != nil {
-			o.Log.Error("federation rebuild: results", "tournament", r.Tournament, "round", r.Round, "err", err)
-			rb.notes = append(rb.notes, fmt.Sprintf("the results of %s round %d could not all be set again (%v)", r.Tournament, r.Round, err))
-		}
-	}
+	set, waiting := rb.restoreResults(ctx)
 	summary, err := rb.summary(set, waiting, missing)
 	if err != nil {
 		o.Log.Error("federation rebuild: summary", "err", err)
@@ -331,6 +299,55 @@ wait:
 	if o.Rebuilt != nil {
 		o.Rebuilt(summary)
 	}
+}
+
+// waitForHalls waits until the inbox took every fact each hall's stream
+// held when the hall first linked, or for RebuildWait; it returns the
+// halls still missing, sorted, and false if ctx ended first.
+func (rb *rebuild) waitForHalls(ctx context.Context, links *hubLinks) ([]string, bool) {
+	deadline := time.After(RebuildWait)
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	targets := map[string]uint64{}
+	var missing []string
+	for {
+		missing = missing[:0]
+		for hall, st := range links.streams() {
+			if _, ok := targets[hall]; !ok && st.linked {
+				targets[hall] = st.stream
+			}
+			if target, ok := targets[hall]; !ok || st.taken < target {
+				missing = append(missing, hall)
+			}
+		}
+		if len(missing) == 0 {
+			return missing, true
+		}
+		select {
+		case <-ctx.Done():
+			return nil, false
+		case <-deadline:
+			slices.Sort(missing)
+			return missing, true
+		case <-t.C:
+		}
+	}
+}
+
+// restoreResults sets again the results the hub's arbiters set, as the
+// roster bucket kept them; it returns how many were set and how many wait
+// for their games, and notes the rounds whose results could not all be.
+func (rb *rebuild) restoreResults(ctx context.Context) (set, waiting int) {
+	o := rb.n.o
+	for _, r := range rb.results {
+		s, w, err := o.RestoreResults(ctx, r)
+		set, waiting = set+s, waiting+w
+		if err != nil {
+			o.Log.Error("federation rebuild: results", "tournament", r.Tournament, "round", r.Round, "err", err)
+			rb.notes = append(rb.notes, fmt.Sprintf("the results of %s round %d could not all be set again (%v)", r.Tournament, r.Round, err))
+		}
+	}
+	return set, waiting
 }
 
 // summary says what the rebuild did.

@@ -107,42 +107,58 @@ func DecodeRosterEntry(key string, data []byte) (RosterEntry, error) {
 	if !ok {
 		return e, fmt.Errorf("roster %s: not a key of the roster bucket (t<n>.players or t<n>.r<n>.results)", key)
 	}
+	var err error
 	if round == 0 {
-		var r Roster
-		if err := json.Unmarshal(data, &r); err != nil {
-			return e, fmt.Errorf("roster %s: %w", key, err)
-		}
-		if r.TournamentID != tid {
-			return e, fmt.Errorf("roster %s: holds the players of tournament %d", key, r.TournamentID)
-		}
-		for i, p := range r.Players {
-			if p.ID != i+1 || p.TournamentID != tid || strings.TrimSpace(p.Name) == "" {
-				return e, fmt.Errorf("roster %s: entry %d is player %d %q of tournament %d: want player %d of tournament %d, named",
-					key, i+1, p.ID, p.Name, p.TournamentID, i+1, tid)
-			}
-		}
-		if r.EndedAfter < 0 {
-			return e, fmt.Errorf("roster %s: ended after round %d", key, r.EndedAfter)
-		}
-		e.Players = &r
-		return e, nil
+		e.Players, err = decodeRoster(key, tid, data)
+	} else {
+		e.Results, err = decodeRoundResults(key, tid, round, data)
 	}
+	if err != nil {
+		return RosterEntry{}, err
+	}
+	return e, nil
+}
+
+// decodeRoster reads the players of tournament tid, under key, and checks
+// that they are numbered 1 to n and named.
+func decodeRoster(key string, tid uint64, data []byte) (*Roster, error) {
+	var r Roster
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("roster %s: %w", key, err)
+	}
+	if r.TournamentID != tid {
+		return nil, fmt.Errorf("roster %s: holds the players of tournament %d", key, r.TournamentID)
+	}
+	for i, p := range r.Players {
+		if p.ID != i+1 || p.TournamentID != tid || strings.TrimSpace(p.Name) == "" {
+			return nil, fmt.Errorf("roster %s: entry %d is player %d %q of tournament %d: want player %d of tournament %d, named",
+				key, i+1, p.ID, p.Name, p.TournamentID, i+1, tid)
+		}
+	}
+	if r.EndedAfter < 0 {
+		return nil, fmt.Errorf("roster %s: ended after round %d", key, r.EndedAfter)
+	}
+	return &r, nil
+}
+
+// decodeRoundResults reads the results of a round of tournament tid,
+// under key, and checks that each board is there once, with a result.
+func decodeRoundResults(key string, tid uint64, round int, data []byte) (*RoundResults, error) {
 	var r RoundResults
 	if err := json.Unmarshal(data, &r); err != nil {
-		return e, fmt.Errorf("roster %s: %w", key, err)
+		return nil, fmt.Errorf("roster %s: %w", key, err)
 	}
 	if r.TournamentID != tid || r.Round != round {
-		return e, fmt.Errorf("roster %s: holds the results of round %d of tournament %d", key, r.Round, r.TournamentID)
+		return nil, fmt.Errorf("roster %s: holds the results of round %d of tournament %d", key, r.Round, r.TournamentID)
 	}
 	seen := map[int]bool{}
 	for _, b := range r.Boards {
 		if b.Board < 1 || seen[b.Board] || b.Result == "" {
-			return e, fmt.Errorf("roster %s: board %d (%q) is not a board of its own with a result", key, b.Board, b.Result)
+			return nil, fmt.Errorf("roster %s: board %d (%q) is not a board of its own with a result", key, b.Board, b.Result)
 		}
 		seen[b.Board] = true
 	}
-	e.Results = &r
-	return e, nil
+	return &r, nil
 }
 
 // parseRosterKey reads a roster key: its tournament and round (0 for the

@@ -63,6 +63,29 @@ const LocalUser = "arbiter"
 // StartServer starts an embedded NATS server and waits until it accepts
 // clients.
 func StartServer(c ServerConfig) (*server.Server, error) {
+	opts, err := c.options()
+	if err != nil {
+		return nil, err
+	}
+	s, err := server.NewServer(opts)
+	if err != nil {
+		return nil, fmt.Errorf("nats server %s: %w", c.Name, err)
+	}
+	if !opts.NoLog {
+		debug := c.Log != nil && c.Log.Enabled(context.Background(), slog.LevelDebug)
+		s.SetLoggerV2(serverLog{log: c.Log, watch: c.Watch}, debug, false, false)
+	}
+	s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		s.Shutdown()
+		return nil, fmt.Errorf("nats server %s: not ready for connections after 10s", c.Name)
+	}
+	return s, nil
+}
+
+// options are the server's options for c: its client port, JetStream, its
+// leaf node port, its users and its leaf node links.
+func (c ServerConfig) options() (*server.Options, error) {
 	host, port, err := splitHostPort(c.Listen)
 	if err != nil {
 		return nil, fmt.Errorf("nats server %s: listen: %w", c.Name, err)
@@ -83,60 +106,73 @@ func StartServer(c ServerConfig) (*server.Server, error) {
 	if c.Log != nil || c.Watch != nil {
 		opts.NoLog = false
 	}
-	if c.LeafListen != "" {
-		h, p, err := splitHostPort(c.LeafListen)
-		if err != nil {
-			return nil, fmt.Errorf("nats server %s: leaf listen: %w", c.Name, err)
-		}
-		opts.LeafNode.Host, opts.LeafNode.Port = h, p
-		opts.LeafNode.TLSConfig = c.LeafTLS
-		// The halls reach the hub at the address they were given (through
-		// a proxy or a NAT, maybe), not at the one it listens on.
-		opts.LeafNode.NoAdvertise = true
+	if err := c.leafListen(opts); err != nil {
+		return nil, err
 	}
-	// The halls' users are the server's users (a leaf node's permissions
-	// come from them), with the daemon's own.
-	if len(c.HallUsers) > 0 {
-		if c.LocalPassword == "" {
-			return nil, fmt.Errorf("nats server %s: halls' users without a password for the hub's own client", c.Name)
-		}
-		// Stored hashed, as the halls' are: the server warns of a
-		// password in plain text.
-		local, err := bcrypt.GenerateFromPassword([]byte(c.LocalPassword), bcrypt.MinCost)
-		if err != nil {
-			return nil, fmt.Errorf("nats server %s: %w", c.Name, err)
-		}
-		opts.Users = []*server.User{{Username: LocalUser, Password: string(local)}}
-		for _, hall := range slices.Sorted(maps.Keys(c.HallUsers)) {
-			if err := ValidName(hall); err != nil || hall == LocalUser {
-				return nil, fmt.Errorf("nats server %s: hall user %q: not a hall name", c.Name, hall)
-			}
-			opts.Users = append(opts.Users, &server.User{Username: hall, Password: c.HallUsers[hall], Permissions: HallPermissions(hall)})
-		}
+	if err := c.users(opts); err != nil {
+		return nil, err
 	}
+	if err := c.leafRemotes(opts); err != nil {
+		return nil, err
+	}
+	return opts, nil
+}
+
+// leafListen sets the leaf node port, if c has one.
+func (c ServerConfig) leafListen(opts *server.Options) error {
+	if c.LeafListen == "" {
+		return nil
+	}
+	h, p, err := splitHostPort(c.LeafListen)
+	if err != nil {
+		return fmt.Errorf("nats server %s: leaf listen: %w", c.Name, err)
+	}
+	opts.LeafNode.Host, opts.LeafNode.Port = h, p
+	opts.LeafNode.TLSConfig = c.LeafTLS
+	// The halls reach the hub at the address they were given (through
+	// a proxy or a NAT, maybe), not at the one it listens on.
+	opts.LeafNode.NoAdvertise = true
+	return nil
+}
+
+// users sets the server's users, if c has halls' users: they are the
+// server's users (a leaf node's permissions come from them), with the
+// daemon's own.
+func (c ServerConfig) users(opts *server.Options) error {
+	if len(c.HallUsers) == 0 {
+		return nil
+	}
+	if c.LocalPassword == "" {
+		return fmt.Errorf("nats server %s: halls' users without a password for the hub's own client", c.Name)
+	}
+	// Stored hashed, as the halls' are: the server warns of a
+	// password in plain text.
+	local, err := bcrypt.GenerateFromPassword([]byte(c.LocalPassword), bcrypt.MinCost)
+	if err != nil {
+		return fmt.Errorf("nats server %s: %w", c.Name, err)
+	}
+	opts.Users = []*server.User{{Username: LocalUser, Password: string(local)}}
+	for _, hall := range slices.Sorted(maps.Keys(c.HallUsers)) {
+		if err := ValidName(hall); err != nil || hall == LocalUser {
+			return fmt.Errorf("nats server %s: hall user %q: not a hall name", c.Name, hall)
+		}
+		opts.Users = append(opts.Users, &server.User{Username: hall, Password: c.HallUsers[hall], Permissions: HallPermissions(hall)})
+	}
+	return nil
+}
+
+// leafRemotes sets the server's leaf node links to c's LeafRemotes.
+func (c ServerConfig) leafRemotes(opts *server.Options) error {
 	for _, r := range c.LeafRemotes {
 		u, err := url.Parse(r)
 		if err != nil {
 			// The error repeats the URL, which may hold a password.
-			return nil, fmt.Errorf("nats server %s: a leaf remote is not a URL", c.Name)
+			return fmt.Errorf("nats server %s: a leaf remote is not a URL", c.Name)
 		}
 		opts.LeafNode.Remotes = append(opts.LeafNode.Remotes, &server.RemoteLeafOpts{URLs: []*url.URL{u},
 			TLS: c.LeafTLS != nil, TLSConfig: c.LeafTLS})
 	}
-	s, err := server.NewServer(opts)
-	if err != nil {
-		return nil, fmt.Errorf("nats server %s: %w", c.Name, err)
-	}
-	if !opts.NoLog {
-		debug := c.Log != nil && c.Log.Enabled(context.Background(), slog.LevelDebug)
-		s.SetLoggerV2(serverLog{log: c.Log, watch: c.Watch}, debug, false, false)
-	}
-	s.Start()
-	if !s.ReadyForConnections(10 * time.Second) {
-		s.Shutdown()
-		return nil, fmt.Errorf("nats server %s: not ready for connections after 10s", c.Name)
-	}
-	return s, nil
+	return nil
 }
 
 func splitHostPort(addr string) (string, int, error) {
