@@ -20,6 +20,7 @@ import (
 
 	"arbiter/arbiter"
 	"arbiter/clock"
+	"arbiter/internal/names"
 	"arbiter/pairing/trf"
 	"arbiter/rules"
 	"arbiter/store"
@@ -146,6 +147,19 @@ func New(cfg Config, db *store.DB, log *slog.Logger) (*Director, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read tournaments: %w", err)
 	}
+	// Every tournament is read before any is created: a players_trf file
+	// that cannot be read leaves the database as it was.
+	newPlayers := map[string][]store.Player{}
+	for _, tc := range cfg.Tournaments {
+		if slices.ContainsFunc(stored, func(s store.Tournament) bool { return s.Name == tc.Name }) {
+			continue
+		}
+		players, err := configPlayers(tc)
+		if err != nil {
+			return nil, fmt.Errorf("tournament %q: %w", tc.Name, err)
+		}
+		newPlayers[tc.Name] = players
+	}
 	for _, tc := range cfg.Tournaments {
 		g, err := rules.NewFromText(tc.Game, tc.Options)
 		if err != nil {
@@ -159,10 +173,7 @@ func New(cfg Config, db *store.DB, log *slog.Logger) (*Director, error) {
 		if i >= 0 {
 			t.rec = stored[i]
 		} else {
-			players, err := configPlayers(tc)
-			if err != nil {
-				return nil, fmt.Errorf("tournament %q: %w", tc.Name, err)
-			}
+			players := newPlayers[tc.Name]
 			rounds := tc.Rounds
 			if n, ok := roundRobinRounds(tc.System, len(players)); ok {
 				// A round robin has as many rounds as its players need.
@@ -218,7 +229,7 @@ func playerFromTRF(p trf.Player) store.Player {
 	if y, err := strconv.Atoi(strings.SplitN(strings.TrimSpace(p.Birth), "/", 2)[0]); err == nil && y >= 1900 && y <= 2100 {
 		year = y
 	}
-	return store.Player{Name: p.Name, Rating: p.Rating, Title: p.Title, Federation: p.Federation, FideID: p.FideID, BirthYear: year}
+	return store.Player{Name: names.Normal(p.Name), Rating: p.Rating, Title: p.Title, Federation: p.Federation, FideID: p.FideID, BirthYear: year}
 }
 
 // roundRobinRounds returns the number of rounds of a round robin of n

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
+	"arbiter/internal/names"
 	"arbiter/pairing"
 	"arbiter/pairing/trf"
 	"arbiter/rules"
@@ -418,21 +418,12 @@ func byeCriteria(t *trf.Tournament, pid int) string {
 // errBadInput marks an arbiter's entry that cannot be used.
 var errBadInput = errors.New("invalid entry")
 
-// CheckName reports what is wrong with a player's name: empty, too long,
-// or with control or bidirectional formatting characters.
+// CheckName reports what is wrong with a player's name (names.Check):
+// empty, too long, or with control, bidirectional formatting or
+// zero-width characters.
 func CheckName(name string) error {
-	switch {
-	case strings.TrimSpace(name) == "":
-		return fmt.Errorf("%w: a player needs a name", errBadInput)
-	case !utf8.ValidString(name):
-		return fmt.Errorf("%w: the name is not valid text", errBadInput)
-	case utf8.RuneCountInString(name) > 100:
-		return fmt.Errorf("%w: a name of at most 100 characters", errBadInput)
-	}
-	for _, r := range name {
-		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
-			return fmt.Errorf("%w: the name holds the control character %U", errBadInput, r)
-		}
+	if err := names.Check(name); err != nil {
+		return fmt.Errorf("%w: the name %v", errBadInput, err)
 	}
 	return nil
 }
@@ -480,8 +471,8 @@ func (d *Director) AddPlayer(id uint64, np NewPlayer, who, why string) (store.Pl
 		return store.Player{}, err
 	}
 	for _, p := range players {
-		if strings.EqualFold(p.Name, np.Name) {
-			return store.Player{}, fmt.Errorf("%w: %q is already registered as player %d", errBadInput, np.Name, p.ID)
+		if names.Same(p.Name, np.Name) {
+			return store.Player{}, fmt.Errorf("%w: %q is already registered as player %d (%s)", errBadInput, np.Name, p.ID, p.Name)
 		}
 	}
 	rounds, err := d.db.Rounds(id)
@@ -491,7 +482,10 @@ func (d *Director) AddPlayer(id uint64, np NewPlayer, who, why string) (store.Pl
 	if len(rounds) > 0 && strings.Contains(tr.rec.System, "round-robin") {
 		return store.Player{}, fmt.Errorf("%w: a round robin takes no entries once it has begun", errBadInput)
 	}
-	p := store.Player{TournamentID: id, ID: len(players) + 1, Name: np.Name, Rating: np.Rating, Title: np.Title,
+	if len(rounds) >= tr.rec.PlayedRounds() && roundsComplete(rounds) {
+		return store.Player{}, fmt.Errorf("%w: %s is over (its last round, %d, is played): it takes no more entries", errBadInput, tr.rec.Name, len(rounds))
+	}
+	p := store.Player{TournamentID: id, ID: len(players) + 1, Name: names.Normal(np.Name), Rating: np.Rating, Title: np.Title,
 		Federation: np.Federation, FideID: np.FideID, Joined: len(rounds) + 1}
 	// The next round to be paired is the first one the player can play.
 	if p.Joined <= 1 {

@@ -501,6 +501,10 @@ func decodedValue(err error) string {
 	if errors.As(err, &ue) {
 		return fmt.Sprint(ue.Value)
 	}
+	var fe *fractionError
+	if errors.As(err, &fe) {
+		return fmt.Sprint(fe.value)
+	}
 	return ""
 }
 
