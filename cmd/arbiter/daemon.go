@@ -188,9 +188,11 @@ func (s *daemon) joinFederation() (func() error, error) {
 }
 
 // startBoards puts the boards on the event: the configured ports (and
-// assignments) or the demo's simulated boards, the raw log, and the
-// driver of every protocol in use, started through its registration. A
-// federation's hub has no boards: the halls play the games.
+// assignments), or the demo's simulated boards when the configuration
+// asks for them (demo.enabled), the raw log, and the driver of every
+// protocol in use, started through its registration. Without either a
+// round's games wait for their results in the console. A federation's
+// hub has no boards: the halls play the games.
 func (s *daemon) startBoards() (func() error, error) {
 	if s.opts.started != nil {
 		s.opts.started(s.d)
@@ -203,7 +205,7 @@ func (s *daemon) startBoards() (func() error, error) {
 		}
 	}
 	ports := configuredPorts(s.cfg)
-	if len(s.cfg.Boards.Ports) == 0 && !hub {
+	if s.cfg.Demo.Enabled && !hub {
 		dm, dir, err := s.startDemo()
 		if dir != "" {
 			stops = append(stops, func() { os.RemoveAll(dir) })

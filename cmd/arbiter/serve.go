@@ -54,6 +54,9 @@ type serveOptions struct {
 	flags   *pflag.FlagSet
 	// exitWhenDone stops the daemon once every round has a result.
 	exitWhenDone bool
+	// rehearsal runs the configuration on simulated boards standing in
+	// for its ports (arbiter rehearse).
+	rehearsal bool
 	// out receives what the user is told: the address, the end.
 	out io.Writer
 	// opened, if set, is given the database once it is open; started, if
@@ -81,6 +84,11 @@ func serve(ctx context.Context, cfg *config.Config, opts serveOptions) error {
 	log.Info("starting", "config", cfg.Source, "database", cfg.Event.Database)
 	if err := checkWeb(cfg, log); err != nil {
 		return withCode(exitConfig, err)
+	}
+	if cfg.Demo.Enabled && len(cfg.Boards.Ports) > 0 && !opts.rehearsal {
+		return withCode(exitConfig, &config.Error{Source: cfg.Source, Problems: []config.Problem{{Key: "demo.enabled", Value: "true",
+			Why: "simulated boards would stand in for the boards of boards.ports and play random games under the players' names: " +
+				"for the event set demo.enabled: false; to try its configuration on simulated boards run arbiter rehearse"}}})
 	}
 	for _, w := range cfg.Warnings() {
 		log.Warn("configuration warning", "problem", w.String())

@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"log/slog"
-	"net"
-	"net/netip"
 	"strings"
 	"time"
 
@@ -97,17 +95,36 @@ func demoConfig(cfg *config.Config) demo.Config {
 
 // checkWeb refuses what would open the console to strangers (the demo
 // password or no login with boards or a listen address beyond loopback,
-// passwords not stored as hashes there, unreadable networks) before
-// anything is opened, and logs what a demo may start with.
+// passwords not stored as hashes there, unreadable networks, simulated
+// boards) before anything is opened, and logs what a demo may start
+// with.
 func checkWeb(cfg *config.Config, log *slog.Logger) error {
 	problems, warnings := web.CheckConfig(webConfig(cfg), exposure(cfg))
-	if len(problems) > 0 {
-		return &config.Error{Source: cfg.Source, Problems: configProblems(problems)}
+	ps := configProblems(problems)
+	if p, ok := demoExposed(cfg); ok {
+		ps = append(ps, p)
+	}
+	if len(ps) > 0 {
+		return &config.Error{Source: cfg.Source, Problems: ps}
 	}
 	for _, w := range configProblems(warnings) {
 		log.Warn("configuration", "warning", w.Key+": "+w.Why) // a warning names no value
 	}
 	return nil
+}
+
+// demoExposed refuses simulated boards (demo.enabled) where strangers
+// reach the console: their random games would be played under the
+// players' names, their results stored and the next round paired, in
+// front of the event's arbiters and audience.
+func demoExposed(cfg *config.Config) (config.Problem, bool) {
+	if !cfg.Demo.Enabled || config.LoopbackListen(cfg.HTTP.Listen) {
+		return config.Problem{}, false
+	}
+	return config.Problem{Key: "demo.enabled", Value: "true", Why: fmt.Sprintf(
+		"simulated boards play random games under the players' names, refused with http.listen = %s (beyond this machine): "+
+			"for an event set demo.enabled: false (its boards are boards.ports), for a demo listen on 127.0.0.1, "+
+			"and to try the event's configuration on simulated boards run arbiter rehearse", cfg.HTTP.Listen)}, true
 }
 
 // webKeys spell the fields of web.Config as the configuration file's keys.
@@ -135,22 +152,8 @@ func exposure(cfg *config.Config) string {
 	if len(cfg.Boards.Ports) > 0 {
 		why = append(why, "boards.ports")
 	}
-	if !loopbackListen(cfg.HTTP.Listen) {
+	if !config.LoopbackListen(cfg.HTTP.Listen) {
 		why = append(why, fmt.Sprintf("http.listen = %s (beyond this machine)", cfg.HTTP.Listen))
 	}
 	return strings.Join(why, " and ")
-}
-
-// loopbackListen reports whether a listen address reaches this machine
-// only: a loopback address or localhost. An empty host listens everywhere.
-func loopbackListen(listen string) bool {
-	h, _, err := net.SplitHostPort(listen)
-	if err != nil {
-		return false
-	}
-	if strings.EqualFold(h, "localhost") {
-		return true
-	}
-	a, err := netip.ParseAddr(h)
-	return err == nil && a.Unmap().IsLoopback()
 }

@@ -57,7 +57,7 @@ func TestWiring(t *testing.T) {
 			}}},
 		{"tournament with players_trf", dc.Tournaments[1], director.Tournament{
 			Name: "Shogi Open", Game: "shogi", System: "round-robin", Rounds: 3, TimeControl: "10m:byo=30s",
-			TieBreaks: []string{"SB"}, PlayersTRF: "players.trf"}},
+			TieBreaks: []string{"SB"}, PlayersTRF: "testdata/wiring/players.trf"}},
 		{"records", wc.Event, export.Event{Name: "Wiring Open", City: "Oslo", Federation: "NOR",
 			ChiefArbiter: "IA Jane Doe", Deputies: []string{"FA John Roe"}, Start: day(20), End: day(21),
 			RoundDates: map[string][]time.Time{"Tavreli Open": {day(20), day(20), day(21), day(21)}}}},

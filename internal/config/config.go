@@ -105,12 +105,17 @@ type Backup struct {
 	Keep int `mapstructure:"keep"`
 }
 
-// Demo configures the simulated boards of the demo event.
+// Demo configures the simulated boards of the demo event and of
+// rehearsals.
 type Demo struct {
-	Boards int     `mapstructure:"boards"`
-	Speed  float64 `mapstructure:"speed"`
-	Faults float64 `mapstructure:"faults"`
-	Seed   uint64  `mapstructure:"seed"`
+	// Enabled puts simulated boards, played by simulated people, on the
+	// event: the built-in demo sets it. Without it no game is ever played
+	// but on a real board (or entered by the arbiter).
+	Enabled bool    `mapstructure:"enabled"`
+	Boards  int     `mapstructure:"boards"`
+	Speed   float64 `mapstructure:"speed"`
+	Faults  float64 `mapstructure:"faults"`
+	Seed    uint64  `mapstructure:"seed"`
 	// Plies is the most moves a demo game lasts before one side resigns.
 	Plies int `mapstructure:"plies"`
 	// DGT puts one simulated DGT e-board in the first chess tournament.
@@ -270,6 +275,7 @@ var scalars = map[string]any{
 	"log.level":      "info",
 	"log.format":     "text",
 	"boards.scan":    "1s",
+	"demo.enabled":   false,
 	"demo.boards":    0,
 	"demo.speed":     8.0,
 	"demo.faults":    0.01,

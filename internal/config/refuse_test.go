@@ -254,7 +254,7 @@ func TestUnknownEnvironmentVariablesAreWarned(t *testing.T) {
 		ws[w.Key] = w.String()
 	}
 	assert.Contains(t, ws["ARBITER_HTTP_LISTNE"], "did you mean ARBITER_HTTP_LISTEN?")
-	assert.Contains(t, ws["ARBITER_DEMO_COLOUR"], "the variables of demo are ARBITER_DEMO_BOARDS")
+	assert.Contains(t, ws["ARBITER_DEMO_COLOUR"], "the variables of demo are ARBITER_DEMO_ENABLED, ARBITER_DEMO_BOARDS")
 	assert.Contains(t, ws["ARBITER_TOURNAMENTS_1_NAME"], "tournaments cannot be set from the environment")
 	assert.NotContains(t, ws, "ARBITER_ARTIFACTS")
 	assert.Len(t, ws, 3)

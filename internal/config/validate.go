@@ -3,6 +3,8 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -126,6 +128,20 @@ func (d Demo) check(ps *problems) {
 	if d.Faults < 0 || d.Faults > 1 {
 		ps.add("demo.faults", d.Faults, "must be between 0 and 1")
 	}
+}
+
+// LoopbackListen reports whether a listen address reaches this machine
+// only: a loopback address or localhost. An empty host listens everywhere.
+func LoopbackListen(listen string) bool {
+	h, _, err := net.SplitHostPort(listen)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(h)
+	return err == nil && a.Unmap().IsLoopback()
 }
 
 // check checks tournament t at key; names are the tournaments' names
