@@ -110,6 +110,12 @@ type Director struct {
 	raw        *store.RawLog // where board frames are logged, if any
 	pairedBy   string        // who pairs the rounds when not this daemon (a federation's hub)
 
+	// portMu guards what is known of the venue (ports.go): the trouble
+	// of each item in trouble, and the ports a board has answered on.
+	portMu   sync.Mutex
+	troubles map[troubleKey]trouble
+	answered map[string]bool
+
 	// adoptMu adopts one new board at a time, so that boards saying
 	// hello at once (a DGT bus line) each take a table of their own.
 	adoptMu sync.Mutex

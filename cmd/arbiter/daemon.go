@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -72,6 +73,7 @@ var components = []component{
 	{"backups", (*daemon).startBackups},
 	{"federation", (*daemon).joinFederation},
 	{"boards", (*daemon).startBoards},
+	{"checks", (*daemon).startChecks},
 	{"goroutines", (*daemon).goroutines},
 	{"web", (*daemon).startWeb},
 	{"push", (*daemon).runPush},
@@ -236,6 +238,9 @@ func (s *daemon) startBoards() (func() error, error) {
 	if err := s.startDrivers(ports, !hub); err != nil {
 		return stopped, err
 	}
+	if !hub && !s.cfg.Demo.Enabled {
+		s.watchPorts(s.cfg.Boards.Ports)
+	}
 	return stopped, nil
 }
 
@@ -272,7 +277,7 @@ func (s *daemon) goroutines() (func() error, error) {
 func (s *daemon) startWeb() (func() error, error) {
 	s.site = web.New(s.d, webConfig(s.cfg), s.log.With("part", "web"))
 	s.site.Handle("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := health(s.db, s.raw, s.backupErr); err != nil {
+		if err := health(s.db, s.raw, s.backupErr, s.d.Troubles()); err != nil {
 			http.Error(w, err.Error(), http.StatusServiceUnavailable)
 			return
 		}
@@ -347,8 +352,12 @@ func (s *daemon) watchDone() (func() error, error) {
 	return nil, nil
 }
 
-// health is what /healthz reports: nil, or why the event is not safe.
-func health(db *store.DB, raw *store.RawLog, backupErr *atomic.Pointer[error]) error {
+// health is what /healthz reports: nil, or why the event is not safe or
+// not ready: the database, the raw log, the last automatic backup, and
+// the venue's troubles (a configured port that does not exist, cannot be
+// opened, is held or answers nothing; a setting the checks at start found
+// wrong), each of which is an open alert in the console too.
+func health(db *store.DB, raw *store.RawLog, backupErr *atomic.Pointer[error], troubles []string) error {
 	if err := db.Bolt().View(func(*bolt.Tx) error { return nil }); err != nil {
 		return fmt.Errorf("database: %w", err)
 	}
@@ -360,6 +369,9 @@ func health(db *store.DB, raw *store.RawLog, backupErr *atomic.Pointer[error]) e
 	}
 	if p := backupErr.Load(); p != nil {
 		return fmt.Errorf("automatic backup: %w", *p)
+	}
+	if len(troubles) > 0 {
+		return fmt.Errorf("%s", strings.Join(troubles, "\n"))
 	}
 	return nil
 }
