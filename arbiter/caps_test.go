@@ -157,3 +157,17 @@ func TestFromSensorHistory(t *testing.T) {
 	_, ok = arbiter.FromSensor(board.Event{Kind: board.EventHistory, Err: errors.New("cut short")})
 	assert.False(t, ok, "a log that could not be read")
 }
+
+// TestCapsOfBoard reads what a board counts from its handshake (issue 35
+// F1): zone counting with no zone listed is no zone counted (a Kvaa board
+// without trays whose firmware sets CAP_ZONE_COUNT), and a board listing
+// some of the game's zones counts those only.
+func TestCapsOfBoard(t *testing.T) {
+	none := arbiter.CapsOfBoard(&board.Info{Caps: board.CapZoneCount})
+	assert.False(t, none.Zones)
+	reserves := []board.ZoneInfo{{Kind: rules.Reserve, Owner: rules.First}, {Kind: rules.Reserve, Owner: rules.Second}}
+	some := arbiter.CapsOfBoard(&board.Info{Caps: board.CapZoneCount, Zones: reserves})
+	assert.True(t, some.Zones)
+	assert.Equal(t, reserves, some.Trays)
+	assert.False(t, arbiter.CapsOfBoard(&board.Info{Zones: reserves}).Zones, "zones listed but not counted")
+}

@@ -13,8 +13,10 @@
 // observed physical state and compares it, when the board has settled or
 // the clock is pressed, with the successors' views reduced to what the
 // board can sense ([Caps]). One match is the move; several are an ambiguity
-// to resolve (using which squares were lifted, then the player or the
-// arbiter), never a silent guess; none at a clock press is an illegal move.
+// to resolve (using which squares were lifted, the order in which pieces
+// left and arrived for moves of several pieces (pairing.go), then the
+// player or the arbiter), never a silent guess; none at a clock press is an
+// illegal move.
 //
 // A top piece that an identity-sensing board reports as unknown fits any
 // piece: that square is judged by its height alone.
@@ -85,8 +87,17 @@
 // before the first press that shows no legal move: a log never causes a
 // penalty.
 //
-// Hand stands (shogi) are kept logically: their sensed counts never decide
-// whether a move was made, only choose among look-alike moves, and raise
-// etiquette alerts when a captured piece lies on the wrong stand or stays
-// long in a player's hand (rules/shogi/DECISIONS.md).
+// A board whose own clock tells the turn it shows (a DGT clock, whose
+// lever is a rocker: a player whose side is down cannot press again) may
+// show the side to move's opponent to move before that side has moved:
+// after an illegal move's press, or a press without a move. The side's
+// legal move is then taken when the board settles on it, without a press
+// (Session.pressedAlready), as DGT's own software reads such a clock.
+//
+// Off-board zones (shogi hand stands, Kvaa trays) are kept logically: a
+// board may count some of them, all or none, and their sensed counts
+// never decide whether a move was made, only choose among look-alike
+// moves, and raise etiquette alerts when a captured piece lies on the
+// wrong stand or stays long in a player's hand, or a reserve tray holds a
+// counter that is not in reserve (rules/shogi/DECISIONS.md, kvaa.md 7.2).
 package arbiter

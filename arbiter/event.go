@@ -100,6 +100,14 @@ type Event struct {
 	// RawSeq is the raw-log sequence number of the frame, for evidence.
 	RawSeq uint64
 
+	// A Heartbeat from a reading of the board's own clock (Clock): the
+	// side the clock shows to move, when ClockTurnKnown. On a clock with a
+	// rocker lever (a DGT clock) a player whose side of the lever is down
+	// has pressed already and cannot press again.
+	Clock          bool
+	ClockTurn      rules.Color
+	ClockTurnKnown bool
+
 	Presses []LoggedPress // Recalled
 }
 

@@ -129,7 +129,7 @@ func (s *Session) endAdjusting(out []Output, e Event, late bool) []Output {
 	// has moved on; the altered position can no longer be told from a
 	// move made after the adjustment, so only a timely press checks.
 	if err == nil && !late && t.sig(s.obs) != "" {
-		out = append(out, s.alert(AdjustAlert, e.Side, e.At, "position altered during adjusting: restore it", true))
+		out = append(out, s.alert(AdjustAlert, e.Side, e.At, "position altered during adjusting: restore it", true).shown("position altered while adjusting: restore it"))
 		return s.enterRecovery(out, e.At, "position altered during adjusting")
 	}
 	return out
@@ -149,23 +149,25 @@ func (s *Session) stepAdjusting(out []Output, t *turn, now, horizon time.Duratio
 }
 
 // stepReading is a settled board while reading: a move completed on
-// release is committed (or asked about), a change of the last move is
-// judged as a retraction, and a board that has matched no legal move
-// for Config.RecoveryAfter is to be put right.
+// release is committed (or asked about), and so is one whose player has
+// pressed already (pressedAlready); a change of the last move is judged
+// as a retraction, and a board that has matched no legal move for
+// Config.RecoveryAfter is to be put right.
 func (s *Session) stepReading(out []Output, t *turn, now, horizon time.Duration) []Output {
 	sig := t.sig(s.obs)
 	if sig == "" {
 		return out
 	}
-	if s.judged != sig && s.cfg.Completion == OnRelease {
+	if rocker := s.pressedAlready(); s.judged != sig && (s.cfg.Completion == OnRelease || rocker) {
 		s.judged = sig
 		idx, err := t.match(s.obs, s.lifted, s.lossy)
 		if err != nil {
-			return append(out, s.alert(IrregularityAlert, s.pos.Turn(), now, err.Error(), false))
+			return append(out, s.alert(IrregularityAlert, s.pos.Turn(), now, err.Error(), false).shown("fault: call the arbiter"))
 		}
+		idx = s.pair(t, idx)
 		switch {
 		case len(idx) == 1:
-			return s.tryCommit(out, idx[0], s.lastChange, s.lastBoard, false)
+			return s.tryCommit(out, idx[0], s.lastChange, s.lastBoard, rocker)
 		case len(idx) > 1:
 			return s.ambiguous(out, idx, s.lastChange, false)
 		}
@@ -178,4 +180,15 @@ func (s *Session) stepReading(out []Output, t *turn, now, horizon time.Duration)
 		s.setBase(modeUnmatched)
 	}
 	return out
+}
+
+// pressedAlready reports whether the board's own clock shows the side to
+// move's opponent to move: on a clock whose lever is a rocker (DGT), the
+// side to move's side of the lever is down, so it has pressed already
+// (an illegal move's press, or a press without a move) and cannot press
+// again. Its move is then complete when the board settles on it, as DGT's
+// own software reads a rocker clock (issue 32 F2). Not where a move is
+// judged only at its press.
+func (s *Session) pressedAlready() bool {
+	return s.clockTurnKnown && s.clockTurn == s.pos.Turn().Other() && !s.cfg.JudgeAtPress
 }

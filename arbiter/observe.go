@@ -1,7 +1,6 @@
 package arbiter
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -19,8 +18,24 @@ type Caps struct {
 	// TopColor: the colour of the top piece (not shogi, where owners are
 	// shown only by facing); with TopKind only, as TopFace.
 	TopColor bool
-	// Zones: the number of pieces in each off-board zone.
+	// Zones: the number of pieces in off-board zones (trays): every zone
+	// of the game, or those of Trays. Zones are a cross-check, never a
+	// condition of a move (Session).
 	Zones bool
+	// Trays are the zones the board counts, in its own numbering (its
+	// handshake's list), when it counts only some of the game's (a Kvaa
+	// board with reserve trays only, PROTOCOL hello-kvaa); nil: every
+	// zone of the game, in the game's order.
+	Trays []board.ZoneInfo
+
+	// counted marks the game's zones the board counts (Session's
+	// geometry mapped by Trays); nil: all of them.
+	counted []bool
+}
+
+// counts reports whether the board counts the game's zone i.
+func (c Caps) counts(i int) bool {
+	return c.Zones && (c.counted == nil || i < len(c.counted) && c.counted[i])
 }
 
 // String lists the capabilities, "heights" first.
@@ -92,8 +107,8 @@ func (c Caps) cells(v rules.View) []cell {
 			out[i].top = c.project(s[len(s)-1])
 		}
 	}
-	if c.Zones {
-		for i, z := range v.Zones {
+	for i, z := range v.Zones {
+		if c.counts(i) {
 			out[len(v.Stacks)+i].height = len(z)
 		}
 	}
@@ -121,13 +136,4 @@ func signature(base, cur []cell, hand []bool, hands bool) string {
 		}
 	}
 	return b.String()
-}
-
-func sortedSquares(set map[rules.Square]bool) []rules.Square {
-	out := make([]rules.Square, 0, len(set))
-	for sq := range set {
-		out = append(out, sq)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -104,6 +104,10 @@ type Alert struct {
 	At   time.Duration
 	// Message says what happened and what to do, for people.
 	Message string
+	// Board says it on a board's display: at most board.MaxText bytes,
+	// written short rather than cut (Alert.shown); empty for alerts no
+	// board shows (about the link itself).
+	Board string
 	// Squares to light on the board.
 	Squares []rules.Square
 	// Evidence is the turn's event log that led to the alert.
@@ -136,8 +140,10 @@ type Prompt struct {
 }
 
 // Message is the QUESTION message that shows the prompt on a board of
-// geometry geo: squares become the board's sensor numbers, and choices
-// past board.MaxChoices are left to the arbiter's console.
+// geometry geo: squares become the board's sensor numbers, each choice is
+// its move in the game's canonical notation with its record notation for
+// display (choiceText), and choices past board.MaxChoices are left to the
+// arbiter's console.
 func (p Prompt) Message(geo *rules.Geometry) *board.Question {
 	q := &board.Question{Side: board.SideOf(p.Side), Kind: board.QuestionChoose, Text: "which move was made?"}
 	switch {
@@ -156,7 +162,11 @@ func (p Prompt) Message(geo *rules.Geometry) *board.Question {
 		if i == board.MaxChoices {
 			break
 		}
-		c := board.Choice{From: rules.NoSquare, To: rules.NoSquare, Text: text}
+		move := text
+		if i < len(p.Moves) {
+			move = p.Moves[i]
+		}
+		c := board.Choice{From: rules.NoSquare, To: rules.NoSquare, Text: choiceText(move, text)}
 		if i < len(p.From) {
 			c.From, c.To = sensor(p.From[i]), sensor(p.To[i])
 		}
@@ -165,13 +175,27 @@ func (p Prompt) Message(geo *rules.Geometry) *board.Question {
 	return q
 }
 
+// choiceText is a choice as QUESTION carries it (PROTOCOL 6.1): the move
+// in the game's canonical notation (USI in shogi, "8h2b+"), then, where
+// it differs and the two fit in board.MaxChoiceText, a space and the move
+// in the record notation for display ("8h2b+ ▲２二角成").
+func choiceText(move, display string) string {
+	if display == move || len(move)+1+len(display) > board.MaxChoiceText {
+		return move
+	}
+	return move + " " + display
+}
+
 // Recovery reports that the board does not show the game's position and
 // says exactly which squares to fix; Done reports that it matches again.
 type Recovery struct {
 	At     time.Duration
 	Reason string
-	Fixes  []SquareFix
-	Done   bool
+	// Board is the reason on a board's display, at most board.MaxText
+	// bytes (fit).
+	Board string
+	Fixes []SquareFix
+	Done  bool
 }
 
 // GameOver is the end of the game.

@@ -73,6 +73,10 @@ func TestPromptMessage(t *testing.T) {
 	assert.Equal(t, sb.QuestionPromote, q.Kind)
 	assert.Equal(t, sb.SideFirst, q.Side)
 	require.Len(t, q.Choices, 2)
+	// PROTOCOL 6.1: USI first, the Japanese notation for display after it
+	// (issue 35 §5).
+	assert.Equal(t, "8h2b+ ▲２二角成", q.Choices[0].Text)
+	assert.Equal(t, "8h2b ▲２二角不成", q.Choices[1].Text)
 	for _, c := range q.Choices {
 		assert.Equal(t, rules.Square(10), c.From)
 		assert.Equal(t, rules.Square(70), c.To)

@@ -205,7 +205,9 @@ func (s *Session) amend(out []Output, idx int, at time.Duration, boardMs int64, 
 		Position: c.next, At: at, BoardMs: boardMs, RawSeq: s.lastRaw}
 	if s.cfg.TouchMove != Off {
 		a := s.alert(TouchMoveAlert, side, at, fmt.Sprintf("touch-move: %s released the move %s and changed it to %s (recorded for a claim)",
-			s.game.SideName(side), old, mm.Notation), false)
+			s.game.SideName(side), old, mm.Notation), false).shown(
+			fmt.Sprintf("%s changed the released move %s to %s (noted)", s.game.SideName(side), old, mm.Notation),
+			s.game.SideName(side)+" changed a released move (noted)")
 		a.Squares = slices.Clone(c.changed)
 		out = append(out, a)
 	}
@@ -219,7 +221,7 @@ func (s *Session) amend(out []Output, idx int, at time.Duration, boardMs int64, 
 			mm.Used = cm.Used
 		}
 		if err != nil && !errors.Is(err, errHeld) {
-			out = append(out, s.alert(IrregularityAlert, side, at, "clock: "+err.Error(), false))
+			out = append(out, s.alert(IrregularityAlert, side, at, "clock: "+err.Error(), false).shown("clock fault: call the arbiter"))
 		}
 		mm.Clock = [2]time.Duration{s.clk.Remaining(clock.First, at), s.clk.Remaining(clock.Second, at)}
 	}
@@ -259,7 +261,7 @@ func (s *Session) retract(out []Output, idx int, at time.Duration) []Output {
 			s.rs.held = true
 		case errors.Is(err, clock.ErrPaused):
 		default:
-			out = append(out, s.alert(IrregularityAlert, mover, at, "clock: "+err.Error(), false))
+			out = append(out, s.alert(IrregularityAlert, mover, at, "clock: "+err.Error(), false).shown("clock fault: call the arbiter"))
 		}
 	}
 	t := s.turn
@@ -268,14 +270,18 @@ func (s *Session) retract(out []Output, idx int, at time.Duration) []Output {
 		// A foul seen only through the sensors is for the arbiter to
 		// confirm (shogi.md 2.8: F8, 待った).
 		a := s.alert(FoulSuspectedAlert, mover, at, fmt.Sprintf("foul suspected (待った): %s %s the move %s after the clock press; it stands and must be put back, the arbiter decides",
-			s.game.SideName(mover), what, move), false)
+			s.game.SideName(mover), what, move), false).shown(
+			fmt.Sprintf("%s %s %s after the press: put it back", s.game.SideName(mover), what, move),
+			s.game.SideName(mover)+"'s move changed after the press: put it back")
 		a.Squares = squares
 		out = append(out, a)
 	} else {
 		s.illegal[mover]++
 		n := s.illegal[mover]
 		a := s.alert(RetractionAlert, mover, at, fmt.Sprintf("%s %s the move %s after completing it (illegal action number %d): put it back",
-			s.game.SideName(mover), what, move, n), true)
+			s.game.SideName(mover), what, move, n), true).shown(
+			fmt.Sprintf("%s %s %s (illegal %d): put it back", s.game.SideName(mover), what, move, n),
+			fmt.Sprintf("%s changed a completed move (illegal %d): put it back", s.game.SideName(mover), n))
 		a.Squares = squares
 		out = append(out, a)
 		var over bool
@@ -300,7 +306,7 @@ func (s *Session) retractionDone(out []Output, at time.Duration) []Output {
 	if s.rs.held && s.clk != nil {
 		s.rs.held = false
 		if err := s.clk.Resume(at); err != nil && !errors.Is(err, clock.ErrNotPaused) {
-			out = append(out, s.alert(IrregularityAlert, s.pos.Turn(), at, "clock: "+err.Error(), false))
+			out = append(out, s.alert(IrregularityAlert, s.pos.Turn(), at, "clock: "+err.Error(), false).shown("clock fault: call the arbiter"))
 		}
 	}
 	return out
@@ -319,7 +325,7 @@ func (s *Session) penalize(out []Output, side rules.Color, n int, at time.Durati
 		}
 		if s.clk != nil && s.cfg.IllegalAddTime > 0 {
 			if err := s.clk.AddTime(clock.Side(side.Other()), s.cfg.IllegalAddTime); err != nil {
-				out = append(out, s.alert(IrregularityAlert, side, at, "clock: "+err.Error(), false))
+				out = append(out, s.alert(IrregularityAlert, side, at, "clock: "+err.Error(), false).shown("clock fault: call the arbiter"))
 			}
 		}
 	}
@@ -341,15 +347,16 @@ func (s *Session) takeBackClock(out []Output, ply int, at time.Duration) []Outpu
 		// The hold was the session's, for a retraction: the take-back
 		// settles it.
 		if err := s.clk.Resume(at); err != nil && !errors.Is(err, clock.ErrNotPaused) {
-			out = append(out, s.alert(IrregularityAlert, s.pos.Turn(), at, "clock: "+err.Error(), false))
+			out = append(out, s.alert(IrregularityAlert, s.pos.Turn(), at, "clock: "+err.Error(), false).shown("clock fault: call the arbiter"))
 		}
 	}
 	side := s.pos.Turn()
 	if !ok {
-		return append(out, s.alert(IrregularityAlert, side, at, "clock: the times before the taken-back move are not known (it was made before a restart): set the clocks by hand", false))
+		return append(out, s.alert(IrregularityAlert, side, at, "clock: the times before the taken-back move are not known (it was made before a restart): set the clocks by hand", false).shown(
+			"set the clocks by hand: call the arbiter"))
 	}
 	if err := s.clk.Reinstate(m.snap, m.at, at); err != nil {
-		return append(out, s.alert(IrregularityAlert, side, at, "clock: "+err.Error(), false))
+		return append(out, s.alert(IrregularityAlert, side, at, "clock: "+err.Error(), false).shown("clock fault: call the arbiter"))
 	}
 	return out
 }

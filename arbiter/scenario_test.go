@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/arbiter"
+	"arbiter/board"
 	"arbiter/clock"
 	"arbiter/internal/scenariotest"
 	"arbiter/rules"
@@ -28,6 +29,9 @@ import (
 //	                                a later game line starts a new session
 //	position <text>                 start position (default: the game's start)
 //	caps heights+kind+face+color+zones
+//	trays reserve:first reserve:second  the zones a board counts, in its own order,
+//	                                when it counts only some of the game's ("zone i n"
+//	                                then names the board's zone i)
 //	config completion=release touch=strict|report|off penalty=report|chess|loss settle=300ms
 //	clock <time control>            start a clock at instant 0
 //
@@ -183,8 +187,35 @@ var configKeys = map[string]func(sc *scenario, v string){
 
 func (sc *scenario) collect(outs []arbiter.Output) {
 	for _, o := range outs {
+		sc.checkBoardText(o)
 		sc.pending = append(sc.pending, summary(o))
 		sc.full = append(sc.full, fmt.Sprint(o))
+	}
+}
+
+// checkBoardText checks that what a board's display shows of o is
+// written for it (issue 35 §5): every alert a board shows, and every
+// recovery, has its own text of at most board.MaxText bytes, which the
+// protocol carries whole.
+func (sc *scenario) checkBoardText(o arbiter.Output) {
+	sc.t.Helper()
+	var text, what string
+	switch o := o.(type) {
+	case arbiter.Alert:
+		if o.Kind == arbiter.LinkAlert {
+			return // boards are not told about their own link
+		}
+		text, what = o.Board, o.String()
+	case arbiter.Recovery:
+		if o.Done {
+			return
+		}
+		text, what = o.Board, o.String()
+	default:
+		return
+	}
+	if text == "" || len(text) > board.MaxText {
+		sc.fail("%q: the board's text %q is empty or longer than %d bytes", what, text, board.MaxText)
 	}
 }
 
@@ -291,6 +322,7 @@ var settings = map[string]func(sc *scenario, text string, f []string){
 	"options":  (*scenario).options,
 	"position": (*scenario).position,
 	"caps":     (*scenario).capabilities,
+	"trays":    (*scenario).trays,
 	"config":   func(sc *scenario, _ string, f []string) { sc.cfgSet = append(sc.cfgSet, f[1:]...) },
 	"clock":    (*scenario).clock,
 }
@@ -342,6 +374,20 @@ func (sc *scenario) capabilities(_ string, f []string) {
 			sc.fail("unknown capability %q", c)
 		}
 		set(&sc.caps)
+	}
+}
+
+// trays are the zones the board counts: kind:side each.
+func (sc *scenario) trays(_ string, f []string) {
+	kinds := map[string]rules.ZoneKind{"hand": rules.Hand, "reserve": rules.Reserve, "captured": rules.Captured}
+	sc.caps.Trays = []board.ZoneInfo{}
+	for _, w := range f[1:] {
+		k, s, _ := strings.Cut(w, ":")
+		kind, ok := kinds[k]
+		if !ok {
+			sc.fail("unknown zone kind %q", k)
+		}
+		sc.caps.Trays = append(sc.caps.Trays, board.ZoneInfo{Kind: kind, Owner: side(sc, s)})
 	}
 }
 

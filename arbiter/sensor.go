@@ -1,6 +1,8 @@
 package arbiter
 
 import (
+	"slices"
+
 	"arbiter/board"
 	"arbiter/rules"
 )
@@ -76,8 +78,13 @@ func FromSensor(e board.Event) (Event, bool) {
 		for _, z := range e.Snapshot.Zones {
 			ev.ZoneCounts = append(ev.ZoneCounts, z.Count)
 		}
-	case board.EventHeartbeat, board.EventClock:
+	case board.EventHeartbeat:
 		ev.Kind = Heartbeat
+	case board.EventClock:
+		ev.Kind, ev.Clock = Heartbeat, e.Clock != nil
+		if ev.Clock && e.Clock.TurnKnown {
+			ev.ClockTurn, ev.ClockTurnKnown = e.Clock.Turn.Color()
+		}
 	case board.EventHealth:
 		ev.At = e.Host // the driver's judgement, not a frame's
 		switch e.Health {
@@ -122,8 +129,21 @@ func dumpOf(s *board.Snapshot) ([]int, []rules.Piece) {
 	return s.Heights(), tops
 }
 
+// CapsOfBoard maps a board's handshake onto what the session compares:
+// its capabilities (CapsOf) and the zones it counts, which may be some of
+// the game's only, or none.
+func CapsOfBoard(h *board.Info) Caps {
+	c := CapsOf(h.Caps)
+	c.Zones = c.Zones && len(h.Zones) > 0
+	if c.Zones {
+		c.Trays = slices.Clone(h.Zones)
+	}
+	return c
+}
+
 // CapsOf maps a board's handshake capabilities onto what the session
-// compares. What a board reports of a top piece with them is
+// compares, the board counting every zone of the game if it counts zones
+// (CapsOfBoard knows which). What a board reports of a top piece with them is
 // board.Sensor.Identify's to say (Caps.project).
 func CapsOf(c board.Caps) Caps {
 	return Caps{

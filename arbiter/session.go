@@ -18,6 +18,10 @@ type touch struct {
 	// uncertain: the lift came while frames were lost, when an adjust
 	// announcement may have been lost with them; such a touch binds no one.
 	uncertain bool
+	// placed is the number of pieces set down in the window before the
+	// lift: two lifts with none set down between them had both pieces in
+	// the air at once.
+	placed int
 }
 
 // Session is one game on one board. It is not safe for concurrent use: the
@@ -36,8 +40,11 @@ type Session struct {
 
 	obs        []cell // the board as sensed: squares, then zones
 	lastChange time.Duration
-	lastRaw    uint64
-	lastBoard  int64
+	// unread is the top piece each square showed before the board
+	// reported its identity unknown at the same height (readAgain).
+	unread    map[rules.Square]rules.Piece
+	lastRaw   uint64
+	lastBoard int64
 
 	// mode is what the session does with what the board shows (mode.go);
 	// under is the mode that the set-up or an adjustment interrupted,
@@ -48,6 +55,8 @@ type Session struct {
 	// The window: everything since the last committed move.
 	lifted  map[rules.Square]bool
 	touches []touch
+	changes []change // the changes of heights and counted zones, in order (pairing.go)
+	placed  int      // pieces set down in the window (touch.placed)
 	log     []string
 	judged  string   // signature last judged at a settle, so it is judged once
 	alerted string   // signature last alerted, so an alert is not repeated
@@ -85,11 +94,20 @@ type Session struct {
 	held     []Event // buttons pressed while stale, judged on the dump
 	illegal  [2]int
 	linkDown bool // the link is down: its alert is raised once
+	// clockTurn is the side the board's own clock shows to move, when
+	// clockTurnKnown (a DGT clock, whose lever is a rocker): a fact of
+	// the board, read from its clock (Event.Clock).
+	clockTurn      rules.Color
+	clockTurnKnown bool
 
 	// setupTold is the set-up differences last alerted (SetupAlert).
 	setupTold string
 
-	// The hand stands (boards that count them): hand marks their cells;
+	// trays maps the board's zones onto the game's (Caps.Trays), nil when
+	// the board counts every zone of the game in the game's order.
+	trays []int
+	// The zones the board counts (shogi hand stands, Kvaa trays), a
+	// cross-check of the position: hand marks their cells;
 	// handKey is how they disagree with the hands ("" when they agree),
 	// since handSince; handTold the disagreement last alerted.
 	hand      []bool
@@ -137,20 +155,55 @@ func NewSession(cfg Config, game rules.Game, start rules.Position, clk *clock.Cl
 		cfg.TouchMove = Off
 	}
 	s := &Session{cfg: cfg, game: game, geo: game.Geometry(), clk: clk, pos: start}
-	s.obs = cfg.Caps.cells(start.View())
-	if cfg.Caps.Zones {
-		for i, z := range s.geo.Zones() {
-			if z.Kind != rules.Hand {
-				continue
-			}
-			if s.hand == nil {
-				s.hand = make([]bool, len(s.obs))
-			}
-			s.hand[s.geo.Len()+i] = true
+	s.mapTrays()
+	s.obs = s.cfg.Caps.cells(start.View())
+	for i := range s.geo.Zones() {
+		if !s.cfg.Caps.counts(i) {
+			continue
 		}
+		if s.hand == nil {
+			s.hand = make([]bool, len(s.obs))
+		}
+		s.hand[s.geo.Len()+i] = true
 	}
 	s.resetWindow()
 	return s, nil
+}
+
+// mapTrays maps the zones the board counts (Caps.Trays, in the board's
+// numbering) onto the game's: a tray the game does not have is not read
+// (board.Info.Fits keeps such boards off the game's tables).
+func (s *Session) mapTrays() {
+	c := &s.cfg.Caps
+	if !c.Zones || c.Trays == nil {
+		return
+	}
+	zs := s.geo.Zones()
+	c.counted = make([]bool, len(zs))
+	s.trays = make([]int, len(c.Trays))
+	for i, tr := range c.Trays {
+		s.trays[i] = s.geo.Zone(tr.Kind, tr.Owner)
+		if s.trays[i] >= 0 {
+			c.counted[s.trays[i]] = true
+		}
+	}
+}
+
+// gameZone returns the game's zone of the board's zone z, or -1 for a
+// zone the session does not read.
+func (s *Session) gameZone(z int) int {
+	switch {
+	case !s.cfg.Caps.Zones || z < 0:
+		return -1
+	case s.trays == nil:
+		if z < len(s.geo.Zones()) {
+			return z
+		}
+		return -1
+	case z < len(s.trays):
+		return s.trays[z]
+	}
+	return -1
 }
 
 // Resume replays moves already made (stored before a restart) from the
@@ -207,7 +260,7 @@ func (s *Session) startClock(at time.Duration) []Output {
 		return nil
 	}
 	if err := s.clk.Start(at); err != nil && !errors.Is(err, clock.ErrStarted) {
-		return []Output{s.alert(IrregularityAlert, s.pos.Turn(), at, "clock: "+err.Error(), false)}
+		return []Output{s.alert(IrregularityAlert, s.pos.Turn(), at, "clock: "+err.Error(), false).shown("clock fault: call the arbiter")}
 	}
 	return nil
 }
@@ -245,6 +298,8 @@ func (s *Session) resetWindow() {
 	s.autoEnd = false
 	s.lifted = map[rules.Square]bool{}
 	s.touches = s.touches[:0]
+	s.changes = s.changes[:0]
+	s.placed = 0
 	s.log = s.log[:0]
 	s.judged = ""
 	s.alerted = ""
@@ -305,7 +360,7 @@ func (s *Session) Handle(e Event) []Output {
 	case AdjustPressed:
 		out = s.adjustPressed(out, e)
 	case ArbiterCalled:
-		out = append(out, s.alert(ArbiterCallAlert, e.Side, e.At, s.game.SideName(e.Side)+" calls the arbiter", false))
+		out = append(out, s.alert(ArbiterCallAlert, e.Side, e.At, s.game.SideName(e.Side)+" calls the arbiter", false).shown(s.game.SideName(e.Side)+" calls the arbiter"))
 	case Answered:
 		out = s.answered(out, e)
 	case LinkLost, LinkRestored, Gap:
@@ -313,6 +368,9 @@ func (s *Session) Handle(e Event) []Output {
 	case Recalled:
 		out = s.recall(out, e)
 	case Heartbeat:
+		if e.Clock {
+			s.clockTurn, s.clockTurnKnown = e.ClockTurn, e.ClockTurnKnown
+		}
 		// The board has now reported further: a settled board can be
 		// judged without waiting for the host's timer.
 		out = append(out, s.Tick(s.now)...)
@@ -323,10 +381,14 @@ func (s *Session) Handle(e Event) []Output {
 // zoneChanged takes a new count of an off-board zone, on a board that
 // counts them.
 func (s *Session) zoneChanged(e Event) {
-	if s.cfg.Caps.Zones && e.Zone >= 0 && e.Zone < len(s.obs)-s.geo.Len() {
-		s.note(e.At, "zone %d count %d", e.Zone, e.Count)
-		s.obs[s.geo.Len()+e.Zone].height = e.Count
+	if z := s.gameZone(e.Zone); z >= 0 {
+		s.note(e.At, "%s count %d", s.zoneName(s.geo.Zones()[z]), e.Count)
+		s.record(s.geo.Len()+z, e.Count)
+		s.obs[s.geo.Len()+z].height = e.Count
 		s.changed(e)
+		if t, err := s.currentTurn(); err == nil {
+			s.trimChanges(t)
+		}
 	}
 }
 
@@ -337,8 +399,9 @@ func (s *Session) link(out []Output, e Event) []Output {
 	case LinkLost:
 		// Whatever the board reported while its link was down is lost:
 		// the dump that follows its return shows the board, not who
-		// moved what.
+		// moved what; its clock's lever may have moved too.
 		s.lossy = true
+		s.clockTurnKnown = false
 		if !s.linkDown {
 			s.linkDown = true
 			out = append(out, s.alert(LinkAlert, s.pos.Turn(), e.At, "the board stopped answering", false))
@@ -368,7 +431,7 @@ func (s *Session) changed(e Event) {
 func (s *Session) squareChanged(out []Output, e Event) []Output {
 	sensor := int(e.Square)
 	if e.Square = s.geo.SensorSquare(sensor); e.Square == rules.NoSquare {
-		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), e.At, fmt.Sprintf("the board reported square %d, which this game does not have", sensor), false))
+		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), e.At, fmt.Sprintf("the board reported square %d, which this game does not have", sensor), false).shown("sensor fault: call the arbiter"))
 	}
 	old := s.obs[e.Square]
 	nc := cell{height: e.Height}
@@ -378,10 +441,22 @@ func (s *Session) squareChanged(out []Output, e Event) []Output {
 	if nc == old {
 		return out
 	}
+	if nc.height != old.height {
+		delete(s.unread, e.Square)
+	}
 	if s.mode == modeSettingUp {
 		s.obs[e.Square] = nc
 		s.changed(e)
 		return out
+	}
+	if s.readAgain(e.Square, old, nc) {
+		// The board lost the piece's identity for a moment or read it
+		// again (PROTOCOL 4.1 allows it at any time): no hand touched
+		// the square, so it is no touch, no lift and no change of the
+		// last move (issue 35 §2).
+		s.note(e.At, "identity of %s %s", s.squareName(e.Square), map[bool]string{true: "unknown", false: "read again"}[nc.unknown()])
+		s.obs[e.Square] = nc
+		return s.afterChange(out, e.At)
 	}
 	if s.mode == modeAdjusting {
 		s.adjusted = true
@@ -401,19 +476,49 @@ func (s *Session) squareChanged(out []Output, e Event) []Output {
 			s.last = nil
 		}
 	}
+	s.record(int(e.Square), e.Height)
 	name := s.squareName(e.Square)
 	if e.Height < old.height {
 		s.note(e.At, "lift %s %d→%d", name, old.height, e.Height)
 		if !s.lifted[e.Square] && s.mode != modeAdjusting {
 			s.lifted[e.Square] = true
-			s.touches = append(s.touches, touch{e.Square, e.At, s.stale})
+			s.touches = append(s.touches, touch{sq: e.Square, at: e.At, uncertain: s.stale, placed: s.placed})
 		}
 	} else {
 		s.note(e.At, "place %s %d→%d", name, old.height, e.Height)
+		if e.Height > old.height {
+			s.placed++
+		}
 	}
 	s.obs[e.Square] = nc
 	s.changed(e)
 	return s.afterChange(out, e.At)
+}
+
+// readAgain reports whether a square's change from old to nc at the same
+// height is its top piece's identity lost or read again rather than a
+// hand's work: known to unknown, or unknown to the piece it was before it
+// became unknown (or to any piece, when the square has been unknown
+// since it changed height: a piece set down and read a moment later).
+// A piece turned over where it stands changes from one known piece to
+// another: a touch.
+func (s *Session) readAgain(sq rules.Square, old, nc cell) bool {
+	if nc.height != old.height {
+		return false
+	}
+	switch {
+	case nc.unknown() && !old.unknown():
+		if s.unread == nil {
+			s.unread = map[rules.Square]rules.Piece{}
+		}
+		s.unread[sq] = old.top
+		return true
+	case old.unknown() && !nc.unknown():
+		was, ok := s.unread[sq]
+		delete(s.unread, sq)
+		return !ok || was == nc.top
+	}
+	return false
 }
 
 // quickCommit commits the move the board showed before event e if e is a
@@ -431,7 +536,7 @@ func (s *Session) quickCommit(out []Output, e Event) []Output {
 	if !s.opponentsLift(c, e.Square) {
 		return out
 	}
-	if v := s.touchViolation(t, c); v != "" && s.cfg.TouchMove == Strict {
+	if v, _ := s.touchViolation(t, c); v != "" && s.cfg.TouchMove == Strict {
 		return out
 	}
 	return s.commit(out, idx[0], s.lastChange, s.lastBoard, false)
@@ -439,16 +544,14 @@ func (s *Session) quickCommit(out []Output, e Event) []Output {
 
 func (s *Session) dump(out []Output, e Event) []Output {
 	if len(e.Heights) != s.geo.Len() {
-		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), e.At, fmt.Sprintf("state dump has %d squares, the board has %d", len(e.Heights), s.geo.Len()), false))
+		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), e.At, fmt.Sprintf("state dump has %d squares, the board has %d", len(e.Heights), s.geo.Len()), false).shown("sensor fault: call the arbiter"))
 	}
 	s.note(e.At, "state dump")
 	before := slices.Clone(s.obs)
 	s.observe(s.obs, e.Heights, e.Tops)
-	if s.cfg.Caps.Zones {
-		for i, n := range e.ZoneCounts {
-			if s.geo.Len()+i < len(s.obs) {
-				s.obs[s.geo.Len()+i].height = n
-			}
+	for i, n := range e.ZoneCounts {
+		if z := s.gameZone(i); z >= 0 {
+			s.obs[s.geo.Len()+z].height = n
 		}
 	}
 	if !s.dumped || !slices.Equal(before, s.obs) {
@@ -496,8 +599,9 @@ func (s *Session) afterChange(out []Output, at time.Duration) []Output {
 	s.judged = ""
 	t, err := s.currentTurn()
 	if err != nil {
-		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), at, err.Error(), false))
+		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), at, err.Error(), false).shown("fault: call the arbiter"))
 	}
+	s.trimChanges(t)
 	if s.recovering() && t.sig(s.obs) == "" {
 		s.endRecovery()
 		s.alerted = ""
@@ -537,18 +641,24 @@ func (s *Session) changedAfterPress(out []Output, at time.Duration) []Output {
 	s.touches = slices.DeleteFunc(s.touches, func(tc touch) bool { return slices.Contains(l.squares, tc.sq) })
 	msg := fmt.Sprintf("foul suspected (待った): the move of %s on %s was lifted and put back at %.1fs, after the clock press at %.1fs and before %s moved; the move stands, the arbiter decides",
 		s.game.SideName(l.side), strings.Join(names, ", "), at.Seconds(), l.at.Seconds(), s.game.SideName(l.side.Other()))
-	a := s.alert(FoulSuspectedAlert, l.side, at, msg, false)
+	a := s.alert(FoulSuspectedAlert, l.side, at, msg, false).shown(
+		fmt.Sprintf("%s's move (%s) touched after the press: arbiter decides", s.game.SideName(l.side), strings.Join(names, ", ")),
+		"move touched after the press: the arbiter decides")
 	a.Squares = slices.Clone(l.squares)
 	return append(out, a)
 }
 
-// checkHands compares the hand stands with the hands while the squares
-// show the position (a move in progress is judged when it is made).
-// since is when the board came to its state. A stand holding more than
-// its owner's hand (a captured piece put on the wrong stand) is alerted at
-// once; a captor's stand short of a captured piece only after HandGrace,
-// and the stand of the player to move never (a piece taken up to drop).
-// Neither is a foul: shogi.md 6.6.
+// checkHands compares the zones the board counts (hand stands, Kvaa
+// reserve trays) with the position while the squares show it (a move in
+// progress is judged when it is made). since is when the board came to
+// its state. A zone holding more than the position puts there (a captured
+// piece on the wrong stand, a Kvaa counter placed from elsewhere than the
+// reserve) is alerted at once; a zone short of a piece only after
+// HandGrace and only the last mover's (a captured piece held in the hand,
+// a second reserve counter taken up), never the player to move's (a piece
+// taken up to drop or place). Neither is a foul (shogi.md 6.6); trays of
+// captured pieces are never alerted (kvaa.md 7.2: a captured counter may
+// go anywhere off the board).
 func (s *Session) checkHands(out []Output, at, since time.Duration) []Output {
 	if s.hand == nil || s.mode == modeSettingUp || s.over.Over() {
 		return out
@@ -572,7 +682,7 @@ func (s *Session) checkHands(out []Output, at, since time.Duration) []Output {
 	var over, short []rules.Zone
 	for i, z := range s.geo.Zones() {
 		switch d := s.obs[n+i].height - t.baseCells[n+i].height; {
-		case !s.hand[n+i]:
+		case !s.hand[n+i] || z.Kind == rules.Captured:
 		case d > 0:
 			over = append(over, z)
 		case d < 0:
@@ -580,28 +690,60 @@ func (s *Session) checkHands(out []Output, at, since time.Duration) []Output {
 		}
 	}
 	var side rules.Color
-	var msg string
+	var msg, shown string
 	switch {
 	case len(over) > 0 && len(short) > 0:
 		side = short[0].Owner
-		msg = fmt.Sprintf("a piece of %s's hand lies on %s's stand: put it on %s's stand (etiquette, not a foul)",
-			s.game.SideName(side), s.game.SideName(over[0].Owner), s.game.SideName(side))
+		msg, shown = s.trayMisplaced(over[0], short[0])
 	case len(over) > 0:
 		side = over[0].Owner
-		msg = fmt.Sprintf("%s's stand holds a piece that is not in %s's hand: take it away (etiquette, not a foul)",
-			s.game.SideName(side), s.game.SideName(side))
+		msg, shown = s.trayOver(over[0])
 	default:
 		mover := s.pos.Turn().Other()
-		late := slices.ContainsFunc(short, func(z rules.Zone) bool { return z.Owner == mover })
-		if !late || at-s.handSince < s.cfg.HandGrace {
+		k := slices.IndexFunc(short, func(z rules.Zone) bool { return z.Owner == mover })
+		if k < 0 || at-s.handSince < s.cfg.HandGrace {
 			return out
 		}
 		side = mover
-		msg = fmt.Sprintf("%s's captured piece has not reached %s's stand for %v: put it there (etiquette, not a foul)",
-			s.game.SideName(side), s.game.SideName(side), (at - s.handSince).Round(time.Second))
+		msg, shown = s.trayShort(short[k], (at - s.handSince).Round(time.Second))
 	}
 	s.handTold = key
-	return append(out, s.alert(EtiquetteAlert, side, at, msg, false))
+	return append(out, s.alert(EtiquetteAlert, side, at, msg, false).shown(shown))
+}
+
+// trayMisplaced says that a piece of zone short lies in zone over: for
+// people, and for a board's display.
+func (s *Session) trayMisplaced(over, short rules.Zone) (string, string) {
+	a, b := s.game.SideName(short.Owner), s.game.SideName(over.Owner)
+	if short.Kind == rules.Hand {
+		return fmt.Sprintf("a piece of %s's hand lies on %s's stand: put it on %s's stand (etiquette, not a foul)", a, b, a),
+			fmt.Sprintf("%s's piece on %s's stand: put it on %s's", a, b, a)
+	}
+	return fmt.Sprintf("a counter of %s's reserve lies on %s's reserve tray: put it back on %s's (etiquette, not a foul)", a, b, a),
+		fmt.Sprintf("%s's reserve counter in %s's tray: put it back", a, b)
+}
+
+// trayOver says that zone z holds a piece the position does not put
+// there.
+func (s *Session) trayOver(z rules.Zone) (string, string) {
+	a := s.game.SideName(z.Owner)
+	if z.Kind == rules.Hand {
+		return fmt.Sprintf("%s's stand holds a piece that is not in %s's hand: take it away (etiquette, not a foul)", a, a),
+			fmt.Sprintf("%s's stand holds a piece too many: take it away", a)
+	}
+	return fmt.Sprintf("%s's reserve tray holds more counters than %s's reserve: a counter was placed from elsewhere, or a captured one lies there; take it out (etiquette, not a foul)", a, a),
+		fmt.Sprintf("%s's reserve tray holds a counter too many", a)
+}
+
+// trayShort says that the last mover's zone z has lacked a piece for d.
+func (s *Session) trayShort(z rules.Zone, d time.Duration) (string, string) {
+	a := s.game.SideName(z.Owner)
+	if z.Kind == rules.Hand {
+		return fmt.Sprintf("%s's captured piece has not reached %s's stand for %v: put it there (etiquette, not a foul)", a, a, d),
+			fmt.Sprintf("%s: put the captured piece on the stand", a)
+	}
+	return fmt.Sprintf("a counter of %s's reserve has been off its tray for %v: put it back (etiquette, not a foul)", a, d),
+		fmt.Sprintf("%s: put the reserve counter back in its tray", a)
 }
 
 // Tick lets time pass to instant now: a settled board is judged, the clock
@@ -704,7 +846,8 @@ func (s *Session) pressOutOfTurn(out []Output, e Event) []Output {
 		s.pressDue = false
 		return s.amendAtPress(out, e)
 	}
-	return append(out, s.alert(IrregularityAlert, e.Side, e.At, s.game.SideName(e.Side)+" pressed the clock on the opponent's turn", false))
+	return append(out, s.alert(IrregularityAlert, e.Side, e.At, s.game.SideName(e.Side)+" pressed the clock on the opponent's turn", false).shown(
+		s.game.SideName(e.Side)+" pressed the clock on the opponent's turn"))
 }
 
 // pressRecovering is the press of the side to move during a recovery: a
@@ -713,7 +856,7 @@ func (s *Session) pressOutOfTurn(out []Output, e Event) []Output {
 // judged.
 func (s *Session) pressRecovering(out []Output, e Event) []Output {
 	if s.rs.open || !s.cfg.JudgeAtPress {
-		return append(out, s.alert(RecoveryAlert, e.Side, e.At, "the clock was pressed before the board was put right", true))
+		return append(out, s.alert(RecoveryAlert, e.Side, e.At, "the clock was pressed before the board was put right", true).shown("put the board right before pressing the clock"))
 	}
 	// Judged at the press: the board as it is now is the move.
 	s.endRecovery()
@@ -728,15 +871,17 @@ func (s *Session) judgePress(out []Output, e Event) []Output {
 	side := s.pos.Turn()
 	t, err := s.currentTurn()
 	if err != nil {
-		return append(out, s.alert(IrregularityAlert, side, e.At, err.Error(), false))
+		return append(out, s.alert(IrregularityAlert, side, e.At, err.Error(), false).shown("fault: call the arbiter"))
 	}
 	if t.sig(s.obs) == "" && !t.swapLifted(s.lifted) {
-		return append(out, s.alert(IrregularityAlert, side, e.At, s.game.SideName(side)+" pressed the clock without moving", false))
+		return append(out, s.alert(IrregularityAlert, side, e.At, s.game.SideName(side)+" pressed the clock without moving", false).shown(
+			s.game.SideName(side)+" pressed the clock without moving"))
 	}
 	idx, err := t.match(s.obs, s.lifted, s.lossy)
 	if err != nil {
-		return append(out, s.alert(IrregularityAlert, side, e.At, err.Error(), false))
+		return append(out, s.alert(IrregularityAlert, side, e.At, err.Error(), false).shown("fault: call the arbiter"))
 	}
+	idx = s.pair(t, idx)
 	switch {
 	case len(idx) == 1:
 		return s.tryCommit(out, idx[0], e.At, e.BoardMs, true)
@@ -746,7 +891,7 @@ func (s *Session) judgePress(out []Output, e Event) []Output {
 	}
 	if o, ok := s.judgeRetraction(out, t, e.At); ok {
 		// The board shows the last mover's change, not this press's move.
-		return append(o, s.alert(RecoveryAlert, side, e.At, "the clock was pressed before the board was put right", true))
+		return append(o, s.alert(RecoveryAlert, side, e.At, "the clock was pressed before the board was put right", true).shown("put the board right before pressing the clock"))
 	}
 	return s.illegalMove(out, e.At)
 }
@@ -756,7 +901,7 @@ func (s *Session) judgePress(out []Output, e Event) []Output {
 func (s *Session) tryCommit(out []Output, i int, at time.Duration, boardMs int64, pressed bool) []Output {
 	t := s.turn
 	c := t.cands[i]
-	if v := s.touchViolation(t, c); v != "" {
+	if v, shown := s.touchViolation(t, c); v != "" {
 		enforce := s.cfg.TouchMove
 		if s.lossy && enforce == Strict {
 			// Lost frames may hide the lift that came first: report only.
@@ -766,7 +911,7 @@ func (s *Session) tryCommit(out []Output, i int, at time.Duration, boardMs int64
 		case Strict:
 			if s.alerted != v {
 				s.alerted = v
-				a := s.alert(TouchMoveAlert, s.pos.Turn(), at, v+": put the pieces back and move the touched piece", true)
+				a := s.alert(TouchMoveAlert, s.pos.Turn(), at, v+": put the pieces back and move the touched piece", true).shown(shown)
 				a.Squares = []rules.Square{c.move.From(), c.move.To()}
 				out = append(out, a)
 			}
@@ -778,17 +923,17 @@ func (s *Session) tryCommit(out []Output, i int, at time.Duration, boardMs int64
 			}
 			return out
 		case Report:
-			out = append(out, s.alert(TouchMoveAlert, s.pos.Turn(), at, v+" (recorded for a claim)", false))
+			out = append(out, s.alert(TouchMoveAlert, s.pos.Turn(), at, v+" (recorded for a claim)", false).shown(shown+" (noted)", shown))
 		}
 	}
 	return s.commit(out, i, at, boardMs, pressed)
 }
 
 // touchViolation returns a description of the touch-move rule that the
-// move of c breaks, or "".
-func (s *Session) touchViolation(t *turn, c *candidate) string {
+// move of c breaks, and the same for a board's display, or "".
+func (s *Session) touchViolation(t *turn, c *candidate) (string, string) {
 	if s.cfg.TouchMove == Off {
-		return ""
+		return "", ""
 	}
 	side := t.pos.Turn()
 	// Own stacks touched, in order of first lift; the pieces the move
@@ -804,14 +949,17 @@ func (s *Session) touchViolation(t *turn, c *candidate) string {
 		}
 	}
 	if len(own) == 0 {
-		return ""
+		return "", ""
 	}
-	// Lifts within the simultaneous window of the first count as one touch;
-	// among them a square whose move also involves another of them (the
-	// Volkhv in castling) binds.
+	// Lifts within the simultaneous window of the first, with both
+	// pieces in the air at once (none set down between the lifts), count
+	// as one touch; among them a square whose move also involves another
+	// of them (the Volkhv, the king in castling) binds. A rook set down
+	// before the king is lifted was touched first: no castling with it
+	// (FIDE 4.4.2, Tavreli src 4.3).
 	first := own[0]
 	for _, tc := range own[1:] {
-		if tc.at-own[0].at > s.cfg.Simultaneous {
+		if tc.at-own[0].at > s.cfg.Simultaneous || tc.placed != own[0].placed {
 			break
 		}
 		if t.involves(tc.sq, own[0].sq) && t.movesFrom(tc.sq) {
@@ -824,22 +972,61 @@ func (s *Session) touchViolation(t *turn, c *candidate) string {
 			continue
 		}
 		if c.move.From() == tc.sq {
-			return ""
+			return "", ""
 		}
-		return fmt.Sprintf("touch-move: %s touched %s first and must move it", s.game.SideName(side), s.squareName(tc.sq))
+		name, who := s.squareName(tc.sq), s.game.SideName(side)
+		if slices.Contains(c.changed, tc.sq) {
+			// The move also moves the touched piece (castling with the
+			// rook touched first).
+			king := s.squareName(c.move.From())
+			return fmt.Sprintf("touch-move: %s touched %s before %s and may not castle with it (FIDE 4.4.2); the piece on %s must move",
+					who, name, king, name),
+				fmt.Sprintf("%s touched %s before %s: no castling, move %s", who, name, king, name)
+		}
+		return fmt.Sprintf("touch-move: %s touched %s first and must move it", who, name),
+			fmt.Sprintf("%s touched %s first: move it", who, name)
 	}
-	return ""
+	return "", ""
 }
 
-// uncertain reports whether the first lift of sq came while frames were
-// lost.
-func (s *Session) uncertain(sq rules.Square) bool {
+// opponentTouches judges the lifts of the opponent's pieces that the move
+// c did not need (the opponent's lifts after a move are attributed to
+// the mover). Where touching an opponent's piece binds
+// (rules.Traits.TouchCaptures, FIDE 4.3.2), the first such piece that
+// could have been captured and was not is a touch-move matter, recorded
+// for a claim; a piece that could not be captured was adjusted ("j'adoube",
+// which the board cannot hear) and is kept in the evidence only. Elsewhere
+// each such lift is an irregularity.
+func (s *Session) opponentTouches(out []Output, t *turn, c *candidate, at time.Duration) []Output {
+	side := t.pos.Turn()
+	fide := s.game.Traits().TouchCaptures
 	for _, tc := range s.touches {
-		if tc.sq == sq {
-			return tc.uncertain
+		sq := tc.sq
+		if col, ok := t.owner(sq); !ok || col == side || tc.uncertain {
+			continue
 		}
+		captured := slices.Contains(c.changed, sq)
+		if !fide {
+			if !captured {
+				out = append(out, s.alert(IrregularityAlert, side, at, fmt.Sprintf("the opponent's piece on %s was lifted", s.squareName(sq)), false).shown(
+					fmt.Sprintf("%s lifted the opponent's piece on %s", s.game.SideName(side), s.squareName(sq))))
+			}
+			continue
+		}
+		if !t.capturable(sq) {
+			s.note(at, "the opponent's piece on %s was lifted and cannot be captured: an adjustment (FIDE 4.3.2)", s.squareName(sq))
+			continue
+		}
+		if !captured && s.cfg.TouchMove != Off {
+			a := s.alert(TouchMoveAlert, side, at, fmt.Sprintf("touch-move: %s touched the opponent's piece on %s, which could be captured, and did not capture it (FIDE 4.3.2; recorded for a claim)",
+				s.game.SideName(side), s.squareName(sq)), false).shown(
+				fmt.Sprintf("%s touched %s and did not take it (noted)", s.game.SideName(side), s.squareName(sq)))
+			a.Squares = []rules.Square{sq}
+			out = append(out, a)
+		}
+		break // the first touched piece that can be captured is the one due
 	}
-	return false
+	return out
 }
 
 // commit plays candidate i: the clock is pressed at instant at, the move is
@@ -863,22 +1050,17 @@ func (s *Session) commit(out []Output, i int, at time.Duration, boardMs int64, p
 				// clock was not held then.
 				s.note(at, "move from the board's log: the clocks are held")
 			} else {
-				out = append(out, s.alert(IrregularityAlert, side, at, s.game.SideName(side)+" moved while the clocks are held: no time is charged until they run again", false))
+				out = append(out, s.alert(IrregularityAlert, side, at, s.game.SideName(side)+" moved while the clocks are held: no time is charged until they run again", false).shown(
+					"clocks held: no time charged until they run again"))
 			}
 		case err != nil && !errors.Is(err, clock.ErrNotStarted):
-			out = append(out, s.alert(IrregularityAlert, side, at, "clock: "+err.Error(), false))
+			out = append(out, s.alert(IrregularityAlert, side, at, "clock: "+err.Error(), false).shown("clock fault: call the arbiter"))
 		case err == nil:
 			mm.Used = cm.Used
 		}
 		mm.Clock = [2]time.Duration{s.clk.Remaining(clock.First, at), s.clk.Remaining(clock.Second, at)}
 	}
-	// The irregular lifts of the opponent's pieces that the move did not
-	// need (the opponent's lifts after a move are attributed to the mover).
-	for _, sq := range sortedSquares(s.lifted) {
-		if col, ok := t.owner(sq); ok && col != side && !slices.Contains(c.changed, sq) && !s.uncertain(sq) {
-			out = append(out, s.alert(IrregularityAlert, side, at, fmt.Sprintf("the opponent's piece on %s was lifted", s.squareName(sq)), false))
-		}
-	}
+	out = s.opponentTouches(out, t, c, at)
 	s.history = append(s.history, s.pos)
 	s.pos = c.next
 	s.committed(c.move)
@@ -971,7 +1153,8 @@ func (s *Session) ambiguous(out []Output, idx []int, at time.Duration, pressed b
 	}
 	s.alerted = sig
 	if !sameOrigin {
-		a := s.alert(AmbiguityAlert, p.Side, at, "ambiguous move: "+strings.Join(p.Choices, " or "), true)
+		a := s.alert(AmbiguityAlert, p.Side, at, "ambiguous move: "+strings.Join(p.Choices, " or "), true).shown(
+			"which move? "+strings.Join(p.Choices, " or "), "which move was made? answer the question")
 		out = append(out, a)
 	}
 	return out
@@ -1034,10 +1217,12 @@ func (s *Session) illegalMove(out []Output, at time.Duration) []Output {
 	t := s.turn
 	fixes := s.describe(t.base, t.baseCells, s.obs, false)
 	msg := fmt.Sprintf("illegal move by %s (number %d): the board shows no legal move", s.game.SideName(side), n)
-	if why := s.explain(t.base, fixes); why != "" {
+	short := fmt.Sprintf("illegal move %d by %s", n, s.game.SideName(side))
+	why := s.explain(t.base, fixes)
+	if why != "" {
 		msg += ": " + why
 	}
-	a := s.alert(IllegalMoveAlert, side, at, msg, true)
+	a := s.alert(IllegalMoveAlert, side, at, msg, true).shown(short+": "+why, short+": restore the lit squares")
 	a.Squares = fixSquares(fixes)
 	out = append(out, a)
 	if out, over := s.penalize(out, side, n, at, "illegal move"); over {
@@ -1069,7 +1254,7 @@ func (s *Session) enterRecovery(out []Output, at time.Duration, reason string) [
 	if reason == "" {
 		reason = s.unmatched(t.base, fixes)
 	}
-	return append(out, Recovery{At: at, Reason: reason, Fixes: fixes})
+	return append(out, Recovery{At: at, Reason: reason, Fixes: fixes, Board: fit(reason, "restore the position: see the lit squares")})
 }
 
 func (s *Session) adjustPressed(out []Output, e Event) []Output {
@@ -1108,7 +1293,8 @@ func (s *Session) clockEvents(out []Output, at time.Duration) []Output {
 	for _, ev := range evs {
 		out = append(out, ClockEvent{ev})
 		if ev.Kind == clock.LinkSilent {
-			out = append(out, s.alert(LinkAlert, rules.Color(ev.Side), at, "the board fell silent past a flag: the clock is held", false))
+			out = append(out, s.alert(LinkAlert, rules.Color(ev.Side), at, "the board fell silent past a flag: the clock is held", false).shown(
+				"board silent past a flag: the clock is held"))
 		}
 		if ev.Kind != clock.Flag || !ev.Final || s.over.Over() {
 			continue
@@ -1124,7 +1310,8 @@ func (s *Session) clockEvents(out []Output, at time.Duration) []Output {
 		case clock.FlagDraws:
 			out = s.end(out, rules.Draw(rules.Time), ev.At, s.game.SideName(side)+"'s flag fell, but the opponent cannot win")
 		default:
-			out = append(out, s.alert(FlagAlert, side, ev.At, s.game.SideName(side)+"'s flag fell: the arbiter decides the result", true))
+			out = append(out, s.alert(FlagAlert, side, ev.At, s.game.SideName(side)+"'s flag fell: the arbiter decides the result", true).shown(
+				s.game.SideName(side)+"'s flag fell: the arbiter decides"))
 		}
 	}
 	return out

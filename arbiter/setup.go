@@ -198,7 +198,8 @@ func (s *Session) stepSettingUp(out []Output, t *turn, now, horizon time.Duratio
 	if len(s.history) > 0 {
 		what = "the position of the game resumed" // Resume: its stored moves
 	}
-	a := s.alert(SetupAlert, s.pos.Turn(), now, "the board does not show "+what+": "+text, false)
+	a := s.alert(SetupAlert, s.pos.Turn(), now, "the board does not show "+what+": "+text, false).shown(
+		"set up: "+text, "set up the position: see the lit squares")
 	a.Squares = fixSquares(fixes)
 	return append(out, a)
 }

@@ -285,6 +285,25 @@ func (t *turn) movesFrom(sq rules.Square) bool {
 	return t.origins[sq]
 }
 
+// capturable reports whether some legal move takes the opponent's piece
+// on sq off it: the square's top piece is then another, or none.
+func (t *turn) capturable(sq rules.Square) bool {
+	top, ok := t.base.Top(sq)
+	if !ok {
+		return false
+	}
+	for i := range t.legal() {
+		c, err := t.candidate(i)
+		if err != nil || !slices.Contains(c.changed, sq) {
+			continue
+		}
+		if now, ok := c.next.View().Top(sq); !ok || now.Color != top.Color {
+			return true
+		}
+	}
+	return false
+}
+
 // involves reports whether some legal move from a also moves the piece on
 // b, which is not its destination (castling: the Volkhv's move that also
 // moves the Ratoborets).

@@ -76,12 +76,40 @@ const (
 	AlertError   uint8 = 3
 )
 
+// MaxText is the longest text, in bytes, of an [Alert] or an [AckMove]
+// that a board with a display shows whole (PROTOCOL 6). The host writes
+// texts to fit, shorter rather than cut.
+const MaxText = 64
+
+// Fit returns the first of texts, written in decreasing detail, that fits
+// in MaxText bytes, or the last: texts for a display are written short,
+// never cut mid-phrase.
+func Fit(texts ...string) string {
+	for _, t := range texts {
+		if len(t) <= MaxText {
+			return t
+		}
+	}
+	if len(texts) == 0 {
+		return ""
+	}
+	return texts[len(texts)-1]
+}
+
 // Alert shows a text to the players (or clears it, level AlertClear).
-// Boards cut text longer than they can show.
+// Its text fits in MaxText bytes. Boards whose display is too small
+// for a sentence (a DGT 3000 shows eight characters) show their own
+// short words for the alert's Kind.
 type Alert struct {
 	Level uint8
 	Beep  bool
 	Text  string
+	// Kind says what the alert is about: an arbiter alert kind
+	// ("illegal-move", "recovery", "touch-move", "clocks-held", ...),
+	// "result" for a game's end (Text is then the outcome, "1-0
+	// checkmate"), "offer" or "resign" for a standing offer or a
+	// resignation to confirm; "" for any other text.
+	Kind string
 }
 
 // AckMove tells the board that a move was recorded: the board may light

@@ -1,6 +1,7 @@
 package board
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -225,6 +226,12 @@ type ClockReading struct {
 	Running bool
 	// FirstFlag and SecondFlag: the player's flag has fallen.
 	FirstFlag, SecondFlag bool
+	// Turn is the side the clock shows to move, when TurnKnown: on a
+	// clock with a rocker lever (a DGT clock), the side whose side of the
+	// lever is up. A player whose side is down has pressed already and
+	// cannot press again.
+	Turn      Side
+	TurnKnown bool
 }
 
 // ZoneAction says what a zone event reports.
@@ -239,6 +246,13 @@ const (
 	// ZoneRemoved: Piece was taken out of the zone.
 	ZoneRemoved ZoneAction = 2
 )
+
+// ErrAttention marks the Err of an [EventError] that the arbiter must
+// hear of, as an alert, and not only the log: something about the
+// board's game that the driver cannot settle by itself (a bus board whose
+// moves made while no host polled it cannot be read). errors.Is(e.Err,
+// ErrAttention) tells it; the error's text says what and where.
+var ErrAttention = errors.New("the arbiter's attention is needed")
 
 // The protocol names drivers register and the raw log stores.
 const (

@@ -38,8 +38,8 @@ type ZoneInfo struct {
 }
 
 // Fits reports whether the board can play on geometry g: the same cells
-// on the same grid, and the game's zones in the game's order if the board
-// senses zones at all.
+// on the same grid, and, of the zones it senses, only the game's, in the
+// game's order (ZoneMap).
 func (h *Info) Fits(g *rules.Geometry) error {
 	if int(h.Cells) != g.Len() {
 		return fmt.Errorf("board %s has %d cells, the game %d", h.ID, h.Cells, g.Len())
@@ -50,18 +50,31 @@ func (h *Info) Fits(g *rules.Geometry) error {
 	if (h.Graph == "") != g.Rectangular() {
 		return fmt.Errorf("board %s: graph %q does not suit the game's board", h.ID, h.Graph)
 	}
-	if len(h.Zones) == 0 {
-		return nil // a board without trays plays any game
-	}
+	_, err := h.ZoneMap(g)
+	return err
+}
+
+// ZoneMap returns, for each of the board's zones (trays) in its own
+// numbering, the index of the same zone (kind and owner) in geometry g.
+// A board may have only some of the game's zones, or none (a Kvaa board
+// with its reserve trays only, a shogi board without piece stands), but
+// lists those it has in the game's order, each once.
+func (h *Info) ZoneMap(g *rules.Geometry) ([]int, error) {
 	zs := g.Zones()
-	if len(h.Zones) != len(zs) {
-		return fmt.Errorf("board %s has %d zones, the game %d", h.ID, len(h.Zones), len(zs))
-	}
-	for i, z := range zs {
-		if h.Zones[i].Kind != z.Kind || h.Zones[i].Owner != z.Owner {
-			return fmt.Errorf("board %s zone %d is %s of %s, the game's is %s of %s", h.ID, i,
-				h.Zones[i].Kind, h.Zones[i].Owner, z.Kind, z.Owner)
+	out := make([]int, len(h.Zones))
+	next := 0
+	for i, z := range h.Zones {
+		j := next
+		for j < len(zs) && (zs[j].Kind != z.Kind || zs[j].Owner != z.Owner) {
+			j++
 		}
+		if j == len(zs) {
+			if k := g.Zone(z.Kind, z.Owner); k >= 0 {
+				return nil, fmt.Errorf("board %s zone %d is %s of %s, out of the game's order of zones", h.ID, i, z.Kind, z.Owner)
+			}
+			return nil, fmt.Errorf("board %s zone %d is %s of %s, which the game does not have", h.ID, i, z.Kind, z.Owner)
+		}
+		out[i], next = j, j+1
 	}
-	return nil
+	return out, nil
 }

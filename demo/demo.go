@@ -80,6 +80,12 @@ type player struct {
 	patience time.Duration
 
 	news chan news // from the table's goroutine; never blocks it
+
+	// handicaps, when set, are the handicaps (the values of the rule
+	// option handicapKey) the table's games are given in turn, as an
+	// arbiter sets them for a pairing before its game begins.
+	handicaps   []rules.Handicap
+	handicapKey string
 }
 
 // news is what a player hears from the director.
@@ -160,9 +166,16 @@ func New(d *director.Director, cfg Config, dir string, log *slog.Logger) (*Demo,
 				// The first chess board is a DGT e-board.
 				dm.dgt, protocol = false, ProtocolDGT
 			}
-			if err := dm.addBoard(id, protocol, name, g, uint64(ti*100+n)); err != nil {
+			pl, err := dm.addBoard(id, protocol, name, g, uint64(ti*100+n))
+			if err != nil {
 				dm.Close()
 				return nil, err
+			}
+			if facts := rules.FactsOf(tc.Game); n == 1 && facts.HandicapOption != "" {
+				// The first table of a game with handicaps (shogi) plays a
+				// handicap game every round, as the arbiter sets it for
+				// the pairing.
+				pl.handicaps, pl.handicapKey = facts.Handicaps, facts.HandicapOption
 			}
 		}
 	}
@@ -183,26 +196,27 @@ func abbrev(game string) string {
 // addBoard makes a simulated board of protocol for a table of
 // tournament, id its name where the protocol lets the board choose one,
 // and its players; n makes the board and its players' moves repeatable.
-func (dm *Demo) addBoard(tournament uint64, protocol, id string, g rules.Game, n uint64) error {
+func (dm *Demo) addBoard(tournament uint64, protocol, id string, g rules.Game, n uint64) (*player, error) {
 	p, ok := board.Lookup(protocol)
 	if !ok || p.Simulate == nil {
-		return fmt.Errorf("demo: no simulator of board protocol %q", protocol)
+		return nil, fmt.Errorf("demo: no simulator of board protocol %q", protocol)
 	}
 	dm.index[p.Name]++
 	b, err := p.Simulate(board.SimConfig{Dir: dm.dir, ID: id, Index: dm.index[p.Name], Game: g, Seed: dm.seed, Number: n,
 		Speed: dm.speed, Faults: dm.faults, Settings: dm.settings[p.Name]})
 	if err != nil {
-		return fmt.Errorf("demo board %s: %w", id, err)
+		return nil, fmt.Errorf("demo board %s: %w", id, err)
 	}
 	dm.boards = append(dm.boards, b)
 	dm.ports[p.Name] = append(dm.ports[p.Name], b.Port())
 	t, err := dm.d.AddTable(tournament, b.ID())
 	if err != nil {
-		return err
+		return nil, err
 	}
-	dm.players[b.ID()] = &player{d: dm.d, stats: dm.stats, plies: dm.plies, table: t, hands: b, rng: rand.New(rand.NewPCG(dm.seed, n)),
+	pl := &player{d: dm.d, stats: dm.stats, plies: dm.plies, table: t, hands: b, rng: rand.New(rand.NewPCG(dm.seed, n)),
 		news: make(chan news, 64), patience: min(30*time.Second, max(3*time.Second, time.Duration(float64(2*time.Minute)/dm.speed)))}
-	return nil
+	dm.players[b.ID()] = pl
+	return pl, nil
 }
 
 // GameStarted implements director.Watcher.
@@ -269,10 +283,39 @@ func (p *player) run(ctx context.Context, log *slog.Logger) error {
 		if err != nil {
 			return err
 		}
+		if p.giveHandicap(ctx, log) {
+			continue // the game starts again from the handicap's position
+		}
 		if err := p.play(ctx, start, log); err != nil {
 			return err
 		}
 	}
+}
+
+// giveHandicap gives the table's new game a handicap, as the arbiter does
+// for a pairing, when the table plays handicap games and its game, not
+// begun, has none: the next of p.handicaps by the game's round. It
+// reports whether it did (the table then starts the game again).
+func (p *player) giveHandicap(ctx context.Context, log *slog.Logger) bool {
+	l := p.table.Live()
+	if len(p.handicaps) < 2 || l.GameID == 0 || l.Plies > 0 {
+		return false
+	}
+	g, err := p.d.DB().Game(l.GameID)
+	if err != nil {
+		return false
+	}
+	opts, err := rules.ParseOptions(g.Options)
+	if err != nil || opts[p.handicapKey] != p.handicaps[0].Value {
+		return false // given already
+	}
+	h := p.handicaps[1+(g.Round-1)%(len(p.handicaps)-1)]
+	if err := p.d.SetHandicap(ctx, g.ID, h.Value, "demo", "the demo's handicap table"); err != nil {
+		log.Warn("handicap", "err", err)
+		return false
+	}
+	log.Info("handicap game", "game", g.ID, "handicap", h.Title)
+	return true
 }
 
 // play plays one game: random legal moves with human handling, until the

@@ -42,7 +42,7 @@ func (d *Director) BoardEvent(ctx context.Context, e board.Event) {
 	switch e.Kind {
 	case board.EventHello:
 		if e.Info != nil {
-			t.setCaps(arbiter.CapsOf(e.Info.Caps))
+			t.setCaps(arbiter.CapsOfBoard(e.Info))
 			t.setShows(e.Info.Caps)
 		}
 		t.setPort(e.Port)
@@ -51,6 +51,10 @@ func (d *Director) BoardEvent(ctx context.Context, e board.Event) {
 		return
 	case board.EventClock:
 		t.setBoardClock(e.Clock)
+	case board.EventError:
+		if errors.Is(e.Err, board.ErrAttention) {
+			d.boardTrouble(t, e.Err)
+		}
 	case board.EventHealth:
 		gone := !t.boardPresent()
 		t.SetHealth(e.Health.String())
@@ -291,6 +295,11 @@ func (d *Director) begin(ctx context.Context, t *Table, g *store.Game, rg rules.
 		if err := d.db.UpdateGame(g); err != nil {
 			return err
 		}
+		if r, err := rules.NewFromText(g.Game, g.Options); err == nil {
+			// The game's own rules: a pairing may have a handicap
+			// (SetHandicap) its tournament does not.
+			rg = r
+		}
 		return t.start(g, rg, cfg)
 	})
 }
@@ -314,7 +323,7 @@ func (t *Table) tell(s Sender, o arbiter.Output) error {
 		if o.Enforced {
 			level = board.AlertError
 		}
-		text = &board.Alert{Level: level, Beep: o.Enforced, Text: o.Message}
+		text = &board.Alert{Level: level, Beep: o.Enforced, Text: shownText(o.Board, o.Message, o.Kind.String()+": see the arbiter"), Kind: o.Kind.String()}
 		if len(o.Squares) > 0 {
 			lit = t.lights(board.ColorAttn, o.Squares)
 		}
@@ -327,7 +336,7 @@ func (t *Table) tell(s Sender, o arbiter.Output) error {
 		for i, f := range o.Fixes {
 			sq[i] = f.Square
 		}
-		text = &board.Alert{Level: board.AlertError, Beep: true, Text: o.Reason}
+		text = &board.Alert{Level: board.AlertError, Beep: true, Text: shownText(o.Board, o.Reason, "restore the position: see the lit squares"), Kind: arbiter.RecoveryAlert.String()}
 		lit = t.lights(board.ColorBad, sq)
 	case arbiter.MoveMade:
 		if !t.shown {
@@ -335,11 +344,24 @@ func (t *Table) tell(s Sender, o arbiter.Output) error {
 		}
 		text, lit = t.standing(), &board.Lights{}
 	case arbiter.GameOver:
-		text, lit = &board.Alert{Level: board.AlertInfo, Text: o.Outcome.String()}, &board.Lights{}
+		text, lit = &board.Alert{Level: board.AlertInfo, Text: o.Outcome.String(), Kind: "result"}, &board.Lights{}
 	default:
 		return nil
 	}
 	return t.display(s, text, lit)
+}
+
+// shownText is the first of texts, not empty, that fits a board's
+// display (board.Fit): an alert's own board text, then its message, then
+// a short text of its kind.
+func shownText(texts ...string) string {
+	var some []string
+	for _, t := range texts {
+		if t != "" {
+			some = append(some, t)
+		}
+	}
+	return board.Fit(some...)
 }
 
 // lights lights squares in colour, blinking, in the board's numbering.

@@ -63,7 +63,8 @@ func (t *Table) boardButton(e arbiter.Event) {
 	name := t.rgame.SideName(e.Side)
 	if e.Recovered {
 		t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, Side: e.Side, At: e.At,
-			Message: fmt.Sprintf("a press of %s's %s button was lost on the way: press it again", name, button)})
+			Message: fmt.Sprintf("a press of %s's %s button was lost on the way: press it again", name, button),
+			Board:   fmt.Sprintf("%s: press the %s button again", name, button)})
 		return
 	}
 	d := t.notify
@@ -91,13 +92,23 @@ func (t *Table) boardButton(e arbiter.Event) {
 	case err == nil:
 	case IsBadRequest(err):
 		reason := strings.TrimPrefix(err.Error(), errBadInput.Error()+": ")
-		t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, Side: e.Side, At: e.At,
-			Message: fmt.Sprintf("%s's %s button: %s", name, button, reason)})
+		msg := fmt.Sprintf("%s's %s button: %s", name, button, reason)
+		t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, Side: e.Side, At: e.At, Message: msg,
+			Board: board.Fit(msg, fmt.Sprintf("%s's %s button: %s", name, button, firstClause(reason)),
+				fmt.Sprintf("%s's %s button refused: see the arbiter", name, button))})
 	default:
 		t.log.Error("board button", "button", button, "side", e.Side, "err", err)
 		t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, Side: e.Side, At: e.At,
-			Message: fmt.Sprintf("%s's %s button could not be acted on: %v", name, button, err)})
+			Message: fmt.Sprintf("%s's %s button could not be acted on: %v", name, button, err),
+			Board:   fmt.Sprintf("%s's %s button failed: call the arbiter", name, button)})
 	}
+}
+
+// firstClause is a reason up to its first colon: "Black is not to move"
+// of "Black is not to move: only the player to move claims a draw".
+func firstClause(reason string) string {
+	first, _, _ := strings.Cut(reason, ": ")
+	return first
 }
 
 // offerPressed: side's offer button offers a draw (jishogi in a game
@@ -123,11 +134,11 @@ func (d *Director) offerPressed(t *Table, side rules.Color, who, why string) err
 // a resignation waiting to be confirmed, or the open offer; else nothing.
 func (t *Table) standing() *board.Alert {
 	if r := t.panel.resign; r != nil && t.game != nil && r.game == t.game.ID {
-		return &board.Alert{Level: board.AlertInfo, Beep: true,
+		return &board.Alert{Level: board.AlertInfo, Beep: true, Kind: "resign",
 			Text: t.rgame.SideName(r.side) + ": press resign again to resign"}
 	}
 	if text := t.offerText(); text != "" {
-		return &board.Alert{Level: board.AlertInfo, Text: text}
+		return &board.Alert{Level: board.AlertInfo, Text: text, Kind: "offer"}
 	}
 	return &board.Alert{Level: board.AlertClear}
 }

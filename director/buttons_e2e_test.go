@@ -42,6 +42,17 @@ var quickHuman = sim.Human{
 
 func newSimTable(t *testing.T, game string) *simTable {
 	t.Helper()
+	return newSimTableOn(t, game, sim.Config{Caps: board.CapHeight | board.CapText | board.CapLights})
+}
+
+// newSimTableOn is newSimTable on a board of configuration bc: its id
+// ("S1" if none), capabilities, trays and buttons; its geometry is the
+// game's.
+func newSimTableOn(t *testing.T, game string, bc sim.Config) *simTable {
+	t.Helper()
+	if bc.ID == "" {
+		bc.ID = "S1"
+	}
 	cfg := eventConfig(t, "swiss-dutch", 2, 1)
 	cfg.Tournaments[0].Game = game
 	d, db := newEventFrom(t, cfg)
@@ -55,7 +66,7 @@ func newSimTable(t *testing.T, game string) *simTable {
 	})
 	require.NoError(t, err)
 	d.SetSender(drv)
-	tbl, err := d.AddTable(d.TournamentIDs()[0], "S1")
+	tbl, err := d.AddTable(d.TournamentIDs()[0], bc.ID)
 	require.NoError(t, err)
 	ctx = run(t, d)
 	dctx, stop := context.WithCancel(ctx)
@@ -65,12 +76,12 @@ func newSimTable(t *testing.T, game string) *simTable {
 
 	rg, err := rules.New(game, nil)
 	require.NoError(t, err)
-	b, err := sim.NewBoard(sim.Config{ID: "S1", Geometry: rg.Geometry(), Graph: sim.GraphName(rg), Seed: 1,
-		Caps: board.CapHeight | board.CapText | board.CapLights}, sim.NewReal())
+	bc.Geometry, bc.Graph, bc.Seed = rg.Geometry(), sim.GraphName(rg), 1
+	b, err := sim.NewBoard(bc, sim.NewReal())
 	require.NoError(t, err)
 	start := rg.Start()
 	b.Load(start.View())
-	p, err := sim.Attach(b, filepath.Join(dir, "board-S1"))
+	p, err := sim.Attach(b, filepath.Join(dir, "board-"+bc.ID))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = p.Close() })
 	// The board's heartbeats tell the host it has settled.

@@ -59,7 +59,7 @@ func TestBoardDrawOfferAccepted(t *testing.T) {
 	assert.Equal(t, "White offers draw", g.tbl.Live().Offer)
 	text, _ := rec.shown()
 	require.NotNil(t, text)
-	assert.Equal(t, board.Alert{Level: board.AlertInfo, Text: "White offers draw"}, *text, "the offer is shown")
+	assert.Equal(t, board.Alert{Level: board.AlertInfo, Text: "White offers draw", Kind: "offer"}, *text, "the offer is shown, with its kind for small displays")
 	g.button(arbiter.OfferPressed, rules.White, now+time.Millisecond) // a second press by the offerer: nothing new
 	res, _ := g.result()
 	assert.Empty(t, res)
@@ -76,6 +76,7 @@ func TestBoardDrawOfferAccepted(t *testing.T) {
 	text, _ = rec.shown()
 	assert.Equal(t, board.AlertInfo, text.Level)
 	assert.Contains(t, text.Text, "1/2-1/2", "the result is shown")
+	assert.Equal(t, "result", text.Kind)
 }
 
 // An offer shown on the board stays through the offerer's own move and is
@@ -119,6 +120,7 @@ func TestBoardResignNeedsConfirmation(t *testing.T) {
 	assert.Empty(t, res, "one press does not resign")
 	text, _ := rec.shown()
 	assert.Equal(t, "Black: press resign again to resign", text.Text)
+	assert.Equal(t, "resign", text.Kind)
 
 	// Past the window: the prompt is cleared, and the next press is a
 	// first press again.
@@ -251,6 +253,7 @@ func TestBoardDisplayClearedAtTheStart(t *testing.T) {
 	text, _ := rec.shown()
 	require.NotNil(t, text)
 	assert.Equal(t, "White calls the arbiter", text.Text)
+	assert.Equal(t, "arbiter-call", text.Kind)
 	g.setUp()
 	g.settle()
 	text, lit := rec.shown()
@@ -322,5 +325,35 @@ func TestAckMoveSquares(t *testing.T) {
 			assert.Equal(t, sensor(c.from), ack.From)
 			assert.Equal(t, sensor(c.to), ack.To)
 		})
+	}
+}
+
+// Every text a board with a display is sent is written for it (issue 35
+// §5): at most board.MaxText bytes, shorter rather than cut. An incorrect
+// claim with its intended move written, whose audit reads "White claims a
+// draw with the intended move Nf3: incorrect, the game goes on; 2m0s
+// added to Black's clock", shows its penalty whole on the board.
+func TestBoardTextsFit(t *testing.T) {
+	g, rec := newPanelGame(t, "chess", "")
+	g.setUp()
+	_, err := g.d.ClaimDraw(g.ctx, g.id, rules.White, "g1f3", "chief", "claimed with the move written")
+	require.NoError(t, err)
+	g.settle()
+	claims := g.actions()["draw-claim"]
+	require.Len(t, claims, 1)
+	require.Greater(t, len(claims[0].Data), board.MaxText, "the audit's text is the long one")
+	text, _ := rec.shown()
+	assert.Equal(t, "White's claim incorrect: 2m0s to Black", text.Text)
+	// Black, not to move, presses the claim button: the reason fits.
+	g.button(arbiter.ClaimPressed, rules.Black, g.d.Now())
+	text, _ = rec.shown()
+	assert.Equal(t, "Black's claim button: Black is not to move", text.Text)
+	for _, m := range rec.messages() {
+		switch m := m.(type) {
+		case *board.Alert:
+			assert.LessOrEqual(t, len(m.Text), board.MaxText, "%q", m.Text)
+		case *board.AckMove:
+			assert.LessOrEqual(t, len(m.Text), board.MaxText, "%q", m.Text)
+		}
 	}
 }

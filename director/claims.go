@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"arbiter/arbiter"
+	"arbiter/board"
 	"arbiter/clock"
 	"arbiter/rules"
 	"arbiter/store"
@@ -283,15 +284,10 @@ func (d *Director) declare(t *Table, side rules.Color, who, why string) (rules.D
 			return badInput("%v", err)
 		}
 		detail := fmt.Sprintf("%s declares (%s): %s: %s", t.rgame.SideName(side), dec.Rule, dec.Conditions, dec.Outcome)
-		o := dec.Outcome
-		if w, ok := o.Winner(); ok && w != side {
-			// A failed declaration is the declarer's foul, as the records
-			// write it (CSA: a wrong %KACHI is #ILLEGAL_MOVE; KIF 反則負け),
-			// not the opponent's entering-king win.
-			o = rules.Loss(side, rules.IllegalMove)
-			detail += " (a failed declaration: recorded as the declarer's foul)"
-		}
-		return d.endBy(t, o, detail, who, "declaration", why, detail)
+		// A failed declaration loses by the declaration
+		// (rules.DeclarationFailed), which the records write as the
+		// declarer's foul (KIF 反則負け).
+		return d.endBy(t, dec.Outcome, detail, who, "declaration", why, detail)
 	}()
 	return dec, err
 }
@@ -406,7 +402,7 @@ func (d *Director) claimDraw(t *Table, side rules.Color, intended, who, why stri
 		pos := t.session.Position()
 		name := t.rgame.SideName(side)
 		if _, ok := pos.(rules.Claimer); !ok {
-			return badInput("%s has no draw to claim", t.rgame.Name())
+			return badInput("%s has no draw to claim", rules.FactsOf(t.rgame.Name()).Title)
 		}
 		if pos.Turn() != side {
 			return badInput("%s is not to move: only the player to move claims a draw", name)
@@ -450,7 +446,12 @@ func (d *Director) claimDraw(t *Table, side rules.Color, intended, who, why stri
 		if err := d.action(gameID, who, "draw-claim", why, v.Detail); err != nil {
 			return err
 		}
-		t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, Side: side, At: t.now(), Message: v.Detail})
+		shown := board.Fit(v.Detail, name+"'s draw claim is incorrect")
+		if v.Penalty > 0 {
+			shown = board.Fit(v.Detail, fmt.Sprintf("%s's claim incorrect: %s to %s", name, v.Penalty, t.rgame.SideName(side.Other())),
+				name+"'s draw claim is incorrect")
+		}
+		t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, Side: side, At: t.now(), Message: v.Detail, Board: shown})
 		return nil
 	}()
 	return v, err

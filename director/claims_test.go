@@ -368,7 +368,7 @@ func TestEnteringKingDeclaration(t *testing.T) {
 	}{
 		{"amateur27 wins with 28", "declaration=amateur27", shogiT7c, rules.Win(rules.First, rules.Impasse), "入玉勝ち"},
 		{"jsa24 draws with 28", "declaration=jsa24", shogiT7c, rules.Draw(rules.Impasse), "持将棋"},
-		{"too few pieces in camp lose", "declaration=jsa24", shogiT7a, rules.Loss(rules.First, rules.Impasse), "反則負け"},
+		{"too few pieces in camp lose", "declaration=jsa24", shogiT7a, rules.Loss(rules.First, rules.DeclarationFailed), "反則負け"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := newBoardGame(t, "shogi", c.options)
@@ -381,7 +381,8 @@ func TestEnteringKingDeclaration(t *testing.T) {
 			res, reason := g.result()
 			assert.Equal(t, c.want.Result.String(), res)
 			if w, _ := c.want.Winner(); c.want.Result != rules.Drawn && w != rules.First {
-				assert.Equal(t, "illegal-move", reason, "a failed declaration is the declarer's foul")
+				// Issue 35 §5: the result says what ended the game.
+				assert.Equal(t, "declaration", reason, "a failed declaration loses by the declaration")
 			} else {
 				assert.Equal(t, "impasse", reason)
 			}

@@ -27,6 +27,9 @@ import (
 const (
 	AlertNoPairing = "no-pairing" // the next round cannot be paired
 	AlertBoardGone = "board-gone" // a round's game waits for its board
+	// AlertBoard: a board's driver cannot settle something about the
+	// game by itself (board.ErrAttention); its message says what.
+	AlertBoard = "board"
 )
 
 // errRoundIncomplete is returned by actions that need a complete round.
@@ -108,6 +111,20 @@ func (d *Director) tableWaits(t *Table, g *store.Game) {
 		d.log.Error("store alert", "err", err)
 	}
 	d.hub.Publish(Update{Kind: "alert", Table: t.ID, Game: g.ID, At: d.wall(), Data: a})
+}
+
+// boardTrouble tells the arbiter what the driver of the table's board
+// cannot settle by itself (an error marked board.ErrAttention).
+func (d *Director) boardTrouble(t *Table, err error) {
+	l := t.Live()
+	a := store.Alert{GameID: l.GameID, BoardID: t.ID, Kind: AlertBoard, At: d.wall(),
+		Where:   fmt.Sprintf("table %d (board %s)", t.Number, t.ID),
+		Message: err.Error(),
+		Advice:  "Go to the table: compare the board with the table's card, have the moves it misses entered from the scoresheet or the position set up as the card shows, and resolve the alert."}
+	if err := d.db.AddAlert(&a); err != nil {
+		d.log.Error("store alert", "err", err)
+	}
+	d.hub.Publish(Update{Kind: "alert", Table: t.ID, Game: l.GameID, At: d.wall(), Data: a})
 }
 
 // StartWaiting starts on its table, on the arbiter's word, the game of the

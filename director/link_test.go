@@ -2,6 +2,8 @@ package director_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"sync/atomic"
 	"testing"
@@ -299,4 +301,29 @@ func TestBoardAnsweringAgainStartsItsWaitingGame(t *testing.T) {
 	l := tbl.Live()
 	assert.Equal(t, 1, l.Lost)
 	assert.False(t, l.Back.IsZero())
+}
+
+// What a board's driver cannot settle by itself (an error marked
+// board.ErrAttention: a bus board whose game its log could not give) is
+// an alert for the arbiter, naming the table; the driver's other errors
+// are not.
+func TestBoardErrorNeedingTheArbiterIsAlerted(t *testing.T) {
+	d, db := newEvent(t, "swiss-dutch", 4, 2)
+	tbl, err := d.AddTable(d.TournamentIDs()[0], "B1")
+	require.NoError(t, err)
+	ctx := context.Background()
+	d.BoardEvent(ctx, board.Event{Kind: board.EventHello, Board: "B1", Port: "/dev/ttyUSB0",
+		Info: &board.Info{ID: "B1", Caps: board.CapHeight, Width: 8, Height: 8, Cells: 64}})
+	d.BoardEvent(ctx, board.Event{Kind: board.EventError, Board: "B1", Port: "/dev/ttyUSB0", Err: errors.New("a frame made no sense")})
+	d.BoardEvent(ctx, board.Event{Kind: board.EventError, Board: "B1", Port: "/dev/ttyUSB0",
+		Err: fmt.Errorf("%w: the moves made while no host polled it are not read", board.ErrAttention)})
+	alerts, err := db.Alerts(true)
+	require.NoError(t, err)
+	require.Len(t, alerts, 1)
+	a := alerts[0]
+	assert.Equal(t, director.AlertBoard, a.Kind)
+	assert.Equal(t, "B1", a.BoardID)
+	assert.Contains(t, a.Where, fmt.Sprintf("table %d (board B1)", tbl.Number))
+	assert.Contains(t, a.Message, "the moves made while no host polled it are not read")
+	assert.NotEmpty(t, a.Advice)
 }

@@ -562,7 +562,7 @@ func (t *Table) apply(outs []arbiter.Output) {
 			t.live.Recovery = !o.Done
 			t.mu.Unlock()
 			if !o.Done {
-				t.storeAlert(arbiter.Alert{Kind: arbiter.RecoveryAlert, At: o.At, Message: o.String(), Enforced: true})
+				t.storeAlert(arbiter.Alert{Kind: arbiter.RecoveryAlert, At: o.At, Message: o.String(), Board: o.Board, Enforced: true})
 			}
 			t.notify.decided(t, o)
 		case arbiter.GameOver:
@@ -581,7 +581,7 @@ func (t *Table) apply(outs []arbiter.Output) {
 					// the arbiter may set the game's clocks from it.
 					msg += " (" + b + ")"
 				}
-				t.storeAlert(arbiter.Alert{Kind: arbiter.ClocksHeldAlert, At: o.At, Message: msg})
+				t.storeAlert(arbiter.Alert{Kind: arbiter.ClocksHeldAlert, At: o.At, Message: msg, Board: "clocks held until the arbiter resumes them"})
 			}
 			t.hub.Publish(Update{Kind: "started", Table: t.ID, Game: t.gameID(), At: t.wall()})
 			t.notify.decided(t, o)
@@ -635,7 +635,8 @@ func (t *Table) storeMove(m arbiter.MoveMade) {
 		return
 	}
 	// An earlier move is still waiting: this one waits behind it.
-	t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, At: m.At, Message: "move " + m.Notation + " waits: an earlier move could not be stored yet", Enforced: true})
+	t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, At: m.At, Message: "move " + m.Notation + " waits: an earlier move could not be stored yet",
+		Board: "a move waits to be stored: call the arbiter", Enforced: true})
 }
 
 // amendMove replaces the last move by the reader's amended one (its mover
@@ -651,7 +652,8 @@ func (t *Table) amendMove(m arbiter.MoveAmended) {
 		Data: fmt.Sprintf("ply %d: %s, was %s", m.Ply, m.New.Notation, m.Old), At: t.wall()}
 	if err := t.db.ReplaceLastMove(&rec, a); err != nil {
 		t.log.Error("store amended move", "game", rec.GameID, "ply", rec.Ply, "err", err)
-		t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, At: m.New.At, Message: fmt.Sprintf("move %d was changed to %s (was %s) but could not be stored: %v", m.Ply, m.New.Notation, m.Old, err), Enforced: true})
+		t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, At: m.New.At, Message: fmt.Sprintf("move %d was changed to %s (was %s) but could not be stored: %v", m.Ply, m.New.Notation, m.Old, err),
+			Board: "a move could not be stored: call the arbiter", Enforced: true})
 		return
 	}
 	t.mu.Lock()
@@ -687,7 +689,8 @@ func (t *Table) storeUnsaved() {
 		if err != nil {
 			if !u.alerted { // alert once per move; it is retried every second
 				t.log.Error("store move", "game", u.rec.GameID, "ply", u.rec.Ply, "err", err)
-				t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, At: u.out.At, Message: "move " + u.out.Notation + " could not be stored: " + err.Error(), Enforced: true})
+				t.storeAlert(arbiter.Alert{Kind: arbiter.IrregularityAlert, At: u.out.At, Message: "move " + u.out.Notation + " could not be stored: " + err.Error(),
+					Board: "a move could not be stored: call the arbiter", Enforced: true})
 				u.alerted = true
 			}
 			return

@@ -136,7 +136,9 @@ func shogiRecord(write func(*kifu.Record) (string, error)) rules.RecordWriter {
 }
 
 func shogiText(r *rules.Record, write func(*kifu.Record) (string, error)) (string, error) {
-	rec := &kifu.Record{Start: r.StartPosition}
+	// The start is the game's own: a custom position, or its rules' start
+	// (a handicap, 駒落ち), which its records write as such.
+	rec := &kifu.Record{Start: r.Start.String()}
 	rec.Meta = kifu.Meta{
 		Event: eventTag(r), Sente: r.First.Name, Gote: r.Second.Name,
 		StartTime: r.Started, EndTime: r.Ended,
@@ -180,6 +182,9 @@ func shogiTerminal(o rules.Outcome) kifu.Terminal {
 		return kifu.Terminal{Kind: kifu.TimeUp, Side: loser}
 	case rules.IllegalMove, rules.PerpetualCheck:
 		return kifu.Terminal{Kind: kifu.FoulLoss, Side: loser}
+	case rules.DeclarationFailed:
+		// The declarer's foul in the formats; the comment keeps the reason.
+		return kifu.Terminal{Kind: kifu.FoulLoss, Side: loser, Comment: o.Reason.String()}
 	case rules.Impasse:
 		return kifu.Terminal{Kind: kifu.EnteringKingWin, Side: winner}
 	}

@@ -327,7 +327,7 @@ func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start r
 		}
 		rp.rep.Synthetic = true
 	}
-	caps := arbiter.CapsOf(rd.Info().Caps)
+	caps := arbiter.CapsOfBoard(rd.Info())
 	rp.rep.Caps = caps
 	cfg, err := arbiter.BoardConfig(rp.rg, rp.policy[0], rp.policy[1])
 	if err != nil {

@@ -2,6 +2,8 @@ package replay
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"time"
 
 	"arbiter/arbiter"
@@ -53,6 +55,8 @@ type Reader struct {
 	now     time.Duration
 	timer   time.Duration // the table's next timer instant
 	timerOn bool
+	// stuckTold: the replayer's stuck timer has been reported (Advance).
+	stuckTold bool
 
 	// Stats counts what the reader has handled.
 	Stats ReaderStats
@@ -154,9 +158,18 @@ func (r *Reader) sync() {
 
 // Advance lets time pass to instant to, firing the driver's link ticks and
 // the table's session ticks in time order on the way.
+//
+// A replayer whose timer does not move past an instant it was ticked at
+// breaks [board.Replayer]'s contract: its timers are left alone for the
+// rest of the call (reported once through Bad), so that a replay ends
+// whatever a driver does.
 func (r *Reader) Advance(to time.Duration) {
+	stuck := false // the replayer's timer did not move on in this call
 	for {
 		next, session := r.rep.Next(), false
+		if stuck {
+			next = never
+		}
 		if r.sess != nil && r.timerOn && r.timer <= next {
 			next, session = r.timer, true
 		}
@@ -170,10 +183,22 @@ func (r *Reader) Advance(to time.Duration) {
 			continue
 		}
 		r.rep.Tick(next)
+		if r.rep.Next() <= next {
+			stuck = true
+			if !r.stuckTold {
+				r.stuckTold = true
+				if r.Bad != nil {
+					r.Bad(0, next, fmt.Errorf("the board replayer's timer stays at %v after it fired: its timers were skipped to %v", next, to))
+				}
+			}
+		}
 	}
 	r.now = max(r.now, to)
 	r.sync()
 }
+
+// never is the instant of a timer that is not set.
+const never = time.Duration(math.MaxInt64)
 
 // emit handles one board event as the director does.
 func (r *Reader) emit(e board.Event) {

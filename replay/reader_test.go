@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	sb "arbiter/hardware/sensorboard"
 	"arbiter/replay"
 )
@@ -115,4 +116,48 @@ func newReader(t *testing.T) (*replay.Reader, *sb.Replayer) {
 func TestReaderRefusesAnUnknownProtocol(t *testing.T) {
 	_, err := replay.NewReader("smoke-signals", "test", 0)
 	require.ErrorContains(t, err, `"smoke-signals"`)
+}
+
+// stuck is a driver's replayer that breaks board.Replayer's contract: its
+// timer stays where it was after it fired (as a DGT session whose port
+// had failed once did, issue 32 F3).
+type stuck struct{ ticks int }
+
+func (s *stuck) Connect(string, time.Duration)         {}
+func (s *stuck) Disconnect(time.Duration)              {}
+func (s *stuck) Feed(board.Record)                     {}
+func (s *stuck) Next() time.Duration                   { return time.Second }
+func (s *stuck) Tick(time.Duration)                    { s.ticks++ }
+func (s *stuck) RequestState(time.Duration)            {}
+func (s *stuck) Info() *board.Info                     { return nil }
+func (s *stuck) Handshake(board.Record) bool           { return false }
+func (s *stuck) Assume(board.Info, board.Record) error { return nil }
+func (s *stuck) Stats() board.ReplayStats              { return board.ReplayStats{} }
+
+// A replayer whose timer does not move on cannot hold a replay for ever:
+// its timers are skipped, once per Advance, and Bad says so once.
+func TestReaderEndsDespiteAStuckReplayer(t *testing.T) {
+	rep := &stuck{}
+	board.Register(board.Protocol{Name: "test-stuck", Title: "a replayer whose timer does not move on",
+		Start:    func(board.Setup) (board.Driver, error) { return nil, nil },
+		Replayer: func(board.ReplayConfig) board.Replayer { return rep }})
+	rd, err := replay.NewReader("test-stuck", "test", 0)
+	require.NoError(t, err)
+	var bad []error
+	rd.Bad = func(_ uint64, _ time.Duration, err error) { bad = append(bad, err) }
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		rd.Advance(10 * time.Second)
+		rd.FeedRecord(board.Record{Host: 11 * time.Second, Data: []byte{1}})
+		rd.Advance(20 * time.Second)
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("Advance does not return")
+	}
+	require.Len(t, bad, 1)
+	require.ErrorContains(t, bad[0], "timer stays at 1s")
+	require.Equal(t, 3, rep.ticks, "one tick per Advance")
 }

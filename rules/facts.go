@@ -29,6 +29,18 @@ type Facts struct {
 	// [Piece.String] writes it for First ("P"), with "+" after it for the
 	// piece turned to its back face ("P+": a shogi tokin).
 	Pieces map[string]PieceFacts
+	// HandicapOption is the rule option an arbiter sets for one pairing
+	// to give a handicap (shogi's "handicap", 駒落ち), and Handicaps its
+	// values, the even game first; empty for a game without handicaps.
+	HandicapOption string
+	Handicaps      []Handicap
+}
+
+// Handicap is one value of a game's handicap option, with its name for
+// people.
+type Handicap struct {
+	Value string // the option's value ("lance")
+	Title string // "lance (香落ち)"
 }
 
 // PieceFacts name one piece of a game.

@@ -72,6 +72,10 @@ type Claimer interface {
 type Traits struct {
 	// TouchMove: a player who lifts an own piece must move it if it can.
 	TouchMove bool
+	// TouchCaptures: a player who touches an opponent's piece must
+	// capture it if it can be captured (FIDE 4.3.2); a touch of one that
+	// cannot be is an adjustment the board cannot hear ("j'adoube").
+	TouchCaptures bool
 	// Stacks: pieces stack into towers and a move may carry the top k.
 	Stacks bool
 	// CompleteOnRelease: the rules say a move is complete when the pieces

@@ -46,38 +46,40 @@ const (
 	NoReason Reason = iota
 	Checkmate
 	Stalemate
-	Repetition      // n-fold repetition (sennichite, threefold, fivefold)
-	PerpetualCheck  // repetition caused by continuous checks: the checker loses (shogi)
-	MoveCountRule   // 50-move, 75-move, or a game's "no progress" count
-	DeadPosition    // neither side can ever win (insufficient material)
-	Impasse         // shogi jishogi by points or declaration
-	NoMoves         // the side to move is blocked (Kvaa)
-	NoPieces        // the side to move has nothing left (Kvaa: all captured)
-	Time            // flag fall
-	Resignation     // a player resigned
-	Agreement       // the players agreed a draw
-	IllegalMove     // loss on an illegal move under the event's penalty
-	ArbiterDecision // set by the arbiter for any other reason
-	Forfeit         // not played, or a player did not appear
+	Repetition        // n-fold repetition (sennichite, threefold, fivefold)
+	PerpetualCheck    // repetition caused by continuous checks: the checker loses (shogi)
+	MoveCountRule     // 50-move, 75-move, or a game's "no progress" count
+	DeadPosition      // neither side can ever win (insufficient material)
+	Impasse           // shogi jishogi by points or declaration
+	NoMoves           // the side to move is blocked (Kvaa)
+	NoPieces          // the side to move has nothing left (Kvaa: all captured)
+	Time              // flag fall
+	Resignation       // a player resigned
+	Agreement         // the players agreed a draw
+	IllegalMove       // loss on an illegal move under the event's penalty
+	ArbiterDecision   // set by the arbiter for any other reason
+	Forfeit           // not played, or a player did not appear
+	DeclarationFailed // a failed entering-king declaration loses (shogi)
 )
 
 var reasonNames = [...]string{
-	NoReason:        "none",
-	Checkmate:       "checkmate",
-	Stalemate:       "stalemate",
-	Repetition:      "repetition",
-	PerpetualCheck:  "perpetual-check",
-	MoveCountRule:   "move-count",
-	DeadPosition:    "dead-position",
-	Impasse:         "impasse",
-	NoMoves:         "no-moves",
-	NoPieces:        "no-pieces",
-	Time:            "time",
-	Resignation:     "resignation",
-	Agreement:       "agreement",
-	IllegalMove:     "illegal-move",
-	ArbiterDecision: "arbiter",
-	Forfeit:         "forfeit",
+	NoReason:          "none",
+	Checkmate:         "checkmate",
+	Stalemate:         "stalemate",
+	Repetition:        "repetition",
+	PerpetualCheck:    "perpetual-check",
+	MoveCountRule:     "move-count",
+	DeadPosition:      "dead-position",
+	Impasse:           "impasse",
+	NoMoves:           "no-moves",
+	NoPieces:          "no-pieces",
+	Time:              "time",
+	Resignation:       "resignation",
+	Agreement:         "agreement",
+	IllegalMove:       "illegal-move",
+	ArbiterDecision:   "arbiter",
+	Forfeit:           "forfeit",
+	DeclarationFailed: "declaration",
 }
 
 // String returns the reason's stable name, as stored and exported.

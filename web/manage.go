@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"arbiter/director"
+	"arbiter/rules"
 	"arbiter/store"
 )
 
@@ -31,6 +32,7 @@ var manageActions = []action{
 	{"/console/tables/{board}/start", (*Site).startWaiting},
 	{"/console/games/{id}/moves", (*Site).enterMoves},
 	{"/console/tournaments/{id}/accelerate", (*Site).accelerate},
+	{"/console/games/{id}/handicap", (*Site).setHandicap},
 }
 
 func init() { actions = append(actions, manageActions...) }
@@ -236,6 +238,23 @@ func (s *Site) correctResult(ctx context.Context, r *http.Request, who, why stri
 	return fmt.Sprintf("game %d: result corrected to %s", id, o), nil
 }
 
+// setHandicap gives a pairing's game a handicap before it begins
+// (director.SetHandicap).
+func (s *Site) setHandicap(ctx context.Context, r *http.Request, who, why string) (string, error) {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return "", err
+	}
+	h := strings.TrimSpace(r.PostForm.Get("handicap"))
+	if h == "" || len(h) > 40 {
+		return "", formErr("handicap %q: want one of the game's handicaps", h)
+	}
+	if err := s.d.SetHandicap(ctx, id, h, who, why); err != nil {
+		return "", directorErr(err)
+	}
+	return fmt.Sprintf("game %d: handicap %s", id, h), nil
+}
+
 func (s *Site) startWaiting(ctx context.Context, r *http.Request, who, why string) (string, error) {
 	board := r.PathValue("board")
 	if err := s.d.StartWaiting(ctx, board, who, why); err != nil {
@@ -254,6 +273,11 @@ type manageView struct {
 	Next   int
 	Future []int
 	Swiss  bool
+	// Handicaps are the game's handicaps (rules.Facts), none for a game
+	// without; HandicapOf is the handicap of each game not yet begun, by
+	// its id, which the arbiter may still change.
+	Handicaps  []rules.Handicap
+	HandicapOf map[uint64]string
 }
 
 // playerLine is a player with what the arbiter may do about them.
@@ -282,6 +306,9 @@ func (s *Site) consoleTournament(w http.ResponseWriter, r *http.Request) {
 	for n := td.Paired + 1; n <= td.Last; n++ {
 		v.Future = append(v.Future, n)
 	}
+	if facts := rules.FactsOf(td.Game); facts.HandicapOption != "" {
+		v.Handicaps, v.HandicapOf = facts.Handicaps, s.handicaps(td, facts.HandicapOption)
+	}
 	for _, p := range td.PlayerList {
 		pl := playerLine{Player: p}
 		switch {
@@ -302,6 +329,33 @@ func (s *Site) consoleTournament(w http.ResponseWriter, r *http.Request) {
 		v.Players = append(v.Players, pl)
 	}
 	s.render(w, r, http.StatusOK, "manage", v)
+}
+
+// handicaps returns the handicap (the value of rule option key) of each
+// game of td's rounds that has not begun, by its id.
+func (s *Site) handicaps(td *tourDetail, key string) map[uint64]string {
+	db := s.d.DB()
+	out := map[uint64]string{}
+	for _, rv := range td.RoundList {
+		for _, b := range rv.Boards {
+			if b.GameID == 0 || b.Result != "" {
+				continue
+			}
+			g, err := db.Game(b.GameID)
+			if err != nil {
+				continue
+			}
+			if ms, err := db.Moves(g.ID); err != nil || len(ms) > 0 {
+				continue
+			}
+			opts, err := rules.ParseOptions(g.Options)
+			if err != nil {
+				continue
+			}
+			out[g.ID] = opts[key]
+		}
+	}
+	return out
 }
 
 func (s *Site) enterMoves(_ context.Context, r *http.Request, who, why string) (string, error) {

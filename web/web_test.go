@@ -336,6 +336,7 @@ func mutating(e *event) []string {
 		fmt.Sprintf("/console/games/%d/jishogi", gid),
 		fmt.Sprintf("/console/games/%d/declare", gid),
 		fmt.Sprintf("/console/games/%d/resign", gid),
+		fmt.Sprintf("/console/games/%d/handicap", gid),
 	}
 }
 

@@ -92,18 +92,26 @@ func TestServeWithDGTBoard(t *testing.T) {
 	}
 }
 
+// dgtOnLine plugs an emulated DGT board with a clock (15 minutes a side)
+// into a pseudo-terminal behind dir/dgt0, and returns it and the link.
+func dgtOnLine(t *testing.T, dir string, cfg sim.Config) (*sim.Board, *sim.Line, string) {
+	t.Helper()
+	link := filepath.Join(dir, "dgt0")
+	b := sim.NewBoard(cfg)
+	b.ConnectClock(15*time.Minute, 15*time.Minute)
+	line, err := sim.Attach(link, b)
+	require.NoError(t, err)
+	t.Cleanup(func() { line.Close() })
+	return b, line, link
+}
+
 // playDGT plays Scholar's mate on an emulated DGT board through serve.
 func playDGT(t *testing.T, rotated, whiteRight bool) {
 	dir := t.TempDir()
-	link := filepath.Join(dir, "dgt0")
-	board := sim.NewBoard(sim.Config{Serial: "20001", Rotated: rotated, Seed: 1})
-	board.ConnectClock(15*time.Minute, 15*time.Minute)
+	board, _, link := dgtOnLine(t, dir, sim.Config{Serial: "20001", Rotated: rotated, Seed: 1})
 	pos := chess.Start()
 	var p rules.Position = pos
 	board.SetUp(p.View())
-	line, err := sim.Attach(link, board)
-	require.NoError(t, err)
-	t.Cleanup(func() { line.Close() })
 
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -145,7 +153,7 @@ func playDGT(t *testing.T, rotated, whiteRight bool) {
 	}
 	require.Eventually(t, func() bool { return read().Game.Result == "1-0" }, 5*time.Second, 20*time.Millisecond)
 	// The clock was set and run by the daemon, and shows the result.
-	require.Eventually(t, func() bool { return board.Text() == "1-0 chec" }, 5*time.Second, 20*time.Millisecond,
+	require.Eventually(t, func() bool { return board.Text() == "1-0 mate" }, 5*time.Second, 20*time.Millisecond,
 		"the clock shows %q", board.Text())
 	// and stands: the game is over.
 	require.Eventually(t, func() bool { return !board.Clock().Running }, 5*time.Second, 20*time.Millisecond,
@@ -307,6 +315,17 @@ func TestServeRecallsMovesFromDGTBoardLog(t *testing.T) {
 		busNotations(readGame(t, url, g.ID)), liveTable(t, url, "DGT-20002"), out.String())
 	assert.Equal(t, sans[:6], busNotations(readGame(t, url, g.ID)))
 	assert.False(t, liveTable(t, url, "DGT-20002").Recovery, "no recovery asked of the players")
+	// The clocks are held until the arbiter resumes them: the board's
+	// clock stands at the times the daemon holds (issue 32 N3), once the
+	// hold has been said on its display.
+	holds := liveTable(t, url, "DGT-20002").Clock
+	require.Eventually(t, func() bool {
+		c := b.Clock()
+		return !c.Running && b.Text() == "" &&
+			c.Left == (time.Duration(holds[0].Millis)*time.Millisecond).Truncate(time.Second) &&
+			c.Right == (time.Duration(holds[1].Millis)*time.Millisecond).Truncate(time.Second)
+	}, 10*time.Second, 20*time.Millisecond, "the board's clock shows %+v and %q, the daemon holds %+v", b.Clock(), b.Text(), holds)
+	assert.Contains(t, b.Texts(), "paused  ", "the hold is said on the clock")
 	play(6)
 	require.Eventually(t, func() bool { return len(readGame(t, url, g.ID).Moves) == 7 }, 2*time.Second, 20*time.Millisecond,
 		"the game does not go on after the recall: %v\n%s", busNotations(readGame(t, url, g.ID)), out.String())
@@ -367,5 +386,79 @@ func TestServeRecallsMovesFromDGTBoardLog(t *testing.T) {
 	require.NoError(t, db.UpdateGame(&g))
 	require.NoError(t, db.Close())
 	code, report = runCLI(t, "replay", "--database", cfg.Event.Database, "--game", fmt.Sprint(g.ID))
+	assert.Equal(t, exitOK, code, report)
+}
+
+// A player makes an illegal move on a DGT board and presses the lever;
+// he puts the position back and makes a legal move, but his side of the
+// lever is down already: a rocker clock has no second press (issue 32
+// F2). The legal move is taken when the board has settled on it with the
+// clock showing his opponent to move, as DGT's own software reads a
+// rocker clock, and the game goes on with the opponent's move and press.
+func TestServeDGTLegalMoveAfterAnIllegalOneNeedsNoSecondPress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays on an emulated DGT board through the daemon in real time")
+	}
+	dir := t.TempDir()
+	b, _, link := dgtOnLine(t, dir, sim.Config{Serial: "20004", Seed: 4})
+	var pos rules.Position = chess.Start()
+	b.SetUp(pos.View())
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cfg := dgtEvent(t, dir, link)
+	url, out, errc := startServe(t, ctx, cfg, false)
+	g := awaitGame(t, url, "DGT-20004", out)
+	require.Eventually(t, func() bool { return liveTable(t, url, "DGT-20004").Health == "active" }, 5*time.Second, 20*time.Millisecond)
+
+	pl := &sim.Player{Board: b, Rng: rand.New(rand.NewPCG(4, 5))}
+	var sans []string
+	move := func(san string, press bool) {
+		t.Helper()
+		_, next, err := rules.PlayText(pos, san)
+		require.NoError(t, err, san)
+		pl.Move(pos.View(), next.View())
+		time.Sleep(200 * time.Millisecond) // the hand leaves the board before the press
+		if press {
+			b.Press(pos.Turn() == rules.White) // White sits at the clock's left
+		}
+		pos = next
+		sans = append(sans, san)
+	}
+	moves := func(n int, what string) {
+		t.Helper()
+		require.Eventually(t, func() bool { return len(readGame(t, url, g.ID).Moves) == n }, 10*time.Second, 20*time.Millisecond,
+			"%s: the game shows %v, the table %+v\n%s", what, busNotations(readGame(t, url, g.ID)), liveTable(t, url, "DGT-20004"), out.String())
+		assert.Equal(t, sans, busNotations(readGame(t, url, g.ID)))
+	}
+	move("e4", true)
+	moves(1, "e4")
+	move("e5", true)
+	moves(2, "e5")
+
+	// Ke1-e3, and the press: an illegal move.
+	before := pos.View()
+	illegal := rules.View{Stacks: append([][]rules.Piece(nil), before.Stacks...)}
+	illegal.Stacks[4], illegal.Stacks[20] = nil, before.Stacks[4] // e1 to e3
+	pl.Move(before, illegal)
+	time.Sleep(200 * time.Millisecond)
+	b.Press(true)
+	require.Eventually(t, func() bool { return liveTable(t, url, "DGT-20004").Recovery }, 10*time.Second, 20*time.Millisecond,
+		"the illegal move is seen: %+v\n%s", liveTable(t, url, "DGT-20004"), out.String())
+	// The king goes back; a legal move with it (the piece touched), and
+	// its press, which moves no lever.
+	pl.Move(illegal, before)
+	require.Eventually(t, func() bool { return !liveTable(t, url, "DGT-20004").Recovery }, 10*time.Second, 20*time.Millisecond, "the position put back")
+	move("Ke2", true)
+	moves(3, "Ke2, its lever already down")
+	move("Nc6", true)
+	moves(4, "Nc6 and its press")
+	move("Nf3", true)
+	moves(5, "Nf3 and its press")
+	assert.False(t, liveTable(t, url, "DGT-20004").Recovery)
+	cancel()
+	require.NoError(t, <-errc)
+
+	// The raw log replays to the stored moves.
+	code, report := runCLI(t, "replay", "--database", cfg.Event.Database, "--all")
 	assert.Equal(t, exitOK, code, report)
 }

@@ -227,3 +227,27 @@ func TestDamagedDatabaseRefused(t *testing.T) {
 		})
 	}
 }
+
+// arbiter replay stops when it is interrupted (SIGINT or SIGTERM cancel
+// the command's context, see main): it says so and replays no further
+// game, instead of going through them all.
+func TestReplayStopsWhenInterrupted(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "event.db")
+	db, err := store.Open(path, nil)
+	require.NoError(t, err)
+	for range 3 {
+		require.NoError(t, db.CreateGame(&store.Game{Game: "chess", First: "A", Second: "B", BoardID: "DGT-00001"}))
+	}
+	require.NoError(t, db.Close())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // as the signal does
+	var out bytes.Buffer
+	root := newRootCmd()
+	root.SetArgs([]string{"replay", "--database", path, "--all"})
+	root.SetOut(&out)
+	root.SetErr(&out)
+	err = root.ExecuteContext(ctx)
+	require.ErrorContains(t, err, "replay interrupted after 0 of 3 games")
+	require.ErrorIs(t, err, context.Canceled)
+	assert.NotContains(t, out.String(), "game 1", "no game is replayed once interrupted")
+}

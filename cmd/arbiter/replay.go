@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -21,7 +22,8 @@ func newReplayCmd() *cobra.Command {
 		Long: `replay reads a game's raw sensor log from the database, feeds it through a
 fresh move reader with the event's rules, clock and policy, and reports
 whether it gives the stored moves, ply by ply. It exits with code 5 when
-any game differs. Run it on a stopped event or on a backup.`,
+any game differs. Run it on a stopped event or on a backup. Ctrl-C (SIGINT) or
+SIGTERM stops it within a moment.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !all && len(games) == 0 {
@@ -40,9 +42,17 @@ any game differs. Run it on a stopped event or on a backup.`,
 					}
 				}
 				w := cmd.OutOrStdout()
+				ctx := cmd.Context()
 				bad := 0
-				for _, id := range games {
-					rep, err := replay.Game(cmd.Context(), db, uint64(id), replay.Options{})
+				for i, id := range games {
+					if ctx.Err() != nil {
+						// SIGINT or SIGTERM: stop where we are.
+						return fmt.Errorf("replay interrupted after %d of %d games: %w", i, len(games), context.Cause(ctx))
+					}
+					rep, err := replay.Game(ctx, db, uint64(id), replay.Options{})
+					if err != nil && ctx.Err() != nil {
+						return fmt.Errorf("replay interrupted in game %d (%d of %d): %w", id, i+1, len(games), context.Cause(ctx))
+					}
 					if err != nil {
 						fmt.Fprintf(w, "game %d: %v\n", id, err)
 						bad++

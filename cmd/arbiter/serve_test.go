@@ -120,6 +120,7 @@ func TestDemoEventRunsToTheEnd(t *testing.T) {
 	require.NoError(t, err)
 	played := 0
 	first := map[string]uint64{} // the first game of each kind
+	var handicapped []uint64     // shogi games given a handicap (駒落ち)
 	for i, id := range d.TournamentIDs() {
 		tc := cfg.Tournaments[i]
 		rounds, err := db.Rounds(id)
@@ -147,6 +148,9 @@ func TestDemoEventRunsToTheEnd(t *testing.T) {
 				if first[g.Game] == 0 {
 					first[g.Game] = g.ID
 				}
+				if strings.Contains(g.Options, "handicap=") && !strings.Contains(g.Options, "handicap=none") {
+					handicapped = append(handicapped, g.ID)
+				}
 				moves, err := db.Moves(p.GameID)
 				require.NoError(t, err)
 				assert.NotEmpty(t, moves, "game %d has no moves", g.ID)
@@ -161,6 +165,9 @@ func TestDemoEventRunsToTheEnd(t *testing.T) {
 		assert.Equal(t, wantPoints, got, "standings points of %s", tc.Name)
 	}
 	assert.Equal(t, 16+9+6+6+9, played, "Tavreli 8 players x 4 rounds, shogi and chess 6 x 3, Kvaa and Tensor round robins of 4")
+	// Issue 35 §3: the shogi tournament's first table plays a handicap
+	// game every round.
+	assert.Len(t, handicapped, 3, "a handicap game in each shogi round")
 	require.NoError(t, db.Close())
 
 	// The records export: a Tavreli scoresheet with Cyrillic files, a KIF,
@@ -173,6 +180,12 @@ func TestDemoEventRunsToTheEnd(t *testing.T) {
 	code, kif := runCLI(t, "export", "--database", cfg.Event.Database, "--game", shogi, "--format", "kif")
 	require.Equal(t, exitOK, code)
 	assert.Contains(t, kif, "手数")
+	if len(handicapped) > 0 {
+		code, kif = runCLI(t, "export", "--database", cfg.Event.Database, "--game", strconv.FormatUint(handicapped[0], 10), "--format", "kif")
+		require.Equal(t, exitOK, code)
+		assert.Regexp(t, `手合割：\S+落ち`, kif)
+		assert.Contains(t, kif, "上手：")
+	}
 	code, trfText := runCLI(t, "export", "--database", cfg.Event.Database, "--tournament", "1")
 	require.Equal(t, exitOK, code)
 	assert.Contains(t, trfText, "XXR 4")

@@ -128,8 +128,14 @@ func TestBusTournamentOnEmulator(t *testing.T) {
 			st := r.tour.StatsNow()
 			t.Logf("%+v", st)
 			// Corrupt changes are asked for again with REPEAT_CHANGES, so
-			// nothing is lost and nothing needs a replay.
-			assert.Zero(t, st.Replays, "no changes lost")
+			// nothing is lost and nothing needs a replay, but where every
+			// try of a request failed (each reply silent or corrupt, a
+			// chance of 0.15³ a request here, more often on a host too
+			// loaded to read a reply within the timeout).
+			assert.LessOrEqual(t, st.Replays, st.Unanswered, "no changes lost but with unanswered requests")
+			if tc.faults == (sim.Faults{}) {
+				assert.Zero(t, st.Replays, "no changes lost")
+			}
 			if tc.faults.BusCorrupt > 0 {
 				corrupted := 0
 				for _, b := range r.boards {

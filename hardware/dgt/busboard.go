@@ -72,6 +72,9 @@ type busBoard struct {
 	clockAt time.Duration
 	clocked bool     // clockAt holds the last clock reading's instant
 	presses []LogTag // lever presses held until the move before them settles
+	// unresumed counts the set-up rounds in a row in which the board,
+	// found in mid-game, could not be resumed from its log.
+	unresumed int
 
 	step    busStep
 	ready   bool          // the last set-up read found the start position, or resumed
@@ -202,7 +205,7 @@ func (bb *busBoard) setUpRead(m Message, err error, at time.Duration) {
 	}
 	bb.pos = p
 	bb.settle(at)
-	bb.ready = true
+	bb.ready, bb.unresumed = true, 0
 }
 
 // resumed takes the log from the start tag of a board in mid-game: with a
@@ -210,27 +213,42 @@ func (bb *busBoard) setUpRead(m Message, err error, at time.Duration) {
 // changes a host already took); without, its set-up read is delivered.
 func (bb *busBoard) resumed(m Message, err error, at time.Duration) {
 	if err == nil {
-		p, tagged, begin := replayFromStart(ParseLog(m.Payload))
-		if tagged {
-			if begin != nil {
+		var p Position
+		var o Orientation
+		p, o, err = fromStart(ParseLog(m.Payload), bb.tracker.Orientation(), DetectOrientation(&bb.read))
+		if err == nil {
+			if o != Undecided {
 				// The orientation is decided by the set-up the game began from.
-				bb.tracker.Settle(begin, at, Event{}, func(Event) {})
+				begin := startIn(o)
+				bb.tracker.Settle(&begin, at, Event{}, func(Event) {})
 				bb.tracker.Forget()
 			}
 			bb.log.Info("dgt: bus board resumed from its start tag", "board", bb.serial)
 			bb.pos, bb.tagged, bb.ready = p, true, true
+			bb.unresumed = 0
 			bb.settle(at)
 			return
 		}
 	}
-	// Not this time (the log could not be read, or holds no start tag):
-	// the next set-up read tries again.
+	// Not this time: the next set-up read tries again. A board that holds
+	// no game waits to be set up; one whose game cannot be read, after a
+	// few tries, is the arbiter's to see to.
+	if !errors.Is(err, errNoGame) {
+		bb.unresumed++
+		bb.log.Info("dgt: bus board not resumed", "board", bb.serial, "tries", bb.unresumed, "err", err)
+		if bb.unresumed == resumeTries {
+			bb.emit(Event{Kind: EventError, Err: fmt.Errorf("%w (board %s, %d tries: %w)", ErrNotResumed, bb.serial, bb.unresumed, err)}, at)
+		}
+	}
 	bb.pos = bb.read
 	bb.settle(at)
 }
 
 // polled takes the changes a board logged since the last poll.
 func (bb *busBoard) polled(m Message, err error, at time.Duration) {
+	if err != nil {
+		bb.tally(func(s *TournamentStats) { s.Unanswered++ })
+	}
 	switch {
 	case errors.Is(err, ErrNoReply):
 		bb.silent(err, at)
@@ -299,16 +317,27 @@ func (bb *busBoard) verifyRead(m Message, err error, at time.Duration) {
 	}
 	bb.read = dump
 	if bb.dataOut || dump != bb.pos {
-		bb.tally(func(s *TournamentStats) { s.Replays++ })
 		bb.step = stepVerifyReplay
 		return
 	}
 	bb.finishVerify(at)
 }
 
+// verifyReplay takes the board's log from the start tag, asked for when
+// changes were lost or a full read disagreed with them: a replay that
+// disagrees too shows changes lost (a replay that agrees, a board moved
+// on since the poll, whose changes the next poll brings).
 func (bb *busBoard) verifyReplay(m Message, err error, at time.Duration) {
+	lost := bb.dataOut
 	if err == nil {
-		bb.pos, _, _ = replayFromStart(ParseLog(m.Payload))
+		p, _, err := fromStart(ParseLog(m.Payload), bb.tracker.Orientation(), DetectOrientation(&bb.read))
+		lost = lost || err != nil || p != bb.pos
+		if err == nil {
+			bb.pos = p
+		}
+	}
+	if lost {
+		bb.tally(func(s *TournamentStats) { s.Replays++ })
 	}
 	if bb.read != bb.pos {
 		// Changes the board has not sent yet, or a log the replay could

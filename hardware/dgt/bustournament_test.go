@@ -95,12 +95,30 @@ func (h *host) stop(t *testing.T) {
 // The host stops in mid-game (a daemon restart) while the players go on;
 // the next host resumes every board from its start tag without waiting
 // for a start position, and delivers the moves made meanwhile one by one,
-// each board as it stood at its lever press, then the press.
+// each board as it stood at its lever press, then the press. So it does
+// whether the boards' answer from the start tag holds the tag itself and
+// the pieces logged with it or not (DGT's notes do not say; issue 32 F1).
 func TestBusResumesAfterHostRestart(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		form sim.FromStartForm
+	}{
+		{"the answer holds the start tag", sim.FromStartTag},
+		{"the answer leaves out the start tag", sim.FromStartNoTag},
+		{"the answer holds the changes since the start tag only", sim.FromStartChanges},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each on its own pseudo-terminal; they mostly wait
+			resumeAfterRestart(t, tc.form)
+		})
+	}
+}
+
+func resumeAfterRestart(t *testing.T, form sim.FromStartForm) {
 	var boards []*sim.Board
 	for i := range 2 {
 		boards = append(boards, sim.NewBoard(sim.Config{Serial: fmt.Sprintf("%05d", 3001+i), Rotated: i == 1,
-			Seed: uint64(70 + i), PingSpread: 100 * time.Millisecond}))
+			Seed: uint64(70 + i), PingSpread: 100 * time.Millisecond, FromStart: form}))
 	}
 	line, err := sim.Attach(filepath.Join(t.TempDir(), "bus0"), boards...)
 	require.NoError(t, err)
@@ -312,4 +330,47 @@ func TestBusBoardSwitchedOnLate(t *testing.T) {
 		"both boards' moves are read")
 	assert.Equal(t, viewBoard(p2.View()), seen.boardsAtPresses(2102)[0])
 	assert.Equal(t, viewBoard(p1.View()), seen.boardsAtPresses(2101)[1])
+}
+
+// A board found in mid-game whose game cannot be read from its log since
+// the start tag (here it never answers DGT_BUS_SEND_FROM_START) is read
+// as it stands, and after three set-up rounds the host reports, once, that
+// the moves made while no host polled it are not read (issue 32 F1): the
+// arbiter must see to them.
+func TestBusBoardNotResumedIsReported(t *testing.T) {
+	b := sim.NewBoard(sim.Config{Serial: "03011", Seed: 71, PingSpread: 50 * time.Millisecond, Faults: sim.Faults{NoFromStart: true}})
+	line, err := sim.Attach(filepath.Join(t.TempDir(), "bus0"), b)
+	require.NoError(t, err)
+	t.Cleanup(func() { line.Close() })
+	game := scripted(t, "", "e4", "e5")
+	b.SetUp(game[0])
+	first := startHost(t, line.Path(), []uint16{b.Addr()})
+	require.Eventually(t, func() bool { return b.Counters().StartTags > 0 }, 10*time.Second, 5*time.Millisecond, "the start tag is written")
+	first.stop(t)
+	pl := &sim.Player{Board: b, Rng: rand.New(rand.NewPCG(1, 9)), Step: time.Millisecond}
+	pl.Move(game[0], game[1])
+	b.Press(true)
+	pl.Move(game[1], game[2])
+	b.Press(false)
+
+	second := startHost(t, line.Path(), []uint16{b.Addr()})
+	defer second.stop(t)
+	m := second.seen.mirror(b.Addr())
+	m.waitFor(t, viewBoard(game[2]), 10*time.Second, "the board as it stands")
+	require.Eventually(t, func() bool { return len(m.errors()) > 0 }, 10*time.Second, 5*time.Millisecond, "the board not resumed is reported")
+	time.Sleep(300 * time.Millisecond) // ten set-up rounds more
+	errs := m.errors()
+	require.Len(t, errs, 1, "reported once")
+	m.mu.Lock()
+	var e dgt.Event
+	for _, ev := range m.events {
+		if ev.Kind == dgt.EventError {
+			e = ev
+		}
+	}
+	m.mu.Unlock()
+	require.ErrorIs(t, e.Err, dgt.ErrNotResumed)
+	assert.Contains(t, e.Err.Error(), "board 03011, 3 tries")
+	assert.Contains(t, e.Err.Error(), "no reply from the board")
+	assert.Empty(t, second.seen.boardsAtPresses(b.Addr()), "no press read: the moves are not known")
 }

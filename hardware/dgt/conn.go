@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"sync"
-	"syscall"
 	"time"
 
 	"go.bug.st/serial"
 
+	"arbiter/hardware/serialport"
 	"arbiter/rules"
 )
 
@@ -48,7 +47,7 @@ type Conn struct {
 	w       io.Writer
 	pending []byte
 	wake    chan struct{}
-	logWait chan *Log // guarded by mu
+	logWait chan Event // guarded by mu
 }
 
 // NewConn returns a Conn for one board.
@@ -64,7 +63,7 @@ func NewConn(cfg ConnConfig) *Conn {
 	c.s.Emit = func(e Event) {
 		// The session calls Emit with c.mu held.
 		if e.Kind == EventLog && c.logWait != nil {
-			c.logWait <- e.Log
+			c.logWait <- e
 			c.logWait = nil
 		}
 		if cfg.Emit != nil {
@@ -111,24 +110,29 @@ func (c *Conn) StopClock(white, black time.Duration) (err error) {
 	return err
 }
 
-// ShowText shows text on a DGT 3000 (touch-move refusal, illegal move,
-// result), with a beep of 0..15.
-func (c *Conn) ShowText(text string, beep byte) (err error) {
-	c.Do(func(s *Session, now time.Duration) { err = s.ClockCommand(ShowText(text, beep), now) })
+// ShowText shows a text on a DGT 3000 (touch-move refusal, illegal move,
+// result): see [Session.ShowText].
+func (c *Conn) ShowText(t Text) (err error) {
+	c.Do(func(s *Session, now time.Duration) { err = s.ShowText(t, now) })
 	return err
+}
+
+// EndText gives the DGT 3000's display back to the times.
+func (c *Conn) EndText() {
+	c.Do(func(s *Session, now time.Duration) { s.EndText(now) })
 }
 
 // ReadLog downloads the board's EEPROM log (about 9 s for a full log at
 // 9600 baud); [Recover] replays it.
 func (c *Conn) ReadLog(ctx context.Context) (*Log, error) {
-	ch := make(chan *Log, 1)
-	c.Do(func(s *Session, _ time.Duration) {
+	ch := make(chan Event, 1)
+	c.Do(func(s *Session, now time.Duration) {
 		c.logWait = ch
-		s.RequestLog()
+		s.RequestLog(now)
 	})
 	select {
-	case l := <-ch:
-		return l, nil
+	case e := <-ch:
+		return e.Log, e.Err
 	case <-ctx.Done():
 		c.Do(func(*Session, time.Duration) { c.logWait = nil })
 		return nil, fmt.Errorf("dgt: reading the board's log: %w", ctx.Err())
@@ -264,41 +268,13 @@ func Watch(ctx context.Context, c *Conn, open func() (io.ReadWriteCloser, error)
 
 // OpenSerial opens a DGT board's serial port (USB, serial or a Bluetooth
 // RFCOMM device) at 9600 baud, 8 data bits, no parity, one stop bit and no
-// handshaking. go.bug.st/serial configures the port and writes; reads go
-// through a second descriptor served by the runtime's poller (as
-// hardware/sensorboard does), so Close ends a blocked Read at once.
+// handshaking, for this process alone (hardware/serialport: a lock file
+// and exclusive mode). A port another process holds is refused with a
+// *serialport.HeldError that names the holder.
 func OpenSerial(path string) (io.ReadWriteCloser, error) {
-	rf, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOCTTY, 0)
+	p, err := serialport.Open(path, serialport.Config{Mode: serial.Mode{BaudRate: 9600, DataBits: 8, Parity: serial.NoParity, StopBits: serial.OneStopBit}})
 	if err != nil {
-		return nil, fmt.Errorf("dgt: %w", err) // an *os.PathError names the port
+		return nil, fmt.Errorf("dgt: %w", err)
 	}
-	p, err := serial.Open(path, &serial.Mode{BaudRate: 9600, DataBits: 8, Parity: serial.NoParity, StopBits: serial.OneStopBit})
-	if err != nil {
-		rf.Close()
-		return nil, fmt.Errorf("dgt: open %s: %w", path, err)
-	}
-	return &serialPort{r: rf, p: p}, nil
-}
-
-type serialPort struct {
-	r *os.File
-	p serial.Port
-}
-
-func (s *serialPort) Read(b []byte) (int, error) {
-	n, err := s.r.Read(b)
-	if err == nil && n == 0 {
-		err = io.EOF
-	}
-	return n, err
-}
-
-func (s *serialPort) Write(b []byte) (int, error) { return s.p.Write(b) }
-
-func (s *serialPort) Close() error {
-	err := s.r.Close()
-	if perr := s.p.Close(); err == nil {
-		err = perr
-	}
-	return err
+	return p, nil
 }

@@ -26,7 +26,7 @@
 //     each waiting for its acknowledgement and retried.
 //   - [Conn]: a session on a live line: reads, timers and writes, and
 //     [Watch], which reopens an unplugged port. [OpenSerial] opens a real
-//     port at 9600 8N1 with go.bug.st/serial.
+//     port at 9600 8N1 for this process alone (hardware/serialport).
 //   - [Bus]: many boards on one line by address, and [Tournament], the
 //     header's recommended loop (start tag when every board shows the
 //     start position, poll changes, repeat on checksum errors, replay from

@@ -340,7 +340,7 @@ func TestClockOnEmulator(t *testing.T) {
 			r.board.ConnectClock(0, 0)
 			require.Eventually(t, func() bool { return r.mirror.count(dgt.EventBoard) == 1 }, 5*time.Second, 10*time.Millisecond)
 			require.NoError(t, r.conn.SetClock(5*time.Minute, 4*time.Minute, rules.White))
-			require.NoError(t, r.conn.ShowText("TOUCH", 0))
+			require.NoError(t, r.conn.ShowText(dgt.Text{Frames: []string{"TOUCH"}}))
 			require.Eventually(t, func() bool { return r.board.Text() == "TOUCH   " }, 5*time.Second, 10*time.Millisecond,
 				"the text follows the time once that is acknowledged")
 			// White presses (left display), then Black.

@@ -41,7 +41,8 @@ const (
 	EventError
 	// EventLog: the board's EEPROM log, as asked for (Log); see [Recover].
 	// Orientation is the one the session uses, for a log whose game did
-	// not begin from a start position it could tell.
+	// not begin from a start position it could tell. Err (and no Log):
+	// the board did not send it.
 	EventLog
 )
 

@@ -159,7 +159,8 @@ func (r *Replayer) Chunk(host time.Duration, sent bool, data []byte) []Event {
 		}
 	case bytes.Equal(data, []byte{CmdSendLog}):
 		r.Stats.External++
-		r.s.logWanted = true
+		r.s.RequestLog(host)
+		r.found(data) // the request just written
 		return r.take()
 	}
 	r.Stats.Unexplained++

@@ -32,6 +32,9 @@ type Config struct {
 	// (default 3).
 	AckTimeout time.Duration
 	ClockTries int
+	// TextStep is how long each frame of a [Text] is shown on a DGT 3000
+	// before the next (default 2 s).
+	TextStep time.Duration
 	// Orientation, if not Undecided, overrides the detection.
 	Orientation Orientation
 	// WhiteRight: White sits at the clock's right display (default left).
@@ -49,6 +52,7 @@ func (c Config) withDefaults() Config {
 	def(&c.Reply, time.Second)
 	def(&c.LinkTimeout, 3*time.Second)
 	def(&c.AckTimeout, 2500*time.Millisecond)
+	def(&c.TextStep, 2*time.Second)
 	if c.ClockTries <= 0 {
 		c.ClockTries = 3
 	}
@@ -94,12 +98,25 @@ type Session struct {
 	dirty      bool // the raw board has news not yet delivered
 	lastUpdate time.Duration
 
-	clock     *ClockTimes
-	presses   []Event // lever presses waiting for the board to settle
-	clockSet  bool    // a SETNRUN was acknowledged since the last reading
-	queue     []clockCmd
-	inflight  *clockCmd
+	clock    *ClockTimes
+	presses  []Event // lever presses waiting for the board to settle
+	clockSet bool    // a SETNRUN was acknowledged since the last reading
+	queue    []clockCmd
+	inflight *clockCmd
+
+	// The EEPROM log asked for: while it downloads (up to 9 s for a full
+	// one at 9600 baud) the board hears nothing else, so clock commands
+	// wait behind it. logSeen is when it was asked for or its bytes last
+	// came; logTries how often it was asked for.
 	logWanted bool
+	logSeen   time.Duration
+	logTries  int
+
+	// The text a DGT 3000 shows, frame by frame: the frames shown so
+	// far, and when the next is due (nil: none to come).
+	text      *Text
+	textShown int
+	textDue   time.Duration
 
 	Stats SessionStats
 }
@@ -109,7 +126,14 @@ type clockCmd struct {
 	cmd    byte
 	tries  int
 	sentAt time.Duration
+	// held: to be sent once the log has come (the port reopened while
+	// a log was wanted).
+	held bool
 }
+
+// logTries is how often the log is asked for before the board counts as
+// not sending it.
+const logTries = 2
 
 // NewSession returns a session with cfg (defaults filled in).
 func NewSession(cfg Config) *Session {
@@ -153,11 +177,16 @@ func (s *Session) Start(now time.Duration) {
 	s.send([]byte{CmdVersion, CmdSerialNr, CmdUpdateNice, CmdSendClock})
 	s.askBoard(now)
 	if s.logWanted {
-		s.send([]byte{CmdSendLog})
+		s.logTries = 0
+		s.askLog(now)
 	}
-	if s.inflight != nil {
-		s.inflight.tries = 0
-		s.sendClock(now)
+	if c := s.inflight; c != nil {
+		c.tries = 0
+		if s.logWanted {
+			c.held = true // after the log
+		} else {
+			s.sendClock(now)
+		}
 	}
 }
 
@@ -208,6 +237,9 @@ func (s *Session) Feed(p []byte, now time.Duration, pending *[]byte) {
 		// A long message on its way (a full EEPROM log takes about 9 s
 		// at 9600 baud): the board talks, so it is not silent.
 		s.lastRx = now
+	}
+	if len(buf) > 0 && len(p) > 0 && buf[0] == MsgLog && s.logWanted {
+		s.logSeen = now // the log is on its way
 	}
 	*pending = append((*pending)[:0], buf...)
 }
@@ -264,8 +296,8 @@ func (s *Session) Handle(m Message, now time.Duration) {
 		s.clockAck(v, now)
 	case *Log:
 		if s.logWanted {
-			s.logWanted = false
 			s.emit(Event{Kind: EventLog, At: now, Log: v, Orientation: s.tracker.Orientation()})
+			s.logDone(now)
 		}
 	}
 }
@@ -375,7 +407,21 @@ func (s *Session) due(at time.Duration, sent *bool) {
 	if !s.lost && at-s.lastRx >= s.cfg.LinkTimeout {
 		s.markLost(at)
 	}
-	if c := s.inflight; c != nil && at-c.sentAt >= s.cfg.AckTimeout {
+	if s.logWanted && at-s.logSeen >= s.cfg.LinkTimeout {
+		if s.logTries < logTries {
+			s.askLog(at)
+		} else {
+			err := fmt.Errorf("dgt: the board did not send its log (asked %d times)", s.logTries)
+			s.emit(Event{Kind: EventLog, At: at, Err: err})
+			s.logDone(at)
+		}
+	}
+	if s.text != nil && at >= s.textDue {
+		s.nextFrame(at)
+	}
+	// While the log downloads, a clock command's acknowledgement waits
+	// behind it.
+	if c := s.inflight; c != nil && !s.logWanted && at-c.sentAt >= s.cfg.AckTimeout {
 		if c.tries >= s.cfg.ClockTries {
 			s.inflight = nil
 			s.emit(Event{Kind: EventError, At: at, Err: fmt.Errorf("dgt: clock command 0x%02x not acknowledged after %d tries", c.cmd, c.tries)})
@@ -387,8 +433,14 @@ func (s *Session) due(at time.Duration, sent *bool) {
 	}
 }
 
-// Deadline returns the next instant at which Tick has something to do.
+// Deadline returns the next instant at which Tick has something to do:
+// none while the port is closed (between [Session.Disconnected] and the
+// next [Session.Start]), when nothing falls due however long the board
+// stays off its cable.
 func (s *Session) Deadline() time.Duration {
+	if !s.started {
+		return never
+	}
 	d := s.lastAsk + s.cfg.Poll
 	switch {
 	case s.asked:
@@ -399,26 +451,38 @@ func (s *Session) Deadline() time.Duration {
 	if !s.lost {
 		d = min(d, s.lastRx+s.cfg.LinkTimeout)
 	}
-	if s.inflight != nil {
+	if s.inflight != nil && !s.logWanted {
 		d = min(d, s.inflight.sentAt+s.cfg.AckTimeout)
+	}
+	if s.logWanted {
+		d = min(d, s.logSeen+s.cfg.LinkTimeout)
+	}
+	if s.text != nil {
+		d = min(d, s.textDue)
 	}
 	return d
 }
 
 // ClockCommand queues a clock command (from [SetNRun], [ShowText],
 // [EndText], [Beep] or [ClockCommand]). Commands go one at a time: each is
-// sent when the one before is acknowledged or given up.
+// sent when the one before is acknowledged or given up, and none while
+// the board sends its log ([Session.RequestLog]).
 func (s *Session) ClockCommand(b []byte, now time.Duration) error {
 	cmd, _, err := ParseClockCommand(b)
 	if err != nil {
 		return err
 	}
 	s.Tick(now)
+	s.enqueue(b, cmd, now)
+	return nil
+}
+
+// enqueue queues clock command b (command cmd) at now.
+func (s *Session) enqueue(b []byte, cmd byte, now time.Duration) {
 	s.queue = append(s.queue, clockCmd{bytes: b, cmd: cmd})
 	if s.inflight == nil {
 		s.nextClock(now)
 	}
-	return nil
 }
 
 // clockSent takes a clock command that a replayed log shows the host
@@ -442,7 +506,7 @@ func (s *Session) clockSent(b []byte, now time.Duration) error {
 func (s *Session) ClockBusy() bool { return s.inflight != nil || len(s.queue) > 0 }
 
 func (s *Session) nextClock(now time.Duration) {
-	if len(s.queue) == 0 {
+	if len(s.queue) == 0 || s.logWanted {
 		return
 	}
 	c := s.queue[0]
@@ -568,9 +632,43 @@ func (s *Session) StopClock(white, black time.Duration, now time.Duration) error
 	return s.ClockCommand(b, now)
 }
 
-// RequestLog asks for the board's EEPROM log; an EventLog delivers it.
-// Asked before [Session.Start], it is asked at the start.
-func (s *Session) RequestLog() {
-	s.logWanted = true
+// RequestLog asks at now for the board's EEPROM log; an EventLog
+// delivers it, or its Err when the board does not send it (asked twice,
+// each time silent for Config.LinkTimeout). While it downloads (up to 9 s
+// for a full log at 9600 baud) the board hears nothing else: clock
+// commands wait behind it, and a command in flight waits for its
+// acknowledgement until it has come. A log already on its way is not
+// asked for again. Asked before [Session.Start], it is asked at the
+// start.
+func (s *Session) RequestLog(now time.Duration) {
+	s.Tick(now)
+	if s.logWanted {
+		return
+	}
+	s.logWanted, s.logTries, s.logSeen = true, 0, now
+	if s.started {
+		s.askLog(now)
+	}
+}
+
+func (s *Session) askLog(now time.Duration) {
+	s.logTries++
+	s.logSeen = now
 	s.send([]byte{CmdSendLog})
+}
+
+// logDone ends the log's download at now, come or given up: the clock
+// commands that waited go on.
+func (s *Session) logDone(now time.Duration) {
+	s.logWanted = false
+	if c := s.inflight; c != nil {
+		if c.held {
+			c.held = false
+			s.sendClock(now)
+		} else {
+			c.sentAt = now // its acknowledgement follows the log
+		}
+		return
+	}
+	s.nextClock(now)
 }

@@ -1,6 +1,7 @@
 package dgt
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -468,7 +469,7 @@ func TestSessionLongLogIsNoSilence(t *testing.T) {
 	f.s.Start(0)
 	f.answer()
 	f.take()
-	f.s.RequestLog()
+	f.s.RequestLog(f.now)
 	f.sent = nil
 	var payload []byte
 	for len(payload) < 7900 {
@@ -487,4 +488,178 @@ func TestSessionLongLogIsNoSilence(t *testing.T) {
 	require.Greater(t, f.now, 8*time.Second)
 	evs := f.take()
 	assert.Equal(t, []EventKind{EventLog}, kinds(evs), "no link lost while the log was on its way")
+}
+
+// clockSent returns the clock commands among what the session sent.
+func clockSent(sent [][]byte) (cmds []byte) {
+	for _, b := range sent {
+		if b[0] == CmdClockMessage {
+			cmd, _, _ := ParseClockCommand(b)
+			cmds = append(cmds, cmd)
+		}
+	}
+	return cmds
+}
+
+// While the board sends its EEPROM log (9 s for a full one), it hears
+// nothing else (issue 32 N5): a clock command in flight waits for its
+// acknowledgement until the log has come, and new ones wait behind the
+// log, instead of timing out and being given up.
+func TestSessionClockCommandsWaitForTheLog(t *testing.T) {
+	f := newFake(t, Config{}, StartPosition)
+	f.s.Start(0)
+	f.answer()
+	f.take()
+	stop, err := SetNRun(5*time.Minute, 4*time.Minute, RunLeft|RunRight|RunPause)
+	require.NoError(t, err)
+	require.NoError(t, f.s.ClockCommand(stop, f.now))
+	f.s.RequestLog(f.now)
+	require.NoError(t, f.s.ClockCommand(ShowText("hold", 0), f.now))
+	assert.Equal(t, []byte{ClockSetNRun}, clockSent(f.sent), "the command in flight went before the log was asked for")
+	f.sent = nil
+	var payload []byte
+	for len(payload) < LogSize-2 {
+		payload = AppendLogTag(payload, LogTag{Kind: TagField, Field: fE2, Piece: Empty})
+	}
+	wire := msg(MsgLog, append(payload, EEEOF)...)
+	for len(wire) > 0 {
+		n := min(96, len(wire)) // 960 bytes a second
+		f.now += 100 * time.Millisecond
+		f.s.Tick(f.now)
+		f.feed(wire[:n])
+		wire = wire[n:]
+		if len(wire) > 0 {
+			require.Empty(t, clockSent(f.sent), "no clock command while the log downloads, at %v", f.now)
+		}
+	}
+	require.Greater(t, f.now, 8*time.Second)
+	evs := f.take()
+	require.Equal(t, []EventKind{EventLog}, kinds(evs), "no clock command given up")
+	assert.Zero(t, f.s.Stats.ClockRetry)
+	// The acknowledgement that waited behind the log, then the text.
+	f.now += 20 * time.Millisecond
+	f.feed(ackMsg(ClockSetNRun, true))
+	assert.Equal(t, []byte{ClockASCII}, clockSent(f.sent))
+	f.sent = nil
+	f.feed(ackMsg(ClockASCII, true))
+	assert.False(t, f.s.ClockBusy())
+	assert.Empty(t, f.take())
+}
+
+// A board that does not send its log is asked twice, then the log is
+// given up (an EventLog with its error), and the clock commands that
+// waited go.
+func TestSessionLogNotSent(t *testing.T) {
+	f := newFake(t, Config{}, StartPosition)
+	f.s.Start(0)
+	f.answer()
+	f.take()
+	f.s.RequestLog(f.now)
+	f.s.RequestLog(f.now) // already on its way: not asked again
+	require.NoError(t, f.s.ClockCommand(ShowText("hold", 0), f.now))
+	var asked []time.Duration
+	for f.now < 10*time.Second {
+		for _, b := range f.sent {
+			if len(b) == 1 && b[0] == CmdSendLog {
+				asked = append(asked, f.now)
+			}
+		}
+		if len(clockSent(f.sent)) > 0 {
+			break
+		}
+		f.answer() // the board answers everything but the log
+		f.sent = nil
+		f.now += 50 * time.Millisecond
+		f.s.Tick(f.now)
+	}
+	require.Equal(t, []time.Duration{0, 3 * time.Second}, asked)
+	assert.Equal(t, 6*time.Second, f.now, "given up after two silences of LinkTimeout")
+	var logs []Event
+	for _, e := range f.take() {
+		if e.Kind == EventLog {
+			logs = append(logs, e)
+		}
+	}
+	require.Len(t, logs, 1)
+	assert.Nil(t, logs[0].Log)
+	assert.ErrorContains(t, logs[0].Err, "did not send its log (asked 2 times)")
+}
+
+// shownTexts answers the clock commands the session sent at once, and
+// returns the texts among them ("" for the end of a text), with their
+// instants.
+func (f *fakeBoard) shownTexts() (texts []string, at []time.Duration) {
+	sent := f.sent
+	f.sent = nil
+	for _, b := range sent {
+		cmd, payload, err := ParseClockCommand(b)
+		if err != nil {
+			f.sent = append(f.sent, b) // for the board to answer
+			continue
+		}
+		switch cmd {
+		case ClockASCII:
+			texts, at = append(texts, strings.TrimRight(string(payload[:8]), " ")), append(at, f.now)
+		case ClockEnd:
+			texts, at = append(texts, ""), append(at, f.now)
+		}
+		f.feed(ackMsg(cmd, true))
+	}
+	return texts, at
+}
+
+// A text of several frames scrolls on a DGT 3000, a frame every TextStep:
+// one that stays goes round three times and keeps its headline; a brief
+// one goes round once and gives the display back to the times; a new text
+// or EndText ends the one shown.
+func TestSessionTextScrolls(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		text  Text
+		want  []string
+		until time.Duration
+	}{
+		{"one frame stays", Text{Frames: []string{"flag"}}, []string{"flag"}, 0},
+		{"frames go round and the first stays", Text{Frames: []string{"illegal", "move"}},
+			[]string{"illegal", "move", "illegal", "move", "illegal", "move", "illegal"}, 12 * time.Second},
+		{"a brief text gives the times back", Text{Frames: []string{"paused", "arbiter"}, Brief: true},
+			[]string{"paused", "arbiter", ""}, 4 * time.Second},
+		{"a brief frame", Text{Frames: []string{"arbiter"}, Brief: true}, []string{"arbiter", ""}, 2 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t, Config{}, StartPosition)
+			f.s.Start(0)
+			f.answer()
+			require.NoError(t, f.s.ShowText(tc.text, f.now))
+			var texts []string
+			var at []time.Duration
+			for ; f.now <= 20*time.Second; f.now += 100 * time.Millisecond {
+				f.s.Tick(f.now)
+				ts, as := f.shownTexts()
+				texts, at = append(texts, ts...), append(at, as...)
+				f.answer()
+			}
+			assert.Equal(t, tc.want, texts)
+			assert.Equal(t, tc.until, at[len(at)-1], "a frame every 2 s")
+			for _, e := range f.take() {
+				assert.NotEqual(t, EventError, e.Kind, "no clock command given up: %v", e)
+			}
+		})
+	}
+	f := newFake(t, Config{}, StartPosition)
+	f.s.Start(0)
+	f.answer()
+	require.NoError(t, f.s.ShowText(Text{Frames: []string{"illegal", "move"}}, f.now))
+	f.now += 2 * time.Second
+	f.s.Tick(f.now)
+	f.s.EndText(f.now)
+	texts, _ := f.shownTexts()
+	for f.now += 100 * time.Millisecond; f.now < 10*time.Second; f.now += 100 * time.Millisecond {
+		f.s.Tick(f.now)
+		ts, _ := f.shownTexts()
+		texts = append(texts, ts...)
+	}
+	assert.Equal(t, []string{"illegal", "move", ""}, texts, "EndText ends the scroll")
+	require.ErrorContains(t, f.s.ShowText(Text{Frames: []string{"too long!"}}, f.now), "longer than the clock's 8 characters")
+	require.Error(t, f.s.ShowText(Text{}, f.now))
 }

@@ -50,10 +50,15 @@ type TournamentConfig struct {
 // TournamentStats counts what the loop did.
 type TournamentStats struct {
 	Polls, Changes, Verifies uint64
-	// Replays counts full replays from the start tag (data were lost);
-	// Resyncs counts boards adopted from a full read because even the
-	// replay disagreed.
+	// Replays counts full replays from the start tag that found changes
+	// lost (or that followed changes known lost); Resyncs counts boards
+	// adopted from a full read because even the replay disagreed (changes
+	// not sent yet, or lost for good).
 	Replays, Resyncs uint64
+	// Unanswered counts changes requests that got no good reply after
+	// every try (each reply silent or failing its checksum): the changes
+	// are lost for good, and a replay follows.
+	Unanswered uint64
 }
 
 // Tournament is the bus host loop DGT's header recommends for events:
@@ -272,19 +277,86 @@ func (t *Tournament) untagged() bool {
 	return false
 }
 
-// replayFromStart replays a log (DGT_BUS_SEND_FROM_START) from its last
-// start tag, or from its beginning if it holds none (tagged false): every
-// field change in order, the board cleared at a power-up (the pieces
-// found then follow). begin is the first position of the replay that
-// shows the start position, if any.
-func replayFromStart(l *Log) (p Position, tagged bool, begin *Position) {
-	from := 0
+// fromStart replays a board's answer to DGT_BUS_SEND_FROM_START: its
+// log from its last start tag up to the changes already sent. Boards
+// differ in what it holds, and DGT's notes do not say: the tag itself or
+// not, the pieces the board logs when it writes the tag or not. Every
+// field change is applied in order (the board cleared at a power-up, the
+// pieces found then following). The pieces logged with the tag make the
+// start position the game began from, which tells the orientation; an
+// answer without them is replayed from the start position the tag was
+// written at, in the orientation fixed (when not Undecided) or in the one
+// that explains the changes (from the other one's, a game's first move
+// makes pieces no game can have), and where both do, in prefer's. o is
+// the orientation the game began in (Undecided when nothing tells). An
+// answer that holds no game, neither a start tag nor a field change (a
+// board never tagged), is [errNoGame]; one whose changes no start
+// position explains, an error that says so.
+func fromStart(l *Log, fixed, prefer Orientation) (p Position, o Orientation, err error) {
+	from, tagged := 0, false
 	for i, tag := range l.Tags {
 		if tag.Kind == TagMarker && tag.Marker == EEStartTag {
 			from, tagged = i+1, true
 		}
 	}
-	for _, tag := range l.Tags[from:] {
+	tags := l.Tags[from:]
+	changes := slices.ContainsFunc(tags, func(t LogTag) bool { return t.Kind == TagField })
+	// The pieces logged with the tag, from an empty board.
+	if p, begin := replayTags(Position{}, tags); begin != nil {
+		return p, startOrientation(begin), nil
+	}
+	if !tagged && !changes {
+		return Position{}, Undecided, errNoGame
+	}
+	type replay struct {
+		o   Orientation
+		p   Position
+		bad int
+	}
+	var rs []replay
+	for _, cand := range []Orientation{Normal, Rotated} {
+		if fixed == Undecided || fixed == cand {
+			q, _ := replayTags(startIn(cand), tags)
+			rs = append(rs, replay{cand, q, implausible(&q)})
+		}
+	}
+	best := rs[0]
+	switch {
+	case len(rs) == 2 && rs[1].bad < rs[0].bad:
+		best = rs[1]
+	case len(rs) == 2 && rs[1].bad == rs[0].bad:
+		// Nothing tells them apart (no move yet).
+		if prefer == Rotated {
+			best = rs[1]
+		}
+		best.o = prefer
+	}
+	if best.bad > 0 && !tagged {
+		return Position{}, Undecided, fmt.Errorf("dgt: %d field changes without a start tag that no start position explains", len(tags))
+	}
+	return best.p, best.o, nil
+}
+
+// errNoGame is the answer from the start tag of a board that holds none.
+var errNoGame = errors.New("dgt: the board's log holds no start tag")
+
+// ErrNotResumed is the error of an [EventError] of a board found in
+// mid-game whose game could not be read from its log since the start tag
+// in [resumeTries] set-up rounds in a row (its answers lost, or not a
+// game): the moves made while no host polled it are not read, and the
+// arbiter must see to them.
+var ErrNotResumed = errors.New("dgt: the board's game could not be read from its log since the start tag, so the moves made while no host polled it are not read")
+
+// resumeTries is how many set-up rounds in a row a board in mid-game
+// fails to be resumed before [ErrNotResumed] is reported.
+const resumeTries = 3
+
+// replayTags applies the field changes of tags to p in order, the board
+// cleared at a power-up. begin is the first position on the way that
+// shows a start position, nil if none.
+func replayTags(p Position, tags []LogTag) (Position, *Position) {
+	var begin *Position
+	for _, tag := range tags {
 		switch {
 		case tag.Kind == TagField:
 			p[tag.Field] = tag.Piece
@@ -296,7 +368,44 @@ func replayFromStart(l *Log) (p Position, tagged bool, begin *Position) {
 			p = Position{}
 		}
 	}
-	return p, tagged, begin
+	return p, begin
+}
+
+// startIn returns the start position on a board lying in orientation o.
+func startIn(o Orientation) Position {
+	if o != Rotated {
+		return StartPosition
+	}
+	var p Position
+	for f, q := range StartPosition {
+		p[63-f] = q
+	}
+	return p
+}
+
+// startOrientation returns the orientation of a start position.
+func startOrientation(p *Position) Orientation {
+	if *p == StartPosition {
+		return Normal
+	}
+	return Rotated
+}
+
+// implausible counts what no chess game can have on the board: a side
+// with more than eight pawns, or more pieces of a kind than its start's
+// and the pawns it can have promoted, or more than one king.
+func implausible(p *Position) int {
+	var n [16]int
+	for _, q := range p {
+		n[q&0x0f]++
+	}
+	bad := 0
+	for _, side := range [2][6]Piece{{WPawn, WRook, WKnight, WBishop, WQueen, WKing}, {BPawn, BRook, BKnight, BBishop, BQueen, BKing}} {
+		pawns, rooks, knights, bishops, queens, kings := n[side[0]], n[side[1]], n[side[2]], n[side[3]], n[side[4]], n[side[5]]
+		promoted := max(rooks-2, 0) + max(knights-2, 0) + max(bishops-2, 0) + max(queens-1, 0)
+		bad += max(pawns+promoted-8, 0) + max(kings-1, 0)
+	}
+	return bad
 }
 
 func ignoreCancel(err error) error {

@@ -12,13 +12,13 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"go.bug.st/serial"
 	"go.bug.st/serial/enumerator"
 
 	"arbiter/board"
+	"arbiter/hardware/serialport"
 )
 
 // PortSpec selects serial ports that may hold boards. Set one way of
@@ -107,6 +107,7 @@ type Driver struct {
 	ports   map[string]*portConn  // by path, while open
 	boards  map[string]*boardSlot // by board id, forever
 	backoff map[string]time.Duration
+	heldBy  map[string]string // by path: the holder last reported of a port another process holds
 	wg      sync.WaitGroup
 }
 
@@ -199,7 +200,28 @@ func New(cfg Config) (*Driver, error) {
 		ports:   map[string]*portConn{},
 		boards:  map[string]*boardSlot{},
 		backoff: map[string]time.Duration{},
+		heldBy:  map[string]string{},
 	}, nil
+}
+
+// heldNews takes the outcome of an attempt to open the port at path and
+// reports whether it is a holder not reported yet: another process (not
+// another driver of this one) holds the port, and the daemon is told of
+// each holder once as an [EventError] whose Port is the path and whose
+// Err wraps the *serialport.HeldError naming it.
+func (d *Driver) heldNews(path string, err error) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var he *serialport.HeldError
+	if !errors.As(err, &he) {
+		delete(d.heldBy, path)
+		return false
+	}
+	if he.Self || d.heldBy[path] == he.Error() {
+		return false
+	}
+	d.heldBy[path] = he.Error()
+	return true
 }
 
 // Run finds ports and serves them until ctx ends; then it closes every
@@ -397,8 +419,8 @@ type portConn struct {
 	// but silent. moved is set when it does, and the port is given up.
 	dev   os.FileInfo
 	moved atomic.Bool
-	// rf is the port's read descriptor while it is open (guarded by mu).
-	rf *os.File
+	// rf is the port while it is open (guarded by mu).
+	rf *serialport.Port
 }
 
 // wake ends the port's read now, so that its goroutine acts at once on
@@ -463,7 +485,7 @@ func (pc *portConn) raw(r RawFrame) uint64 {
 	return log(r)
 }
 
-func (pc *portConn) writer(port serial.Port) {
+func (pc *portConn) writer(port io.Writer) {
 	for b := range pc.out {
 		if _, err := port.Write(b); err != nil {
 			// The reader sees the same failure and handles it; drain the
@@ -487,33 +509,32 @@ func (pc *portConn) serve(ctx context.Context) {
 		}
 		d.mu.Unlock()
 	}
-	// Reads go through a second descriptor of the device, opened first
-	// (serial.Open then locks the tty with TIOCEXCL) and served by the
-	// runtime's poller: go.bug.st/serial v1.8 waits in select(2), which
-	// costs an OS thread per port, needs two more descriptors per port for
-	// its cancel pipe, and panics on descriptors above 1023, so it cannot
-	// serve hundreds of boards in one process. serial.Open still does the
-	// configuration (raw mode, speed, no flow control) and the writes.
-	rf, err := os.OpenFile(pc.path, os.O_RDONLY|syscall.O_NOCTTY, 0)
-	if err != nil {
-		log.Debug("open port", "err", err)
-		release(true)
-		return
+	// The port is this process's alone (hardware/serialport: a lock file
+	// and exclusive mode). Reads go through a second descriptor of the
+	// device served by the runtime's poller: go.bug.st/serial v1.8 waits
+	// in select(2), which costs an OS thread per port, needs two more
+	// descriptors per port for its cancel pipe, and panics on descriptors
+	// above 1023, so it cannot serve hundreds of boards in one process.
+	// go.bug.st/serial still does the configuration (raw mode, speed, no
+	// flow control) and the writes.
+	port, err := serialport.Open(pc.path, serialport.Config{Mode: serial.Mode{BaudRate: d.cfg.Baud}})
+	if d.heldNews(pc.path, err) {
+		// Another process holds the port: it is left alone, looked at
+		// again after the backoff, and the daemon told once per holder.
+		d.cfg.Handler(Event{Kind: EventError, Port: pc.path, Host: pc.now(), Err: err})
 	}
-	port, err := serial.Open(pc.path, &serial.Mode{BaudRate: d.cfg.Baud})
 	if err != nil {
 		log.Debug("open port", "err", err)
-		rf.Close()
 		release(true)
 		return
 	}
 	pc.mu.Lock()
-	pc.rf = rf
-	if fi, err := rf.Stat(); err == nil {
+	pc.rf = port
+	if fi, err := port.Stat(); err == nil {
 		pc.dev = fi
 	}
 	pc.mu.Unlock()
-	stop := context.AfterFunc(ctx, func() { rf.Close() })
+	stop := context.AfterFunc(ctx, func() { port.Close() })
 	defer stop()
 	go pc.writer(port)
 	defer func() {
@@ -521,7 +542,6 @@ func (pc *portConn) serve(ctx context.Context) {
 		pc.closed = true
 		close(pc.out)
 		pc.mu.Unlock()
-		rf.Close()
 		port.Close()
 	}()
 
@@ -542,7 +562,7 @@ func (pc *portConn) serve(ctx context.Context) {
 				asked = now
 			}
 		}
-		if err := rf.SetReadDeadline(time.Now().Add(d.cfg.ReadTimeout)); err != nil {
+		if err := port.SetReadDeadline(time.Now().Add(d.cfg.ReadTimeout)); err != nil {
 			log.Warn("port cannot time out reads", "err", err)
 			release(true)
 			return
@@ -552,7 +572,7 @@ func (pc *portConn) serve(ctx context.Context) {
 		if pc.slot != nil && pc.resync.Swap(false) {
 			pc.slot.step(func(l *Link) { l.RequestDump(pc.now()) })
 		}
-		n, err := rf.Read(buf)
+		n, err := port.Read(buf)
 		host := pc.now()
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			err = nil // no data yet

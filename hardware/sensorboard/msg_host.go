@@ -134,7 +134,7 @@ func (m *LightMsg) UnmarshalPayload(p []byte) error {
 }
 
 // MaxText is the longest text, in bytes, that ALERT and ACK_MOVE carry.
-const MaxText = 64
+const MaxText = board.MaxText
 
 // AlertMsg shows a message to the players (or clears it, level 0).
 type AlertMsg board.Alert

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -12,6 +13,8 @@ import (
 
 	"go.bug.st/serial"
 	"go.bug.st/serial/enumerator"
+
+	"arbiter/hardware/serialport"
 )
 
 // PortInfo is one port found by [ListPorts].
@@ -33,8 +36,8 @@ var ErrNoHandshake = errors.New("no handshake")
 // (pseudo-terminals are never enumerated by the system, so simulated boards
 // must be named in specs), and probes each in parallel: open, send
 // HELLO_REQ, wait up to timeout for a HELLO. Ports held by a running
-// daemon may answer anyway (exclusive opening does not stop root), so do
-// not probe while the daemon runs.
+// daemon (or any other program) are not probed: their Err names the
+// holder (a *serialport.HeldError).
 func ListPorts(ctx context.Context, specs []PortSpec, baud int, timeout time.Duration) ([]PortInfo, error) {
 	if baud == 0 {
 		baud = 115200
@@ -69,16 +72,15 @@ func ListPorts(ctx context.Context, specs []PortSpec, baud int, timeout time.Dur
 	return out, nil
 }
 
-// Probe opens one port, asks for the handshake and returns it.
+// Probe opens one port, asks for the handshake and returns it. A port
+// another process holds (the daemon playing on it) is not touched: the
+// error is a *serialport.HeldError naming the holder.
 func Probe(ctx context.Context, path string, baud int, timeout time.Duration) (*Hello, error) {
-	port, err := serial.Open(path, &serial.Mode{BaudRate: baud})
+	port, err := serialport.Open(path, serialport.Config{Mode: serial.Mode{BaudRate: baud}})
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
+		return nil, err
 	}
 	defer port.Close()
-	if err := port.SetReadTimeout(50 * time.Millisecond); err != nil {
-		return nil, fmt.Errorf("set read timeout on %s: %w", path, err)
-	}
 	stop := context.AfterFunc(ctx, func() { port.Close() })
 	defer stop()
 	var enc Encoder
@@ -93,7 +95,13 @@ func Probe(ctx context.Context, path string, baud int, timeout time.Duration) (*
 			}
 			asked = time.Now()
 		}
+		if err := port.SetReadDeadline(time.Now().Add(50 * time.Millisecond)); err != nil {
+			return nil, fmt.Errorf("set read timeout on %s: %w", path, err)
+		}
 		n, err := port.Read(buf)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			continue // no data yet
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

@@ -70,10 +70,11 @@ func (*Game) Options() rules.Options { return rules.Options{} }
 // Geometry returns the 8x8 board.
 func (*Game) Geometry() *rules.Geometry { return config.Geometry() }
 
-// Traits: touch-move applies; no stacks; FIDE 7.5.5 (an illegal-move loss
-// against an opponent who cannot mate is a draw).
+// Traits: touch-move applies, to the opponent's pieces too (FIDE 4.3.2);
+// no stacks; FIDE 7.5.5 (an illegal-move loss against an opponent who
+// cannot mate is a draw).
 func (*Game) Traits() rules.Traits {
-	return rules.Traits{TouchMove: true, IllegalLossDrawnIfUnwinnable: true,
+	return rules.Traits{TouchMove: true, TouchCaptures: true, IllegalLossDrawnIfUnwinnable: true,
 		ClaimPenalty: rules.FIDEClaimPenalty}
 }
 

@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"arbiter/rules"
 )
 
 func TestParseKPS(t *testing.T) {
@@ -164,4 +166,27 @@ func FuzzParseTurn(f *testing.F) {
 			require.Equal(t, in, out)
 		}
 	})
+}
+
+// A turn's legs are its counters' paths in the turn's order, as a board
+// reader pairs its events into them (kvaa.md 7.3).
+func TestTurnLegs(t *testing.T) {
+	sq := func(c Cell) rules.Square { return rules.Square(c) }
+	none := rules.NoSquare
+	tests := []struct {
+		turn string
+		want []rules.Leg
+	}{
+		{"b2-c3", []rules.Leg{{From: sq(B2), To: sq(C3)}}},
+		{"d4xb2", []rules.Leg{{From: sq(D4), To: sq(B2)}, {From: sq(C3), To: none}}},
+		{"@c3", []rules.Leg{{From: none, To: sq(C3)}}},
+		{"@e3,d2-c3", []rules.Leg{{From: none, To: sq(E3)}, {From: sq(D2), To: sq(C3)}}},
+		{"@d4,c1xa3", []rules.Leg{{From: none, To: sq(D4)}, {From: sq(C1), To: sq(A3)}, {From: sq(B2), To: none}}},
+		{"c1xa3,@b2", []rules.Leg{{From: sq(C1), To: sq(A3)}, {From: sq(B2), To: none}, {From: none, To: sq(B2)}}},
+	}
+	for _, tc := range tests {
+		tr, err := ParseTurn(tc.turn)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, tr.Legs(), tc.turn)
+	}
 }

@@ -23,6 +23,7 @@ var (
 	_ rules.Position = (*Position)(nil)
 	_ rules.Perfter  = (*Position)(nil)
 	_ rules.Move     = Turn{}
+	_ rules.Legged   = Turn{}
 	_ rules.Game     = (*Game)(nil)
 )
 

@@ -81,6 +81,27 @@ func (t Turn) To() rules.Square {
 	return rules.Square(t.to)
 }
 
+// Legs returns the counters' paths of the turn in its order
+// ([rules.Legged]): the placement from reserve, the moving counter's
+// path, and the captured counter taken off the board.
+func (t Turn) Legs() []rules.Leg {
+	legs := make([]rules.Leg, 0, 3)
+	place := rules.Leg{From: rules.NoSquare, To: rules.Square(t.place)}
+	if t.place != NoCell && (t.placeFirst || t.from == NoCell) {
+		legs = append(legs, place)
+	}
+	if t.from != NoCell {
+		legs = append(legs, rules.Leg{From: rules.Square(t.from), To: rules.Square(t.to)})
+		if t.over != NoCell {
+			legs = append(legs, rules.Leg{From: rules.Square(t.over), To: rules.NoSquare})
+		}
+		if t.place != NoCell && !t.placeFirst {
+			legs = append(legs, place)
+		}
+	}
+	return legs
+}
+
 // String writes the turn in the spec's notation: "b2-c3", "d4xb2", "@c3",
 // "c1xa3,@b2", "@d4,c1xa3".
 func (t Turn) String() string {

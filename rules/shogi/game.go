@@ -24,7 +24,17 @@ func init() {
 			"B+": {Name: "horse (promoted bishop)", Noun: "horse", Glyph: "馬"},
 			"S+": {Name: "promoted silver", Glyph: "全"}, "N+": {Name: "promoted knight", Glyph: "圭"},
 			"L+": {Name: "promoted lance", Glyph: "杏"}, "P+": {Name: "tokin (promoted pawn)", Noun: "tokin", Glyph: "と"},
-		}})
+		},
+		HandicapOption: OptHandicap, Handicaps: handicapFacts()})
+}
+
+// handicapFacts lists the handicaps for the pages and the console.
+func handicapFacts() []rules.Handicap {
+	out := make([]rules.Handicap, len(HandicapList))
+	for i, h := range HandicapList {
+		out[i] = rules.Handicap{Value: h.Name, Title: h.Title}
+	}
+	return out
 }
 
 // Option keys and their values. Every option defaults to off.
@@ -35,6 +45,11 @@ const (
 	// OptMaxMoves ends a game as a draw once that many moves have been
 	// played ("0" is off; CSA's $MAX_MOVES).
 	OptMaxMoves = "maxmoves"
+	// OptHandicap makes the game a handicap game (駒落ち): the giver (上手,
+	// gote) plays without some pieces and moves first. Its values are
+	// the names of [HandicapList] ("lance", "2-piece") or their KIF 手合割
+	// names ("香落ち", "二枚落ち"); "none" or "平手" is the even game.
+	OptHandicap = "handicap"
 )
 
 // DeclarationRule is an entering-king declaration rule (spec 2.10).
@@ -65,6 +80,7 @@ func (r DeclarationRule) String() string {
 type Game struct {
 	declaration DeclarationRule
 	maxMoves    int
+	handicap    Handicap
 }
 
 // geometry's row 0 is rank a, on gote's side; sensor boards number their
@@ -74,10 +90,11 @@ var geometry = rules.NewRect(9, 9,
 	rules.Zone{Name: "hand-gote", Kind: rules.Hand, Owner: rules.Second},
 ).WithSensorRanksReversed()
 
-// NewGame returns shogi with the given options (see [OptDeclaration] and
-// [OptMaxMoves]); nil or empty options give the defaults.
+// NewGame returns shogi with the given options (see [OptDeclaration],
+// [OptMaxMoves] and [OptHandicap]); nil or empty options give the
+// defaults.
 func NewGame(opts rules.Options) (*Game, error) {
-	g := &Game{}
+	g := &Game{handicap: HandicapList[0]}
 	for k, v := range opts {
 		switch k {
 		case OptDeclaration:
@@ -97,8 +114,14 @@ func NewGame(opts rules.Options) (*Game, error) {
 				return nil, fmt.Errorf("option %s=%q: want a move count >= 0", k, v)
 			}
 			g.maxMoves = n
+		case OptHandicap:
+			h, ok := ParseHandicap(v)
+			if !ok {
+				return nil, fmt.Errorf("option %s=%q: want %s", k, v, handicapWords())
+			}
+			g.handicap = h
 		default:
-			return nil, fmt.Errorf("unknown option %q (known: %s, %s)", k, OptDeclaration, OptMaxMoves)
+			return nil, fmt.Errorf("unknown option %q (known: %s, %s, %s)", k, OptDeclaration, OptHandicap, OptMaxMoves)
 		}
 	}
 	return g, nil
@@ -109,8 +132,12 @@ func (g *Game) Name() string { return Name }
 
 // Options returns every option, defaults included.
 func (g *Game) Options() rules.Options {
-	return rules.Options{OptDeclaration: g.declaration.String(), OptMaxMoves: strconv.Itoa(g.maxMoves)}
+	return rules.Options{OptDeclaration: g.declaration.String(), OptMaxMoves: strconv.Itoa(g.maxMoves), OptHandicap: g.handicap.Name}
 }
+
+// Handicap returns the game's handicap; its Name is "none" in an even
+// game.
+func (g *Game) Handicap() Handicap { return g.handicap }
 
 // Declaration returns the game's declaration rule.
 func (g *Game) Declaration() DeclarationRule { return g.declaration }
@@ -138,12 +165,13 @@ func (g *Game) SideName(c rules.Color) string {
 	return "gote"
 }
 
-// Start returns the even game's initial position.
+// Start returns the game's initial position: the even game's, or its
+// handicap's, where gote (the giver) moves first.
 func (g *Game) Start() rules.Position { return g.StartPosition() }
 
-// StartPosition returns the even game's initial position.
+// StartPosition returns the game's initial position (Start).
 func (g *Game) StartPosition() *Position {
-	b, err := ParseSFEN(StartSFEN)
+	b, err := ParseSFEN(g.handicap.SFEN)
 	if err != nil {
 		panic("shogi: bad start position: " + err.Error())
 	}
@@ -179,21 +207,15 @@ func (g *Game) Position(s string) (*Position, error) {
 	return p, nil
 }
 
-// Handicaps maps the KIF 手合割 names to their start positions (spec 1.5:
-// the handicap giver, White, moves first).
-var Handicaps = map[string]string{
-	"平手":   StartSFEN,
-	"香落ち":  "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-	"右香落ち": "1nsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-	"角落ち":  "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-	"飛車落ち": "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-	"飛香落ち": "lnsgkgsn1/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-	"二枚落ち": "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-	"四枚落ち": "1nsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-	"六枚落ち": "2sgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-	"八枚落ち": "3gkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-	"十枚落ち": "4k4/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-}
+// Handicaps maps the KIF 手合割 names of [HandicapList] to their start
+// positions (spec 1.5: the handicap giver, gote, moves first).
+var Handicaps = func() map[string]string {
+	m := make(map[string]string, len(HandicapList))
+	for _, h := range HandicapList {
+		m[h.KIF] = h.SFEN
+	}
+	return m
+}()
 
 // FromBoard returns the position of b under g's rules.
 func (g *Game) FromBoard(b *Board) *Position { return &Position{b: *b, game: g} }

@@ -82,7 +82,9 @@ type Declaration struct {
 }
 
 // Declare judges a declaration by the side to move under rule (spec
-// 2.10). A declaration whose conditions fail loses for the declarer.
+// 2.10). A declaration whose conditions fail loses for the declarer
+// (reason rules.DeclarationFailed: it is what ended the game; records write it
+// as the declarer's foul, 反則負け).
 func (b *Board) Declare(rule DeclarationRule) (Declaration, error) {
 	c := b.turn
 	d := Declaration{Rule: rule, Declarer: c, InCheck: b.InCheck()}
@@ -105,7 +107,7 @@ func (b *Board) Declare(rule DeclarationRule) (Declaration, error) {
 	case JSA24:
 		switch {
 		case !ok || d.Points < 24:
-			d.Outcome = rules.Loss(c, rules.Impasse)
+			d.Outcome = rules.Loss(c, rules.DeclarationFailed)
 		case d.Points >= 31:
 			d.Outcome = rules.Win(c, rules.Impasse)
 		default:
@@ -119,7 +121,7 @@ func (b *Board) Declare(rule DeclarationRule) (Declaration, error) {
 		if ok && d.Points >= need {
 			d.Outcome = rules.Win(c, rules.Impasse)
 		} else {
-			d.Outcome = rules.Loss(c, rules.Impasse)
+			d.Outcome = rules.Loss(c, rules.DeclarationFailed)
 		}
 	default:
 		return d, fmt.Errorf("declaration rule %s: the game has no declaration rule", rule)

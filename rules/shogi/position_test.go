@@ -31,7 +31,7 @@ func TestMakeUnmakeRestores(t *testing.T) {
 func TestPositionInterface(t *testing.T) {
 	g, err := rules.New("shogi", nil)
 	require.NoError(t, err)
-	assert.Equal(t, rules.Options{"declaration": "none", "maxmoves": "0"}, g.Options())
+	assert.Equal(t, rules.Options{"declaration": "none", "maxmoves": "0", "handicap": "none"}, g.Options())
 	assert.Equal(t, "sente", g.SideName(rules.First))
 	assert.Equal(t, "gote", g.SideName(rules.Second))
 	assert.Equal(t, rules.Traits{IllegalMoveLoses: true, JudgeAtPress: true, NoDrawByAgreement: true, Impasse: true},
@@ -89,7 +89,7 @@ func TestPositionInterface(t *testing.T) {
 	assert.Equal(t, rules.Draw(rules.MoveCountRule), pos.Outcome(append(hist, pos)))
 	d, err := pos.Declare()
 	require.NoError(t, err)
-	assert.Equal(t, rules.Loss(rules.Second, rules.Impasse), d.Outcome, "conditions fail")
+	assert.Equal(t, rules.Loss(rules.Second, rules.DeclarationFailed), d.Outcome, "conditions fail")
 	hc, err := g2.Position("香落ち moves 5a4b")
 	require.NoError(t, err)
 	assert.Equal(t, "lnsg1gsn1/1r3k1b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 2", hc.String())
@@ -170,4 +170,33 @@ func TestSquareNamesThroughTheCore(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "7g", rules.SquareName(g, SquareAt(7, 7)))
 	assert.Equal(t, "9a", rules.SquareName(g, 0))
+}
+
+// Issue 35 §3: handicap games (駒落ち) by the option handicap=<name>, the
+// English names and the KIF 手合割 names alike: the game starts from the
+// handicap's position, the giver (gote) to move, and says its handicap in
+// its options so that a stored game replays under it.
+func TestHandicapOption(t *testing.T) {
+	for _, h := range HandicapList {
+		for _, name := range []string{h.Name, h.KIF} {
+			g, err := rules.New("shogi", rules.Options{"handicap": name})
+			require.NoError(t, err, name)
+			assert.Equal(t, h.SFEN, g.Start().String(), name)
+			assert.Equal(t, h.Name, g.Options()["handicap"], name)
+			if !h.Even() {
+				assert.Equal(t, rules.Second, g.Start().Turn(), "%s: the giver, gote, moves first", name)
+			}
+			again, err := rules.New("shogi", g.Options())
+			require.NoError(t, err)
+			assert.Equal(t, g.Start().String(), again.Start().String())
+		}
+	}
+	g, err := rules.New("shogi", rules.Options{"handicap": "2-piece"})
+	require.NoError(t, err)
+	assert.Equal(t, "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1", g.Start().String())
+	_, next, err := rules.PlayText(g.Start(), "5a4b")
+	require.NoError(t, err, "the giver's first move")
+	assert.Equal(t, rules.First, next.Turn())
+	_, err = rules.New("shogi", rules.Options{"handicap": "queen"})
+	assert.ErrorContains(t, err, `handicap="queen": want none, lance, right-lance, bishop, rook, rook-lance, 2-piece`)
 }

@@ -197,9 +197,9 @@ func TestJishogi(t *testing.T) {
 		inCamp  int
 	}{
 		{"T7a", "9/3GKG3/2+PS1S+P+R1/9/9/9/2+ps1s+p2/1+b1gkg1r1/9 b B2N2L8P2n2l6p 1", [2]int{28, 26},
-			rules.Draw(rules.Impasse), rules.Loss(rules.First, rules.Impasse), rules.Loss(rules.First, rules.Impasse), 7},
+			rules.Draw(rules.Impasse), rules.Loss(rules.First, rules.DeclarationFailed), rules.Loss(rules.First, rules.DeclarationFailed), 7},
 		{"T7b", "9/3GKG3/2+PS1S+P+R1/9/9/9/2+ps1s+p2/1+b1gkg1r1/9 b B2N2L11P2n2l3p 1", [2]int{31, 23},
-			rules.Loss(rules.Second, rules.Impasse), rules.Loss(rules.First, rules.Impasse), rules.Loss(rules.First, rules.Impasse), 7},
+			rules.Loss(rules.Second, rules.Impasse), rules.Loss(rules.First, rules.DeclarationFailed), rules.Loss(rules.First, rules.DeclarationFailed), 7},
 		{"T7c", "9/3GKG3/PP+PS1S+P+RP/9/9/9/2+ps1s+p2/1+b1gkg1r1/9 b B2N2L5P2n2l6p 1", [2]int{28, 26},
 			rules.Draw(rules.Impasse), rules.Draw(rules.Impasse), rules.Win(rules.First, rules.Impasse), 10},
 	}

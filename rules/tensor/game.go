@@ -76,10 +76,11 @@ func (g *Game) Options() rules.Options { return rules.Options{"backrank": g.back
 // Geometry returns the 10x8 board.
 func (g *Game) Geometry() *rules.Geometry { return g.cfg.Geometry() }
 
-// Traits: touch-move applies (D34 keeps the tool monsters out of it); FIDE
+// Traits: touch-move applies, to the opponent's pieces too (FIDE 4.3.2;
+// D34 keeps the tool monsters out of it); FIDE
 // 7.5.5 (an illegal-move loss against an opponent who cannot win is a draw).
 func (*Game) Traits() rules.Traits {
-	return rules.Traits{TouchMove: true, IllegalLossDrawnIfUnwinnable: true,
+	return rules.Traits{TouchMove: true, TouchCaptures: true, IllegalLossDrawnIfUnwinnable: true,
 		ClaimPenalty: rules.FIDEClaimPenalty}
 }
 

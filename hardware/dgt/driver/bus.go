@@ -174,11 +174,19 @@ func (b *Bus) Resync(id string) error { return b.d.Resync(id) }
 func (b *Bus) runLine(ctx context.Context, path string, addrs []uint16) {
 	log := b.log.With("port", path)
 	down := false // the failure is logged once, until the line runs again
+	var held heldPort
 	for {
 		ran := false
 		err := b.serve(ctx, path, addrs, log, &ran)
 		if ctx.Err() != nil {
 			return
+		}
+		if held.news(err) {
+			// Another process holds the line: it is left alone, looked
+			// at again every Scan, and the daemon told once.
+			if b.cfg.Handler != nil {
+				b.cfg.Handler(board.Event{Kind: board.EventError, Port: path, Host: b.cfg.Now(), Err: err})
+			}
 		}
 		if ran || !down {
 			log.Warn("dgt bus line down; opening it again", "err", err, "every", b.cfg.Scan)

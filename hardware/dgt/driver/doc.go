@@ -13,14 +13,20 @@
 //	dgt.EventLever      -> board.EventButton (ButtonClock, pressed, by the side that pressed)
 //	dgt.EventClock      -> board.EventHeartbeat
 //	dgt.EventLinkLost   -> board.EventHealth Disconnected
-//	dgt.EventError      -> a log line
+//	dgt.EventError      -> a log line, and for a bus board whose game could not be read
+//	                       from its log (dgt.ErrNotResumed) board.EventError marked
+//	                       board.ErrAttention, which the daemon raises as an alert
 //
 // and back:
 //
 //	board.Clock     -> the clock set and run for the side to move ([dgt.Conn.SetClock]),
 //	                   or stopped at its times when neither runs ([dgt.Conn.StopClock]:
 //	                   the game ended, the arbiter paused it, the board is being put right)
-//	board.Alert     -> text on a DGT 3000 ([dgt.Conn.ShowText]; a cleared alert ends the text)
+//	board.Alert     -> text on a DGT 3000 ([dgt.Conn.ShowText]): eight characters a frame,
+//	                   the alert's kind in DGT-style words ("illegal" "move", "restore"
+//	                   "position"), a result as "1-0 mate", any other text scrolled word by
+//	                   word, never cut; brief ones give the display back to the times after
+//	                   a round; a cleared alert ends the text
 //	board.AckMove, Lights, others -> nothing (a DGT board has no lights)
 //
 // With Config.Raw set, every board's raw log (each chunk read, each command

@@ -181,13 +181,9 @@ func (d *Driver) Show(id string, m board.Message) error {
 		}
 	case *board.Alert:
 		if m.Level == board.AlertClear {
-			l.conn.Do(func(s *dgt.Session, now time.Duration) { err = s.ClockCommand(dgt.EndText(), now) })
+			l.conn.EndText()
 		} else {
-			var beep byte
-			if m.Beep {
-				beep = 4
-			}
-			err = l.conn.ShowText(m.Text, beep)
+			err = l.conn.ShowText(clockText(m))
 		}
 		if err != nil {
 			return fmt.Errorf("dgt board %s: text: %w", id, err)
@@ -226,6 +222,13 @@ type link struct {
 	lost     bool
 	lastSide rules.Color
 	pressed  bool // lastSide is known
+	// lever: the side the rocker lever is down on, the last press seen
+	// on this link (leverKnown), for the turn the clock shows; forgotten
+	// when the link is lost, as the lever may move unseen.
+	lever      rules.Color
+	leverKnown bool
+	clock      *board.ClockReading // the last reading
+	held       heldPort
 
 	// The events wait here for the handler: the session emits them with
 	// its Conn locked, and the handler may wait for a table that is
@@ -254,7 +257,19 @@ func (d *Driver) newLink(path string) *link {
 
 func (l *link) run(ctx context.Context) {
 	go l.deliver(ctx)
-	_ = dgt.Watch(ctx, l.conn, func() (io.ReadWriteCloser, error) { return l.d.cfg.Open(l.path) }, l.d.cfg.Scan)
+	_ = dgt.Watch(ctx, l.conn, l.open, l.d.cfg.Scan)
+}
+
+// open opens the link's port. A port another process holds is left alone
+// (looked at again every Scan) and reported once per holder.
+func (l *link) open() (io.ReadWriteCloser, error) {
+	rw, err := l.d.cfg.Open(l.path)
+	if l.held.news(err) {
+		l.mu.Lock()
+		l.emit(board.Event{Kind: board.EventError, Host: l.d.cfg.Now(), Err: err})
+		l.mu.Unlock()
+	}
+	return rw, err
 }
 
 // emit queues e for the handler.
@@ -298,6 +313,23 @@ func top(p rules.Piece) board.Ident {
 		return board.Ident{}
 	}
 	return board.Sensor{Caps: Caps}.Identify(p)
+}
+
+// turn returns the side a DGT clock shows to move: its lever is a rocker,
+// so the side that did not press last; before a press seen on this link,
+// the side whose clock runs.
+func (l *link) turn(c dgt.ClockTimes) (board.Side, bool) {
+	if l.leverKnown {
+		return board.SideOf(l.lever.Other()), true
+	}
+	if !c.Running || c.LeftTurn == c.RightTurn {
+		return board.SideNone, false
+	}
+	side := rules.White
+	if c.LeftTurn == l.d.cfg.Session.WhiteRight {
+		side = rules.Black
+	}
+	return board.SideOf(side), true
 }
 
 // snapshot returns e as a snapshot of the settled board, in sensor order
@@ -378,7 +410,16 @@ func (l *link) take(e dgt.Event) {
 			}
 		}
 		l.lastSide, l.pressed = side, true
+		l.lever, l.leverKnown = side, true
 		ev.Kind, ev.Button, ev.Pressed, ev.Side = board.EventButton, board.ButtonClock, true, board.Side(side)
+		if l.id != "" && l.clock != nil {
+			// The press turned the clock: the reading, with its turn.
+			l.emit(ev)
+			c := *l.clock
+			c.Turn, c.TurnKnown = board.SideOf(side.Other()), true
+			l.clock = &c
+			ev = board.Event{Kind: board.EventClock, Host: e.At, Clock: &c}
+		}
 	case dgt.EventClock:
 		if e.Clock.NoClock {
 			ev.Kind = board.EventHeartbeat // the board answers; no clock to read
@@ -390,12 +431,19 @@ func (l *link) take(e dgt.Event) {
 		}
 		ev.Kind = board.EventClock
 		ev.Clock = &board.ClockReading{First: e.White, Second: e.Black, Running: e.Clock.Running, FirstFlag: first, SecondFlag: second}
+		ev.Clock.Turn, ev.Clock.TurnKnown = l.turn(e.Clock)
+		l.clock = ev.Clock
 	case dgt.EventLinkLost:
 		l.lost, l.have = true, false
+		l.leverKnown = false
 		ev.Kind, ev.Health = board.EventHealth, board.Disconnected
 	case dgt.EventError:
 		l.d.log.Warn("dgt board", "board", l.id, "port", l.path, "err", e.Err)
-		return
+		if !errors.Is(e.Err, dgt.ErrNotResumed) {
+			return
+		}
+		// Moves the board's log could not give: the arbiter's to see to.
+		ev.Kind, ev.Err = board.EventError, fmt.Errorf("%w: %w", board.ErrAttention, e.Err)
 	case dgt.EventLog:
 		if l.id != "" {
 			l.history(e)

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -75,11 +76,32 @@ func TestTranslation(t *testing.T) {
 		{"clock readings prove the link; errors are logged only",
 			[]dgt.Event{ident, {Kind: dgt.EventClock, Clock: dgt.ClockTimes{NoClock: true}}, {Kind: dgt.EventError, Err: errors.New("bad")}},
 			[]got{{Kind: board.EventHello}, {Kind: board.EventHeartbeat}}},
+		{"the turn the clock shows: whose clock runs, then the rocker lever's",
+			[]dgt.Event{ident,
+				{Kind: dgt.EventClock, White: 5 * time.Minute, Black: 4 * time.Minute, Clock: dgt.ClockTimes{Left: 5 * time.Minute, Right: 4 * time.Minute, Running: true, LeftTurn: true}},
+				{Kind: dgt.EventLever, Side: rules.White, SideKnown: true},
+				{Kind: dgt.EventClock, White: 5 * time.Minute, Black: 4 * time.Minute, Clock: dgt.ClockTimes{Left: 5 * time.Minute, Right: 4 * time.Minute, Running: true, LeftTurn: true}},
+				{Kind: dgt.EventLinkLost},
+				{Kind: dgt.EventClock, White: 5 * time.Minute, Black: 4 * time.Minute, Clock: dgt.ClockTimes{Left: 5 * time.Minute, Right: 4 * time.Minute, Running: true, LeftTurn: true}},
+			},
+			[]got{{Kind: board.EventHello},
+				{Kind: board.EventClock, Clock: &board.ClockReading{First: 5 * time.Minute, Second: 4 * time.Minute, Running: true, Turn: board.SideFirst, TurnKnown: true}},
+				{Kind: board.EventButton, Side: board.SideFirst},
+				{Kind: board.EventClock, Clock: &board.ClockReading{First: 5 * time.Minute, Second: 4 * time.Minute, Running: true, Turn: board.SideSecond, TurnKnown: true}},
+				// White pressed: the lever's White side is down, whichever
+				// clock the host has run since.
+				{Kind: board.EventClock, Clock: &board.ClockReading{First: 5 * time.Minute, Second: 4 * time.Minute, Running: true, Turn: board.SideSecond, TurnKnown: true}},
+				{Kind: board.EventHealth, Health: board.Disconnected},
+				{Kind: board.EventClock, Clock: &board.ClockReading{First: 5 * time.Minute, Second: 4 * time.Minute, Running: true, Turn: board.SideFirst, TurnKnown: true}},
+			}},
+		{"a bus board whose game its log could not give is the arbiter's",
+			[]dgt.Event{ident, {Kind: dgt.EventError, Err: fmt.Errorf("%w (board 12345, 3 tries)", dgt.ErrNotResumed)}},
+			[]got{{Kind: board.EventHello}, {Kind: board.EventError}}},
 		{"clock readings with White at the left display",
 			[]dgt.Event{ident, {Kind: dgt.EventClock, White: 5 * time.Minute, Black: 4 * time.Minute,
 				Clock: dgt.ClockTimes{Left: 5 * time.Minute, Right: 4 * time.Minute, Running: true, LeftFlag: true}}},
 			[]got{{Kind: board.EventHello}, {Kind: board.EventClock,
-				Clock: &board.ClockReading{First: 5 * time.Minute, Second: 4 * time.Minute, Running: true, FirstFlag: true}}}},
+				Clock: &board.ClockReading{First: 5 * time.Minute, Second: 4 * time.Minute, Running: true, FirstFlag: true, Turn: board.SideNone}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := New(Config{Paths: []string{"/dev/null"}, Now: func() time.Duration { return 2 * time.Second }})
@@ -92,6 +114,10 @@ func TestTranslation(t *testing.T) {
 			for _, e := range l.queue {
 				assert.Equal(t, "DGT-12345", e.Board)
 				assert.Equal(t, "/dev/null", e.Port)
+				if e.Kind == board.EventError {
+					assert.ErrorIs(t, e.Err, board.ErrAttention)
+					assert.ErrorIs(t, e.Err, dgt.ErrNotResumed)
+				}
 				out = append(out, brief(e))
 			}
 			assert.Equal(t, tc.want, out)

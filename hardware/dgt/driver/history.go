@@ -19,7 +19,7 @@ func (d *Driver) Recall(id string) error {
 	if err != nil {
 		return err
 	}
-	l.conn.Do(func(s *dgt.Session, _ time.Duration) { s.RequestLog() })
+	l.conn.Do(func(s *dgt.Session, now time.Duration) { s.RequestLog(now) })
 	return nil
 }
 
@@ -28,6 +28,11 @@ func (d *Driver) Recall(id string) error {
 // with the board as it stood then, and the board as it stands now.
 func (l *link) history(e dgt.Event) {
 	ev := board.Event{Kind: board.EventHistory, Host: e.At}
+	if e.Err != nil {
+		ev.Err = fmt.Errorf("dgt board %s: %w", l.id, e.Err)
+		l.emit(ev)
+		return
+	}
 	rec, err := dgt.Recover(e.Log)
 	if err != nil {
 		ev.Err = fmt.Errorf("dgt board %s: its log: %w", l.id, err)

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -67,7 +68,8 @@ func TestRawLogReplaysTheLiveEvents(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { line.Close() })
 
-	session := dgt.Config{Settle: 25 * time.Millisecond, Poll: 150 * time.Millisecond, Reply: 300 * time.Millisecond, AckTimeout: 200 * time.Millisecond}
+	session := dgt.Config{Settle: 25 * time.Millisecond, Poll: 150 * time.Millisecond, Reply: 300 * time.Millisecond, AckTimeout: 200 * time.Millisecond,
+		TextStep: 100 * time.Millisecond}
 	rec := &live{chunks: map[string][]board.Record{}}
 	epoch := time.Now()
 	d, err := New(Config{Paths: []string{link}, Scan: 20 * time.Millisecond, Session: session,
@@ -120,10 +122,13 @@ func TestRawLogReplaysTheLiveEvents(t *testing.T) {
 		}
 	}
 	// The game ends: the result, and the clock stopped.
-	send(&board.Alert{Level: board.AlertInfo, Text: "1-0 resign"})
+	send(&board.Alert{Level: board.AlertInfo, Kind: "result", Text: "1-0 resignation"})
 	send(&board.Clock{First: 200_000, Second: 100_000, Running: board.SideNone})
 	clockShows(false, "the game is over")
-	require.Eventually(t, func() bool { return emu.Text() == "1-0 resi" }, 3*time.Second, 10*time.Millisecond, "the clock shows %q", emu.Text())
+	// The result scrolls, and keeps its headline.
+	require.Eventually(t, func() bool {
+		return slices.Equal(emu.Texts(), []string{"1-0     ", "resign  ", "1-0     ", "resign  ", "1-0     ", "resign  ", "1-0     "})
+	}, 5*time.Second, 10*time.Millisecond, "the clock shows %q", emu.Texts())
 	c := emu.Clock()
 	assert.Equal(t, [2]time.Duration{200 * time.Second, 100 * time.Second}, [2]time.Duration{c.Left, c.Right})
 	// Quiet: nothing more to deliver.

@@ -26,7 +26,28 @@ type Faults struct {
 	// command is not answered.
 	BusCorrupt float64
 	BusSilent  float64
+	// NoFromStart: DGT_BUS_SEND_FROM_START is never answered (the board's
+	// game from its start tag cannot be read).
+	NoFromStart bool
 }
+
+// FromStartForm is how a board answers DGT_BUS_SEND_FROM_START; DGT's
+// notes do not say whether the start tag, and the pieces the board logs
+// when it writes it, are part of the answer.
+type FromStartForm uint8
+
+// The forms of the answer from the start tag, up to the changes already
+// sent.
+const (
+	// FromStartTag: the tag, the pieces on the board then, the changes
+	// since (as the public board-side implementation sends it).
+	FromStartTag FromStartForm = iota
+	// FromStartNoTag: the pieces on the board then and the changes
+	// since, without the tag.
+	FromStartNoTag
+	// FromStartChanges: the changes since the tag only.
+	FromStartChanges
+)
 
 // Config describes a board.
 type Config struct {
@@ -37,8 +58,10 @@ type Config struct {
 	// Rotated: the board lies with Black at the connector side; squares
 	// placed with [Board.PlaceSquare] land on the rotated fields.
 	Rotated bool
-	Faults  Faults
-	Seed    uint64
+	// FromStart is how the board answers DGT_BUS_SEND_FROM_START.
+	FromStart FromStartForm
+	Faults    Faults
+	Seed      uint64
 	// Now is the board's clock (default: time since the board was made).
 	Now func() time.Duration
 	// PingSpread is the window over which the board answers a ping to
@@ -47,6 +70,12 @@ type Config struct {
 	// AckDelay is how long the clock takes to acknowledge a command
 	// (default 20 ms; real clocks take one or two seconds).
 	AckDelay time.Duration
+	// Baud is the line's speed: each byte the board sends takes ten bits
+	// on the wire, and its bytes leave in order (default 0: at once).
+	// While the board sends its EEPROM log (about 9 s for a full one at
+	// DGT's 9600 baud) its firmware hears nothing the host sends. It
+	// needs Now to be real time.
+	Baud int
 }
 
 type mode uint8
@@ -79,14 +108,24 @@ type Board struct {
 	sentUpTo   int    // bus: log bytes already sent as changes
 	lastChange []byte // bus: the last changes packet, for a repeat
 	startTag   int    // bus: log offset of the last start tag, -1 if none
+	tagPieces  int    // bus: bytes of the pieces logged with the start tag
 	ignorePing bool   // bus: ignore the next ping to every board
 	beginState int    // 0 none, 1 start position tagged
+
+	// The wire at Config.Baud: bytes waiting to leave, each chunk with
+	// the instant its last bit is sent, and until when the log is being
+	// sent.
+	txQ      []txChunk
+	txFree   time.Duration
+	txOn     bool
+	logUntil time.Duration
 
 	clk      clock
 	history  []clockSnap
 	lastSent *dgt.ClockTimes
 	dropAcks int
 	text     string
+	texts    []string // every text shown, in order
 
 	// Stats counts what the board sent and lost; read it with Counters
 	// while the board runs.
@@ -140,23 +179,80 @@ func NewBoard(cfg Config) *Board {
 // Addr returns the board's bus address.
 func (b *Board) Addr() uint16 { return b.cfg.Addr }
 
-// SetOutput sets where the board's bytes go (nil: nowhere, unplugged).
+// SetOutput sets where the board's bytes go (nil: nowhere, unplugged;
+// the bytes still on the wire are lost).
 func (b *Board) SetOutput(out func([]byte)) {
 	b.mu.Lock()
 	b.out = out
+	if out == nil {
+		b.txQ, b.logUntil = nil, 0
+	}
 	b.mu.Unlock()
 }
 
+// txChunk is bytes on the wire, and the instant their last bit is sent.
+type txChunk struct {
+	due time.Duration
+	p   []byte
+}
+
+// txUnit is how many bytes leave the wire at a time at Config.Baud.
+const txUnit = 32
+
 func (b *Board) write(p []byte) {
-	if b.out != nil {
+	if b.out == nil {
+		return
+	}
+	if b.cfg.Baud <= 0 {
 		b.out(p)
+		return
+	}
+	b.txFree = max(b.txFree, b.cfg.Now())
+	for len(p) > 0 {
+		n := min(len(p), txUnit)
+		b.txFree += time.Duration(n) * 10 * time.Second / time.Duration(b.cfg.Baud)
+		b.txQ = append(b.txQ, txChunk{due: b.txFree, p: append([]byte(nil), p[:n]...)})
+		p = p[n:]
+	}
+	if !b.txOn {
+		b.txOn = true
+		go b.transmit()
 	}
 }
+
+// transmit sends the bytes on the wire as their time comes, in order.
+func (b *Board) transmit() {
+	for {
+		b.mu.Lock()
+		if len(b.txQ) == 0 {
+			b.txOn = false
+			b.mu.Unlock()
+			return
+		}
+		c := b.txQ[0]
+		b.txQ = b.txQ[1:]
+		wait := c.due - b.cfg.Now()
+		b.mu.Unlock()
+		if wait > 0 {
+			time.Sleep(wait)
+		}
+		b.mu.Lock()
+		if b.out != nil {
+			b.out(c.p)
+		}
+		b.mu.Unlock()
+	}
+}
+
+// busy reports whether the firmware is sending its log, when it hears
+// nothing the host sends.
+func (b *Board) busy() bool { return b.cfg.Baud > 0 && b.cfg.Now() < b.logUntil }
 
 // powerUp restarts the firmware: idle, bus mode (the power-up default),
 // and the power-up tags in the log.
 func (b *Board) powerUp() {
 	b.mode, b.bus, b.in, b.held = modeIdle, true, nil, nil
+	b.txQ, b.logUntil = nil, 0
 	b.appendLog(dgt.EENop, dgt.EENop, dgt.EENop, dgt.EEPowerUp)
 	for f, p := range b.fields {
 		if p != dgt.Empty {
@@ -204,11 +300,20 @@ func (b *Board) Clock() dgt.ClockTimes {
 	return b.clk.reading(b.cfg.Now())
 }
 
-// Text returns the last text a DGT 3000 was asked to show.
+// Text returns the text a DGT 3000 shows now ("" when it shows the
+// times).
 func (b *Board) Text() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.text
+}
+
+// Texts returns every text the DGT 3000 was asked to show, in order, ""
+// where it went back to the times.
+func (b *Board) Texts() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.texts...)
 }
 
 // field returns the DGT field of a chess square on this board.
@@ -315,6 +420,31 @@ func (b *Board) flushHeld() {
 		b.held = nil
 		b.write(h)
 	}
+}
+
+// FillLog fills the board's EEPROM with earlier games, before what it
+// holds now, as a board in use for a while has it: its log is then full
+// (dgt.LogSize bytes) and takes its longest to send.
+func (b *Board) FillLog() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var old []byte
+	for i := 0; len(old)+len(b.log) < dgt.LogSize; i++ {
+		// A knight of an earlier game going back and forth, a press now
+		// and then.
+		f := byte(57 + 5*(i%2))
+		old = dgt.AppendLogTag(old, dgt.LogTag{Kind: dgt.TagField, Field: f, Piece: dgt.Empty})
+		old = dgt.AppendLogTag(old, dgt.LogTag{Kind: dgt.TagField, Field: f ^ 0x10, Piece: dgt.WKnight})
+		if i%4 == 3 {
+			old = dgt.AppendLogTag(old, dgt.LogTag{Kind: dgt.TagTime, Left: i%8 == 3, Time: time.Duration(i%60) * time.Second})
+		}
+	}
+	b.log = append(old, b.log...)
+	b.sentUpTo += len(old)
+	if b.startTag >= 0 {
+		b.startTag += len(old)
+	}
+	b.appendLog() // trimmed to the EEPROM's size
 }
 
 func (b *Board) appendLog(p ...byte) {

@@ -235,3 +235,24 @@ func TestBoardSetUpIsLogged(t *testing.T) {
 		})
 	}
 }
+
+// The clock's lever is a rocker: a player whose side is down already
+// (who pressed last) cannot press again; nothing moves, nothing is
+// logged. The opponent's press moves it.
+func TestPressIsARocker(t *testing.T) {
+	now := time.Duration(0)
+	b, _ := newWired(Config{Now: func() time.Duration { return now }})
+	b.ConnectClock(5*time.Minute, 5*time.Minute)
+	b.Press(true)
+	first := b.Clock()
+	logged := len(b.log)
+	now += 3 * time.Second
+	b.Press(true) // the same side again
+	second := b.Clock()
+	assert.Equal(t, first.Lever, second.Lever, "the lever did not move")
+	assert.True(t, second.RightTurn, "the right side still runs")
+	assert.Equal(t, logged, len(b.log), "nothing logged")
+	b.Press(false)
+	assert.NotEqual(t, first.Lever, b.Clock().Lever, "the opponent's press moves it")
+	assert.Greater(t, len(b.log), logged)
+}

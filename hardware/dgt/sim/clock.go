@@ -13,7 +13,10 @@ type clock struct {
 	runLeft     bool // left counts down when running
 	running     bool
 	lever       bool // the tumbler bit
-	connected   bool
+	// down is the side the rocker lever is down on: 0 not yet pressed,
+	// -1 left, +1 right. A side whose lever is down cannot press again.
+	down      int8
+	connected bool
 }
 
 type clockSnap struct {
@@ -59,10 +62,20 @@ func (b *Board) ConnectClock(left, right time.Duration) {
 
 // Press presses the clock lever on the given side: that side's clock
 // stops and the other one runs. The tumbler bit flips whatever its
-// polarity, and the halted side's time goes into the log.
+// polarity, and the halted side's time goes into the log. The lever is a
+// rocker: pressed on the side it is already down on (a second press of
+// the same player), nothing moves, and nothing happens.
 func (b *Board) Press(left bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	side := int8(1)
+	if left {
+		side = -1
+	}
+	if b.clk.down == side {
+		return
+	}
+	b.clk.down = side
 	now := b.cfg.Now()
 	l, r := b.clk.now(now)
 	b.clk.left, b.clk.right, b.clk.since = l, r, now
@@ -140,9 +153,11 @@ func (b *Board) clockCommand(p []byte) {
 	case dgt.ClockASCII:
 		if len(payload) == 9 {
 			b.text = string(payload[:8])
+			b.texts = append(b.texts, b.text)
 		}
 	case dgt.ClockEnd:
 		b.text = ""
+		b.texts = append(b.texts, "")
 	case dgt.ClockVersion:
 		ack.Ack[2] = 0x21
 	}

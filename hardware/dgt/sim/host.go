@@ -11,7 +11,7 @@ import (
 func (b *Board) HandleHost(p []byte) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.off {
+	if b.off || b.busy() {
 		return
 	}
 	b.in = append(b.in, p...)
@@ -103,6 +103,7 @@ func (b *Board) singleCommand(c byte) {
 	case dgt.CmdSendLog:
 		data := append(append([]byte(nil), b.log...), dgt.EEEOF)
 		b.write(dgt.AppendMessage(nil, dgt.MsgLog, data))
+		b.logUntil = b.txFree // the firmware is busy until its log is sent
 		b.appendLog(dgt.EEDownloaded)
 	case dgt.CmdToBusMode:
 		b.bus = true
@@ -153,12 +154,24 @@ func (b *Board) busCommand(cmd byte, addr uint16) {
 				b.logField(f, p)
 			}
 		}
+		b.tagPieces = len(b.log) - b.startTag - 1
 		b.sentUpTo = len(b.log)
 		b.busReply(dgt.MsgBusStartWritten, nil)
 	case dgt.BusSendFromStart:
+		if b.cfg.Faults.NoFromStart {
+			b.Stats.BusSilenced++
+			return
+		}
 		var data []byte
 		if b.startTag >= 0 {
-			data = append(data, b.log[b.startTag:b.sentUpTo]...)
+			from := b.startTag
+			switch b.cfg.FromStart {
+			case FromStartNoTag:
+				from++
+			case FromStartChanges:
+				from += 1 + b.tagPieces
+			}
+			data = append(data, b.log[min(from, b.sentUpTo):b.sentUpTo]...)
 		}
 		b.busReply(dgt.MsgBusFromStart, data)
 	case dgt.BusIgnoreNextPing:

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"arbiter/board"
 	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
 )
@@ -46,6 +47,15 @@ type Config struct {
 	Heartbeat time.Duration
 	Seed      uint64
 	Faults    Faults
+	// Zones are the trays the board senses and announces, in its own
+	// order: nil for every zone of the geometry, an empty list for none
+	// (a Kvaa board without trays), or some of them (PROTOCOL
+	// hello-kvaa: the reserve trays only). The pieces lie in every zone
+	// of the geometry all the same; only the board's trays are reported.
+	Zones []sensorboard.ZoneInfo
+	// Buttons are the buttons the board has; nil for every kind for
+	// each side and a shared arbiter button (simButtons).
+	Buttons []sensorboard.ButtonInfo
 }
 
 // Buttons every simulated board has.
@@ -83,7 +93,8 @@ type Board struct {
 	bootAt  time.Duration
 	lastTx  time.Duration
 	stacks  [][]rules.Piece
-	zones   [][]rules.Piece
+	zones   [][]rules.Piece // by the geometry's zone
+	trays   []int           // the geometry's zone of each of the board's trays
 	presses map[sensorboard.ButtonInfo]uint8
 	host    hostState
 	wire    []byte
@@ -135,7 +146,21 @@ func NewBoard(cfg Config, clock Clock) (*Board, error) {
 	if cfg.Heartbeat <= 0 {
 		cfg.Heartbeat = 500 * time.Millisecond
 	}
+	if cfg.Zones == nil {
+		for _, z := range cfg.Geometry.Zones() {
+			cfg.Zones = append(cfg.Zones, sensorboard.ZoneInfo{Kind: z.Kind, Owner: z.Owner})
+		}
+	}
+	if cfg.Buttons == nil {
+		cfg.Buttons = simButtons
+	}
+	h := board.Info{ID: cfg.ID, Zones: cfg.Zones}
+	trays, err := h.ZoneMap(cfg.Geometry)
+	if err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
+	}
 	b := &Board{
+		trays:  trays,
 		cfg:    cfg,
 		clock:  clock,
 		sensor: sensorboard.Sensor{Caps: cfg.Caps, MaxHeight: cfg.MaxHeight},
@@ -300,12 +325,18 @@ func (b *Board) Turn(sq rules.Square, f rules.Face) error {
 	return nil
 }
 
+// zoneMsg reports a change of the geometry's zone z, if it is one of the
+// board's trays.
 func (b *Board) zoneMsg(z int, action sensorboard.ZoneAction, p rules.Piece) {
 	caps := b.cfg.Caps
 	if !caps.Has(sensorboard.CapZoneCount) && !caps.Has(sensorboard.CapZoneIdentity) {
 		return
 	}
-	m := &sensorboard.ZoneMsg{Zone: uint8(z), Action: sensorboard.ZoneCount}
+	tray := slices.Index(b.trays, z)
+	if tray < 0 {
+		return // a zone the board does not sense
+	}
+	m := &sensorboard.ZoneMsg{Zone: uint8(tray), Action: sensorboard.ZoneCount}
 	n := len(b.zones[z])
 	if n > sensorboard.MaxHeight {
 		n, m.Saturated = sensorboard.MaxHeight, true
@@ -373,10 +404,8 @@ func (b *Board) helloLocked() *sensorboard.Hello {
 		Boot: b.boot, Caps: b.cfg.Caps, MaxHeight: uint8(b.cfg.MaxHeight),
 		Heartbeat: uint16(b.cfg.Heartbeat / time.Millisecond),
 		Width:     uint8(g.Width()), Height: uint8(g.Height()), Cells: uint16(g.Len()),
-		Buttons: simButtons, ID: b.cfg.ID, Firmware: b.cfg.Firmware, Graph: b.cfg.Graph,
-	}
-	for _, z := range g.Zones() {
-		h.Zones = append(h.Zones, sensorboard.ZoneInfo{Kind: z.Kind, Owner: z.Owner})
+		Buttons: b.cfg.Buttons, ID: b.cfg.ID, Firmware: b.cfg.Firmware, Graph: b.cfg.Graph,
+		Zones: b.cfg.Zones,
 	}
 	return h
 }
@@ -462,8 +491,9 @@ func (b *Board) dumpLocked(token uint16) {
 			Squares: all[first:min(first+sensorboard.MaxDumpSquares, len(all))]})
 	}
 	caps := b.cfg.Caps
-	for z, ps := range b.zones {
-		m := &sensorboard.DumpZoneMsg{Token: token, Zone: uint8(z)}
+	for tray, z := range b.trays {
+		ps := b.zones[z]
+		m := &sensorboard.DumpZoneMsg{Token: token, Zone: uint8(tray)}
 		if caps.Has(sensorboard.CapZoneCount) || caps.Has(sensorboard.CapZoneIdentity) {
 			c := len(ps)
 			if c > sensorboard.MaxHeight {
@@ -479,8 +509,8 @@ func (b *Board) dumpLocked(token uint16) {
 		}
 		b.sendLocked(m)
 	}
-	end := &sensorboard.DumpEndMsg{Token: token, Squares: uint16(len(all)), Zones: uint8(len(b.zones))}
-	for _, k := range simButtons {
+	end := &sensorboard.DumpEndMsg{Token: token, Squares: uint16(len(all)), Zones: uint8(len(b.trays))}
+	for _, k := range b.cfg.Buttons {
 		end.Buttons = append(end.Buttons, sensorboard.ButtonState{Button: k.Kind, Side: k.Side, Count: b.presses[k]})
 	}
 	b.sendLocked(end)

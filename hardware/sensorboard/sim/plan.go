@@ -80,6 +80,11 @@ type Human struct {
 	// Retouch lifts the moved piece after the clock press and puts it
 	// back (shogi.md 3.4.4: evidence of 待った). Zero in DefaultHuman.
 	Retouch float64
+	// Ordered makes a move of several pieces in its rules' order
+	// (rules.Legged): a Kvaa placement that comes before the step is
+	// made first, as kvaa.md 7.2 writes it; otherwise the moving piece
+	// goes first.
+	Ordered float64
 }
 
 // Scaled returns the person sped up by factor f: every delay divided by
@@ -99,7 +104,7 @@ var DefaultHuman = Human{
 	Glide: [2]time.Duration{30 * time.Millisecond, 90 * time.Millisecond},
 	Press: [2]time.Duration{200 * time.Millisecond, 900 * time.Millisecond},
 
-	TouchBack: 0.1, Adjust: 0.05, Slide: 0.2, OneByOne: 0.3, TurnAfter: 0.5,
+	TouchBack: 0.1, Adjust: 0.05, Slide: 0.2, OneByOne: 0.3, TurnAfter: 0.5, Ordered: 0.5,
 }
 
 func span(rng *rand.Rand, r [2]time.Duration) time.Duration {
@@ -172,6 +177,14 @@ func PlanMove(g *rules.Geometry, before, after rules.View, m rules.Move, mover r
 			p.emit(Step{Op: OpPlace, Square: from, Pieces: group})
 		}
 	}
+	// A placement that the rules put before the move, made first.
+	var first *loc
+	if lm, ok := m.(rules.Legged); ok && p.chance(h.Ordered) {
+		if legs := lm.Legs(); len(legs) > 1 && legs[0].From == rules.NoSquare && g.Valid(legs[0].To) {
+			first = &loc{i: int(legs[0].To)}
+			p.fill(*first, from)
+		}
+	}
 	// Captures in either order: the victim first, or the mover first.
 	orphansFirst := p.chance(0.5)
 	if g.Valid(to) && p.chance(0.5) {
@@ -185,7 +198,9 @@ func PlanMove(g *rules.Geometry, before, after rules.View, m rules.Move, mover r
 	}
 	dests, late := p.stands(p.destinations(to))
 	for _, d := range dests {
-		p.fill(d, from)
+		if first == nil || d != *first {
+			p.fill(d, from)
+		}
 	}
 	p.liftAll()
 	p.t += span(rng, h.Press) - span(rng, h.Hand)
@@ -283,6 +298,20 @@ func (p *planner) diff(before, after rules.View) error {
 // first, then the same piece turned over, then the same kind of piece
 // changing sides (a shogi capture). Ties prefer the move's own from/to.
 func (p *planner) match(m rules.Move) {
+	if lm, ok := m.(rules.Legged); ok {
+		// Pieces alike (Kvaa counters): each path's piece is the one
+		// that leaves its origin.
+		for _, l := range lm.Legs() {
+			if l.From == rules.NoSquare || l.To == rules.NoSquare {
+				continue
+			}
+			ai := slices.IndexFunc(p.add, func(a addition) bool { return a.src < 0 && a.at == loc{i: int(l.To)} })
+			ri := slices.IndexFunc(p.rem, func(r removal) bool { return !r.taken && r.at == loc{i: int(l.From)} })
+			if ai >= 0 && ri >= 0 && p.add[ai].p == p.rem[ri].p {
+				p.add[ai].src, p.rem[ri].taken = ri, true
+			}
+		}
+	}
 	from, to := loc{i: int(m.From())}, loc{i: int(m.To())}
 	levels := []func(a, b rules.Piece) bool{
 		func(a, b rules.Piece) bool { return a == b },

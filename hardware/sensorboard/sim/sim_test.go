@@ -12,6 +12,7 @@ import (
 
 	sb "arbiter/hardware/sensorboard"
 	"arbiter/rules"
+	_ "arbiter/rules/kvaa"
 )
 
 type move struct{ from, to rules.Square }
@@ -407,17 +408,22 @@ func TestRunnerAnswers(t *testing.T) {
 	assert.Equal(t, sb.ButtonClock, buttons[1].Button)
 }
 
+// hostOf returns a function that sends b a host frame.
+func hostOf(t *testing.T, b *Board) func(sb.Message) {
+	var enc sb.Encoder
+	return func(m sb.Message) {
+		_, f, err := sb.NewDecoder().Decode(enc.Append(nil, m, 1))
+		require.NoError(t, err)
+		b.HandleHost(f)
+	}
+}
+
 // TestBoardHasArbitrationButtons: a simulated board advertises the offer,
 // resign and claim buttons of each side (PROTOCOL 5.4) and presses them,
 // and its dump counts their presses.
 func TestBoardHasArbitrationButtons(t *testing.T) {
 	b, s := newTestBoard(t, sb.CapHeight, 0)
-	var enc sb.Encoder
-	host := func(m sb.Message) {
-		_, f, err := sb.NewDecoder().Decode(enc.Append(nil, m, 1))
-		require.NoError(t, err)
-		b.HandleHost(f)
-	}
+	host := hostOf(t, b)
 	host(&sb.HelloReqMsg{Major: 1})
 	var hello sb.Hello
 	require.NoError(t, hello.UnmarshalPayload(s.frames[len(s.frames)-1].Payload))
@@ -453,4 +459,112 @@ func TestBootDrawnAtRandom(t *testing.T) {
 		boots[b.helloLocked().Boot] = true
 	}
 	assert.Len(t, boots, 4, "each power-up draws its own boot value")
+}
+
+// A board with some of the game's zones only (PROTOCOL hello-kvaa: the
+// reserve trays) announces those, reports their changes under its own
+// numbering and dumps them alone; the pieces in the other zones are
+// there all the same. A board with an empty list has no trays.
+func TestBoardTrays(t *testing.T) {
+	geoK := rules.NewRect(5, 5, rules.Zone{Name: "r1", Kind: rules.Reserve, Owner: rules.First},
+		rules.Zone{Name: "r2", Kind: rules.Reserve, Owner: rules.Second},
+		rules.Zone{Name: "c1", Kind: rules.Captured, Owner: rules.First},
+		rules.Zone{Name: "c2", Kind: rules.Captured, Owner: rules.Second})
+	c := rules.Piece{Color: rules.Second, Kind: 'C'}
+	trays := []sb.ZoneInfo{{Kind: rules.Reserve, Owner: rules.Second}, {Kind: rules.Captured, Owner: rules.Second}}
+	b, err := NewBoard(Config{ID: "K", Geometry: geoK, Caps: sb.CapZoneCount, Zones: trays,
+		Buttons: []sb.ButtonInfo{{Kind: sb.ButtonClock, Side: sb.SideFirst}}}, &Virtual{})
+	require.NoError(t, err)
+	s := &sink{dec: sb.NewDecoder()}
+	b.SetOutput(s.write)
+	host := hostOf(t, b)
+	host(&sb.HelloReqMsg{Major: 1})
+	var hello sb.Hello
+	require.NoError(t, hello.UnmarshalPayload(s.frames[0].Payload))
+	assert.Equal(t, trays, hello.Zones)
+	assert.Equal(t, []sb.ButtonInfo{{Kind: sb.ButtonClock, Side: sb.SideFirst}}, hello.Buttons)
+
+	b.Put(1, c) // North's reserve: the board's tray 0
+	b.Put(0, c) // South's reserve: no tray
+	b.Put(3, c) // North's captured: tray 1
+	var zs []sb.ZoneMsg
+	for _, f := range s.frames[1:] {
+		var m sb.ZoneMsg
+		require.NoError(t, m.UnmarshalPayload(f.Payload))
+		zs = append(zs, m)
+	}
+	assert.Equal(t, []sb.ZoneMsg{{Zone: 0, Count: 1}, {Zone: 1, Count: 1}}, zs)
+	assert.Len(t, b.View().Zones[0], 1, "the piece lies in the zone the board does not sense")
+
+	n := len(s.frames)
+	host(&sb.DumpReqMsg{Token: 4})
+	var dz []uint8
+	for _, f := range s.frames[n:] {
+		if f.Type == sb.TypeDumpZone {
+			var m sb.DumpZoneMsg
+			require.NoError(t, m.UnmarshalPayload(f.Payload))
+			dz = append(dz, m.Zone)
+		}
+	}
+	assert.Equal(t, []uint8{0, 1}, dz)
+
+	_, err = NewBoard(Config{ID: "X", Geometry: geoK, Zones: []sb.ZoneInfo{trays[1], trays[0]}}, &Virtual{})
+	assert.Error(t, err, "trays out of the game's order")
+	none, err := NewBoard(Config{ID: "N", Geometry: geoK, Caps: sb.CapZoneCount, Zones: []sb.ZoneInfo{}}, &Virtual{})
+	require.NoError(t, err)
+	s = &sink{dec: sb.NewDecoder()}
+	none.SetOutput(s.write)
+	none.Put(0, c)
+	assert.Empty(t, s.frames, "a board without trays reports no zone")
+}
+
+// A player who makes a Kvaa turn in its rules' order places the reserve
+// counter before the step (kvaa.md 7.2, @p then the move); otherwise the
+// moving counter goes first.
+func TestPlanKvaaPlacementFirst(t *testing.T) {
+	g, err := rules.New("kvaa", nil)
+	require.NoError(t, err)
+	pos := g.Start()
+	for _, m := range []string{"b2-c3", "d4xb2"} {
+		_, pos, err = rules.PlayText(pos, m)
+		require.NoError(t, err)
+	}
+	m, next, err := rules.PlayText(pos, "@e3,d2-c3")
+	require.NoError(t, err)
+	geo := g.Geometry()
+	for _, tc := range []struct {
+		ordered float64
+		want    []Op
+		squares []string
+	}{
+		{1, []Op{OpTake, OpPlace, OpLift, OpPlace, OpPress}, []string{"e3", "d2", "c3"}},
+		{0, []Op{OpLift, OpPlace, OpTake, OpPlace, OpPress}, []string{"d2", "c3", "e3"}},
+	} {
+		steps, err := PlanMove(geo, pos.View(), next.View(), m, rules.First, Human{Ordered: tc.ordered}, rand.New(rand.NewPCG(1, 2)))
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, ops(steps))
+		var squares []string
+		for _, st := range steps {
+			if st.Op == OpLift || st.Op == OpPlace {
+				squares = append(squares, geo.Name(st.Square))
+			}
+		}
+		assert.Equal(t, tc.squares, squares)
+	}
+	// The counter that moves is the one that leaves its origin, whatever
+	// the cells' order: @c3,b4-c5 is not b4 to c3 and a placement on c5.
+	pos, err = g.ParsePosition("N.N/N./.../../S.. N 5 5 - - 0 10")
+	require.NoError(t, err)
+	m, next, err = rules.PlayText(pos, "@c3,b4-c5")
+	require.NoError(t, err)
+	steps, err := PlanMove(geo, pos.View(), next.View(), m, rules.Second, Human{}, rand.New(rand.NewPCG(1, 2)))
+	require.NoError(t, err)
+	var squares []string
+	for _, st := range steps {
+		if st.Op == OpLift || st.Op == OpPlace {
+			squares = append(squares, geo.Name(st.Square))
+		}
+	}
+	assert.Equal(t, []string{"b4", "c5", "c3"}, squares)
+	assert.Equal(t, []Op{OpLift, OpPlace, OpTake, OpPlace, OpPress}, ops(steps), "the reserve counter is taken for c3")
 }

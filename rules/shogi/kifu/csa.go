@@ -14,7 +14,8 @@ import (
 )
 
 // WriteCSA writes r in CSA V2.2 (spec 5.4): names, $ headers, the start
-// position (PI for the even game, P1-P9 and hand lines otherwise), the
+// position (PI for the even game and, with the pieces left out, for a
+// handicap: PI82HI22KA; P1-P9 and hand lines otherwise), the
 // moves each followed by its T time line, move comments as '* lines, and
 // the special line of the terminal event.
 func WriteCSA(r *Record) (string, error) {
@@ -58,8 +59,8 @@ func WriteCSA(r *Record) (string, error) {
 	h("OPENING", m.Opening)
 	writeComment(&sb, "'", m.Note)
 	start := pos[0].Board()
-	if pos[0].String() == shogi.StartSFEN {
-		line("PI")
+	if pi, ok := csaHandicap(start); ok {
+		line(pi)
 	} else {
 		writeCSABoard(&sb, start)
 	}
@@ -120,6 +121,42 @@ func csaSign(c rules.Color) string {
 }
 
 // writeCSABoard writes P1-P9 and the P+/P- hand lines.
+// csaHandicap returns the PI line of a start position that is the even
+// game's less some of its pieces, with the even game's side to move or,
+// pieces being left out, gote's (a handicap, 駒落ち): "PI" and each
+// missing piece, "PI82HI22KA" for the two-piece handicap.
+func csaHandicap(b *shogi.Board) (string, bool) {
+	even, err := shogi.ParseSFEN(shogi.StartSFEN)
+	if err != nil {
+		return "", false
+	}
+	line := "PI"
+	for r := 1; r <= 9; r++ {
+		for f := 1; f <= 9; f++ {
+			sq := shogi.SquareAt(f, r)
+			want, got := even.At(sq), b.At(sq)
+			switch {
+			case got == want:
+			case got == shogi.NoPiece:
+				line += strconv.Itoa(f) + strconv.Itoa(r) + want.Type().CSACode()
+			default:
+				return "", false
+			}
+		}
+	}
+	for c := rules.First; c <= rules.Second; c++ {
+		for _, t := range shogi.HandTypes() {
+			if b.Hand(c, t) > 0 {
+				return "", false
+			}
+		}
+	}
+	if line == "PI" && b.Turn() != rules.First || line != "PI" && b.Turn() != rules.Second {
+		return "", false
+	}
+	return line, true
+}
+
 func writeCSABoard(sb *strings.Builder, b *shogi.Board) {
 	for r := 1; r <= 9; r++ {
 		fmt.Fprintf(sb, "P%d", r)

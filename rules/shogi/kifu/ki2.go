@@ -42,6 +42,7 @@ func WriteKI2(r *Record) (string, error) {
 	if r.End.Kind != NoTerminal {
 		sb.WriteString(summaryLine(r.End, len(r.Moves), pos[len(pos)-1].Turn()))
 		sb.WriteByte('\n')
+		writeComment(&sb, "*", r.End.Comment)
 	}
 	return sb.String(), nil
 }
@@ -68,6 +69,11 @@ func ReadKI2(data []byte) (*Record, error) {
 		case strings.HasPrefix(l, "変化：") || strings.HasPrefix(l, "変化:"):
 			return r, nil
 		case strings.HasPrefix(l, "*"):
+			if r.End.Kind != NoTerminal {
+				// After the summary line: the terminal event's comment.
+				r.End.Comment = joinComment(r.End.Comment, strings.TrimPrefix(l, "*"))
+				continue
+			}
 			if n := len(r.Moves); n > 0 {
 				r.Moves[n-1].Comment = joinComment(r.Moves[n-1].Comment, strings.TrimPrefix(l, "*"))
 			}

@@ -133,6 +133,10 @@ func TerminalOf(o rules.Outcome) Terminal {
 		return Terminal{Kind: TimeUp, Side: loser}
 	case rules.IllegalMove, rules.PerpetualCheck:
 		return Terminal{Kind: FoulLoss, Side: loser}
+	case rules.DeclarationFailed:
+		// A failed declaration is the declarer's foul in the formats
+		// (KIF 反則負け, CSA a wrong %KACHI); the comment keeps the reason.
+		return Terminal{Kind: FoulLoss, Side: loser, Comment: o.Reason.String()}
 	case rules.Impasse:
 		return Terminal{Kind: EnteringKingWin, Side: winner}
 	}

@@ -316,5 +316,8 @@ func TestTerminalOutcome(t *testing.T) {
 	}
 	assert.Equal(t, Terminal{Kind: FoulLoss, Side: rules.First}, TerminalOf(rules.Loss(rules.First, rules.PerpetualCheck)))
 	assert.Equal(t, Terminal{Kind: Resign, Side: rules.Second, Comment: "forfeit"}, TerminalOf(rules.Loss(rules.Second, rules.Forfeit)))
+	// A failed declaration is written as the declarer's foul, its reason
+	// kept in the comment (issue 35 §5).
+	assert.Equal(t, Terminal{Kind: FoulLoss, Side: rules.First, Comment: "declaration"}, TerminalOf(rules.Loss(rules.First, rules.DeclarationFailed)))
 	assert.Equal(t, rules.Outcome{}, Terminal{Kind: Abort}.Outcome())
 }

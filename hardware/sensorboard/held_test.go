@@ -1,0 +1,58 @@
+package sensorboard_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	sb "arbiter/hardware/sensorboard"
+	"arbiter/hardware/sensorboard/sim"
+	"arbiter/hardware/serialport"
+	"arbiter/rules"
+)
+
+// A port that another program holds (its lock file, in one of the
+// folders serialport looks in, names a live process) is left alone: the
+// driver reports it once to the daemon, as an error event naming the port
+// and the holder, probes nothing, and takes the port once the holder is
+// gone.
+func TestHeldPortIsLeftAloneAndReported(t *testing.T) {
+	dir := t.TempDir()
+	g := rules.NewRect(4, 4)
+	_, p := newBoard(t, dir, "H1", g, sb.CapHeight, sim.Faults{}, &sim.Virtual{}, rules.NewView(g))
+	other := exec.Command("sleep", "60")
+	require.NoError(t, other.Start())
+	t.Cleanup(func() { _ = other.Process.Kill(); _ = other.Wait() })
+	lock := filepath.Join(os.TempDir(), "LCK.."+strings.ReplaceAll(strings.TrimPrefix(p.Device(), "/dev/"), "/", "_"))
+	require.NoError(t, os.WriteFile(lock, fmt.Appendf(nil, "%10d\n", other.Process.Pid), 0o644))
+	t.Cleanup(func() { os.Remove(lock) })
+
+	_, err := sb.Probe(t.Context(), p.Path(), 0, time.Second)
+	require.ErrorIs(t, err, serialport.ErrHeld, "a probe leaves a held port alone")
+
+	r := startDriver(t, dir, sb.Config{Backoff: 20 * time.Millisecond})
+	waitFor(t, "the held port reported", func() bool { return r.col.count("", sb.EventError) > 0 })
+	time.Sleep(200 * time.Millisecond) // many backoffs more
+	events, _ := r.col.snapshot("")
+	require.Len(t, events, 1, "reported once")
+	e := events[0]
+	assert.Equal(t, sb.EventError, e.Kind)
+	assert.Equal(t, p.Path(), e.Port)
+	var he *serialport.HeldError
+	require.True(t, errors.As(e.Err, &he), "%v", e.Err)
+	assert.Equal(t, other.Process.Pid, he.PID)
+	assert.Equal(t, "sleep", he.Program)
+	assert.Zero(t, r.col.count("H1", sb.EventHello), "the port is left alone")
+
+	require.NoError(t, other.Process.Kill())
+	_ = other.Wait()
+	waitFor(t, "the board once the holder is gone", func() bool { return r.col.count("H1", sb.EventHello) > 0 })
+}
