@@ -31,7 +31,7 @@ func (s *Site) consolePage(w http.ResponseWriter, r *http.Request) {
 		s.failErr(w, r, err)
 		return
 	}
-	slices.Reverse(alerts) // newest first
+	slices.Reverse(alerts)  // newest first
 	var ports []store.Alert // the configured ports in trouble, shown with the tables
 	for _, a := range alerts {
 		if a.Kind == director.AlertPort {
