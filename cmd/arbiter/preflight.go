@@ -80,9 +80,9 @@ and shows each error as an open alert in the console and a reason on
 				}
 			}
 			if errs > 0 {
-				return withCode(exitConfig, fmt.Errorf("preflight: %d errors, %d warnings: the event cannot run as configured", errs, warns))
+				return withCode(exitConfig, fmt.Errorf("preflight: %s, %s: the event cannot run as configured", plural(errs, "error"), plural(warns, "warning")))
 			}
-			fmt.Fprintf(out, "preflight: ready (%d warnings)\n", warns)
+			fmt.Fprintf(out, "preflight: ready (%s)\n", plural(warns, "warning"))
 			return nil
 		},
 	}
@@ -132,7 +132,7 @@ func checkConsole(_ context.Context, in preflight.Input) []preflight.Finding {
 // console and a reason on /healthz until the check finds the item right
 // again, which it looks at every recheck.
 func (s *daemon) startChecks() (func() error, error) {
-	const recheck = 30 * time.Second
+	recheck := cmp.Or(s.opts.recheck, 30*time.Second)
 	in := preflight.Input{Config: s.cfg, Serving: true}
 	s.wg.Go(func() {
 		failing := map[string]map[string]bool{} // check -> items in error
@@ -183,7 +183,9 @@ func (s *daemon) watchPorts(ports []config.Port) {
 	if len(ports) == 0 {
 		return
 	}
-	w := &preflight.Watch{Ports: ports, Every: s.cfg.Boards.Scan,
+	// A board answers within a second or two of its port's opening (a
+	// DGT bus line's boards within a ping round).
+	w := &preflight.Watch{Ports: ports, Every: s.cfg.Boards.Scan, Grace: max(5*time.Second, 5*s.cfg.Boards.Scan),
 		Answered: s.d.PortAnswered,
 		Report: func(port, problem, advice string) {
 			s.d.PortTrouble(port, director.PortWatch, problem, advice)

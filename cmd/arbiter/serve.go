@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -57,6 +58,9 @@ type serveOptions struct {
 	// rehearsal runs the configuration on simulated boards standing in
 	// for its ports (arbiter rehearse).
 	rehearsal bool
+	// recheck is how often a check at start that found an error is run
+	// again (0: every 30 s).
+	recheck time.Duration
 	// out receives what the user is told: the address, the end.
 	out io.Writer
 	// opened, if set, is given the database once it is open; started, if

@@ -163,6 +163,11 @@ func existing(path string) Finding {
 	case errors.Is(err, store.ErrEmpty) || errors.Is(err, store.ErrCorrupt):
 		return Finding{Item: path, Level: Error, Text: err.Error(),
 			Advice: "Restore the latest backup (README, \"Restoring a backup\"), or remove the file to start a new event."}
+	case errors.Is(err, store.ErrForeign):
+		return Finding{Item: path, Level: Error, Text: err.Error(),
+			Advice: "The file is another program's: give event.database another name, or restore the event's latest backup (README, \"Restoring a backup\")."}
+	case errors.Is(err, store.ErrTooNew):
+		return Finding{Item: path, Level: Error, Text: err.Error(), Advice: "Run the arbiter that wrote it, or a newer one."}
 	case err != nil:
 		return Finding{Item: path, Level: Error, Text: err.Error()}
 	}

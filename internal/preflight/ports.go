@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"arbiter/board"
+	"arbiter/hardware/serialport"
 	"arbiter/internal/config"
 	"arbiter/rules"
 )
@@ -167,7 +168,7 @@ func probePort(ctx context.Context, in Input, proto board.Protocol, path string)
 		switch {
 		case errors.Is(err, fs.ErrPermission):
 			f.Advice = AdvicePermission
-		case strings.Contains(err.Error(), "held by"):
+		case errors.Is(err, serialport.ErrHeld):
 			f.Text, f.Advice = err.Error(), AdviceHeld
 		case len(infos) == 0:
 			f.Text = fmt.Sprintf("no board answered the %s handshake: %v", proto.Name, err)

@@ -34,6 +34,9 @@ type Watch struct {
 	Fine   func(port, why string)
 	// Now is the time (default time.Now).
 	Now func() time.Time
+
+	// states is what the watch last said of each port.
+	states map[string]*portState
 }
 
 // portState is what the watch last said of a port.
@@ -48,11 +51,10 @@ func (w *Watch) Run(ctx context.Context) {
 	if every <= 0 {
 		every = time.Second
 	}
-	states := map[string]*portState{}
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
-		w.Step(states)
+		w.Step()
 		select {
 		case <-ctx.Done():
 			return
@@ -61,9 +63,13 @@ func (w *Watch) Run(ctx context.Context) {
 	}
 }
 
-// Step looks at every port once; states carries what was said from one
-// step to the next.
-func (w *Watch) Step(states map[string]*portState) {
+// Step looks at every port once, and says what changed since the last
+// step. Run calls it; it is not safe for concurrent use.
+func (w *Watch) Step() {
+	if w.states == nil {
+		w.states = map[string]*portState{}
+	}
+	states := w.states
 	now := time.Now
 	if w.Now != nil {
 		now = w.Now
