@@ -270,9 +270,16 @@ func (d *Director) Watch(w Watcher) {
 }
 
 // AddTable adds a playing table for a tournament, with the id of the board
-// that will stand on it. Tables are numbered per tournament in the order
-// they are added; the pairing's board n is played on table n.
+// that will stand on it: the tournament's first table number no table
+// has. The pairing's board n is played on table n.
 func (d *Director) AddTable(tournament uint64, boardID string) (*Table, error) {
+	return d.AddTableNumbered(tournament, boardID, 0)
+}
+
+// AddTableNumbered adds table number of a tournament (boards.assign's
+// table), with the id of the board that will stand on it; number 0 is
+// the first number no table has.
+func (d *Director) AddTableNumbered(tournament uint64, boardID string, number int) (*Table, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if _, dup := d.byBoard[boardID]; dup {
@@ -281,13 +288,24 @@ func (d *Director) AddTable(tournament uint64, boardID string) (*Table, error) {
 	if d.tourLocked(tournament) == nil {
 		return nil, fmt.Errorf("tournament %d: %w", tournament, store.ErrNotFound)
 	}
-	n := 1
+	taken := map[int]string{}
 	for _, t := range d.tables {
 		if t.Tournament == tournament {
-			n++
+			taken[t.Number] = t.ID
 		}
 	}
-	t := newTable(boardID, tournament, n, d)
+	switch {
+	case number < 0:
+		return nil, fmt.Errorf("table %d: a table number is 1 or more", number)
+	case number == 0:
+		number = 1
+		for taken[number] != "" {
+			number++
+		}
+	case taken[number] != "":
+		return nil, fmt.Errorf("table %d already has board %s", number, taken[number])
+	}
+	t := newTable(boardID, tournament, number, d)
 	d.tables = append(d.tables, t)
 	d.byBoard[boardID] = t
 	if d.ctx != nil {

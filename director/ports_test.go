@@ -113,3 +113,22 @@ func TestVenueTroubleIsAnAlertUntilFixed(t *testing.T) {
 	assert.Equal(t, "event.database", open[0].Item)
 	assert.Len(t, d.Troubles(), 1)
 }
+
+// A board given a table (boards.assign) has that table; the others take
+// the first numbers free.
+func TestTablesNumbered(t *testing.T) {
+	d, _ := newEvent(t, "swiss-dutch", 6, 1)
+	id := d.TournamentIDs()[0]
+	two, err := d.AddTableNumbered(id, "TB-0042", 2)
+	require.NoError(t, err)
+	assert.Equal(t, 2, two.Number)
+	one, err := d.AddTable(id, "TB-1")
+	require.NoError(t, err)
+	three, err := d.AddTable(id, "TB-3")
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 3}, []int{one.Number, three.Number})
+	_, err = d.AddTableNumbered(id, "TB-9", 2)
+	assert.ErrorContains(t, err, "table 2 already has board TB-0042")
+	_, err = d.AddTableNumbered(id, "TB-0042", 5)
+	assert.ErrorContains(t, err, "board TB-0042 already has a table")
+}

@@ -33,6 +33,9 @@ type daemon struct {
 	opts  serveOptions
 	log   *slog.Logger
 	level *slog.LevelVar
+	// rh is the run on simulated boards (demo.enabled): the demo, or a
+	// rehearsal; nil for an event on its own boards.
+	rh *rehearsal
 
 	// ctx ends the event; every goroutine of the components is in wg.
 	ctx    context.Context
@@ -207,7 +210,14 @@ func (s *daemon) startBoards() (func() error, error) {
 		}
 	}
 	ports := configuredPorts(s.cfg)
-	if s.cfg.Demo.Enabled && !hub {
+	for _, a := range s.cfg.Boards.Assign {
+		if err := assign(s.d, a); err != nil {
+			return nil, withCode(exitConfig, err)
+		}
+	}
+	if s.rh != nil && !hub {
+		// Simulated boards, standing in for the configured ports' (a
+		// rehearsal) or the demo's own.
 		dm, dir, err := s.startDemo()
 		if dir != "" {
 			stops = append(stops, func() { os.RemoveAll(dir) })
@@ -216,18 +226,8 @@ func (s *daemon) startBoards() (func() error, error) {
 			stop()
 			return nil, err
 		}
-		stops = append(stops, func() {
-			st := dm.Stats()
-			fmt.Fprintf(s.opts.out, "demo: %d moves played, %d read right, %d misread, %d made again, %d games abandoned\n",
-				st.Played, st.Read, st.Misread, st.Retried, st.Abandoned)
-		})
+		stops = append(stops, func() { s.report(s.rh, dm) })
 		ports = dm.Ports()
-	} else {
-		for _, a := range s.cfg.Boards.Assign {
-			if err := assign(s.d, a); err != nil {
-				return nil, withCode(exitConfig, err)
-			}
-		}
 	}
 	s.raw = s.db.NewRawLog(store.DefaultRawFlush)
 	s.d.SetRawLog(s.raw)
@@ -238,7 +238,7 @@ func (s *daemon) startBoards() (func() error, error) {
 	if err := s.startDrivers(ports, !hub); err != nil {
 		return stopped, err
 	}
-	if !hub && !s.cfg.Demo.Enabled {
+	if !hub && s.rh == nil {
 		s.watchPorts(s.cfg.Boards.Ports)
 	}
 	return stopped, nil
@@ -341,6 +341,10 @@ func (s *daemon) watchDone() (func() error, error) {
 	if !s.opts.exitWhenDone {
 		return nil, nil
 	}
+	if s.rh != nil && s.rh.rounds > 0 {
+		s.done = s.rh.roundsDone(s.ctx, &s.wg, s.d)
+		s.doneMsg = fmt.Sprintf("arbiter: every tournament has played %s (or all its rounds)", plural(s.rh.rounds, "round"))
+	}
 	s.wg.Go(func() {
 		select {
 		case <-s.done:
@@ -376,12 +380,16 @@ func health(db *store.DB, raw *store.RawLog, backupErr *atomic.Pointer[error], t
 	return nil
 }
 
+// assign gives a board of boards.assign its table: the one it names, or
+// the tournament's first free one.
 func assign(d *director.Director, a config.Assignment) error {
 	for _, id := range d.TournamentIDs() {
 		t, err := d.DB().Tournament(id)
 		if err == nil && t.Name == a.Tournament {
-			_, err := d.AddTable(id, a.Board)
-			return err
+			if _, err := d.AddTableNumbered(id, a.Board, a.Table); err != nil {
+				return fmt.Errorf("boards.assign: board %s: %w", a.Board, err)
+			}
+			return nil
 		}
 	}
 	return fmt.Errorf("boards.assign: no tournament %q", a.Tournament)

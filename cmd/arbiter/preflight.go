@@ -195,10 +195,13 @@ func (s *daemon) watchPorts(ports []config.Port) {
 	s.wg.Go(func() { w.Run(s.ctx) })
 }
 
-// plural writes n things: "1 login", "3 logins".
+// plural writes n things: "1 login", "3 logins", "2 pushes".
 func plural(n int, thing string) string {
-	if n == 1 {
+	switch {
+	case n == 1:
 		return "1 " + thing
+	case strings.HasSuffix(thing, "sh") || strings.HasSuffix(thing, "s") || strings.HasSuffix(thing, "x"):
+		return fmt.Sprintf("%d %ses", n, thing)
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
 }

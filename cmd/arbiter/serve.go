@@ -56,8 +56,8 @@ type serveOptions struct {
 	// exitWhenDone stops the daemon once every round has a result.
 	exitWhenDone bool
 	// rehearsal runs the configuration on simulated boards standing in
-	// for its ports (arbiter rehearse).
-	rehearsal bool
+	// for its ports (arbiter rehearse), and reports on it at the end.
+	rehearsal *rehearsal
 	// recheck is how often a check at start that found an error is run
 	// again (0: every 30 s).
 	recheck time.Duration
@@ -89,7 +89,7 @@ func serve(ctx context.Context, cfg *config.Config, opts serveOptions) error {
 	if err := checkWeb(cfg, log); err != nil {
 		return withCode(exitConfig, err)
 	}
-	if cfg.Demo.Enabled && len(cfg.Boards.Ports) > 0 && !opts.rehearsal {
+	if cfg.Demo.Enabled && len(cfg.Boards.Ports) > 0 && opts.rehearsal == nil {
 		return withCode(exitConfig, &config.Error{Source: cfg.Source, Problems: []config.Problem{{Key: "demo.enabled", Value: "true",
 			Why: "simulated boards would stand in for the boards of boards.ports and play random games under the players' names: " +
 				"for the event set demo.enabled: false; to try its configuration on simulated boards run arbiter rehearse"}}})
@@ -97,7 +97,12 @@ func serve(ctx context.Context, cfg *config.Config, opts serveOptions) error {
 	for _, w := range cfg.Warnings() {
 		log.Warn("configuration warning", "problem", w.String())
 	}
-	s := &daemon{cfg: cfg, opts: opts, log: log, level: &level}
+	s := &daemon{cfg: cfg, opts: opts, log: log, level: &level, rh: opts.rehearsal}
+	if cfg.Demo.Enabled && s.rh == nil {
+		// The built-in demo is the rehearsal of configs/arbiter.yaml on
+		// its own database.
+		s.rh = &rehearsal{title: "demo"}
+	}
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	defer s.cancel()
 	var stops []func() error

@@ -81,16 +81,28 @@ func webUsers(cfg *config.Config) []web.User {
 }
 
 // demoConfig is what the demo takes from the configuration: the demo
-// section, and the protocols' settings its simulated boards are read with
-// (where White sits at a DGT clock).
+// section, the protocols' settings its simulated boards are read with
+// (where White sits at a DGT clock), and the configured ports and
+// assignments the simulated boards stand in for.
 func demoConfig(cfg *config.Config) demo.Config {
 	d := cfg.Demo
 	settings := map[string]board.Settings{}
 	for _, p := range board.Protocols() {
 		settings[p.Name] = cfg.Boards.SettingsOf(p.Name)
 	}
-	return demo.Config{Boards: d.Boards, Speed: d.Speed, Faults: d.Faults, Seed: d.Seed, Plies: d.Plies,
+	out := demo.Config{Boards: d.Boards, Speed: d.Speed, Faults: d.Faults, Seed: d.Seed, Plies: d.Plies,
 		DGT: d.DGT, Settings: settings}
+	for _, p := range cfg.Boards.Ports {
+		out.Ports = append(out.Ports, p.Board())
+		out.Protocols = append(out.Protocols, p.Protocol)
+	}
+	for _, a := range cfg.Boards.Assign {
+		if out.Assigned == nil {
+			out.Assigned = map[string][]string{}
+		}
+		out.Assigned[a.Tournament] = append(out.Assigned[a.Tournament], a.Board)
+	}
+	return out
 }
 
 // checkWeb refuses what would open the console to strangers (the demo

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	"arbiter/demo"
 	"arbiter/director"
 	"arbiter/export"
@@ -66,7 +67,9 @@ func TestWiring(t *testing.T) {
 		{"trusted proxies", wc.TrustedProxies, []string{"10.0.0.0/8"}},
 		{"metrics allow", wc.MetricsAllow, []string{"192.168.1.10"}},
 		{"secure cookies", wc.SecureCookies, true},
-		{"demo", mc, demo.Config{Boards: 2, Speed: 4, Faults: 0.02, Seed: 7, Plies: 60, DGT: true}},
+		{"demo", mc, demo.Config{Boards: 2, Speed: 4, Faults: 0.02, Seed: 7, Plies: 60, DGT: true,
+			Ports: []board.Port{{Path: "/dev/ttyACM0"}, {Glob: "/dev/rfcomm*"}}, Protocols: []string{"", "dgt"},
+			Assigned: map[string][]string{"Tavreli Open": {"TB-0042"}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
