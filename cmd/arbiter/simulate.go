@@ -68,6 +68,10 @@ unplugged in the middle of a game. It stops on SIGINT and SIGTERM.`,
 			if plies < 1 {
 				return fmt.Errorf("%w: --plies must be at least 1", errUsage)
 			}
+			// Stopped by SIGINT and SIGTERM from before the board is
+			// plugged in: its link is removed on the way out.
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
 			b, err := sim.NewBoard(sim.Config{ID: id, Geometry: g.Geometry(), Graph: sim.GraphName(g), Caps: caps, Seed: seed,
 				Faults: sim.LinkFaults(faults)}, sim.NewReal())
 			if err != nil {
@@ -80,8 +84,6 @@ unplugged in the middle of a game. It stops on SIGINT and SIGTERM.`,
 			defer p.Close()
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "board %s (%s) on %s\n", id, game, p.Path())
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
 			clk := sim.NewReal()
 			r := sim.NewRunner(b, clk)
 			r.Plug = p
