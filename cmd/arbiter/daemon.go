@@ -291,7 +291,14 @@ func (s *daemon) startWeb() (func() error, error) {
 		}
 	})
 	url := "http://" + s.ln.Addr().String() + "/"
-	fmt.Fprintf(s.opts.out, "arbiter: %s is live at %s\n", s.cfg.Event.Name, url)
+	switch {
+	case s.rh != nil && s.rh.title == "demo":
+		fmt.Fprintf(s.opts.out, "arbiter: %s is live at %s (a demo: simulated boards play random games, demo.enabled in %s)\n", s.cfg.Event.Name, url, s.cfg.Source)
+	case s.rh != nil:
+		fmt.Fprintf(s.opts.out, "arbiter: %s is live at %s (a rehearsal on simulated boards)\n", s.cfg.Event.Name, url)
+	default:
+		fmt.Fprintf(s.opts.out, "arbiter: %s is live at %s\n", s.cfg.Event.Name, url)
+	}
 	s.log.Info("serving", "url", url)
 	return func() error {
 		shutdown, stop := context.WithTimeout(context.Background(), 5*time.Second)
