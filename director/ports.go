@@ -74,16 +74,11 @@ func (d *Director) PortTrouble(port string, source PortSource, message, advice s
 // or may be opened now), and resolves its alert; a driver's report stays
 // until a board answers.
 func (d *Director) PortFine(port, why string) {
-	k := troubleKey{AlertPort, port}
 	d.portMu.Lock()
-	tr, ok := d.troubles[k]
-	ok = ok && tr.source == PortWatch
-	if ok {
-		delete(d.troubles, k)
-	}
-	d.portMu.Unlock()
-	if ok {
-		d.resolveTroubles([]troubleKey{k}, why)
+	defer d.portMu.Unlock()
+	k := troubleKey{AlertPort, port}
+	if tr, ok := d.troubles[k]; ok && tr.source == PortWatch {
+		d.resolveLocked([]troubleKey{k}, why)
 	}
 }
 
@@ -96,39 +91,36 @@ func (d *Director) VenueTrouble(item, message, advice string) {
 
 // VenueFine ends the trouble of an item a check finds right again.
 func (d *Director) VenueFine(item, why string) {
-	k := troubleKey{AlertVenue, item}
 	d.portMu.Lock()
-	_, ok := d.troubles[k]
-	delete(d.troubles, k)
-	d.portMu.Unlock()
-	if ok {
-		d.resolveTroubles([]troubleKey{k}, why)
+	defer d.portMu.Unlock()
+	k := troubleKey{AlertVenue, item}
+	if _, ok := d.troubles[k]; ok {
+		d.resolveLocked([]troubleKey{k}, why)
 	}
 }
 
 // raise records the trouble of k and raises its alert, unless it is the
-// same trouble, or a watch's report of a port a driver has reported.
+// same trouble, or a watch's report of a port a driver has reported. The
+// alert is stored before the trouble is told (Troubles), under portMu.
 func (d *Director) raise(k troubleKey, where string, source PortSource, message, advice string) {
 	d.portMu.Lock()
+	defer d.portMu.Unlock()
 	old, had := d.troubles[k]
 	if had && (old.message == message || old.source == PortDriver && source == PortWatch) {
-		d.portMu.Unlock()
 		return
 	}
 	since := d.wall()
 	if had {
 		since = old.since
 	}
-	if d.troubles == nil {
-		d.troubles = map[troubleKey]trouble{}
-	}
-	d.troubles[k] = trouble{source: source, message: message, since: since}
-	d.portMu.Unlock()
-
 	a := store.Alert{Kind: k.kind, Item: k.item, Where: where, Message: message, Advice: advice, At: d.wall()}
 	if err := d.db.AddAlert(&a); err != nil {
 		d.log.Error("store alert", "err", err)
 	}
+	if d.troubles == nil {
+		d.troubles = map[troubleKey]trouble{}
+	}
+	d.troubles[k] = trouble{source: source, message: message, since: since}
 	d.log.Warn("venue trouble", "item", where, "problem", message)
 	d.hub.Publish(Update{Kind: "alert", At: d.wall(), Data: a})
 }
@@ -171,6 +163,7 @@ func (d *Director) portAnswered(port string) {
 		return
 	}
 	d.portMu.Lock()
+	defer d.portMu.Unlock()
 	if d.answered == nil {
 		d.answered = map[string]bool{}
 	}
@@ -179,18 +172,21 @@ func (d *Director) portAnswered(port string) {
 	for k := range d.troubles {
 		if k.kind == AlertPort && (k.item == port || matches(k.item, port)) {
 			over = append(over, k)
-			delete(d.troubles, k)
 		}
 	}
-	d.portMu.Unlock()
 	if len(over) > 0 {
-		d.resolveTroubles(over, "a board answered on "+port)
+		d.resolveLocked(over, "a board answered on "+port)
 		d.log.Info("port answers", "port", port)
 	}
 }
 
-// resolveTroubles resolves the open alerts of the items, for why.
-func (d *Director) resolveTroubles(keys []troubleKey, why string) {
+// resolveLocked ends the trouble of the items, for why: their open
+// alerts are resolved, then they are no longer in trouble. Called with
+// portMu held, so that Troubles (and /healthz) and the alerts agree.
+func (d *Director) resolveLocked(keys []troubleKey, why string) {
+	for _, k := range keys {
+		delete(d.troubles, k)
+	}
 	open, err := d.db.Alerts(true)
 	if err != nil {
 		d.log.Error("read alerts", "err", err)

@@ -138,8 +138,10 @@ func TestServePortsOnPTYs(t *testing.T) {
 	}, 20*time.Second, 50*time.Millisecond, "the second daemon does not say the port is held")
 	assert.Contains(t, held.Message, fmt.Sprintf("is held by process %d", cmd.Process.Pid), "the holder is named")
 	assert.Contains(t, held.Advice, "Stop the program named")
-	_, body = healthz(t, url2)
-	assert.Contains(t, body, "port "+boardA+": serial port "+boardA)
+	require.Eventually(t, func() bool {
+		_, body = healthz(t, url2)
+		return strings.Contains(body, "port "+boardA+": serial port "+boardA) && strings.Contains(body, "port "+missing+": does not exist")
+	}, 20*time.Second, 50*time.Millisecond, "the second daemon's /healthz: %s", body)
 	assert.Contains(t, portAlerts(t, d2.DB()), missing)
 	_, ok := d2.Table("TB-0042")
 	assert.False(t, ok, "the second daemon left the first one's board alone")

@@ -98,7 +98,7 @@ func serve(ctx context.Context, cfg *config.Config, opts serveOptions) error {
 		log.Warn("configuration warning", "problem", w.String())
 	}
 	s := &daemon{cfg: cfg, opts: opts, log: log, level: &level, rh: opts.rehearsal}
-	if cfg.Demo.Enabled && s.rh == nil {
+	if cfg.Demo.Enabled && s.rh == nil && cfg.Federation.Role != "hub" { // a hub has no boards
 		// The built-in demo is the rehearsal of configs/arbiter.yaml on
 		// its own database.
 		s.rh = &rehearsal{title: "demo"}
