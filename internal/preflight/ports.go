@@ -39,14 +39,20 @@ const (
 
 // Device says what keeps this process from the serial device at path,
 // or returns "" when nothing does: it does not exist (a link of
-// /dev/serial/by-id whose board is unplugged), or this user may not read
-// and write it. It opens nothing: a running driver may hold the port.
+// /dev/serial/by-id whose board is unplugged), it is no device (a file
+// by mistake), or this user may not read and write it. It opens nothing:
+// a running driver may hold the port.
 func Device(path string) (problem, advice string) {
-	if _, err := os.Stat(path); err != nil {
+	st, err := os.Stat(path)
+	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return "does not exist", AdviceMissing
 		}
 		return fmt.Sprintf("cannot be looked at: %v", err), AdviceMissing
+	}
+	if st.Mode()&fs.ModeCharDevice == 0 {
+		return fmt.Sprintf("cannot be opened as a serial port: it is a %s, not a device", kindOf(st.Mode())),
+			"Give the board's device: ls -l /dev/serial/by-id/ lists the USB serial devices by name."
 	}
 	if err := unix.Access(path, unix.R_OK|unix.W_OK); err != nil {
 		who := "this user"
@@ -56,6 +62,21 @@ func Device(path string) (problem, advice string) {
 		return fmt.Sprintf("cannot be opened: %s may not read and write it (%v)", who, err), AdvicePermission
 	}
 	return "", ""
+}
+
+// kindOf names what a file that is no device is.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "block device"
+	}
+	return "regular file"
 }
 
 // PortName names a boards.ports entry: its path, its pattern, or its

@@ -86,6 +86,8 @@ func TestPorts(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { held.Close() })
 	missing := filepath.Join(dir, "ttyUSB9")
+	notes := filepath.Join(dir, "notes.txt") // a file given by mistake
+	require.NoError(t, os.WriteFile(notes, []byte("board list"), 0o600))
 
 	cfg := event(t, dir, fmt.Sprintf(`boards:
   ports:
@@ -94,13 +96,14 @@ func TestPorts(t *testing.T) {
     - {path: %q}
     - {path: %q}
     - {path: %q}
+    - {path: %q}
     - {glob: %q}
   assign:
     - {board: TB-0042, tournament: Rapid, table: 2}
-`, assigned, free, silent, missing, heldPath, filepath.Join(dir, "none-*")))
+`, assigned, free, silent, missing, heldPath, notes, filepath.Join(dir, "none-*")))
 	fs := preflight.Run(context.Background(), preflight.Input{Config: cfg, Timeout: 2 * time.Second},
 		[]preflight.Check{{Name: "ports", Run: preflight.Ports}})
-	require.Len(t, fs, 6, "%v", fs)
+	require.Len(t, fs, 7, "%v", fs)
 	got := byItem(fs)
 	for item, want := range map[string]struct {
 		level preflight.Level
