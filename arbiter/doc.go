@@ -30,15 +30,20 @@
 // # Modes
 //
 // A session is in one mode at a time (mode.go), and each mode has its
-// own step when the board has settled, the way a raft node steps by its
-// role:
+// own step function (step.go), the way an etcd raft node steps by its
+// role: Handle and Tick do what every input needs, then the mode's step
+// decides what the input means, passing what it treats as every mode
+// does to stepAny, and, for the set-up and an adjustment, what they leave
+// alone to the mode they interrupted. The board settled (Tick), the
+// board changed and the moves stored at last (SetUnstored) are inputs the
+// session gives itself:
 //
 //	mode         what it waits for                 a settle               a press
 //	setting up   the board to show the position    starts the game        ignored
 //	reading      a move                            a move on release,     the move, an
 //	                                                a retraction,          ambiguity or an
 //	                                                unmatched → recovery   illegal move
-//	adjusting    the side to move's adjustment     ends it at baseline    judged as reading
+//	adjusting    the side to move's adjustment     ends it at baseline    as the mode beneath
 //	prompting    the answer to a press's question  nothing                judged again
 //	recovering   the board put back                nothing                recovery alert *
 //	unmatched    the board put back, or a legal    nothing                recovery alert *
@@ -72,11 +77,15 @@
 // The set-up and an adjustment interrupt the mode beneath them and
 // resume it when they end: a recovery asked for during an adjustment
 // goes on after it, and a press's question stays open through a
-// recovery. The end of the game is no mode: the result stops all
-// judging, but the board is still watched, so that a recovery under way
-// is reported put right and the console can take the last move back.
-// Lost frames (stale, waiting for a state dump) hold presses for the dump
-// in whatever mode the session is.
+// recovery. Every step leaves the mode and the facts kept beside it
+// (a press's question, a retraction open, presses held for a dump)
+// consistent; the tests check it after every step (Session.check).
+//
+// The end of the game is no mode: the result stops all judging, but the
+// board is still watched, so that a recovery under way is reported put
+// right and the console can take the last move back. Lost frames (stale,
+// waiting for a state dump) hold presses for the dump in whatever mode
+// the session is.
 //
 // A board that keeps its own log of the game (a DGT board's EEPROM) can
 // be asked for it when it comes back after a host crash or a link down

@@ -1,11 +1,15 @@
 package arbiter
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // mode is what a session does with what the board shows: one at a time,
-// each with its own step at a settle (Session.Tick) and its own answer to
-// a press. The package doc draws the modes and the transitions between
-// them.
+// each with its own step function (step.go), which decides what every
+// input means in that mode. The package doc draws the modes and the
+// transitions between them; this file holds the transitions and the
+// invariants of the mode and the facts kept beside it (check).
 type mode uint8
 
 const (
@@ -103,44 +107,71 @@ func (s *Session) endOverlay() {
 		s.mode = s.idle()
 	}
 	s.under = modeReading
+	s.adjusted = false
 }
 
 // endRecovery ends a recovery (beneath an adjustment or the set-up too).
 func (s *Session) endRecovery() { s.setBase(s.idle()) }
 
-// startAdjusting enters modeAdjusting at the press e. It may interrupt
-// any mode but the set-up: a recovery goes on beneath it, a press's
-// question stays open.
-func (s *Session) startAdjusting(e Event) {
-	s.under, s.mode = s.mode, modeAdjusting
-	s.adjusted = false
-	s.lastChange = e.At // adjust mode ends after the board has settled from now
-	s.note(e.At, "adjust mode")
+// enterSettingUp makes the session wait for the board to show the
+// position, beneath which the mode it was in resumes.
+func (s *Session) enterSettingUp() {
+	if s.mode != modeSettingUp {
+		s.under, s.mode = s.base(), modeSettingUp
+	}
 }
 
-// endAdjusting ends an adjustment at the player's press e (late: a press
-// held for a state dump): the interrupted mode resumes, or a recovery
-// starts if the position was altered.
-func (s *Session) endAdjusting(out []Output, e Event, late bool) []Output {
+// endQuestion ends prompting, beneath an adjustment or the set-up too,
+// once a press's question no longer waits for its answer (a strict
+// touch-move refusal, the window's end).
+func (s *Session) endQuestion() {
+	if s.base() == modePrompting {
+		s.setBase(modeReading)
+	}
+}
+
+// endWindow ends the modes of the window, which end with it (a move
+// committed, a take-back): an adjustment, a press's question.
+func (s *Session) endWindow() {
+	if s.mode == modeAdjusting {
+		s.endOverlay()
+	}
+	s.endQuestion()
+}
+
+// startAdjusting enters modeAdjusting at the press in. It may interrupt
+// any mode but the set-up: a recovery goes on beneath it, a press's
+// question stays open.
+func (s *Session) startAdjusting(out []Output, in input) []Output {
+	s.under, s.mode = s.mode, modeAdjusting
+	s.adjusted = false
+	s.lastChange = in.At // adjust mode ends after the board has settled from now
+	s.note(in.At, "adjust mode")
+	return out
+}
+
+// endAdjusting ends an adjustment at the player's press in: the
+// interrupted mode resumes, or a recovery starts if the position was
+// altered.
+func (s *Session) endAdjusting(out []Output, in input) []Output {
 	s.endOverlay()
-	s.note(e.At, "adjust mode ended")
-	t, err := s.currentTurn()
-	// A press recovered from a state dump is judged after the board
-	// has moved on; the altered position can no longer be told from a
-	// move made after the adjustment, so only a timely press checks.
-	if err == nil && !late && t.sig(s.obs) != "" {
-		out = append(out, s.alert(AdjustAlert, e.Side, e.At, "position altered during adjusting: restore it", true).shown("position altered while adjusting: restore it"))
-		return s.enterRecovery(out, e.At, "position altered during adjusting")
+	s.note(in.At, "adjust mode ended")
+	// A press held for a state dump is judged after the board has moved
+	// on; the altered position can no longer be told from a move made
+	// after the adjustment, so only a timely press checks.
+	if t := s.currentTurn(); !in.held && t.sig(s.obs) != "" {
+		out = append(out, s.alert(AdjustAlert, in.Side, in.At, "position altered during adjusting: restore it", true).shown("position altered while adjusting: restore it"))
+		return s.enterRecovery(out, in.At, "position altered during adjusting")
 	}
 	return out
 }
 
-// stepAdjusting is a settled board while adjusting: the adjustment ends
+// settleAdjusting is a settled board while adjusting: the adjustment ends
 // by itself once the board is back at its baseline after a lift (or has
 // stayed there for Config.RecoveryAfter), and the player's closing press
 // is then due. Nothing else is judged.
-func (s *Session) stepAdjusting(out []Output, t *turn, now, horizon time.Duration) []Output {
-	if t.sig(s.obs) == "" && (s.adjusted || horizon-s.lastChange >= s.cfg.RecoveryAfter) {
+func (s *Session) settleAdjusting(out []Output, now time.Duration) []Output {
+	if s.currentTurn().sig(s.obs) == "" && (s.adjusted || s.horizon(now)-s.lastChange >= s.cfg.RecoveryAfter) {
 		s.endOverlay()
 		s.autoEnd = true
 		s.note(now, "adjust mode ended: board back at its baseline")
@@ -148,12 +179,13 @@ func (s *Session) stepAdjusting(out []Output, t *turn, now, horizon time.Duratio
 	return out
 }
 
-// stepReading is a settled board while reading: a move completed on
+// settleReading is a settled board while reading: a move completed on
 // release is committed (or asked about), and so is one whose player has
 // pressed already (pressedAlready); a change of the last move is judged
 // as a retraction, and a board that has matched no legal move for
 // Config.RecoveryAfter is to be put right.
-func (s *Session) stepReading(out []Output, t *turn, now, horizon time.Duration) []Output {
+func (s *Session) settleReading(out []Output, now time.Duration) []Output {
+	t := s.currentTurn()
 	sig := t.sig(s.obs)
 	if sig == "" {
 		return out
@@ -175,11 +207,23 @@ func (s *Session) stepReading(out []Output, t *turn, now, horizon time.Duration)
 	if o, ok := s.judgeRetraction(out, t, now); ok {
 		return o
 	}
-	if idx, err := t.match(s.obs, s.lifted, s.lossy); err == nil && !s.cfg.JudgeAtPress && horizon-s.lastChange >= s.cfg.RecoveryAfter && len(idx) == 0 {
+	if idx, err := t.match(s.obs, s.lifted, s.lossy); err == nil && !s.cfg.JudgeAtPress && s.horizon(now)-s.lastChange >= s.cfg.RecoveryAfter && len(idx) == 0 {
 		out = s.enterRecovery(out, now, "")
 		s.setBase(modeUnmatched)
 	}
 	return out
+}
+
+// putRight ends a recovery (beneath an adjustment or the set-up too) when
+// the board shows the position again; done reports that it did.
+func (s *Session) putRight(out []Output, at time.Duration) (_ []Output, done bool) {
+	if s.currentTurn().sig(s.obs) != "" {
+		return out, false
+	}
+	s.endRecovery()
+	s.alerted = ""
+	out = append(out, Recovery{At: at, Done: true})
+	return s.retractionDone(out, at), true
 }
 
 // pressedAlready reports whether the board's own clock shows the side to
@@ -191,4 +235,43 @@ func (s *Session) stepReading(out []Output, t *turn, now, horizon time.Duration)
 // judged only at its press.
 func (s *Session) pressedAlready() bool {
 	return s.clockTurnKnown && s.clockTurn == s.pos.Turn().Other() && !s.cfg.JudgeAtPress
+}
+
+// check reports how the session's mode and the facts kept beside it
+// disagree, or nil: what every step must leave true (invariants). The
+// tests check it after every step (export_test.go).
+func (s *Session) check() error {
+	if s.mode > modeUnmatched || s.under > modeUnmatched {
+		return fmt.Errorf("mode %d beneath %d: no such mode", s.under, s.mode)
+	}
+	for _, inv := range invariants {
+		if !inv.holds(s) {
+			return fmt.Errorf("%s (%v beneath %v)", inv.broken, s.under, s.mode)
+		}
+	}
+	return nil
+}
+
+// invariants are what every step leaves true of a session's mode and
+// the facts kept beside it, each with what it is when broken.
+var invariants = []struct {
+	holds  func(s *Session) bool
+	broken string
+}{
+	{func(s *Session) bool { return !s.under.overlays() }, "the set-up or an adjustment beneath another mode"},
+	{func(s *Session) bool { return s.mode.overlays() || s.under == modeReading }, "a mode beneath one that interrupts nothing"},
+	{func(s *Session) bool { return s.base() != modePrompting || s.prompt.press }, "prompting with no press's question open"},
+	{func(s *Session) bool { return !s.prompt.press || s.base() != modeReading }, "a press's question open while reading"},
+	{func(s *Session) bool { return !s.prompt.press || s.prompt.idx != nil }, "a press's question with no candidates"},
+	{func(s *Session) bool { return s.prompt.idx == nil || s.turn != nil && s.turn.pos == s.pos }, "a question about another position's moves"},
+	{func(s *Session) bool { return s.base() != modeUnmatched || !s.cfg.JudgeAtPress }, "unmatched where moves are judged at the press"},
+	{func(s *Session) bool { return !s.adjusted || s.mode == modeAdjusting }, "an adjustment's lift noted outside an adjustment"},
+	{func(s *Session) bool { return !s.autoEnd || s.mode != modeAdjusting }, "an adjustment ended by itself still under way"},
+	{func(s *Session) bool { return s.setupTold == "" || s.mode == modeSettingUp }, "a set-up alert kept after the set-up"},
+	{func(s *Session) bool { return !s.rs.open || s.recovering() || s.over.Over() }, "a retraction being put right outside a recovery"},
+	{func(s *Session) bool { return !s.rs.held || s.rs.open }, "the clock held for a retraction that is not open"},
+	{func(s *Session) bool { return len(s.held) == 0 || s.stale }, "presses held with no state dump awaited"},
+	{func(s *Session) bool { return !s.recalling }, "the board's log still being read after its event"},
+	{func(s *Session) bool { return !s.pressDue || len(s.history) > 0 && s.cfg.Completion == OnRelease }, "a press due for no move completed on release"},
+	{func(s *Session) bool { return s.last == nil || len(s.history) > 0 && s.cfg.TouchMove == Off }, "the last move watched where touches bind, or none was made"},
 }

@@ -132,38 +132,13 @@ func TestModeTransitions(t *testing.T) {
 			}
 			heights := p.View().Heights(nil)
 			for _, st := range tc.steps {
-				f := strings.Fields(st.do)
-				secs, err := time.ParseDuration(f[0] + "s")
-				require.NoError(t, err)
-				e := Event{At: secs, Side: s.pos.Turn()}
-				switch f[1] {
-				case "lift", "place":
-					sq := square(t, g, f[2])
-					if f[1] == "lift" {
-						heights[sq]--
-					} else {
-						heights[sq]++
-					}
-					e.Kind, e.Square, e.Height = SquareChanged, rules.Square(g.Geometry().SensorIndex(sq)), heights[sq]
-				case "press":
-					e.Kind = ClockPressed
-				case "adjust":
-					e.Kind = AdjustPressed
-				case "gap":
-					e.Kind = Gap
-				case "answer":
-					e.Kind, e.Choice = Answered, int(f[2][0]-'0')
-				case "dump":
-					e.Kind, e.Heights = StateDump, make([]int, len(heights))
-					for i := range heights {
-						e.Heights[i] = heights[g.Geometry().SensorSquare(i)]
-					}
-				case "tick":
+				e, secs := modeEvent(t, s, heights, st.do)
+				if e.Kind == 0 {
 					s.Tick(secs)
-					assert.Equal(t, st.mode, s.mode, st.do)
-					continue
+				} else {
+					s.Handle(e)
 				}
-				s.Handle(e)
+				require.NoError(t, s.check(), st.do)
 				assert.Equal(t, st.mode, s.mode, "%s: mode", st.do)
 				if s.mode.overlays() {
 					assert.Equal(t, st.under, s.under, "%s: the mode beneath", st.do)
@@ -171,4 +146,39 @@ func TestModeTransitions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// modeEvent is the event of a step of TestModeTransitions, by the side
+// to move, with heights the board as the steps left it; a tick is no
+// event (Kind 0) at instant secs.
+func modeEvent(t *testing.T, s *Session, heights []int, do string) (e Event, secs time.Duration) {
+	f := strings.Fields(do)
+	secs, err := time.ParseDuration(f[0] + "s")
+	require.NoError(t, err)
+	geo := s.game.Geometry()
+	e = Event{At: secs, Side: s.pos.Turn()}
+	switch f[1] {
+	case "lift", "place":
+		sq := square(t, s.game, f[2])
+		if f[1] == "lift" {
+			heights[sq]--
+		} else {
+			heights[sq]++
+		}
+		e.Kind, e.Square, e.Height = SquareChanged, rules.Square(geo.SensorIndex(sq)), heights[sq]
+	case "press":
+		e.Kind = ClockPressed
+	case "adjust":
+		e.Kind = AdjustPressed
+	case "gap":
+		e.Kind = Gap
+	case "answer":
+		e.Kind, e.Choice = Answered, int(f[2][0]-'0')
+	case "dump":
+		e.Kind, e.Heights = StateDump, make([]int, len(heights))
+		for i := range heights {
+			e.Heights[i] = heights[geo.SensorSquare(i)]
+		}
+	}
+	return e, secs
 }

@@ -31,9 +31,9 @@ type change struct {
 }
 
 // record notes a change of cell i (a square, or a counted zone after
-// them) to height h, outside adjustments.
+// them) to height h (not an adjustment's: squareChanged, zoneChanged).
 func (s *Session) record(i, h int) {
-	if s.mode == modeAdjusting || len(s.changes) >= maxLog || s.obs[i].height == h {
+	if len(s.changes) >= maxLog || s.obs[i].height == h {
 		return
 	}
 	s.changes = append(s.changes, change{cell: i, from: s.obs[i].height, to: h})
@@ -137,7 +137,7 @@ func (s *Session) pairedLegs(t *turn) ([][]rules.Leg, bool) {
 	for _, c := range s.changes {
 		var next []walk
 		for _, w := range ways {
-			more, ok := s.step(w, c, n, mover)
+			more, ok := s.walkChange(w, c, n, mover)
 			if !ok {
 				return nil, false
 			}
@@ -155,63 +155,81 @@ func (s *Session) pairedLegs(t *turn) ([][]rules.Leg, bool) {
 	return out, true
 }
 
-// step takes change c on walk w and returns the ways it leaves.
-func (s *Session) step(w walk, c change, n int, mover rules.Color) ([]walk, bool) {
+// walkChange takes change c on walk w and returns the ways it leaves; n
+// is the number of squares, after which come the zones.
+func (s *Session) walkChange(w walk, c change, n int, mover rules.Color) ([]walk, bool) {
 	if c.cell >= n {
-		// The mover's reserve tray: a piece taken up, or put back.
-		z := s.geo.Zones()[c.cell-n]
-		if z.Kind != rules.Reserve || z.Owner != mover {
-			return []walk{w}, true
-		}
-		w = w.clone()
-		for range c.from - c.to {
-			w.hand = append(w.hand, piece{from: rules.NoSquare, own: true})
-		}
-		for range c.to - c.from {
-			k := slices.IndexFunc(w.hand, func(p piece) bool { return p.from == rules.NoSquare })
-			if k < 0 {
-				return nil, false
-			}
-			w.hand = slices.Delete(w.hand, k, k+1)
-		}
-		return []walk{w}, true
+		return w.tray(c, s.geo.Zones()[c.cell-n], mover)
 	}
 	sq := rules.Square(c.cell)
 	switch {
 	case c.from == 1 && c.to == 0:
-		p, ok := w.on[sq]
-		if !ok {
-			return nil, false
-		}
-		w = w.clone()
-		delete(w.on, sq)
-		if p.own {
-			w.hand = append(w.hand, p)
-		} else {
-			w.off = append(w.off, rules.Leg{From: p.from, To: rules.NoSquare})
-		}
-		return []walk{w}, true
+		return w.lift(sq)
 	case c.from == 0 && c.to == 1:
-		lifted := slices.IndexFunc(w.hand, func(p piece) bool { return p.from != rules.NoSquare })
-		reserve := slices.IndexFunc(w.hand, func(p piece) bool { return p.from == rules.NoSquare })
-		var out []walk
-		for _, k := range []int{lifted, reserve} {
-			if k >= 0 {
-				v := w.clone()
-				v.on[sq] = v.hand[k]
-				v.hand = slices.Delete(v.hand, k, k+1)
-				out = append(out, v)
-			}
-		}
-		if len(out) == 0 {
-			// Nothing in hand: a piece from the reserve.
-			v := w.clone()
-			v.on[sq] = piece{from: rules.NoSquare, own: true}
-			out = append(out, v)
-		}
-		return out, true
+		return w.land(sq), true
 	}
 	return nil, false
+}
+
+// tray takes change c of zone z: on the mover's reserve tray, a piece
+// taken up, or put back.
+func (w walk) tray(c change, z rules.Zone, mover rules.Color) ([]walk, bool) {
+	if z.Kind != rules.Reserve || z.Owner != mover {
+		return []walk{w}, true
+	}
+	w = w.clone()
+	for range c.from - c.to {
+		w.hand = append(w.hand, piece{from: rules.NoSquare, own: true})
+	}
+	for range c.to - c.from {
+		k := slices.IndexFunc(w.hand, func(p piece) bool { return p.from == rules.NoSquare })
+		if k < 0 {
+			return nil, false
+		}
+		w.hand = slices.Delete(w.hand, k, k+1)
+	}
+	return []walk{w}, true
+}
+
+// lift takes the piece on sq: the mover's into the hand, the opponent's
+// off the board.
+func (w walk) lift(sq rules.Square) ([]walk, bool) {
+	p, ok := w.on[sq]
+	if !ok {
+		return nil, false
+	}
+	w = w.clone()
+	delete(w.on, sq)
+	if p.own {
+		w.hand = append(w.hand, p)
+	} else {
+		w.off = append(w.off, rules.Leg{From: p.from, To: rules.NoSquare})
+	}
+	return []walk{w}, true
+}
+
+// land sets a piece down on sq: the first lifted piece in hand, or one
+// from the reserve in hand; either, when the hand holds both; one from
+// the reserve when it holds none.
+func (w walk) land(sq rules.Square) []walk {
+	lifted := slices.IndexFunc(w.hand, func(p piece) bool { return p.from != rules.NoSquare })
+	reserve := slices.IndexFunc(w.hand, func(p piece) bool { return p.from == rules.NoSquare })
+	var out []walk
+	for _, k := range []int{lifted, reserve} {
+		if k >= 0 {
+			v := w.clone()
+			v.on[sq] = v.hand[k]
+			v.hand = slices.Delete(v.hand, k, k+1)
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 {
+		// Nothing in hand: a piece from the reserve.
+		v := w.clone()
+		v.on[sq] = piece{from: rules.NoSquare, own: true}
+		out = append(out, v)
+	}
+	return out
 }
 
 // sameLegs reports whether two lists hold the same paths, in any order.

@@ -16,25 +16,45 @@ import "slices"
 // resumed after a restart waits for the board to show its position) is
 // set up at the press that showed the position, then read on.
 func (s *Session) recall(out []Output, e Event) []Output {
-	if s.over.Over() || len(e.Presses) == 0 {
+	from, ok := s.recallStart(e)
+	if !ok {
 		return out
 	}
-	from, ok := s.recallFrom(e.Presses)
+	return s.recallMoves(out, e, from)
+}
+
+// recallSetUp reads the board's log while the game waits for its set-up
+// (a resumed game waits for the board to show its position): the set-up
+// is done at the press that showed the position, and the log read on from
+// there.
+func (s *Session) recallSetUp(out []Output, e Event) []Output {
+	from, ok := s.recallStart(e)
+	if !ok || from < 0 {
+		return out // no press shows the set-up
+	}
+	out = append(out, s.Handle(e.Presses[from].dump(e))...)
+	if s.SettingUp() {
+		return out
+	}
+	return s.recallMoves(out, e, from)
+}
+
+// recallStart returns the press of the Recalled event e from which the
+// board's log is read (recallFrom); ok is false when it is not read.
+func (s *Session) recallStart(e Event) (from int, ok bool) {
+	if s.over.Over() || len(e.Presses) == 0 {
+		return 0, false
+	}
+	from, ok = s.recallFrom(e.Presses)
 	if !ok {
 		s.note(e.At, "the board's log (%d presses) does not show the game's position", len(e.Presses))
-		return out
 	}
-	if s.mode == modeSettingUp {
-		// A resumed game waits for the board to show its position: the
-		// log shows it at press from, and the set-up is done there.
-		if from < 0 {
-			return out // no press shows the set-up
-		}
-		out = append(out, s.Handle(e.Presses[from].dump(e))...)
-		if s.mode == modeSettingUp {
-			return out
-		}
-	}
+	return from, ok
+}
+
+// recallMoves reads the presses of e's log after press from, each as the
+// board shown whole and then the press, until one commits no move.
+func (s *Session) recallMoves(out []Output, e Event, from int) []Output {
 	n := len(e.Presses) - from - 1
 	if n == 0 {
 		return out
@@ -78,10 +98,7 @@ func (p LoggedPress) dump(e Event) Event {
 // position; otherwise the last press that does (a stray press shifted
 // the count).
 func (s *Session) recallFrom(ps []LoggedPress) (int, bool) {
-	t, err := s.currentTurn()
-	if err != nil {
-		return 0, false
-	}
+	t := s.currentTurn()
 	shows := func(p LoggedPress) bool {
 		if len(p.Heights) != s.geo.Len() {
 			return false
@@ -108,10 +125,6 @@ func (s *Session) recallFrom(ps []LoggedPress) (int, bool) {
 // showsMove reports whether the board as observed shows a legal move
 // from the position.
 func (s *Session) showsMove() bool {
-	t, err := s.currentTurn()
-	if err != nil {
-		return false
-	}
-	idx, err := t.match(s.obs, s.lifted, s.lossy)
+	idx, err := s.currentTurn().match(s.obs, s.lifted, s.lossy)
 	return err == nil && len(idx) > 0
 }

@@ -112,7 +112,7 @@ func (s *Session) prevTurn() *turn {
 func (s *Session) explained() (undone bool, idx int) {
 	idx = -1
 	prev := s.prevTurn()
-	if prev == nil || s.over.Over() || s.mode == modeSettingUp || s.stale {
+	if prev == nil || s.over.Over() || s.stale {
 		return false, idx
 	}
 	changed := prev.base.Changed(s.pos.View(), nil)
@@ -162,17 +162,20 @@ func (s *Session) noMove(t *turn) bool {
 	return err == nil && len(idx) == 0
 }
 
-// judgeRetraction judges a settled board that shows no move: the last
-// mover's change of a completed move is amended (its press not yet due)
-// or charged to the mover. ok is false when the board is no retraction.
+// judgeRetraction judges a board that shows no move, settled or at a
+// press while no recovery is open: the last mover's change of a completed
+// move is amended (its press not yet due) or charged to the mover. ok is
+// false when the board is no retraction.
 func (s *Session) judgeRetraction(out []Output, t *turn, at time.Duration) ([]Output, bool) {
-	if s.recovering() || !s.noMove(t) {
+	if !s.noMove(t) {
 		return out, false
 	}
 	undone, idx := s.explained()
 	switch {
 	case idx >= 0 && s.pressDue:
 		return s.amend(out, idx, s.lastChange, s.lastBoard, false), true
+	case (idx >= 0 || undone) && s.lastUnstored():
+		return s.putBack(out, at), true
 	case idx >= 0 || undone:
 		return s.retract(out, idx, at), true
 	}
@@ -183,8 +186,7 @@ func (s *Session) judgeRetraction(out []Output, t *turn, at time.Duration) ([]Ou
 // release: if the board now shows another legal move from the position
 // before it, that move replaces the committed one, completed by the press.
 func (s *Session) amendAtPress(out []Output, e Event) []Output {
-	t, err := s.currentTurn()
-	if err != nil || !s.noMove(t) {
+	if !s.noMove(s.currentTurn()) {
 		return out
 	}
 	if _, idx := s.explained(); idx >= 0 {

@@ -46,6 +46,7 @@ import (
 //	                       or "yes"/"no": the answer values 1 and 2
 //	2.0 tick               let time pass
 //	2.0 resolve <move>     the arbiter picks a candidate; takeback; claim first|second
+//	2.0 unstored n         the daemon has not stored the moves from ply n on (0: all stored)
 //	2.0 link-lost, link-restored, heartbeat
 //	2.0 gap                frames were lost (set/lift/place after it change the
 //	                       board's true state unseen until:)
@@ -101,6 +102,11 @@ func runScenario(t *testing.T, file string) {
 	scenariotest.Run(t, file, scenariotest.Syntax{Expect: ">"}, func(c *scenariotest.Command) []scenariotest.Output {
 		sc.line = c.Line
 		sc.step(c.Text)
+		if sc.s != nil {
+			if err := arbiter.Consistent(sc.s); err != nil {
+				sc.fail("after %q: the session is inconsistent: %v", c.Text, err)
+			}
+		}
 		outs := make([]scenariotest.Output, len(sc.pending))
 		for i := range sc.pending {
 			outs[i] = scenariotest.Output{Line: sc.pending[i], Full: sc.full[i]}
@@ -462,6 +468,7 @@ var directives = map[string]func(l *line){
 	"resolve":       func(l *line) { l.sc.result(l.sc.s.Resolve(l.f[2], l.ev.At)) },
 	"takeback":      func(l *line) { l.sc.result(l.sc.s.TakeBack(l.ev.At)) },
 	"claim":         func(l *line) { l.sc.result(l.sc.s.Claim(side(l.sc, l.f[2]), l.ev.At)) },
+	"unstored":      func(l *line) { l.sc.collect(l.sc.s.SetUnstored(l.num(2, 0), l.ev.At)) },
 }
 
 // bare is a directive for an event of kind k with no arguments.

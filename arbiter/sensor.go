@@ -28,56 +28,9 @@ func FromSensor(e board.Event) (Event, bool) {
 	case board.EventZone:
 		ev.Kind, ev.Zone, ev.Count = ZoneChanged, e.Zone, e.Count
 	case board.EventButton:
-		if !e.Pressed {
-			return ev, false
-		}
-		side, ok := e.Side.Color()
-		ev.Side, ev.Recovered = side, e.Recovered
-		switch e.Button {
-		case board.ButtonClock:
-			ev.Kind = ClockPressed
-		case board.ButtonAdjust:
-			ev.Kind = AdjustPressed
-		case board.ButtonArbiter:
-			ev.Kind = ArbiterCalled
-		case board.ButtonOffer:
-			ev.Kind = OfferPressed
-		case board.ButtonResign:
-			ev.Kind = ResignPressed
-		case board.ButtonClaim:
-			ev.Kind = ClaimPressed
-		case board.ButtonAnswer:
-			ev.Kind = Answered
-			switch {
-			case e.Recovered:
-				// A press recovered from a dump's counters has lost its
-				// value: guessing could commit a move nobody chose, so the
-				// question is asked again.
-				ev.Choice = AnswerLost
-			case e.Value == board.AnswerYes:
-				ev.Choice = AnswerYes
-			case e.Value == board.AnswerNo:
-				ev.Choice = AnswerNo
-			case e.Value < board.AnswerChoice:
-				return ev, false
-			default:
-				ev.Choice = int(e.Value - board.AnswerChoice)
-			}
-		default:
-			return ev, false
-		}
-		if !ok && ev.Kind != ArbiterCalled {
-			return ev, false
-		}
+		return fromButton(ev, e)
 	case board.EventSnapshot:
-		if e.Snapshot == nil {
-			return ev, false
-		}
-		ev.Kind = StateDump
-		ev.Heights, ev.Tops = dumpOf(e.Snapshot)
-		for _, z := range e.Snapshot.Zones {
-			ev.ZoneCounts = append(ev.ZoneCounts, z.Count)
-		}
+		return fromSnapshot(ev, e.Snapshot)
 	case board.EventHeartbeat:
 		ev.Kind = Heartbeat
 	case board.EventClock:
@@ -87,32 +40,102 @@ func FromSensor(e board.Event) (Event, bool) {
 		}
 	case board.EventHealth:
 		ev.At = e.Host // the driver's judgement, not a frame's
-		switch e.Health {
-		case board.Disconnected, board.NotResponding:
-			ev.Kind = LinkLost
-		case board.Active:
-			ev.Kind = LinkRestored
-		default:
-			return ev, false
-		}
+		return fromHealth(ev, e.Health)
 	case board.EventGap:
 		ev.Kind = Gap
 	case board.EventHistory:
-		if e.Err != nil {
-			return ev, false
-		}
-		ev.Kind = Recalled
-		ev.Presses = make([]LoggedPress, 0, len(e.History))
-		for _, p := range e.History {
-			if p.Snapshot == nil {
-				continue
-			}
-			heights, tops := dumpOf(p.Snapshot)
-			side, ok := p.Side.Color()
-			ev.Presses = append(ev.Presses, LoggedPress{Heights: heights, Tops: tops, Side: side, SideKnown: ok})
-		}
+		return fromHistory(ev, e)
 	default:
 		return ev, false
+	}
+	return ev, true
+}
+
+// fromSnapshot completes ev from the board's whole state sn.
+func fromSnapshot(ev Event, sn *board.Snapshot) (Event, bool) {
+	if sn == nil {
+		return ev, false
+	}
+	ev.Kind = StateDump
+	ev.Heights, ev.Tops = dumpOf(sn)
+	for _, z := range sn.Zones {
+		ev.ZoneCounts = append(ev.ZoneCounts, z.Count)
+	}
+	return ev, true
+}
+
+// buttonKinds are the session's events of the board's buttons.
+var buttonKinds = map[board.ButtonKind]EventKind{
+	board.ButtonClock: ClockPressed, board.ButtonAdjust: AdjustPressed, board.ButtonArbiter: ArbiterCalled,
+	board.ButtonOffer: OfferPressed, board.ButtonResign: ResignPressed, board.ButtonClaim: ClaimPressed,
+	board.ButtonAnswer: Answered,
+}
+
+// fromButton completes ev from a button event e: a press of a side's
+// button (the arbiter's may have no side), not a release.
+func fromButton(ev Event, e board.Event) (Event, bool) {
+	kind, known := buttonKinds[e.Button]
+	if !e.Pressed || !known {
+		return ev, false
+	}
+	side, ok := e.Side.Color()
+	ev.Kind, ev.Side, ev.Recovered = kind, side, e.Recovered
+	if kind == Answered {
+		if ev.Choice, known = answerChoice(e); !known {
+			return ev, false
+		}
+	}
+	return ev, ok || kind == ArbiterCalled
+}
+
+// answerChoice is the Choice of an answer button's press e; ok is false
+// for a value that answers nothing.
+func answerChoice(e board.Event) (choice int, ok bool) {
+	switch {
+	case e.Recovered:
+		// A press recovered from a dump's counters has lost its value:
+		// guessing could commit a move nobody chose, so the question is
+		// asked again.
+		return AnswerLost, true
+	case e.Value == board.AnswerYes:
+		return AnswerYes, true
+	case e.Value == board.AnswerNo:
+		return AnswerNo, true
+	case e.Value < board.AnswerChoice:
+		return 0, false
+	}
+	return int(e.Value - board.AnswerChoice), true
+}
+
+// fromHealth completes ev from the driver's judgement of the link: lost
+// or regained; other judgements are no session's business.
+func fromHealth(ev Event, h board.Health) (Event, bool) {
+	switch h {
+	case board.Disconnected, board.NotResponding:
+		ev.Kind = LinkLost
+	case board.Active:
+		ev.Kind = LinkRestored
+	default:
+		return ev, false
+	}
+	return ev, true
+}
+
+// fromHistory completes ev from a board's log of its presses, read after
+// the host lost the board; a log that could not be read is none.
+func fromHistory(ev Event, e board.Event) (Event, bool) {
+	if e.Err != nil {
+		return ev, false
+	}
+	ev.Kind = Recalled
+	ev.Presses = make([]LoggedPress, 0, len(e.History))
+	for _, p := range e.History {
+		if p.Snapshot == nil {
+			continue
+		}
+		heights, tops := dumpOf(p.Snapshot)
+		side, ok := p.Side.Color()
+		ev.Presses = append(ev.Presses, LoggedPress{Heights: heights, Tops: tops, Side: side, SideKnown: ok})
 	}
 	return ev, true
 }

@@ -118,6 +118,9 @@ type Session struct {
 	// opponent acts (shogi.md 3.4.4).
 	last *lastMove
 	rs   retractState // take-backs and changes of completed moves
+	// unstored is the first ply the daemon has not stored yet (0: none),
+	// unstored.go.
+	unstored int
 }
 
 // question is an open question of which candidate move was made.
@@ -229,9 +232,7 @@ func (s *Session) Resume(moves []string) error {
 func (s *Session) Start(at time.Duration) []Output {
 	s.now = max(s.now, at)
 	if s.cfg.AwaitSetup {
-		if s.mode != modeSettingUp {
-			s.under, s.mode = s.base(), modeSettingUp
-		}
+		s.enterSettingUp()
 		s.setupTold = ""
 		s.dumped = false
 		s.lastChange = at
@@ -304,20 +305,15 @@ func (s *Session) resetWindow() {
 	s.judged = ""
 	s.alerted = ""
 	s.prompt = question{}
-	// The window's modes end with it: an adjustment, a press's question.
-	switch s.mode {
-	case modeAdjusting:
-		s.endOverlay()
-	case modePrompting:
-		s.mode = modeReading
-	}
+	s.endWindow()
 }
 
-func (s *Session) currentTurn() (*turn, error) {
+// currentTurn is the turn of the current position, built on demand.
+func (s *Session) currentTurn() *turn {
 	if s.turn == nil || s.turn.pos != s.pos {
 		s.turn = newTurn(s.pos, s.cfg.Caps, s.hand)
 	}
-	return s.turn, nil
+	return s.turn
 }
 
 const maxLog = 400
@@ -342,53 +338,24 @@ func (s *Session) Handle(e Event) []Output {
 	if e.RawSeq != 0 {
 		s.lastRaw = e.RawSeq
 	}
-	if s.mode == modeSettingUp && changesBoard(e.Kind) {
-		// The board showed the same state until this event: judge the
-		// set-up first, so that the game's first move is not taken for
-		// setting up (issue 18 §4).
-		out = append(out, s.Tick(e.At)...)
+	if e.Kind >= boardSettled {
+		return out // the session's own inputs come from no board
 	}
-	switch e.Kind {
-	case SquareChanged:
-		out = s.squareChanged(out, e)
-	case ZoneChanged:
-		s.zoneChanged(e)
-	case StateDump:
-		out = s.dump(out, e)
-	case ClockPressed:
-		out = s.press(out, e)
-	case AdjustPressed:
-		out = s.adjustPressed(out, e)
-	case ArbiterCalled:
-		out = append(out, s.alert(ArbiterCallAlert, e.Side, e.At, s.game.SideName(e.Side)+" calls the arbiter", false).shown(s.game.SideName(e.Side)+" calls the arbiter"))
-	case Answered:
-		out = s.answered(out, e)
-	case LinkLost, LinkRestored, Gap:
-		out = s.link(out, e)
-	case Recalled:
-		out = s.recall(out, e)
-	case Heartbeat:
-		if e.Clock {
-			s.clockTurn, s.clockTurnKnown = e.ClockTurn, e.ClockTurnKnown
-		}
-		// The board has now reported further: a settled board can be
-		// judged without waiting for the host's timer.
-		out = append(out, s.Tick(s.now)...)
-	}
-	return out
+	return s.step(out, input{Event: e})
 }
 
 // zoneChanged takes a new count of an off-board zone, on a board that
-// counts them.
-func (s *Session) zoneChanged(e Event) {
+// counts them. An adjustment's changes (binds false) are not recorded
+// for pairing.
+func (s *Session) zoneChanged(e Event, binds bool) {
 	if z := s.gameZone(e.Zone); z >= 0 {
 		s.note(e.At, "%s count %d", s.zoneName(s.geo.Zones()[z]), e.Count)
-		s.record(s.geo.Len()+z, e.Count)
+		if binds {
+			s.record(s.geo.Len()+z, e.Count)
+		}
 		s.obs[s.geo.Len()+z].height = e.Count
 		s.changed(e)
-		if t, err := s.currentTurn(); err == nil {
-			s.trimChanges(t)
-		}
+		s.trimChanges(s.currentTurn())
 	}
 }
 
@@ -428,27 +395,49 @@ func (s *Session) changed(e Event) {
 	s.lastBoard = e.BoardMs
 }
 
-func (s *Session) squareChanged(out []Output, e Event) []Output {
+// sense maps the square e changed from the board's sensor number onto
+// the game's square (in e) and returns the cell it now shows; ok is false
+// when the cell is as it was, or the game has no such square (out then
+// has the alert).
+func (s *Session) sense(out []Output, e *Event) (_ []Output, nc cell, ok bool) {
 	sensor := int(e.Square)
 	if e.Square = s.geo.SensorSquare(sensor); e.Square == rules.NoSquare {
-		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), e.At, fmt.Sprintf("the board reported square %d, which this game does not have", sensor), false).shown("sensor fault: call the arbiter"))
+		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), e.At, fmt.Sprintf("the board reported square %d, which this game does not have", sensor), false).shown("sensor fault: call the arbiter")), nc, false
 	}
 	old := s.obs[e.Square]
-	nc := cell{height: e.Height}
+	nc = cell{height: e.Height}
 	if e.Height > 0 {
 		nc.top = s.cfg.Caps.project(e.Top)
 	}
 	if nc == old {
-		return out
+		return out, nc, false
 	}
 	if nc.height != old.height {
 		delete(s.unread, e.Square)
 	}
-	if s.mode == modeSettingUp {
+	return out, nc, true
+}
+
+// squareSetUp takes a square's change while the board is being set up:
+// only what it shows.
+func (s *Session) squareSetUp(out []Output, e Event) []Output {
+	out, nc, ok := s.sense(out, &e)
+	if ok {
 		s.obs[e.Square] = nc
 		s.changed(e)
+	}
+	return out
+}
+
+// squareChanged takes a square's change: a lift, a piece set down, an
+// identity read again. Outside an adjustment (binds) a lift is a touch,
+// the change is recorded for pairing, and the last move's watch goes on.
+func (s *Session) squareChanged(out []Output, e Event, binds bool) []Output {
+	out, nc, ok := s.sense(out, &e)
+	if !ok {
 		return out
 	}
+	old := s.obs[e.Square]
 	if s.readAgain(e.Square, old, nc) {
 		// The board lost the piece's identity for a moment or read it
 		// again (PROTOCOL 4.1 allows it at any time): no hand touched
@@ -458,17 +447,31 @@ func (s *Session) squareChanged(out []Output, e Event) []Output {
 		s.obs[e.Square] = nc
 		return s.afterChange(out, e.At)
 	}
-	if s.mode == modeAdjusting {
+	if !binds {
 		s.adjusted = true
 	}
 	s.autoEnd = false
 	// Two quick moves: the mover's settled move is followed at once by the
-	// opponent's first lift. Commit the move before taking the lift.
+	// opponent's first lift. Commit the move before taking the lift; the
+	// move ends an adjustment, so that the lift binds.
 	if s.cfg.Completion == OnRelease && e.Height < old.height && !s.over.Over() && !s.recovering() &&
 		e.At-s.lastChange >= s.cfg.Release {
+		plies := len(s.history)
 		out = s.quickCommit(out, e)
+		binds = binds || len(s.history) > plies
 	}
-	if s.last != nil && s.mode != modeAdjusting {
+	s.handChange(e, old.height, binds)
+	s.obs[e.Square] = nc
+	s.changed(e)
+	return s.afterChange(out, e.At)
+}
+
+// handChange notes a hand's change of square e.Square from height from:
+// a lift, a piece set down. Outside an adjustment (binds) the change is
+// recorded for pairing, a first lift is a touch, and a touch elsewhere
+// ends the last move's watch.
+func (s *Session) handChange(e Event, from int, binds bool) {
+	if s.last != nil && binds {
 		// The opponent's first touch elsewhere ends the watch.
 		if slices.Contains(s.last.squares, e.Square) {
 			s.last.touched = true
@@ -476,23 +479,22 @@ func (s *Session) squareChanged(out []Output, e Event) []Output {
 			s.last = nil
 		}
 	}
-	s.record(int(e.Square), e.Height)
+	if binds {
+		s.record(int(e.Square), e.Height)
+	}
 	name := s.squareName(e.Square)
-	if e.Height < old.height {
-		s.note(e.At, "lift %s %d→%d", name, old.height, e.Height)
-		if !s.lifted[e.Square] && s.mode != modeAdjusting {
+	if e.Height < from {
+		s.note(e.At, "lift %s %d→%d", name, from, e.Height)
+		if !s.lifted[e.Square] && binds {
 			s.lifted[e.Square] = true
 			s.touches = append(s.touches, touch{sq: e.Square, at: e.At, uncertain: s.stale, placed: s.placed})
 		}
-	} else {
-		s.note(e.At, "place %s %d→%d", name, old.height, e.Height)
-		if e.Height > old.height {
-			s.placed++
-		}
+		return
 	}
-	s.obs[e.Square] = nc
-	s.changed(e)
-	return s.afterChange(out, e.At)
+	s.note(e.At, "place %s %d→%d", name, from, e.Height)
+	if e.Height > from {
+		s.placed++
+	}
 }
 
 // readAgain reports whether a square's change from old to nc at the same
@@ -524,8 +526,8 @@ func (s *Session) readAgain(sq rules.Square, old, nc cell) bool {
 // quickCommit commits the move the board showed before event e if e is a
 // lift of a square the opponent owns after that move.
 func (s *Session) quickCommit(out []Output, e Event) []Output {
-	t, err := s.currentTurn()
-	if err != nil || t.sig(s.obs) == "" {
+	t := s.currentTurn()
+	if t.sig(s.obs) == "" {
 		return out
 	}
 	idx, err := t.match(s.obs, s.lifted, s.lossy)
@@ -542,9 +544,36 @@ func (s *Session) quickCommit(out []Output, e Event) []Output {
 	return s.commit(out, idx[0], s.lastChange, s.lastBoard, false)
 }
 
+// dump takes the board's whole state: what it shows, then the presses
+// held for it.
 func (s *Session) dump(out []Output, e Event) []Output {
+	out, ok := s.readDump(out, e)
+	if !ok {
+		return out
+	}
+	return s.dumpRead(out, e.At)
+}
+
+// dumpSetUp takes the board's whole state while it is being set up. A
+// dump is the whole board at one instant, not pieces still being put
+// down: showing the start position, it ends the set-up at once, so a
+// move made right after it is read (issue 18 §4).
+func (s *Session) dumpSetUp(out []Output, e Event) []Output {
+	out, ok := s.readDump(out, e)
+	if !ok {
+		return out
+	}
+	if s.currentTurn().sig(s.obs) == "" {
+		out = s.setUpDone(out, e.At)
+	}
+	return s.dumpRead(out, e.At)
+}
+
+// readDump writes a state dump into what the session observes; ok is
+// false when it does not fit the board (out then has the alert).
+func (s *Session) readDump(out []Output, e Event) (_ []Output, ok bool) {
 	if len(e.Heights) != s.geo.Len() {
-		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), e.At, fmt.Sprintf("state dump has %d squares, the board has %d", len(e.Heights), s.geo.Len()), false).shown("sensor fault: call the arbiter"))
+		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), e.At, fmt.Sprintf("state dump has %d squares, the board has %d", len(e.Heights), s.geo.Len()), false).shown("sensor fault: call the arbiter")), false
 	}
 	s.note(e.At, "state dump")
 	before := slices.Clone(s.obs)
@@ -561,22 +590,18 @@ func (s *Session) dump(out []Output, e Event) []Output {
 		s.changed(e)
 	}
 	s.dumped = true
-	if t, err := s.currentTurn(); err == nil && s.mode == modeSettingUp && t.sig(s.obs) == "" {
-		// A dump is the whole board at one instant, not pieces still
-		// being put down: showing the start position, it ends the set-up
-		// at once, so a move made right after it is read (issue 18 §4).
-		out = s.setUpDone(out, e.At)
-	}
-	out = s.afterChange(out, e.At)
+	return out, true
+}
+
+// dumpRead follows a state dump read at instant at: what the change
+// means, then the presses held for the dump, judged late.
+func (s *Session) dumpRead(out []Output, at time.Duration) []Output {
+	out = s.afterChange(out, at)
 	s.stale = false
 	held := s.held
 	s.held = nil
 	for _, h := range held {
-		if h.Kind == ClockPressed {
-			out = s.press(out, h)
-		} else {
-			out = s.adjustPress(out, h, true)
-		}
+		out = s.step(out, input{Event: h, held: true})
 	}
 	return out
 }
@@ -593,29 +618,14 @@ func (s *Session) observe(obs []cell, heights []int, tops []rules.Piece) {
 	}
 }
 
-// afterChange handles what a change of the board means at once: leaving
-// recovery when the board matches again, ending adjust mode.
+// afterChange handles what a change of the board means at once: the
+// mode's (a recovery ends when the board is put right), then the last
+// move's watch.
 func (s *Session) afterChange(out []Output, at time.Duration) []Output {
 	s.judged = ""
-	t, err := s.currentTurn()
-	if err != nil {
-		return append(out, s.alert(IrregularityAlert, s.pos.Turn(), at, err.Error(), false).shown("fault: call the arbiter"))
-	}
+	t := s.currentTurn()
 	s.trimChanges(t)
-	if s.recovering() && t.sig(s.obs) == "" {
-		s.endRecovery()
-		s.alerted = ""
-		out = append(out, Recovery{At: at, Done: true})
-		out = s.retractionDone(out, at)
-	} else if s.base() == modeUnmatched {
-		// The held piece has come down on a legal move: that is the
-		// move, judged as any other (at the settle or the press).
-		if idx, err := t.match(s.obs, s.lifted, s.lossy); err == nil && len(idx) > 0 {
-			s.endRecovery()
-			s.alerted = ""
-			out = append(out, Recovery{At: at, Done: true})
-		}
-	}
+	out = s.step(out, input{Event: Event{Kind: boardChanged, At: at}})
 	if s.last != nil && s.last.touched && t.sig(s.obs) == "" && !t.swapLifted(s.lifted) {
 		// (Unless the lifts may be the opponent's move that changes
 		// nothing a board senses: a Tensor swap.)
@@ -639,6 +649,9 @@ func (s *Session) changedAfterPress(out []Output, at time.Duration) []Output {
 		delete(s.lifted, sq)
 	}
 	s.touches = slices.DeleteFunc(s.touches, func(tc touch) bool { return slices.Contains(l.squares, tc.sq) })
+	if s.lastUnstored() {
+		return out // the move made again: unstored.go
+	}
 	msg := fmt.Sprintf("foul suspected (待った): the move of %s on %s was lifted and put back at %.1fs, after the clock press at %.1fs and before %s moved; the move stands, the arbiter decides",
 		s.game.SideName(l.side), strings.Join(names, ", "), at.Seconds(), l.at.Seconds(), s.game.SideName(l.side.Other()))
 	a := s.alert(FoulSuspectedAlert, l.side, at, msg, false).shown(
@@ -660,11 +673,11 @@ func (s *Session) changedAfterPress(out []Output, at time.Duration) []Output {
 // captured pieces are never alerted (kvaa.md 7.2: a captured counter may
 // go anywhere off the board).
 func (s *Session) checkHands(out []Output, at, since time.Duration) []Output {
-	if s.hand == nil || s.mode == modeSettingUp || s.over.Over() {
+	if s.hand == nil || s.SettingUp() || s.over.Over() {
 		return out
 	}
-	t, err := s.currentTurn()
-	if err != nil || t.sig(s.obs) != "" {
+	t := s.currentTurn()
+	if t.sig(s.obs) != "" {
 		return out
 	}
 	key := t.handSig(s.obs)
@@ -678,6 +691,19 @@ func (s *Session) checkHands(out []Output, at, since time.Duration) []Output {
 	if key == s.handTold {
 		return out
 	}
+	side, msg, shown, ok := s.trayAlert(t, at)
+	if !ok {
+		return out
+	}
+	s.handTold = key
+	return append(out, s.alert(EtiquetteAlert, side, at, msg, false).shown(shown))
+}
+
+// trayAlert says, at instant at, how the counted zones disagree with the
+// position of turn t: a piece over in one and short in another, over, or
+// the last mover's short for HandGrace; ok is false when that is not yet
+// for an alert.
+func (s *Session) trayAlert(t *turn, at time.Duration) (side rules.Color, msg, shown string, ok bool) {
 	n := s.geo.Len()
 	var over, short []rules.Zone
 	for i, z := range s.geo.Zones() {
@@ -689,26 +715,21 @@ func (s *Session) checkHands(out []Output, at, since time.Duration) []Output {
 			short = append(short, z)
 		}
 	}
-	var side rules.Color
-	var msg, shown string
 	switch {
 	case len(over) > 0 && len(short) > 0:
-		side = short[0].Owner
 		msg, shown = s.trayMisplaced(over[0], short[0])
+		return short[0].Owner, msg, shown, true
 	case len(over) > 0:
-		side = over[0].Owner
 		msg, shown = s.trayOver(over[0])
-	default:
-		mover := s.pos.Turn().Other()
-		k := slices.IndexFunc(short, func(z rules.Zone) bool { return z.Owner == mover })
-		if k < 0 || at-s.handSince < s.cfg.HandGrace {
-			return out
-		}
-		side = mover
-		msg, shown = s.trayShort(short[k], (at - s.handSince).Round(time.Second))
+		return over[0].Owner, msg, shown, true
 	}
-	s.handTold = key
-	return append(out, s.alert(EtiquetteAlert, side, at, msg, false).shown(shown))
+	mover := s.pos.Turn().Other()
+	k := slices.IndexFunc(short, func(z rules.Zone) bool { return z.Owner == mover })
+	if k < 0 || at-s.handSince < s.cfg.HandGrace {
+		return 0, "", "", false
+	}
+	msg, shown = s.trayShort(short[k], (at - s.handSince).Round(time.Second))
+	return mover, msg, shown, true
 }
 
 // trayMisplaced says that a piece of zone short lies in zone over: for
@@ -755,85 +776,53 @@ func (s *Session) Tick(now time.Duration) []Output {
 		s.clk.Advance(now)
 		out = s.clockEvents(out, now)
 	}
-	horizon := now
-	if s.cfg.BoardTime {
-		horizon = min(now, s.reported)
-	}
-	if s.over.Over() || horizon-s.lastChange < s.cfg.Settle {
+	if s.over.Over() || s.horizon(now)-s.lastChange < s.cfg.Settle {
 		return out
 	}
-	t, err := s.currentTurn()
-	if err != nil {
-		return out
-	}
-	if s.mode == modeSettingUp {
-		return s.stepSettingUp(out, t, now, horizon)
-	}
-	out = s.checkHands(out, horizon, s.lastChange)
-	switch s.mode {
-	case modeReading:
-		return s.stepReading(out, t, now, horizon)
-	case modeAdjusting:
-		return s.stepAdjusting(out, t, now, horizon)
-	}
-	// Prompting, recovering: only a press, an answer or the board put
-	// right moves on.
-	return out
+	return s.step(out, input{Event: Event{Kind: boardSettled, At: now}})
 }
 
 // NextDeadline returns when the session next needs a Tick.
 func (s *Session) NextDeadline() (time.Duration, bool) {
-	var best time.Duration
-	ok := false
-	consider := func(t time.Duration) {
-		if !ok || t < best {
-			best, ok = t, true
-		}
-	}
+	var next deadline
 	if !s.over.Over() {
-		// Only deadlines still ahead: one the board has not yet reported
-		// past is met by its next heartbeat (Handle judges then).
-		if d := s.lastChange + s.cfg.Settle; d > s.now {
-			consider(d)
-		}
-		if d := s.lastChange + s.cfg.RecoveryAfter; !s.recovering() && d > s.now {
-			consider(d)
-		}
-		if d := s.lastChange + s.cfg.SetupAlertAfter; s.mode == modeSettingUp && s.dumped && d > s.now {
-			consider(d)
-		}
-		if d := s.handSince + s.cfg.HandGrace; s.handKey != "" && s.handKey != s.handTold && d > s.now {
-			consider(d)
-		}
+		s.judgeDeadlines(&next)
 	}
 	if s.clk != nil {
 		if d, has := s.clk.NextDeadline(s.now); has {
-			consider(d.At)
+			next.consider(d.At)
 		}
 	}
-	return best, ok
+	return next.at, next.ok
 }
 
-// press takes a clock press: ignored while setting up and once the game
-// is over, held while stale, and otherwise judged by the mode beneath any
-// adjustment: a recovery refuses it, reading and prompting judge the
-// board.
-func (s *Session) press(out []Output, e Event) []Output {
-	s.note(e.At, "press %s", s.game.SideName(e.Side))
-	if s.over.Over() || s.mode == modeSettingUp {
-		return out
+// deadline is the earliest of the instants considered, if any.
+type deadline struct {
+	at time.Duration
+	ok bool
+}
+
+func (d *deadline) consider(at time.Duration) {
+	if !d.ok || at < d.at {
+		d.at, d.ok = at, true
 	}
-	if s.stale {
-		s.held = append(s.held, e)
-		return out
+}
+
+// judgeDeadlines considers the instants at which the board will have
+// been judged settled, unmatched for long enough, wrongly set up for long
+// enough, or its stands wrong for long enough. Only those still ahead:
+// one the board has not yet reported past is met by its next heartbeat
+// (Handle judges then).
+func (s *Session) judgeDeadlines(next *deadline) {
+	ahead := func(at time.Duration, due bool) {
+		if due && at > s.now {
+			next.consider(at)
+		}
 	}
-	switch {
-	case e.Side != s.pos.Turn():
-		return s.pressOutOfTurn(out, e)
-	case s.recovering():
-		return s.pressRecovering(out, e)
-	}
-	return s.judgePress(out, e)
+	ahead(s.lastChange+s.cfg.Settle, true)
+	ahead(s.lastChange+s.cfg.RecoveryAfter, !s.recovering())
+	ahead(s.lastChange+s.cfg.SetupAlertAfter, s.SettingUp() && s.dumped)
+	ahead(s.handSince+s.cfg.HandGrace, s.handKey != "" && s.handKey != s.handTold)
 }
 
 // pressOutOfTurn is a press by the side that has just moved: the press
@@ -845,6 +834,9 @@ func (s *Session) pressOutOfTurn(out []Output, e Event) []Output {
 		// (or changed since: then the change is the move).
 		s.pressDue = false
 		return s.amendAtPress(out, e)
+	}
+	if s.lastUnstored() && e.Side == s.history[len(s.history)-1].Turn() {
+		return out // the mover's move made again, with its press: unstored.go
 	}
 	return append(out, s.alert(IrregularityAlert, e.Side, e.At, s.game.SideName(e.Side)+" pressed the clock on the opponent's turn", false).shown(
 		s.game.SideName(e.Side)+" pressed the clock on the opponent's turn"))
@@ -869,10 +861,7 @@ func (s *Session) pressRecovering(out []Output, e Event) []Output {
 // move.
 func (s *Session) judgePress(out []Output, e Event) []Output {
 	side := s.pos.Turn()
-	t, err := s.currentTurn()
-	if err != nil {
-		return append(out, s.alert(IrregularityAlert, side, e.At, err.Error(), false).shown("fault: call the arbiter"))
-	}
+	t := s.currentTurn()
 	if t.sig(s.obs) == "" && !t.swapLifted(s.lifted) {
 		return append(out, s.alert(IrregularityAlert, side, e.At, s.game.SideName(side)+" pressed the clock without moving", false).shown(
 			s.game.SideName(side)+" pressed the clock without moving"))
@@ -918,9 +907,7 @@ func (s *Session) tryCommit(out []Output, i int, at time.Duration, boardMs int64
 			// The press is refused: its question, if any, no longer
 			// waits for it.
 			s.prompt.press = false
-			if s.mode == modePrompting {
-				s.mode = modeReading
-			}
+			s.endQuestion()
 			return out
 		case Report:
 			out = append(out, s.alert(TouchMoveAlert, s.pos.Turn(), at, v+" (recorded for a claim)", false).shown(shown+" (noted)", shown))
@@ -936,36 +923,11 @@ func (s *Session) touchViolation(t *turn, c *candidate) (string, string) {
 		return "", ""
 	}
 	side := t.pos.Turn()
-	// Own stacks touched, in order of first lift; the pieces the move
-	// uses as tools bind no one.
-	var tools []rules.Square
-	if tm, ok := c.move.(rules.Tooled); ok {
-		tools = tm.Tools()
-	}
-	var own []touch
-	for _, tc := range s.touches {
-		if col, ok := t.owner(tc.sq); ok && col == side && !tc.uncertain && !slices.Contains(tools, tc.sq) {
-			own = append(own, tc)
-		}
-	}
+	own := s.ownTouches(t, c)
 	if len(own) == 0 {
 		return "", ""
 	}
-	// Lifts within the simultaneous window of the first, with both
-	// pieces in the air at once (none set down between the lifts), count
-	// as one touch; among them a square whose move also involves another
-	// of them (the Volkhv, the king in castling) binds. A rook set down
-	// before the king is lifted was touched first: no castling with it
-	// (FIDE 4.4.2, Tavreli src 4.3).
-	first := own[0]
-	for _, tc := range own[1:] {
-		if tc.at-own[0].at > s.cfg.Simultaneous || tc.placed != own[0].placed {
-			break
-		}
-		if t.involves(tc.sq, own[0].sq) && t.movesFrom(tc.sq) {
-			first = tc
-		}
-	}
+	first := s.firstTouch(t, own)
 	ordered := append([]touch{first}, own...)
 	for _, tc := range ordered {
 		if !t.movesFrom(tc.sq) {
@@ -987,6 +949,43 @@ func (s *Session) touchViolation(t *turn, c *candidate) (string, string) {
 			fmt.Sprintf("%s touched %s first: move it", who, name)
 	}
 	return "", ""
+}
+
+// ownTouches are the side to move's stacks touched, in order of first
+// lift; the pieces the move of c uses as tools bind no one, nor do lifts
+// that came while frames were lost.
+func (s *Session) ownTouches(t *turn, c *candidate) []touch {
+	side := t.pos.Turn()
+	var tools []rules.Square
+	if tm, ok := c.move.(rules.Tooled); ok {
+		tools = tm.Tools()
+	}
+	var own []touch
+	for _, tc := range s.touches {
+		if col, ok := t.owner(tc.sq); ok && col == side && !tc.uncertain && !slices.Contains(tools, tc.sq) {
+			own = append(own, tc)
+		}
+	}
+	return own
+}
+
+// firstTouch is the touch that binds first among own. Lifts within the
+// simultaneous window of the first, with both pieces in the air at once
+// (none set down between the lifts), count as one touch; among them a
+// square whose move also involves another of them (the Volkhv, the king
+// in castling) binds. A rook set down before the king is lifted was
+// touched first: no castling with it (FIDE 4.4.2, Tavreli src 4.3).
+func (s *Session) firstTouch(t *turn, own []touch) touch {
+	first := own[0]
+	for _, tc := range own[1:] {
+		if tc.at-own[0].at > s.cfg.Simultaneous || tc.placed != own[0].placed {
+			break
+		}
+		if t.involves(tc.sq, own[0].sq) && t.movesFrom(tc.sq) {
+			first = tc
+		}
+	}
+	return first
 }
 
 // opponentTouches judges the lifts of the opponent's pieces that the move
@@ -1257,35 +1256,6 @@ func (s *Session) enterRecovery(out []Output, at time.Duration, reason string) [
 	return append(out, Recovery{At: at, Reason: reason, Fixes: fixes, Board: fit(reason, "restore the position: see the lit squares")})
 }
 
-func (s *Session) adjustPressed(out []Output, e Event) []Output {
-	return s.adjustPress(out, e, false)
-}
-
-func (s *Session) adjustPress(out []Output, e Event, late bool) []Output {
-	if s.mode == modeSettingUp {
-		return out
-	}
-	if s.stale {
-		s.held = append(s.held, e)
-		return out
-	}
-	if e.Side != s.pos.Turn() {
-		s.note(e.At, "adjust by %s ignored: not their turn", s.game.SideName(e.Side))
-		return out
-	}
-	if s.autoEnd {
-		// The player closes an adjustment the session already saw end.
-		s.autoEnd = false
-		s.note(e.At, "adjust closed")
-		return out
-	}
-	if s.mode == modeAdjusting {
-		return s.endAdjusting(out, e, late)
-	}
-	s.startAdjusting(e)
-	return out
-}
-
 // clockEvents turns the clock's events into outputs, ending the game on a
 // final flag.
 func (s *Session) clockEvents(out []Output, at time.Duration) []Output {
@@ -1370,10 +1340,7 @@ func (s *Session) TakeBack(at time.Duration) ([]Output, error) {
 	s.last = nil
 	s.over = rules.Outcome{}
 	s.resetWindow()
-	t, err := s.currentTurn()
-	if err != nil {
-		return nil, err
-	}
+	t := s.currentTurn()
 	out := s.takeBackClock(nil, ply, at)
 	if t.sig(s.obs) != "" {
 		return s.enterRecovery(out, at, "restore the position before the taken-back move"), nil

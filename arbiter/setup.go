@@ -163,29 +163,27 @@ func (s *Session) explain(v rules.View, fixes []SquareFix) string {
 // (SquareFix.Text), hand stands included: the console shows it. It is
 // nil once the game has started, and when the board shows the position.
 func (s *Session) SetupDiff() []SquareFix {
-	if s.mode != modeSettingUp {
+	if !s.SettingUp() {
 		return nil
 	}
-	t, err := s.currentTurn()
-	if err != nil {
-		return nil
-	}
+	t := s.currentTurn()
 	return s.describe(t.base, t.baseCells, s.obs, true)
 }
 
-// stepSettingUp judges a board being set up that has settled since
+// settleSetUp judges a board being set up that has settled since
 // s.lastChange, once its whole state has been seen: the game starts when
 // it shows the start position (hand stands aside); after
 // Config.SetupAlertAfter settled but wrong, one SetupAlert lists the
 // differences, and another only when they change.
-func (s *Session) stepSettingUp(out []Output, t *turn, now, horizon time.Duration) []Output {
+func (s *Session) settleSetUp(out []Output, now time.Duration) []Output {
 	if !s.dumped {
 		return out
 	}
+	t := s.currentTurn()
 	if t.sig(s.obs) == "" {
 		return s.setUpDone(out, s.lastChange)
 	}
-	if horizon-s.lastChange < s.cfg.SetupAlertAfter {
+	if s.horizon(now)-s.lastChange < s.cfg.SetupAlertAfter {
 		return out
 	}
 	fixes := s.describe(t.base, t.baseCells, s.obs, true)

@@ -194,38 +194,15 @@ func (t *turn) match(cells []cell, lifted map[rules.Square]bool, lossy bool) ([]
 		// Lifts lost with frames cannot tell look-alike moves apart: ask.
 		return all, err
 	}
-	c2 := filter(all, func(i int) bool {
-		for _, sq := range t.cands[i].hidden {
-			if !lifted[sq] {
-				return false
-			}
-		}
-		return true
-	})
+	c2 := filter(all, func(i int) bool { return t.hiddenLifted(i, lifted) })
 	if len(c2) == 0 {
 		c2 = all
 	}
 	if len(c2) == 1 {
 		return c2, nil
 	}
-	refilled := map[rules.Square]bool{}
-	for sq := range lifted {
-		if int(sq) < len(t.baseCells) && t.baseCells[sq].height > 0 && cells[sq].height > 0 {
-			refilled[sq] = true
-		}
-	}
-	c3 := filter(c2, func(i int) bool {
-		h := t.cands[i].hidden
-		if len(h) != len(refilled) {
-			return false
-		}
-		for _, sq := range h {
-			if !refilled[sq] {
-				return false
-			}
-		}
-		return true
-	})
+	refilled := t.refilled(cells, lifted)
+	c3 := filter(c2, func(i int) bool { return t.hiddenAre(i, refilled) })
 	if len(c3) == 1 {
 		return c3, nil
 	}
@@ -240,6 +217,44 @@ func (t *turn) match(cells []cell, lifted map[rules.Square]bool, lossy bool) ([]
 		return c4, nil
 	}
 	return c2, nil
+}
+
+// hiddenLifted reports whether every hidden change of candidate i was
+// lifted.
+func (t *turn) hiddenLifted(i int, lifted map[rules.Square]bool) bool {
+	for _, sq := range t.cands[i].hidden {
+		if !lifted[sq] {
+			return false
+		}
+	}
+	return true
+}
+
+// refilled returns the squares lifted that held pieces before and hold
+// pieces again.
+func (t *turn) refilled(cells []cell, lifted map[rules.Square]bool) map[rules.Square]bool {
+	refilled := map[rules.Square]bool{}
+	for sq := range lifted {
+		if int(sq) < len(t.baseCells) && t.baseCells[sq].height > 0 && cells[sq].height > 0 {
+			refilled[sq] = true
+		}
+	}
+	return refilled
+}
+
+// hiddenAre reports whether the hidden changes of candidate i are exactly
+// the squares sqs.
+func (t *turn) hiddenAre(i int, sqs map[rules.Square]bool) bool {
+	h := t.cands[i].hidden
+	if len(h) != len(sqs) {
+		return false
+	}
+	for _, sq := range h {
+		if !sqs[sq] {
+			return false
+		}
+	}
+	return true
 }
 
 // swapLifted reports whether a legal move that changes nothing a board

@@ -1,14 +1,18 @@
-package configs
+package configs_test
 
 import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"arbiter/internal/broadcast"
 )
 
 // TestSystemdUnitVerifies checks the shipped unit with systemd-analyze
@@ -19,10 +23,22 @@ func TestSystemdUnitVerifies(t *testing.T) {
 	unit, err := os.ReadFile("arbiter.service")
 	require.NoError(t, err)
 	text := string(unit)
-	for _, want := range []string{"DynamicUser=yes", "SupplementaryGroups=dialout", "StateDirectory=arbiter",
-		"ProtectSystem=strict", "--database %S/arbiter/event.db", "ExecReload=/bin/kill -HUP $MAINPID"} {
+	for _, want := range []string{"DynamicUser=yes", "SupplementaryGroups=dialout arbiter-config", "StateDirectory=arbiter",
+		"ProtectSystem=strict", "--database %S/arbiter/event.db", "ExecReload=/bin/kill -HUP $MAINPID",
+		// Every kind of serial board the README supports: USB, RS-232 and
+		// Bluetooth (DGT boards on /dev/rfcomm*).
+		"DeviceAllow=char-ttyACM rw", "DeviceAllow=char-ttyUSB rw", "DeviceAllow=char-ttyS rw", "DeviceAllow=char-rfcomm rw",
+		// The configuration is readable by the throwaway user's group.
+		"install -m 0640 -g arbiter-config my-event.yaml /etc/arbiter/arbiter.yaml"} {
 		assert.Contains(t, text, want)
 	}
+	// A stop lets the daemon flush its broadcast pushes and close the
+	// database before systemd kills it.
+	m := regexp.MustCompile(`(?m)^TimeoutStopSec=(\S+)$`).FindStringSubmatch(text)
+	require.NotNil(t, m, "TimeoutStopSec")
+	stop, err := time.ParseDuration(m[1])
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, stop, broadcast.DefaultFlushWait+10*time.Second, "TimeoutStopSec leaves the flush and the close no time")
 	analyze, err := exec.LookPath("systemd-analyze")
 	if err != nil {
 		t.Skip("systemd-analyze is not installed: the unit is not verified here")

@@ -49,7 +49,11 @@ type Demo struct {
 	boards  []board.Simulated
 	ports   map[string][]board.Port // by protocol
 	index   map[string]int          // the boards made so far, by protocol
-	stats   *Stats
+	// numbered counts the boards named so far by game, across the
+	// tournaments, so that two tournaments of one game have boards of
+	// their own.
+	numbered map[string]int
+	stats    *Stats
 
 	dgt      bool // a DGT board is still to be put in the first chess tournament
 	settings map[string]board.Settings
@@ -163,7 +167,7 @@ func New(d *director.Director, cfg Config, dir string, log *slog.Logger) (*Demo,
 	}
 	dm := &Demo{d: d, dir: dir, log: log, speed: cfg.Speed, seed: cfg.Seed, faults: cfg.Faults,
 		plies: cfg.Plies, players: map[string]*player{}, stats: &Stats{}, dgt: cfg.DGT, settings: cfg.Settings,
-		ports: map[string][]board.Port{}, index: map[string]int{}}
+		ports: map[string][]board.Port{}, index: map[string]int{}, numbered: map[string]int{}}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
@@ -186,7 +190,6 @@ type tournament struct {
 	name string
 	game rules.Game
 	want int // boards it still wants
-	n    int // its boards so far
 }
 
 // tournaments returns the event's tournaments, each wanting boards
@@ -228,7 +231,7 @@ func (dm *Demo) demoBoards(cfg Config) error {
 	for ti, t := range tours {
 		game := t.game.Name()
 		for n := 1; n <= t.want; n++ {
-			name, protocol := fmt.Sprintf("SIM-%s-%d", abbrev(game), n), board.ProtocolSensorboard
+			name, protocol := dm.name(game), board.ProtocolSensorboard
 			if dm.dgt && game == "chess" {
 				// The first chess board is a DGT e-board.
 				dm.dgt, protocol = false, ProtocolDGT
@@ -237,6 +240,7 @@ func (dm *Demo) demoBoards(cfg Config) error {
 			if err != nil {
 				return err
 			}
+			dm.numbered[game]++
 			if facts := rules.FactsOf(game); n == 1 && facts.HandicapOption != "" {
 				// The first table of a game with handicaps (shogi) plays a
 				// handicap game every round, as the arbiter sets it for
@@ -301,7 +305,7 @@ func (dm *Demo) standInBoard(tours []*tournament, protocol string, assigned map[
 			if !spare && t.want <= 0 {
 				continue
 			}
-			id := fmt.Sprintf("SIM-%s-%d", abbrev(t.game.Name()), t.n+1)
+			id := dm.name(t.game.Name())
 			for _, a := range assigned[t.name] {
 				if !used[a] {
 					id = a
@@ -313,13 +317,21 @@ func (dm *Demo) standInBoard(tours []*tournament, protocol string, assigned map[
 				errs = append(errs, fmt.Errorf("%s: %w", t.name, err))
 				continue
 			}
+			if pl.table.ID == dm.name(t.game.Name()) {
+				dm.numbered[t.game.Name()]++
+			}
 			used[pl.table.ID] = true
 			t.want--
-			t.n++
 			return nil
 		}
 	}
 	return fmt.Errorf("no tournament for a simulated board of protocol %q: %w", protocol, errors.Join(errs...))
+}
+
+// name is the name of the next simulated board of game: SIM-tav-1,
+// numbered across the tournaments.
+func (dm *Demo) name(game string) string {
+	return fmt.Sprintf("SIM-%s-%d", abbrev(game), dm.numbered[game]+1)
 }
 
 // portName names a port as its entry does.

@@ -11,11 +11,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"arbiter/arbiter"
@@ -92,10 +94,13 @@ type Director struct {
 	done     chan struct{} // closed when every tournament is complete
 	doneOnce sync.Once
 
-	mu      sync.RWMutex
-	tours   []*tour
-	tables  []*Table
-	byBoard map[string]*Table
+	mu     sync.RWMutex
+	tours  []*tour
+	tables []*Table
+	// byBoard maps board ids to their tables. It is replaced whole, under
+	// mu, when a table is added, and read without a lock: a board's event
+	// never waits for mu (a round being stored holds it).
+	byBoard atomic.Pointer[map[string]*Table]
 	ctx     context.Context
 	wg      sync.WaitGroup
 
@@ -116,12 +121,20 @@ type Director struct {
 	troubles map[troubleKey]trouble
 	answered map[string]bool
 
+	// pairMu pairs one round at a time (newRound): the pairing itself
+	// runs outside mu.
+	pairMu sync.Mutex
 	// adoptMu adopts one new board at a time, so that boards saying
 	// hello at once (a DGT bus line) each take a table of their own.
 	adoptMu sync.Mutex
 	// waitMu starts one waiting game at a time, so that tables whose
 	// boards come at once each pick a game no table plays.
 	waitMu sync.Mutex
+
+	// lost is what the tables could not store when the event stopped
+	// during a storage fault (storage.go).
+	lostMu sync.Mutex
+	lost   []string
 
 	// Watchers are told about games and decisions (the demo players).
 	watchMu  sync.Mutex
@@ -144,10 +157,9 @@ func New(cfg Config, db *store.DB, log *slog.Logger) (*Director, error) {
 	origin := time.Now()
 	d := &Director{
 		cfg: cfg, db: db, hub: NewHub(), log: log, origin: origin,
-		now:     func() time.Duration { return time.Since(origin) },
-		wall:    func() time.Time { return time.Now() },
-		byBoard: map[string]*Table{},
-		done:    make(chan struct{}),
+		now:  func() time.Duration { return time.Since(origin) },
+		wall: func() time.Time { return time.Now() },
+		done: make(chan struct{}),
 	}
 	stored, err := db.Tournaments()
 	if err != nil {
@@ -229,13 +241,17 @@ func configPlayers(tc Tournament) ([]store.Player, error) {
 
 // playerFromTRF is a player record of a players_trf file as the event
 // database stores it: the year of birth is the date's (YYYY/MM/DD or
-// YYYY), 0 when the file gives none.
+// YYYY), 0 when the file gives none; a whole date is kept as it is.
 func playerFromTRF(p trf.Player) store.Player {
-	year := 0
-	if y, err := strconv.Atoi(strings.SplitN(strings.TrimSpace(p.Birth), "/", 2)[0]); err == nil && y >= 1900 && y <= 2100 {
+	year, birth := 0, strings.TrimSpace(p.Birth)
+	if y, err := strconv.Atoi(strings.SplitN(birth, "/", 2)[0]); err == nil && y >= 1900 && y <= 2100 {
 		year = y
 	}
-	return store.Player{Name: names.Normal(p.Name), Rating: p.Rating, Title: p.Title, Federation: p.Federation, FideID: p.FideID, BirthYear: year}
+	rec := store.Player{Name: names.Normal(p.Name), Rating: p.Rating, Title: p.Title, Federation: p.Federation, FideID: p.FideID, BirthYear: year}
+	if d, err := time.Parse("2006/01/02", birth); err == nil && d.Year() == year {
+		rec.Birth = birth
+	}
+	return rec
 }
 
 // roundRobinRounds returns the number of rounds of a round robin of n
@@ -282,7 +298,7 @@ func (d *Director) AddTable(tournament uint64, boardID string) (*Table, error) {
 func (d *Director) AddTableNumbered(tournament uint64, boardID string, number int) (*Table, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if _, dup := d.byBoard[boardID]; dup {
+	if _, dup := d.Table(boardID); dup {
 		return nil, fmt.Errorf("board %s already has a table", boardID)
 	}
 	if d.tourLocked(tournament) == nil {
@@ -307,7 +323,11 @@ func (d *Director) AddTableNumbered(tournament uint64, boardID string, number in
 	}
 	t := newTable(boardID, tournament, number, d)
 	d.tables = append(d.tables, t)
-	d.byBoard[boardID] = t
+	byBoard := map[string]*Table{boardID: t}
+	if old := d.byBoard.Load(); old != nil {
+		maps.Copy(byBoard, *old)
+	}
+	d.byBoard.Store(&byBoard)
 	if d.ctx != nil {
 		d.startTable(t)
 	}
@@ -320,9 +340,11 @@ func (d *Director) startTable(t *Table) {
 
 // Table returns the table of a board.
 func (d *Director) Table(boardID string) (*Table, bool) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	t, ok := d.byBoard[boardID]
+	byBoard := d.byBoard.Load()
+	if byBoard == nil {
+		return nil, false
+	}
+	t, ok := (*byBoard)[boardID]
 	return t, ok
 }
 

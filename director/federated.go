@@ -69,32 +69,44 @@ func (d *Director) ApplyRound(ctx context.Context, r store.Round, firstBoard int
 	if firstBoard < 1 {
 		return false, fmt.Errorf("round %d of %s: first board %d: want 1 or more", r.Number, tr.rec.Name, firstBoard)
 	}
+	// From the commit until its games are started, no waiting game is
+	// started (startGames).
+	d.waitMu.Lock()
+	defer d.waitMu.Unlock()
+	onTable, err := d.applyRound(tr, r, firstBoard, who)
+	if err != nil || onTable == nil {
+		return false, err
+	}
+	return true, d.startGames(ctx, tr, onTable)
+}
+
+// applyRound stores round r as ApplyRound does, in one transaction under
+// the director's lock, and returns its games by table number; nil when
+// the round is stored already.
+func (d *Director) applyRound(tr *tour, r store.Round, firstBoard int, who string) (map[int]*store.Game, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.ctx == nil {
 		// The tables' goroutines are not running: a game started now
 		// would wait for them under the lock Run needs.
-		return false, fmt.Errorf("round %d of %s: %w", r.Number, tr.rec.Name, ErrNotRunning)
+		return nil, fmt.Errorf("round %d of %s: %w", r.Number, tr.rec.Name, ErrNotRunning)
 	}
-	rounds, err := d.db.Rounds(tr.rec.ID)
+	st, err := d.db.TournamentState(tr.rec.ID)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
+	rounds, players := st.Rounds, st.Players
 	if r.Number <= len(rounds) {
-		return false, nil
+		return nil, nil
 	}
 	if r.Number != len(rounds)+1 {
-		return false, fmt.Errorf("round %d of %s: this hall has %d rounds; round %d must come first", r.Number, tr.rec.Name, len(rounds), len(rounds)+1)
+		return nil, fmt.Errorf("round %d of %s: this hall has %d rounds; round %d must come first", r.Number, tr.rec.Name, len(rounds), len(rounds)+1)
 	}
 	here := map[int]bool{}
 	for _, t := range d.tables {
 		if t.Tournament == tr.rec.ID {
 			here[firstBoard+t.Number-1] = true
 		}
-	}
-	players, err := d.db.Players(tr.rec.ID)
-	if err != nil {
-		return false, err
 	}
 	name := func(pid int) string {
 		if i := slices.IndexFunc(players, func(p store.Player) bool { return p.ID == pid }); i >= 0 {
@@ -106,39 +118,36 @@ func (d *Director) ApplyRound(ctx context.Context, r store.Round, firstBoard int
 		for _, pid := range []int{p.First, p.Second} {
 			if pid > len(players) {
 				// A late entry: the hub's roster brings the player first.
-				return false, fmt.Errorf("round %d of %s: board %d: player %d is not registered in this hall yet", r.Number, tr.rec.Name, p.Board, pid)
+				return nil, fmt.Errorf("round %d of %s: board %d: player %d is not registered in this hall yet", r.Number, tr.rec.Name, p.Board, pid)
 			}
 		}
 	}
-	round := store.Round{TournamentID: tr.rec.ID, Number: r.Number, PairedAt: r.PairedAt, Trace: r.Trace, How: r.How}
+	nr := &store.NewRound{Round: store.Round{TournamentID: tr.rec.ID, Number: r.Number, PairedAt: r.PairedAt, Trace: r.Trace, How: r.How}, From: st.Digest}
 	onTable := map[int]*store.Game{}
 	var boards []string
 	for _, p := range r.Pairings {
 		p.GameID = 0
 		if p.Second != 0 && p.Result == "" && here[p.Board] {
-			g := d.roundGame(tr, r.Number, p.Board, [2]int{p.First, p.Second}, name)
-			if err := d.db.CreateGame(g); err != nil {
-				return false, err
-			}
-			p.GameID = g.ID
+			g := d.roundGame(tr, &st.Tournament, r.Number, p.Board, [2]int{p.First, p.Second}, name)
+			nr.Games = append(nr.Games, g)
 			onTable[p.Board-firstBoard+1] = g
 			boards = append(boards, strconv.Itoa(p.Board))
 		}
-		round.Pairings = append(round.Pairings, p)
-	}
-	if err := d.db.PutRound(&round); err != nil {
-		return false, err
+		nr.Round.Pairings = append(nr.Round.Pairings, p)
 	}
 	data := fmt.Sprintf("round %d of %s: boards played here: %s", r.Number, tr.rec.Name, strings.Join(boards, ", "))
 	if len(boards) == 0 {
 		data = fmt.Sprintf("round %d of %s: no board played here", r.Number, tr.rec.Name)
 	}
-	if err := d.db.AddAction(&store.Action{Who: who, What: "apply-round", Why: "paired by " + d.pairedBy, Data: data, At: d.wall()}); err != nil {
-		return false, err
+	nr.Paired = &store.Action{Who: who, What: "apply-round", Why: "paired by " + d.pairedBy, Data: data, At: d.wall()}
+	// Games, round and action in one transaction: a crash leaves the
+	// round whole or absent, and the hub's round is applied again.
+	if err := d.db.CreateRound(nr); err != nil {
+		return nil, err
 	}
 	d.log.Info("round applied", "tournament", tr.rec.Name, "round", r.Number, "boards", len(boards), "by", who)
 	d.hub.Publish(Update{Kind: "round", At: d.wall(), Data: map[string]any{"tournament": tr.rec.ID, "round": r.Number}})
-	return true, d.startGames(ctx, tr, onTable)
+	return onTable, nil
 }
 
 // ImportedResult tells the hub's director that a hall's result was stored

@@ -58,3 +58,18 @@ func pairedEvent(t *testing.T, players int) (*director.Director, *store.DB, cont
 	}, 5*time.Second, 10*time.Millisecond, "round 1 was not paired")
 	return d, db, ctx
 }
+
+// setUpChess waits for the game on table t1, reports its board set up at
+// chess's start position and waits until the first clock runs.
+func setUpChess(t *testing.T, ctx context.Context, d *director.Director, t1 *director.Table) {
+	t.Helper()
+	require.Eventually(t, func() bool { return t1.Live().GameID != 0 }, 5*time.Second, 10*time.Millisecond)
+	heights := make([]int, 64)
+	for i := range 16 {
+		heights[i], heights[63-i] = 1, 1
+	}
+	t1.Input(ctx, arbiterEvent(d.Now(), heights))
+	time.Sleep(400 * time.Millisecond) // the board stays so: its heartbeat tells
+	t1.Input(ctx, heartbeat(d.Now()))
+	require.Eventually(t, func() bool { return t1.Live().Clock[0].Running }, 5*time.Second, 10*time.Millisecond, "the clock did not start after the set-up")
+}

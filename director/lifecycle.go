@@ -214,13 +214,13 @@ func roundsComplete(rounds []store.Round) bool {
 // players meet again who met in the earliest rounds possible: the last
 // resort when no valid pairing exists. The round is marked as such.
 func (d *Director) PairAllowingRematches(ctx context.Context, id uint64, who, why string) error {
-	return d.newRound(ctx, id, "pair-round-rematches", who, why, func(tr *tour, number int) (*plan, error) {
-		if strings.Contains(tr.rec.System, "round-robin") {
+	return d.newRound(ctx, id, "pair-round-rematches", who, why, func(tr *tour, st *store.TournamentState, number int) (*plan, error) {
+		if strings.Contains(st.Tournament.System, "round-robin") {
 			return nil, errors.New("a round robin has no rematches to allow")
 		}
 		var last error
 		for k := 2; k <= number; k++ {
-			pl, err := d.pair(tr, number, k)
+			pl, err := d.pair(tr, st, number, k)
 			if err == nil {
 				pl.how = "rematches"
 				pl.trace = fmt.Sprintf("Rematches allowed of games played before round %d (C1 relaxed by the chief arbiter).\n", k) + pl.trace
@@ -278,19 +278,13 @@ func ParseManual(text string) ([]ManualBoard, error) {
 // each board breaks (C1 rematch, C3 colours) are recorded with it and in
 // the audit log.
 func (d *Director) PairByHand(ctx context.Context, id uint64, boards []ManualBoard, who, why string) error {
-	return d.newRound(ctx, id, "pair-round-manual", who, why, func(tr *tour, number int) (*plan, error) {
-		players, err := d.db.Players(id)
-		if err != nil {
-			return nil, err
-		}
+	return d.newRound(ctx, id, "pair-round-manual", who, why, func(tr *tour, st *store.TournamentState, number int) (*plan, error) {
+		players := st.Players
 		known := map[int]store.Player{}
 		for _, p := range players {
 			known[p.ID] = p
 		}
-		t, err := d.TRF(id)
-		if err != nil {
-			return nil, err
-		}
+		t := trfOf(st)
 		pl := &plan{out: map[int]string{}, how: "manual", manual: map[[2]int]string{}}
 		seen := map[int]bool{}
 		var notes []string

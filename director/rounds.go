@@ -51,18 +51,16 @@ func (d *Director) Standings(id uint64) (*tiebreak.Standings, error) {
 
 // TRF builds the tournament report of a tournament.
 func (r Reports) TRF(id uint64) (*trf.Tournament, error) {
-	tr, err := r.DB.Tournament(id)
+	st, err := r.DB.TournamentState(id)
 	if err != nil {
 		return nil, err
 	}
-	players, err := r.DB.Players(id)
-	if err != nil {
-		return nil, err
-	}
-	rounds, err := r.DB.Rounds(id)
-	if err != nil {
-		return nil, err
-	}
+	return trfOf(&st), nil
+}
+
+// trfOf is the tournament report of a tournament as read in st.
+func trfOf(st *store.TournamentState) *trf.Tournament {
+	tr, players, rounds := st.Tournament, st.Players, st.Rounds
 	t := &trf.Tournament{Name: tr.Name, Rounds: tr.PlayedRounds(), InitialColour: 'w', Scoring: trf.DefaultScoring, TimeControl: tr.TimeControl}
 	index := map[int]int{}
 	for i, p := range players {
@@ -103,7 +101,7 @@ func (r Reports) TRF(id uint64) (*trf.Tournament, error) {
 		}
 		t.Players[i].Points = pts
 	}
-	return t, nil
+	return t
 }
 
 // byeCode returns the TRF code of a player not paired in a round, from the
@@ -180,52 +178,80 @@ type plan struct {
 
 // advance pairs and starts the next round if the current one is complete.
 func (d *Director) advance(ctx context.Context, id uint64, who, why string) error {
-	return d.newRound(ctx, id, "pair-round", who, why, func(tr *tour, number int) (*plan, error) {
-		return d.pair(tr, number, 0)
+	return d.newRound(ctx, id, "pair-round", who, why, func(tr *tour, st *store.TournamentState, number int) (*plan, error) {
+		return d.pair(tr, st, number, 0)
 	})
 }
+
+// planner makes the plan of round number of tr's tournament, from the
+// tournament as read in st.
+type planner func(tr *tour, st *store.TournamentState, number int) (*plan, error)
+
+// repairs bounds how often newRound pairs a round again that the
+// tournament changed under.
+const repairs = 3
 
 // newRound makes the next round of a tournament with planner, stores it
 // with the arbiter's action and starts its games. It refuses while the
 // current round has unfinished games or when every round has been played.
 // When the engine finds no valid pairing, the tournament is blocked: an
 // alert tells the arbiter what can be done.
-func (d *Director) newRound(ctx context.Context, id uint64, what, who, why string, planner func(*tour, int) (*plan, error)) error {
+//
+// The round is paired from the tournament as read in one transaction,
+// outside the director's lock (a big Swiss takes a good part of a second,
+// and board events must not wait for it); it is stored whole, in one
+// transaction, under the lock, only if nothing it was paired from changed
+// meanwhile. Otherwise it is paired again.
+func (d *Director) newRound(ctx context.Context, id uint64, what, who, why string, planner planner) error {
 	tr := d.tour(id)
 	if tr == nil {
 		return fmt.Errorf("tournament %d: %w", id, store.ErrNotFound)
 	}
-	d.mu.Lock() // one pairing at a time: the round being stored is the lock's
-	defer d.mu.Unlock()
 	if d.pairedBy != "" {
-		return fmt.Errorf("pair a round of %s: %w", tr.rec.Name, &PairedElsewhereError{By: d.pairedBy})
+		return fmt.Errorf("pair a round of %s: %w", d.tourName(tr), &PairedElsewhereError{By: d.pairedBy})
 	}
-	rounds, err := d.db.Rounds(id)
+	d.pairMu.Lock() // one pairing at a time
+	defer d.pairMu.Unlock()
+	for attempt := 1; ; attempt++ {
+		err := d.pairRound(ctx, id, tr, what, who, why, planner)
+		if errors.Is(err, store.ErrStale) && attempt < repairs {
+			d.log.Info("the tournament changed while its round was paired: pairing it again", "err", err)
+			continue
+		}
+		return err
+	}
+}
+
+// pairRound pairs the next round of tr's tournament with plan, stores it
+// and starts its games.
+func (d *Director) pairRound(ctx context.Context, id uint64, tr *tour, what, who, why string, planner planner) error {
+	st, err := d.db.TournamentState(id)
 	if err != nil {
 		return err
 	}
-	if !roundsComplete(rounds) {
+	rec := st.Tournament
+	if !roundsComplete(st.Rounds) {
 		return errRoundRunning
 	}
-	if len(rounds) >= tr.rec.PlayedRounds() {
+	if len(st.Rounds) >= rec.PlayedRounds() {
 		return errTournamentOver
 	}
-	number := len(rounds) + 1
-	pl, err := planner(tr, number)
+	number := len(st.Rounds) + 1
+	var pl *plan
+	lowPriority(func() { pl, err = planner(tr, &st, number) })
 	if err != nil {
 		var nv *pairing.NoValidPairingError
 		if errors.As(err, &nv) {
+			d.mu.Lock()
 			d.blockLocked(tr, number, nv)
+			d.mu.Unlock()
 		}
-		return fmt.Errorf("pair round %d of %s: %w", number, tr.rec.Name, err)
+		return fmt.Errorf("pair round %d of %s: %w", number, rec.Name, err)
 	}
-	round := store.Round{TournamentID: id, Number: number, PairedAt: d.wall(), Trace: pl.trace, How: pl.how}
-	players, err := d.db.Players(id)
-	if err != nil {
-		return err
-	}
+	nr := &store.NewRound{Round: store.Round{TournamentID: id, Number: number, PairedAt: d.wall(), Trace: pl.trace, How: pl.how},
+		From: st.Digest, Decided: map[int]*store.Action{}}
 	byID := map[int]store.Player{}
-	for _, p := range players {
+	for _, p := range st.Players {
 		byID[p.ID] = p
 	}
 	name := func(pid int) string {
@@ -234,15 +260,9 @@ func (d *Director) newRound(ctx context.Context, id uint64, what, who, why strin
 		}
 		return fmt.Sprintf("player %d", pid)
 	}
-	var games []*store.Game
-	var forfeits []*store.Game
 	for i, b := range pl.boards {
-		g := d.roundGame(tr, number, i+1, b, name)
-		if err := d.db.CreateGame(g); err != nil {
-			return err
-		}
-		games = append(games, g)
-		round.Pairings = append(round.Pairings, store.Pairing{Board: i + 1, First: b[0], Second: b[1], GameID: g.ID, Manual: pl.manual[b]})
+		g := d.roundGame(tr, &rec, number, i+1, b, name)
+		nr.Round.Pairings = append(nr.Round.Pairings, store.Pairing{Board: i + 1, First: b[0], Second: b[1], Manual: pl.manual[b]})
 		// A scheduled game against a player who is not there (a round
 		// robin's withdrawn player) is a forfeit at once: the absent
 		// first player loses (both absent: the arbiter may correct it).
@@ -255,11 +275,13 @@ func (d *Director) newRound(ctx context.Context, id uint64, what, who, why strin
 			g.Result = "1-0"
 		}
 		if g.Result != "" {
-			forfeits = append(forfeits, g)
+			g.Reason, g.Ended = rules.Forfeit.String(), d.wall()
+			nr.Decided[i] = &store.Action{Who: who, What: "set-result", Why: "a player is withdrawn or absent", Data: g.Result + " forfeit", At: d.wall()}
 		}
+		nr.Games = append(nr.Games, g)
 	}
 	if pl.bye != 0 {
-		round.Pairings = append(round.Pairings, store.Pairing{Board: len(pl.boards) + 1, First: pl.bye, Result: ResultBye})
+		nr.Round.Pairings = append(nr.Round.Pairings, store.Pairing{Board: len(pl.boards) + 1, First: pl.bye, Result: ResultBye})
 	}
 	outs := make([]int, 0, len(pl.out))
 	for pid := range pl.out {
@@ -267,54 +289,71 @@ func (d *Director) newRound(ctx context.Context, id uint64, what, who, why strin
 	}
 	slices.Sort(outs)
 	for _, pid := range outs {
-		round.Pairings = append(round.Pairings, store.Pairing{Board: len(round.Pairings) + 1, First: pid, Result: pl.out[pid]})
-	}
-	if err := d.db.PutRound(&round); err != nil {
-		return err
+		nr.Round.Pairings = append(nr.Round.Pairings, store.Pairing{Board: len(nr.Round.Pairings) + 1, First: pid, Result: pl.out[pid]})
 	}
 	if why == "" {
 		why = "the previous round is complete"
 	}
-	data := fmt.Sprintf("round %d of %s", number, tr.rec.Name)
+	data := fmt.Sprintf("round %d of %s", number, rec.Name)
 	if pl.data != "" {
 		data += ": " + pl.data
 	}
-	act := &store.Action{Who: who, What: what, Why: why, Data: data, At: d.wall()}
-	if err := d.db.AddAction(act); err != nil {
+	nr.Paired = &store.Action{Who: who, What: what, Why: why, Data: data, At: d.wall()}
+	// From the commit until its games are started, no waiting game is
+	// started (startWaiting): a board back meanwhile would pick a game of
+	// the new round that its own table is about to start.
+	d.waitMu.Lock()
+	defer d.waitMu.Unlock()
+	// Stored under the director's lock, as the arbiter's changes to the
+	// players and the tournament are: the store refuses the round if any
+	// of them came between (ErrStale).
+	d.mu.Lock()
+	err = d.db.CreateRound(nr)
+	unblock := err == nil && tr.blocked != ""
+	if unblock {
+		tr.blocked = ""
+	}
+	d.mu.Unlock()
+	if err != nil {
 		return err
 	}
-	if tr.blocked != "" {
-		tr.blocked = ""
+	if unblock {
 		d.resolveTournamentAlerts(id, who, "round "+strconv.Itoa(number)+" was paired ("+what+")")
 	}
-	d.log.Info("round paired", "tournament", tr.rec.Name, "round", number, "boards", len(pl.boards), "bye", pl.bye, "how", pl.how)
+	d.log.Info("round paired", "tournament", rec.Name, "round", number, "boards", len(pl.boards), "bye", pl.bye, "how", pl.how)
 	d.hub.Publish(Update{Kind: "round", At: d.wall(), Data: map[string]any{"tournament": id, "round": number}})
-	for _, g := range forfeits {
-		a := &store.Action{Who: who, What: "set-result", Why: "a player is withdrawn or absent", Data: g.Result + " forfeit", At: d.wall()}
-		if err := d.db.SetResult(g.ID, g.Result, rules.Forfeit.String(), d.wall(), a); err != nil {
-			return err
-		}
-	}
 	// Start the games on the tournament's tables, board n on table n.
-	onTable := make(map[int]*store.Game, len(games))
-	for i, g := range games {
+	onTable := make(map[int]*store.Game, len(nr.Games))
+	for i, g := range nr.Games {
 		onTable[i+1] = g
 	}
 	return d.startGames(ctx, tr, onTable)
 }
 
+// tourName is the name of tr's tournament.
+func (d *Director) tourName(tr *tour) string {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return tr.rec.Name
+}
+
 // roundGame is the game of board (first and second player) in round
-// number of tr's tournament, not yet stored.
-func (d *Director) roundGame(tr *tour, number, board int, b [2]int, name func(int) string) *store.Game {
-	return &store.Game{TournamentID: tr.rec.ID, Round: number, BoardNo: board, Game: tr.rec.Game, Options: tr.game.Options().String(),
-		TimeControl: tr.rec.TimeControlOf(number), First: name(b[0]), Second: name(b[1]), FirstID: b[0], SecondID: b[1], Started: d.wall()}
+// number of tr's tournament (stored as rec), not yet stored.
+func (d *Director) roundGame(tr *tour, rec *store.Tournament, number, board int, b [2]int, name func(int) string) *store.Game {
+	return &store.Game{TournamentID: rec.ID, Round: number, BoardNo: board, Game: rec.Game, Options: tr.game.Options().String(),
+		TimeControl: rec.TimeControlOf(number), First: name(b[0]), Second: name(b[1]), FirstID: b[0], SecondID: b[1], Started: d.wall()}
 }
 
 // startGames starts each game on its table (by table number) of tr's
 // tournament, where the table's board is there; a game whose board is gone
-// waits for it.
+// waits for it. It is called with d.waitMu held from the round's commit
+// on, so that no board back meanwhile starts one of its games elsewhere
+// (startWaiting).
 func (d *Director) startGames(ctx context.Context, tr *tour, onTable map[int]*store.Game) error {
-	for _, t := range d.tables {
+	d.mu.RLock()
+	tables := slices.Clone(d.tables)
+	d.mu.RUnlock()
+	for _, t := range tables {
 		g := onTable[t.Number]
 		if t.Tournament != tr.rec.ID || g == nil || g.Result != "" {
 			continue
@@ -339,22 +378,15 @@ func (d *Director) startOn(ctx context.Context, t *Table, tr *tour, g *store.Gam
 	return d.begin(ctx, t, g, tr.game, d.arbiterConfig(tr))
 }
 
-// pair returns the plan of a round as the pairing system makes it. With
-// rematchesBefore > 0, the Swiss engine lets players who met only in
-// rounds before it meet again.
-func (d *Director) pair(tr *tour, number, rematchesBefore int) (*plan, error) {
-	t, err := d.TRF(tr.rec.ID)
-	if err != nil {
-		return nil, err
-	}
-	players, err := d.db.Players(tr.rec.ID)
-	if err != nil {
-		return nil, err
-	}
+// pair returns the plan of a round of tr's tournament, as read in st, as
+// the pairing system makes it. With rematchesBefore > 0, the Swiss engine
+// lets players who met only in rounds before it meet again.
+func (d *Director) pair(tr *tour, st *store.TournamentState, number, rematchesBefore int) (*plan, error) {
+	t, players, rec := trfOf(st), st.Players, st.Tournament
 	pl := &plan{out: map[int]string{}}
-	switch tr.rec.System {
+	switch rec.System {
 	case "round-robin", "double-round-robin":
-		s, err := roundrobin.Berger(len(t.Players), roundrobin.Options{Double: tr.rec.System == "double-round-robin"})
+		s, err := roundrobin.Berger(len(t.Players), roundrobin.Options{Double: rec.System == "double-round-robin"})
 		if err != nil {
 			return nil, err
 		}
@@ -378,11 +410,11 @@ func (d *Director) pair(tr *tour, number, rematchesBefore int) (*plan, error) {
 	}
 	back := renumber(t, players)
 	opts := pairing.Options{Round: number, Trace: true, Colours: pairing.ChessColours,
-		Baku: tr.rec.Accelerated == "baku", RematchesBefore: rematchesBefore}
-	if tr.rec.System == "swiss-dutch-2017" {
+		Baku: rec.Accelerated == "baku", RematchesBefore: rematchesBefore}
+	if rec.System == "swiss-dutch-2017" {
 		opts.Edition = pairing.Dutch2017
 	}
-	opts.Colours = colourPolicy(rules.FactsOf(tr.rec.Game).Colours)
+	opts.Colours = colourPolicy(rules.FactsOf(rec.Game).Colours)
 	p, err := pairing.Pair(t, opts)
 	if err != nil {
 		return nil, err
@@ -397,10 +429,6 @@ func (d *Director) pair(tr *tour, number, rematchesBefore int) (*plan, error) {
 	return pl, nil
 }
 
-// renumber gives the players of t the pairing numbers of the initial
-// ranking when late entrants joined (FIDE C.04.2: numbers are reassigned
-// so that a late entrant ranks by rating among the others; the start
-// numbers stored with the games do not change). It returns the map from
 // colourPolicy is the pairing engine's colour policy for a game's colour
 // rule (rules.Facts.Colours).
 func colourPolicy(r rules.ColourRule) pairing.ColourPolicy {
@@ -413,6 +441,10 @@ func colourPolicy(r rules.ColourRule) pairing.ColourPolicy {
 	return pairing.ChessColours
 }
 
+// renumber gives the players of t the pairing numbers of the initial
+// ranking when late entrants joined (FIDE C.04.2: numbers are reassigned
+// so that a late entrant ranks by rating among the others; the start
+// numbers stored with the games do not change). It returns the map from
 // pairing numbers back to start numbers.
 func renumber(t *trf.Tournament, players []store.Player) map[int]int {
 	back := map[int]int{0: 0}

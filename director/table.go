@@ -62,6 +62,12 @@ type Table struct {
 	unsaved []unsavedMove // moves decided but not yet stored (a full disk), in order
 	offer   *offer        // an open draw or jishogi offer (claims.go)
 	panel   panel         // the players' buttons and the board's display (buttons.go)
+
+	// pendingOver is the game's end, decided while its moves or its result
+	// could not be stored: stored after them (storage.go).
+	pendingOver *arbiter.GameOver
+	hold        storageHold // the game held while its moves cannot be stored
+
 	// resynced is when the board was last asked for its whole state while
 	// its game waited for the set-up.
 	resynced time.Duration
@@ -345,6 +351,9 @@ func (t *Table) arm(timer *time.Timer) {
 			wait = min(wait, max(d-t.now(), time.Millisecond))
 		}
 	}
+	if len(t.unsaved) > 0 || t.pendingOver != nil {
+		wait = min(wait, time.Second) // storeUnsaved retries
+	}
 	if !timer.Stop() {
 		select {
 		case <-timer.C:
@@ -357,10 +366,16 @@ func (t *Table) arm(timer *time.Timer) {
 // shutdown pauses a running clock and stores its state, so a restarted
 // daemon resumes the game.
 func (t *Table) shutdown() {
+	if lost := t.unstored(); len(lost) > 0 {
+		// A storage fault: what waits cannot be stored now either.
+		t.log.Error("not stored at shutdown", "what", lost)
+		t.notify.lostAtStop(lost...)
+	}
 	if t.session == nil || t.session.Outcome().Over() || t.game == nil {
 		return
 	}
 	if c := t.session.Clock(); c != nil {
+		started := c.Status() != clock.NotStarted
 		_ = c.Pause(t.now())
 		snap, err := c.Snapshot().MarshalBinary()
 		if err != nil {
@@ -370,6 +385,9 @@ func (t *Table) shutdown() {
 		t.game.Clock, t.game.ClockPly = snap, t.session.Plies()
 		if err := t.db.UpdateGame(t.game); err != nil {
 			t.log.Error("store game at shutdown", "err", err)
+			if started {
+				t.notify.lostAtStop(fmt.Sprintf("game %d's clocks at the stop, after move %d (table %d, board %s): the restart resumes them from the last stored move", t.game.ID, t.game.ClockPly, t.Number, t.ID))
+			}
 		}
 	}
 }
@@ -561,6 +579,7 @@ func (t *Table) apply(outs []arbiter.Output) {
 			t.mu.Lock()
 			t.live.Recovery = !o.Done
 			t.mu.Unlock()
+			t.recovered(o)
 			if !o.Done {
 				t.storeAlert(arbiter.Alert{Kind: arbiter.RecoveryAlert, At: o.At, Message: o.String(), Board: o.Board, Enforced: true})
 			}
@@ -693,6 +712,9 @@ func (t *Table) storeUnsaved() {
 					Board: "a move could not be stored: call the arbiter", Enforced: true})
 				u.alerted = true
 			}
+			if t.db.WriteError() != nil {
+				t.holdForStorage() // the disk's fault, not the move's
+			}
 			return
 		}
 		m := u.out
@@ -705,6 +727,13 @@ func (t *Table) storeUnsaved() {
 		t.hub.Publish(Update{Kind: "move", Table: t.ID, Game: u.rec.GameID, At: u.rec.Wall, Data: u.rec})
 		t.notify.decided(t, m)
 		t.moveStored(m)
+		if t.hold.on && t.session != nil && len(t.unsaved) > 0 {
+			t.session.SetUnstored(t.unsaved[0].rec.Ply, t.now())
+		}
+	}
+	t.releaseStorageHold()
+	if o := t.pendingOver; o != nil {
+		t.finish(*o) // the end of the game, after its last move
 	}
 }
 
@@ -727,10 +756,20 @@ func (t *Table) storeAlert(a arbiter.Alert) {
 
 func (t *Table) finish(o arbiter.GameOver) {
 	reason := o.Outcome.Reason.String()
-	if err := t.db.SetResult(t.game.ID, o.Outcome.Result.String(), reason, t.wall(), nil); err != nil {
-		t.log.Error("store result", "game", t.game.ID, "err", err)
+	if len(t.unsaved) > 0 && t.hold.on {
+		t.pendingOver = &o // stored after the moves that lead to it, once the disk takes them
 		return
 	}
+	if err := t.db.SetResult(t.game.ID, o.Outcome.Result.String(), reason, t.wall(), nil); err != nil {
+		if t.pendingOver == nil { // logged once: it is retried every second
+			t.log.Error("store result", "game", t.game.ID, "err", err)
+		}
+		if t.db.WriteError() != nil {
+			t.pendingOver = &o // retried with the moves, every second
+		}
+		return
+	}
+	t.pendingOver = nil
 	t.game.Result, t.game.Reason, t.game.Ended = o.Outcome.Result.String(), reason, t.wall()
 	t.notify.metrics.Results.Add(1)
 	t.log.Info("game over", "game", t.game.ID, "result", t.game.Result, "reason", reason)

@@ -27,7 +27,7 @@ func TestShogiDeclarationResult(t *testing.T) {
 		if format == "kif" {
 			assert.Contains(t, buf.String(), "反則負け")
 		}
-		games, err := export.ReadGames("x."+format, buf.Bytes(), s.Game.Options)
+		games, _, err := export.ReadGames("x."+format, buf.Bytes(), s.Game.Options)
 		require.NoError(t, err, format)
 		require.Len(t, games, 1)
 		assert.Equal(t, "0-1", games[0].Game.Result, format)

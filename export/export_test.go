@@ -3,11 +3,9 @@ package export_test
 import (
 	"archive/zip"
 	"bytes"
-	"flag"
 	stdhtml "html"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,6 +17,7 @@ import (
 
 	"arbiter/director"
 	"arbiter/export"
+	"arbiter/internal/scenariotest"
 	"arbiter/pairing/trf"
 	"arbiter/rules"
 	"arbiter/rules/chess"
@@ -28,8 +27,6 @@ import (
 	"arbiter/rules/tensor"
 	"arbiter/store"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // Hostile player names: every export must carry them as text.
 const (
@@ -131,17 +128,10 @@ func (f *fixture) sheet(t *testing.T, game string) *export.Sheet {
 	return s
 }
 
-// golden compares got with testdata/name.golden, or rewrites it with -update.
+// golden compares got with testdata/name.golden, or rewrites it with -rewrite.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "missing golden file: run go test ./export -update")
-	assert.Equal(t, string(want), string(got), "%s differs from the golden file", name)
+	scenariotest.Golden(t, filepath.Join("testdata", name+".golden"), got)
 }
 
 func TestScoresheetsGolden(t *testing.T) {

@@ -7,9 +7,13 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
 
 	"arbiter/clock"
 	"arbiter/rules"
@@ -45,6 +49,9 @@ var ErrRecordFormat = errors.New("not a record format")
 // recordReader reads the records of one file extension.
 type recordReader struct {
 	ext string // lower case, without the dot
+	// ownEncoding: the format's reader detects the file's encoding
+	// itself (shogi's Shift_JIS); the others get UTF-8 text.
+	ownEncoding bool
 	// open names the game a file holds (a PGN file: chess, or Tensor
 	// chess by its Variant tag) and returns the reader of its games.
 	open func(data []byte) (game string, read readFunc)
@@ -88,6 +95,7 @@ func init() {
 	shogiRead := func(ext string, data []byte, _ string) ([]rawGame, error) { return readShogi(ext, data) }
 	for _, ext := range []string{"kif", "kifu", "ki2", "ki2u", "csa"} {
 		registerReader(ext, one(shogi.Name, shogiRead))
+		readers[len(readers)-1].ownEncoding = true
 	}
 	registerReader("kvaa", one(kvaa.Name, func(_ string, data []byte, _ string) ([]rawGame, error) { return readKvaa(data) }))
 }
@@ -116,28 +124,61 @@ func readerOf(name string) (recordReader, error) {
 // (a tournament's; "" for the game's defaults). A game that cannot be
 // read, or whose moves are not legal, is an error naming the game (from
 // 1 in the file) and, for a move, its number and its text as written.
-func ReadGames(name string, data []byte, options string) ([]Imported, error) {
+//
+// Files are read as other tools write them: a UTF-8 byte order mark is
+// skipped, CRLF (and CR) line ends are read as LF, and a file that is not
+// UTF-8 is read as Windows-1252 (which Latin-1's text is), with a warning
+// that says so; shogi records detect their own encoding (Shift_JIS).
+func ReadGames(name string, data []byte, options string) (games []Imported, warnings []string, err error) {
 	rd, err := readerOf(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if !rd.ownEncoding {
+		data, warnings = decodeText(name, data)
 	}
 	game, read := rd.open(data)
 	raws, err := read(strings.ToLower(filepath.Ext(name)), data, options)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, warnings, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(raws) == 0 {
-		return nil, fmt.Errorf("%s: no game in the file", name)
+		return nil, warnings, fmt.Errorf("%s: no game in the file", name)
 	}
 	out := make([]Imported, 0, len(raws))
 	for i, r := range raws {
-		imp, err := r.build(game, options)
+		// Outside a tournament, the record's own rules (a Kvaa record's
+		// tags); in one, the tournament's.
+		opts := options
+		if opts == "" {
+			opts = r.options
+		}
+		imp, err := r.build(game, opts)
 		if err != nil {
-			return nil, fmt.Errorf("%s: game %d: %w", name, i+1, err)
+			return nil, warnings, fmt.Errorf("%s: game %d: %w", name, i+1, err)
 		}
 		out = append(out, imp)
 	}
-	return out, nil
+	return out, warnings, nil
+}
+
+// decodeText makes a record file's text UTF-8 with LF line ends: without
+// a byte order mark, CRLF and CR read as LF, and a file that is not UTF-8
+// decoded as Windows-1252 (a warning says so).
+func decodeText(name string, data []byte) ([]byte, []string) {
+	var warnings []string
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+	if !utf8.Valid(data) {
+		if dec, err := charmap.Windows1252.NewDecoder().Bytes(data); err == nil {
+			data = dec
+			warnings = append(warnings, fmt.Sprintf("%s: not UTF-8: read as Windows-1252 (Latin-1); check the names", name))
+		}
+	}
+	if bytes.IndexByte(data, '\r') >= 0 {
+		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+		data = bytes.ReplaceAll(data, []byte("\r"), []byte("\n"))
+	}
+	return data, warnings
 }
 
 // rawGame is a game as a format's reader gives it, before the replay.
@@ -154,6 +195,24 @@ type rawGame struct {
 	result, reason             string // stored forms; "" unknown
 	round, board               string
 	started, ended             time.Time
+	// tags are the record's tags that the fields above do not hold.
+	tags []store.Tag
+	// options are the rule options the record gives, "" for the game's
+	// defaults.
+	options string
+}
+
+// keptTags returns a record's tags but those its game's fields hold
+// (derived), to keep with the game.
+func keptTags[T any](tags []T, tag func(T) (string, string), derived ...string) []store.Tag {
+	var out []store.Tag
+	for _, t := range tags {
+		name, value := tag(t)
+		if !slices.Contains(derived, name) {
+			out = append(out, store.Tag{Name: name, Value: value})
+		}
+	}
+	return out
 }
 
 // moveNumber writes ply as a move number: "12." for the first mover's,
@@ -182,7 +241,7 @@ func (r rawGame) build(game, options string) (Imported, error) {
 		}
 	}
 	imp := Imported{Game: store.Game{Game: game, Options: options, StartPosition: start, First: r.first, Second: r.second,
-		TimeControl: r.timeControl, Started: r.started, Ended: r.ended}}
+		TimeControl: r.timeControl, Started: r.started, Ended: r.ended, Tags: r.tags}}
 	history := []rules.Position{pos}
 	var clocks [2]time.Duration
 	for i, text := range r.moves {
@@ -289,11 +348,20 @@ func pgnGames(importPGN func(io.Reader) ([]chess.Imported, error), data []byte) 
 		tag := func(n string) string { v, _ := rec.Tag(n); return v }
 		r := rawGame{first: tag("White"), second: tag("Black"), round: tag("Round"), board: tag("Board"),
 			started: recordDate(tag("Date")), result: rec.Result}
+		// The start to the second, which PGN's UTC tags give.
+		if d := recordDate(tag("UTCDate")); !d.IsZero() {
+			r.started = d
+			if at, err := time.Parse("15:04:05", tag("UTCTime")); err == nil {
+				r.started = d.Add(at.Sub(at.Truncate(24 * time.Hour)))
+			}
+		}
 		r.timeControl = recordTimeControl(tag("TimeControl"))
 		if own := tag("ArbiterTimeControl"); own != "" {
 			r.timeControl = recordTimeControl(own)
 		}
 		r.reason = reasonOf(tag("Reason"), func() (rules.Reason, bool) { x, ok := pgnReasons[tag("Termination")]; return x, ok })
+		r.tags = keptTags(rec.Tags, func(t chess.Tag) (string, string) { return t.Name, t.Value },
+			"White", "Black", "Result", "FEN", "SetUp", "Board", "Reason", "ArbiterTimeControl", "UTCDate", "UTCTime")
 		if _, ok := rec.Tag("FEN"); ok {
 			r.start = imp.Start.String()
 		}
@@ -368,6 +436,8 @@ func readTavreli(data []byte, options string) ([]rawGame, error) {
 			started: recordDate(tag("Date")), result: rec.Result, start: tag("TFEN"),
 			timeControl: recordTimeControl(tag("TimeControl"))}
 		r.reason = reasonOf(tag("Termination"), func() (rules.Reason, bool) { return 0, false })
+		r.tags = keptTags(rec.Tags, func(t tavreli.Tag) (string, string) { return t.Name, t.Value },
+			"White", "Black", "Result", "TFEN", "Board")
 		for _, p := range rec.Plies {
 			r.moves = append(r.moves, p.Move.String())
 			r.texts = append(r.texts, p.Text)
@@ -390,9 +460,15 @@ func readKvaa(data []byte) ([]rawGame, error) {
 		if _, _, err := rec.Replay(); err != nil {
 			return nil, fmt.Errorf("game %d: %w", i+1, err)
 		}
+		r := rawGame{}
+		if cfg, err := rec.Config(); err == nil && cfg.String() != kvaa.DefaultConfig().String() {
+			r.options = cfg.String() // the rules the record was played under
+		}
 		tag := func(n string) string { v, _ := rec.Tag(n); return v }
-		r := rawGame{first: tag("South"), second: tag("North"), round: tag("Round"), board: tag("Board"),
-			started: recordDate(tag("Date"))}
+		r.first, r.second, r.round, r.board = tag("South"), tag("North"), tag("Round"), tag("Board")
+		r.started = recordDate(tag("Date"))
+		r.tags = keptTags(rec.Tags, func(t kvaa.Tag) (string, string) { return t.Name, t.Value },
+			"South", "North", "Result", "Board", "ArbiterTimeControl")
 		if rec.Result != rules.Ongoing {
 			r.result = rec.Result.String()
 		}

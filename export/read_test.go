@@ -24,7 +24,7 @@ func TestReadGamesRoundTrip(t *testing.T) {
 			t.Run(c.game+"/"+format.Name, func(t *testing.T) {
 				var buf bytes.Buffer
 				require.NoError(t, s.Write(&buf, format.Name))
-				games, err := export.ReadGames("x."+format.Ext, buf.Bytes(), s.Game.Options)
+				games, _, err := export.ReadGames("x."+format.Ext, buf.Bytes(), s.Game.Options)
 				require.NoError(t, err)
 				require.Len(t, games, 1)
 				g := games[0]
@@ -67,17 +67,17 @@ func TestReadGamesRoundTrip(t *testing.T) {
 // the file, the game, its number and its text.
 func TestReadGamesBadMove(t *testing.T) {
 	pgn := "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n[White \"C\"]\n[Black \"D\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n"
-	_, err := export.ReadGames("round.pgn", []byte(pgn), "")
+	_, _, err := export.ReadGames("round.pgn", []byte(pgn), "")
 	require.Error(t, err)
 	for _, want := range []string{"round.pgn", "game 2", "Ke3"} {
 		assert.Contains(t, err.Error(), want)
 	}
-	_, err = export.ReadGames("notes.txt", []byte(pgn), "")
+	_, _, err = export.ReadGames("notes.txt", []byte(pgn), "")
 	assert.ErrorIs(t, err, export.ErrRecordFormat)
 	var sb strings.Builder
 	sb.WriteString("#KIF version=2.0 encoding=UTF-8\n手合割：平手\n手数----指手---------消費時間--\n")
 	sb.WriteString("   1 ７六歩(77)   ( 0:01/00:00:01)\n   2 ５五角(22)   ( 0:01/00:00:01)\n")
-	_, err = export.ReadGames(filepath.Join("dir", "g.kif"), []byte(sb.String()), "")
+	_, _, err = export.ReadGames(filepath.Join("dir", "g.kif"), []byte(sb.String()), "")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "g.kif")
 	assert.Contains(t, err.Error(), "game 1")
@@ -88,7 +88,7 @@ func TestReadGamesBadMove(t *testing.T) {
 // readings is written back without made-up [%clk 0:00:00] comments.
 func TestImportedWithoutClocks(t *testing.T) {
 	pgn := "[White \"A\"]\n[Black \"B\"]\n[TimeControl \"300+2\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n"
-	games, err := export.ReadGames("g.pgn", []byte(pgn), "")
+	games, _, err := export.ReadGames("g.pgn", []byte(pgn), "")
 	require.NoError(t, err)
 	s := &export.Sheet{Game: games[0].Game, Moves: games[0].Moves}
 	s.Game.ID = 1

@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -107,8 +108,12 @@ func tavreliRecord(r *rules.Record, cyrillic bool) (string, error) {
 	if r.TimeControl != "" {
 		rec.SetTag("TimeControl", r.TimeControl)
 	}
-	if r.Outcome.Over() {
+	if r.Outcome.Over() && r.Outcome.Reason != rules.NoReason {
 		rec.SetTag("Termination", r.Outcome.Reason.String())
+	}
+	mergeKept(r, rec.Tag, rec.SetTag)
+	if t, ok := rec.Tag("Termination"); ok && !knownReason(t, r.Outcome) {
+		rec.Tags = slices.DeleteFunc(rec.Tags, func(t tavreli.Tag) bool { return t.Name == "Termination" })
 	}
 	clocks, timed := r.Clocks, r.Clocks != nil
 	for i, m := range r.Moves {
@@ -150,8 +155,10 @@ func shogiText(r *rules.Record, write func(*kifu.Record) (string, error)) (strin
 	if r.Round > 0 {
 		rec.Meta.Extra = append(rec.Meta.Extra, kifu.Header{Key: "Round", Value: round(r)})
 	}
+	// Each move's time in whole seconds, as the formats write it, so that
+	// KIF's running totals are the sums of the times its lines show.
 	for i, m := range r.Moves {
-		rec.Moves = append(rec.Moves, kifu.RecordMove{USI: m.String(), Time: r.Used[i]})
+		rec.Moves = append(rec.Moves, kifu.RecordMove{USI: m.String(), Time: r.Used[i].Truncate(time.Second)})
 	}
 	rec.End = shogiTerminal(r.Outcome)
 	return write(rec)
@@ -222,6 +229,7 @@ func pgnText(r *rules.Record, newRecord func(*chess.Position, []rules.Move, []ti
 	if !r.EventDate.IsZero() {
 		tags = append(tags, chess.Tag{Name: "EventDate", Value: r.EventDate.UTC().Format("2006.01.02")})
 	}
+	tags = append(tags, utcTags(r.Started)...)
 	tags = append(tags, playerTags("White", r.First)...)
 	tags = append(tags, playerTags("Black", r.Second)...)
 	rec.Tags = append(tags, rec.Tags...)
@@ -240,12 +248,22 @@ func pgnText(r *rules.Record, newRecord func(*chess.Position, []rules.Move, []ti
 		}
 	}
 	rec.Result = resultToken(r.Outcome)
-	if r.Outcome.Over() {
+	if r.Outcome.Over() && r.Outcome.Reason != rules.NoReason {
 		rec.SetTag("Termination", chess.Termination(r.Outcome))
 		// The standard's Termination says "normal" for a resignation, an
 		// agreement, a claimed repetition or the 50-move rule alike: the
 		// stored reason says which.
 		rec.SetTag("Reason", r.Outcome.Reason.String())
+	}
+	mergeKept(r, rec.Tag, rec.SetTag)
+	// The Termination agrees with the result: a decided game whose reason
+	// is unknown ended normally as far as the record can tell; one still
+	// running is unterminated.
+	switch t, ok := rec.Tag("Termination"); {
+	case r.Outcome.Over() && (!ok || t == "unterminated"):
+		rec.SetTag("Termination", "normal")
+	case !r.Outcome.Over() && ok && t != "unterminated":
+		rec.SetTag("Termination", "unterminated")
 	}
 	var b strings.Builder
 	if err := chess.WritePGN(&b, rec); err != nil {
@@ -294,7 +312,37 @@ func kvaaText(r *rules.Record) (string, error) {
 			rec.Comments = append(rec.Comments, kvaa.Comment{Before: i + 1, Text: "[%clk " + FormatClock(c) + "]"})
 		}
 	}
+	mergeKept(r, rec.Tag, func(name, value string) { setKvaaTag(rec, name, tagSafe(value)) })
+	// A kept Termination agrees with the result, or goes.
+	if t, ok := rec.Tag("Termination"); ok && (t == string(kvaa.Unterminated)) == r.Outcome.Over() {
+		rec.Tags = slices.DeleteFunc(rec.Tags, func(t kvaa.Tag) bool { return t.Name == "Termination" })
+	}
 	return rec.Format()
+}
+
+// mergeKept adds the tags kept from the record a game was imported from
+// (rules.Record.Tags) to the tags a writer made (have, set): each fills a
+// tag the writer did not write or wrote unknown ("?", "-", "????.??.??");
+// for a game outside any tournament the record's Event, Site and Round
+// are the game's own and replace the writer's.
+func mergeKept(r *rules.Record, have func(string) (string, bool), set func(name, value string)) {
+	for _, t := range r.Tags {
+		cur, ok := have(t.Name)
+		switch {
+		case !ok, cur == "", cur == "?", cur == "-", cur == "????.??.??":
+		case r.Tournament == "" && (t.Name == "Event" || t.Name == "Site" || t.Name == "Round"):
+		default:
+			continue
+		}
+		set(t.Name, t.Value)
+	}
+}
+
+// knownReason reports whether a record's Termination word agrees with
+// the outcome: a reason's name for a decided game.
+func knownReason(word string, o rules.Outcome) bool {
+	r, ok := rules.ParseReason(word)
+	return ok && o.Over() && r != rules.NoReason
 }
 
 // setKvaaTag sets a tag of a Kvaa record, in its place if it has it.
@@ -312,6 +360,9 @@ func setKvaaTag(rec *kvaa.Record, name, value string) {
 // the rules' own code when the final position ends the game that way,
 // otherwise the code of the stored reason.
 func kvaaTermination(r *rules.Record) kvaa.Termination {
+	if r.Outcome.Reason == rules.NoReason {
+		return "" // the record does not say why
+	}
 	if p, ok := r.Last().(*kvaa.Position); ok {
 		history := append([]rules.Position{r.Start}, r.After...)
 		history = history[:len(history)-1]
@@ -331,6 +382,21 @@ func kvaaTermination(r *rules.Record) kvaa.Termination {
 // tagSafe replaces the quotes a Kvaa tag value cannot hold; the record
 // writer makes the value one line.
 func tagSafe(s string) string { return strings.ReplaceAll(s, `"`, "'") }
+
+// utcTags are the PGN UTCDate and UTCTime of a game's start, which
+// broadcasts show; a start at exactly midnight is a record's date without
+// its time (an imported one), and has no UTCTime.
+func utcTags(started time.Time) []chess.Tag {
+	if started.IsZero() {
+		return nil
+	}
+	u := started.UTC()
+	tags := []chess.Tag{{Name: "UTCDate", Value: u.Format("2006.01.02")}}
+	if !u.Equal(u.Truncate(24 * time.Hour)) {
+		tags = append(tags, chess.Tag{Name: "UTCTime", Value: u.Format("15:04:05")})
+	}
+	return tags
+}
 
 // playerTags are the PGN tags of what the tournament knows of a player:
 // WhiteElo, WhiteTitle and WhiteFideId (side "White"), those known.

@@ -35,6 +35,9 @@ func record(s *Sheet) (*rules.Record, error) {
 	r := &rules.Record{Event: s.Event, Tournament: s.Tournament, EventDate: s.EventDate, Round: g.Round, Board: g.BoardNo,
 		First: recordPlayer(g.First, s.First), Second: recordPlayer(g.Second, s.Second), Started: g.Started, Ended: g.Ended,
 		TimeControl: g.TimeControl, StartPosition: g.StartPosition, Game: game, Start: start}
+	for _, t := range g.Tags {
+		r.Tags = append(r.Tags, rules.RecordTag{Name: t.Name, Value: t.Value})
+	}
 	pos := start
 	for i, m := range s.Moves {
 		if m.Ply != i+1 {

@@ -2,6 +2,11 @@ package export_test
 
 import (
 	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -66,4 +71,74 @@ func TestShogiRecordTimes(t *testing.T) {
 			assert.Equal(t, len(moves), strings.Count(csa.String(), "\nT"))
 		})
 	}
+}
+
+// TestKIFTotalsAreSums: each KIF move line's running total is the sum of
+// that side's move times as the lines write them (whole seconds), as KIF
+// readers (tsshogi) check, also when the stored times have fractions.
+func TestKIFTotalsAreSums(t *testing.T) {
+	f := newFixture(t)
+	orig := f.games["shogi"]
+	moves, err := f.db.Moves(orig.ID)
+	require.NoError(t, err)
+	s, err := export.Load(f.db, "Export test", orig.ID)
+	require.NoError(t, err)
+	// Times with fractions that add up past whole seconds.
+	for i := range s.Moves {
+		s.Moves[i].Used = time.Duration(i%3+1)*time.Second + 700*time.Millisecond
+	}
+	require.NotEmpty(t, moves)
+	var kif bytes.Buffer
+	require.NoError(t, s.Write(&kif, "kif"))
+	line := regexp.MustCompile(`^\s*(\d+) .*\(\s*(\d+):(\d\d)/(\d\d):(\d\d):(\d\d)\)$`)
+	var total [2]int
+	n := 0
+	for _, l := range strings.Split(kif.String(), "\n") {
+		m := line.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		n++
+		ply, _ := strconv.Atoi(m[1])
+		atoi := func(s string) int { v, _ := strconv.Atoi(s); return v }
+		side := (ply - 1) % 2
+		total[side] += atoi(m[2])*60 + atoi(m[3])
+		assert.Equal(t, total[side], atoi(m[4])*3600+atoi(m[5])*60+atoi(m[6]), "line %q: the total is the sum of the move times", l)
+	}
+	assert.GreaterOrEqual(t, n, len(s.Moves))
+}
+
+// TestShogiRecordsInTsshogi: tsshogi, the reader of Japanese shogi
+// software, reads our KIF, KI2 and CSA with every move (it works out the
+// running totals itself: TestKIFTotalsAreSums checks ours).
+func TestShogiRecordsInTsshogi(t *testing.T) {
+	f := newFixture(t)
+	s, err := export.Load(f.db, "Export test", f.games["shogi"].ID)
+	require.NoError(t, err)
+	for i := range s.Moves {
+		s.Moves[i].Used = time.Duration(i%3+1)*time.Second + 700*time.Millisecond
+	}
+	dir := t.TempDir()
+	for _, format := range []string{"kif", "ki2", "csa"} {
+		var buf bytes.Buffer
+		require.NoError(t, s.Write(&buf, format))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "g."+format), buf.Bytes(), 0o644))
+	}
+	out, err := runNode(t, `
+const fs = require('fs');
+const path = require('path');
+const { importKIF, importKI2, importCSA } = require('tsshogi');
+const dir = process.argv[process.argv.length - 1];
+const out = {};
+for (const [ext, read] of [['kif', importKIF], ['ki2', importKI2], ['csa', importCSA]]) {
+  const r = read(fs.readFileSync(path.join(dir, 'g.' + ext), 'utf8'));
+  if (r instanceof Error) { out[ext] = 'error: ' + r.message; continue; }
+  const moves = r.moves.slice(1).filter(n => n.move && n.move.from !== undefined || n.move && n.move.to);
+  out[ext] = { moves: moves.length };
+}
+console.log(JSON.stringify(out));
+`, dir)
+	require.NoError(t, err, out)
+	n := len(s.Moves)
+	assert.JSONEq(t, fmt.Sprintf(`{"kif":{"moves":%d},"ki2":{"moves":%d},"csa":{"moves":%d}}`, n, n, n), strings.TrimSpace(out))
 }

@@ -62,11 +62,11 @@ const trfDate = "2006/01/02"
 // event's city, federation, dates and arbiters from ev (042 and 052 fall
 // back to the first and the last round's dates), the numbers of players
 // and rated players (062, 072, 082 0 teams), the type (092) and the
-// encoded system (192: FIDE_DUTCH_2026, FIDE_DUTCH_2017, _BAKU,
-// FIDE_ROUNDROBIN, FIDE_DOUBLE_ROUNDROBIN) from the stored tournament, so
+// encoded system (192, see tournamentType) from the stored tournament, so
 // that a round robin reads back as one, the rounds' dates (132), and its
-// tie-breaks (202), which `arbiter standings` reads. The players' years of
-// birth come from the store.
+// tie-breaks (202), which `arbiter standings` reads. The players' dates of
+// birth (or years, when only the year is known) come from the store, and
+// when rep also computes standings, each player's rank in them.
 func Report(db *store.DB, rep Reporter, id uint64, ev Event) (*trf.Tournament, error) {
 	t, err := rep.TRF(id)
 	if err != nil {
@@ -84,15 +84,33 @@ func Report(db *store.DB, rep Reporter, id uint64, ev Event) (*trf.Tournament, e
 	if err != nil {
 		return nil, fmt.Errorf("tournament %d: %w", id, err)
 	}
-	born := map[int]int{}
+	born := map[int]string{}
 	for _, p := range players {
-		born[p.ID] = p.BirthYear
+		switch {
+		case p.Birth != "":
+			born[p.ID] = p.Birth
+		case p.BirthYear > 0:
+			born[p.ID] = strconv.Itoa(p.BirthYear)
+		}
+	}
+	rank := map[int]int{}
+	if sr, ok := rep.(StandingsReporter); ok {
+		st, err := sr.Standings(id)
+		if err != nil {
+			return nil, fmt.Errorf("tournament %d: ranks: %w", id, err)
+		}
+		for _, row := range st.Rows {
+			rank[row.ID] = row.Rank
+		}
 	}
 	rated := 0
 	for i := range t.Players {
 		p := &t.Players[i]
-		if y := born[p.ID]; y > 0 && p.Birth == "" {
-			p.Birth = strconv.Itoa(y)
+		if b := born[p.ID]; b != "" && p.Birth == "" {
+			p.Birth = b
+		}
+		if r := rank[p.ID]; r > 0 && p.Rank == 0 {
+			p.Rank = r
 		}
 		if p.Rating > 0 {
 			rated++
@@ -135,6 +153,10 @@ func Report(db *store.DB, rep Reporter, id uint64, ev Event) (*trf.Tournament, e
 }
 
 // tournamentType returns the 092 text and the 192 code of a tournament.
+// Our Dutch rules are the ones FIDE adopted in 2025 (in force from 2026),
+// which the reference checker bbpPairings reads as FIDE_DUTCH_2025 (it
+// refuses any other dated Dutch code); the 2017 rules are
+// FIDE_DUTCH_2017. Baku acceleration adds _BAKU.
 func tournamentType(tr store.Tournament) (kind, code string) {
 	switch tr.System {
 	case "round-robin":
@@ -144,11 +166,11 @@ func tournamentType(tr store.Tournament) (kind, code string) {
 	case "swiss-dutch-2017":
 		kind, code = "Swiss Dutch (2017 rules)", "FIDE_DUTCH_2017"
 	default:
-		kind, code = "Swiss Dutch", "FIDE_DUTCH_2026"
+		kind, code = "Swiss Dutch", "FIDE_DUTCH_2025"
 	}
 	if tr.Accelerated == "baku" {
 		kind += ", Baku acceleration"
-		code = strings.Replace(code, "_2026", "", 1) + "_BAKU"
+		code += "_BAKU"
 	}
 	return kind, code
 }

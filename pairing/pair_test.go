@@ -2,19 +2,17 @@ package pairing
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"arbiter/internal/scenariotest"
 	"arbiter/pairing/trf"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // line builds a 001 record with the given round entries (opp, colour, result).
 func line(id int, rating int, games ...string) string {
@@ -146,13 +144,7 @@ func TestTraceGolden(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, Same(res, Played(tour, 4)))
 	got := res.Trace.String()
-	golden := filepath.Join("testdata", "trace.golden")
-	if *update {
-		require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err)
-	assert.Equal(t, string(want), got)
+	scenariotest.Golden(t, filepath.Join("testdata", "trace.golden"), []byte(got))
 	// Every board and every player appears in the explanation.
 	assert.Len(t, res.Trace.Boards, len(res.Boards))
 	n := 0

@@ -273,10 +273,12 @@ func TestReplayCorruptFrame(t *testing.T) {
 	require.Greater(t, len(moves), 10)
 	seq := moves[9].RawSeq // the frame that completed ply 10
 	require.NotZero(t, seq)
+	stored, err := rc.db.RawFrames(rc.board, seq, seq)
+	require.NoError(t, err)
+	require.Len(t, stored, 1)
 	require.NoError(t, rc.db.Bolt().Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte("raw")).Bucket([]byte(rc.board))
-		var f store.Frame
-		require.NoError(t, json.Unmarshal(b.Get(seqKey(seq)), &f))
+		f := stored[0]
 		f.Data[2] ^= 0x40 // bit rot inside the frame: its CRC fails
 		data, err := json.Marshal(f)
 		require.NoError(t, err)

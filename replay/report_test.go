@@ -2,8 +2,6 @@ package replay
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -11,10 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/arbiter"
+	"arbiter/internal/scenariotest"
 	"arbiter/rules"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // A report built by hand, so the golden file tests the text form alone.
 func sampleReport() *Report {
@@ -59,14 +56,7 @@ func TestReportText(t *testing.T) {
 
 	var b bytes.Buffer
 	require.NoError(t, r.WriteText(&b))
-	golden := filepath.Join("testdata", "report.golden")
-	if *update {
-		require.NoError(t, os.WriteFile(golden, b.Bytes(), 0o644))
-	} else {
-		want, err := os.ReadFile(golden)
-		require.NoError(t, err)
-		require.Equal(t, string(want), b.String())
-	}
+	scenariotest.Golden(t, filepath.Join("testdata", "report.golden"), b.Bytes())
 
 	same := &Report{GameID: 1}
 	same.pair(r.Plies[:3], r.Plies[:3])

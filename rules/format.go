@@ -49,6 +49,11 @@ type Record struct {
 	// StartPosition is the start position's text when the game did not
 	// begin from the game's own start ("" otherwise).
 	StartPosition string
+	// Tags are the tags of the record the game was imported from that
+	// the fields above do not hold (Event, Site, the players' Elo and
+	// FIDE ids, ECO...), in the record's order: a writer adds those it
+	// did not write itself.
+	Tags []RecordTag
 
 	// Game, Start and Moves are the game played again: After[i] is the
 	// position after Moves[i], Sides[i] the side that played it.
@@ -64,6 +69,11 @@ type Record struct {
 	Clocks []time.Duration
 	// Used is the time each move took (zero where unknown).
 	Used []time.Duration
+}
+
+// RecordTag is one tag (header) of a game record: a name and its value.
+type RecordTag struct {
+	Name, Value string
 }
 
 // RecordPlayer is a player as a record names them: the name, and what

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -31,8 +30,8 @@ func (db *DB) AddAlert(a *Alert) error {
 		for k, v := c.Last(); k != nil && n < groupScan; k, v = c.Prev() {
 			n++
 			var old Alert
-			if err := json.Unmarshal(v, &old); err != nil {
-				return fmt.Errorf("%w: decode alert: %v", ErrCorrupt, err)
+			if err := decodeInto(locAlerts, k, v, &old); err != nil {
+				return err
 			}
 			if old.Resolved || old.Kind != a.Kind || old.GameID != a.GameID || old.BoardID != a.BoardID || old.Tournament != a.Tournament || old.Item != a.Item {
 				continue
@@ -62,7 +61,7 @@ func (db *DB) AddAlert(a *Alert) error {
 func (db *DB) Alerts(openOnly bool) ([]Alert, error) {
 	var as []Alert
 	err := db.bolt.View(func(tx *bolt.Tx) error {
-		all, err := list[Alert](tx.Bucket(bucketAlerts), nil)
+		all, err := list[Alert](tx.Bucket(bucketAlerts), locAlerts, nil)
 		for _, a := range all {
 			if !openOnly || !a.Resolved {
 				as = append(as, a)
@@ -92,7 +91,7 @@ func (db *DB) ResolveAlerts(ids []uint64, a *Action) error {
 		b := tx.Bucket(bucketAlerts)
 		als := make([]Alert, len(ids))
 		for i, id := range ids {
-			if err := get(b, u64key(id), &als[i]); err != nil {
+			if err := get(b, locAlerts, u64key(id), &als[i]); err != nil {
 				return fmt.Errorf("alert %d: %w", id, err)
 			}
 			if als[i].Resolved {
@@ -142,7 +141,7 @@ func addAction(tx *bolt.Tx, a *Action) error {
 func (db *DB) Actions(gameID uint64) ([]Action, error) {
 	var as []Action
 	err := db.bolt.View(func(tx *bolt.Tx) error {
-		all, err := list[Action](tx.Bucket(bucketActions), nil)
+		all, err := list[Action](tx.Bucket(bucketActions), locActions, nil)
 		for _, a := range all {
 			if gameID == 0 || a.GameID == gameID {
 				as = append(as, a)

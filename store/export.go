@@ -21,6 +21,11 @@ type exportLine struct {
 	Data json.RawMessage `json:"data"`
 }
 
+// exportVersion is the version of the export format. It is not the
+// database's schema: an event exported by schema 2 reads as by schema 1
+// (records are exported as their JSON, without their checksums).
+const exportVersion = 1
+
 type exportHeader struct {
 	Format  string `json:"format"`
 	Version int    `json:"version"`
@@ -44,18 +49,24 @@ func (db *DB) Export(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	err := db.bolt.View(func(tx *bolt.Tx) error {
-		if err := enc.Encode(exportHeader{ExportFormat, SchemaVersion}); err != nil {
+		if err := enc.Encode(exportHeader{ExportFormat, exportVersion}); err != nil {
 			return err
 		}
-		line := func(typ string, v []byte) error {
-			return enc.Encode(exportLine{Type: typ, Data: v})
+		// line writes the record v stored at key k of the bucket at l.
+		line := func(typ string, l loc, k, v []byte) error {
+			data, _, err := unseal(k, v)
+			if err != nil {
+				return recordError(l, k, err)
+			}
+			return enc.Encode(exportLine{Type: typ, Data: data})
 		}
 		for _, t := range exportTypes {
-			err := tx.Bucket(t.bucket).ForEach(func(_, v []byte) error {
+			l := loc{t.bucket}
+			err := tx.Bucket(t.bucket).ForEach(func(k, v []byte) error {
 				if v == nil {
 					return nil
 				}
-				return line(t.name, v)
+				return line(t.name, l, k, v)
 			})
 			if err != nil {
 				return err
@@ -66,19 +77,21 @@ func (db *DB) Export(w io.Writer) error {
 			if err != nil {
 				return err
 			}
-			return line("setting", b)
+			return enc.Encode(exportLine{Type: "setting", Data: b})
 		})
 		if err != nil {
 			return err
 		}
 		err = tx.Bucket(bucketMoves).ForEachBucket(func(gk []byte) error {
-			return tx.Bucket(bucketMoves).Bucket(gk).ForEach(func(_, v []byte) error { return line("move", v) })
+			l := loc{bucketMoves, gk}
+			return tx.Bucket(bucketMoves).Bucket(gk).ForEach(func(k, v []byte) error { return line("move", l, k, v) })
 		})
 		if err != nil {
 			return err
 		}
 		return tx.Bucket(bucketRaw).ForEachBucket(func(bk []byte) error {
-			return tx.Bucket(bucketRaw).Bucket(bk).ForEach(func(_, v []byte) error { return line("frame", v) })
+			l := loc{bucketRaw, bk}
+			return tx.Bucket(bucketRaw).Bucket(bk).ForEach(func(k, v []byte) error { return line("frame", l, k, v) })
 		})
 	})
 	if err != nil {
@@ -115,7 +128,7 @@ func (db *DB) Import(r io.Reader) error {
 				if err := json.Unmarshal(sc.Bytes(), &h); err != nil || h.Format != ExportFormat {
 					return fmt.Errorf("import line 1: not an %s file", ExportFormat)
 				}
-				if h.Version > SchemaVersion {
+				if h.Version > exportVersion {
 					return fmt.Errorf("import line 1: %w: file version %d", ErrTooNew, h.Version)
 				}
 				continue
@@ -152,26 +165,26 @@ func importLine(tx *bolt.Tx, l exportLine, seqs map[string]uint64) error {
 	}
 	switch l.Type {
 	case "tournament":
-		t, err := decode[Tournament](l.Data)
+		t, err := fromJSON[Tournament](l.Data)
 		if err != nil || t.ID == 0 {
 			return fmt.Errorf("bad tournament: %v", err)
 		}
 		bump(bucketTournaments, t.ID)
 		return put(tx.Bucket(bucketTournaments), u64key(t.ID), &t)
 	case "player":
-		p, err := decode[Player](l.Data)
+		p, err := fromJSON[Player](l.Data)
 		if err != nil || p.ID < 1 {
 			return fmt.Errorf("bad player: %v", err)
 		}
 		return put(tx.Bucket(bucketPlayers), pairKey(p.TournamentID, uint32(p.ID)), &p)
 	case "round":
-		r, err := decode[Round](l.Data)
+		r, err := fromJSON[Round](l.Data)
 		if err != nil || r.Number < 1 {
 			return fmt.Errorf("bad round: %v", err)
 		}
 		return put(tx.Bucket(bucketRounds), pairKey(r.TournamentID, uint32(r.Number)), &r)
 	case "game":
-		g, err := decode[Game](l.Data)
+		g, err := fromJSON[Game](l.Data)
 		if err != nil || g.ID == 0 {
 			return fmt.Errorf("bad game: %v", err)
 		}
@@ -181,33 +194,33 @@ func importLine(tx *bolt.Tx, l exportLine, seqs map[string]uint64) error {
 		}
 		return put(tx.Bucket(bucketGames), u64key(g.ID), &g)
 	case "move":
-		m, err := decode[Move](l.Data)
+		m, err := fromJSON[Move](l.Data)
 		if err != nil {
 			return err
 		}
 		return appendMove(tx, &m, l.Data)
 	case "alert":
-		a, err := decode[Alert](l.Data)
+		a, err := fromJSON[Alert](l.Data)
 		if err != nil || a.ID == 0 {
 			return fmt.Errorf("bad alert: %v", err)
 		}
 		bump(bucketAlerts, a.ID)
 		return put(tx.Bucket(bucketAlerts), u64key(a.ID), &a)
 	case "action":
-		a, err := decode[Action](l.Data)
+		a, err := fromJSON[Action](l.Data)
 		if err != nil || a.ID == 0 {
 			return fmt.Errorf("bad action: %v", err)
 		}
 		bump(bucketActions, a.ID)
 		return put(tx.Bucket(bucketActions), u64key(a.ID), &a)
 	case "setting":
-		r, err := decode[settingRecord](l.Data)
+		r, err := fromJSON[settingRecord](l.Data)
 		if err != nil || r.Key == "" {
 			return fmt.Errorf("bad setting: %v", err)
 		}
 		return putSetting(tx, r.Key, r.Value)
 	case "frame":
-		f, err := decode[Frame](l.Data)
+		f, err := fromJSON[Frame](l.Data)
 		if err != nil || f.BoardID == "" || f.Seq == 0 {
 			return fmt.Errorf("bad frame: %v", err)
 		}

@@ -48,7 +48,7 @@ func (db *DB) SetGameState(id uint64, clock []byte, ply int, illegal [2]int) err
 	return db.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketGames)
 		var g Game
-		if err := get(b, u64key(id), &g); err != nil {
+		if err := get(b, locGames, u64key(id), &g); err != nil {
 			return fmt.Errorf("game %d: %w", id, err)
 		}
 		g.Clock, g.ClockPly, g.Illegal = clock, ply, illegal
@@ -60,7 +60,7 @@ func (db *DB) SetGameState(id uint64, clock []byte, ply int, illegal [2]int) err
 func (db *DB) Game(id uint64) (Game, error) {
 	var g Game
 	err := db.bolt.View(func(tx *bolt.Tx) error {
-		return get(tx.Bucket(bucketGames), u64key(id), &g)
+		return get(tx.Bucket(bucketGames), locGames, u64key(id), &g)
 	})
 	if err != nil {
 		return g, fmt.Errorf("game %d: %w", id, err)
@@ -73,7 +73,7 @@ func (db *DB) Games() ([]Game, error) {
 	var gs []Game
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		var err error
-		gs, err = list[Game](tx.Bucket(bucketGames), nil)
+		gs, err = list[Game](tx.Bucket(bucketGames), locGames, nil)
 		return err
 	})
 	return gs, err
@@ -106,7 +106,11 @@ func appendMove(tx *bolt.Tx, m *Move, data []byte) error {
 	}
 	key := u32key(uint32(m.Ply))
 	if old := moves.Get(key); old != nil {
-		if bytes.Equal(old, data) {
+		stored, _, err := unseal(key, old)
+		if err != nil {
+			return recordError(loc{bucketMoves, u64key(m.GameID)}, key, err)
+		}
+		if bytes.Equal(stored, data) {
 			return nil
 		}
 		return fmt.Errorf("game %d ply %d: %w", m.GameID, m.Ply, ErrDuplicate)
@@ -114,14 +118,14 @@ func appendMove(tx *bolt.Tx, m *Move, data []byte) error {
 	if last := lastPly(moves); m.Ply != last+1 {
 		return fmt.Errorf("game %d: move at ply %d, but the last stored ply is %d", m.GameID, m.Ply, last)
 	}
-	if err := moves.Put(key, data); err != nil {
+	if err := putRaw(moves, key, data); err != nil {
 		return err
 	}
 	// Keep the game's current position with its last move, in the same
 	// transaction, so the two never disagree.
 	var g Game
-	if err := json.Unmarshal(gameData, &g); err != nil {
-		return fmt.Errorf("%w: decode game %d: %v", ErrCorrupt, m.GameID, err)
+	if err := decodeInto(locGames, u64key(m.GameID), gameData, &g); err != nil {
+		return err
 	}
 	g.Position = m.Position
 	return put(games, u64key(g.ID), &g)
@@ -136,7 +140,7 @@ func (db *DB) Moves(gameID uint64) ([]Move, error) {
 			return fmt.Errorf("moves of game %d: %w", gameID, ErrNotFound)
 		}
 		var err error
-		ms, err = list[Move](b, nil)
+		ms, err = list[Move](b, loc{bucketMoves, u64key(gameID)}, nil)
 		return err
 	})
 	return ms, err
@@ -162,7 +166,7 @@ func (db *DB) TruncateMoves(gameID uint64, ply int, position string, a *Action) 
 		}
 		var g Game
 		games := tx.Bucket(bucketGames)
-		if err := get(games, u64key(gameID), &g); err != nil {
+		if err := get(games, locGames, u64key(gameID), &g); err != nil {
 			return err
 		}
 		g.Position = position
@@ -217,7 +221,7 @@ func (db *DB) SetResult(gameID uint64, result, reason string, ended time.Time, a
 func setResult(tx *bolt.Tx, gameID uint64, result, reason string, ended time.Time, a *Action) error {
 	games := tx.Bucket(bucketGames)
 	var g Game
-	if err := get(games, u64key(gameID), &g); err != nil {
+	if err := get(games, locGames, u64key(gameID), &g); err != nil {
 		return fmt.Errorf("game %d: %w", gameID, err)
 	}
 	g.Result, g.Reason, g.Ended = result, reason, ended
@@ -249,7 +253,7 @@ func setPairingResult(tx *bolt.Tx, g Game) error {
 	rounds := tx.Bucket(bucketRounds)
 	key := pairKey(g.TournamentID, uint32(g.Round))
 	var r Round
-	if err := get(rounds, key, &r); err != nil {
+	if err := get(rounds, locRounds, key, &r); err != nil {
 		if errors.Is(err, ErrNotFound) {
 			return nil
 		}

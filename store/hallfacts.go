@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -52,10 +53,14 @@ func (t *ImportTx) Alert(hall string, a Alert, gameID uint64) (uint64, error) {
 			return fmt.Errorf("create bucket %s: %w", bucketInboxAlerts, err)
 		}
 		alerts := tx.Bucket(bucketAlerts)
-		if v := in.Get(key); v != nil {
-			id = binary.BigEndian.Uint64(v)
+		known, ok, err := getID(in, loc{bucketInboxAlerts}, key)
+		if err != nil {
+			return err
+		}
+		if ok {
+			id = known
 			var old Alert
-			if err := get(alerts, u64key(id), &old); err != nil {
+			if err := get(alerts, locAlerts, u64key(id), &old); err != nil {
 				return fmt.Errorf("alert %d: %w", id, err)
 			}
 			old.Count, old.Message, old.Evidence, old.Last = a.Count, a.Message, a.Evidence, a.Last
@@ -75,7 +80,7 @@ func (t *ImportTx) Alert(hall string, a Alert, gameID uint64) (uint64, error) {
 		if err := put(alerts, u64key(id), &a); err != nil {
 			return err
 		}
-		return in.Put(key, u64key(id))
+		return putRaw(in, key, u64key(id))
 	}(t.tx)
 	if err != nil {
 		return 0, fmt.Errorf("import alert %d of hall %s: %w", binary.BigEndian.Uint64(key[len(hall)+1:]), hall, err)
@@ -92,12 +97,16 @@ func (db *DB) HallAlerts() ([]HallAlert, error) {
 		if in == nil {
 			return nil
 		}
-		return in.ForEach(func(k, v []byte) error {
+		return in.ForEach(func(k, _ []byte) error {
 			i := len(k) - 9
-			if i < 1 || k[i] != 0 || len(v) != 8 {
-				return fmt.Errorf("%w: %s key %q", ErrCorrupt, bucketInboxAlerts, k)
+			if i < 1 || k[i] != 0 {
+				return recordError(loc{bucketInboxAlerts}, k, errors.New("not a hall's alert"))
 			}
-			out = append(out, HallAlert{Hall: string(k[:i]), HallID: binary.BigEndian.Uint64(k[i+1:]), HubID: binary.BigEndian.Uint64(v)})
+			hub, _, err := getID(in, loc{bucketInboxAlerts}, k)
+			if err != nil {
+				return err
+			}
+			out = append(out, HallAlert{Hall: string(k[:i]), HallID: binary.BigEndian.Uint64(k[i+1:]), HubID: hub})
 			return nil
 		})
 	})
@@ -130,15 +139,15 @@ func (t *ImportTx) Action(hall string, a Action, gameID uint64) (bool, error) {
 			return fmt.Errorf("create bucket %s: %w", bucketInboxActions, err)
 		}
 		key := inboxKey(hall, a.ID)
-		if in.Get(key) != nil {
-			return nil
+		if _, ok, err := getID(in, loc{bucketInboxActions}, key); err != nil || ok {
+			return err
 		}
 		a.GameID, a.Who = gameID, a.Who+" (hall "+hall+")"
 		if err := addAction(tx, &a); err != nil {
 			return err
 		}
 		created = true
-		return in.Put(key, u64key(a.ID))
+		return putRaw(in, key, u64key(a.ID))
 	}(t.tx)
 	if err != nil {
 		return false, fmt.Errorf("import action of hall %s: %w", hall, err)

@@ -30,7 +30,7 @@ func (db *DB) ImportRecord(g *Game, moves []Move, a *Action) error {
 			}
 		} else {
 			var old Game
-			if err := get(games, u64key(g.ID), &old); err != nil {
+			if err := get(games, locGames, u64key(g.ID), &old); err != nil {
 				return fmt.Errorf("game %d: %w", g.ID, err)
 			}
 			if old.Result != "" {

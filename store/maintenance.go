@@ -71,11 +71,13 @@ func (db *DB) WriteTo(w io.Writer) (int64, error) {
 	return n, err
 }
 
-// Check verifies the database: every page reachable (read through a
-// cursor, with memory faults caught), bbolt's page-level consistency
-// check, then that every record decodes and that moves are numbered 1, 2,
-// 3 ... per game. It returns every problem found, joined; nil means clean.
-// A damaged file gives errors wrapping ErrCorrupt, never a crash.
+// Check verifies the database: both meta pages, every page reachable
+// (read through a cursor, with memory faults caught), bbolt's page-level
+// consistency check, then every record (see checkRecords): its checksum,
+// that it decodes and agrees with its key, and that moves are numbered 1,
+// 2, 3 ... per game. It returns every problem found, joined, each damaged
+// record named (a *RecordError); nil means clean. A damaged file gives
+// errors wrapping ErrCorrupt, never a crash.
 func (db *DB) Check() error {
 	return db.check(true)
 }
@@ -96,7 +98,8 @@ func (db *DB) check(strict bool) error {
 			if len(problems) > 0 {
 				return nil
 			}
-			if _, err := readVersion(tx); err != nil {
+			version, err := readVersion(tx)
+			if err != nil {
 				if strict {
 					problems = append(problems, err)
 				}
@@ -110,7 +113,7 @@ func (db *DB) check(strict bool) error {
 			if len(problems) > 0 {
 				return nil
 			}
-			problems = append(problems, checkRecords(tx)...)
+			problems = append(problems, checkRecords(tx, version)...)
 			return nil
 		})
 	}, &failed)
@@ -126,69 +129,6 @@ func (db *DB) check(strict bool) error {
 		return fmt.Errorf("%w: %w", ErrCorrupt, problems[0])
 	}
 	return fmt.Errorf("%w (%d problems):\n%w", ErrCorrupt, len(problems), errors.Join(problems...))
-}
-
-func checkRecords(tx *bolt.Tx) []error {
-	var problems []error
-	each := func(name []byte, check func(k, v []byte) error) {
-		_ = tx.Bucket(name).ForEach(func(k, v []byte) error {
-			if v == nil {
-				return nil
-			}
-			if err := check(k, v); err != nil {
-				problems = append(problems, fmt.Errorf("%s %x: %w", name, k, err))
-			}
-			return nil
-		})
-	}
-	each(bucketTournaments, func(_, v []byte) error { _, err := decode[Tournament](v); return err })
-	each(bucketPlayers, func(_, v []byte) error { _, err := decode[Player](v); return err })
-	each(bucketRounds, func(_, v []byte) error { _, err := decode[Round](v); return err })
-	each(bucketAlerts, func(_, v []byte) error { _, err := decode[Alert](v); return err })
-	each(bucketActions, func(_, v []byte) error { _, err := decode[Action](v); return err })
-	each(bucketGames, func(k, v []byte) error {
-		if _, err := decode[Game](v); err != nil {
-			return err
-		}
-		if tx.Bucket(bucketMoves).Bucket(k) == nil {
-			return errors.New("game has no move bucket")
-		}
-		return nil
-	})
-	_ = tx.Bucket(bucketRaw).ForEachBucket(func(board []byte) error {
-		want := uint64(0)
-		return tx.Bucket(bucketRaw).Bucket(board).ForEach(func(k, v []byte) error {
-			f, err := decode[Frame](v)
-			switch {
-			case err != nil || len(k) != 8:
-				problems = append(problems, fmt.Errorf("raw log of board %q, frame %x: %v", board, k, err))
-			case want != 0 && beUint64(k) != want || f.Seq != beUint64(k):
-				problems = append(problems, fmt.Errorf("raw log of board %q: frame %d found where %d was expected", board, beUint64(k), want))
-			}
-			if len(k) == 8 {
-				want = beUint64(k) + 1
-			}
-			return nil
-		})
-	})
-	_ = tx.Bucket(bucketMoves).ForEachBucket(func(gk []byte) error {
-		if tx.Bucket(bucketGames).Get(gk) == nil {
-			problems = append(problems, fmt.Errorf("moves of game %x: the game is missing", gk))
-		}
-		want := uint32(1)
-		return tx.Bucket(bucketMoves).Bucket(gk).ForEach(func(k, v []byte) error {
-			m, err := decode[Move](v)
-			switch {
-			case err != nil:
-				problems = append(problems, fmt.Errorf("game %d move %x: %w", beUint64(gk), k, err))
-			case beUint32(k) != want || m.Ply != int(want):
-				problems = append(problems, fmt.Errorf("game %d: ply %d found where %d was expected", beUint64(gk), beUint32(k), want))
-			}
-			want = beUint32(k) + 1
-			return nil
-		})
-	})
-	return problems
 }
 
 // Compact writes a compacted copy of the database to path (which must not

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,6 +18,9 @@ import (
 var (
 	bucketOutbox = []byte("outbox")
 	bucketInbox  = []byte("inbox")
+
+	locOutbox = loc{bucketOutbox}
+	locInbox  = loc{bucketInbox}
 )
 
 // ErrOutOfOrder is returned when an imported move does not follow the last
@@ -63,18 +65,16 @@ func (db *DB) OutboxPending(maxMoves int) ([]OutboxItem, error) {
 		for k, v := c.First(); k != nil; k, v = c.Next() {
 			var cur OutboxCursor
 			if out != nil {
-				if data := out.Get(k); data != nil {
-					if err := json.Unmarshal(data, &cur); err != nil {
-						return fmt.Errorf("%w: outbox cursor of game %d: %v", ErrCorrupt, binary.BigEndian.Uint64(k), err)
-					}
+				if err := get(out, locOutbox, k, &cur); err != nil && !errors.Is(err, ErrNotFound) {
+					return err
 				}
 			}
 			if cur.Game && cur.Result {
 				continue // finished and published
 			}
-			g, err := decode[Game](v)
+			g, err := decode[Game](locGames, k, v)
 			if err != nil {
-				return fmt.Errorf("game %d: %w", binary.BigEndian.Uint64(k), err)
+				return err
 			}
 			mb := movesB.Bucket(k)
 			last := lastPly(mb)
@@ -85,9 +85,9 @@ func (db *DB) OutboxPending(maxMoves int) ([]OutboxItem, error) {
 					if maxMoves > 0 && total >= maxMoves {
 						break
 					}
-					m, err := decode[Move](mv)
+					m, err := decode[Move](loc{bucketMoves, k}, mk, mv)
 					if err != nil {
-						return fmt.Errorf("game %d ply %d: %w", g.ID, beUint32(mk), err)
+						return err
 					}
 					it.Moves = append(it.Moves, m)
 					total++
@@ -132,7 +132,7 @@ func (db *DB) SetOutboxCursors(cursors map[uint64]OutboxCursor) error {
 		}
 		for id, c := range cursors {
 			var old OutboxCursor
-			if err := get(b, u64key(id), &old); err != nil && !errors.Is(err, ErrNotFound) {
+			if err := get(b, locOutbox, u64key(id), &old); err != nil && !errors.Is(err, ErrNotFound) {
 				return fmt.Errorf("outbox cursor of game %d: %w", id, err)
 			}
 			c.Game = c.Game || old.Game
@@ -155,7 +155,7 @@ func (db *DB) OutboxCursorOf(gameID uint64) (OutboxCursor, error) {
 		if b == nil {
 			return nil
 		}
-		if err := get(b, u64key(gameID), &c); err != nil && !errors.Is(err, ErrNotFound) {
+		if err := get(b, locOutbox, u64key(gameID), &c); err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
 		return nil
@@ -203,8 +203,8 @@ func (t *ImportTx) Game(hall string, hallGame uint64, g Game) (uint64, bool, err
 			return 0, false, fmt.Errorf("create bucket %s: %w", bucketInbox, err)
 		}
 		key := inboxKey(hall, hallGame)
-		if v := in.Get(key); v != nil {
-			return binary.BigEndian.Uint64(v), false, nil
+		if id, ok, err := getID(in, locInbox, key); err != nil || ok {
+			return id, false, err
 		}
 		games := tx.Bucket(bucketGames)
 		g.ID, g.Position, g.Result, g.Reason, g.Ended = 0, "", "", "", time.Time{}
@@ -224,7 +224,7 @@ func (t *ImportTx) Game(hall string, hallGame uint64, g Game) (uint64, bool, err
 		if err := put(games, u64key(g.ID), &g); err != nil {
 			return 0, false, err
 		}
-		return g.ID, true, in.Put(key, u64key(g.ID))
+		return g.ID, true, putRaw(in, key, u64key(g.ID))
 	}()
 	if err != nil {
 		return 0, false, fmt.Errorf("import game %d of hall %s: %w", hallGame, hall, err)
@@ -239,7 +239,7 @@ func linkPairing(tx *bolt.Tx, g *Game, hall string, hallGame uint64, next func()
 	rounds := tx.Bucket(bucketRounds)
 	key := pairKey(g.TournamentID, uint32(g.Round))
 	var r Round
-	if err := get(rounds, key, &r); err != nil {
+	if err := get(rounds, locRounds, key, &r); err != nil {
 		return fmt.Errorf("round %d of tournament %d: %w", g.Round, g.TournamentID, err)
 	}
 	for i := range r.Pairings {
@@ -273,16 +273,16 @@ func linkPairing(tx *bolt.Tx, g *Game, hall string, hallGame uint64, next func()
 // game imported into it.
 func awaitsHall(tx *bolt.Tx, id uint64) bool {
 	var g Game
-	if err := get(tx.Bucket(bucketGames), u64key(id), &g); err != nil || g.Result != "" {
+	if err := get(tx.Bucket(bucketGames), locGames, u64key(id), &g); err != nil || g.Result != "" {
 		return false
 	}
 	if lastPly(tx.Bucket(bucketMoves).Bucket(u64key(id))) != 0 {
 		return false
 	}
-	want := u64key(id)
-	c := tx.Bucket(bucketInbox).Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if string(v) == string(want) {
+	in := tx.Bucket(bucketInbox)
+	c := in.Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if hub, _, err := getID(in, locInbox, k); err != nil || hub == id {
 			return false
 		}
 	}
@@ -300,14 +300,17 @@ func (db *DB) ImportedGame(hall string, hallGame uint64) (id uint64, err error) 
 
 func importedGame(tx *bolt.Tx, hall string, hallGame uint64) (uint64, error) {
 	in := tx.Bucket(bucketInbox)
-	var v []byte
-	if in != nil {
-		v = in.Get(inboxKey(hall, hallGame))
-	}
-	if v == nil {
+	if in == nil {
 		return 0, fmt.Errorf("game %d of hall %s: %w", hallGame, hall, ErrNotFound)
 	}
-	return binary.BigEndian.Uint64(v), nil
+	id, ok, err := getID(in, locInbox, inboxKey(hall, hallGame))
+	if err == nil && !ok {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return 0, fmt.Errorf("game %d of hall %s: %w", hallGame, hall, err)
+	}
+	return id, nil
 }
 
 // ImportMove stores, on the hub, a move of an imported game exactly once:

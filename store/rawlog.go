@@ -164,6 +164,23 @@ func (l *RawLog) Flush() error {
 	return nil
 }
 
+// Unflushed says, for people, which frames wait in memory, not committed
+// yet (while the database refuses writes): a line per board, with the
+// numbers of its frames.
+func (l *RawLog) Unflushed() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	frames := map[string][]uint64{}
+	var boards []string
+	for _, f := range l.pending {
+		if frames[f.BoardID] == nil {
+			boards = append(boards, f.BoardID)
+		}
+		frames[f.BoardID] = append(frames[f.BoardID], f.Seq)
+	}
+	return describeFrames(boards, frames)
+}
+
 // Err returns the error of the last flush, nil if it succeeded.
 func (l *RawLog) Err() error {
 	l.mu.Lock()
@@ -203,14 +220,15 @@ func (db *DB) RawFrames(boardID string, from, to uint64) ([]Frame, error) {
 		if b == nil {
 			return fmt.Errorf("raw log of board %q: %w", boardID, ErrNotFound)
 		}
+		l := loc{bucketRaw, []byte(boardID)}
 		c := b.Cursor()
 		for k, v := c.Seek(u64key(from)); k != nil; k, v = c.Next() {
 			if to != 0 && beUint64(k) > to {
 				break
 			}
-			f, err := decode[Frame](v)
+			f, err := decode[Frame](l, k, v)
 			if err != nil {
-				return fmt.Errorf("raw frame %d of board %q: %w", beUint64(k), boardID, err)
+				return err
 			}
 			if f.Protocol == "" {
 				f.Protocol = board.ProtocolSensorboard // stored before frames named it

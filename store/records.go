@@ -58,6 +58,10 @@ type Player struct {
 	// BirthYear is the player's year of birth, 0 when not known. Added
 	// after schema 1's first release: older records read as 0.
 	BirthYear int `json:"birthYear,omitempty"`
+	// Birth is the full date of birth as TRF writes it (YYYY/MM/DD), ""
+	// when only the year (or nothing) is known. Added after schema 1's
+	// first release: older records read as "".
+	Birth string `json:"birth,omitempty"`
 	// Withdrawn players are paired no more: from round WithdrawnFrom on.
 	Withdrawn     bool `json:"withdrawn,omitempty"`
 	WithdrawnFrom int  `json:"withdrawnFrom,omitempty"`
@@ -150,6 +154,17 @@ type Game struct {
 	// Position is the position after the last stored move, in the game's
 	// format, for quick display.
 	Position string `json:"position,omitempty"`
+	// Tags are the tags of the record the game was imported from that
+	// the game's other fields do not hold (Event, Site, the players' Elo
+	// and FIDE ids, ECO...), in the record's order, so that its exports
+	// carry them again.
+	Tags []Tag `json:"tags,omitempty"`
+}
+
+// Tag is one tag (header) of a game record: a name and its value.
+type Tag struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
 // Move is one move of a game, with the facts needed to print a scoresheet

@@ -9,7 +9,13 @@ import (
 )
 
 // SchemaVersion is the version of the database layout this package writes.
-const SchemaVersion = 1
+//
+//   - 1: the first layout below, records stored as bare JSON.
+//   - 2: every record sealed with its checksum (record.go). A file of
+//     version 1 is migrated at its first read-write open, its records
+//     sealed in transactions of sealBatch records each; read-only opens
+//     (db check, export, replay) read it as it is.
+const SchemaVersion = 2
 
 // appName marks a bbolt file as an arbiter database.
 const appName = "arbiter-event-db"
@@ -45,45 +51,110 @@ var (
 	keySchema = []byte("schema")
 )
 
-// A migration upgrades a database from version From to From+1 inside one
-// transaction, so a crash leaves either the old or the new version.
+// The top-level buckets as locations, for naming their records.
+var (
+	locTournaments = loc{bucketTournaments}
+	locPlayers     = loc{bucketPlayers}
+	locRounds      = loc{bucketRounds}
+	locGames       = loc{bucketGames}
+	locAlerts      = loc{bucketAlerts}
+	locActions     = loc{bucketActions}
+	locMeta        = loc{bucketMeta}
+)
+
+// A migration upgrades a database from version From to From+1. Batches,
+// if set, gives a step that runs first, again and again, each time in a
+// transaction of its own, until it reports that it is done: a migration
+// that rewrites every record keeps each transaction small that way. The
+// version stays From meanwhile, so a crash leaves a file that the next
+// open goes on migrating (a step takes records already migrated as they
+// are). Do then runs in the transaction that records the new version, so
+// a crash leaves either the old or the new version.
 type migration struct {
-	From int
-	Do   func(tx *bolt.Tx) error
+	From    int
+	Batches func() func(tx *bolt.Tx) (done bool, err error)
+	Do      func(tx *bolt.Tx) error
 }
 
-// migrations lists every upgrade in order. Version 1 is the first layout,
-// so there is nothing to upgrade yet; the machinery is exercised by tests.
-var migrations []migration
+// migrations lists every upgrade in order.
+var migrations = []migration{
+	{From: 1, Batches: func() func(*bolt.Tx) (bool, error) { return newSealer(sealBatch).step },
+		Do: func(tx *bolt.Tx) error { _, err := newSealer(0).step(tx); return err }},
+}
+
+// sealBatch is how many records the migration to schema 2 seals in one
+// transaction.
+const sealBatch = 20000
 
 // prepare checks the identity and version of an existing database, or lays
 // out a new one, and runs pending migrations.
 func (db *DB) prepare(existing bool) error {
 	if db.bolt.IsReadOnly() {
+		// Every version this package can read is read as it is (records
+		// of schema 1 without their checksums).
 		return db.bolt.View(func(tx *bolt.Tx) error {
-			v, err := readVersion(tx)
-			if err != nil {
-				return err
-			}
-			if v != SchemaVersion {
-				return fmt.Errorf("schema version %d needs migrating to %d: open it read-write first", v, SchemaVersion)
-			}
-			return nil
+			_, err := readVersion(tx)
+			return err
 		})
 	}
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	var v int
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketMeta) == nil {
 			if existing && hasAnyBucket(tx) {
 				return ErrForeign
 			}
+			v = SchemaVersion
 			return layout(tx)
 		}
-		v, err := readVersion(tx)
-		if err != nil {
-			return err
-		}
-		return migrate(tx, v, migrations)
+		var err error
+		v, err = readVersion(tx)
+		return err
 	})
+	if err != nil || v == SchemaVersion {
+		return err
+	}
+	return db.migrate(v, migrations)
+}
+
+// migrate runs the migrations of ms from version v on, each in
+// transactions of its own: its batches, then its last step with the new
+// version.
+func (db *DB) migrate(v int, ms []migration) error {
+	for _, m := range ms {
+		if m.From < v {
+			continue
+		}
+		if m.From != v {
+			return fmt.Errorf("no migration from schema version %d", v)
+		}
+		fail := func(err error) error { return fmt.Errorf("migrate schema %d to %d: %w", v, v+1, err) }
+		if m.Batches != nil {
+			step := m.Batches()
+			for done := false; !done; {
+				err := db.bolt.Update(func(tx *bolt.Tx) error {
+					var err error
+					done, err = step(tx)
+					return err
+				})
+				if err != nil {
+					return fail(err)
+				}
+			}
+		}
+		err := db.bolt.Update(func(tx *bolt.Tx) error {
+			if m.Do != nil {
+				if err := m.Do(tx); err != nil {
+					return err
+				}
+			}
+			return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(v+1)))
+		})
+		if err != nil {
+			return fail(err)
+		}
+		v++
+	}
+	return nil
 }
 
 func hasAnyBucket(tx *bolt.Tx) bool {
@@ -118,24 +189,6 @@ func readVersion(tx *bolt.Tx) (int, error) {
 		return 0, fmt.Errorf("%w: file has version %d, this arbiter writes %d", ErrTooNew, v, SchemaVersion)
 	}
 	return v, nil
-}
-
-// migrate runs the migrations from version v up to the last one in ms and
-// records the new version.
-func migrate(tx *bolt.Tx, v int, ms []migration) error {
-	for _, m := range ms {
-		if m.From < v {
-			continue
-		}
-		if m.From != v {
-			return fmt.Errorf("no migration from schema version %d", v)
-		}
-		if err := m.Do(tx); err != nil {
-			return fmt.Errorf("migrate schema %d to %d: %w", v, v+1, err)
-		}
-		v++
-	}
-	return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(v)))
 }
 
 // Version returns the schema version of the open database.

@@ -22,7 +22,7 @@ func (db *DB) PutSetting(key string, value []byte) error {
 }
 
 func putSetting(tx *bolt.Tx, key string, value []byte) error {
-	return tx.Bucket(bucketMeta).Put([]byte(settingPrefix+key), value)
+	return putRaw(tx.Bucket(bucketMeta), []byte(settingPrefix+key), value)
 }
 
 // settingRecord is a setting in an exported event.
@@ -36,7 +36,11 @@ func forEachSetting(tx *bolt.Tx, f func(key string, value []byte) error) error {
 	c := tx.Bucket(bucketMeta).Cursor()
 	prefix := []byte(settingPrefix)
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		if err := f(string(k[len(prefix):]), v); err != nil {
+		value, _, err := unseal(k, v)
+		if err != nil {
+			return recordError(locMeta, k, err)
+		}
+		if err := f(string(k[len(prefix):]), value); err != nil {
 			return err
 		}
 	}
@@ -47,12 +51,12 @@ func forEachSetting(tx *bolt.Tx, f func(key string, value []byte) error) error {
 func (db *DB) Setting(key string) ([]byte, error) {
 	var v []byte
 	err := db.bolt.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketMeta).Get([]byte(settingPrefix + key))
-		if b == nil {
+		b, err := getRaw(tx.Bucket(bucketMeta), locMeta, []byte(settingPrefix+key))
+		if b == nil && err == nil {
 			return ErrNotFound
 		}
 		v = append([]byte(nil), b...)
-		return nil
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("setting %s: %w", key, err)

@@ -34,7 +34,7 @@ func (db *DB) UpdateTournament(t *Tournament) error {
 func (db *DB) Tournament(id uint64) (Tournament, error) {
 	var t Tournament
 	err := db.bolt.View(func(tx *bolt.Tx) error {
-		return get(tx.Bucket(bucketTournaments), u64key(id), &t)
+		return get(tx.Bucket(bucketTournaments), locTournaments, u64key(id), &t)
 	})
 	if err != nil {
 		return t, fmt.Errorf("tournament %d: %w", id, err)
@@ -47,7 +47,7 @@ func (db *DB) Tournaments() ([]Tournament, error) {
 	var ts []Tournament
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		var err error
-		ts, err = list[Tournament](tx.Bucket(bucketTournaments), nil)
+		ts, err = list[Tournament](tx.Bucket(bucketTournaments), locTournaments, nil)
 		return err
 	})
 	return ts, err
@@ -73,7 +73,7 @@ func (db *DB) UpdatePlayer(tournamentID uint64, id int, f func(p *Player) error)
 		b := tx.Bucket(bucketPlayers)
 		key := pairKey(tournamentID, uint32(id))
 		var p Player
-		if err := get(b, key, &p); err != nil {
+		if err := get(b, locPlayers, key, &p); err != nil {
 			return fmt.Errorf("player %d of tournament %d: %w", id, tournamentID, err)
 		}
 		if err := f(&p); err != nil {
@@ -89,7 +89,7 @@ func (db *DB) Players(tournamentID uint64) ([]Player, error) {
 	var ps []Player
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		var err error
-		ps, err = list[Player](tx.Bucket(bucketPlayers), u64key(tournamentID))
+		ps, err = list[Player](tx.Bucket(bucketPlayers), locPlayers, u64key(tournamentID))
 		return err
 	})
 	return ps, err
@@ -113,7 +113,7 @@ func (db *DB) Rounds(tournamentID uint64) ([]Round, error) {
 	var rs []Round
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		var err error
-		rs, err = list[Round](tx.Bucket(bucketRounds), u64key(tournamentID))
+		rs, err = list[Round](tx.Bucket(bucketRounds), locRounds, u64key(tournamentID))
 		return err
 	})
 	return rs, err
@@ -125,7 +125,7 @@ func (db *DB) SetPairingResult(tournamentID uint64, round, board int, result str
 		b := tx.Bucket(bucketRounds)
 		key := pairKey(tournamentID, uint32(round))
 		var r Round
-		if err := get(b, key, &r); err != nil {
+		if err := get(b, locRounds, key, &r); err != nil {
 			return fmt.Errorf("round %d of tournament %d: %w", round, tournamentID, err)
 		}
 		for i := range r.Pairings {

@@ -2,195 +2,13 @@ package store
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"os"
 	"runtime/debug"
 
 	bolt "go.etcd.io/bbolt"
 )
-
-// Errors about the file itself, found before bbolt maps it. Both wrap
-// ErrCorrupt.
-var (
-	// ErrEmpty means the file exists but holds no bytes: a new event is
-	// only started in a file that does not exist yet.
-	ErrEmpty = fmt.Errorf("%w: the file is empty (0 bytes)", ErrCorrupt)
-	// ErrTruncated means the file is shorter than its own header says.
-	ErrTruncated = fmt.Errorf("%w: the file is truncated", ErrCorrupt)
-)
-
-// The layout of a bbolt file that header checks rely on (bbolt v1.x,
-// internal/common/page.go and meta.go): every page starts with a 16-byte
-// header (id uint64, flags uint16, count uint16, overflow uint32); pages 0
-// and 1 are meta pages whose body is magic, version, page size, flags,
-// root bucket (root pgid, sequence), freelist pgid, high-water pgid, txid
-// and an FNV-64a checksum of the 56 bytes before it.
-const (
-	pageHeaderSize   = 16
-	metaSize         = 64
-	metaChecksumEnd  = 56
-	boltMagic        = 0xED0CDAED
-	boltVersion      = 2
-	freelistPageFlag = 0x10
-	noFreelist       = ^uint64(0)
-	minPageSize      = 1024
-	maxPageSize      = 16 << 20
-)
-
-// boltMeta is a decoded meta page.
-type boltMeta struct {
-	pageSize uint32
-	root     uint64
-	freelist uint64
-	pgid     uint64
-	txid     uint64
-}
-
-// decodeMeta decodes and validates the meta page at the start of page.
-func decodeMeta(page []byte) (boltMeta, error) {
-	if len(page) < pageHeaderSize+metaSize {
-		return boltMeta{}, io.ErrUnexpectedEOF
-	}
-	m := page[pageHeaderSize : pageHeaderSize+metaSize]
-	le := binary.LittleEndian
-	if le.Uint32(m[0:]) != boltMagic {
-		return boltMeta{}, ErrForeign
-	}
-	if le.Uint32(m[4:]) != boltVersion {
-		return boltMeta{}, fmt.Errorf("%w: bbolt file format version %d", ErrForeign, le.Uint32(m[4:]))
-	}
-	h := fnv.New64a()
-	h.Write(m[:metaChecksumEnd])
-	if h.Sum64() != le.Uint64(m[metaChecksumEnd:]) {
-		return boltMeta{}, errors.New("checksum mismatch")
-	}
-	return boltMeta{
-		pageSize: le.Uint32(m[8:]),
-		root:     le.Uint64(m[16:]),
-		freelist: le.Uint64(m[32:]),
-		pgid:     le.Uint64(m[40:]),
-		txid:     le.Uint64(m[48:]),
-	}, nil
-}
-
-// checkHeader checks what bbolt trusts without checking before it maps
-// the file: that a meta page is intact, that the file is as long as that
-// meta page says (bbolt reads pages beyond the end of a truncated file
-// through its memory map, which crashes the process), and that the
-// freelist it loads at open lies inside the file. It reads with ReadAt
-// only, so a damaged file cannot crash it.
-func checkHeader(f *os.File, size int64) error {
-	_, err := readHeader(f, size, 0)
-	return err
-}
-
-// readHeader checks the header as checkHeader does and returns the meta
-// page bbolt would use: the intact one with the highest transaction id, or
-// the one of transaction txid if that is not zero.
-func readHeader(f *os.File, size int64, txid uint64) (m boltMeta, _ error) {
-	if size == 0 {
-		return m, ErrEmpty
-	}
-	head := make([]byte, 4096)
-	n, err := f.ReadAt(head, 0)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return m, fmt.Errorf("read header: %w", err)
-	}
-	head = head[:n]
-	// Not bbolt at all: the magic of meta page 0 is missing.
-	if len(head) < pageHeaderSize+4 || binary.LittleEndian.Uint32(head[pageHeaderSize:]) != boltMagic {
-		return m, ErrForeign
-	}
-	m0, err0 := decodeMeta(head)
-	if errors.Is(err0, ErrForeign) {
-		return m, err0
-	}
-	// Meta page 1 follows page 0; its offset is the page size, which only
-	// an intact meta page tells. Try the sizes bbolt tries.
-	var m1 boltMeta
-	err1 := errors.New("not found")
-	sizes := []int64{}
-	if err0 == nil {
-		sizes = append(sizes, int64(m0.pageSize))
-	} else {
-		for s := int64(minPageSize); s <= maxPageSize; s *= 2 {
-			sizes = append(sizes, s)
-		}
-	}
-	for _, off := range sizes {
-		if off+pageHeaderSize+metaSize > size {
-			break
-		}
-		page := make([]byte, pageHeaderSize+metaSize)
-		if _, err := f.ReadAt(page, off); err != nil {
-			return m, fmt.Errorf("read meta page 1: %w", err)
-		}
-		if m1, err1 = decodeMeta(page); err1 == nil && int64(m1.pageSize) == off {
-			break
-		}
-		if err1 == nil {
-			err1 = errors.New("page size disagrees with its place")
-		}
-	}
-	switch {
-	case txid != 0 && err0 == nil && m0.txid == txid:
-		m = m0
-	case txid != 0 && err1 == nil && m1.txid == txid:
-		m = m1
-	case txid != 0:
-		return m, fmt.Errorf("no meta page of transaction %d: the file changed during the check", txid)
-	case err0 == nil && err1 == nil:
-		m = m0
-		if m1.txid > m0.txid {
-			m = m1
-		}
-	case err0 == nil:
-		m = m0
-	case err1 == nil:
-		m = m1
-	default:
-		return m, fmt.Errorf("%w: both meta pages are damaged (page 0: %v; page 1: %v)", ErrCorrupt, err0, err1)
-	}
-	ps := int64(m.pageSize)
-	if ps < minPageSize || ps > maxPageSize || ps&(ps-1) != 0 {
-		return m, fmt.Errorf("%w: page size %d is impossible", ErrCorrupt, ps)
-	}
-	if m.pgid < 2 || m.pgid > uint64(1<<62)/uint64(ps) {
-		return m, fmt.Errorf("%w: page count %d is impossible", ErrCorrupt, m.pgid)
-	}
-	if want := int64(m.pgid) * ps; size < want {
-		return m, fmt.Errorf("%w: it has %d bytes, but its header says %d (%d pages of %d bytes)", ErrTruncated, size, want, m.pgid, ps)
-	}
-	if m.root < 2 || m.root >= m.pgid {
-		return m, fmt.Errorf("%w: root page %d lies outside the file's %d pages", ErrCorrupt, m.root, m.pgid)
-	}
-	if m.freelist == noFreelist {
-		return m, nil
-	}
-	if m.freelist < 2 || m.freelist >= m.pgid {
-		return m, fmt.Errorf("%w: freelist page %d lies outside the file's %d pages", ErrCorrupt, m.freelist, m.pgid)
-	}
-	hdr := make([]byte, pageHeaderSize+8)
-	if _, err := f.ReadAt(hdr, int64(m.freelist)*ps); err != nil {
-		return m, fmt.Errorf("read freelist page: %w", err)
-	}
-	le := binary.LittleEndian
-	id, flags, count, overflow := le.Uint64(hdr), le.Uint16(hdr[8:]), uint64(le.Uint16(hdr[10:])), uint64(le.Uint32(hdr[12:]))
-	if id != m.freelist || flags != freelistPageFlag || m.freelist+overflow >= m.pgid {
-		return m, fmt.Errorf("%w: the freelist page %d is damaged", ErrCorrupt, m.freelist)
-	}
-	ids := count
-	if count == 0xFFFF { // the real count is the first element
-		ids = le.Uint64(hdr[pageHeaderSize:]) + 1
-	}
-	if ids > (overflow+1)*uint64(ps)/8 {
-		return m, fmt.Errorf("%w: the freelist page %d claims %d entries", ErrCorrupt, m.freelist, ids)
-	}
-	return m, nil
-}
 
 // Page and element layout (bbolt internal/common/page.go).
 const (
@@ -209,28 +27,57 @@ const (
 // make bbolt loop forever), every page is a branch or leaf page whose
 // elements lie inside it.
 type treeWalker struct {
-	f       *os.File
+	f       io.ReaderAt
 	ps      int64
 	hwm     uint64
 	visited map[uint64]bool
 	bufs    [][]byte // one page buffer per tree level, reused
+	// visit, if set, is given every record (not bucket) the walk reaches,
+	// in key order, with the location of its bucket; k and v are valid
+	// during the call only.
+	visit func(l loc, k, v []byte)
+	// skip, if set, says which pages (and the trees below them) not to
+	// read.
+	skip func(id uint64) bool
 }
 
 // walkFile checks the trees of the file under meta page m.
-func walkFile(f *os.File, m boltMeta) error {
-	w := &treeWalker{f: f, ps: int64(m.pageSize), hwm: m.pgid, visited: map[uint64]bool{}}
+func walkFile(f io.ReaderAt, m boltMeta) error {
+	_, err := walkTree(f, m, nil, nil)
+	return err
+}
+
+// walkTree walks the trees of the file under meta page m as walkFile
+// does, giving visit every record, skipping the pages skip says, and
+// returns the pages it read.
+func walkTree(f io.ReaderAt, m boltMeta, visit func(l loc, k, v []byte), skip func(id uint64) bool) (map[uint64]bool, error) {
+	w := &treeWalker{f: f, ps: int64(m.pageSize), hwm: m.pgid, visited: map[uint64]bool{}, visit: visit, skip: skip}
 	if m.freelist != noFreelist {
 		w.visited[m.freelist] = true
 	}
-	return w.page(m.root, 0, "root")
+	err := w.page(m.root, 0, nil)
+	delete(w.visited, m.freelist)
+	return w.visited, err
 }
 
-func (w *treeWalker) page(id uint64, depth int, where string) error {
+// where names the bucket at l in messages about its pages.
+func where(l loc) string {
+	if len(l) == 0 {
+		return "root"
+	}
+	return "root/" + l.String()
+}
+
+func (w *treeWalker) page(id uint64, depth int, l loc) error {
+	where := where(l)
 	if depth > maxTreeDepth {
 		return fmt.Errorf("page %d (%s): the tree is deeper than %d levels", id, where, maxTreeDepth)
 	}
 	if id < 2 || id >= w.hwm {
 		return fmt.Errorf("page %d (%s): outside the file's %d pages", id, where, w.hwm)
+	}
+	if w.skip != nil && w.skip(id) {
+		return nil
 	}
 	if w.visited[id] {
 		return fmt.Errorf("page %d (%s): reached twice", id, where)
@@ -265,12 +112,13 @@ func (w *treeWalker) page(id uint64, depth int, where string) error {
 	if _, err := w.f.ReadAt(data, int64(id)*w.ps); err != nil {
 		return fmt.Errorf("page %d (%s): %w", id, where, err)
 	}
-	return w.elements(data, id, depth, where)
+	return w.elements(data, id, depth, l)
 }
 
 // elements checks the elements of the page in data (a page read from the
 // file, or an inline bucket's page inside a value) and walks down.
-func (w *treeWalker) elements(data []byte, id uint64, depth int, where string) error {
+func (w *treeWalker) elements(data []byte, id uint64, depth int, l loc) error {
+	where := where(l)
 	le := binary.LittleEndian
 	flags, count := le.Uint16(data[8:]), int(le.Uint16(data[10:]))
 	if pageHeaderSize+count*elementSize > len(data) {
@@ -285,7 +133,7 @@ func (w *treeWalker) elements(data []byte, id uint64, depth int, where string) e
 			if int64(at)+pos+ksize > int64(len(data)) {
 				return fmt.Errorf("page %d (%s): element %d runs past the page", id, where, i)
 			}
-			if err := w.page(child, depth+1, where); err != nil {
+			if err := w.page(child, depth+1, l); err != nil {
 				return err
 			}
 		case leafPageFlag:
@@ -294,16 +142,20 @@ func (w *treeWalker) elements(data []byte, id uint64, depth int, where string) e
 			if end > int64(len(data)) {
 				return fmt.Errorf("page %d (%s): element %d runs past the page", id, where, i)
 			}
+			key, v := data[int64(at)+pos:int64(at)+pos+ksize], data[int64(at)+pos+ksize:end]
 			if eflags&bucketLeafFlag == 0 {
+				if w.visit != nil {
+					w.visit(l, key, v)
+				}
 				continue
 			}
-			name := where + "/" + keyName(data[int64(at)+pos:int64(at)+pos+ksize])
-			v := data[int64(at)+pos+ksize : end]
+			inner := append(l[:len(l):len(l)], append([]byte(nil), key...))
+			name := where + "/" + keyName(key)
 			if len(v) < inBucketSize {
 				return fmt.Errorf("page %d (%s): bucket %s has a short header", id, where, name)
 			}
 			if root := le.Uint64(v); root != 0 {
-				if err := w.page(root, depth+1, name); err != nil {
+				if err := w.page(root, depth+1, inner); err != nil {
 					return err
 				}
 				continue
@@ -318,7 +170,7 @@ func (w *treeWalker) elements(data []byte, id uint64, depth int, where string) e
 			if le.Uint16(inline[8:]) != leafPageFlag {
 				return fmt.Errorf("page %d (%s): inline bucket %s is not a leaf", id, where, name)
 			}
-			if err := w.elements(inline, id, depth+1, name); err != nil {
+			if err := w.elements(inline, id, depth+1, inner); err != nil {
 				return err
 			}
 		default:

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"arbiter/director"
 	"arbiter/export"
 	"arbiter/store"
 )
@@ -72,6 +73,7 @@ var apiRoutes = []apiRoute{
 	{Path: "/games/{id}/board", What: "the board after move ?ply=n (default: the latest)", serve: func(s *Site) http.HandlerFunc { return s.apiBoard }},
 	{Path: "/console/alerts", What: "open alerts with evidence (?all=1: every alert)", Console: true, serve: func(s *Site) http.HandlerFunc { return s.console(s.apiAlerts) }},
 	{Path: "/console/actions", What: "arbiter actions with who and why (?game=id: of one game)", Console: true, serve: func(s *Site) http.HandlerFunc { return s.console(s.apiActions) }},
+	{Path: "/console/tables", What: "every table live, with the port its board is on", Console: true, serve: func(s *Site) http.HandlerFunc { return s.console(s.apiConsoleTables) }},
 }
 
 // routesAPI registers the JSON API, versioned and under the deprecated
@@ -165,7 +167,23 @@ func (s *Site) apiEvent(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Site) apiTables(w http.ResponseWriter, r *http.Request) {
+	tables := s.d.Tables()
+	for i := range tables {
+		tables[i] = publicLive(tables[i])
+	}
+	writeJSON(w, http.StatusOK, tables)
+}
+
+// apiConsoleTables is apiTables for the arbiter: with the ports.
+func (s *Site) apiConsoleTables(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.d.Tables())
+}
+
+// publicLive is a table as the public sees it: without the port of its
+// board, a device path of the venue machine.
+func publicLive(l director.Live) director.Live {
+	l.Port = ""
+	return l
 }
 
 func (s *Site) apiTournaments(w http.ResponseWriter, r *http.Request) {

@@ -184,6 +184,24 @@ func (e *event) move(from, to string, side rules.Color, heightAfterLift, heightA
 	e.waitFor("the move "+from+to, func() bool { return e.live().Plies == plies+1 })
 }
 
+// illegal makes an illegal move of side on the board, lift and place,
+// and presses its clock: the game counts it.
+func (e *event) illegal(from, to string, side rules.Color) {
+	e.t.Helper()
+	game := e.live().GameID
+	in := func(ev arbiter.Event) {
+		ev.At = e.d.Now()
+		e.table.Input(e.ctx, ev)
+	}
+	in(arbiter.Event{Kind: arbiter.SquareChanged, Square: e.square(from), Height: 0})
+	in(arbiter.Event{Kind: arbiter.SquareChanged, Square: e.square(to), Height: 1})
+	in(arbiter.Event{Kind: arbiter.ClockPressed, Side: side})
+	e.waitFor("the illegal move counted", func() bool {
+		g, err := e.db.Game(game)
+		return err == nil && g.Illegal != [2]int{}
+	})
+}
+
 // irregularity presses the wrong clock: an alert for the arbiter.
 func (e *event) irregularity() store.Alert {
 	e.t.Helper()

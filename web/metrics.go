@@ -1,7 +1,9 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -33,9 +35,9 @@ func newSiteMetrics(event prometheus.Collector) *siteMetrics {
 	m := &siteMetrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "arbiter_http_request_duration_seconds", Help: "Time taken to answer a web request, by route.",
+			Name: "arbiter_http_request_duration_seconds", Help: "Time taken to answer a web request, by route and status code.",
 			Buckets: []float64{0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}},
-			[]string{"route"}),
+			[]string{"route", "code"}),
 		streams: prometheus.NewGauge(prometheus.GaugeOpts{Name: "arbiter_live_streams", Help: "Open live-update streams (server-sent events)."}),
 		dropped: prometheus.NewCounter(prometheus.CounterOpts{Name: "arbiter_live_streams_dropped_total", Help: "Live streams ended because their client fell behind."}),
 		sent:    prometheus.NewCounter(prometheus.CounterOpts{Name: "arbiter_live_events_total", Help: "Events encoded for the live streams (once each, whatever the number of clients)."}),
@@ -43,6 +45,7 @@ func newSiteMetrics(event prometheus.Collector) *siteMetrics {
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		collectors.NewBuildInfoCollector(),
 		m.requests, m.streams, m.dropped, m.sent,
 	)
 	if event != nil {
@@ -51,15 +54,60 @@ func newSiteMetrics(event prometheus.Collector) *siteMetrics {
 	return m
 }
 
+// RegisterMetrics adds the metrics of the daemon's other parts (the
+// broadcast pushes, the backups, the build) to the site's /metrics. A
+// collector whose metrics the registry has already is refused.
+func (s *Site) RegisterMetrics(cs ...prometheus.Collector) error {
+	for _, c := range cs {
+		if err := s.stats.reg.Register(c); err != nil {
+			return fmt.Errorf("metrics: %w", err)
+		}
+	}
+	return nil
+}
+
 // observe records how long a request took, under the route pattern that
-// served it. Requests that matched no route are counted under "none", so
-// that scanners cannot blow up the number of series.
-func (m *siteMetrics) observe(r *http.Request, took time.Duration) {
+// served it and the answer's status code. Requests that matched no route
+// are counted under "none", so that scanners cannot blow up the number of
+// series.
+func (m *siteMetrics) observe(r *http.Request, code int, took time.Duration) {
 	route := r.Pattern
 	if route == "" {
 		route = "none"
 	}
-	m.requests.WithLabelValues(route).Observe(took.Seconds())
+	m.requests.WithLabelValues(route, strconv.Itoa(code)).Observe(took.Seconds())
+}
+
+// statusWriter remembers the status code of the answer it writes.
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.code == 0 && code >= 200 {
+		w.code = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.code == 0 {
+		w.code = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap gives http.ResponseController the writer underneath (flushes,
+// deadlines of the live streams).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// status is the code written, 200 when the handler wrote nothing.
+func (w *statusWriter) status() int {
+	if w.code == 0 {
+		return http.StatusOK
+	}
+	return w.code
 }
 
 // metrics serves the registry in the Prometheus text format, to the

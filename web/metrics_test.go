@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -39,6 +40,8 @@ func TestMetrics(t *testing.T) {
 	// A request to count under its route.
 	code, _, _ := c.get("/api/tables")
 	require.Equal(t, http.StatusOK, code)
+	code, _, _ = c.get("/api/v1/games/999")
+	require.Equal(t, http.StatusNotFound, code)
 	body, fams := scrape(t, c)
 
 	for _, tt := range []struct {
@@ -77,13 +80,20 @@ func TestMetrics(t *testing.T) {
 		assert.Contains(t, body, name+"_count ")
 		assert.Contains(t, body, name+`_bucket{le="+Inf"} `)
 	}
+	// Requests by route and status code.
 	var routes []string
 	for _, m := range fams["arbiter_http_request_duration_seconds"].Metric {
+		labels := map[string]string{}
 		for _, l := range m.Label {
-			routes = append(routes, l.GetValue())
+			labels[l.GetName()] = l.GetValue()
 		}
+		routes = append(routes, labels["route"]+" "+labels["code"])
 	}
-	assert.Contains(t, routes, "GET /api/tables")
+	assert.Contains(t, routes, "GET /api/tables 200")
+	assert.Contains(t, routes, "GET /api/v1/games/{id} 404")
+	// What build runs.
+	require.Contains(t, fams, "go_build_info")
+	assert.Equal(t, dto.MetricType_GAUGE, fams["go_build_info"].GetType())
 	assert.Equal(t, "no board", fams["arbiter_boards"].Metric[0].Label[0].GetValue())
 
 	problems, err := promlint.New(strings.NewReader(body)).Lint()
@@ -105,4 +115,21 @@ func TestMetricsRegistryPerSite(t *testing.T) {
 		require.Equal(t, http.StatusOK, rec.Code)
 		assert.Contains(t, rec.Body.String(), "arbiter_moves_total ")
 	}
+}
+
+// The daemon's other parts (the broadcast pushes, the backups) put their
+// metrics on the site's /metrics.
+func TestMetricsOfOtherParts(t *testing.T) {
+	e := newEvent(t)
+	extra := prometheus.NewCounter(prometheus.CounterOpts{Name: "arbiter_test_other_part_total", Help: "A part's count."})
+	extra.Add(3)
+	s := New(e.d, testConfig(), slog.New(slog.DiscardHandler))
+	require.NoError(t, s.RegisterMetrics(extra))
+	require.Error(t, s.RegisterMetrics(extra), "twice")
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodGet, "/metrics", nil)
+	req.RemoteAddr = "127.0.0.1:40000"
+	s.ServeHTTP(rec, req)
+	require.Equal(t, http.StatusOK, rec.Code)
+	assert.Contains(t, rec.Body.String(), "\narbiter_test_other_part_total 3\n")
 }

@@ -321,7 +321,8 @@ func (s *Site) gameView(id uint64) (*gameView, error) {
 		v.Moves = append(v.Moves, mv)
 	}
 	if l, ok := s.liveOf(id); ok {
-		v.Live = l
+		pl := publicLive(*l)
+		v.Live = &pl
 	}
 	return v, nil
 }

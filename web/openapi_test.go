@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	"arbiter/rules"
 )
 
@@ -147,6 +148,13 @@ func TestOpenAPIMatchesResponses(t *testing.T) {
 	e := newEvent(t)
 	e.move("e2", "e4", rules.White, 0, 1)
 	e.irregularity()
+	// The board is on a serial port: the console may see where, the
+	// public may not.
+	e.d.BoardEvent(e.ctx, board.Event{Kind: board.EventHello, Board: "B1", Port: "/dev/serial/by-id/usb-Arbiter_Board_B1-if00"})
+	e.waitFor("the board's port", func() bool { return e.live().Port != "" })
+	// An illegal move: Black's d-pawn jumps to d4; the table holds the
+	// clock and prompts to put it back, and the game counts it.
+	e.illegal("d7", "d4", rules.Black)
 	anon := e.client()
 	chief := e.client()
 	chief.login("chief", "arbiter")
@@ -190,6 +198,8 @@ func TestOpenAPIMatchesResponses(t *testing.T) {
 		{"/api/v1/console/actions", fmt.Sprintf("/api/v1/console/actions?game=%d", gid), 200, false},
 		{"/api/v1/console/actions", "/api/v1/console/actions?game=x", 400, false},
 		{"/api/v1/console/actions", "/api/v1/console/actions", 401, true},
+		{"/api/v1/console/tables", "/api/v1/console/tables", 200, false},
+		{"/api/v1/console/tables", "/api/v1/console/tables", 401, true},
 	}
 	called := map[string]bool{}
 	for _, tt := range calls {
@@ -211,6 +221,12 @@ func TestOpenAPIMatchesResponses(t *testing.T) {
 			if tt.path != "/api/v1/openapi.json" { // paths and media types are its keys
 				checkKeys(t, tt.url, v)
 			}
+			// The venue machine's device paths are the console's only.
+			if tt.anon {
+				assert.NotContains(t, body, "/dev/", "%s shows a device path to the public", tt.url)
+			} else if tt.path == "/api/v1/console/tables" {
+				assert.Contains(t, body, `"port":"/dev/serial/by-id/usb-Arbiter_Board_B1-if00"`)
+			}
 			called[tt.path] = true
 
 			// The unversioned path of earlier releases: the same answer,
@@ -223,7 +239,7 @@ func TestOpenAPIMatchesResponses(t *testing.T) {
 			assert.Equal(t, tt.status, code, old)
 			assert.Equal(t, apiDeprecated, h.Get("Deprecation"), old)
 			assert.Contains(t, h.Get("Link"), `rel="successor-version"`, old)
-			if tt.path != "/api/v1/tables" && tt.path != "/api/v1/games/{id}" { // live clocks tick
+			if tt.path != "/api/v1/tables" && tt.path != "/api/v1/console/tables" && tt.path != "/api/v1/games/{id}" { // live clocks tick
 				assert.JSONEq(t, body, oldBody, old)
 			}
 		})

@@ -170,9 +170,10 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	start := time.Now()
-	s.mux.ServeHTTP(w, r)
+	sw := &statusWriter{ResponseWriter: w}
+	s.mux.ServeHTTP(sw, r)
 	if h.Get("Content-Type") != "text/event-stream" { // streams are counted apart
-		s.stats.observe(r, time.Since(start))
+		s.stats.observe(r, sw.status(), time.Since(start))
 	}
 }
 

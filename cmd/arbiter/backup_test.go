@@ -66,6 +66,14 @@ func TestBackupWhileServing(t *testing.T) {
 		return len(autos) >= 2
 	}, 20*time.Second, 100*time.Millisecond)
 	time.Sleep(2500 * time.Millisecond) // more backups: the oldest go
+	// /metrics tells a dashboard that backups are taken, and which build
+	// takes them.
+	metrics := get(t, url+"metrics")
+	assert.Regexp(t, `(?m)^arbiter_backups_total\{result="ok"\} [1-9]`, metrics)
+	assert.Regexp(t, `(?m)^arbiter_backups_total\{result="failed"\} 0$`, metrics)
+	assert.Regexp(t, `(?m)^arbiter_backup_last_success_timestamp_seconds [1-9]`, metrics)
+	assert.Regexp(t, `(?m)^arbiter_backup_last_size_bytes [1-9]`, metrics)
+	assert.Regexp(t, `(?m)^arbiter_build_info\{built="[^"]+",goversion="go1\.[^"]+",revision="[^"]+",version="[^"]+"\} 1$`, metrics)
 	fi, err := os.Stat(cfg.Event.Database + ".backup.sock")
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())

@@ -3,11 +3,16 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"math/rand/v2"
+	"net/http"
+	"net/http/cookiejar"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -29,7 +34,7 @@ func boardEvent(t testing.TB, dir string) *config.Config {
 	t.Helper()
 	cfg, err := config.Load("", nil)
 	require.NoError(t, err)
-	hash, err := bcrypt.GenerateFromPassword([]byte("a venue password"), bcrypt.MinCost)
+	hash, err := bcrypt.GenerateFromPassword([]byte(venuePassword), bcrypt.MinCost)
 	require.NoError(t, err)
 	cfg.Event.Name = "Boards come and go"
 	cfg.Event.Database = filepath.Join(dir, "event.db")
@@ -52,11 +57,64 @@ func boardEvent(t testing.TB, dir string) *config.Config {
 	return cfg
 }
 
+// venuePassword is the console password of boardEvent's chief.
+const venuePassword = "a venue password"
+
+// consoles are the logged-in console clients of the daemons under test,
+// by URL.
+var consoles sync.Map // string -> *http.Client
+
+// console returns a client logged in to the console of the daemon at url
+// as boardEvent's chief.
+func console(t *testing.T, url string) *http.Client {
+	t.Helper()
+	if c, ok := consoles.Load(url); ok {
+		return c.(*http.Client)
+	}
+	jar, err := cookiejar.New(nil)
+	require.NoError(t, err)
+	c := &http.Client{Jar: jar, Timeout: 10 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Get(url + "console/login")
+	require.NoError(t, err)
+	page, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	m := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindSubmatch(page)
+	require.NotNil(t, m, "the login form's token")
+	resp, err = c.PostForm(url+"console/login", neturl.Values{"csrf": {string(m[1])}, "name": {"chief"}, "password": {venuePassword}})
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusSeeOther, resp.StatusCode, "console login")
+	consoles.Store(url, c)
+	return c
+}
+
 // liveTable returns a table as /api/tables shows it.
 func liveTable(t *testing.T, url, board string) director.Live {
 	t.Helper()
+	return findTable(t, []byte(get(t, url+"api/tables")), board)
+}
+
+// consoleTable returns a table as the console's /api/v1/console/tables
+// shows it: with the port of its board, which the public tables leave
+// out. The daemon is boardEvent's.
+func consoleTable(t *testing.T, url, board string) director.Live {
+	t.Helper()
+	resp, err := console(t, url).Get(url + "api/v1/console/tables")
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", body)
+	return findTable(t, body, board)
+}
+
+// findTable returns the table of a board in a JSON list of tables.
+func findTable(t *testing.T, body []byte, board string) director.Live {
+	t.Helper()
 	var tables []director.Live
-	require.NoError(t, json.Unmarshal([]byte(get(t, url+"api/tables")), &tables))
+	require.NoError(t, json.Unmarshal(body, &tables))
 	for _, l := range tables {
 		if l.Table == board {
 			return l
@@ -152,7 +210,7 @@ func TestSimulatedBoardsComeAndGo(t *testing.T) {
 	plies1, _ := strconv.Atoi(m[1])
 	var l1 director.Live
 	require.Eventually(t, func() bool {
-		l1 = liveTable(t, url, "SIM-1")
+		l1 = consoleTable(t, url, "SIM-1")
 		return l1.Health == "disconnected" && l1.Lost == 1 && l1.Port == "" && l1.Plies == plies1
 	}, 10*time.Second, 50*time.Millisecond, "SIM-1 is not shown lost with all %d moves read: %d read, health %s", plies1, l1.Plies, l1.Health)
 
@@ -183,13 +241,14 @@ func TestSimulatedBoardsComeAndGo(t *testing.T) {
 	require.NoError(t, r1.Play(ctx, more))
 	var last director.Live
 	assert.Eventually(t, func() bool {
-		last = liveTable(t, url, "SIM-1")
+		last = consoleTable(t, url, "SIM-1")
 		return last.Plies == plies1+len(more) && last.Health == "active" && last.Lost == 1 && !last.Back.IsZero() && last.Port == link1
 	}, 10*time.Second, 50*time.Millisecond, "SIM-1's game did not go on after its return")
 	if t.Failed() {
 		last.View = nil
 		t.Fatalf("SIM-1: %+v (played %d after %d)", last, len(more), plies1)
 	}
+	assert.Empty(t, liveTable(t, url, "SIM-1").Port, "the public tables show no device path")
 
 	stopServe()
 	require.NoError(t, <-errc)

@@ -34,8 +34,10 @@ type daemon struct {
 	log   *slog.Logger
 	level *slog.LevelVar
 	// rh is the run on simulated boards (demo.enabled): the demo, or a
-	// rehearsal; nil for an event on its own boards.
+	// rehearsal; nil for an event on its own boards. dm are its boards
+	// and players.
 	rh *rehearsal
+	dm *demo.Demo
 
 	// ctx ends the event; every goroutine of the components is in wg.
 	ctx    context.Context
@@ -48,6 +50,7 @@ type daemon struct {
 	push      *broadcast.Pusher
 	raw       *store.RawLog
 	backupErr *atomic.Pointer[error]
+	backups   *backup.Metrics
 	site      *web.Site
 	// done is closed when the event is complete here, and doneMsg says so.
 	done    <-chan struct{}
@@ -72,6 +75,7 @@ var components = []component{
 	{"listen", (*daemon).listen},
 	{"database", (*daemon).openDatabase},
 	{"director", (*daemon).newDirector},
+	{"report", (*daemon).reportAtStop},
 	{"broadcast", (*daemon).newPush},
 	{"backups", (*daemon).startBackups},
 	{"federation", (*daemon).joinFederation},
@@ -124,14 +128,28 @@ func (s *daemon) newDirector() (func() error, error) {
 }
 
 // newPush sets up the live rounds pushed to broadcast services
-// (broadcast.push); runPush starts them once the web pages are up.
+// (broadcast.push); runPush starts them once the web pages are up. At the
+// stop, once the event's goroutines have ended and before the database
+// closes, it sends what is still pending (flushBroadcast).
 func (s *daemon) newPush() (func() error, error) {
-	push, err := broadcast.New(s.db, s.d.Name(), s.cfg.Broadcast.Push, s.log.With("part", "broadcast"))
+	push, err := broadcast.New(s.db, s.d.Name(), broadcastPushes(s.cfg), s.log.With("part", "broadcast"))
 	if err != nil {
 		return nil, withCode(exitConfig, err)
 	}
 	s.push = push
-	return nil, nil
+	return func() error { flushBroadcast(push, s.opts.out, s.log); return nil }, nil
+}
+
+// reportAtStop reports on a run on simulated boards once everything
+// after it has stopped (the boards, the last broadcast pushes), before
+// the database closes.
+func (s *daemon) reportAtStop() (func() error, error) {
+	return func() error {
+		if s.rh != nil && s.dm != nil {
+			s.report(s.rh, s.dm)
+		}
+		return nil
+	}, nil
 }
 
 func (s *daemon) runPush() (func() error, error) {
@@ -146,6 +164,7 @@ func (s *daemon) runPush() (func() error, error) {
 func (s *daemon) startBackups() (func() error, error) {
 	var last atomic.Pointer[error]
 	s.backupErr = &last
+	s.backups = backup.NewMetrics()
 	log := s.log.With("part", "backup")
 	if ln, err := backup.Listen(s.db); err != nil {
 		log.Warn("no backup socket: \"arbiter db backup\" will not work while the event runs", "err", err)
@@ -156,7 +175,7 @@ func (s *daemon) startBackups() (func() error, error) {
 	if b.Dir == "" {
 		return nil, nil
 	}
-	auto := &backup.Auto{DB: s.db, Dir: b.Dir, Every: b.Every, Keep: b.Keep, Now: time.Now, Log: log,
+	auto := &backup.Auto{DB: s.db, Dir: b.Dir, Every: b.Every, Keep: b.Keep, Now: time.Now, Log: log, Metrics: s.backups,
 		Failed: func(err error) {
 			if err == nil {
 				last.Store(nil)
@@ -226,7 +245,7 @@ func (s *daemon) startBoards() (func() error, error) {
 			stop()
 			return nil, err
 		}
-		stops = append(stops, func() { s.report(s.rh, dm) })
+		s.dm = dm // reported at the stop (reportAtStop)
 		ports = dm.Ports()
 	}
 	s.raw = s.db.NewRawLog(store.DefaultRawFlush)
@@ -234,7 +253,7 @@ func (s *daemon) startBoards() (func() error, error) {
 	var rawErr error
 	rawDone := make(chan struct{})
 	go func() { rawErr = s.raw.Run(s.ctx); close(rawDone) }()
-	stopped := func() error { <-rawDone; stop(); return rawErr }
+	stopped := func() error { <-rawDone; stop(); return stoppedUnstored(s.opts.out, s.log, s.db, s.d, s.raw, rawErr) }
 	if err := s.startDrivers(ports, !hub); err != nil {
 		return stopped, err
 	}
@@ -276,6 +295,9 @@ func (s *daemon) goroutines() (func() error, error) {
 // http.metrics_allow).
 func (s *daemon) startWeb() (func() error, error) {
 	s.site = web.New(s.d, webConfig(s.cfg), s.log.With("part", "web"))
+	if err := s.site.RegisterMetrics(s.push.Collector(), s.backups, buildInfoMetric()); err != nil {
+		return nil, err
+	}
 	s.site.Handle("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := health(s.db, s.raw, s.backupErr, s.d.Troubles()); err != nil {
 			http.Error(w, err.Error(), http.StatusServiceUnavailable)

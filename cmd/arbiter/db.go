@@ -21,17 +21,38 @@ func openDB(path string, readOnly bool) (*store.DB, error) {
 
 func openDBWith(path string, opts *store.Options) (*store.DB, error) {
 	db, err := store.Open(path, opts)
+	if err != nil {
+		return nil, refused(err, path, "Run \"arbiter db check --database "+path+"\" for the full report, then restore the latest backup (README, \"Restoring a backup\")")
+	}
+	return db, nil
+}
+
+// refused maps an error of store.Open on the file at path to its exit
+// code, with what to do; advice is what to do about a damaged file that
+// is neither empty nor of damaged meta pages.
+func refused(err error, path, advice string) error {
+	var meta *store.MetaError
 	switch {
 	case errors.Is(err, store.ErrLocked):
-		return nil, withCode(exitDBLocked, err)
+		return withCode(exitDBLocked, err)
 	case errors.Is(err, store.ErrEmpty):
-		return nil, withCode(exitDamaged, fmt.Errorf("%w\nThe file was left untouched. A new event starts only in a file that does not exist: "+
+		return withCode(exitDamaged, fmt.Errorf("%w\nThe file was left untouched. A new event starts only in a file that does not exist: "+
 			"remove %s to start afresh, or restore the latest backup (README, \"Restoring a backup\")", err, path))
+	case errors.As(err, &meta) && meta.Lossless():
+		return withCode(exitDamaged, fmt.Errorf("%w\nThe file was left untouched. Only bytes bbolt does not read are damaged: "+
+			"\"arbiter db repair --database %s\" repairs it without loss, keeping the original aside", err, path))
+	case errors.As(err, &meta) && meta.Repairable():
+		return withCode(exitDamaged, fmt.Errorf("%w\nThe file was left untouched: opened as it is, it would go back to the previous transaction without a word. "+
+			"Restore the newest backup (README, \"Restoring a backup\"), or accept the previous transaction knowingly: "+
+			"\"arbiter db repair --database %s\" says what it would lose, and with --accept-previous repairs the file, keeping the original aside", err, path))
+	case errors.Is(err, store.ErrForeign):
+		return withCode(exitDamaged, fmt.Errorf("%w\nThe file was left untouched: check that --database names the event's file (%s)", err, path))
+	case errors.Is(err, store.ErrTooNew):
+		return withCode(exitDamaged, fmt.Errorf("%w\nThe file was left untouched: run it with the newer arbiter that wrote it", err))
 	case errors.Is(err, store.ErrCorrupt):
-		return nil, withCode(exitDamaged, fmt.Errorf("%w\nThe file was left untouched. Run \"arbiter db check --database %s\" for the full report, "+
-			"then restore the latest backup (README, \"Restoring a backup\")", err, path))
+		return withCode(exitDamaged, fmt.Errorf("%w\nThe file was left untouched. %s", err, advice))
 	}
-	return db, err
+	return err
 }
 
 // withDB runs f on the opened database and closes it.
@@ -48,7 +69,7 @@ func newDBCmd() *cobra.Command {
 	var path string
 	cmd := &cobra.Command{
 		Use:   "db",
-		Short: "Maintain the event database: backup, check, compact, export, import",
+		Short: "Maintain the event database: backup, check, compact, export, import, repair",
 	}
 	cmd.PersistentFlags().StringVar(&path, "database", "arbiter-event.db", "the event database")
 
@@ -87,9 +108,9 @@ place. To restore it, see "Restoring a backup" in the README.`,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			// Open without the full check: Check reports every problem.
-			db, err := openDBWith(path, &store.Options{ReadOnly: true, NoVerify: true})
+			db, err := store.Open(path, &store.Options{ReadOnly: true, NoVerify: true})
 			if err != nil {
-				return err
+				return refused(err, path, "Restore the latest backup (README, \"Restoring a backup\")")
 			}
 			defer db.Close()
 			if err := db.Check(); err != nil {
@@ -151,6 +172,60 @@ place. To restore it, see "Restoring a backup" in the README.`,
 			})
 		},
 	}
-	cmd.AddCommand(backup, check, compact, export, imp)
+	cmd.AddCommand(backup, check, compact, export, imp, newRepairCmd(&path))
+	return cmd
+}
+
+func newRepairCmd(path *string) *cobra.Command {
+	var acceptPrevious bool
+	var out string
+	cmd := &cobra.Command{
+		Use:   "repair",
+		Short: "Repair a database whose meta page is damaged, saying first what it loses",
+		Long: `repair rewrites the meta pages of a database that serve and db check refuse
+because one of its two meta pages is damaged. bbolt keeps two, written in
+turn; opened as it is, such a file silently goes back to the previous
+transaction. repair says what that loses (the records the last transaction
+wrote: "game 38 move 41 Ne1") and writes nothing unless --accept-previous
+is given. When only bytes bbolt does not read are damaged, nothing is lost
+and no flag is needed. The repaired file is checked page by page and record
+by record; it is written to --output, or in place of the database after
+the original is kept aside as DATABASE.damaged-TIME. Restoring the newest
+backup is the other way (README, "Restoring a backup"). Records damaged
+inside (their checksums fail) cannot be repaired: restore a backup.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			r, err := store.Repair(*path, store.RepairOptions{AcceptPrevious: acceptPrevious, Out: out, Now: time.Now()})
+			if r != nil {
+				if werr := r.WriteText(cmd.OutOrStdout()); werr != nil {
+					return werr
+				}
+			}
+			switch {
+			case errors.Is(err, store.ErrLocked):
+				return withCode(exitDBLocked, fmt.Errorf("%w: stop the daemon first", err))
+			case errors.Is(err, store.ErrLossyRepair):
+				return withCode(exitDamaged, fmt.Errorf("nothing was written: %w", err))
+			case err != nil:
+				return refused(err, *path, "Restore the newest backup (README, \"Restoring a backup\")")
+			case r.Damage != nil:
+				return nil
+			}
+			// The meta pages are intact: whatever else is wrong is not
+			// for a repair.
+			db, err := store.Open(*path, &store.Options{ReadOnly: true, NoVerify: true})
+			if err != nil {
+				return refused(err, *path, "Restore the newest backup (README, \"Restoring a backup\")")
+			}
+			defer db.Close()
+			if err := db.Check(); err != nil {
+				return withCode(exitMismatch, fmt.Errorf("%s is damaged beyond its meta pages:\n%w\nA repair cannot mend that: restore the newest backup (README, \"Restoring a backup\")", *path, err))
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: ok\n", *path)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&acceptPrevious, "accept-previous", false, "go back to the previous transaction when the last one's meta page is damaged, losing what it wrote")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "write the repaired copy here and leave the database untouched")
 	return cmd
 }

@@ -19,7 +19,9 @@ import (
 
 // TestExportTRFStandings: `arbiter standings` on the TRF that `arbiter
 // export` writes shows the tournament's tie-breaks, computed for a round
-// robin, and the header the configuration gives.
+// robin, and the header the configuration gives. The configuration's
+// broadcast push takes its token from a variable that is not set here:
+// export needs no token.
 func TestExportTRFStandings(t *testing.T) {
 	dir := t.TempDir()
 	cfgPath := importConfig(t, dir, `  - name: "Masters"
@@ -28,6 +30,9 @@ func TestExportTRFStandings(t *testing.T) {
     rounds: 3
     tiebreaks: ["SB", "WIN"]
     players: [{name: "Anna Berg", rating: 2500}, {name: "Boris Chen", rating: 2400}, {name: "Carla Diaz"}, {name: "Dag Eriksen"}]
+broadcast:
+  push:
+    - {url: "https://lichess.org/api/broadcast/round/abcd1234/push", tournament: "Masters", round: 1, token_env: ARBITER_TEST_UNSET_PUSH_TOKEN}
 `)
 	cfg, err := config.Load(cfgPath, nil)
 	require.NoError(t, err)

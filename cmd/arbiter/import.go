@@ -145,7 +145,10 @@ func (imp *importer) run(w io.Writer, names []string, files map[string][]byte, n
 		problems []string
 	)
 	for _, name := range names {
-		games, err := export.ReadGames(name, files[name], options)
+		games, warnings, err := export.ReadGames(name, files[name], options)
+		for _, warning := range warnings {
+			fmt.Fprintln(w, "warning:", warning)
+		}
 		if err != nil {
 			problems = append(problems, err.Error())
 			continue
@@ -209,6 +212,9 @@ func (imp *importer) place(p *planned, g export.Imported) error {
 	if g.Game.Game != t.Game {
 		return fmt.Errorf("a %s game, but %s plays %s", g.Game.Game, t.Name, t.Game)
 	}
+	if g.Game.Options != t.Options {
+		return fmt.Errorf("the record was played under the options %q, but %s plays under %q", g.Game.Options, t.Name, t.Options)
+	}
 	first, err := imp.player(g.Game.First)
 	if err != nil {
 		return err
@@ -262,6 +268,7 @@ func (imp *importer) place(p *planned, g export.Imported) error {
 	// The tournament's game, with what the record played.
 	out := stored
 	out.StartPosition, out.Result, out.Reason, out.Ended = g.Game.StartPosition, g.Game.Result, g.Game.Reason, g.Game.Ended
+	out.Tags = g.Game.Tags
 	if !g.Game.Started.IsZero() {
 		out.Started = g.Game.Started
 	}

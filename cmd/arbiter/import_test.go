@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/unicode/norm"
 
 	"arbiter/director"
@@ -176,4 +177,33 @@ func TestImportIntoRound(t *testing.T) {
 	var buf bytes.Buffer
 	require.NoError(t, export.WriteTRF(&buf, director.Reports{DB: db}, 1))
 	assert.Contains(t, buf.String(), " w 1")
+}
+
+// TestImportLatin1File: a PGN from an older Windows tool (Windows-1252,
+// CRLF) is imported with a warning that says how it was read; its names
+// are stored right and its tags come back in the export.
+func TestImportLatin1File(t *testing.T) {
+	dir := t.TempDir()
+	cfg := importConfig(t, dir, `  - name: "Open"
+    game: "chess"
+    system: "swiss-dutch"
+    rounds: 1
+    players: [{name: "P1"}, {name: "P2"}]
+`)
+	text := "[Event \"Café Open\"]\r\n[Site \"Zürich SUI\"]\r\n[Date \"2019.05.04\"]\r\n[Round \"3\"]\r\n" +
+		"[White \"Müller, Jörg\"]\r\n[Black \"Señor, José\"]\r\n[Result \"1-0\"]\r\n[WhiteElo \"2301\"]\r\n[ECO \"C20\"]\r\n\r\n" +
+		"1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\r\n"
+	latin1, err := charmap.Windows1252.NewEncoder().String(text)
+	require.NoError(t, err)
+	file := filepath.Join(dir, "old.pgn")
+	require.NoError(t, os.WriteFile(file, []byte(latin1), 0o644))
+	code, out := runCLI(t, "import", "--config", cfg, file)
+	require.Equal(t, exitOK, code, out)
+	assert.Contains(t, out, "warning: "+file+": not UTF-8: read as Windows-1252 (Latin-1)")
+	assert.Contains(t, out, "Müller, Jörg - Señor, José 1-0")
+	pgn := exportGames(t, filepath.Join(dir, "event.db"), "pgn", 1)
+	for _, tag := range []string{`[Event "Café Open"]`, `[Site "Zürich SUI"]`, `[Date "2019.05.04"]`, `[Round "3"]`,
+		`[White "Müller, Jörg"]`, `[WhiteElo "2301"]`, `[ECO "C20"]`, `[Termination "normal"]`} {
+		assert.Contains(t, pgn, tag+"\n")
+	}
 }

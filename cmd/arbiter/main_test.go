@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"io"
 	"net"
 	"os"
@@ -73,7 +74,7 @@ func TestDBCommands(t *testing.T) {
 	notes := filepath.Join(dir, "notes.txt")
 	require.NoError(t, os.WriteFile(notes, []byte("not a database, but the arbiter's notes"), 0o600))
 	code, _ = runCLI(t, "db", "check", "--database", notes)
-	assert.Equal(t, exitError, code)
+	assert.Equal(t, exitDamaged, code)
 	data, _ := os.ReadFile(notes)
 	assert.Equal(t, "not a database, but the arbiter's notes", string(data))
 }
@@ -122,6 +123,12 @@ func TestServeRefusesBeforeOpeningTheDatabase(t *testing.T) {
 		{"rounds with a fraction", []string{"--config", write("rounds.yaml", strings.Replace(eventYAML, "rounds: 3", "rounds: 2.5", 1))}, `tournaments[0].rounds = "2.5": want a whole number`},
 		{"players_trf missing", []string{"--config", write("trf.yaml", eventYAML+`  - {name: "Second", game: chess, system: swiss-dutch, rounds: 3, players_trf: "`+filepath.Join(dir, "no-such.trf")+`"}`+"\n")},
 			"tournaments[1].players_trf"},
+		{"push token not set", []string{"--listen", "127.0.0.1:0", "--config", write("push.yaml", `tournaments:
+  - {name: Open, game: chess, system: round-robin, rounds: 1, players: [{name: A}, {name: B}]}
+broadcast:
+  push:
+    - {url: "https://lichess.org/api/broadcast/round/abcd1234/push", tournament: Open, round: 1, token_env: ARBITER_TEST_UNSET_PUSH_TOKEN}
+`)}, "line 5: broadcast.push[0].token_env"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fresh := filepath.Join(t.TempDir(), "new.db")
@@ -196,11 +203,17 @@ func TestDamagedDatabaseRefused(t *testing.T) {
 	require.NoError(t, os.WriteFile(truncated, data[:len(data)/2], 0o600))
 	empty := filepath.Join(dir, "e.db")
 	require.NoError(t, os.WriteFile(empty, nil, 0o600))
+	meta := filepath.Join(dir, "m.db")
+	require.NoError(t, os.WriteFile(meta, flipActiveMeta(data, 60), 0o600))
+	foreign := filepath.Join(dir, "f.db")
+	require.NoError(t, os.WriteFile(foreign, bytes.Repeat([]byte("not an event "), 1000), 0o600))
 	cases := []struct {
 		name, path, want string
 	}{
 		{"truncated", truncated, "truncated"},
 		{"empty", empty, "empty"},
+		{"active meta page", meta, "arbiter db repair --database " + meta},
+		{"another format", foreign, "not an arbiter database"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -219,13 +232,83 @@ func TestDamagedDatabaseRefused(t *testing.T) {
 				require.Error(t, err, "%v", args)
 				assert.Equal(t, exitDamaged, exitCode(err), "%v", args)
 				assert.Contains(t, err.Error(), c.want)
-				assert.Contains(t, err.Error(), "backup")
+				if c.name != "another format" {
+					assert.Contains(t, err.Error(), "backup")
+				}
+				assert.Contains(t, err.Error(), "left untouched")
 				assert.NotContains(t, err.Error(), "goroutine")
 			}
 			after, _ := os.ReadFile(c.path)
 			assert.Equal(t, before, after, "the file must be left untouched")
 		})
 	}
+}
+
+// flipActiveMeta returns data (a database of page size 4096) with byte off
+// of its active meta page's data flipped.
+func flipActiveMeta(data []byte, off int) []byte {
+	bad := bytes.Clone(data)
+	txid := func(page int) uint64 { return binary.LittleEndian.Uint64(data[page*4096+16+48:]) }
+	active := 0
+	if txid(1) > txid(0) {
+		active = 1
+	}
+	bad[active*4096+16+off] ^= 0xff
+	return bad
+}
+
+// A damaged active meta page, as an arbiter meets it: serve refuses the
+// file (exit 6) and advises db repair; db repair says what accepting the
+// previous transaction loses and writes nothing; with --accept-previous it
+// repairs the file in place, the original kept aside byte for byte, and
+// the event opens again without its last move.
+func TestDBRepair(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "event.db")
+	db, err := store.Open(path, nil)
+	require.NoError(t, err)
+	for range 3 {
+		g := store.Game{Game: "chess", First: "A", Second: "B"}
+		require.NoError(t, db.CreateGame(&g))
+	}
+	for ply, san := range []string{"e4", "e5", "Nf3"} {
+		require.NoError(t, db.AppendMove(&store.Move{GameID: 3, Ply: ply + 1, Notation: san, Canonical: san}))
+	}
+	require.NoError(t, db.Close())
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	bad := flipActiveMeta(data, 58)
+	require.NoError(t, os.WriteFile(path, bad, 0o600))
+
+	code, out := runCLI(t, "db", "repair", "--database", path)
+	assert.Equal(t, exitDamaged, code)
+	assert.Contains(t, out, "Accepting transaction")
+	assert.Contains(t, out, "  - game 3 move 3 Nf3\n")
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, bad, after, "nothing is written without --accept-previous")
+
+	code, out = runCLI(t, "db", "repair", "--database", path, "--accept-previous")
+	require.Equal(t, exitOK, code, out)
+	assert.Contains(t, out, "The original file is kept as "+path+".damaged-")
+	matches, err := filepath.Glob(path + ".damaged-*")
+	require.NoError(t, err)
+	require.Len(t, matches, 1)
+	aside, err := os.ReadFile(matches[0])
+	require.NoError(t, err)
+	assert.Equal(t, bad, aside, "the original is kept aside as it was")
+
+	code, out = runCLI(t, "db", "check", "--database", path)
+	assert.Equal(t, exitOK, code, out)
+	db, err = store.Open(path, nil)
+	require.NoError(t, err)
+	defer db.Close()
+	ms, err := db.Moves(3)
+	require.NoError(t, err)
+	assert.Len(t, ms, 2, "the last transaction's move is gone, knowingly")
+
+	code, out = runCLI(t, "db", "repair", "--database", path)
+	assert.Equal(t, exitDBLocked, code, "a database in use is not repaired: %s", out)
 }
 
 // arbiter replay stops when it is interrupted (SIGINT or SIGTERM cancel

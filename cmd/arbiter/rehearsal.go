@@ -485,6 +485,10 @@ func (r *pushRecorder) serve(w http.ResponseWriter, req *http.Request) {
 	http.Error(w, text, status)
 }
 
+// sends reports whether the recorder sends the pushes on to their
+// endpoints (--push).
+func (r *pushRecorder) sends() bool { return r != nil && r.send }
+
 // close stops the recorder.
 func (r *pushRecorder) close() {
 	if r != nil {

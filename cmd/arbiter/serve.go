@@ -94,6 +94,10 @@ func serve(ctx context.Context, cfg *config.Config, opts serveOptions) error {
 			Why: "simulated boards would stand in for the boards of boards.ports and play random games under the players' names: " +
 				"for the event set demo.enabled: false; to try its configuration on simulated boards run arbiter rehearse"}}})
 	}
+	// A rehearsal that sends nothing needs no push token.
+	if ps := cfg.PushTokenProblems(); len(ps) > 0 && (opts.rehearsal == nil || opts.rehearsal.pushes.sends()) {
+		return withCode(exitConfig, &config.Error{Source: cfg.Source, Problems: ps})
+	}
 	for _, w := range cfg.Warnings() {
 		log.Warn("configuration warning", "problem", w.String())
 	}

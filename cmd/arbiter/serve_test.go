@@ -90,6 +90,9 @@ func TestDemoEventRunsToTheEnd(t *testing.T) {
 	require.Eventually(t, func() bool {
 		return regexp.MustCompile(`(?m)^arbiter_moves_total [1-9]`).MatchString(get(t, url+"metrics"))
 	}, 60*time.Second, 100*time.Millisecond, "no moves in the metrics")
+	require.Eventually(t, func() bool {
+		return regexp.MustCompile(`(?m)^arbiter_broadcast_pushes_total\{round="1",status="200",tournament="[^"]+"\} [1-9]`).MatchString(get(t, url+"metrics"))
+	}, 60*time.Second, 100*time.Millisecond, "no broadcast pushes in the metrics")
 
 	require.NoError(t, <-errc)
 	require.NoError(t, ctx.Err(), "the event did not finish in time:\n%s", out.String())
@@ -100,8 +103,12 @@ func TestDemoEventRunsToTheEnd(t *testing.T) {
 	for r := 1; r <= 3; r++ {
 		bodies := pushed[fmt.Sprintf("/round/%d/push", r)]
 		if assert.NotEmpty(t, bodies, "round %d of the chess tournament was pushed", r) {
-			assert.Contains(t, bodies[len(bodies)-1], fmt.Sprintf(`[Round "%d.1"]`, r))
-			assert.Contains(t, bodies[len(bodies)-1], "{[%clk ")
+			last := bodies[len(bodies)-1]
+			assert.Contains(t, last, fmt.Sprintf(`[Round "%d.1"]`, r))
+			assert.Contains(t, last, "{[%clk ")
+			// Every game's result reached the endpoint, the last round's
+			// too, though the daemon stopped as soon as it ended.
+			assert.NotContains(t, last, `[Result "*"]`, "round %d's last push", r)
 		}
 	}
 	pushMu.Unlock()

@@ -1,15 +1,21 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"log/slog"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"arbiter/board"
 	"arbiter/demo"
 	"arbiter/director"
 	"arbiter/export"
+	"arbiter/internal/broadcast"
 	"arbiter/internal/config"
 	"arbiter/store"
 	"arbiter/web"
@@ -168,4 +174,31 @@ func exposure(cfg *config.Config) string {
 		why = append(why, fmt.Sprintf("http.listen = %s (beyond this machine)", cfg.HTTP.Listen))
 	}
 	return strings.Join(why, " and ")
+}
+
+// broadcastPushes are the pushes of broadcast.push, each with its token
+// (token, or the variable token_env names).
+func broadcastPushes(cfg *config.Config) []broadcast.Push {
+	var out []broadcast.Push
+	for _, p := range cfg.Broadcast.Push {
+		out = append(out, broadcast.Push{URL: p.URL, Tournament: p.Tournament, Round: p.Round, Token: p.PushToken(), Format: p.Format})
+	}
+	return out
+}
+
+// flushBroadcast sends what the broadcast pushes have pending once the
+// event has stopped, for at most broadcast.DefaultFlushWait (a second
+// Ctrl-C or SIGTERM stops it at once), and says what it could not send.
+func flushBroadcast(push *broadcast.Pusher, out io.Writer, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), broadcast.DefaultFlushWait)
+	defer cancel()
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if n := len(push.Pending()); n > 0 {
+		fmt.Fprintf(out, "arbiter: sending %d broadcast rounds not yet accepted (up to %v; Ctrl-C again to stop now)\n", n, broadcast.DefaultFlushWait)
+	}
+	if err := push.Flush(ctx); err != nil {
+		log.Error("broadcast: rounds not sent before the stop", "err", err)
+		fmt.Fprintln(out, "arbiter:", err)
+	}
 }

@@ -21,6 +21,7 @@ import (
 	"arbiter/director"
 	"arbiter/export"
 	"arbiter/hardware/dgt/driver"
+	"arbiter/internal/broadcast"
 	"arbiter/internal/config"
 	"arbiter/store"
 	"arbiter/web"
@@ -31,7 +32,7 @@ import (
 func TestWiring(t *testing.T) {
 	cfg, err := config.Load(filepath.Join("testdata", "wiring", "arbiter.yaml"), nil)
 	require.NoError(t, err)
-	dc, wc, mc := directorConfig(cfg), webConfig(cfg), demoConfig(cfg)
+	dc, wc, mc, bc := directorConfig(cfg), webConfig(cfg), demoConfig(cfg), broadcastPushes(cfg)
 	// The demo's DGT board is read with the DGT protocols' settings.
 	require.IsType(t, &driver.Settings{}, mc.Settings[driver.Protocol])
 	assert.True(t, mc.Settings[driver.Protocol].(*driver.Settings).WhiteRight, "White at the DGT clock's right")
@@ -70,6 +71,8 @@ func TestWiring(t *testing.T) {
 		{"demo", mc, demo.Config{Boards: 2, Speed: 4, Faults: 0.02, Seed: 7, Plies: 60, DGT: true,
 			Ports: []board.Port{{Path: "/dev/ttyACM0"}, {Glob: "/dev/rfcomm*"}}, Protocols: []string{"", "dgt"},
 			Assigned: map[string][]string{"Tavreli Open": {"TB-0042"}}}},
+		{"broadcast", bc, []broadcast.Push{{URL: "https://lichess.org/api/broadcast/round/abcd1234/push", Tournament: "Shogi Open",
+			Round: 2, Token: "lip_wiring", Format: "kif"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,6 +97,7 @@ func TestWiring(t *testing.T) {
 	mapped("web.Config", wc)
 	mc.Settings = settings
 	mapped("demo.Config", mc)
+	mapped("broadcast.Push", bc[0])
 }
 
 // The site's check names the configuration file's keys, and a console is

@@ -5,12 +5,10 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/hex"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,6 +20,7 @@ import (
 
 	"arbiter/hardware/dgt"
 	"arbiter/hardware/dgt/sim"
+	"arbiter/internal/scenariotest"
 	"arbiter/rules"
 	"arbiter/rules/chess"
 )
@@ -369,20 +368,16 @@ func encodeRecords(recs []busRecord) []byte {
 // game, the board silent a while, and a host restart in mid-game.
 const busLogFixture = "testdata/buslog.txt"
 
-var updateBusLog = flag.Bool("update-buslog", false, "record "+busLogFixture+" again")
-
 // loadBusLog reads the fixture: a record a line, "host-ns s|r hex".
 func loadBusLog(t testing.TB) []busRecord {
-	p, err := os.ReadFile(busLogFixture)
-	require.NoError(t, err)
 	var recs []busRecord
-	for i, line := range strings.Split(strings.TrimSpace(string(p)), "\n") {
-		f := strings.Fields(line)
-		require.Len(t, f, 3, "%s:%d: want host-ns, s or r, hex", busLogFixture, i+1)
+	for _, c := range scenariotest.Read(t, busLogFixture, scenariotest.Syntax{}).Commands {
+		f := c.Fields
+		require.Len(t, f, 3, "%s: want host-ns, s or r, hex", c.Pos())
 		ns, err := strconv.ParseInt(f[0], 10, 64)
-		require.NoError(t, err, "%s:%d", busLogFixture, i+1)
+		require.NoError(t, err, c.Pos())
 		data, err := hex.DecodeString(f[2])
-		require.NoError(t, err, "%s:%d", busLogFixture, i+1)
+		require.NoError(t, err, c.Pos())
 		recs = append(recs, busRecord{time.Duration(ns), f[1] == "s", data})
 	}
 	return recs
@@ -390,10 +385,11 @@ func loadBusLog(t testing.TB) []busRecord {
 
 // The recorded log of a noisy game replays with every record fitting the
 // loop, its board identified, resumed after the host's restart and its
-// moves read; the replay is the same every time. Run with
-// -update-buslog to record the fixture again.
+// moves read; the replay is the same every time. Run with -rewrite to
+// record the fixture again (in real time: a new recording, wholly
+// different, which this test then replays).
 func TestBusLogFixtureReplays(t *testing.T) {
-	if *updateBusLog {
+	if scenariotest.Rewriting() {
 		all, _, _ := playMem(t, 16, 11)
 		recs := all.recs[5001]
 		var b strings.Builder
@@ -404,7 +400,7 @@ func TestBusLogFixtureReplays(t *testing.T) {
 			}
 			fmt.Fprintf(&b, "%d %s %x\n", r.Host.Nanoseconds(), dir, r.Data)
 		}
-		require.NoError(t, os.WriteFile(busLogFixture, []byte(b.String()), 0o644))
+		scenariotest.Golden(t, busLogFixture, []byte(b.String()))
 	}
 	recs := loadBusLog(t)
 	replay := func() ([]dgt.Event, []string) {

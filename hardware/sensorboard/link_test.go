@@ -1,9 +1,7 @@
 package sensorboard
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/internal/scenariotest"
 	"arbiter/rules"
 )
 
@@ -26,6 +25,9 @@ import (
 //	> send DUMP_REQ token=1
 //
 // Times are in ms: time is the board's clock, host the receive instant.
+// internal/scenariotest reads the files and compares the outputs; "go
+// test -run TestLinkScenarios -rewrite" writes the outputs the link
+// produces in place of the expected lines that differ.
 func TestLinkScenarios(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "link", "*.txt"))
 	require.NoError(t, err)
@@ -36,38 +38,19 @@ func TestLinkScenarios(t *testing.T) {
 }
 
 func runLinkScenario(t *testing.T, file string) {
-	f, err := os.Open(file)
-	require.NoError(t, err)
-	defer f.Close()
 	var out []string
 	l := &Link{
 		Emit: func(e Event) { out = append(out, renderEvent(e)) },
 		Send: func(m Message) { out = append(out, renderSend(m)) },
 	}
 	l.SetPort("pty", 0)
-	var cmd string
-	var want []string
-	check := func() {
-		if cmd != "" {
-			assert.Equal(t, want, out, "%s: after %q", file, cmd)
+	scenariotest.Run(t, file, scenariotest.Syntax{Expect: ">"}, func(c *scenariotest.Command) []scenariotest.Output {
+		out = nil
+		if err := linkInput(l, c.Text); err != nil {
+			t.Fatalf("%s: %s: %v", c.Pos(), c.Text, err)
 		}
-		out, want = nil, nil
-	}
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		switch {
-		case line == "" || strings.HasPrefix(line, "#"):
-			continue
-		case strings.HasPrefix(line, ">"):
-			want = append(want, strings.TrimSpace(line[1:]))
-			continue
-		}
-		check()
-		cmd = fmt.Sprintf("line %d: %s", n, line)
-		require.NoError(t, linkInput(l, line), cmd)
-	}
-	check()
+		return scenariotest.Lines(out...)
+	})
 }
 
 // linkInput performs one scenario input line.

@@ -158,6 +158,8 @@ type Auto struct {
 	Log   *slog.Logger
 	// Failed is told the outcome of every backup (nil: it worked).
 	Failed func(err error)
+	// Metrics, when set, counts the backups.
+	Metrics *Metrics
 }
 
 // Run backs up every a.Every until ctx ends.
@@ -184,6 +186,13 @@ func (a *Auto) Run(ctx context.Context) {
 
 // Once writes one backup now and prunes old ones; it returns the file.
 func (a *Auto) Once() (string, error) {
+	start := a.Now()
+	path, err := a.once()
+	a.Metrics.record(start, a.Now(), path, err)
+	return path, err
+}
+
+func (a *Auto) once() (string, error) {
 	if err := os.MkdirAll(a.Dir, 0o700); err != nil {
 		return "", fmt.Errorf("backup folder: %w", err)
 	}

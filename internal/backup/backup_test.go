@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -78,4 +80,33 @@ func TestAutoKeepsTheNewest(t *testing.T) {
 		names = append(names, filepath.Base(g))
 	}
 	assert.ElementsMatch(t, append([]string{"notes.txt"}, written[2:]...), names)
+}
+
+// The metrics count good and failed backups, with the last good one's
+// time and size.
+func TestAutoMetrics(t *testing.T) {
+	db := openEvent(t)
+	now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	m := NewMetrics()
+	a := &Auto{DB: db, Dir: filepath.Join(t.TempDir(), "backups"), Keep: 3, Now: func() time.Time { return now }, Metrics: m}
+	_, err := a.Once()
+	require.NoError(t, err)
+	assert.Equal(t, 1.0, testutil.ToFloat64(m.backups.WithLabelValues("ok")))
+	assert.Equal(t, float64(now.Unix()), testutil.ToFloat64(m.last))
+	assert.Positive(t, testutil.ToFloat64(m.size))
+
+	// A folder that cannot be made: a failure, the last good one stays.
+	blocker := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(blocker, nil, 0o600))
+	a.Dir = filepath.Join(blocker, "backups")
+	now = now.Add(time.Minute)
+	_, err = a.Once()
+	require.Error(t, err)
+	assert.Equal(t, 1.0, testutil.ToFloat64(m.backups.WithLabelValues("failed")))
+	assert.Equal(t, float64(now.Add(-time.Minute).Unix()), testutil.ToFloat64(m.last))
+	reg := prometheus.NewRegistry()
+	require.NoError(t, reg.Register(m))
+	n, err := testutil.GatherAndCount(reg)
+	require.NoError(t, err)
+	assert.Equal(t, 5, n, "two counts and three gauges")
 }

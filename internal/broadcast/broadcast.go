@@ -5,40 +5,76 @@
 // the way lichess broadcasts accept a round's PGN
 // (POST /api/broadcast/round/{id}/push, "Authorization: Bearer" token).
 //
+// No round is lost. Every round of every push is pending until the
+// endpoint has accepted its latest state; what each round's address last
+// accepted is kept in the event's database (a digest of the body), so a
+// restarted daemon goes on with every round not yet accepted, not only
+// the latest. A failed push is retried with a pause that grows up to
+// MaxBackoff with jitter, or after the endpoint's Retry-After; no round is
+// sent more often than once per Interval. When the event stops, Flush
+// sends what is still pending, for a bounded time, and names what it
+// could not send.
+//
 // Pushes never hold the event up: the pusher reads the director's hub
 // (which drops a slow subscriber rather than wait) and only marks rounds
-// as changed; each round has its own sender that sends at most once per
-// interval, only what changed, and retries failed sends with a growing
-// pause until the next one goes through.
+// as changed; each round's send runs on its own.
 package broadcast
 
 import (
-	"bytes"
-	"context"
-	"errors"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
-	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"arbiter/director"
 	"arbiter/export"
-	"arbiter/internal/config"
 	"arbiter/store"
 )
+
+// Push is one configured push: the rounds of a tournament, sent to an
+// address.
+type Push struct {
+	// URL is where a round is POSTed; "{round}" in it is replaced by the
+	// round number.
+	URL string
+	// Tournament is the tournament's name.
+	Tournament string
+	// Round limits the push to one round; 0 pushes every round.
+	Round int
+	// Token is sent as "Authorization: Bearer"; empty: no header.
+	Token string
+	// Format is the feed's record format; empty: the game's usual one.
+	Format string
+}
 
 // Target is one resolved push: where a tournament's rounds go.
 type Target struct {
 	URL          string // "{round}" is replaced by the round number
 	Token        string
 	TournamentID uint64
+	Tournament   string // its name
 	Round        int    // 0: every round
 	Format       string // the feed's format name
 }
+
+// Defaults of a Pusher's timing.
+const (
+	// DefaultInterval is the least time between two sends of one round.
+	DefaultInterval = 2 * time.Second
+	// DefaultMaxBackoff caps the pause between the retries of a round.
+	DefaultMaxBackoff = 30 * time.Second
+	// DefaultFlushWait is how long the daemon lets Flush send what is
+	// pending when it stops.
+	DefaultFlushWait = 30 * time.Second
+	// maxRetryAfter caps an endpoint's Retry-After, so that a wrong one
+	// cannot stop a round for hours.
+	maxRetryAfter = 10 * time.Minute
+)
 
 // Pusher sends round feeds to its targets.
 type Pusher struct {
@@ -46,25 +82,36 @@ type Pusher struct {
 	event   string
 	targets []Target
 	log     *slog.Logger
-	client  *http.Client
 
+	// Client sends the pushes.
+	Client *http.Client
 	// Interval is the least time between two sends of one round.
 	Interval time.Duration
-	// Backoff is the first pause after a failed send; it doubles up to
-	// MaxBackoff.
+	// Backoff is the pause after the first failed send of a round; it
+	// doubles with each failure up to MaxBackoff, and each pause is drawn
+	// between its half and its whole (jitter).
 	Backoff, MaxBackoff time.Duration
+	// Rand returns a number in [0, 1) for the jitter.
+	Rand func() float64
 
-	mu      sync.Mutex
-	senders map[sendKey]chan struct{}
+	metrics *metrics
+
+	// done receives the outcome of each send; the loop (Run, then Flush)
+	// is its only reader.
+	done chan outcome
+
+	mu     sync.Mutex
+	rounds map[key]*round
 }
 
-type sendKey struct {
+// key names one round of one target.
+type key struct {
 	target int
 	round  int
 }
 
 // New resolves the configured pushes against the event's tournaments.
-func New(db *store.DB, event string, pushes []config.Push, log *slog.Logger) (*Pusher, error) {
+func New(db *store.DB, event string, pushes []Push, log *slog.Logger) (*Pusher, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -73,9 +120,9 @@ func New(db *store.DB, event string, pushes []config.Push, log *slog.Logger) (*P
 		return nil, fmt.Errorf("broadcast: %w", err)
 	}
 	p := &Pusher{
-		db: db, event: event, log: log, client: &http.Client{Timeout: 30 * time.Second},
-		Interval: 2 * time.Second, Backoff: time.Second, MaxBackoff: time.Minute,
-		senders: map[sendKey]chan struct{}{},
+		db: db, event: event, log: log, Client: &http.Client{Timeout: 30 * time.Second},
+		Interval: DefaultInterval, Backoff: DefaultInterval, MaxBackoff: DefaultMaxBackoff, Rand: rand.Float64,
+		metrics: newMetrics(), done: make(chan outcome), rounds: map[key]*round{},
 	}
 	for i, c := range pushes {
 		var t *store.Tournament
@@ -99,7 +146,7 @@ func New(db *store.DB, event string, pushes []config.Push, log *slog.Logger) (*P
 		if err != nil {
 			return nil, fmt.Errorf("broadcast.push[%d].format: %w", i, err)
 		}
-		p.targets = append(p.targets, Target{URL: c.URL, Token: c.PushToken(), TournamentID: t.ID, Round: c.Round, Format: f.Name})
+		p.targets = append(p.targets, Target{URL: c.URL, Token: c.Token, TournamentID: t.ID, Tournament: t.Name, Round: c.Round, Format: f.Name})
 	}
 	return p, nil
 }
@@ -107,176 +154,11 @@ func New(db *store.DB, event string, pushes []config.Push, log *slog.Logger) (*P
 // Targets returns the resolved pushes.
 func (p *Pusher) Targets() []Target { return append([]Target(nil), p.targets...) }
 
-// Run pushes until ctx ends. subscribe is the hub's Subscribe: when the
-// hub drops the pusher's subscription (it fell behind), Run subscribes
-// again and sends every current round, so nothing is missed.
-func (p *Pusher) Run(ctx context.Context, subscribe func() (<-chan director.Update, func())) error {
-	if len(p.targets) == 0 {
-		return nil
-	}
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	for {
-		updates, cancel := subscribe()
-		// Whatever happened while not subscribed: send the current rounds.
-		p.changedAll(ctx, &wg)
-	read:
-		for {
-			select {
-			case <-ctx.Done():
-				cancel()
-				return nil
-			case u, ok := <-updates:
-				if !ok {
-					break read
-				}
-				p.changed(ctx, &wg, u)
-			}
-		}
-		cancel()
-	}
-}
+// roundURL is where target t's round n goes.
+func roundURL(t Target, n int) string { return strings.ReplaceAll(t.URL, "{round}", strconv.Itoa(n)) }
 
-// changed marks the round of an update's game as changed; an update
-// without a game (a new round, an alert) marks every current round.
-func (p *Pusher) changed(ctx context.Context, wg *sync.WaitGroup, u director.Update) {
-	if u.Game == 0 {
-		if u.Kind == "round" || u.Kind == "result" {
-			p.changedAll(ctx, wg)
-		}
-		return
-	}
-	g, err := p.db.Game(u.Game)
-	if err != nil {
-		p.log.Warn("broadcast: game of an update", "game", u.Game, "err", err)
-		return
-	}
-	if g.TournamentID == 0 || g.Round == 0 {
-		return
-	}
-	for i, t := range p.targets {
-		if t.TournamentID == g.TournamentID && (t.Round == 0 || t.Round == g.Round) {
-			p.kick(ctx, wg, sendKey{i, g.Round})
-		}
-	}
-}
-
-// changedAll marks the latest paired round of every target's tournament
-// (or the target's own round, once paired).
-func (p *Pusher) changedAll(ctx context.Context, wg *sync.WaitGroup) {
-	for i, t := range p.targets {
-		rs, err := p.db.Rounds(t.TournamentID)
-		if err != nil {
-			p.log.Warn("broadcast: rounds", "tournament", t.TournamentID, "err", err)
-			continue
-		}
-		for _, r := range rs {
-			if t.Round == r.Number || t.Round == 0 && r.Number == rs[len(rs)-1].Number {
-				p.kick(ctx, wg, sendKey{i, r.Number})
-			}
-		}
-	}
-}
-
-// kick tells the round's sender that its round changed, starting the
-// sender on the first change. It never waits.
-func (p *Pusher) kick(ctx context.Context, wg *sync.WaitGroup, k sendKey) {
-	p.mu.Lock()
-	ch, ok := p.senders[k]
-	if !ok {
-		ch = make(chan struct{}, 1)
-		p.senders[k] = ch
-		wg.Go(func() { p.send(ctx, k, ch) })
-	}
-	p.mu.Unlock()
-	select {
-	case ch <- struct{}{}:
-	default: // a change is already waiting: it sends the latest anyway
-	}
-}
-
-// send is the sender of one target's round: on each change it waits out
-// the interval since its last send, writes the round, and POSTs it if it
-// differs from what the target last received, retrying until it does.
-func (p *Pusher) send(ctx context.Context, k sendKey, changed <-chan struct{}) {
-	t := p.targets[k.target]
-	url := strings.ReplaceAll(t.URL, "{round}", strconv.Itoa(k.round))
-	log := p.log.With("url", url, "tournament", t.TournamentID, "round", k.round)
-	var sent []byte
-	var last time.Time
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-changed:
-		}
-		if !last.IsZero() && !sleep(ctx, p.Interval-time.Since(last)) {
-			return
-		}
-		pause := p.Backoff
-		for {
-			var buf bytes.Buffer
-			err := export.WriteRound(&buf, p.db, p.event, t.TournamentID, k.round, t.Format)
-			if err == nil && bytes.Equal(buf.Bytes(), sent) {
-				break // the target has it already
-			}
-			if err == nil {
-				err = p.post(ctx, url, t.Token, buf.Bytes())
-			}
-			last = time.Now()
-			if err == nil {
-				sent = buf.Bytes()
-				log.Debug("broadcast: round pushed", "bytes", len(sent))
-				break
-			}
-			if ctx.Err() != nil {
-				return
-			}
-			log.Warn("broadcast: push failed, retrying", "err", err, "in", pause)
-			if !sleep(ctx, pause) {
-				return
-			}
-			pause = min(2*pause, p.MaxBackoff)
-		}
-	}
-}
-
-// post sends one round's feed.
-func (p *Pusher) post(ctx context.Context, url, token string, body []byte) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return fmt.Errorf("push to %s: %w", url, err)
-	}
-	req.Header.Set("Content-Type", "text/plain; charset=utf-8")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := p.client.Do(req)
-	if err != nil {
-		return fmt.Errorf("push: %w", err)
-	}
-	defer resp.Body.Close()
-	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("push to %s: %w: %s %s", url, errRefused, resp.Status, strings.TrimSpace(string(msg)))
-	}
-	return nil
-}
-
-// errRefused is a push the endpoint answered with an error status.
-var errRefused = errors.New("refused")
-
-// sleep waits d or until ctx ends; it reports whether d passed.
-func sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
+// digest is what the database keeps of a body the endpoint accepted.
+func digest(body []byte) string {
+	sum := sha256.Sum256(body)
+	return hex.EncodeToString(sum[:])
 }

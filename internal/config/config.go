@@ -210,7 +210,7 @@ type Tournament struct {
 // Player is a participant given in the configuration. Besides the name,
 // what the records carry when given: the rating, the FIDE id, the title
 // (GM, IM, FM, CM, WGM, WIM, WFM, WCM), the federation (a FIDE code such
-// as "NOR") and the year of birth.
+// as "NOR") and the date of birth (Birth, YYYY-MM-DD) or its year.
 type Player struct {
 	Name       string `mapstructure:"name"`
 	Rating     int    `mapstructure:"rating"`
@@ -218,6 +218,7 @@ type Player struct {
 	Title      string `mapstructure:"title"`
 	Federation string `mapstructure:"federation"`
 	BirthYear  int    `mapstructure:"birth_year"`
+	Birth      string `mapstructure:"birth"`
 }
 
 // Problem is one thing wrong with a configuration.
@@ -518,6 +519,21 @@ func decodedValue(err error) string {
 func IsInvalid(err error) bool {
 	var e *Error
 	return errors.As(err, &e)
+}
+
+// PushTokenProblems lists the broadcast pushes whose token_env names an
+// environment variable that is not set. Only the daemon, which pushes,
+// needs the tokens: serve refuses these, while the commands that read the
+// event (export, import) do not ask for them.
+func (c *Config) PushTokenProblems() []Problem {
+	var ps []Problem
+	for i, p := range c.Broadcast.Push {
+		if p.TokenEnv != "" && os.Getenv(p.TokenEnv) == "" {
+			key := fmt.Sprintf("broadcast.push[%d].token_env", i)
+			ps = append(ps, Problem{Key: key, Value: p.TokenEnv, Why: "the environment variable is not set: the push has no token", Line: c.lines.line(key)})
+		}
+	}
+	return ps
 }
 
 // PushToken is the push's token: Token, or the value of TokenEnv.

@@ -174,6 +174,17 @@ func (p Player) problems() []Problem {
 	if p.BirthYear != 0 && (p.BirthYear < 1900 || p.BirthYear > 2100) {
 		ps = append(ps, Problem{Key: "birth_year", Value: fmt.Sprint(p.BirthYear), Why: "want a year such as 1990"})
 	}
+	if p.Birth != "" {
+		d, err := ParseDate(p.Birth)
+		switch {
+		case err != nil:
+			ps = append(ps, Problem{Key: "birth", Value: p.Birth, Why: "want a date of birth such as 1990-05-17 (YYYY-MM-DD)"})
+		case d.Year() < 1900 || d.Year() > 2100:
+			ps = append(ps, Problem{Key: "birth", Value: p.Birth, Why: "want a date of birth between 1900 and 2100"})
+		case p.BirthYear != 0 && p.BirthYear != d.Year():
+			ps = append(ps, Problem{Key: "birth_year", Value: fmt.Sprint(p.BirthYear), Why: fmt.Sprintf("is not the year of birth %s", p.Birth)})
+		}
+	}
 	return ps
 }
 
@@ -181,6 +192,11 @@ func (p Player) problems() []Problem {
 // tournament and the start number, which the event gives, the name in its
 // normal form (names.Normal).
 func (p Player) Record() store.Player {
-	return store.Player{Name: names.Normal(p.Name), Rating: p.Rating, FideID: p.FideID, Title: p.Title,
+	rec := store.Player{Name: names.Normal(p.Name), Rating: p.Rating, FideID: p.FideID, Title: p.Title,
 		Federation: p.Federation, BirthYear: p.BirthYear}
+	// Validation has checked the date: an unreadable one stays unknown.
+	if d, err := ParseDate(p.Birth); err == nil && !d.IsZero() {
+		rec.Birth, rec.BirthYear = d.Format("2006/01/02"), d.Year()
+	}
+	return rec
 }

@@ -29,7 +29,7 @@ tournaments:
     round_dates: [2026-11-20, 2026-11-21, 2026-11-22]
     players:
       - {name: "A", rating: 2500, fide_id: "1503014", title: GM, federation: NOR, birth_year: 1990}
-      - {name: "B", rating: 1900}
+      - {name: "B", rating: 1900, birth: 2001-05-17}
       - {name: "C", rating: 1800}
       - {name: "D", rating: 1700}
 `
@@ -43,6 +43,11 @@ func TestRecordKeys(t *testing.T) {
 	assert.Equal(t, []string{"2026-11-20", "2026-11-21", "2026-11-22"}, c.Tournaments[0].RoundDates)
 	assert.Equal(t, config.Player{Name: "A", Rating: 2500, FideID: "1503014", Title: "GM", Federation: "NOR", BirthYear: 1990},
 		c.Tournaments[0].Players[0])
+	// A whole date of birth: the records keep it, as TRF writes it.
+	assert.Equal(t, "2001-05-17", c.Tournaments[0].Players[1].Birth)
+	rec := c.Tournaments[0].Players[1].Record()
+	assert.Equal(t, "2001/05/17", rec.Birth)
+	assert.Equal(t, 2001, rec.BirthYear)
 }
 
 func TestRecordKeysRefused(t *testing.T) {
@@ -62,6 +67,9 @@ func TestRecordKeysRefused(t *testing.T) {
 		{"title", `title: GM`, `title: Grandmaster`, "tournaments[0].players[0].title", 16, "GM, IM"},
 		{"player federation", `federation: NOR,`, `federation: nor,`, "tournaments[0].players[0].federation", 16, "three capital letters"},
 		{"birth year", `birth_year: 1990`, `birth_year: 90`, "tournaments[0].players[0].birth_year", 16, "a year"},
+		{"birth", `birth: 2001-05-17`, `birth: 17.05.2001`, "tournaments[0].players[1].birth", 17, "YYYY-MM-DD"},
+		{"birth out of range", `birth: 2001-05-17`, `birth: 1850-05-17`, "tournaments[0].players[1].birth", 17, "between 1900 and 2100"},
+		{"birth and its year", `birth: 2001-05-17`, `birth: 2001-05-17, birth_year: 2002`, "tournaments[0].players[1].birth_year", 17, "not the year of birth 2001-05-17"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			require.Contains(t, withRecords, tt.old)

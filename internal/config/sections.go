@@ -133,11 +133,8 @@ func (b Broadcast) problems(names map[string]bool) []Problem {
 		if p.Round < 0 || p.Round > 99 {
 			add(key+".round", p.Round, "must be between 1 and 99, or 0 for every round")
 		}
-		switch {
-		case p.Token != "" && p.TokenEnv != "":
+		if p.Token != "" && p.TokenEnv != "" {
 			add(key+".token", "(hidden)", "give token or token_env, not both")
-		case p.TokenEnv != "" && os.Getenv(p.TokenEnv) == "":
-			add(key+".token_env", p.TokenEnv, "the environment variable is not set")
 		}
 	}
 	return ps

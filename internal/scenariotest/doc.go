@@ -1,4 +1,5 @@
-// Package scenariotest runs data-driven test files, the shape of
+// Package scenariotest is the one harness of the repository's test files:
+// it runs data-driven test files, the shape of
 // github.com/cockroachdb/datadriven fitted to this repository's scenario
 // files: a file of commands, one a line, each followed by the lines it
 // must output.
@@ -17,6 +18,13 @@
 // With the -rewrite test flag, Run writes what the commands really produced
 // back into the file in place of the expectations that differ, keeping
 // comments, blank lines and the expectations that still hold.
+//
+// [Read] reads a file of the same shape without running it, for a test
+// that walks a table itself (published data). [Golden] compares a test's
+// output with a golden file, which -rewrite writes instead; [Rewriting]
+// tells a test whose golden file comes from elsewhere (a reference
+// implementation, a recording) to make it again. -rewrite is the one flag
+// that rewrites what the tests expect, in every package.
 //
 // Only the reading, comparing and rewriting live here; each package's
 // commands (its DSL) stay in its own test.

@@ -2,8 +2,10 @@ package scenariotest
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
+	"testing"
 )
 
 // Syntax says how a kind of scenario file marks its parts.
@@ -139,4 +141,28 @@ func repeatCount(c *Command) (int, error) {
 		return 0, fmt.Errorf("repeat count %q is not a number of times", c.Fields[1])
 	}
 	return n, nil
+}
+
+// Read reads and parses the test file at path without running it, for a
+// test that walks its commands itself (a table of published data);
+// the test fails with the file and line of what is wrong.
+func Read(t testing.TB, path string, syn Syntax) *File {
+	t.Helper()
+	_, f := load(t, path, syn)
+	return f
+}
+
+// load reads and parses the file at path, failing the test with what is
+// wrong.
+func load(t testing.TB, path string, syn Syntax) ([]byte, *File) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("scenariotest: %v", err)
+	}
+	f, err := Parse(path, data, syn)
+	if err != nil {
+		t.Fatalf("scenariotest: %v", err)
+	}
+	return data, f
 }

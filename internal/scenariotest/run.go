@@ -3,7 +3,6 @@ package scenariotest
 import (
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 )
@@ -59,14 +58,7 @@ type runner struct {
 
 func run(t testing.TB, path string, syn Syntax, do Func, rewrite bool) {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("scenariotest: %v", err)
-	}
-	f, err := Parse(path, data, syn)
-	if err != nil {
-		t.Fatalf("scenariotest: %v", err)
-	}
+	data, f := load(t, path, syn)
 	r := &runner{t: t, syntax: syn, rewrite: rewrite, outputs: map[*Command][]string{}, inline: map[*Command]string{}}
 	r.commands(f.Commands, do)
 	if !rewrite {
@@ -76,11 +68,7 @@ func run(t testing.TB, path string, syn Syntax, do Func, rewrite bool) {
 	if out == string(data) {
 		return
 	}
-	info, err := os.Stat(path)
-	if err != nil {
-		t.Fatalf("scenariotest: rewrite: %v", err)
-	}
-	if err := os.WriteFile(path, []byte(out), info.Mode().Perm()); err != nil {
+	if err := writeFile(path, []byte(out)); err != nil {
 		t.Fatalf("scenariotest: rewrite: %v", err)
 	}
 	t.Logf("scenariotest: rewrote %s", path)

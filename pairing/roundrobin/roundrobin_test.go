@@ -1,36 +1,28 @@
 package roundrobin
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"arbiter/internal/scenariotest"
 )
 
 // published reads testdata/berger.txt: players → rounds → "white-black".
 func published(t *testing.T) map[int][][]string {
-	f, err := os.Open("testdata/berger.txt")
-	require.NoError(t, err)
-	defer f.Close()
 	tables := map[int][][]string{}
 	n := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		switch {
-		case line == "" || strings.HasPrefix(line, "#"):
-		case strings.HasPrefix(line, "players "):
-			_, err := fmt.Sscanf(line, "players %d", &n)
-			require.NoError(t, err)
-		default:
-			tables[n] = append(tables[n], strings.Fields(line))
+	for _, c := range scenariotest.Read(t, "testdata/berger.txt", scenariotest.Syntax{}).Commands {
+		if c.Fields[0] == "players" {
+			_, err := fmt.Sscanf(c.Text, "players %d", &n)
+			require.NoError(t, err, c.Pos())
+			continue
 		}
+		tables[n] = append(tables[n], c.Fields)
 	}
-	require.NoError(t, sc.Err())
 	require.NotEmpty(t, tables)
 	return tables
 }

@@ -18,7 +18,7 @@ type Tournament struct {
 	// InitialColour is the colour drawn for the first player before round 1:
 	// 'w' or 'b' (XXC white1/black1 or 152), 0 if absent.
 	InitialColour byte
-	// System is the encoded tournament type of a 192 line, e.g. FIDE_DUTCH_2026.
+	// System is the encoded tournament type of a 192 line, e.g. FIDE_DUTCH_2025.
 	System string
 	// Scoring holds the point values; see DefaultScoring.
 	Scoring Scoring

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/internal/scenariotest"
 	"arbiter/internal/shared"
 )
 
@@ -138,13 +139,7 @@ func TestSampleGolden(t *testing.T) {
 	assert.Equal(t, []string{"### a TRF26 comment line", "NOR    1 some national rating record"}, tour.Extra)
 	var buf bytes.Buffer
 	require.NoError(t, tour.Write(&buf))
-	golden := filepath.Join("testdata", "sample26.golden")
-	if os.Getenv("UPDATE_GOLDEN") != "" {
-		require.NoError(t, os.WriteFile(golden, buf.Bytes(), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err)
-	assert.Equal(t, string(want), buf.String())
+	scenariotest.Golden(t, filepath.Join("testdata", "sample26.golden"), buf.Bytes())
 }
 
 func TestScoringRecords(t *testing.T) {

@@ -2,7 +2,6 @@ package chess
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,10 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/internal/scenariotest"
 	"arbiter/rules"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func TestImportPGN(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("testdata", "import.pgn"))
@@ -69,13 +67,7 @@ func TestExportPGN(t *testing.T) {
 		rec.Result = g.Record.Result
 		require.NoError(t, WritePGN(&out, rec))
 	}
-	golden := filepath.Join("testdata", "export.golden.pgn")
-	if *update {
-		require.NoError(t, os.WriteFile(golden, out.Bytes(), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err)
-	assert.Equal(t, string(want), out.String())
+	scenariotest.Golden(t, filepath.Join("testdata", "export.golden.pgn"), out.Bytes())
 
 	again, err := ImportPGN(bytes.NewReader(out.Bytes()))
 	require.NoError(t, err)

@@ -1,9 +1,7 @@
 package kvaa
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -12,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/internal/scenariotest"
 	"arbiter/rules"
 )
 
@@ -28,7 +27,7 @@ var perftSets = []string{
 }
 
 // perftDepth is the depth of the table, which the reference implementation
-// computed (set KVAA_UPDATE_GOLDEN to recompute it).
+// computed (-rewrite computes it again).
 const perftDepth = 6
 
 // TestPerftTable checks the engine's perft from the start position against
@@ -36,7 +35,7 @@ const perftDepth = 6
 // against the reference itself.
 func TestPerftTable(t *testing.T) {
 	path := filepath.Join("testdata", "perft.txt")
-	if os.Getenv("KVAA_UPDATE_GOLDEN") != "" {
+	if scenariotest.Rewriting() {
 		var b strings.Builder
 		b.WriteString("# perft from the start position, computed by the reference implementation\n")
 		b.WriteString("# options<TAB>depth 1 ... depth 6\n")
@@ -50,24 +49,20 @@ func TestPerftTable(t *testing.T) {
 			}
 			fmt.Fprintf(&b, "%s\t%s\n", opts, strings.Join(counts, " "))
 		}
-		require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+		scenariotest.Golden(t, path, []byte(b.String()))
 	}
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
 	refDepth := 4
 	if !testing.Short() {
 		refDepth = 5
 	}
-	sc := bufio.NewScanner(f)
 	n := 0
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") || line == "" {
-			continue
+	for _, c := range scenariotest.Read(t, path, scenariotest.Syntax{}).Commands {
+		// "options<TAB>counts"; the default options are none, and the
+		// tab before the counts is trimmed with the line's space.
+		opts, counts, ok := strings.Cut(c.Text, "\t")
+		if !ok {
+			opts, counts = "", c.Text
 		}
-		opts, counts, ok := strings.Cut(line, "\t")
-		require.True(t, ok, line)
 		n++
 		t.Run(opts, func(t *testing.T) {
 			g := newGame(t, opts)
@@ -87,7 +82,6 @@ func TestPerftTable(t *testing.T) {
 			}
 		})
 	}
-	require.NoError(t, sc.Err())
 	assert.Equal(t, len(perftSets), n)
 }
 

@@ -1,13 +1,13 @@
 package kvaa
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/internal/scenariotest"
 	"arbiter/rules"
 )
 
@@ -235,16 +235,8 @@ func FuzzParseRecord(f *testing.F) {
 	})
 }
 
-// golden compares got with testdata/name, rewriting it when
-// KVAA_UPDATE_GOLDEN is set.
+// golden compares got with testdata/name, or rewrites it with -rewrite.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if os.Getenv("KVAA_UPDATE_GOLDEN") != "" {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err)
-	assert.Equal(t, string(want), got)
+	scenariotest.Golden(t, filepath.Join("testdata", name), []byte(got))
 }

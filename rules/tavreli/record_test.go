@@ -2,16 +2,15 @@ package tavreli
 
 import (
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"arbiter/internal/scenariotest"
+)
 
 func readRecord(t *testing.T, name string) *Record {
 	t.Helper()
@@ -46,13 +45,7 @@ func TestRecordFormatGolden(t *testing.T) {
 		file  string
 	}{{Latin, "game-latin.golden"}, {Cyrillic, "game-cyrillic.golden"}} {
 		got := rec.Format(tc.alpha, DefaultArray)
-		path := filepath.Join("testdata", tc.file)
-		if *update {
-			require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		}
-		want, err := os.ReadFile(path)
-		require.NoError(t, err)
-		assert.Equal(t, string(want), got)
+		scenariotest.Golden(t, filepath.Join("testdata", tc.file), []byte(got))
 		// The canonical output reads back strictly to the same game.
 		back, err := ParseGameWith(got, RecordOptions{Strict: true})
 		require.NoError(t, err)

@@ -3,7 +3,6 @@ package kifu
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,11 +13,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/internal/scenariotest"
 	"arbiter/rules"
 	"arbiter/rules/shogi"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // handicapGame is a short game from handicap h's start, the giver (gote)
 // first: the legal move at a fixed stride at each ply, the receiver
@@ -97,17 +95,10 @@ func TestHandicapRecords(t *testing.T) {
 	}
 }
 
-// golden compares got with testdata/name, or rewrites it with -update.
+// golden compares got with testdata/name, or rewrites it with -rewrite.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "missing golden file: go test ./rules/shogi/kifu -run TestHandicapRecords -update")
-	assert.Equal(t, string(want), got, "%s differs from the golden file", name)
+	scenariotest.Golden(t, filepath.Join("testdata", name), []byte(got))
 }
 
 // tsshogiScript reads each record file given with tsshogi (the records'

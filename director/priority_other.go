@@ -1,0 +1,6 @@
+//go:build !linux
+
+package director
+
+// lowPriority runs f. (On Linux it runs f on a thread of lower priority.)
+func lowPriority(f func()) { f() }
