@@ -93,7 +93,8 @@ type player struct {
 	rng   *rand.Rand
 	// patience is how long a player waits for a move to be read before
 	// putting the position back and making it again: as long as a person
-	// would wait, at the demo's speed (3 to 30 seconds).
+	// would wait, at the demo's speed, 10 to 30 seconds (a DGT bus line
+	// reads a board's move within its poll, 2 s, whatever the speed).
 	patience time.Duration
 
 	news chan news // from the table's goroutine; never blocks it
@@ -380,7 +381,7 @@ func (dm *Demo) addBoard(tournament uint64, protocol, id string, g rules.Game, n
 		}
 	}
 	pl := &player{d: dm.d, stats: dm.stats, plies: dm.plies, table: t, hands: b, rng: rand.New(rand.NewPCG(dm.seed, n)),
-		news: make(chan news, 64), patience: min(30*time.Second, max(3*time.Second, time.Duration(float64(2*time.Minute)/dm.speed)))}
+		news: make(chan news, 64), patience: min(30*time.Second, max(10*time.Second, time.Duration(float64(2*time.Minute)/dm.speed)))}
 	dm.players[b.ID()] = pl
 	return pl, nil
 }
