@@ -158,6 +158,64 @@ func TestFromSensorHistory(t *testing.T) {
 	assert.False(t, ok, "a log that could not be read")
 }
 
+// TestNoPressBoardCommitsOnSettle plays 1. e4 e5 on a chess board that
+// announces it has no clock to press (board.CapNoPress, a Millennium or a
+// Certabo board beside an ordinary clock): each move is committed once
+// the board has settled on it. The same board announcing a clock commits
+// nothing until a press.
+func TestNoPressBoardCommitsOnSettle(t *testing.T) {
+	g, err := rules.New("chess", nil)
+	require.NoError(t, err)
+	for _, noPress := range []bool{true, false} {
+		caps := board.CapHeight | board.CapIdentity | board.CapColor
+		if noPress {
+			caps |= board.CapNoPress
+		}
+		cfg := arbiter.DefaultConfig(g)
+		cfg.Caps = arbiter.CapsOf(caps)
+		s, err := arbiter.NewSession(cfg, g, g.Start(), nil)
+		require.NoError(t, err)
+		s.Start(0)
+		at := time.Duration(0)
+		var moves []string
+		take := func(out []arbiter.Output) {
+			for _, o := range out {
+				if m, ok := o.(arbiter.MoveMade); ok {
+					moves = append(moves, m.Notation)
+				}
+			}
+		}
+		set := func(sq rules.Square, p rules.Piece) {
+			at += 100 * time.Millisecond
+			e := board.Event{Kind: board.EventSquare, Host: at, Square: sq}
+			if p.Kind != 0 {
+				e.Height, e.Top = 1, board.Ident{Known: true, Piece: p}
+			}
+			ev, ok := arbiter.FromSensor(e)
+			require.True(t, ok)
+			take(s.Handle(ev))
+		}
+		beat := func() {
+			at += time.Second
+			ev, _ := arbiter.FromSensor(board.Event{Kind: board.EventHeartbeat, Host: at})
+			take(s.Handle(ev))
+			take(s.Tick(at))
+		}
+		set(12, rules.Piece{})
+		set(28, rules.Piece{Kind: 'P', Color: rules.White})
+		beat()
+		set(52, rules.Piece{})
+		set(36, rules.Piece{Kind: 'P', Color: rules.Black})
+		beat()
+		if noPress {
+			assert.Equal(t, []string{"e4", "e5"}, moves, "caps %s", cfg.Caps)
+			assert.Contains(t, cfg.Caps.String(), "no-press")
+		} else {
+			assert.Empty(t, moves, "a board with a clock waits for the press")
+		}
+	}
+}
+
 // TestCapsOfBoard reads what a board counts from its handshake (issue 35
 // F1): zone counting with no zone listed is no zone counted (a Kvaa board
 // without trays whose firmware sets CAP_ZONE_COUNT), and a board listing

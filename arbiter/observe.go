@@ -1,6 +1,7 @@
 package arbiter
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,6 +23,10 @@ type Caps struct {
 	// of the game, or those of Trays. Zones are a cross-check, never a
 	// condition of a move (Session).
 	Zones bool
+	// NoPress: the board has no clock to press (board.CapNoPress): a
+	// move is complete once the board settles on it, whatever the game's
+	// completion ([OnRelease]).
+	NoPress bool
 	// Trays are the zones the board counts, in its own numbering (its
 	// handshake's list), when it counts only some of the game's (a Kvaa
 	// board with reserve trays only, PROTOCOL hello-kvaa); nil: every
@@ -31,6 +36,13 @@ type Caps struct {
 	// counted marks the game's zones the board counts (Session's
 	// geometry mapped by Trays); nil: all of them.
 	counted []bool
+}
+
+// Equal reports whether c and d say the same of a board (what the session
+// derives from them aside).
+func (c Caps) Equal(d Caps) bool {
+	return c.TopKind == d.TopKind && c.TopFace == d.TopFace && c.TopColor == d.TopColor &&
+		c.Zones == d.Zones && c.NoPress == d.NoPress && slices.Equal(c.Trays, d.Trays)
 }
 
 // counts reports whether the board counts the game's zone i.
@@ -44,7 +56,7 @@ func (c Caps) String() string {
 	for _, p := range []struct {
 		on   bool
 		name string
-	}{{c.TopKind, "kind"}, {c.TopFace, "face"}, {c.TopColor, "color"}, {c.Zones, "zones"}} {
+	}{{c.TopKind, "kind"}, {c.TopFace, "face"}, {c.TopColor, "color"}, {c.Zones, "zones"}, {c.NoPress, "no-press"}} {
 		if p.on {
 			parts = append(parts, p.name)
 		}

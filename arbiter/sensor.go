@@ -174,5 +174,6 @@ func CapsOf(c board.Caps) Caps {
 		TopFace:  c&board.CapFace != 0,
 		TopColor: c&board.CapColor != 0,
 		Zones:    c&(board.CapZoneCount|board.CapZoneIdentity) != 0,
+		NoPress:  c&board.CapNoPress != 0,
 	}
 }

@@ -157,6 +157,10 @@ func NewSession(cfg Config, game rules.Game, start rules.Position, clk *clock.Cl
 	if !game.Traits().TouchMove {
 		cfg.TouchMove = Off
 	}
+	if cfg.Caps.NoPress {
+		// Nobody presses: the move the board settles on is the move.
+		cfg.Completion = OnRelease
+	}
 	s := &Session{cfg: cfg, game: game, geo: game.Geometry(), clk: clk, pos: start}
 	s.mapTrays()
 	s.obs = s.cfg.Caps.cells(start.View())

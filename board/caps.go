@@ -27,6 +27,12 @@ const (
 	// EEPROM), which the host reads after it lost the board for a while
 	// ([Recaller]).
 	CapLog Caps = 1 << 9
+	// CapNoPress: nothing on the board ends a player's turn (no clock,
+	// lever or button; the players' clock stands apart): a move is
+	// complete when the board settles on it. Boards that report whole
+	// positions without a clock (Millennium, Certabo) announce it; our
+	// own protocol has no such bit.
+	CapNoPress Caps = 1 << 10
 )
 
 // Has reports whether all capabilities of c are in cs.

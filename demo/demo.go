@@ -8,7 +8,8 @@
 //
 // A configuration without ports (the built-in demo) gets one board for
 // every game of a round in each tournament (or Config.Boards each): our
-// own boards, and a DGT e-board on the first chess table. A configuration
+// own boards, and on the first chess tables a DGT e-board and the
+// e-boards of the protocols Config.BoardsOf lists. A configuration
 // with ports gets a simulated board of each port's protocol standing in
 // for each board the port holds: one at a path, one for each listed
 // board of a bus line (board.BoardsOf), and, behind a pattern or a USB
@@ -55,7 +56,9 @@ type Demo struct {
 	numbered map[string]int
 	stats    *Stats
 
-	dgt      bool // a DGT board is still to be put in the first chess tournament
+	// eboards are the protocols of the e-boards still to be put in the
+	// first chess tournament, in order (the DGT board first).
+	eboards  []string
 	settings map[string]board.Settings
 }
 
@@ -131,6 +134,9 @@ type Config struct {
 	Plies int
 	// DGT puts one simulated DGT e-board in the first chess tournament.
 	DGT bool
+	// BoardsOf puts one simulated board of each protocol listed in the
+	// first chess tournament, after the DGT board: its next tables.
+	BoardsOf []string
 	// Settings are the protocols' settings the daemon reads the boards
 	// with (where White sits at a DGT clock), by protocol; nil for the
 	// defaults.
@@ -167,8 +173,12 @@ func New(d *director.Director, cfg Config, dir string, log *slog.Logger) (*Demo,
 		cfg.Plies = DefaultPlies
 	}
 	dm := &Demo{d: d, dir: dir, log: log, speed: cfg.Speed, seed: cfg.Seed, faults: cfg.Faults,
-		plies: cfg.Plies, players: map[string]*player{}, stats: &Stats{}, dgt: cfg.DGT, settings: cfg.Settings,
+		plies: cfg.Plies, players: map[string]*player{}, stats: &Stats{}, settings: cfg.Settings,
 		ports: map[string][]board.Port{}, index: map[string]int{}, numbered: map[string]int{}}
+	if cfg.DGT {
+		dm.eboards = append(dm.eboards, ProtocolDGT)
+	}
+	dm.eboards = append(dm.eboards, cfg.BoardsOf...)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
@@ -222,20 +232,23 @@ func (dm *Demo) tournaments(boards int) ([]*tournament, error) {
 
 // demoBoards makes the demo's own boards: cfg.Boards for each tournament
 // (or one for every game of a round), our boards, the first chess board
-// a DGT e-board with cfg.DGT, the first table of a game with handicaps
-// playing handicap games.
+// a DGT e-board with cfg.DGT and the next ones the e-boards of
+// cfg.BoardsOf (all in the first chess tournament), the first table of a
+// game with handicaps playing handicap games.
 func (dm *Demo) demoBoards(cfg Config) error {
 	tours, err := dm.tournaments(cfg.Boards)
 	if err != nil {
 		return err
 	}
+	chess := uint64(0) // the tournament that takes the e-boards
 	for ti, t := range tours {
 		game := t.game.Name()
 		for n := 1; n <= t.want; n++ {
 			name, protocol := dm.name(game), board.ProtocolSensorboard
-			if dm.dgt && game == "chess" {
-				// The first chess board is a DGT e-board.
-				dm.dgt, protocol = false, ProtocolDGT
+			if len(dm.eboards) > 0 && game == "chess" && (chess == 0 || chess == t.id) {
+				// The first chess boards are the e-boards.
+				chess, protocol = t.id, dm.eboards[0]
+				dm.eboards = dm.eboards[1:]
 			}
 			pl, err := dm.addBoard(t.id, protocol, name, t.game, uint64(ti*100+n))
 			if err != nil {

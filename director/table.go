@@ -57,11 +57,15 @@ type Table struct {
 	game    *store.Game
 	rgame   rules.Game
 	session *arbiter.Session
-	resumed bool          // the game was interrupted by a restart
-	epoch   time.Duration // host instant the game started; stored HostNs are relative to it
-	unsaved []unsavedMove // moves decided but not yet stored (a full disk), in order
-	offer   *offer        // an open draw or jishogi offer (claims.go)
-	panel   panel         // the players' buttons and the board's display (buttons.go)
+	// policy is the arbitration the game began with, and begunCaps what
+	// the board sensed then (its session's caps).
+	policy    arbiter.Config
+	begunCaps arbiter.Caps
+	resumed   bool          // the game was interrupted by a restart
+	epoch     time.Duration // host instant the game started; stored HostNs are relative to it
+	unsaved   []unsavedMove // moves decided but not yet stored (a full disk), in order
+	offer     *offer        // an open draw or jishogi offer (claims.go)
+	panel     panel         // the players' buttons and the board's display (buttons.go)
 
 	// pendingOver is the game's end, decided while its moves or its result
 	// could not be stored: stored after them (storage.go).
@@ -319,6 +323,7 @@ func (t *Table) Run(ctx context.Context) {
 			} else {
 				t.backlog.Keep(e) // for the next game
 			}
+			t.recap()
 			if t.session != nil {
 				start := time.Now()
 				outs := t.session.Handle(e)
@@ -407,7 +412,8 @@ func (t *Table) start(g *store.Game, rg rules.Game, cfg arbiter.Config) error {
 	if err != nil {
 		return fmt.Errorf("table %s: clock: %w", t.ID, err)
 	}
-	cfg.Caps = t.Caps()
+	t.policy, cfg.Caps = cfg, t.Caps()
+	t.begunCaps = cfg.Caps
 	var start rules.Position
 	if g.StartPosition != "" {
 		p, err := rg.ParsePosition(g.StartPosition)
@@ -459,6 +465,22 @@ func (t *Table) start(g *store.Game, rg rules.Game, cfg arbiter.Config) error {
 	t.notify.gameStarted(t, *g, s.Position())
 	t.log.Info("game started", "game", g.ID, "first", g.First, "second", g.Second, "resumed at ply", len(moves))
 	return nil
+}
+
+// recap begins the game's session again, while it waits for its set-up,
+// when the board has said since that it senses otherwise than the session
+// was begun with: a game may begin before its board's first handshake
+// (the demo's tables, a board switched on after its round was paired),
+// and is read as the board says from its set-up on (a board with no clock
+// to press has its moves taken when it settles on them; one that
+// identifies pieces has them compared).
+func (t *Table) recap() {
+	if t.session == nil || t.game == nil || !t.session.SettingUp() || t.session.Outcome().Over() || t.begunCaps.Equal(t.Caps()) {
+		return
+	}
+	if err := t.start(t.game, t.rgame, t.policy); err != nil {
+		t.log.Error("begin the game again with its board's capabilities", "err", err)
+	}
 }
 
 // setupResync is how often a board is asked again for its whole state

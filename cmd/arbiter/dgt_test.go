@@ -191,11 +191,11 @@ func playDGT(t *testing.T, rotated, whiteRight bool) {
 // the other problems.
 func TestServeRefusesUnknownBoardProtocol(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bad.yaml")
-	require.NoError(t, os.WriteFile(path, []byte("log:\n  level: loud\nboards:\n  ports:\n    - {path: /dev/ttyACM0, protocol: millennium}\n"), 0o600))
+	require.NoError(t, os.WriteFile(path, []byte("log:\n  level: loud\nboards:\n  ports:\n    - {path: /dev/ttyACM0, protocol: novag}\n"), 0o600))
 	code, out, err := serveCLI(t, "serve", "--config", path)
 	require.Error(t, err)
 	assert.Equal(t, exitConfig, code)
-	for _, want := range []string{"boards.ports[0].protocol", `"millennium"`, "unknown protocol", "log.level"} {
+	for _, want := range []string{"boards.ports[0].protocol", `"novag"`, "unknown protocol", "log.level"} {
 		assert.Contains(t, err.Error()+out, want)
 	}
 }

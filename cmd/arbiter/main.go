@@ -14,7 +14,9 @@ import (
 	"syscall"
 
 	// The board protocols the daemon reads: one import each.
+	_ "arbiter/hardware/certabo/plug"
 	_ "arbiter/hardware/dgt/driver"
+	_ "arbiter/hardware/millennium/plug"
 	_ "arbiter/hardware/sensorboard/plug"
 )
 

@@ -97,7 +97,7 @@ func demoConfig(cfg *config.Config) demo.Config {
 		settings[p.Name] = cfg.Boards.SettingsOf(p.Name)
 	}
 	out := demo.Config{Boards: d.Boards, Speed: d.Speed, Faults: d.Faults, Seed: d.Seed, Plies: d.Plies,
-		DGT: d.DGT, Settings: settings}
+		DGT: d.DGT, BoardsOf: d.BoardsOf, Settings: settings}
 	for _, p := range cfg.Boards.Ports {
 		out.Ports = append(out.Ports, p.Board())
 		out.Protocols = append(out.Protocols, p.Protocol)

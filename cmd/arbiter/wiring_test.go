@@ -68,7 +68,7 @@ func TestWiring(t *testing.T) {
 		{"trusted proxies", wc.TrustedProxies, []string{"10.0.0.0/8"}},
 		{"metrics allow", wc.MetricsAllow, []string{"192.168.1.10"}},
 		{"secure cookies", wc.SecureCookies, true},
-		{"demo", mc, demo.Config{Boards: 2, Speed: 4, Faults: 0.02, Seed: 7, Plies: 60, DGT: true,
+		{"demo", mc, demo.Config{Boards: 2, Speed: 4, Faults: 0.02, Seed: 7, Plies: 60, DGT: true, BoardsOf: []string{"millennium", "certabo"},
 			Ports: []board.Port{{Path: "/dev/ttyACM0"}, {Glob: "/dev/rfcomm*"}}, Protocols: []string{"", "dgt"},
 			Assigned: map[string][]string{"Tavreli Open": {"TB-0042"}}}},
 		{"broadcast", bc, []broadcast.Push{{URL: "https://lichess.org/api/broadcast/round/abcd1234/push", Tournament: "Shogi Open",

@@ -113,6 +113,10 @@ func busy(path, device string) error {
 	return e
 }
 
+// SetDTR raises or lowers the line's DTR signal (a pseudo-terminal has
+// none: it answers an error).
+func (p *Port) SetDTR(on bool) error { return p.p.SetDTR(on) }
+
 // Path returns the path the port was opened by.
 func (p *Port) Path() string { return p.path }
 

@@ -120,6 +120,10 @@ type Demo struct {
 	Plies int `mapstructure:"plies"`
 	// DGT puts one simulated DGT e-board in the first chess tournament.
 	DGT bool `mapstructure:"dgt"`
+	// BoardsOf puts one simulated board of each protocol listed on a
+	// table of the first chess tournament (after the DGT board), read
+	// through its protocol's driver as a real one would be.
+	BoardsOf []string `mapstructure:"boards_of"`
 }
 
 // Broadcast configures pushing live rounds to broadcast services.

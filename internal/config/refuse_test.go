@@ -184,6 +184,8 @@ func TestRefusals(t *testing.T) {
 			"boards.ports[0].protocol", 18, []string{`"millennium"`, "unknown protocol; known: sensorboard, dgt"}},
 		{"DGT board by USB id", valid + "boards:\n  ports:\n    - {usb: {vid: \"2341\"}, protocol: dgt}\n",
 			"boards.ports[0].usb", 18, []string{"a DGT board is found by path or glob"}},
+		{"demo board of an unknown protocol", valid + "demo:\n  boards_of: [dgt, novag]\n",
+			"demo.boards_of[1]", 17, []string{`"novag"`, "unknown protocol; known: sensorboard, dgt"}},
 		{"DGT settle too long", valid + "boards:\n  dgt:\n    settle: 1m\n", "boards.dgt.settle", 18, []string{"between 0 and 5s"}},
 		{"empty file", "", "(file)", 0, []string{"the file is empty"}},
 		{"comments only", "# nothing yet\n\n", "(file)", 0, []string{"the file is empty"}},

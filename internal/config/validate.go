@@ -128,6 +128,15 @@ func (d Demo) check(ps *problems) {
 	if d.Faults < 0 || d.Faults > 1 {
 		ps.add("demo.faults", d.Faults, "must be between 0 and 1")
 	}
+	for i, name := range d.BoardsOf {
+		key := fmt.Sprintf("demo.boards_of[%d]", i)
+		switch p, ok := board.Lookup(name); {
+		case !ok || name == "":
+			ps.add(key, name, "unknown protocol; known: %s", strings.Join(board.ProtocolNames(), ", "))
+		case p.Simulate == nil:
+			ps.add(key, name, "the %s protocol has no simulated board", p.Name)
+		}
+	}
 }
 
 // LoopbackListen reports whether a listen address reaches this machine

@@ -1,167 +1,20 @@
 package sim
 
 import (
-	"math/rand/v2"
-	"time"
-
-	"arbiter/hardware/dgt"
+	"arbiter/hardware/eboard/emu"
 	"arbiter/rules"
 )
 
-// Player is a person moving chess pieces on a [Board].
-type Player struct {
-	Board *Board
-	Rng   *rand.Rand
-	// Step is the longest pause between two actions (default 4 ms).
-	Step time.Duration
-	// Slide is the chance that a piece slides across the squares between
-	// its origin and its target, resting briefly on each.
-	Slide float64
-	// PushOff is the chance that a capturing piece is put straight onto
-	// the captured one, pushing it off (the board never sees the target
-	// empty).
-	PushOff float64
-	// Sleep waits between actions (default time.Sleep).
-	Sleep func(time.Duration)
-}
+// Player is a person moving chess pieces on a [Board]: castling with
+// either piece first, en passant and captures in either order or by
+// pushing the captured piece off, promotion, slides and take-backs
+// ([emu.Player], which every e-board emulator shares).
+type Player = emu.Player
 
-type op struct {
-	lift bool
-	sq   rules.Square
-	p    rules.Piece
-}
-
-func (pl *Player) pause() {
-	step := pl.Step
-	if step <= 0 {
-		step = 4 * time.Millisecond
-	}
-	d := time.Duration(pl.Rng.Int64N(int64(step) + 1))
-	if pl.Sleep != nil {
-		pl.Sleep(d)
-	} else {
-		time.Sleep(d)
-	}
-}
-
-func top(v rules.View, sq rules.Square) (rules.Piece, bool) { return v.Top(sq) }
-
-// Move makes the board go from view before to view after with a person's
-// actions: every square that loses its piece is lifted and every square
-// that gains one is set, in a random order that lifts a square before
-// setting it (unless the piece is pushed off), so castling goes with
-// either piece first and captures and en passant in either order; a
-// promotion sets the new piece. A take-back is Move(after, before).
-func (pl *Player) Move(before, after rules.View) {
-	var ops []op
-	for i := range before.Stacks {
-		sq := rules.Square(i)
-		bp, bok := top(before, sq)
-		ap, aok := top(after, sq)
-		if bok && (!aok || ap != bp) {
-			ops = append(ops, op{lift: true, sq: sq})
-		}
-		if aok && (!bok || ap != bp) {
-			ops = append(ops, op{sq: sq, p: ap})
-		}
-	}
-	pl.Rng.Shuffle(len(ops), func(i, j int) { ops[i], ops[j] = ops[j], ops[i] })
-	// A square whose piece is pushed off is never lifted.
-	pushed := map[rules.Square]bool{}
-	for _, o := range ops {
-		if bp, ok := top(before, o.sq); !o.lift && ok && bp.Color != o.p.Color && pl.Rng.Float64() < pl.PushOff {
-			pushed[o.sq] = true
-		}
-	}
-	lifted := map[rules.Square]bool{}
-	var deferred []op
-	do := func(o op) {
-		if o.lift {
-			lifted[o.sq] = true
-			pl.Board.LiftSquare(o.sq)
-		} else {
-			pl.slide(before, o, lifted)
-			pl.Board.PlaceSquare(o.sq, o.p)
-		}
-		pl.pause()
-	}
-	for _, o := range ops {
-		switch {
-		case o.lift && pushed[o.sq]:
-			continue
-		case o.lift:
-			do(o)
-			// Placements that waited for this square go now.
-			rest := deferred[:0]
-			for _, d := range deferred {
-				if d.sq == o.sq {
-					do(d)
-				} else {
-					rest = append(rest, d)
-				}
-			}
-			deferred = rest
-		case !pushed[o.sq] && !lifted[o.sq] && mustLift(before, after, o.sq):
-			deferred = append(deferred, o)
-		default:
-			do(o)
-		}
-	}
-	for _, d := range deferred {
-		do(d)
-	}
-	pl.Board.Flush()
-}
-
-// mustLift reports whether sq holds a piece before that must leave first.
-func mustLift(before, after rules.View, sq rules.Square) bool {
-	bp, ok := top(before, sq)
-	ap, _ := top(after, sq)
-	return ok && bp != ap
-}
-
-// slide moves the piece for o across the empty squares on the line from
-// its origin, if it left one in a straight line and the dice say so.
-func (pl *Player) slide(before rules.View, o op, lifted map[rules.Square]bool) {
-	if pl.Rng.Float64() >= pl.Slide {
-		return
-	}
-	for from := range lifted {
-		if bp, _ := top(before, from); bp != o.p {
-			continue
-		}
-		fx, fy := int(from%8), int(from/8)
-		tx, ty := int(o.sq%8), int(o.sq/8)
-		dx, dy := sign(tx-fx), sign(ty-fy)
-		if (tx-fx != 0 && ty-fy != 0 && abs(tx-fx) != abs(ty-fy)) || (dx == 0 && dy == 0) {
-			continue
-		}
-		for x, y := fx+dx, fy+dy; x != tx || y != ty; x, y = x+dx, y+dy {
-			sq := rules.Square(y*8 + x)
-			if pl.Board.Fields()[pl.Board.field(sq)] != dgt.Empty {
-				return
-			}
-			pl.Board.PlaceSquare(sq, o.p)
-			pl.pause()
-			pl.Board.LiftSquare(sq)
-		}
-		return
-	}
-}
-
-func sign(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
+// PieceAt returns the piece on a chess square, and false when it is empty
+// ([emu.Hands]).
+func (b *Board) PieceAt(sq rules.Square) (rules.Piece, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.fields[b.field(sq)].Rules()
 }

@@ -1,0 +1,5 @@
+package certabo_test
+
+// The protocol's registration, which the replays and the tables of the
+// tests look up.
+import _ "arbiter/hardware/certabo/plug"
