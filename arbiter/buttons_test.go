@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/arbiter"
-	sb "arbiter/hardware/sensorboard"
+	"arbiter/board"
 	"arbiter/rules"
 )
 
@@ -22,24 +22,24 @@ import (
 func TestFromSensorBoardButtons(t *testing.T) {
 	cases := []struct {
 		name      string
-		button    sb.ButtonKind
-		side      sb.Side
+		button    board.ButtonKind
+		side      board.Side
 		pressed   bool
 		recovered bool
 		kind      arbiter.EventKind
 		ok        bool
 	}{
-		{"offer", sb.ButtonOffer, sb.SideFirst, true, false, arbiter.OfferPressed, true},
-		{"resign", sb.ButtonResign, sb.SideSecond, true, false, arbiter.ResignPressed, true},
-		{"claim", sb.ButtonClaim, sb.SideSecond, true, false, arbiter.ClaimPressed, true},
-		{"recovered resign", sb.ButtonResign, sb.SideFirst, true, true, arbiter.ResignPressed, true},
-		{"released", sb.ButtonResign, sb.SideFirst, false, false, 0, false},
-		{"nobody's offer", sb.ButtonOffer, sb.SideNone, true, false, 0, false},
-		{"unknown kind", sb.ButtonKind(8), sb.SideFirst, true, false, 0, false},
+		{"offer", board.ButtonOffer, board.SideFirst, true, false, arbiter.OfferPressed, true},
+		{"resign", board.ButtonResign, board.SideSecond, true, false, arbiter.ResignPressed, true},
+		{"claim", board.ButtonClaim, board.SideSecond, true, false, arbiter.ClaimPressed, true},
+		{"recovered resign", board.ButtonResign, board.SideFirst, true, true, arbiter.ResignPressed, true},
+		{"released", board.ButtonResign, board.SideFirst, false, false, 0, false},
+		{"nobody's offer", board.ButtonOffer, board.SideNone, true, false, 0, false},
+		{"unknown kind", board.ButtonKind(8), board.SideFirst, true, false, 0, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ev, ok := arbiter.FromSensor(sb.Event{Kind: sb.EventButton, Button: c.button, Side: c.side, Pressed: c.pressed,
+			ev, ok := arbiter.FromSensor(board.Event{Kind: board.EventButton, Button: c.button, Side: c.side, Pressed: c.pressed,
 				Recovered: c.recovered, Host: 2 * time.Second, At: time.Second, Mapped: true})
 			require.Equal(t, c.ok, ok)
 			if !ok {

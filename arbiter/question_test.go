@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/arbiter"
+	"arbiter/board"
 	sb "arbiter/hardware/sensorboard"
 	"arbiter/rules"
 )
@@ -22,15 +23,15 @@ func TestFromSensorAnswers(t *testing.T) {
 		choice int
 		ok     bool
 	}{
-		{sb.AnswerYes, arbiter.AnswerYes, true},
-		{sb.AnswerNo, arbiter.AnswerNo, true},
-		{sb.AnswerChoice, 0, true},
-		{sb.AnswerChoice + 3, 3, true},
+		{board.AnswerYes, arbiter.AnswerYes, true},
+		{board.AnswerNo, arbiter.AnswerNo, true},
+		{board.AnswerChoice, 0, true},
+		{board.AnswerChoice + 3, 3, true},
 		{0, 0, false},
 		{3, 0, false},
 	}
 	for _, c := range cases {
-		ev, ok := arbiter.FromSensor(sb.Event{Kind: sb.EventButton, Button: sb.ButtonAnswer, Side: sb.SideSecond, Pressed: true, Value: c.value})
+		ev, ok := arbiter.FromSensor(board.Event{Kind: board.EventButton, Button: board.ButtonAnswer, Side: board.SideSecond, Pressed: true, Value: c.value})
 		require.Equal(t, c.ok, ok, "value %#x", c.value)
 		if ok {
 			assert.Equal(t, arbiter.Answered, ev.Kind, "value %#x", c.value)
@@ -70,8 +71,8 @@ func TestPromptMessage(t *testing.T) {
 	assert.Equal(t, []string{"8h2b+", "8h2b"}, p.Moves)
 
 	q := p.Message(geo)
-	assert.Equal(t, sb.QuestionPromote, q.Kind)
-	assert.Equal(t, sb.SideFirst, q.Side)
+	assert.Equal(t, board.QuestionPromote, q.Kind)
+	assert.Equal(t, board.SideFirst, q.Side)
 	require.Len(t, q.Choices, 2)
 	// PROTOCOL 6.1: USI first, the Japanese notation for display after it
 	// (issue 35 §5).
@@ -106,10 +107,10 @@ func TestPromptMessageKinds(t *testing.T) {
 	drop := arbiter.Prompt{Side: rules.Second, Choices: []string{"P*5e", "S*5e"}, Moves: []string{"P*5e", "S*5e"},
 		From: []rules.Square{rules.NoSquare, rules.NoSquare}, To: []rules.Square{e5, e5}}
 	q := drop.Message(geo)
-	assert.Equal(t, sb.QuestionChoose, q.Kind)
-	assert.Equal(t, sb.SideSecond, q.Side)
+	assert.Equal(t, board.QuestionChoose, q.Kind)
+	assert.Equal(t, board.SideSecond, q.Side)
 	assert.Equal(t, "which piece was dropped?", q.Text)
-	assert.Equal(t, []sb.Choice{{From: rules.NoSquare, To: 40, Text: "P*5e"}, {From: rules.NoSquare, To: 40, Text: "S*5e"}}, q.Choices)
+	assert.Equal(t, []board.Choice{{From: rules.NoSquare, To: 40, Text: "P*5e"}, {From: rules.NoSquare, To: 40, Text: "S*5e"}}, q.Choices)
 
 	var many arbiter.Prompt
 	for i := range 20 {
@@ -119,5 +120,5 @@ func TestPromptMessageKinds(t *testing.T) {
 	}
 	q = many.Message(geo)
 	assert.Equal(t, "which move was made?", q.Text)
-	assert.Len(t, q.Choices, sb.MaxChoices)
+	assert.Len(t, q.Choices, board.MaxChoices)
 }

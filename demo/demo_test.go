@@ -12,7 +12,11 @@ import (
 	"arbiter/board"
 	"arbiter/demo"
 	"arbiter/director"
+	"arbiter/hardware/certabo"
+	_ "arbiter/hardware/certabo/plug"
 	"arbiter/hardware/dgt/driver"
+	"arbiter/hardware/millennium"
+	_ "arbiter/hardware/millennium/plug"
 	_ "arbiter/hardware/sensorboard/plug"
 	_ "arbiter/rules/chess"
 	_ "arbiter/rules/shogi"
@@ -109,4 +113,73 @@ func TestDemoBoards(t *testing.T) {
 	}
 	assert.ElementsMatch(t, []string{"SIM-che-1", "SIM-che-2", "SIM-che-3", "SIM-sho-1", "SIM-sho-2"}, ids)
 	assert.Len(t, dm.Ports()[board.ProtocolSensorboard], 5)
+}
+
+// boardsOf returns the ids of the tables of each tournament.
+func boardsOf(d *director.Director) map[uint64][]string {
+	out := map[uint64][]string{}
+	for _, l := range d.Tables() {
+		out[l.Tournament] = append(out[l.Tournament], l.Table)
+	}
+	return out
+}
+
+// countPrefix counts the ids that begin with prefix.
+func countPrefix(ids []string, prefix string) int {
+	n := 0
+	for _, id := range ids {
+		if strings.HasPrefix(id, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+// A rehearsal of a configuration with Millennium and Certabo ports puts a
+// simulated board of each protocol behind its port, through the protocol
+// registry as for the others: both play chess, and the pattern's boards
+// of ours take the tables left.
+func TestStandInsForEBoards(t *testing.T) {
+	d := event(t)
+	dm, err := demo.New(d, demo.Config{Speed: 10,
+		Ports: []board.Port{
+			{Path: "/dev/ttyUSB3"},
+			{Path: "/dev/rfcomm0"},
+			{Glob: "/dev/ttyACM*"},
+		},
+		Protocols: []string{millennium.Protocol, certabo.Protocol, ""},
+	}, filepath.Join(t.TempDir(), "boards"), slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	t.Cleanup(dm.Close)
+
+	ports := dm.Ports()
+	assert.Len(t, ports[millennium.Protocol], 1)
+	assert.Len(t, ports[certabo.Protocol], 1)
+	assert.Len(t, ports[board.ProtocolSensorboard], 3, "the pattern's, for the tables left")
+	tables := boardsOf(d)
+	chess, shogi := d.TournamentIDs()[0], d.TournamentIDs()[1]
+	require.Len(t, tables[chess], 3, "%v", tables)
+	assert.Equal(t, 1, countPrefix(tables[chess], millennium.IDPrefix), "the Millennium board plays chess: %v", tables[chess])
+	assert.Equal(t, 1, countPrefix(tables[chess], certabo.IDPrefix), "the Certabo board plays chess: %v", tables[chess])
+	assert.Equal(t, []string{"SIM-sho-1", "SIM-sho-2"}, tables[shogi])
+}
+
+// The demo's own e-boards (demo.dgt and demo.boards_of) are the first
+// chess tables, in order, all in the first chess tournament.
+func TestDemoBoardsWithEBoards(t *testing.T) {
+	d := event(t)
+	dm, err := demo.New(d, demo.Config{Speed: 10, DGT: true, BoardsOf: []string{millennium.Protocol, certabo.Protocol}},
+		filepath.Join(t.TempDir(), "boards"), slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	t.Cleanup(dm.Close)
+	ports := dm.Ports()
+	for _, p := range []string{driver.Protocol, millennium.Protocol, certabo.Protocol} {
+		assert.Len(t, ports[p], 1, p)
+	}
+	assert.Len(t, ports[board.ProtocolSensorboard], 2, "the shogi tables'")
+	chess := boardsOf(d)[d.TournamentIDs()[0]]
+	require.Len(t, chess, 3)
+	for _, prefix := range []string{driver.IDPrefix, millennium.IDPrefix, certabo.IDPrefix} {
+		assert.Equal(t, 1, countPrefix(chess, prefix), "%s: %v", prefix, chess)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -98,7 +99,8 @@ func (d *Director) SetResult(ctx context.Context, gameID uint64, o rules.Outcome
 // forfeited marks absent the player who lost a game by forfeit before any
 // move: FIDE's no-show is not paired in the next round unless the arbiter
 // re-admits them. It is called before the result is applied, so that the
-// next round's pairing sees it; it takes no lock of the director's.
+// next round's pairing sees it; it takes no lock of the director's. The
+// absence is stored with its action in one transaction.
 func (d *Director) forfeited(g store.Game, o rules.Outcome, who string) {
 	if o.Reason != rules.Forfeit || g.TournamentID == 0 {
 		return
@@ -113,19 +115,22 @@ func (d *Director) forfeited(g store.Game, o rules.Outcome, who string) {
 	if loser == 0 {
 		return
 	}
-	err := d.db.UpdatePlayer(g.TournamentID, loser, func(p *store.Player) error {
+	err := d.db.EditTournament(g.TournamentID, func(st *store.TournamentState) (*store.TournamentEdit, error) {
+		i := slices.IndexFunc(st.Players, func(p store.Player) bool { return p.ID == loser })
+		if i < 0 {
+			return nil, fmt.Errorf("player %d of tournament %d: %w", loser, g.TournamentID, store.ErrNotFound)
+		}
+		p := st.Players[i]
 		if p.Withdrawn || p.Absent {
-			return errAlready
+			return nil, errAlready
 		}
 		p.Absent = true
-		return nil
+		return &store.TournamentEdit{Players: []*store.Player{&p}, Action: &store.Action{Who: who, What: "absent",
+			Why:  "lost game " + strconv.FormatUint(g.ID, 10) + " by forfeit",
+			Data: fmt.Sprintf("player %d is not paired until re-admitted", loser), At: d.wall()}}, nil
 	})
 	if errors.Is(err, errAlready) {
 		return
-	}
-	if err == nil {
-		err = d.db.AddAction(&store.Action{Who: who, What: "absent", Why: "lost game " + strconv.FormatUint(g.ID, 10) + " by forfeit",
-			Data: fmt.Sprintf("player %d is not paired until re-admitted", loser), At: d.wall()})
 	}
 	if err != nil {
 		d.log.Error("mark absent", "game", g.ID, "player", loser, "err", err)

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	brd "arbiter/board"
-	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
 	"arbiter/rules/chess"
 )
@@ -25,13 +24,13 @@ func TestAdoptedBoardSensesFromItsFirstMove(t *testing.T) {
 	d, db, ctx := pairedEvent(t, 2)
 
 	const board = "ID-1"
-	caps := sensorboard.CapHeight | sensorboard.CapIdentity | sensorboard.CapColor
-	sensor := sensorboard.Sensor{Caps: caps}
-	send := func(e sensorboard.Event) {
+	caps := brd.CapHeight | brd.CapIdentity | brd.CapColor
+	sensor := brd.Sensor{Caps: caps}
+	send := func(e brd.Event) {
 		e.Board, e.Host = board, d.Now()
 		d.BoardEvent(ctx, e)
 	}
-	send(sensorboard.Event{Kind: sensorboard.EventHello,
+	send(brd.Event{Kind: brd.EventHello,
 		Info: &brd.Info{ID: board, Caps: caps, MaxHeight: 1, Width: 8, Height: 8, Cells: 64}})
 	tbl, ok := d.Table(board)
 	require.True(t, ok, "the board has a table")
@@ -39,13 +38,13 @@ func TestAdoptedBoardSensesFromItsFirstMove(t *testing.T) {
 
 	// The whole board: the start position, with every piece identified.
 	var start rules.Position = chess.Start()
-	snap := &sensorboard.Snapshot{Squares: make([]sensorboard.SquareState, 64)}
+	snap := &brd.Snapshot{Squares: make([]brd.SquareState, 64)}
 	for sq := range 64 {
 		if p, ok := start.View().Top(rules.Square(sq)); ok {
-			snap.Squares[sq] = sensorboard.SquareState{Height: 1, Top: sensor.Identify(p)}
+			snap.Squares[sq] = brd.SquareState{Height: 1, Top: sensor.Identify(p)}
 		}
 	}
-	send(sensorboard.Event{Kind: sensorboard.EventSnapshot, Snapshot: snap})
+	send(brd.Event{Kind: brd.EventSnapshot, Snapshot: snap})
 	require.Eventually(t, func() bool { return tbl.Live().Clock[0].Running }, 5*time.Second, 10*time.Millisecond, "the game did not start from the dump")
 
 	geo := rules.NewRect(8, 8)
@@ -54,12 +53,12 @@ func TestAdoptedBoardSensesFromItsFirstMove(t *testing.T) {
 		require.True(t, ok, name)
 		return s
 	}
-	lift := func(name string) { send(sensorboard.Event{Kind: sensorboard.EventSquare, Square: sq(name)}) }
+	lift := func(name string) { send(brd.Event{Kind: brd.EventSquare, Square: sq(name)}) }
 	put := func(name string, p rules.Piece) {
-		send(sensorboard.Event{Kind: sensorboard.EventSquare, Square: sq(name), Height: 1, Top: sensor.Identify(p)})
+		send(brd.Event{Kind: brd.EventSquare, Square: sq(name), Height: 1, Top: sensor.Identify(p)})
 	}
 	press := func(side rules.Color) {
-		send(sensorboard.Event{Kind: sensorboard.EventButton, Button: sensorboard.ButtonClock, Pressed: true, Side: sensorboard.Side(side)})
+		send(brd.Event{Kind: brd.EventButton, Button: brd.ButtonClock, Pressed: true, Side: brd.Side(side)})
 	}
 	wp, _ := start.View().Top(sq("e2"))
 	bp, _ := start.View().Top(sq("d7"))

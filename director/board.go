@@ -94,7 +94,7 @@ func (d *Director) startIfIdle(ctx context.Context, t *Table) {
 		return
 	}
 	d.background(func() {
-		if err := d.startWaiting(ctx, t, false); err != nil {
+		if err := d.startWaiting(ctx, t, nil); err != nil {
 			d.log.Error("start a waiting game", "table", t.ID, "err", err)
 		}
 	})
@@ -220,10 +220,11 @@ func (d *Director) adopt(boardID string, hello *board.Info) (*Table, error) {
 // board before a restart (it goes on from its stored moves), else the
 // first unfinished game no board has begun.
 //
-// A table whose board is gone starts nothing unless force says the
-// arbiter wants it started all the same.
-func (d *Director) startWaiting(ctx context.Context, t *Table, force bool) error {
-	if !force && !t.boardPresent() {
+// A table whose board is gone starts nothing unless the arbiter's action
+// by (nil if none) wants it started all the same; by is stored with the
+// game's start.
+func (d *Director) startWaiting(ctx context.Context, t *Table, by *store.Action) error {
+	if by == nil && !t.boardPresent() {
 		return nil
 	}
 	d.waitMu.Lock()
@@ -258,7 +259,7 @@ func (d *Director) startWaiting(ctx context.Context, t *Table, force bool) error
 	if pick == nil {
 		return nil
 	}
-	return d.begin(ctx, t, pick, tr.game, d.arbiterConfig(tr))
+	return d.begin(ctx, t, pick, tr.game, d.arbiterConfig(tr), by)
 }
 
 // begin starts game g on table t, on the table's goroutine, unless the
@@ -268,7 +269,8 @@ func (d *Director) startWaiting(ctx context.Context, t *Table, force bool) error
 // next raw-log frame, where its replay starts: recorded by the start that
 // happened, it is never one past the frames that started the game, nor a
 // frame number of another board's log (issue 18 §4, "no raw frames").
-func (d *Director) begin(ctx context.Context, t *Table, g *store.Game, rg rules.Game, cfg arbiter.Config) error {
+// The arbiter's action by, if not nil, is stored with the game's record.
+func (d *Director) begin(ctx context.Context, t *Table, g *store.Game, rg rules.Game, cfg arbiter.Config, by *store.Action) error {
 	return t.Do(ctx, func() error {
 		if t.session != nil && t.game != nil && t.game.Result == "" && !t.session.Outcome().Over() {
 			return nil // started meanwhile
@@ -292,7 +294,11 @@ func (d *Director) begin(ctx context.Context, t *Table, g *store.Game, rg rules.
 			}
 		}
 		g.BoardID = t.ID
-		if err := d.db.UpdateGame(g); err != nil {
+		save := d.db.UpdateGame
+		if by != nil {
+			save = func(g *store.Game) error { return d.db.ChangeGame(g, by) }
+		}
+		if err := save(g); err != nil {
 			return err
 		}
 		if r, err := rules.NewFromText(g.Game, g.Options); err == nil {

@@ -41,7 +41,7 @@ func docHello(t *testing.T, name string) *sensorboard.Hello {
 func simConfigOf(h *sensorboard.Hello) sim.Config {
 	return sim.Config{ID: h.ID, Firmware: h.Firmware, Caps: h.Caps, MaxHeight: int(h.MaxHeight),
 		Heartbeat: time.Duration(h.Heartbeat) * time.Millisecond,
-		Zones:     append([]sensorboard.ZoneInfo{}, h.Zones...), Buttons: h.Buttons}
+		Zones:     append([]board.ZoneInfo{}, h.Zones...), Buttons: h.Buttons}
 }
 
 // briskHuman plays a whole game without habits, briskly: the moves are
@@ -162,15 +162,15 @@ func TestProtocolExampleBoardsPlayWholeGames(t *testing.T) {
 // with the reserve trays only, with the captured trays only, and with all
 // four; a whole game each, captures and placements included.
 func TestKvaaCapturesOnEveryBoard(t *testing.T) {
-	reserves := []sensorboard.ZoneInfo{{Kind: rules.Reserve, Owner: rules.First}, {Kind: rules.Reserve, Owner: rules.Second}}
-	captured := []sensorboard.ZoneInfo{{Kind: rules.Captured, Owner: rules.First}, {Kind: rules.Captured, Owner: rules.Second}}
+	reserves := []board.ZoneInfo{{Kind: rules.Reserve, Owner: rules.First}, {Kind: rules.Reserve, Owner: rules.Second}}
+	captured := []board.ZoneInfo{{Kind: rules.Captured, Owner: rules.First}, {Kind: rules.Captured, Owner: rules.Second}}
 	for i, tc := range []struct {
 		name  string
 		caps  board.Caps
-		zones []sensorboard.ZoneInfo
+		zones []board.ZoneInfo
 	}{
-		{"no trays", board.CapHeight, []sensorboard.ZoneInfo{}},
-		{"no trays, zone counting set", board.CapHeight | board.CapZoneCount, []sensorboard.ZoneInfo{}},
+		{"no trays", board.CapHeight, []board.ZoneInfo{}},
+		{"no trays, zone counting set", board.CapHeight | board.CapZoneCount, []board.ZoneInfo{}},
 		{"reserve trays", board.CapZoneCount, reserves},
 		{"captured trays", board.CapZoneCount, captured},
 		{"four trays", board.CapHeight | board.CapZoneCount, nil},

@@ -216,6 +216,11 @@ func New(cfg Config, db *store.DB, log *slog.Logger) (*Director, error) {
 	return d, nil
 }
 
+// ConfiguredPlayers returns the tournament's players as its
+// configuration gives them, start number 1 first: the list given there,
+// or the player records of its players_trf file.
+func (tc Tournament) ConfiguredPlayers() ([]store.Player, error) { return configPlayers(tc) }
+
 // configPlayers returns a tournament's players from its configuration:
 // the list given there, or the player records of its players_trf file.
 func configPlayers(tc Tournament) ([]store.Player, error) {
@@ -400,7 +405,7 @@ func (d *Director) Run(ctx context.Context) error {
 	d.mu.Unlock()
 	for _, t := range d.Tables() {
 		if tbl, ok := d.Table(t.Table); ok {
-			if err := d.startWaiting(ctx, tbl, false); err != nil {
+			if err := d.startWaiting(ctx, tbl, nil); err != nil {
 				d.log.Error("resume", "table", t.Table, "err", err)
 			}
 		}

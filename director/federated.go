@@ -95,7 +95,7 @@ func (d *Director) applyRound(tr *tour, r store.Round, firstBoard int, who strin
 	if err != nil {
 		return nil, err
 	}
-	rounds, players := st.Rounds, st.Players
+	rounds := st.Rounds
 	if r.Number <= len(rounds) {
 		return nil, nil
 	}
@@ -108,32 +108,15 @@ func (d *Director) applyRound(tr *tour, r store.Round, firstBoard int, who strin
 			here[firstBoard+t.Number-1] = true
 		}
 	}
-	name := func(pid int) string {
-		if i := slices.IndexFunc(players, func(p store.Player) bool { return p.ID == pid }); i >= 0 {
-			return players[i].Name
-		}
-		return fmt.Sprintf("player %d", pid)
+	nr, games, err := d.hubRound(tr, st, r, func(p store.Pairing) bool { return p.Result == "" && here[p.Board] })
+	if err != nil {
+		return nil, err
 	}
-	for _, p := range r.Pairings {
-		for _, pid := range []int{p.First, p.Second} {
-			if pid > len(players) {
-				// A late entry: the hub's roster brings the player first.
-				return nil, fmt.Errorf("round %d of %s: board %d: player %d is not registered in this hall yet", r.Number, tr.rec.Name, p.Board, pid)
-			}
-		}
-	}
-	nr := &store.NewRound{Round: store.Round{TournamentID: tr.rec.ID, Number: r.Number, PairedAt: r.PairedAt, Trace: r.Trace, How: r.How}, From: st.Digest}
 	onTable := map[int]*store.Game{}
 	var boards []string
-	for _, p := range r.Pairings {
-		p.GameID = 0
-		if p.Second != 0 && p.Result == "" && here[p.Board] {
-			g := d.roundGame(tr, &st.Tournament, r.Number, p.Board, [2]int{p.First, p.Second}, name)
-			nr.Games = append(nr.Games, g)
-			onTable[p.Board-firstBoard+1] = g
-			boards = append(boards, strconv.Itoa(p.Board))
-		}
-		nr.Round.Pairings = append(nr.Round.Pairings, p)
+	for _, b := range slices.Sorted(maps.Keys(games)) {
+		onTable[b-firstBoard+1] = games[b]
+		boards = append(boards, strconv.Itoa(b))
 	}
 	data := fmt.Sprintf("round %d of %s: boards played here: %s", r.Number, tr.rec.Name, strings.Join(boards, ", "))
 	if len(boards) == 0 {
@@ -148,6 +131,155 @@ func (d *Director) applyRound(tr *tour, r store.Round, firstBoard int, who strin
 	d.log.Info("round applied", "tournament", tr.rec.Name, "round", r.Number, "boards", len(boards), "by", who)
 	d.hub.Publish(Update{Kind: "round", At: d.wall(), Data: map[string]any{"tournament": tr.rec.ID, "round": r.Number}})
 	return onTable, nil
+}
+
+// hubRound is round r as the hub paired it, to be stored in tr's store
+// (state st) whole: each board with two players that game says is played
+// gets a new game, returned by board. Every player must be registered.
+func (d *Director) hubRound(tr *tour, st store.TournamentState, r store.Round, game func(store.Pairing) bool) (*store.NewRound, map[int]*store.Game, error) {
+	here := "on the hub"
+	if d.pairedBy != "" {
+		here = "in this hall"
+	}
+	players := st.Players
+	name := func(pid int) string {
+		if i := slices.IndexFunc(players, func(p store.Player) bool { return p.ID == pid }); i >= 0 {
+			return players[i].Name
+		}
+		return fmt.Sprintf("player %d", pid)
+	}
+	for _, p := range r.Pairings {
+		for _, pid := range []int{p.First, p.Second} {
+			if pid > len(players) {
+				// A late entry: the hub's roster brings the player first.
+				return nil, nil, fmt.Errorf("round %d of %s: board %d: player %d is not registered %s yet", r.Number, tr.rec.Name, p.Board, pid, here)
+			}
+		}
+	}
+	round := r
+	round.TournamentID, round.Pairings = tr.rec.ID, nil
+	nr := &store.NewRound{Round: round, From: st.Digest}
+	games := map[int]*store.Game{}
+	for _, p := range r.Pairings {
+		p.GameID = 0
+		if p.Second != 0 && game(p) {
+			g := d.roundGame(tr, &st.Tournament, r.Number, p.Board, [2]int{p.First, p.Second}, name)
+			nr.Games = append(nr.Games, g)
+			games[p.Board] = g
+		}
+		nr.Round.Pairings = append(nr.Round.Pairings, p)
+	}
+	return nr, games, nil
+}
+
+// RestoreRound stores, on a federation's hub whose database was lost, a
+// round the hub paired before, as its pairings bucket keeps it: each board
+// gets its game, waiting for the hall that plays it, as when the round was
+// paired. A round stored already is left alone if it is the same (applied
+// false) and refused if not; so is a round that is not the next one. It is
+// audited as an action of who.
+func (d *Director) RestoreRound(r store.Round, who string) (applied bool, err error) {
+	tr := d.tour(r.TournamentID)
+	if tr == nil {
+		return false, fmt.Errorf("round %d of tournament %d: %w", r.Number, r.TournamentID, store.ErrNotFound)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	st, err := d.db.TournamentState(tr.rec.ID)
+	if err != nil {
+		return false, err
+	}
+	rounds := st.Rounds
+	if r.Number <= len(rounds) {
+		have := rounds[r.Number-1]
+		if len(have.Pairings) != len(r.Pairings) || slices.ContainsFunc(have.Pairings, func(p store.Pairing) bool {
+			i := slices.IndexFunc(r.Pairings, func(q store.Pairing) bool { return q.Board == p.Board })
+			return i < 0 || r.Pairings[i].First != p.First || r.Pairings[i].Second != p.Second
+		}) {
+			return false, fmt.Errorf("round %d of %s: the database has other pairings than the hub's bucket", r.Number, tr.rec.Name)
+		}
+		return false, nil
+	}
+	if r.Number != len(rounds)+1 {
+		return false, fmt.Errorf("round %d of %s: the database has %d rounds; round %d must come first", r.Number, tr.rec.Name, len(rounds), len(rounds)+1)
+	}
+	nr, _, err := d.hubRound(tr, st, r, func(store.Pairing) bool { return true })
+	if err != nil {
+		return false, err
+	}
+	data := fmt.Sprintf("round %d of %s, paired %s", r.Number, tr.rec.Name, r.PairedAt.Format(time.DateTime))
+	nr.Paired = &store.Action{Who: who, What: "restore-round", Why: "the hub's database was lost: the round is the one its pairings bucket keeps", Data: data, At: d.wall()}
+	if err := d.db.CreateRound(nr); err != nil {
+		return false, err
+	}
+	d.log.Info("round restored", "tournament", tr.rec.Name, "round", r.Number, "by", who)
+	d.hub.Publish(Update{Kind: "round", At: d.wall(), Data: map[string]any{"tournament": tr.rec.ID, "round": r.Number}})
+	return true, nil
+}
+
+// RestoreResults sets again, on a federation's hub whose database was
+// lost, the results its arbiters set or corrected (as its roster keeps
+// them), once the halls' facts are in: a board whose game came from a
+// hall (hall named) and has no result yet waits for that hall's result.
+// It returns how many results it set and how many boards wait for a hall.
+func (d *Director) RestoreResults(ctx context.Context, id uint64, round int, results []HubResult, who string) (set, waiting int, err error) {
+	tr := d.tour(id)
+	if tr == nil {
+		return 0, 0, fmt.Errorf("the results of tournament %d: %w", id, store.ErrNotFound)
+	}
+	rounds, err := d.db.Rounds(id)
+	if err != nil {
+		return 0, 0, err
+	}
+	if round < 1 || round > len(rounds) {
+		return 0, 0, fmt.Errorf("the results of round %d of %s: the hub has %d rounds", round, tr.rec.Name, len(rounds))
+	}
+	why := fmt.Sprintf("the hub's database was lost: as its roster keeps round %d", round)
+	for _, hr := range results {
+		i := slices.IndexFunc(rounds[round-1].Pairings, func(p store.Pairing) bool { return p.Board == hr.Board })
+		if i < 0 {
+			return set, waiting, fmt.Errorf("the results of round %d of %s: no board %d", round, tr.rec.Name, hr.Board)
+		}
+		p := rounds[round-1].Pairings[i]
+		if p.Result == hr.Result {
+			continue
+		}
+		if p.GameID == 0 {
+			if err := d.db.SetPairingResult(id, round, hr.Board, hr.Result); err != nil {
+				return set, waiting, err
+			}
+			set++
+			continue
+		}
+		g, err := d.db.Game(p.GameID)
+		if err != nil {
+			return set, waiting, err
+		}
+		if g.Result == "" && hr.Hall != "" {
+			waiting++ // the hall's result comes with its facts
+			continue
+		}
+		res, ok := rules.ParseResult(hr.GameResult)
+		reason, rok := rules.ParseReason(hr.Reason)
+		if !ok || res == rules.Ongoing || !rok {
+			return set, waiting, fmt.Errorf("round %d of %s board %d: result %q (%q) is not a game's result", round, tr.rec.Name, hr.Board, hr.GameResult, hr.Reason)
+		}
+		o := rules.Outcome{Result: res, Reason: reason}
+		if g.Result == "" {
+			err = d.SetResult(ctx, g.ID, o, who, why)
+		} else {
+			err = d.CorrectResult(ctx, g.ID, o, who, why)
+		}
+		if err != nil {
+			return set, waiting, fmt.Errorf("round %d of %s board %d: %w", round, tr.rec.Name, hr.Board, err)
+		}
+		set++
+	}
+	if set > 0 {
+		d.hub.Publish(Update{Kind: "round", At: d.wall(), Data: map[string]any{"tournament": id, "round": round}})
+		d.background(d.checkDone)
+	}
+	return set, waiting, nil
 }
 
 // ImportedResult tells the hub's director that a hall's result was stored
@@ -186,6 +318,20 @@ func (d *Director) ImportedAlert(id, game uint64, at time.Time) {
 // fewer players than the hall's is refused. It reports whether anything
 // changed; a change is audited as an action of who.
 func (d *Director) ApplyRoster(id uint64, endedAfter int, players []store.Player, who string) (changed bool, err error) {
+	return d.takeRoster(id, endedAfter, players, who, "apply-roster", "kept by "+d.pairedBy)
+}
+
+// RestoreRoster stores, on a federation's hub whose database was lost,
+// a tournament's players as its roster bucket keeps them (late entries,
+// withdrawals, byes) and the round after which its arbiter ended it, as
+// ApplyRoster does in a hall. It is audited as an action of who.
+func (d *Director) RestoreRoster(id uint64, endedAfter int, players []store.Player, who string) (changed bool, err error) {
+	return d.takeRoster(id, endedAfter, players, who, "restore-roster", "the hub's database was lost: the players are those its roster bucket keeps")
+}
+
+// takeRoster stores the players of a tournament as another store keeps
+// them, audited as what who did, and why.
+func (d *Director) takeRoster(id uint64, endedAfter int, players []store.Player, who, what, why string) (changed bool, err error) {
 	tr := d.tour(id)
 	if tr == nil {
 		return false, fmt.Errorf("the hub's players of tournament %d: %w", id, store.ErrNotFound)
@@ -236,7 +382,7 @@ func (d *Director) ApplyRoster(id uint64, endedAfter int, players []store.Player
 		return false, nil
 	}
 	data := tr.rec.Name + ": " + strings.Join(notes, "; ")
-	if err := d.db.AddAction(&store.Action{Who: who, What: "apply-roster", Why: "kept by " + d.pairedBy, Data: data, At: d.wall()}); err != nil {
+	if err := d.db.AddAction(&store.Action{Who: who, What: what, Why: why, Data: data, At: d.wall()}); err != nil {
 		return true, err
 	}
 	d.log.Info("roster applied", "tournament", tr.rec.Name, "changes", data, "by", who)
@@ -285,6 +431,9 @@ type HubResult struct {
 	Result     string
 	GameResult string
 	Reason     string
+	// Hall is the hall whose game the board's is ("" for one the hub
+	// holds itself).
+	Hall string
 }
 
 // ApplyResults stores, in a hall, the results the hub has of round's
@@ -377,4 +526,50 @@ func (d *Director) applyHubResult(ctx context.Context, gameID uint64, round int,
 		return nil // the hall's result is on its way: the hub takes it
 	}
 	return d.CorrectResult(ctx, gameID, o, who, "corrected at the hub: round "+strconv.Itoa(round)+" board "+strconv.Itoa(hr.Board))
+}
+
+// ResolveFromHub resolves, in a federation's hall, one of its alerts that
+// the hub's arbiter resolved, audited in the hall as who's (the hub's
+// arbiter, "chief (hub)") with the hub arbiter's reason. An alert the hall
+// resolved already is left as it is; one the hall does not have is an
+// error.
+func (d *Director) ResolveFromHub(alertID uint64, who, why string) error {
+	alerts, err := d.db.Alerts(false)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(alerts, func(a store.Alert) bool { return a.ID == alertID })
+	if i < 0 {
+		return fmt.Errorf("the hub resolved alert %d, which this hall does not have", alertID)
+	}
+	if alerts[i].Resolved {
+		return nil
+	}
+	return d.ResolveAlert(alertID, who, why)
+}
+
+// Configured returns the tournaments as the daemon's configuration gives
+// them (not as stored: a federation's hall takes its players from the
+// hub), with their IDs: for a hall to compare with the hub's roster.
+func (d *Director) Configured() ([]ConfiguredTournament, error) {
+	d.mu.RLock()
+	tours := slices.Clone(d.tours)
+	d.mu.RUnlock()
+	out := make([]ConfiguredTournament, len(tours))
+	for i, t := range tours {
+		players, err := configPlayers(t.cfg)
+		if err != nil {
+			return nil, fmt.Errorf("tournament %q: %w", t.rec.Name, err)
+		}
+		out[i] = ConfiguredTournament{ID: t.rec.ID, Name: t.rec.Name, Game: t.rec.Game, System: t.rec.System, Players: players}
+	}
+	return out, nil
+}
+
+// ConfiguredTournament is a tournament as the configuration gives it,
+// with its ID in the store.
+type ConfiguredTournament struct {
+	ID                 uint64
+	Name, Game, System string
+	Players            []store.Player
 }

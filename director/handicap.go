@@ -14,7 +14,7 @@ import (
 // "none" takes it away). The game must not have begun: its rule options
 // change and, on a table waiting for its set-up, the game starts again
 // from the handicap's position, which the board must then show. The
-// change is audited with who and why. The giver is the pairing's second
+// change is stored with its audit, who and why, in one transaction. The giver is the pairing's second
 // player (gote in shogi), who moves first.
 func (d *Director) SetHandicap(ctx context.Context, gameID uint64, value, who, why string) error {
 	set := func(g *store.Game, plies int) (rules.Game, string, error) {
@@ -47,11 +47,8 @@ func (d *Director) SetHandicap(ctx context.Context, gameID uint64, value, who, w
 			}
 		}
 		g.Options = rg.Options().String()
-		if err := d.db.UpdateGame(g); err != nil {
-			return nil, "", err
-		}
 		data := fmt.Sprintf("game %d: %s, given by %s", g.ID, title, g.Second)
-		return rg, data, d.action(g.ID, who, "handicap", why, data)
+		return rg, data, d.db.ChangeGame(g, &store.Action{GameID: g.ID, Who: who, What: "handicap", Why: why, Data: data, At: d.wall()})
 	}
 	t, err := d.tableOfGame(gameID)
 	if errors.Is(err, ErrNoTable) {

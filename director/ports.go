@@ -67,7 +67,7 @@ const portAdvice = "Stop the program named (or take the port out of boards.ports
 // holds also answers nothing). Reporting the same trouble again changes
 // nothing.
 func (d *Director) PortTrouble(port string, source PortSource, message, advice string) {
-	d.raise(troubleKey{AlertPort, port}, "port "+port, source, message, advice)
+	d.raiseTrouble(troubleKey{AlertPort, port}, "port "+port, source, message, advice)
 }
 
 // PortFine ends the trouble the watch reported of port (it exists now,
@@ -86,7 +86,7 @@ func (d *Director) PortFine(port, why string) {
 // item a check at start found wrong (event.database, backup.dir,
 // broadcast.push[0]).
 func (d *Director) VenueTrouble(item, message, advice string) {
-	d.raise(troubleKey{AlertVenue, item}, item, 0, message, advice)
+	d.raiseTrouble(troubleKey{AlertVenue, item}, item, 0, message, advice)
 }
 
 // VenueFine ends the trouble of an item a check finds right again.
@@ -99,10 +99,11 @@ func (d *Director) VenueFine(item, why string) {
 	}
 }
 
-// raise records the trouble of k and raises its alert, unless it is the
-// same trouble, or a watch's report of a port a driver has reported. The
-// alert is stored before the trouble is told (Troubles), under portMu.
-func (d *Director) raise(k troubleKey, where string, source PortSource, message, advice string) {
+// raiseTrouble records the trouble of k and raises its alert, unless it
+// is the same trouble, or a watch's report of a port a driver has
+// reported. The alert is stored before the trouble is told (Troubles),
+// under portMu.
+func (d *Director) raiseTrouble(k troubleKey, where string, source PortSource, message, advice string) {
 	d.portMu.Lock()
 	defer d.portMu.Unlock()
 	old, had := d.troubles[k]
@@ -113,16 +114,12 @@ func (d *Director) raise(k troubleKey, where string, source PortSource, message,
 	if had {
 		since = old.since
 	}
-	a := store.Alert{Kind: k.kind, Item: k.item, Where: where, Message: message, Advice: advice, At: d.wall()}
-	if err := d.db.AddAlert(&a); err != nil {
-		d.log.Error("store alert", "err", err)
-	}
+	d.raise(store.Alert{Kind: k.kind, Item: k.item, Where: where, Message: message, Advice: advice, At: d.wall()})
 	if d.troubles == nil {
 		d.troubles = map[troubleKey]trouble{}
 	}
 	d.troubles[k] = trouble{source: source, message: message, since: since}
 	d.log.Warn("venue trouble", "item", where, "problem", message)
-	d.hub.Publish(Update{Kind: "alert", At: d.wall(), Data: a})
 }
 
 // Troubles returns what is wrong with each item of the venue in trouble

@@ -307,18 +307,18 @@ func (d *Director) pairRound(ctx context.Context, id uint64, tr *tour, what, who
 	// Stored under the director's lock, as the arbiter's changes to the
 	// players and the tournament are: the store refuses the round if any
 	// of them came between (ErrStale).
+	// A blocked tournament's alerts are settled with the round.
 	d.mu.Lock()
+	if tr.blocked != "" {
+		nr.Settles = d.noPairingSettled(who, "round "+strconv.Itoa(number)+" was paired ("+what+")")
+	}
 	err = d.db.CreateRound(nr)
-	unblock := err == nil && tr.blocked != ""
-	if unblock {
+	if err == nil {
 		tr.blocked = ""
 	}
 	d.mu.Unlock()
 	if err != nil {
 		return err
-	}
-	if unblock {
-		d.resolveTournamentAlerts(id, who, "round "+strconv.Itoa(number)+" was paired ("+what+")")
 	}
 	d.log.Info("round paired", "tournament", rec.Name, "round", number, "boards", len(pl.boards), "bye", pl.bye, "how", pl.how)
 	d.hub.Publish(Update{Kind: "round", At: d.wall(), Data: map[string]any{"tournament": id, "round": number}})
@@ -375,7 +375,7 @@ func (d *Director) startGames(ctx context.Context, tr *tour, onTable map[int]*st
 
 // startOn starts game g on table t.
 func (d *Director) startOn(ctx context.Context, t *Table, tr *tour, g *store.Game) error {
-	return d.begin(ctx, t, g, tr.game, d.arbiterConfig(tr))
+	return d.begin(ctx, t, g, tr.game, d.arbiterConfig(tr), nil)
 }
 
 // pair returns the plan of a round of tr's tournament, as read in st, as

@@ -315,23 +315,11 @@ func (t *Table) Run(ctx context.Context) {
 		t.arm(timer)
 		select {
 		case <-ctx.Done():
+			t.drain()
 			t.shutdown()
 			return
 		case e := <-t.events:
-			if t.session != nil && !t.session.Outcome().Over() {
-				t.backlog.Clear()
-			} else {
-				t.backlog.Keep(e) // for the next game
-			}
-			t.recap()
-			if t.session != nil {
-				start := time.Now()
-				outs := t.session.Handle(e)
-				t.notify.metrics.observe(&t.notify.metrics.decide, time.Since(start))
-				t.notify.metrics.Events.Add(1)
-				t.apply(outs)
-				t.boardButton(e)
-			}
+			t.handle(e)
 		case f := <-t.cmds:
 			f()
 			continue // Do's f refreshed the view before it answered
@@ -343,6 +331,39 @@ func (t *Table) Run(ctx context.Context) {
 			}
 		}
 		t.refresh()
+	}
+}
+
+// handle takes one board event.
+func (t *Table) handle(e arbiter.Event) {
+	if t.session != nil && !t.session.Outcome().Over() {
+		t.backlog.Clear()
+	} else {
+		t.backlog.Keep(e) // for the next game
+	}
+	t.recap()
+	if t.session != nil {
+		start := time.Now()
+		outs := t.session.Handle(e)
+		t.notify.metrics.observe(&t.notify.metrics.decide, time.Since(start))
+		t.notify.metrics.Events.Add(1)
+		t.apply(outs)
+		t.boardButton(e)
+	}
+}
+
+// drain takes, at the stop, the board events queued before it: their
+// frames are in the raw log, so a replay reads what they made (the daemon
+// stops its boards' drivers first, and they hand over every event read).
+func (t *Table) drain() {
+	for {
+		select {
+		case e := <-t.events:
+			t.handle(e)
+			t.refresh()
+		default:
+			return
+		}
 	}
 }
 

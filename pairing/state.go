@@ -65,6 +65,7 @@ type player struct {
 	score   int   // real score after the played rounds, tenths
 
 	colourImbalance int
+	colourDiff      int // games with White less games with Black
 	colourPref      Colour
 	repeatedColour  Colour // set only when the same colour was played twice in a row
 	strongPref      bool
@@ -278,6 +279,7 @@ func (s *state) computeColourData(p *player) {
 		}
 		p.repeatedColour = m.colour
 	}
+	p.colourDiff = white - black
 	lower := White
 	if white > black {
 		lower = Black
@@ -302,7 +304,7 @@ func (s *state) computeColourData(p *player) {
 	}
 	p.strongPref = !p.absolutePref() && p.colourImbalance > 0
 	if s.colourBlind {
-		p.colourImbalance = 0
+		p.colourImbalance, p.colourDiff = 0, 0
 		p.colourPref = NoColour
 		p.repeatedColour = NoColour
 		p.strongPref = false
@@ -376,22 +378,26 @@ func (s *state) ranksAbove(a, b *player) bool {
 // eligibleForBye implements the PAB eligibility criterion: no earlier PAB
 // and no round scored as a win without playing (2026); in the 2017 edition,
 // no earlier PAB or forfeit win.
-func (s *state) eligibleForBye(p *player) bool {
-	for _, m := range p.matches[:s.playedRounds] {
+func (s *state) eligibleForBye(p *player) bool { return s.unplayedWin(p) == 0 }
+
+// unplayedWin returns the first round (1-based) that makes p ineligible
+// for the PAB (eligibleForBye), or 0 if none does.
+func (s *state) unplayedWin(p *player) int {
+	for r, m := range p.matches[:s.playedRounds] {
 		if m.played {
 			continue
 		}
 		if s.edition == Dutch2017 {
 			if m.participated && m.win {
-				return false
+				return r + 1
 			}
 			continue
 		}
 		if m.score >= s.win {
-			return false
+			return r + 1
 		}
 	}
-	return true
+	return 0
 }
 
 type floatKind uint8

@@ -8,8 +8,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	"arbiter/clock"
-	sb "arbiter/hardware/sensorboard"
 	"arbiter/hardware/sensorboard/sim"
 	"arbiter/replay"
 	"arbiter/rules"
@@ -58,7 +58,7 @@ func TestReplayAmendedMove(t *testing.T) {
 	require.Equal(t, "e2-e3", r.moves[0].Notation)
 	require.NoError(t, r.run(step("e3", "e4")))
 	r.wait(time.Second)
-	require.NoError(t, r.run([]sim.Step{{Op: sim.OpPress, Button: sb.ButtonClock, Side: sb.SideOf(rules.First)}}))
+	require.NoError(t, r.run([]sim.Step{{Op: sim.OpPress, Button: board.ButtonClock, Side: board.SideOf(rules.First)}}))
 	r.wait(time.Second)
 	require.Len(t, r.moves, 1)
 	require.Equal(t, "e2-e4", r.moves[0].Notation)

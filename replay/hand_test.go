@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/arbiter"
-	sb "arbiter/hardware/sensorboard"
+	"arbiter/board"
 	"arbiter/hardware/sensorboard/sim"
 	"arbiter/rules"
 )
@@ -52,13 +52,13 @@ func TestShogiHandStands(t *testing.T) {
 	}
 	boards := []struct {
 		name   string
-		caps   sb.Caps
+		caps   board.Caps
 		stands bool
 	}{
-		{"height+stands", sb.CapHeight | sb.CapZoneCount, true},
+		{"height+stands", board.CapHeight | board.CapZoneCount, true},
 		{"identity+stands", shogiIdentity, true},
 		{"height", heightOnly, false},
-		{"identity", sb.CapHeight | sb.CapIdentity | sb.CapFace, false},
+		{"identity", board.CapHeight | board.CapIdentity | board.CapFace, false},
 	}
 	g := newGame(t, "shogi")
 	for _, b := range boards {
@@ -93,7 +93,7 @@ func TestShogiHandStands(t *testing.T) {
 			} else {
 				require.Zero(t, etiquette)
 			}
-			if b.caps&sb.CapFace == 0 {
+			if b.caps&board.CapFace == 0 {
 				require.Positive(t, total.prompts, "promotions asked through the board")
 			}
 		})

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/arbiter"
+	"arbiter/board"
 	sb "arbiter/hardware/sensorboard"
 	"arbiter/hardware/sensorboard/sim"
 	"arbiter/rules"
@@ -27,14 +28,14 @@ import (
 type table struct {
 	name string
 	game string
-	caps sb.Caps
+	caps board.Caps
 }
 
 const (
-	heightOnly = sb.CapHeight
-	identity   = sb.CapHeight | sb.CapIdentity | sb.CapColor | sb.CapFace | sb.CapZoneCount
+	heightOnly = board.CapHeight
+	identity   = board.CapHeight | board.CapIdentity | board.CapColor | board.CapFace | board.CapZoneCount
 	// Shogi pieces show their owner only by their facing.
-	shogiIdentity = sb.CapHeight | sb.CapIdentity | sb.CapFace | sb.CapZoneCount
+	shogiIdentity = board.CapHeight | board.CapIdentity | board.CapFace | board.CapZoneCount
 )
 
 // tables lists every registered game on both classes of board.

@@ -19,7 +19,7 @@ func (w *wire) frame(m sb.Message, ms uint32) []byte { return w.enc.Append(nil, 
 func (w *wire) dump(token uint16, ms uint32) [][]byte {
 	sq := &sb.DumpSquaresMsg{Token: token}
 	for range 4 {
-		sq.Squares = append(sq.Squares, sb.SquareState{Height: 1})
+		sq.Squares = append(sq.Squares, board.SquareState{Height: 1})
 	}
 	return [][]byte{w.frame(sq, ms), w.frame(&sb.DumpEndMsg{Token: token, Squares: 4}, ms)}
 }
@@ -31,7 +31,7 @@ func TestReaderTakesTheAskedDump(t *testing.T) {
 	rd, rp := newReader(t)
 	rp.Send = func(m sb.Message) { sent = append(sent, m) }
 	var w wire
-	rd.Feed(w.frame(&sb.Hello{Major: sb.VersionMajor, Caps: sb.CapHeight, Width: 2, Height: 2, Cells: 4, ID: "B1", Heartbeat: 500}, 10), 10*time.Millisecond, 1)
+	rd.Feed(w.frame(&sb.Hello{Major: sb.VersionMajor, Caps: board.CapHeight, Width: 2, Height: 2, Cells: 4, ID: "B1", Heartbeat: 500}, 10), 10*time.Millisecond, 1)
 	require.NotNil(t, rd.Info())
 	require.Len(t, sent, 1)
 	req, ok := sent[0].(*sb.DumpReqMsg)
@@ -86,10 +86,10 @@ func TestReaderReportsBadFrames(t *testing.T) {
 // the last frame's doing.
 func TestReaderStampsOnlyFrameEvents(t *testing.T) {
 	rd, _ := newReader(t)
-	var events []sb.Event
-	rd.Event = func(e sb.Event) { events = append(events, e) }
+	var events []board.Event
+	rd.Event = func(e board.Event) { events = append(events, e) }
 	var w wire
-	rd.Feed(w.frame(&sb.Hello{Major: sb.VersionMajor, Caps: sb.CapHeight, Width: 2, Height: 2, Cells: 4, ID: "B1", Heartbeat: 500}, 10), 10*time.Millisecond, 7)
+	rd.Feed(w.frame(&sb.Hello{Major: sb.VersionMajor, Caps: board.CapHeight, Width: 2, Height: 2, Cells: 4, ID: "B1", Heartbeat: 500}, 10), 10*time.Millisecond, 7)
 	require.NotEmpty(t, events)
 	for _, e := range events {
 		require.Equal(t, uint64(7), e.RawSeq, "%v comes from frame 7", e.Kind)

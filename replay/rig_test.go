@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"arbiter/arbiter"
+	"arbiter/board"
 	"arbiter/clock"
 	sb "arbiter/hardware/sensorboard"
 	"arbiter/hardware/sensorboard/sim"
@@ -61,7 +62,7 @@ type chunk struct {
 // rigConfig describes one simulated table.
 type rigConfig struct {
 	game   rules.Game
-	caps   sb.Caps
+	caps   board.Caps
 	faults sim.Faults
 	seed   uint64
 	human  sim.Human
@@ -269,12 +270,12 @@ func (r *rig) awaitMove(ply int, want rules.Move, side rules.Color, d time.Durat
 		}
 		if p := r.prompt; p != nil && !answered {
 			if i := slices.Index(p.Moves, want.String()); i >= 0 {
-				value := sb.AnswerChoice + uint8(i)
+				value := board.AnswerChoice + uint8(i)
 				if r.questions {
 					value = r.ask(*p, i)
 				}
 				r.wait(300 * time.Millisecond)
-				r.board.Press(sb.ButtonAnswer, sb.SideOf(side), value)
+				r.board.Press(board.ButtonAnswer, board.SideOf(side), value)
 				r.pump()
 				answered = true
 				continue
@@ -293,14 +294,14 @@ func (r *rig) ask(p arbiter.Prompt, i int) uint8 {
 	r.pump()
 	q := r.board.Question()
 	switch {
-	case q.Kind == sb.QuestionPromote && i == 0:
-		return sb.AnswerYes
-	case q.Kind == sb.QuestionPromote:
-		return sb.AnswerNo
-	case q.Kind == sb.QuestionNone || i >= len(q.Choices):
+	case q.Kind == board.QuestionPromote && i == 0:
+		return board.AnswerYes
+	case q.Kind == board.QuestionPromote:
+		return board.AnswerNo
+	case q.Kind == board.QuestionNone || i >= len(q.Choices):
 		return 0 // nothing the board can answer: the question stays open
 	}
-	return sb.AnswerChoice + uint8(i)
+	return board.AnswerChoice + uint8(i)
 }
 
 // restore puts the board back to v by hand, pressing nothing.
@@ -352,8 +353,8 @@ func (r *rig) knock(v rules.View, side rules.Color) error {
 	if len(steps) == 0 {
 		return nil
 	}
-	s := sb.SideOf(side)
-	press := sim.Step{Op: sim.OpPress, Button: sb.ButtonAdjust, Side: s}
+	s := board.SideOf(side)
+	press := sim.Step{Op: sim.OpPress, Button: board.ButtonAdjust, Side: s}
 	first, last := press, press
 	first.At = 0
 	for i := range steps {
@@ -378,7 +379,7 @@ func (r *rig) invisible(t sim.Turn) bool {
 
 // sense returns what the rig's board would report for v: every square,
 // and the zone counts where it counts them.
-func (r *rig) sense(v rules.View) ([]sb.SquareState, []int) {
+func (r *rig) sense(v rules.View) ([]board.SquareState, []int) {
 	cfg := r.board.Config()
 	cfg.Faults = sim.Faults{}
 	b, err := sim.NewBoard(cfg, &sim.Virtual{})
@@ -387,7 +388,7 @@ func (r *rig) sense(v rules.View) ([]sb.SquareState, []int) {
 	}
 	b.Load(v)
 	var zones []int
-	if cfg.Caps&(sb.CapZoneCount|sb.CapZoneIdentity) != 0 {
+	if cfg.Caps&(board.CapZoneCount|board.CapZoneIdentity) != 0 {
 		for _, z := range v.Zones {
 			zones = append(zones, len(z))
 		}

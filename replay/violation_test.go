@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arbiter/arbiter"
-	sb "arbiter/hardware/sensorboard"
+	"arbiter/board"
 	"arbiter/hardware/sensorboard/sim"
 	"arbiter/rules"
 )
@@ -187,7 +187,7 @@ func TestIllegalMoves(t *testing.T) {
 				steps := []sim.Step{
 					{At: 500 * time.Millisecond, Op: sim.OpLift, Square: src, N: 1},
 					{At: 1100 * time.Millisecond, Op: sim.OpPlace, Square: dst, Pieces: []rules.Piece{top}},
-					{At: 1700 * time.Millisecond, Op: sim.OpPress, Button: sb.ButtonClock, Side: sb.SideOf(mover)},
+					{At: 1700 * time.Millisecond, Op: sim.OpPress, Button: board.ButtonClock, Side: board.SideOf(mover)},
 				}
 				require.NoError(t, r.run(steps), label)
 				r.wait(2 * time.Second)
@@ -240,7 +240,7 @@ func TestIllegalMoves(t *testing.T) {
 // move explains.
 func illegalPlacement(r *rig, pos rules.Position, rng *rand.Rand) (src, dst rules.Square, ok bool) {
 	view := pos.View()
-	var wants [][]sb.SquareState
+	var wants [][]board.SquareState
 	var zones [][]int
 	for _, m := range pos.Legal() {
 		next, err := pos.Play(m)

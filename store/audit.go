@@ -87,34 +87,68 @@ func (db *DB) ResolveAlerts(ids []uint64, a *Action) error {
 	if len(ids) == 0 {
 		return errors.New("resolve alerts: no alert given")
 	}
-	return db.update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketAlerts)
-		als := make([]Alert, len(ids))
-		for i, id := range ids {
-			if err := get(b, locAlerts, u64key(id), &als[i]); err != nil {
-				return fmt.Errorf("alert %d: %w", id, err)
-			}
-			if als[i].Resolved {
-				return fmt.Errorf("alert %d is already resolved", id)
-			}
+	return db.update(func(tx *bolt.Tx) error { return resolveAlerts(tx, ids, a) })
+}
+
+// resolveAlerts marks the alerts ids resolved by a, stored first.
+func resolveAlerts(tx *bolt.Tx, ids []uint64, a *Action) error {
+	b := tx.Bucket(bucketAlerts)
+	als := make([]Alert, len(ids))
+	for i, id := range ids {
+		if err := get(b, locAlerts, u64key(id), &als[i]); err != nil {
+			return fmt.Errorf("alert %d: %w", id, err)
 		}
-		if len(ids) == 1 && als[0].GameID != 0 && a.GameID == 0 {
-			a.GameID = als[0].GameID
+		if als[i].Resolved {
+			return fmt.Errorf("alert %d is already resolved", id)
 		}
-		if a.What == "" {
-			a.What = "resolve-alert"
-		}
-		if err := addAction(tx, a); err != nil {
+	}
+	if len(ids) == 1 && als[0].GameID != 0 && a.GameID == 0 {
+		a.GameID = als[0].GameID
+	}
+	if a.What == "" {
+		a.What = "resolve-alert"
+	}
+	if err := addAction(tx, a); err != nil {
+		return err
+	}
+	for i := range als {
+		als[i].Resolved, als[i].Resolution = true, a.ID
+		if err := put(b, u64key(ids[i]), &als[i]); err != nil {
 			return err
 		}
-		for i := range als {
-			als[i].Resolved, als[i].Resolution = true, a.ID
-			if err := put(b, u64key(ids[i]), &als[i]); err != nil {
-				return err
-			}
-		}
+	}
+	return nil
+}
+
+// Settlement resolves a tournament's open alerts of one kind, as part of
+// a change that settles them (a round paired, the tournament ended).
+type Settlement struct {
+	// Kind is the kind of the tournament's open alerts to resolve.
+	Kind string
+	// By is the action that resolves them, stored only if one is open.
+	By *Action
+}
+
+// settle resolves tournament id's open alerts of kind s.Kind by s.By; s
+// may be nil.
+func settle(tx *bolt.Tx, id uint64, s *Settlement) error {
+	if s == nil {
 		return nil
-	})
+	}
+	if s.By == nil || s.By.Who == "" {
+		return fmt.Errorf("settle %s alerts: an action with who is required", s.Kind)
+	}
+	all, err := list[Alert](tx.Bucket(bucketAlerts), locAlerts, nil)
+	var ids []uint64
+	for _, a := range all {
+		if !a.Resolved && a.Tournament == id && a.Kind == s.Kind {
+			ids = append(ids, a.ID)
+		}
+	}
+	if err != nil || len(ids) == 0 {
+		return err
+	}
+	return resolveAlerts(tx, ids, s.By)
 }
 
 // AddAction stores an arbiter action and sets its ID. It returns after the

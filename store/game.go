@@ -32,13 +32,29 @@ func (db *DB) CreateGame(g *Game) error {
 
 // UpdateGame replaces a stored game (its clock snapshot, position, board).
 func (db *DB) UpdateGame(g *Game) error {
+	return db.update(func(tx *bolt.Tx) error { return updateGame(tx, g) })
+}
+
+// ChangeGame replaces a stored game as the arbiter's action a changed it
+// (a handicap, a start), with the action, in one transaction.
+func (db *DB) ChangeGame(g *Game, a *Action) error {
+	if a == nil || a.Who == "" || a.What == "" {
+		return fmt.Errorf("change game %d: an action with who and what is required", g.ID)
+	}
 	return db.update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketGames)
-		if b.Get(u64key(g.ID)) == nil {
-			return fmt.Errorf("game %d: %w", g.ID, ErrNotFound)
+		if err := updateGame(tx, g); err != nil {
+			return err
 		}
-		return put(b, u64key(g.ID), g)
+		return addAction(tx, a)
 	})
+}
+
+func updateGame(tx *bolt.Tx, g *Game) error {
+	b := tx.Bucket(bucketGames)
+	if b.Get(u64key(g.ID)) == nil {
+		return fmt.Errorf("game %d: %w", g.ID, ErrNotFound)
+	}
+	return put(b, u64key(g.ID), g)
 }
 
 // SetGameState stores a running game's clock state after ply moves and
@@ -92,6 +108,36 @@ func (db *DB) AppendMove(m *Move) error {
 	return db.update(func(tx *bolt.Tx) error {
 		return appendMove(tx, m, data)
 	})
+}
+
+// AppendMoves stores moves, the next plies of one game in order, with the
+// action that entered them (moves copied from a scoresheet), in one
+// transaction: all of them and the action, or nothing. Each move is
+// stored as AppendMove stores it.
+func (db *DB) AppendMoves(moves []Move, a *Action) error {
+	if a == nil || a.Who == "" || a.What == "" {
+		return errors.New("append moves: an action with who and what is required")
+	}
+	return db.update(func(tx *bolt.Tx) error {
+		if err := addAction(tx, a); err != nil {
+			return err
+		}
+		return appendMoves(tx, moves)
+	})
+}
+
+// appendMoves stores moves in order, as AppendMove stores each.
+func appendMoves(tx *bolt.Tx, moves []Move) error {
+	for i := range moves {
+		data, err := json.Marshal(&moves[i])
+		if err != nil {
+			return fmt.Errorf("encode move: %w", err)
+		}
+		if err := appendMove(tx, &moves[i], data); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func appendMove(tx *bolt.Tx, m *Move, data []byte) error {

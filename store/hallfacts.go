@@ -26,21 +26,12 @@ type HallAlert struct {
 	HubID  uint64
 }
 
-// ImportAlert stores, on the hub, the present state of a hall's alert: the
+// Alert stores, on the hub, the present state of a hall's alert: the
 // first time as a new alert (its board named with the hall, its game the
 // hub's game gameID, 0 if none), then by updating that alert's count,
 // message, evidence and time. An alert the hall resolved is resolved on
 // the hub too, without an action (the hall's action comes as its own
 // fact). It returns the hub's ID of the alert.
-func (db *DB) ImportAlert(hall string, a Alert, gameID uint64) (id uint64, err error) {
-	err = db.ImportBatch(func(t *ImportTx) error {
-		id, err = t.Alert(hall, a, gameID)
-		return err
-	})
-	return id, err
-}
-
-// Alert is ImportAlert within the batch.
 func (t *ImportTx) Alert(hall string, a Alert, gameID uint64) (uint64, error) {
 	if hall == "" || strings.ContainsRune(hall, 0) {
 		return 0, fmt.Errorf("import alert %d: bad hall name %q", a.ID, hall)
@@ -116,18 +107,9 @@ func (db *DB) HallAlerts() ([]HallAlert, error) {
 	return out, nil
 }
 
-// ImportAction stores, on the hub, an arbiter action a hall audited, once:
-// it joins the hub's audit log with the hall named in who, and the hub's
+// Action stores, on the hub, an arbiter action a hall audited, once: it
+// joins the hub's audit log with the hall named in who, and the hub's
 // game gameID (0 if none). It reports whether the action was new.
-func (db *DB) ImportAction(hall string, a Action, gameID uint64) (created bool, err error) {
-	err = db.ImportBatch(func(t *ImportTx) error {
-		created, err = t.Action(hall, a, gameID)
-		return err
-	})
-	return created, err
-}
-
-// Action is ImportAction within the batch.
 func (t *ImportTx) Action(hall string, a Action, gameID uint64) (bool, error) {
 	if hall == "" || strings.ContainsRune(hall, 0) {
 		return false, fmt.Errorf("import action %d: bad hall name %q", a.ID, hall)

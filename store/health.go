@@ -1,17 +1,12 @@
 package store
 
 import (
-	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
-
-// ErrWriteFault is what an injected write fault returns (see
-// InjectWriteFault).
-var ErrWriteFault = errors.New("injected write fault")
 
 // WriteFailure is the last write the disk refused.
 type WriteFailure struct {

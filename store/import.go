@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -48,18 +47,13 @@ func (db *DB) ImportRecord(g *Game, moves []Move, a *Action) error {
 			return err
 		}
 		for i := range moves {
-			m := &moves[i]
-			m.GameID = g.ID
-			if m.Ply != i+1 {
-				return fmt.Errorf("game %d: move %d has ply %d", g.ID, i+1, m.Ply)
+			moves[i].GameID = g.ID
+			if moves[i].Ply != i+1 {
+				return fmt.Errorf("game %d: move %d has ply %d", g.ID, i+1, moves[i].Ply)
 			}
-			data, err := json.Marshal(m)
-			if err != nil {
-				return fmt.Errorf("encode move: %w", err)
-			}
-			if err := appendMove(tx, m, data); err != nil {
-				return err
-			}
+		}
+		if err := appendMoves(tx, moves); err != nil {
+			return err
 		}
 		if err := setPairingResult(tx, *g); err != nil {
 			return err

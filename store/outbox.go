@@ -298,6 +298,34 @@ func (db *DB) ImportedGame(hall string, hallGame uint64) (id uint64, err error) 
 	return id, err
 }
 
+// HallGames returns, on the hub, the hall each imported game came from,
+// by the hub's game ID.
+func (db *DB) HallGames() (map[uint64]string, error) {
+	out := map[uint64]string{}
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		in := tx.Bucket(bucketInbox)
+		if in == nil {
+			return nil
+		}
+		return in.ForEach(func(k, _ []byte) error {
+			i := len(k) - 9
+			if i < 1 || k[i] != 0 {
+				return recordError(locInbox, k, errors.New("not a hall's game"))
+			}
+			hub, _, err := getID(in, locInbox, k)
+			if err != nil {
+				return err
+			}
+			out[hub] = string(k[:i])
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("hall games: %w", err)
+	}
+	return out, nil
+}
+
 func importedGame(tx *bolt.Tx, hall string, hallGame uint64) (uint64, error) {
 	in := tx.Bucket(bucketInbox)
 	if in == nil {

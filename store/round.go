@@ -25,23 +25,26 @@ type TournamentState struct {
 
 // TournamentState reads the tournament id, its players and its rounds in
 // one transaction.
-func (db *DB) TournamentState(id uint64) (TournamentState, error) {
-	var st TournamentState
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		if err := get(tx.Bucket(bucketTournaments), locTournaments, u64key(id), &st.Tournament); err != nil {
-			return fmt.Errorf("tournament %d: %w", id, err)
-		}
-		var err error
-		if st.Players, err = list[Player](tx.Bucket(bucketPlayers), locPlayers, u64key(id)); err != nil {
-			return err
-		}
-		if st.Rounds, err = list[Round](tx.Bucket(bucketRounds), locRounds, u64key(id)); err != nil {
-			return err
-		}
-		st.Digest = tournamentDigest(tx, id)
-		return nil
-	})
+func (db *DB) TournamentState(id uint64) (st TournamentState, err error) {
+	err = db.bolt.View(func(tx *bolt.Tx) error { st, err = tournamentState(tx, id); return err })
 	return st, err
+}
+
+// tournamentState is TournamentState within transaction tx.
+func tournamentState(tx *bolt.Tx, id uint64) (TournamentState, error) {
+	var st TournamentState
+	if err := get(tx.Bucket(bucketTournaments), locTournaments, u64key(id), &st.Tournament); err != nil {
+		return st, fmt.Errorf("tournament %d: %w", id, err)
+	}
+	var err error
+	if st.Players, err = list[Player](tx.Bucket(bucketPlayers), locPlayers, u64key(id)); err != nil {
+		return st, err
+	}
+	if st.Rounds, err = list[Round](tx.Bucket(bucketRounds), locRounds, u64key(id)); err != nil {
+		return st, err
+	}
+	st.Digest = tournamentDigest(tx, id)
+	return st, nil
 }
 
 // tournamentDigest is the digest of the stored records of tournament id,
@@ -85,16 +88,20 @@ type NewRound struct {
 	// From is the digest of the TournamentState the round was paired
 	// from.
 	From [sha256.Size]byte
+	// Settles, if set, resolves the tournament's open alerts the round
+	// settles (a round that could not be paired), after Paired.
+	Settles *Settlement
 }
 
 // CreateRound stores a new round whole, in one transaction: its games,
 // the round with their IDs on its pairings, the results of the games
-// decided before they start, and the actions that audit the pairing and
-// those results. Either all of it is stored, or nothing: a crash leaves no
-// game without its round, nor a round without its games. The round must
-// be the tournament's next, and the tournament, its players and its
-// rounds as they were when the round was paired (r.From): otherwise
-// nothing is stored and the error wraps ErrStale.
+// decided before they start, the actions that audit the pairing and
+// those results, and the alerts the round settles. Either all of it is
+// stored, or nothing: a crash leaves no game without its round, nor a
+// round without its games. The round must be the tournament's next, and
+// the tournament, its players and its rounds as they were when the round
+// was paired (r.From): otherwise nothing is stored and the error wraps
+// ErrStale.
 func (db *DB) CreateRound(r *NewRound) error {
 	if r.Paired == nil || r.Paired.Who == "" || r.Paired.What == "" {
 		return errors.New("create round: an action with who and what is required")
@@ -148,6 +155,6 @@ func (db *DB) CreateRound(r *NewRound) error {
 				}
 			}
 		}
-		return nil
+		return settle(tx, rd.TournamentID, r.Settles)
 	})
 }

@@ -96,7 +96,7 @@ func TestCreateRoundRefusesStaleState(t *testing.T) {
 			return db.PutPlayer(&store.Player{TournamentID: tr.ID, ID: 5, Name: "E"})
 		}},
 		{"withdrawal", func(db *store.DB, tr store.Tournament) error {
-			return db.UpdatePlayer(tr.ID, 2, func(p *store.Player) error { p.Withdrawn, p.WithdrawnFrom = true, 1; return nil })
+			return db.PutPlayer(&store.Player{TournamentID: tr.ID, ID: 2, Name: "B", Withdrawn: true, WithdrawnFrom: 1})
 		}},
 		{"tournament", func(db *store.DB, tr store.Tournament) error {
 			tr.EndedAfter = 0
@@ -141,4 +141,24 @@ func TestCreateRoundAllOrNothing(t *testing.T) {
 	require.Error(t, err, "round 2 before round 1")
 	assert.Contains(t, err.Error(), "round 1 is not stored")
 	require.NoError(t, db.CreateRound(newRound(st, 1)))
+}
+
+// A round that settles the tournament's alerts resolves them in its own
+// transaction, after its pairing's and forfeits' actions.
+func TestCreateRoundSettlesAlerts(t *testing.T) {
+	db, tr := roundEvent(t)
+	a := store.Alert{Tournament: tr.ID, Kind: "no-pairing", Message: "round 1 cannot be paired", At: wall}
+	require.NoError(t, db.AddAlert(&a))
+	st, err := db.TournamentState(tr.ID)
+	require.NoError(t, err)
+	nr := newRound(st, 1)
+	nr.Settles = &store.Settlement{Kind: "no-pairing", By: &store.Action{Who: "chief", Why: "round 1 was paired (pair-round-manual)", At: wall}}
+	require.NoError(t, db.CreateRound(nr))
+	acts, err := db.Actions(0)
+	require.NoError(t, err)
+	require.Len(t, acts, 3)
+	assert.Equal(t, []string{"pair-round", "set-result", "resolve-alert"}, []string{acts[0].What, acts[1].What, acts[2].What})
+	open, err := db.Alerts(true)
+	require.NoError(t, err)
+	assert.Empty(t, open)
 }

@@ -30,6 +30,61 @@ func (db *DB) UpdateTournament(t *Tournament) error {
 	})
 }
 
+// TournamentEdit is an arbiter's change to a tournament, which
+// EditTournament stores whole.
+type TournamentEdit struct {
+	// Tournament is the tournament's new record; nil leaves it as it is.
+	Tournament *Tournament
+	// Players are the players added or changed.
+	Players []*Player
+	// Action audits the change; it needs who and what.
+	Action *Action
+	// Settles, if set, resolves the tournament's open alerts the change
+	// settles, after Action.
+	Settles *Settlement
+}
+
+// EditTournament changes tournament id as f decides from the tournament,
+// its players and its rounds as stored, in one transaction: the
+// tournament's new record, the players added or changed, the action and
+// the alerts it settles are all stored, or, when f or any write fails,
+// nothing is.
+func (db *DB) EditTournament(id uint64, f func(st *TournamentState) (*TournamentEdit, error)) error {
+	return db.update(func(tx *bolt.Tx) error {
+		st, err := tournamentState(tx, id)
+		if err != nil {
+			return err
+		}
+		e, err := f(&st)
+		if err != nil {
+			return err
+		}
+		if e.Action == nil || e.Action.Who == "" || e.Action.What == "" {
+			return fmt.Errorf("edit tournament %d: an action with who and what is required", id)
+		}
+		if t := e.Tournament; t != nil {
+			if t.ID != id {
+				return fmt.Errorf("edit tournament %d: the record of tournament %d given", id, t.ID)
+			}
+			if err := put(tx.Bucket(bucketTournaments), u64key(id), t); err != nil {
+				return err
+			}
+		}
+		for _, p := range e.Players {
+			if p.TournamentID != id || p.ID < 1 {
+				return fmt.Errorf("edit tournament %d: player %q of tournament %d, start number %d", id, p.Name, p.TournamentID, p.ID)
+			}
+			if err := put(tx.Bucket(bucketPlayers), pairKey(id, uint32(p.ID)), p); err != nil {
+				return err
+			}
+		}
+		if err := addAction(tx, e.Action); err != nil {
+			return err
+		}
+		return settle(tx, id, e.Settles)
+	})
+}
+
 // Tournament returns the tournament with the given ID.
 func (db *DB) Tournament(id uint64) (Tournament, error) {
 	var t Tournament
@@ -63,24 +118,6 @@ func (db *DB) PutPlayer(p *Player) error {
 			return fmt.Errorf("player %q: tournament %d: %w", p.Name, p.TournamentID, ErrNotFound)
 		}
 		return put(tx.Bucket(bucketPlayers), pairKey(p.TournamentID, uint32(p.ID)), p)
-	})
-}
-
-// UpdatePlayer changes a stored player with f in one transaction: f sees
-// the player as stored and its changes are kept only if it returns nil.
-func (db *DB) UpdatePlayer(tournamentID uint64, id int, f func(p *Player) error) error {
-	return db.update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketPlayers)
-		key := pairKey(tournamentID, uint32(id))
-		var p Player
-		if err := get(b, locPlayers, key, &p); err != nil {
-			return fmt.Errorf("player %d of tournament %d: %w", id, tournamentID, err)
-		}
-		if err := f(&p); err != nil {
-			return err
-		}
-		p.TournamentID, p.ID = tournamentID, id
-		return put(b, key, &p)
 	})
 }
 

@@ -39,14 +39,8 @@ func wantsJSON(r *http.Request) bool {
 	return strings.HasPrefix(r.URL.Path, "/api/") || strings.Contains(r.Header.Get("Accept"), "application/json")
 }
 
-// apiVersion is the prefix of the JSON API. The unversioned /api/... paths
-// of earlier releases answer the same, marked deprecated (see
-// deprecatedAPI), for one more release.
+// apiVersion is the prefix of the JSON API.
 const apiVersion = "/api/v1"
-
-// apiDeprecated is when the unversioned paths were deprecated, as the
-// Deprecation header (RFC 9745) gives it: 2026-11-26.
-const apiDeprecated = "@1795651200"
 
 // apiRoute is one GET route of the JSON API, relative to apiVersion.
 type apiRoute struct {
@@ -57,9 +51,8 @@ type apiRoute struct {
 }
 
 // apiRoutes is every route of the JSON API but its index: each is
-// registered under apiVersion and, deprecated, under /api; the index at
-// /api/v1 lists them and openapi.json describes each (a test holds the
-// two together).
+// registered under apiVersion; the index at /api/v1 lists them and
+// openapi.json describes each (a test holds the two together).
 var apiRoutes = []apiRoute{
 	{Path: "/openapi.json", What: "the OpenAPI 3.1 description of the API", serve: func(s *Site) http.HandlerFunc { return serveOpenAPI }},
 	{Path: "/event", What: "the event's name and tournaments", serve: func(s *Site) http.HandlerFunc { return s.apiEvent }},
@@ -76,24 +69,11 @@ var apiRoutes = []apiRoute{
 	{Path: "/console/tables", What: "every table live, with the port its board is on", Console: true, serve: func(s *Site) http.HandlerFunc { return s.console(s.apiConsoleTables) }},
 }
 
-// routesAPI registers the JSON API, versioned and under the deprecated
-// unversioned paths.
+// routesAPI registers the JSON API.
 func (s *Site) routesAPI() {
 	index := apiRoute{Path: "", serve: func(s *Site) http.HandlerFunc { return s.apiIndex }}
 	for _, rt := range append([]apiRoute{index}, apiRoutes...) {
-		h := rt.serve(s)
-		s.mux.HandleFunc("GET "+apiVersion+rt.Path, h)
-		s.mux.HandleFunc("GET /api"+rt.Path, deprecatedAPI(apiVersion+rt.Path, h))
-	}
-}
-
-// deprecatedAPI serves an unversioned /api path as its /api/v1 successor
-// does, with the Deprecation and Link headers that point clients there.
-func deprecatedAPI(successor string, h http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Deprecation", apiDeprecated)
-		w.Header().Add("Link", "<"+successor+`>; rel="successor-version"`)
-		h(w, r)
+		s.mux.HandleFunc("GET "+apiVersion+rt.Path, rt.serve(s))
 	}
 }
 

@@ -15,7 +15,7 @@ func BenchmarkPages(b *testing.B) {
 	e := newEvent(b)
 	e.move("e2", "e4", rules.White, 0, 1)
 	gid := e.live().GameID
-	for _, path := range []string{"/fragment/table/B1", fmt.Sprintf("/fragment/game/%d", gid), "/", "/api/tables", fmt.Sprintf("/tournaments/%d/standings", e.chess)} {
+	for _, path := range []string{"/fragment/table/B1", fmt.Sprintf("/fragment/game/%d", gid), "/", "/api/v1/tables", fmt.Sprintf("/tournaments/%d/standings", e.chess)} {
 		b.Run(path, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

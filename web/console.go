@@ -61,8 +61,16 @@ func (s *Site) consolePage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "console", map[string]any{
 		"User": sess.user, "CSRF": sess.csrf, "Done": r.URL.Query().Get("done"),
 		"Alerts": alerts, "Tables": s.cards(), "Ports": ports, "Unboarded": unboarded, "Tournaments": tours,
-		"Actions": acts, "Reasons": resultReasons(),
+		"Actions": acts, "Reasons": resultReasons(), "Links": s.linkRows(),
 	})
+}
+
+// linkRows are the multi-hall event's links, nil for a single hall.
+func (s *Site) linkRows() []Link {
+	if s.links == nil {
+		return nil
+	}
+	return s.links()
 }
 
 // resultReasons lists the reasons an arbiter may give with a result.

@@ -67,9 +67,9 @@ func FuzzRequests(f *testing.F) {
 	arb.login("chief", "arbiter")
 	seeds := []string{"/", "/live", "/tournaments/1", "/tournaments/1/standings", "/tournaments/2/crosstable",
 		"/games/1?ply=0", "/games/1?ply=99999999999999999999", "/games/1/record/pgn", "/games/1/record/../../x",
-		"/fragment/table/%00", "/api/games?round=0", "/api/games/1/board?ply=-0", "/console/games/1/addtime",
+		"/fragment/table/%00", "/api/v1/games?round=0", "/api/v1/games/1/board?ply=-0", "/console/games/1/addtime",
 		"/console/games/1/result", "/console/alerts/18446744073709551615/resolve", "/console/tournaments/2/pair", "/console/games/1/claim", "/console/games/1/offer",
-		"/%2e%2e/etc/passwd", "/static/../web.go", "//x", "/api/console/alerts?all=1",
+		"/%2e%2e/etc/passwd", "/static/../web.go", "//x", "/api/v1/console/alerts?all=1",
 		"/events", "/events?lastEventId=%ff", "/console/events", "/console/events/x", "/console/tournaments/1/pair",
 		"/console/games/2/result", "/console/games/99/result", "/console/login",
 		"/tournaments/1/players/3", "/tournaments/1/players/-1", "/tournaments/1/players/99999999999999999999"}

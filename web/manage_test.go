@@ -145,14 +145,14 @@ func TestConsoleNoPairingByHand(t *testing.T) {
 
 	// A past result corrected: audited, the standings follow.
 	g := e.round(id, 1).Pairings[0].GameID
-	_, before, _ := c.get(fmt.Sprintf("/api/tournaments/%d/standings", id))
+	_, before, _ := c.get(fmt.Sprintf("/api/v1/tournaments/%d/standings", id))
 	code, body = c.act(fmt.Sprintf("/console/games/%d/correct", g), url.Values{"result": {"1/2-1/2"}, "reason": {"agreement"}, "why": {"both scoresheets say draw"}})
 	require.Equal(t, http.StatusSeeOther, code, body)
 	code, _ = c.act(fmt.Sprintf("/console/games/%d/correct", g), url.Values{"result": {"1/2-1/2"}, "reason": {"agreement"}})
 	assert.Equal(t, http.StatusBadRequest, code, "the same result again")
 	code, _ = c.act(fmt.Sprintf("/console/games/%d/correct", r4.Pairings[0].GameID), url.Values{"result": {"1-0"}})
 	assert.Equal(t, http.StatusConflict, code, "a game in play is not corrected")
-	_, after, _ := c.get(fmt.Sprintf("/api/tournaments/%d/standings", id))
+	_, after, _ := c.get(fmt.Sprintf("/api/v1/tournaments/%d/standings", id))
 	assert.NotEqual(t, before, after)
 	require.Len(t, e.actions("correct-result"), 1)
 	c.results(e.round(id, 4))

@@ -38,7 +38,7 @@ func TestMetrics(t *testing.T) {
 	e.move("e2", "e4", rules.White, 0, 1)
 	c := e.client()
 	// A request to count under its route.
-	code, _, _ := c.get("/api/tables")
+	code, _, _ := c.get("/api/v1/tables")
 	require.Equal(t, http.StatusOK, code)
 	code, _, _ = c.get("/api/v1/games/999")
 	require.Equal(t, http.StatusNotFound, code)
@@ -89,7 +89,7 @@ func TestMetrics(t *testing.T) {
 		}
 		routes = append(routes, labels["route"]+" "+labels["code"])
 	}
-	assert.Contains(t, routes, "GET /api/tables 200")
+	assert.Contains(t, routes, "GET /api/v1/tables 200")
 	assert.Contains(t, routes, "GET /api/v1/games/{id} 404")
 	// What build runs.
 	require.Contains(t, fams, "go_build_info")

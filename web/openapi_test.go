@@ -140,8 +140,8 @@ func checkKeys(t *testing.T, where string, v any) {
 
 // A real server with a small event answers every route of the API, and
 // every answer, errors included, matches the document's schema for its
-// status; every key is camelCase; and the deprecated /api paths answer
-// the same with a Deprecation header.
+// status; every key is camelCase; and no unversioned /api path answers
+// but with a 404.
 func TestOpenAPIMatchesResponses(t *testing.T) {
 	doc := parseOpenAPI(t)
 	schemas := responseSchemas(t, doc)
@@ -229,19 +229,10 @@ func TestOpenAPIMatchesResponses(t *testing.T) {
 			}
 			called[tt.path] = true
 
-			// The unversioned path of earlier releases: the same answer,
-			// marked deprecated.
-			if tt.path == "/api/v1/openapi.json" {
-				return
-			}
+			// /api/v1 is the API: the unversioned path is none.
 			old := strings.Replace(tt.url, "/api/v1", "/api", 1)
-			code, oldBody, h := c.get(old)
-			assert.Equal(t, tt.status, code, old)
-			assert.Equal(t, apiDeprecated, h.Get("Deprecation"), old)
-			assert.Contains(t, h.Get("Link"), `rel="successor-version"`, old)
-			if tt.path != "/api/v1/tables" && tt.path != "/api/v1/console/tables" && tt.path != "/api/v1/games/{id}" { // live clocks tick
-				assert.JSONEq(t, body, oldBody, old)
-			}
+			code, _, _ = c.get(old)
+			assert.Equal(t, http.StatusNotFound, code, old)
 		})
 	}
 	for p := range doc.Paths {

@@ -18,10 +18,11 @@ import (
 // FIDE ids are shown where the players have them.
 func TestPlayerPage(t *testing.T) {
 	e := newEvent(t)
-	require.NoError(t, e.db.UpdatePlayer(e.chess, 3, func(p *store.Player) error {
-		p.Title, p.Federation, p.FideID = "WGM", "NOR", "1503014"
-		return nil
-	}))
+	ps, err := e.db.Players(e.chess)
+	require.NoError(t, err)
+	p := ps[2]
+	p.Title, p.Federation, p.FideID = "WGM", "NOR", "1503014"
+	require.NoError(t, e.db.PutPlayer(&p))
 	c := e.client()
 	c.login("chief", "arbiter")
 	// Round 1: board 1 on the table, board 2 without a board; the

@@ -95,7 +95,7 @@ func TestIdleConnectionsAreClosed(t *testing.T) {
 		if i%2 == 1 {
 			continue // never sends a request
 		}
-		_, err = fmt.Fprint(c, "GET /api HTTP/1.1\r\nHost: x\r\n\r\n")
+		_, err = fmt.Fprint(c, "GET /api/v1 HTTP/1.1\r\nHost: x\r\n\r\n")
 		require.NoError(t, err)
 		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 		require.NoError(t, err)

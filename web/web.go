@@ -13,10 +13,9 @@
 // embedded: templates, CSS and a small script, no external assets.
 //
 // The JSON API is under /api/v1 in camelCase, described by the OpenAPI
-// document at /api/v1/openapi.json (api.go, openapi.json); the
-// unversioned /api paths answer the same, deprecated. /metrics serves the
-// event's, the site's, the Go runtime's and the process's metrics from a
-// registry of the site's own (metrics.go), to http.metrics_allow.
+// document at /api/v1/openapi.json (api.go, openapi.json). /metrics serves
+// the event's, the site's, the Go runtime's and the process's metrics from
+// a registry of the site's own (metrics.go), to http.metrics_allow.
 //
 // The arbiter console sits behind a login (config console.users). Every
 // state-changing request needs the session cookie and the session's CSRF
@@ -75,6 +74,8 @@ type Site struct {
 
 	// stats is the site's metrics registry, served at /metrics.
 	stats *siteMetrics
+	// links, if set, says how a multi-hall event's links are.
+	links func() []Link
 }
 
 // Config is what the site needs to know beyond the event d runs. The zero
@@ -96,6 +97,30 @@ type Config struct {
 	MetricsAllow []string
 	// SecureCookies marks the session cookie Secure on every request.
 	SecureCookies bool
+	// Links, if set, returns the state of a multi-hall event's links
+	// (a hall's to the hub, or on the hub each hall's), for the console.
+	Links func() []Link
+}
+
+// Link is the state of one hall's link to the hub of a multi-hall event,
+// as the console shows it.
+type Link struct {
+	Hall string
+	// Linked is whether the hub and the hall hear each other; Since is
+	// when that last changed (zero: never linked since the daemon
+	// started).
+	Linked bool
+	Since  time.Time
+	// Waiting is the hall's facts the hub does not have yet, the oldest
+	// of which has waited Lag.
+	Waiting int
+	Lag     time.Duration
+	// Acknowledged is the last of the hall's facts the hub stored (its
+	// sequence in the hall's stream), at AcknowledgedAt.
+	Acknowledged   uint64
+	AcknowledgedAt time.Time
+	// Problems are the mistakes in the way of the link.
+	Problems []string
 }
 
 // User is one console login. Password is stored as a bcrypt or argon2id
@@ -119,6 +144,7 @@ func New(d *director.Director, cfg Config, log *slog.Logger) *Site {
 		metricsAllow: loopback, feed: newLiveFeed(),
 	}
 	s.stats = newSiteMetrics(d.Collector())
+	s.links = cfg.Links
 	s.reports = export.WithEvent(d, d.DB(), cfg.Event)
 	s.users = slices.Clone(cfg.Users)
 	// CheckConfig has refused bad entries before the daemon started; the

@@ -138,12 +138,12 @@ func TestBadRequests(t *testing.T) {
 		{"/games/999/scoresheet", 404, "not found"},
 		{"/fragment/table/nope", 404, "no table"},
 		{"/fragment/game/999", 404, "not found"},
-		{"/api/tournaments/x", 400, "not a positive number"},
-		{"/api/tournaments/999", 404, "not found"},
-		{"/api/games/999", 404, "not found"},
-		{"/api/games?round=x", 400, "not a round number"},
-		{"/api/games?tournament=x", 400, "not a number"},
-		{fmt.Sprintf("/api/games/%d/board?ply=zz", gid), 400, "not a move number"},
+		{"/api/v1/tournaments/x", 400, "not a positive number"},
+		{"/api/v1/tournaments/999", 404, "not found"},
+		{"/api/v1/games/999", 404, "not found"},
+		{"/api/v1/games?round=x", 400, "not a round number"},
+		{"/api/v1/games?tournament=x", 400, "not a number"},
+		{fmt.Sprintf("/api/v1/games/%d/board?ply=zz", gid), 400, "not a move number"},
 		{"/no/such/page", 404, ""},
 		{"/static/nope.js", 404, ""},
 	}
@@ -157,7 +157,7 @@ func TestBadRequests(t *testing.T) {
 	// Wrong methods are refused.
 	code, _, _ := c.post("/tournaments/1", url.Values{})
 	assert.Equal(t, http.StatusMethodNotAllowed, code)
-	code, _, _ = c.post("/api/tables", url.Values{})
+	code, _, _ = c.post("/api/v1/tables", url.Values{})
 	assert.Equal(t, http.StatusMethodNotAllowed, code)
 }
 
@@ -185,7 +185,7 @@ func TestAPI(t *testing.T) {
 			Paired  int    `json:"roundsPaired"`
 		} `json:"tournaments"`
 	}
-	body := getJSON(t, c, "/api/event", &ev)
+	body := getJSON(t, c, "/api/v1/event", &ev)
 	assert.Equal(t, "Web <test> & co", ev.Name)
 	assert.Contains(t, body, `Web \u003ctest\u003e \u0026 co`, "JSON escapes <, > and &")
 	require.Len(t, ev.Tournaments, 2)
@@ -204,7 +204,7 @@ func TestAPI(t *testing.T) {
 			} `json:"squares"`
 		} `json:"view"`
 	}
-	body = getJSON(t, c, "/api/tables", &tables)
+	body = getJSON(t, c, "/api/v1/tables", &tables)
 	require.Len(t, tables, 1)
 	assert.Equal(t, 1, tables[0].Plies)
 	assert.Equal(t, evilScript, tables[0].First)
@@ -212,11 +212,11 @@ func TestAPI(t *testing.T) {
 	assert.Equal(t, []string{"P"}, tables[0].View.Squares[28].Stack, "e4")
 
 	var index []struct{ Path string }
-	getJSON(t, c, "/api", &index)
+	getJSON(t, c, "/api/v1", &index)
 	assert.GreaterOrEqual(t, len(index), 10)
 
 	var tours []map[string]any
-	getJSON(t, c, "/api/tournaments", &tours)
+	getJSON(t, c, "/api/v1/tournaments", &tours)
 	assert.Len(t, tours, 2)
 
 	var td struct {
@@ -230,7 +230,7 @@ func TestAPI(t *testing.T) {
 			} `json:"boards"`
 		} `json:"roundList"`
 	}
-	getJSON(t, c, fmt.Sprintf("/api/tournaments/%d", e.chess), &td)
+	getJSON(t, c, fmt.Sprintf("/api/v1/tournaments/%d", e.chess), &td)
 	require.Len(t, td.RoundList, 1)
 	require.Len(t, td.RoundList[0].Boards, 2)
 	assert.Equal(t, gid, td.RoundList[0].Boards[0].Game)
@@ -243,7 +243,7 @@ func TestAPI(t *testing.T) {
 			Values []*float64 `json:"values"`
 		} `json:"rows"`
 	}
-	getJSON(t, c, fmt.Sprintf("/api/tournaments/%d/standings", e.chess), &st)
+	getJSON(t, c, fmt.Sprintf("/api/v1/tournaments/%d/standings", e.chess), &st)
 	assert.Equal(t, []string{"PTS", "SB"}, st.Tiebreaks)
 	assert.Len(t, st.Rows, 4)
 
@@ -253,16 +253,16 @@ func TestAPI(t *testing.T) {
 			Cells []map[string]any `json:"cells"`
 		} `json:"rows"`
 	}
-	getJSON(t, c, fmt.Sprintf("/api/tournaments/%d/crosstable", e.chess), &ct)
+	getJSON(t, c, fmt.Sprintf("/api/v1/tournaments/%d/crosstable", e.chess), &ct)
 	assert.Len(t, ct.Rows, 4)
 
 	var games []struct {
 		ID    uint64 `json:"id"`
 		Round int    `json:"round"`
 	}
-	getJSON(t, c, fmt.Sprintf("/api/games?tournament=%d&round=1", e.chess), &games)
+	getJSON(t, c, fmt.Sprintf("/api/v1/games?tournament=%d&round=1", e.chess), &games)
 	assert.Len(t, games, 2)
-	getJSON(t, c, fmt.Sprintf("/api/games?tournament=%d", e.tav), &games)
+	getJSON(t, c, fmt.Sprintf("/api/v1/games?tournament=%d", e.tav), &games)
 	assert.Empty(t, games)
 
 	var gv struct {
@@ -278,7 +278,7 @@ func TestAPI(t *testing.T) {
 		Formats []struct{ Name string } `json:"formats"`
 		Live    *struct{ Table string } `json:"live"`
 	}
-	getJSON(t, c, fmt.Sprintf("/api/games/%d", gid), &gv)
+	getJSON(t, c, fmt.Sprintf("/api/v1/games/%d", gid), &gv)
 	require.Len(t, gv.Moves, 1)
 	assert.Equal(t, "e4", gv.Moves[0].Notation)
 	assert.Equal(t, "White", gv.Moves[0].Side)
@@ -294,12 +294,12 @@ func TestAPI(t *testing.T) {
 			} `json:"squares"`
 		} `json:"view"`
 	}
-	getJSON(t, c, fmt.Sprintf("/api/games/%d/board?ply=0", gid), &bd)
+	getJSON(t, c, fmt.Sprintf("/api/v1/games/%d/board?ply=0", gid), &bd)
 	assert.Equal(t, 0, bd.Ply)
 	assert.Equal(t, []string{"P"}, bd.View.Squares[12].Stack, "e2 at the start")
 	assert.Empty(t, bd.View.Squares[28].Stack, "e4 at the start")
 	bd.View.Squares = nil
-	getJSON(t, c, fmt.Sprintf("/api/games/%d/board", gid), &bd)
+	getJSON(t, c, fmt.Sprintf("/api/v1/games/%d/board", gid), &bd)
 	assert.Equal(t, 1, bd.Ply)
 	assert.Empty(t, bd.View.Squares[12].Stack)
 }
@@ -376,10 +376,10 @@ func TestVisitorsCannotChangeAnything(t *testing.T) {
 	code, _, h := c.get("/console")
 	assert.Equal(t, http.StatusSeeOther, code)
 	assert.Equal(t, "/console/login", h.Get("Location"))
-	code, body, _ := c.get("/api/console/alerts")
+	code, body, _ := c.get("/api/v1/console/alerts")
 	assert.Equal(t, http.StatusUnauthorized, code)
 	assert.Contains(t, body, `"error"`)
-	code, _, _ = c.get("/api/console/actions")
+	code, _, _ = c.get("/api/v1/console/actions")
 	assert.Equal(t, http.StatusUnauthorized, code)
 	code, _, _ = c.get("/console/events")
 	assert.Equal(t, http.StatusUnauthorized, code)
@@ -595,10 +595,10 @@ func TestConsoleActions(t *testing.T) {
 
 	// The console's JSON.
 	var list []map[string]any
-	_, body, _ = c.get("/api/console/actions")
+	_, body, _ = c.get("/api/v1/console/actions")
 	require.NoError(t, json.Unmarshal([]byte(body), &list))
 	assert.GreaterOrEqual(t, len(list), 6)
-	_, body, _ = c.get("/api/console/alerts?all=1")
+	_, body, _ = c.get("/api/v1/console/alerts?all=1")
 	list = nil
 	require.NoError(t, json.Unmarshal([]byte(body), &list))
 	require.NotEmpty(t, list)

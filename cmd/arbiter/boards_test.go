@@ -20,8 +20,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/crypto/bcrypt"
 
+	"arbiter/board"
 	"arbiter/director"
-	"arbiter/hardware/sensorboard"
 	"arbiter/hardware/sensorboard/sim"
 	"arbiter/internal/config"
 	"arbiter/rules"
@@ -90,10 +90,10 @@ func console(t *testing.T, url string) *http.Client {
 	return c
 }
 
-// liveTable returns a table as /api/tables shows it.
+// liveTable returns a table as /api/v1/tables shows it.
 func liveTable(t *testing.T, url, board string) director.Live {
 	t.Helper()
-	return findTable(t, []byte(get(t, url+"api/tables")), board)
+	return findTable(t, []byte(get(t, url+"api/v1/tables")), board)
 }
 
 // consoleTable returns a table as the console's /api/v1/console/tables
@@ -130,7 +130,7 @@ func simBoard(t *testing.T, id, link string, v rules.View) (*sim.Board, *sim.PTY
 	t.Helper()
 	chess, err := rules.New("chess", nil)
 	require.NoError(t, err)
-	b, err := sim.NewBoard(sim.Config{ID: id, Geometry: chess.Geometry(), Caps: sensorboard.CapHeight | sensorboard.CapClockDisplay | sensorboard.CapText,
+	b, err := sim.NewBoard(sim.Config{ID: id, Geometry: chess.Geometry(), Caps: board.CapHeight | board.CapClockDisplay | board.CapText,
 		Seed: uint64(len(link))}, sim.NewReal())
 	require.NoError(t, err)
 	b.Load(v)

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	bolt "go.etcd.io/bbolt"
 
 	"arbiter/demo"
@@ -23,6 +24,7 @@ import (
 	"arbiter/internal/backup"
 	"arbiter/internal/broadcast"
 	"arbiter/internal/config"
+	"arbiter/internal/federation"
 	"arbiter/store"
 	"arbiter/web"
 )
@@ -43,11 +45,18 @@ type daemon struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	// The boards' drivers run until ctx ends; the director and the raw
+	// log until dctx does, once the drivers (in boards) have stopped and
+	// handed over every event they read.
+	boards  sync.WaitGroup
+	dctx    context.Context
+	dcancel context.CancelFunc
 
 	ln        net.Listener
 	db        *store.DB
 	d         *director.Director
 	push      *broadcast.Pusher
+	fed       *federation.Node
 	raw       *store.RawLog
 	backupErr *atomic.Pointer[error]
 	backups   *backup.Metrics
@@ -192,21 +201,29 @@ func (s *daemon) startBackups() (func() error, error) {
 // (federation.role): it is done once the others have its part too.
 func (s *daemon) joinFederation() (func() error, error) {
 	f := s.cfg.Federation
+	if s.opts.rebuild && f.Role != federation.RoleHub {
+		return nil, withCode(exitUsage, errors.New("--rebuild rebuilds the database of a multi-hall event's hub (federation.role: hub)"))
+	}
 	if f.Role == "" {
 		return nil, nil
 	}
-	flog := s.log.With("part", "federation")
-	fed, err := startFederation(s.ctx, &s.wg, f, s.db, s.d, flog)
+	rebuilt := func(summary string) {
+		fmt.Fprintln(s.opts.out, "arbiter: the hub was rebuilt from the federation's streams: "+summary)
+	}
+	if !s.opts.rebuild {
+		rebuilt = nil
+	}
+	fed, err := startFederation(s.ctx, &s.wg, f, s.db, s.d, rebuilt, s.log.With("part", "federation"))
+	if errors.Is(err, federation.ErrRefused) {
+		return nil, withCode(exitConfig, err)
+	}
 	if err != nil {
 		return nil, err
 	}
-	switch f.Role {
-	case "hall":
-		empty := func(context.Context) (bool, error) { return fed.OutboxEmpty() }
-		s.done = federationDone(s.ctx, &s.wg, s.d.Done(), empty, 250*time.Millisecond, 0, "the hub has every fact of this hall", flog)
+	s.fed = fed
+	s.done = fed.Done(s.d.Done(), 250*time.Millisecond)
+	if f.Role == federation.RoleHall {
 		s.doneMsg = "arbiter: this hall's games are all played and at the hub"
-	case "hub":
-		s.done = federationDone(s.ctx, &s.wg, s.d.Done(), fed.RosterDelivered, 250*time.Millisecond, 30*time.Second, "every hall has the last results", flog)
 	}
 	return func() error { fed.Close(); return nil }, nil
 }
@@ -221,7 +238,7 @@ func (s *daemon) startBoards() (func() error, error) {
 	if s.opts.started != nil {
 		s.opts.started(s.d)
 	}
-	hub := s.cfg.Federation.Role == "hub"
+	hub := s.cfg.Federation.Role == federation.RoleHub
 	var stops []func()
 	stop := func() { // in the reverse order of set-up
 		for i := len(stops) - 1; i >= 0; i-- {
@@ -250,10 +267,16 @@ func (s *daemon) startBoards() (func() error, error) {
 	}
 	s.raw = s.db.NewRawLog(store.DefaultRawFlush)
 	s.d.SetRawLog(s.raw)
-	var rawErr error
 	rawDone := make(chan struct{})
-	go func() { rawErr = s.raw.Run(s.ctx); close(rawDone) }()
-	stopped := func() error { <-rawDone; stop(); return stoppedUnstored(s.opts.out, s.log, s.db, s.d, s.raw, rawErr) }
+	go func() { _ = s.raw.Run(s.dctx); close(rawDone) }()
+	stopped := func() error {
+		<-rawDone
+		// Once more: what the tables sent the boards as they took the last
+		// events.
+		rawErr := s.raw.Flush()
+		stop()
+		return stoppedUnstored(s.opts.out, s.log, s.db, s.d, s.raw, rawErr)
+	}
 	if err := s.startDrivers(ports, !hub); err != nil {
 		return stopped, err
 	}
@@ -294,12 +317,22 @@ func (s *daemon) goroutines() (func() error, error) {
 // security headers (the site serves /metrics itself, only for
 // http.metrics_allow).
 func (s *daemon) startWeb() (func() error, error) {
-	s.site = web.New(s.d, webConfig(s.cfg), s.log.With("part", "web"))
-	if err := s.site.RegisterMetrics(s.push.Collector(), s.backups, buildInfoMetric()); err != nil {
+	wc := webConfig(s.cfg)
+	metrics := []prometheus.Collector{s.push.Collector(), s.backups, buildInfoMetric()}
+	if s.fed != nil {
+		wc.Links = fedLinks(s.fed)
+		metrics = append(metrics, s.fed.Collector())
+	}
+	s.site = web.New(s.d, wc, s.log.With("part", "web"))
+	if err := s.site.RegisterMetrics(metrics...); err != nil {
 		return nil, err
 	}
 	s.site.Handle("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := health(s.db, s.raw, s.backupErr, s.d.Troubles()); err != nil {
+		err := health(s.db, s.raw, s.backupErr, s.d.Troubles())
+		if err == nil && s.fed != nil {
+			err = s.fed.Health()
+		}
+		if err != nil {
 			http.Error(w, err.Error(), http.StatusServiceUnavailable)
 			return
 		}

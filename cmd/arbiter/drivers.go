@@ -43,7 +43,7 @@ func (s *daemon) startDrivers(ports map[string][]board.Port, run bool) error {
 			continue
 		}
 		drv, err := p.Start(board.Setup{Ports: ports[p.Name], Settings: s.cfg.Boards.SettingsOf(p.Name),
-			Scan: s.cfg.Boards.Scan, Now: s.d.Now, Handler: func(e board.Event) { s.d.BoardEvent(s.ctx, e) },
+			Scan: s.cfg.Boards.Scan, Now: s.d.Now, Handler: func(e board.Event) { s.d.BoardEvent(s.dctx, e) },
 			Raw: rawRecords(s.raw, p.Name, s.log), Logger: s.log.With("part", p.Name)})
 		if err != nil {
 			return withCode(exitConfig, err)
@@ -60,7 +60,11 @@ func (s *daemon) startDrivers(ports map[string][]board.Port, run bool) error {
 	}
 	s.d.SetSender(drivers)
 	for _, drv := range drivers {
-		s.wg.Go(func() { _ = drv.Run(s.ctx) })
+		s.boards.Add(1)
+		s.wg.Go(func() {
+			defer s.boards.Done()
+			_ = drv.Run(s.ctx)
+		})
 	}
 	return nil
 }

@@ -31,10 +31,10 @@ func TestServeHallPublishesMoves(t *testing.T) {
 	addr := l.Addr().String()
 	require.NoError(t, l.Close())
 	leaf := freeAddr(t)
-	cfg.Federation = config.Federation{Role: "hall", Hall: "east", Listen: addr, StoreDir: filepath.Join(t.TempDir(), "nats"),
+	cfg.Federation = federation.Config{Role: federation.RoleHall, Hall: "east", Listen: addr, StoreDir: filepath.Join(t.TempDir(), "nats"),
 		HubURL: "nats-leaf://" + leaf, FirstBoard: 1}
 	hubCfg := fastDemo(t, 1, 40)
-	hubCfg.Federation = config.Federation{Role: "hub", Listen: freeAddr(t), StoreDir: filepath.Join(t.TempDir(), "nats-hub"),
+	hubCfg.Federation = federation.Config{Role: federation.RoleHub, Listen: freeAddr(t), StoreDir: filepath.Join(t.TempDir(), "nats-hub"),
 		LeafListen: leaf, Halls: []string{"east"}}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -106,7 +106,7 @@ func federatedSwiss(t *testing.T) *config.Config {
 func federationCfgs(t *testing.T, dir, leaf string, halls []string, boards int) (*config.Config, map[string]*config.Config) {
 	t.Helper()
 	hub := federatedSwiss(t)
-	hub.Federation = config.Federation{Role: "hub", Listen: freeAddr(t), StoreDir: filepath.Join(dir, "nats-hub"),
+	hub.Federation = federation.Config{Role: federation.RoleHub, Listen: freeAddr(t), StoreDir: filepath.Join(dir, "nats-hub"),
 		LeafListen: leaf, Halls: halls, HallPasswords: map[string]string{}}
 	hallCfg := map[string]*config.Config{}
 	for i, h := range halls {
@@ -116,7 +116,7 @@ func federationCfgs(t *testing.T, dir, leaf string, halls []string, boards int) 
 		if boards > 0 {
 			cfg.Demo.Boards, first = boards, i*boards+1
 		}
-		cfg.Federation = config.Federation{Role: "hall", Hall: h, Listen: freeAddr(t), StoreDir: filepath.Join(dir, "nats-"+h),
+		cfg.Federation = federation.Config{Role: federation.RoleHall, Hall: h, Listen: freeAddr(t), StoreDir: filepath.Join(dir, "nats-"+h),
 			HubURL: hallURL(h, leaf), FirstBoard: first}
 		hallCfg[h] = cfg
 	}

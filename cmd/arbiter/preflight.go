@@ -11,6 +11,7 @@ import (
 
 	"arbiter/director"
 	"arbiter/internal/config"
+	"arbiter/internal/federation"
 	"arbiter/internal/preflight"
 	"arbiter/web"
 )
@@ -23,6 +24,7 @@ var preflightChecks = []preflight.Check{
 	{Name: "database", Run: preflight.Database},
 	{Name: "console", Run: checkConsole},
 	{Name: "broadcast", Run: preflight.Broadcast},
+	{Name: "federation", Run: checkFederation},
 }
 
 func newPreflightCmd() *cobra.Command {
@@ -48,7 +50,10 @@ validated as serve does, then one line per item says ok, warning or error:
              backup folder likewise;
   console    every login's password is stored as a hash, none is the demo's;
   broadcast  each push endpoint answers and accepts its token, nothing being
-             published (a lichess round: its list of the token's rounds).
+             published (a lichess round: its list of the token's rounds);
+  federation a hall links to the hub with its name and password, the hub
+             knows it and has its tournaments and players; a hub's leaf
+             port is free and its certificate read.
 
 Do not run it while the daemon runs the event: it opens the boards' ports.
 The exit code is 0 when no line is an error, 3 otherwise. serve runs the
@@ -123,6 +128,47 @@ func checkConsole(_ context.Context, in preflight.Input) []preflight.Finding {
 		}
 		out = append(out, preflight.Finding{Item: "console.users", Level: preflight.OK,
 			Text: fmt.Sprintf("%s, every password stored as a hash, none the demo's", plural(len(names), "login")+" ("+strings.Join(names, ", ")+")")})
+	}
+	return out
+}
+
+// checkFederation checks a multi-hall event's link (federation.Preflight):
+// a hall links to the hub as it will and compares the hub's roster with
+// its configuration's tournaments, numbered from 1 in the file's order; a
+// hub's leaf port must be free. While the daemon serves the event its
+// node tells the link's mistakes itself (alerts on both sides), and a
+// hub holds its leaf port: nothing is checked then.
+func checkFederation(ctx context.Context, in preflight.Input) []preflight.Finding {
+	f := in.Config.Federation
+	if f.Role == "" || in.Serving {
+		return nil
+	}
+	var own []federation.Tournament
+	for i, t := range directorConfig(in.Config).Tournaments {
+		players, err := t.ConfiguredPlayers()
+		if err != nil {
+			return []preflight.Finding{{Item: fmt.Sprintf("tournaments[%d]", i), Level: preflight.Error, Text: err.Error(),
+				Advice: "give the tournament's players_trf file"}}
+		}
+		ft := federation.Tournament{ID: uint64(i + 1), Name: t.Name, Game: t.Game, System: t.System}
+		for _, p := range players {
+			ft.Players = append(ft.Players, p.Name)
+		}
+		own = append(own, ft)
+	}
+	// Linking to the hub starts a NATS server of the check's own and a
+	// leaf connection: more than a board's handshake.
+	fs := federation.Preflight(ctx, f, own, max(in.Timeout, 10*time.Second))
+	out := make([]preflight.Finding, len(fs))
+	for i, x := range fs {
+		level := preflight.OK
+		switch x.Level {
+		case federation.LevelWarning:
+			level = preflight.Warning
+		case federation.LevelError:
+			level = preflight.Error
+		}
+		out[i] = preflight.Finding{Item: x.Item, Level: level, Text: x.Text, Advice: x.Advice}
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"arbiter/internal/config"
+	"arbiter/internal/federation"
 )
 
 func newRehearseCmd() *cobra.Command {
@@ -129,7 +130,7 @@ func scratch(cfg *config.Config, r *rehearsal, dir string) error {
 			what += fmt.Sprintf(", its tables from 1 (at the event, board %d on: the hub pairs)", f.FirstBoard)
 		}
 		r.notes = append(r.notes, what)
-		cfg.Federation = config.Federation{}
+		cfg.Federation = federation.Config{}
 	}
 	return nil
 }

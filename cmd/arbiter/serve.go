@@ -44,6 +44,7 @@ the event the file describes, on real boards.`,
 	f.String("database", "", "event database file (overrides event.database)")
 	f.String("log-level", "", "debug, info, warn or error (overrides log.level)")
 	f.BoolVar(&opts.exitWhenDone, "exit-when-done", false, "stop once every round of every tournament has a result")
+	f.BoolVar(&opts.rebuild, "rebuild", false, "a multi-hall event's hub whose database (or NATS store) was lost: rebuild it from the federation's streams, and say what was rebuilt")
 	return cmd
 }
 
@@ -61,6 +62,9 @@ type serveOptions struct {
 	// recheck is how often a check at start that found an error is run
 	// again (0: every 30 s).
 	recheck time.Duration
+	// rebuild (a federation's hub) rebuilds the database from the
+	// federation's streams.
+	rebuild bool
 	// out receives what the user is told: the address, the end.
 	out io.Writer
 	// opened, if set, is given the database once it is open; started, if
@@ -109,6 +113,8 @@ func serve(ctx context.Context, cfg *config.Config, opts serveOptions) error {
 	}
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	defer s.cancel()
+	s.dctx, s.dcancel = context.WithCancel(context.WithoutCancel(ctx))
+	defer s.dcancel()
 	var stops []func() error
 	stopAll := func() error {
 		var errs []error
@@ -124,13 +130,21 @@ func serve(ctx context.Context, cfg *config.Config, opts serveOptions) error {
 		}
 		if err != nil {
 			s.cancel()
+			s.dcancel()
 			s.wg.Wait()
 			_ = stopAll()
 			return err
 		}
 		log.Debug("started", "component", c.name)
 	}
-	runErr := s.d.Run(s.ctx) // returns when ctx ends, clocks paused and stored
+	// The director stops once the boards' drivers have: it takes every
+	// event they read before the stop, whose frames are in the raw log.
+	go func() {
+		<-s.ctx.Done()
+		s.boards.Wait()
+		s.dcancel()
+	}()
+	runErr := s.d.Run(s.dctx) // returns when the boards have stopped, clocks paused and stored
 	err := stopAll()
 	log.Info("stopped")
 	return errors.Join(runErr, err)

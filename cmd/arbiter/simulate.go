@@ -219,23 +219,23 @@ func randomGame(start rules.Position, plies int, rng *rand.Rand) ([]rules.Move, 
 // offers a draw and the other accepts; otherwise the side to move resigns
 // (its resign button pressed twice). It says how.
 func (s *simPlayers) end(ctx context.Context, pos rules.Position) (string, error) {
-	side := sensorboard.SideOf(pos.Turn())
-	other := sensorboard.SideOf(pos.Turn().Other())
+	side := board.SideOf(pos.Turn())
+	other := board.SideOf(pos.Turn().Other())
 	pause := time.Duration(float64(700*time.Millisecond) / s.speed)
 	_, impasse := pos.(rules.Impasser)
 	if !s.g.Traits().NoDrawByAgreement && !impasse && s.rng.IntN(3) == 0 {
-		s.b.Press(sensorboard.ButtonOffer, side, 0)
+		s.b.Press(board.ButtonOffer, side, 0)
 		if err := rest(ctx, s.b, s.clk, pause); err != nil {
 			return "", err
 		}
-		s.b.Press(sensorboard.ButtonOffer, other, 0)
+		s.b.Press(board.ButtonOffer, other, 0)
 		return "by a draw agreed on the board", nil
 	}
-	s.b.Press(sensorboard.ButtonResign, side, 0)
+	s.b.Press(board.ButtonResign, side, 0)
 	if err := rest(ctx, s.b, s.clk, min(pause, board.ResignConfirm/2)); err != nil {
 		return "", err
 	}
-	s.b.Press(sensorboard.ButtonResign, side, 0)
+	s.b.Press(board.ButtonResign, side, 0)
 	return "by a resignation on the board", nil
 }
 

@@ -21,9 +21,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	"arbiter/director"
 	dgtsim "arbiter/hardware/dgt/sim"
-	"arbiter/hardware/sensorboard"
 	"arbiter/hardware/sensorboard/sim"
 	"arbiter/internal/config"
 	"arbiter/rules"
@@ -125,13 +125,13 @@ func TestStorageFaultOnOurBoard(t *testing.T) {
 	require.NoError(t, err)
 	geo := chessGame.Geometry()
 	sq := func(name string) rules.Square { s, _ := geo.Lookup(name); return s }
-	white := sensorboard.SideOf(rules.First)
+	white := board.SideOf(rules.First)
 	storageFault(t, url, db, "SIM-1",
 		func() { require.NoError(t, r.Play(ctx, turns[:1])) },
 		func() {
 			require.Eventually(t, func() bool {
 				clk, _, alert, _ := b.HostState()
-				return strings.HasPrefix(alert.Text, "PAUSED") && clk.Running == sensorboard.SideNone
+				return strings.HasPrefix(alert.Text, "PAUSED") && clk.Running == board.SideNone
 			}, 10*time.Second, 20*time.Millisecond, "the board is not told the game is held")
 			_, _, _, acks := b.HostState()
 			for _, a := range acks {
@@ -149,15 +149,20 @@ func TestStorageFaultOnOurBoard(t *testing.T) {
 			require.NoError(t, err)
 			b.Place(sq("e4"), p...)
 			idle(b, 100*time.Millisecond)
-			b.Press(sensorboard.ButtonClock, white, 0)
+			b.Press(board.ButtonClock, white, 0)
 			idle(b, time.Second)
 		},
 		nil,
 		func() { require.NoError(t, r.Play(ctx, turns[1:2])) })
-	_, _, alert, acks := b.HostState()
-	assert.NotEqual(t, "PAUSED", alert.Text[:min(len(alert.Text), 6)], "the hold's text is still shown")
-	require.NotEmpty(t, acks)
-	assert.Equal(t, uint16(2), acks[len(acks)-1].Ply)
+	// The board hears of e5 after it is stored: its acknowledgement, and
+	// the hold's text gone.
+	require.EventuallyWithT(t, func(c *assert.CollectT) {
+		_, _, alert, acks := b.HostState()
+		assert.NotEqual(c, "PAUSED", alert.Text[:min(len(alert.Text), 6)], "the hold's text is still shown")
+		if assert.NotEmpty(c, acks) {
+			assert.Equal(c, uint16(2), acks[len(acks)-1].Ply, "the last acknowledgement")
+		}
+	}, 10*time.Second, 20*time.Millisecond)
 	cancel()
 	require.NoError(t, <-errc)
 }
@@ -433,10 +438,10 @@ func TestServeStopsDuringStorageFault(t *testing.T) {
 	}
 }
 
-// liveTables returns every table as /api/tables shows it.
+// liveTables returns every table as /api/v1/tables shows it.
 func liveTables(t *testing.T, url string) []director.Live {
 	t.Helper()
 	var tables []director.Live
-	require.NoError(t, json.Unmarshal([]byte(get(t, url+"api/tables")), &tables))
+	require.NoError(t, json.Unmarshal([]byte(get(t, url+"api/v1/tables")), &tables))
 	return tables
 }

@@ -153,7 +153,7 @@ func (b *Bus) exchange(ctx context.Context, cmd byte, addr uint16) (Message, tim
 		if _, err := b.w.Write(p); err != nil {
 			return Message{}, sent, fmt.Errorf("dgt: bus write to board %d: %w: %w", addr, ErrLineClosed, err)
 		}
-		m, took, err := b.await(ctx, want, addr)
+		m, took, err := b.await(ctx, want, addr, sent+b.cfg.Timeout)
 		if err == nil {
 			return m, took, nil
 		}
@@ -191,11 +191,14 @@ func (b *Bus) drain() {
 	}
 }
 
-// await waits for the reply to a request to addr; it logs the reply it
-// takes, good or failing its checksum, and returns the instant it took
-// it.
-func (b *Bus) await(ctx context.Context, want byte, addr uint16) (Message, time.Duration, error) {
-	t := time.NewTimer(b.cfg.Timeout)
+// await waits for the reply to a request to addr until the host instant
+// deadline (by Now, the raw log's clock); it logs the reply it takes,
+// good or failing its checksum, and returns the instant it took it. A
+// reply taken at or after the deadline (a loaded host may run late) is
+// a late answer, dropped unlogged, as a replay of the log, which fails
+// the request at its deadline, has it.
+func (b *Bus) await(ctx context.Context, want byte, addr uint16, deadline time.Duration) (Message, time.Duration, error) {
+	t := time.NewTimer(deadline - b.cfg.Now())
 	defer t.Stop()
 	for {
 		select {
@@ -208,17 +211,20 @@ func (b *Bus) await(ctx context.Context, want byte, addr uint16) (Message, time.
 				return Message{}, b.cfg.Now(), fmt.Errorf("%w: %w", ErrLineClosed, io.EOF)
 			}
 			var de *DecodeError
-			switch {
-			case r.err == nil && r.m.ID == want && r.m.Addr == addr:
-				took := b.cfg.Now()
-				b.raw(addr, took, false, r.raw)
-				return r.m, took, nil
-			case errors.As(r.err, &de) && de.Checksum && de.Addr == addr:
-				took := b.cfg.Now()
-				b.raw(addr, took, false, r.raw)
+			mine := r.err == nil && r.m.ID == want && r.m.Addr == addr
+			bad := errors.As(r.err, &de) && de.Checksum && de.Addr == addr
+			if !mine && !bad {
+				continue // another board's late answer, or noise: keep waiting
+			}
+			took := b.cfg.Now()
+			if took >= deadline {
+				return Message{}, took, ErrNoReply
+			}
+			b.raw(addr, took, false, r.raw)
+			if bad {
 				return Message{}, took, ErrChecksum
 			}
-			// Another board's late answer, or noise: keep waiting.
+			return r.m, took, nil
 		}
 	}
 }
@@ -227,34 +233,6 @@ func (b *Bus) await(ctx context.Context, want byte, addr uint16) (Message, time.
 func (b *Bus) Ping(ctx context.Context, addr uint16) error {
 	_, err := b.Request(ctx, BusPing, addr)
 	return err
-}
-
-// Board reads the board at addr whole.
-func (b *Bus) Board(ctx context.Context, addr uint16) (Position, error) {
-	var p Position
-	m, err := b.Request(ctx, BusSendBoard, addr)
-	if err != nil {
-		return p, err
-	}
-	err = parsePosition(m, m.Payload, &p)
-	return p, err
-}
-
-// Clock reads the clock of the board at addr.
-func (b *Bus) Clock(ctx context.Context, addr uint16) (*ClockTimes, error) {
-	m, err := b.Request(ctx, BusSendClock, addr)
-	if err != nil {
-		return nil, err
-	}
-	v, err := parseBWTime(m)
-	if err != nil {
-		return nil, err
-	}
-	t, ok := v.(*ClockTimes)
-	if !ok {
-		return nil, parseErr(m, "a clock acknowledgement where the clock's times were asked for")
-	}
-	return t, nil
 }
 
 // Version reads the firmware version of the board at addr.
@@ -267,33 +245,6 @@ func (b *Bus) Version(ctx context.Context, addr uint16) (Version, error) {
 		return Version{}, parseErr(m, "version of %d bytes, want 2", len(m.Payload))
 	}
 	return Version{Major: m.Payload[0], Minor: m.Payload[1]}, nil
-}
-
-// Changes returns the log entries the board at addr stored since the
-// last call (DGT_BUS_SEND_CHANGES).
-func (b *Bus) Changes(ctx context.Context, addr uint16) (*Log, error) {
-	m, err := b.Request(ctx, BusSendChanges, addr)
-	if err != nil {
-		return nil, err
-	}
-	return ParseLog(m.Payload), nil
-}
-
-// SetStart writes the start tag into the board's log: from it on, the
-// board logs every piece, and [Bus.FromStart] replays from it.
-func (b *Bus) SetStart(ctx context.Context, addr uint16) error {
-	_, err := b.Request(ctx, BusSetStartGame, addr)
-	return err
-}
-
-// FromStart returns the board's log from the start tag up to the changes
-// already sent (DGT_BUS_SEND_FROM_START).
-func (b *Bus) FromStart(ctx context.Context, addr uint16) (*Log, error) {
-	m, err := b.Request(ctx, BusSendFromStart, addr)
-	if err != nil {
-		return nil, err
-	}
-	return ParseLog(m.Payload), nil
 }
 
 // Discover finds the boards on the line as the header advises: the known

@@ -41,7 +41,15 @@ func newBusRig(t *testing.T, n int, faults sim.Faults) *busRig {
 	require.NoError(t, err)
 	port, err := dgt.OpenSerial(r.line.Path())
 	require.NoError(t, err)
-	bus, err := dgt.NewBus(port, dgt.BusConfig{PingWindow: 200 * time.Millisecond})
+	// The boards answer a ping to every board within 100 ms (PingSpread):
+	// the ping's window bounds answers that will come, and is generous, so
+	// that a loaded host takes them all. Where no reply is silent, so is
+	// the reply timeout; silent replies cost the default.
+	cfg := dgt.BusConfig{PingWindow: time.Second}
+	if faults.BusSilent == 0 {
+		cfg.Timeout = time.Second
+	}
+	bus, err := dgt.NewBus(port, cfg)
 	require.NoError(t, err)
 	var mu sync.Mutex
 	r.tour = dgt.NewTournament(bus, dgt.TournamentConfig{

@@ -472,3 +472,68 @@ func BenchmarkBusReplay(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/record")
 }
+
+// lateHost is a line whose host is descheduled after every write: its
+// clock has moved on by the time it reads the board's reply.
+type lateHost struct {
+	*memLine
+	mu   sync.Mutex
+	now  time.Duration
+	late time.Duration
+}
+
+func (l *lateHost) Write(p []byte) (int, error) {
+	n, err := l.memLine.Write(p)
+	l.mu.Lock()
+	l.now += l.late
+	l.mu.Unlock()
+	return n, err
+}
+
+func (l *lateHost) clock() time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.now
+}
+
+// A reply that a loaded host takes at or after its request's deadline is
+// a late answer, as a replay of the log has it (the request failed at its
+// deadline): the request is sent again, the reply is not logged, and
+// after every try the board has not answered. In time, it is taken.
+func TestBusReplyTakenAfterItsDeadlineIsLate(t *testing.T) {
+	const timeout = 10 * time.Second // in time, the reply surely comes first
+	for _, tc := range []struct {
+		name  string
+		late  time.Duration
+		reply bool
+	}{
+		{"in time", 0, true},
+		{"at the deadline", timeout, false},
+		{"after it", 2 * timeout, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := sim.NewBoard(sim.Config{Serial: "05101", Seed: 1})
+			b.SetUp(chess.Start().View())
+			line := &lateHost{memLine: newMemLine(b), late: tc.late}
+			defer line.Close()
+			log := newBusLog()
+			bus, err := dgt.NewBus(line, dgt.BusConfig{Timeout: timeout, Now: line.clock, Raw: log.raw})
+			require.NoError(t, err)
+			_, err = bus.Version(context.Background(), b.Addr())
+			log.mu.Lock()
+			defer log.mu.Unlock()
+			recs := log.recs[b.Addr()]
+			if tc.reply {
+				require.NoError(t, err)
+				require.Len(t, recs, 2)
+				assert.False(t, recs[1].Sent, "the reply is logged")
+				return
+			}
+			require.ErrorIs(t, err, dgt.ErrNoReply)
+			require.Len(t, recs, 3, "three tries, no reply logged")
+			for _, r := range recs {
+				assert.True(t, r.Sent)
+			}
+		})
+	}
+}

@@ -68,11 +68,15 @@ type host struct {
 	port   interface{ Close() error }
 }
 
-func startHost(t *testing.T, path string, known []uint16) *host {
+// startHost starts a tournament loop on the line at path, the boards at
+// known expected. Its bus waits timeout for a reply: where every request
+// is answered, a generous bound on a reply that will come, so that a
+// loaded host takes no board for silent.
+func startHost(t *testing.T, path string, known []uint16, timeout time.Duration) *host {
 	t.Helper()
 	port, err := dgt.OpenSerial(path)
 	require.NoError(t, err)
-	bus, err := dgt.NewBus(port, dgt.BusConfig{PingWindow: 200 * time.Millisecond})
+	bus, err := dgt.NewBus(port, dgt.BusConfig{PingWindow: 200 * time.Millisecond, Timeout: timeout})
 	require.NoError(t, err)
 	h := &host{seen: &presses{mirrors: map[uint16]*mirror{}, at: map[uint16][][64]rules.Piece{}}, done: make(chan error, 1), port: port}
 	for _, a := range known {
@@ -138,7 +142,7 @@ func resumeAfterRestart(t *testing.T, form sim.FromStartForm) {
 		boards[i].Press(k%2 == 1)
 	}
 
-	first := startHost(t, line.Path(), addrs)
+	first := startHost(t, line.Path(), addrs, time.Second)
 	require.Eventually(t, func() bool { return first.tour.StatsNow().Polls > 0 }, 10*time.Second, 5*time.Millisecond,
 		"the start tags are written")
 	for i := range boards {
@@ -155,7 +159,7 @@ func resumeAfterRestart(t *testing.T, form sim.FromStartForm) {
 		}
 	}
 
-	second := startHost(t, line.Path(), addrs)
+	second := startHost(t, line.Path(), addrs, time.Second)
 	defer second.stop(t)
 	for i := range boards {
 		last := games[i][len(games[i])-1]
@@ -344,7 +348,7 @@ func TestBusBoardNotResumedIsReported(t *testing.T) {
 	t.Cleanup(func() { line.Close() })
 	game := scripted(t, "", "e4", "e5")
 	b.SetUp(game[0])
-	first := startHost(t, line.Path(), []uint16{b.Addr()})
+	first := startHost(t, line.Path(), []uint16{b.Addr()}, 0) // DGT's timeout: FROM_START is never answered
 	require.Eventually(t, func() bool { return b.Counters().StartTags > 0 }, 10*time.Second, 5*time.Millisecond, "the start tag is written")
 	first.stop(t)
 	pl := &sim.Player{Board: b, Rng: rand.New(rand.NewPCG(1, 9)), Step: time.Millisecond}
@@ -353,7 +357,7 @@ func TestBusBoardNotResumedIsReported(t *testing.T) {
 	pl.Move(game[1], game[2])
 	b.Press(false)
 
-	second := startHost(t, line.Path(), []uint16{b.Addr()})
+	second := startHost(t, line.Path(), []uint16{b.Addr()}, 0)
 	defer second.stop(t)
 	m := second.seen.mirror(b.Addr())
 	m.waitFor(t, viewBoard(game[2]), 10*time.Second, "the board as it stands")

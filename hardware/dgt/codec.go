@@ -257,9 +257,6 @@ func AppendBusMessage(dst []byte, id byte, addr uint16, payload []byte) []byte {
 	return append(dst, checksum(dst[start:]))
 }
 
-// Command returns a one-byte single-board command.
-func Command(cmd byte) []byte { return []byte{cmd} }
-
 // ClockCommand returns a DGT_CLOCK_MESSAGE that wraps clock command cmd
 // with its payload: 0x2b, size, 0x03, cmd, payload..., 0x00. The size
 // counts the bytes after itself, as the header's examples do (0x03 for a
@@ -294,10 +291,4 @@ func ClockCommandLen(p []byte) int {
 		return 0
 	}
 	return int(p[1]) + 2
-}
-
-// SetLeds returns the Revelation II command that sets LED pattern on
-// fields from..to (DGT field numbers).
-func SetLeds(pattern, from, to byte) []byte {
-	return []byte{CmdSetLeds, 0x04, pattern, from, to, 0x00}
 }

@@ -218,8 +218,14 @@ func (d *Driver) newLink(path string) *link {
 }
 
 func (l *link) run(ctx context.Context) {
-	go l.deliver(ctx)
+	stop := make(chan struct{})
+	delivered := make(chan struct{})
+	go func() { l.deliver(stop); close(delivered) }()
 	l.conn.watch(ctx, func() (io.ReadWriteCloser, error) { return l.d.cfg.Open(l.path) }, l.d.cfg.Scan)
+	// Every event read is handed over before Run returns: its bytes are
+	// in the raw log, so a daemon stopping must still take it.
+	close(stop)
+	<-delivered
 }
 
 // take stamps an event of the session (called with conn.mu held) and
@@ -293,13 +299,15 @@ func (l *link) raw(r board.Record) uint64 {
 	return 0
 }
 
-// deliver hands the queued events to the handler, in order, until ctx
-// ends.
-func (l *link) deliver(ctx context.Context) {
+// deliver hands the queued events to the handler, in order, until stop
+// is closed; then it hands over what is still queued and returns. Close
+// stop once nothing emits any more.
+func (l *link) deliver(stop <-chan struct{}) {
 	for {
+		stopping := false
 		select {
-		case <-ctx.Done():
-			return
+		case <-stop:
+			stopping = true
 		case <-l.ready:
 		}
 		l.qmu.Lock()
@@ -310,6 +318,9 @@ func (l *link) deliver(ctx context.Context) {
 			if l.d.cfg.Handler != nil {
 				l.d.cfg.Handler(e)
 			}
+		}
+		if stopping {
+			return
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/board"
 	sb "arbiter/hardware/sensorboard"
 	"arbiter/hardware/sensorboard/sim"
 	"arbiter/rules"
@@ -26,7 +27,7 @@ func squareStream(n int) []byte {
 	var enc sb.Encoder
 	var out []byte
 	for i := range n {
-		m := &sb.SquareMsg{Square: uint16(i % 64), Height: uint8(i % 3), Top: sb.Ident{Known: i%2 == 0, Piece: rules.Piece{Kind: 'P'}}}
+		m := &sb.SquareMsg{Square: uint16(i % 64), Height: uint8(i % 3), Top: board.Ident{Known: i%2 == 0, Piece: rules.Piece{Kind: 'P'}}}
 		out = enc.Append(out, m, uint32(i*37))
 	}
 	return out
@@ -56,9 +57,9 @@ func BenchmarkDecode(b *testing.B) {
 // the handler. It must not allocate.
 func BenchmarkEventPath(b *testing.B) {
 	var enc sb.Encoder
-	hello := enc.Append(nil, &sb.Hello{Major: 1, Boot: 1, Caps: sb.CapHeight, Heartbeat: 500, Width: 8, Height: 8, Cells: 64, ID: "B"}, 0)
+	hello := enc.Append(nil, &sb.Hello{Major: 1, Boot: 1, Caps: board.CapHeight, Heartbeat: 500, Width: 8, Height: 8, Cells: 64, ID: "B"}, 0)
 	delivered := 0
-	l := &sb.Link{Emit: func(e sb.Event) { delivered++ }, Send: func(sb.Message) {}}
+	l := &sb.Link{Emit: func(e board.Event) { delivered++ }, Send: func(sb.Message) {}}
 	l.SetPort("p", 0)
 	d := sb.NewDecoder()
 	feed := func(p []byte, host time.Duration) {
@@ -84,7 +85,7 @@ func BenchmarkEventPath(b *testing.B) {
 			// Start a new boot so the sequence stays in order.
 			b.StopTimer()
 			enc.Reset()
-			feed(enc.Append(nil, &sb.Hello{Major: 1, Boot: uint32(i), Caps: sb.CapHeight, Heartbeat: 500, Width: 8, Height: 8, Cells: 64, ID: "B"}, 0), 0)
+			feed(enc.Append(nil, &sb.Hello{Major: 1, Boot: uint32(i), Caps: board.CapHeight, Heartbeat: 500, Width: 8, Height: 8, Cells: 64, ID: "B"}, 0), 0)
 			for j := range frames {
 				frames[j] = enc.Append(frames[j][:0], &sb.SquareMsg{Square: uint16(j % 64), Height: uint8(j % 2)}, uint32(j))
 			}
@@ -123,7 +124,7 @@ func TestSimHelperProcess(t *testing.T) {
 	go func() { _, _ = io.Copy(io.Discard, os.Stdin); cancel() }()
 	var wg sync.WaitGroup
 	for i := range boards {
-		b, err := sim.NewBoard(sim.Config{ID: fmt.Sprintf("B%03d", i), Geometry: g, Caps: sb.CapHeight, Seed: uint64(i)}, clock)
+		b, err := sim.NewBoard(sim.Config{ID: fmt.Sprintf("B%03d", i), Geometry: g, Caps: board.CapHeight, Seed: uint64(i)}, clock)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,11 +180,11 @@ func BenchmarkManyBoards(b *testing.B) {
 	lat := make([]time.Duration, 0, 1<<20)
 	var hellos atomic.Int64
 	var measuring atomic.Bool
-	handler := func(e sb.Event) {
+	handler := func(e board.Event) {
 		switch e.Kind {
-		case sb.EventHello:
+		case board.EventHello:
 			hellos.Add(1)
-		case sb.EventSquare:
+		case board.EventSquare:
 			if measuring.Load() {
 				d := now() - e.Host
 				mu.Lock()

@@ -5,10 +5,9 @@
 // them healthy across unplugs and delivers their events. It implements
 // the neutral boundary of package board: the driver delivers board.Event
 // values and is a board.Display, and the [Replayer] replays its raw log;
-// the plug subpackage registers them with board as protocol [Protocol]. The protocol-neutral types (events,
-// capabilities, sides, buttons, snapshots, what a board senses) live in
-// board; the aliases in aliases.go keep the simulator and the tests
-// short.
+// the plug subpackage registers them with board as protocol [Protocol].
+// The protocol-neutral types (events, capabilities, sides, buttons,
+// snapshots, what a board senses) are board's, named as board names them.
 //
 // The layers, bottom up:
 //

@@ -379,7 +379,7 @@ func (d *Driver) connected(board string) (*portConn, error) {
 type BoardStatus struct {
 	ID     string
 	Port   string // empty while disconnected
-	Health Health
+	Health board.Health
 }
 
 // Boards lists every board seen since the driver started, by id.
@@ -388,7 +388,7 @@ func (d *Driver) Boards() []BoardStatus {
 	defer d.mu.Unlock()
 	out := make([]BoardStatus, 0, len(d.boards))
 	for id, b := range d.boards {
-		s := BoardStatus{ID: id, Health: Health(b.health.Load())}
+		s := BoardStatus{ID: id, Health: board.Health(b.health.Load())}
 		if b.port != nil {
 			s.Port = b.port.path
 		}
@@ -521,7 +521,7 @@ func (pc *portConn) serve(ctx context.Context) {
 	if d.heldNews(pc.path, err) {
 		// Another process holds the port: it is left alone, looked at
 		// again after the backoff, and the daemon told once per holder.
-		d.cfg.Handler(Event{Kind: EventError, Port: pc.path, Host: pc.now(), Err: err})
+		d.cfg.Handler(board.Event{Kind: board.EventError, Port: pc.path, Host: pc.now(), Err: err})
 	}
 	if err != nil {
 		log.Debug("open port", "err", err)
@@ -678,9 +678,9 @@ func (pc *portConn) attach(f Frame, host time.Duration) (attached, giveUp bool) 
 	}
 	if !ok {
 		slot = &boardSlot{}
-		slot.link.Emit = func(e Event) {
+		slot.link.Emit = func(e board.Event) {
 			e.RawSeq = slot.rawSeq
-			if e.Kind == EventHealth {
+			if e.Kind == board.EventHealth {
 				slot.health.Store(uint32(e.Health))
 			}
 			d.cfg.Handler(e)

@@ -5,13 +5,15 @@ import (
 	"path/filepath"
 	"testing"
 
+	"arbiter/board"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.bug.st/serial/enumerator"
 )
 
 func TestNewChecksConfig(t *testing.T) {
-	h := func(Event) {}
+	h := func(board.Event) {}
 	tests := []struct {
 		name string
 		cfg  Config
@@ -46,7 +48,7 @@ func TestCandidates(t *testing.T) {
 	for _, n := range []string{"board-1", "board-2", "other"} {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, n), nil, 0o600))
 	}
-	d, err := New(Config{Handler: func(Event) {}, Ports: []PortSpec{
+	d, err := New(Config{Handler: func(board.Event) {}, Ports: []PortSpec{
 		{Glob: filepath.Join(dir, "board-*")},
 		{Path: filepath.Join(dir, "other")},
 		{Path: filepath.Join(dir, "absent")},

@@ -31,7 +31,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-func (c *collector) count(board string, kind sb.EventKind) int {
+func (c *collector) count(board string, kind board.EventKind) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := 0
@@ -46,15 +46,15 @@ func (c *collector) count(board string, kind sb.EventKind) int {
 func TestDriverSendAndStatus(t *testing.T) {
 	dir := t.TempDir()
 	g := rules.NewRect(8, 8)
-	b, p := newBoard(t, dir, "S1", g, sb.CapHeight, sim.Faults{}, &sim.Virtual{}, chessLike(g))
+	b, p := newBoard(t, dir, "S1", g, board.CapHeight, sim.Faults{}, &sim.Virtual{}, chessLike(g))
 	r := startDriver(t, dir, sb.Config{})
-	waitFor(t, "handshake", func() bool { return r.col.count("S1", sb.EventSnapshot) > 0 })
+	waitFor(t, "handshake", func() bool { return r.col.count("S1", board.EventSnapshot) > 0 })
 
 	st := r.driver.Boards()
 	require.Len(t, st, 1)
-	assert.Equal(t, sb.BoardStatus{ID: "S1", Port: p.Path(), Health: sb.Active}, st[0])
+	assert.Equal(t, sb.BoardStatus{ID: "S1", Port: p.Path(), Health: board.Active}, st[0])
 
-	clock := sb.ClockMsg{First: 60_000, Second: 59_000, Running: sb.SideSecond}
+	clock := sb.ClockMsg{First: 60_000, Second: 59_000, Running: board.SideSecond}
 	require.NoError(t, r.driver.Send("S1", &clock))
 	require.NoError(t, r.driver.Send("S1", &sb.AckMoveMsg{Ply: 1, From: 12, To: 28, Text: "e2-e4"}))
 	waitFor(t, "clock shown", func() bool {
@@ -62,29 +62,29 @@ func TestDriverSendAndStatus(t *testing.T) {
 		return c == clock && len(acks) == 1
 	})
 	require.NoError(t, r.driver.Send("S1", &sb.PingMsg{Token: 1}))
-	waitFor(t, "pong", func() bool { return r.col.count("S1", sb.EventPong) == 1 })
+	waitFor(t, "pong", func() bool { return r.col.count("S1", board.EventPong) == 1 })
 	require.NoError(t, r.driver.Resync("S1"))
-	waitFor(t, "a second snapshot", func() bool { return r.col.count("S1", sb.EventSnapshot) == 2 })
+	waitFor(t, "a second snapshot", func() bool { return r.col.count("S1", board.EventSnapshot) == 2 })
 
 	err := r.driver.Send("nobody", &clock)
 	assert.True(t, errors.Is(err, sb.ErrUnknownBoard), "%v", err)
 	p.Unplug()
-	waitFor(t, "disconnect", func() bool { return r.driver.Boards()[0].Health == sb.Disconnected })
+	waitFor(t, "disconnect", func() bool { return r.driver.Boards()[0].Health == board.Disconnected })
 	assert.ErrorIs(t, r.driver.Send("S1", &clock), sb.ErrNotConnected)
 	require.NoError(t, p.Replug())
-	waitFor(t, "return", func() bool { return r.col.count("S1", sb.EventSnapshot) == 3 })
+	waitFor(t, "return", func() bool { return r.col.count("S1", board.EventSnapshot) == 3 })
 	events, _ := r.col.snapshot("S1")
-	var health []sb.Health
+	var health []board.Health
 	restarted := 0
 	for _, e := range events {
-		if e.Kind == sb.EventHealth {
+		if e.Kind == board.EventHealth {
 			health = append(health, e.Health)
 		}
-		if e.Kind == sb.EventHello && e.Restarted {
+		if e.Kind == board.EventHello && e.Restarted {
 			restarted++
 		}
 	}
-	assert.Equal(t, []sb.Health{sb.Active, sb.Disconnected, sb.Connecting, sb.Active}, health)
+	assert.Equal(t, []board.Health{board.Active, board.Disconnected, board.Connecting, board.Active}, health)
 	assert.Equal(t, 2, restarted, "the replugged board powered up again")
 }
 
@@ -93,7 +93,7 @@ func TestDriverRawFrames(t *testing.T) {
 	g := rules.NewRect(8, 8)
 	start := chessLike(g)
 	clock := &sim.Virtual{}
-	b, _ := newBoard(t, dir, "R1", g, sb.CapHeight, sim.Faults{Corrupt: 0.05}, clock, start)
+	b, _ := newBoard(t, dir, "R1", g, board.CapHeight, sim.Faults{Corrupt: 0.05}, clock, start)
 	var mu sync.Mutex
 	good, bad := 0, 0
 	r := startDriver(t, dir, sb.Config{Raw: func(f sb.RawFrame) uint64 {
@@ -126,16 +126,16 @@ func TestDriverRawFrames(t *testing.T) {
 func TestSlowConsumerDelaysOnlyItsBoard(t *testing.T) {
 	dir := t.TempDir()
 	g := rules.NewRect(8, 8)
-	a, _ := newBoard(t, dir, "SLOW", g, sb.CapHeight, sim.Faults{}, &sim.Virtual{}, rules.NewView(g))
-	b, _ := newBoard(t, dir, "FAST", g, sb.CapHeight, sim.Faults{}, &sim.Virtual{}, rules.NewView(g))
-	handler := func(e sb.Event) {
-		if e.Kind == sb.EventSquare && e.Board == "SLOW" {
+	a, _ := newBoard(t, dir, "SLOW", g, board.CapHeight, sim.Faults{}, &sim.Virtual{}, rules.NewView(g))
+	b, _ := newBoard(t, dir, "FAST", g, board.CapHeight, sim.Faults{}, &sim.Virtual{}, rules.NewView(g))
+	handler := func(e board.Event) {
+		if e.Kind == board.EventSquare && e.Board == "SLOW" {
 			time.Sleep(300 * time.Millisecond)
 		}
 	}
 	r := startDriver(t, dir, sb.Config{Handler: handler})
 	waitFor(t, "both boards", func() bool {
-		return r.col.count("SLOW", sb.EventSnapshot) > 0 && r.col.count("FAST", sb.EventSnapshot) > 0
+		return r.col.count("SLOW", board.EventSnapshot) > 0 && r.col.count("FAST", board.EventSnapshot) > 0
 	})
 	pc := rules.Piece{Kind: 'P'}
 	for i := range 50 {
@@ -145,8 +145,8 @@ func TestSlowConsumerDelaysOnlyItsBoard(t *testing.T) {
 			require.NoError(t, err)
 		}
 	}
-	waitFor(t, "the fast board's events", func() bool { return r.col.count("FAST", sb.EventSquare) == 100 })
-	assert.Less(t, r.col.count("SLOW", sb.EventSquare), 30, "the slow board's consumer is still busy")
+	waitFor(t, "the fast board's events", func() bool { return r.col.count("FAST", board.EventSquare) == 100 })
+	assert.Less(t, r.col.count("SLOW", board.EventSquare), 30, "the slow board's consumer is still busy")
 }
 
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed)) }
@@ -154,13 +154,13 @@ func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed)) 
 func TestProbeAndListPorts(t *testing.T) {
 	dir := t.TempDir()
 	g := rules.NewRect(9, 9)
-	_, p := newBoard(t, dir, "P1", g, sb.CapHeight|sb.CapIdentity, sim.Faults{}, &sim.Virtual{}, rules.NewView(g))
+	_, p := newBoard(t, dir, "P1", g, board.CapHeight|board.CapIdentity, sim.Faults{}, &sim.Virtual{}, rules.NewView(g))
 	ctx := context.Background()
 	h, err := sb.Probe(ctx, p.Path(), 0, 2*time.Second)
 	require.NoError(t, err)
 	assert.Equal(t, "P1", h.ID)
 	assert.Equal(t, uint16(81), h.Cells)
-	assert.True(t, h.Caps.Has(sb.CapIdentity))
+	assert.True(t, h.Caps.Has(board.CapIdentity))
 
 	ports, err := sb.ListPorts(ctx, []sb.PortSpec{{Glob: filepath.Join(dir, "board-*")}}, 0, 2*time.Second)
 	require.NoError(t, err)
@@ -182,9 +182,9 @@ func TestProbeAndListPorts(t *testing.T) {
 func TestDuplicateBoardID(t *testing.T) {
 	dir := t.TempDir()
 	g := rules.NewRect(4, 4)
-	b1, err := sim.NewBoard(sim.Config{ID: "SAME", Geometry: g, Caps: sb.CapHeight}, &sim.Virtual{})
+	b1, err := sim.NewBoard(sim.Config{ID: "SAME", Geometry: g, Caps: board.CapHeight}, &sim.Virtual{})
 	require.NoError(t, err)
-	b2, err := sim.NewBoard(sim.Config{ID: "SAME", Geometry: g, Caps: sb.CapHeight, Seed: 1}, &sim.Virtual{})
+	b2, err := sim.NewBoard(sim.Config{ID: "SAME", Geometry: g, Caps: board.CapHeight, Seed: 1}, &sim.Virtual{})
 	require.NoError(t, err)
 	for i, b := range []*sim.Board{b1, b2} {
 		p, err := sim.Attach(b, filepath.Join(dir, fmt.Sprintf("board-%d", i)))
@@ -192,11 +192,11 @@ func TestDuplicateBoardID(t *testing.T) {
 		t.Cleanup(func() { p.Close() })
 	}
 	r := startDriver(t, dir, sb.Config{})
-	waitFor(t, "one board", func() bool { return r.col.count("SAME", sb.EventSnapshot) > 0 })
+	waitFor(t, "one board", func() bool { return r.col.count("SAME", board.EventSnapshot) > 0 })
 	time.Sleep(300 * time.Millisecond)
 	st := r.driver.Boards()
 	require.Len(t, st, 1)
-	assert.Equal(t, 1, r.col.count("SAME", sb.EventHello), "the second port never attaches")
+	assert.Equal(t, 1, r.col.count("SAME", board.EventHello), "the second port never attaches")
 }
 
 // The raw log replays into the events the consumer saw live, and each
@@ -206,7 +206,7 @@ func TestReplayRawLog(t *testing.T) {
 	g := rules.NewRect(8, 8)
 	start := chessLike(g)
 	clock := &sim.Virtual{}
-	b, p := newBoard(t, dir, "RP", g, sb.CapHeight|sb.CapIdentity, sim.Faults{Drop: 0.03, Corrupt: 0.03, Duplicate: 0.03, Disconnect: 0.03}, clock, start)
+	b, p := newBoard(t, dir, "RP", g, board.CapHeight|board.CapIdentity, sim.Faults{Drop: 0.03, Corrupt: 0.03, Duplicate: 0.03, Disconnect: 0.03}, clock, start)
 	var mu sync.Mutex
 	var raw []sb.RawFrame
 	r := startDriver(t, dir, sb.Config{Raw: func(f sb.RawFrame) uint64 {
@@ -224,18 +224,18 @@ func TestReplayRawLog(t *testing.T) {
 	r.settle(b, 10*time.Second)
 	// A dump asked for from outside is in the log too, but its request is
 	// not: the replay must take it anyway.
-	n := r.col.count("RP", sb.EventSnapshot)
+	n := r.col.count("RP", board.EventSnapshot)
 	require.NoError(t, r.driver.Resync("RP"))
-	waitFor(t, "the asked-for snapshot", func() bool { return r.col.count("RP", sb.EventSnapshot) > n })
+	waitFor(t, "the asked-for snapshot", func() bool { return r.col.count("RP", board.EventSnapshot) > n })
 	r.stop()
 
-	render := func(events []sb.Event) []string {
+	render := func(events []board.Event) []string {
 		var out []string
 		for _, e := range events {
 			switch e.Kind {
-			case sb.EventSquare, sb.EventButton, sb.EventGap, sb.EventHello:
+			case board.EventSquare, board.EventButton, board.EventGap, board.EventHello:
 				out = append(out, fmt.Sprintf("%s@%v", e, e.Host))
-			case sb.EventSnapshot:
+			case board.EventSnapshot:
 				out = append(out, fmt.Sprintf("snapshot %v @%v", e.Snapshot.Heights(), e.Host))
 			}
 		}
@@ -245,7 +245,7 @@ func TestReplayRawLog(t *testing.T) {
 	mu.Lock()
 	stamped := 0
 	for _, e := range live {
-		if e.Kind != sb.EventSquare && e.Kind != sb.EventButton {
+		if e.Kind != board.EventSquare && e.Kind != board.EventButton {
 			continue
 		}
 		require.NotZero(t, e.RawSeq, "event %s names no raw frame", e)
@@ -258,9 +258,9 @@ func TestReplayRawLog(t *testing.T) {
 	}
 	mu.Unlock()
 	require.Positive(t, stamped)
-	var replayed []sb.Event
+	var replayed []board.Event
 	mu.Lock()
-	replayRaw(raw, func(e sb.Event) { replayed = append(replayed, e) })
+	replayRaw(raw, func(e board.Event) { replayed = append(replayed, e) })
 	mu.Unlock()
 	want, got := render(live), render(replayed)
 	require.NotEmpty(t, want)
@@ -273,7 +273,7 @@ func TestReplayRawLog(t *testing.T) {
 // replayRaw turns the driver's raw log of one board back into events
 // through the protocol's replayer, as the daemon's replay does from the
 // stored log: a change of port is an unplug and a plug.
-func replayRaw(log []sb.RawFrame, emit func(sb.Event)) {
+func replayRaw(log []sb.RawFrame, emit func(board.Event)) {
 	if len(log) == 0 {
 		return
 	}

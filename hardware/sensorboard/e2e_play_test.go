@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	sb "arbiter/hardware/sensorboard"
 	"arbiter/hardware/sensorboard/sim"
 	"arbiter/rules"
@@ -37,12 +38,12 @@ func sentKeys(log []sim.Sent) []frameKey {
 	return out
 }
 
-var eventType = map[sb.EventKind]sb.Type{sb.EventSquare: sb.TypeSquare, sb.EventZone: sb.TypeZone, sb.EventButton: sb.TypeButton}
+var eventType = map[board.EventKind]sb.Type{board.EventSquare: sb.TypeSquare, board.EventZone: sb.TypeZone, board.EventButton: sb.TypeButton}
 
 // checkOrder asserts that the delivered event frames are exactly the sent
 // ones (lossless), or an ordered subsequence without duplicates in which
 // every jump in the sequence follows a reported gap or a restart.
-func checkOrder(t *testing.T, log []sim.Sent, events []sb.Event, lossless bool) {
+func checkOrder(t *testing.T, log []sim.Sent, events []board.Event, lossless bool) {
 	t.Helper()
 	sent := sentKeys(log)
 	var boot uint32
@@ -51,12 +52,12 @@ func checkOrder(t *testing.T, log []sim.Sent, events []sb.Event, lossless bool) 
 	var last uint16
 	for _, e := range events {
 		switch e.Kind {
-		case sb.EventHello:
+		case board.EventHello:
 			boot = e.Info.Boot
 			gap = true
-		case sb.EventGap:
+		case board.EventGap:
 			gap = true
-		case sb.EventSquare, sb.EventZone, sb.EventButton:
+		case board.EventSquare, board.EventZone, board.EventButton:
 			if e.Recovered {
 				continue
 			}
@@ -92,7 +93,7 @@ func checkOrder(t *testing.T, log []sim.Sent, events []sb.Event, lossless bool) 
 	}
 }
 
-func newBoard(t *testing.T, dir, id string, g *rules.Geometry, caps sb.Caps, f sim.Faults, clock sim.Clock, start rules.View) (*sim.Board, *sim.PTY) {
+func newBoard(t *testing.T, dir, id string, g *rules.Geometry, caps board.Caps, f sim.Faults, clock sim.Clock, start rules.View) (*sim.Board, *sim.PTY) {
 	t.Helper()
 	b, err := sim.NewBoard(sim.Config{ID: id, Geometry: g, Caps: caps, Seed: uint64(len(id)) * 7919, Faults: f, Heartbeat: 100 * time.Millisecond}, clock)
 	require.NoError(t, err)
@@ -105,7 +106,7 @@ func newBoard(t *testing.T, dir, id string, g *rules.Geometry, caps sb.Caps, f s
 }
 
 func TestEndToEndLossless(t *testing.T) {
-	for _, caps := range []sb.Caps{sb.CapHeight, sb.CapHeight | sb.CapIdentity | sb.CapColor | sb.CapFace} {
+	for _, caps := range []board.Caps{board.CapHeight, board.CapHeight | board.CapIdentity | board.CapColor | board.CapFace} {
 		t.Run(caps2s(caps), func(t *testing.T) {
 			dir := t.TempDir()
 			g := rules.NewRect(8, 8)
@@ -123,7 +124,7 @@ func TestEndToEndLossless(t *testing.T) {
 			// The last frames (a clock button's release) change no square:
 			// wait for them too.
 			want := len(sentKeys(b.Log()))
-			var events []sb.Event
+			var events []board.Event
 			for deadline := time.Now().Add(5 * time.Second); ; {
 				events, _ = r.col.snapshot("A1")
 				n := 0
@@ -145,16 +146,16 @@ func TestEndToEndLossless(t *testing.T) {
 			}
 			t.Logf("%v", kinds)
 			for _, e := range events {
-				assert.NotEqual(t, sb.EventGap, e.Kind, "gap on a clean link: %v", e)
-				assert.NotEqual(t, sb.EventError, e.Kind, "%v", e)
+				assert.NotEqual(t, board.EventGap, e.Kind, "gap on a clean link: %v", e)
+				assert.NotEqual(t, board.EventError, e.Kind, "%v", e)
 			}
 			assert.True(t, b.View().Equal(turns[len(turns)-1].After))
 		})
 	}
 }
 
-func caps2s(c sb.Caps) string {
-	if c.Has(sb.CapIdentity) {
+func caps2s(c board.Caps) string {
+	if c.Has(board.CapIdentity) {
 		return "identity"
 	}
 	return "height"
@@ -180,7 +181,7 @@ func TestEndToEndFaults(t *testing.T) {
 			g := rules.NewRect(8, 8)
 			start := chessLike(g)
 			clock := &sim.Virtual{}
-			b, p := newBoard(t, dir, "F-"+tc.name, g, sb.CapHeight|sb.CapIdentity|sb.CapColor, tc.faults, clock, start)
+			b, p := newBoard(t, dir, "F-"+tc.name, g, board.CapHeight|board.CapIdentity|board.CapColor, tc.faults, clock, start)
 			r := startDriver(t, dir, sb.Config{})
 			run := sim.NewRunner(b, clock)
 			run.Human = fastHuman
@@ -214,7 +215,7 @@ func TestEndToEndFaults(t *testing.T) {
 			t.Logf("%v", kinds)
 			if testing.Verbose() {
 				for _, e := range events {
-					if e.Kind != sb.EventSquare && e.Kind != sb.EventButton && e.Kind != sb.EventHeartbeat {
+					if e.Kind != board.EventSquare && e.Kind != board.EventButton && e.Kind != board.EventHeartbeat {
 						t.Logf("%v", e)
 					}
 				}

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	sb "arbiter/hardware/sensorboard"
 	"arbiter/hardware/sensorboard/sim"
 	"arbiter/rules"
@@ -37,18 +38,18 @@ func TestBoardComesBack(t *testing.T) {
 			dir := t.TempDir()
 			g := rules.NewRect(8, 8)
 			start := chessLike(g)
-			old, oldPTY := newBoard(t, dir, "BACK", g, sb.CapHeight, sim.Faults{}, &sim.Virtual{}, start)
+			old, oldPTY := newBoard(t, dir, "BACK", g, board.CapHeight, sim.Faults{}, &sim.Virtual{}, start)
 			r := startDriver(t, dir, sb.Config{Backoff: 100 * time.Millisecond})
-			waitFor(t, "the first handshake", func() bool { return r.col.count("BACK", sb.EventSnapshot) > 0 })
+			waitFor(t, "the first handshake", func() bool { return r.col.count("BACK", board.EventSnapshot) > 0 })
 
 			if tt.oldOpen {
 				old.SetOutput(nil) // the board still holds the port, and says nothing
 			} else {
 				oldPTY.Close()
-				waitFor(t, "the loss", func() bool { return r.driver.Boards()[0].Health == sb.Disconnected })
+				waitFor(t, "the loss", func() bool { return r.driver.Boards()[0].Health == board.Disconnected })
 			}
 			// The same board (same id, same pieces) on a new device.
-			back, err := sim.NewBoard(sim.Config{ID: "BACK", Geometry: g, Caps: sb.CapHeight, Heartbeat: 100 * time.Millisecond}, &sim.Virtual{})
+			back, err := sim.NewBoard(sim.Config{ID: "BACK", Geometry: g, Caps: board.CapHeight, Heartbeat: 100 * time.Millisecond}, &sim.Virtual{})
 			require.NoError(t, err)
 			back.Load(old.View())
 			link := oldPTY.Path()
@@ -63,9 +64,9 @@ func TestBoardComesBack(t *testing.T) {
 			for {
 				st := r.driver.Boards()
 				require.Len(t, st, 1)
-				if st[0].Health == sb.Active && st[0].Port == link {
+				if st[0].Health == board.Active && st[0].Port == link {
 					// The host talks to the new device, not the old one.
-					msg := sb.ClockMsg{First: 1000, Second: 2000, Running: sb.SideFirst}
+					msg := sb.ClockMsg{First: 1000, Second: 2000, Running: board.SideFirst}
 					if r.driver.Send("BACK", &msg) == nil {
 						c, _, _, _ := back.HostState()
 						if c == msg {
@@ -77,17 +78,17 @@ func TestBoardComesBack(t *testing.T) {
 				time.Sleep(20 * time.Millisecond)
 			}
 			events, _ := r.col.snapshot("BACK")
-			var health []sb.Health
+			var health []board.Health
 			for _, e := range events {
-				if e.Kind == sb.EventHealth {
+				if e.Kind == board.EventHealth {
 					health = append(health, e.Health)
 				}
 			}
-			assert.Contains(t, health, sb.Disconnected, "the loss was reported")
-			assert.Equal(t, sb.Active, health[len(health)-1], "and the return")
+			assert.Contains(t, health, board.Disconnected, "the loss was reported")
+			assert.Equal(t, board.Active, health[len(health)-1], "and the return")
 			if tt.oldOpen && !tt.samePath {
 				// Nothing but its silence frees the id.
-				assert.Contains(t, health, sb.NotResponding, "the silent board was reported first")
+				assert.Contains(t, health, board.NotResponding, "the silent board was reported first")
 			}
 		})
 	}
@@ -99,16 +100,16 @@ func TestBoardComesBack(t *testing.T) {
 func TestResyncIsAskedAtOnce(t *testing.T) {
 	dir := t.TempDir()
 	g := rules.NewRect(8, 8)
-	newBoard(t, dir, "QUICK", g, sb.CapHeight, sim.Faults{}, &sim.Virtual{}, chessLike(g))
+	newBoard(t, dir, "QUICK", g, board.CapHeight, sim.Faults{}, &sim.Virtual{}, chessLike(g))
 	// The board sends nothing unasked (no runner, no heartbeats), so a
 	// read lasts its whole timeout.
 	r := startDriver(t, dir, sb.Config{ReadTimeout: 3 * time.Second})
-	waitFor(t, "the first dump", func() bool { return r.col.count("QUICK", sb.EventSnapshot) == 1 })
+	waitFor(t, "the first dump", func() bool { return r.col.count("QUICK", board.EventSnapshot) == 1 })
 	for i := range 3 {
 		time.Sleep(100 * time.Millisecond)
 		asked := time.Now()
 		require.NoError(t, r.driver.Resync("QUICK"))
-		for r.col.count("QUICK", sb.EventSnapshot) < 2+i {
+		for r.col.count("QUICK", board.EventSnapshot) < 2+i {
 			require.Less(t, time.Since(asked), time.Second, "the dump was asked for only after the read timeout")
 			time.Sleep(5 * time.Millisecond)
 		}

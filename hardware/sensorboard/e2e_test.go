@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	sb "arbiter/hardware/sensorboard"
 	"arbiter/hardware/sensorboard/sim"
 	"arbiter/rules"
@@ -77,31 +78,31 @@ func towerGame(g *rules.Geometry, v rules.View, n int, rng *rand.Rand) []sim.Tur
 // collector keeps what a consumer of the driver sees, per board.
 type collector struct {
 	mu     sync.Mutex
-	events map[string][]sb.Event
-	model  map[string][]sb.SquareState
+	events map[string][]board.Event
+	model  map[string][]board.SquareState
 }
 
 func newCollector() *collector {
-	return &collector{events: map[string][]sb.Event{}, model: map[string][]sb.SquareState{}}
+	return &collector{events: map[string][]board.Event{}, model: map[string][]board.SquareState{}}
 }
 
-func (c *collector) handle(e sb.Event) {
+func (c *collector) handle(e board.Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.events[e.Board] = append(c.events[e.Board], e)
 	switch e.Kind {
-	case sb.EventHello:
+	case board.EventHello:
 		if c.model[e.Board] == nil {
-			c.model[e.Board] = make([]sb.SquareState, e.Info.Cells)
+			c.model[e.Board] = make([]board.SquareState, e.Info.Cells)
 		}
-	case sb.EventSquare:
-		c.model[e.Board][e.Square] = sb.SquareState{Height: uint8(e.Height), Saturated: e.Saturated, Top: e.Top}
-	case sb.EventSnapshot:
+	case board.EventSquare:
+		c.model[e.Board][e.Square] = board.SquareState{Height: uint8(e.Height), Saturated: e.Saturated, Top: e.Top}
+	case board.EventSnapshot:
 		c.model[e.Board] = slices.Clone(e.Snapshot.Squares)
 	}
 }
 
-func (c *collector) snapshot(board string) ([]sb.Event, []sb.SquareState) {
+func (c *collector) snapshot(board string) ([]board.Event, []board.SquareState) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return slices.Clone(c.events[board]), slices.Clone(c.model[board])
@@ -140,7 +141,7 @@ func startDriver(t *testing.T, dir string, cfg sb.Config) *rig {
 		cfg.ReadTimeout = 20 * time.Millisecond
 	}
 	if h := cfg.Handler; h != nil {
-		cfg.Handler = func(e sb.Event) {
+		cfg.Handler = func(e board.Event) {
 			h(e)
 			r.col.handle(e)
 		}

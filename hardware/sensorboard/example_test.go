@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log"
 
+	"arbiter/board"
 	"arbiter/hardware/sensorboard"
 	"arbiter/rules"
 )
@@ -13,11 +14,11 @@ import (
 // and frames each message; on the host a Decoder cuts the byte stream back
 // into frames, checked by their CRC, and NewMessage reads each payload.
 func ExampleDecoder() {
-	var board sensorboard.Encoder
+	var enc sensorboard.Encoder
 	var wire []byte
-	wire = board.Append(wire, &sensorboard.SquareMsg{Square: 28, Height: 1,
-		Top: sensorboard.Ident{Known: true, Piece: rules.Piece{Kind: 'P', Color: rules.First}}}, 700)
-	wire = board.Append(wire, &sensorboard.ButtonMsg{Button: sensorboard.ButtonClock, Side: sensorboard.SideFirst, Pressed: true, Count: 1}, 1000)
+	wire = enc.Append(wire, &sensorboard.SquareMsg{Square: 28, Height: 1,
+		Top: board.Ident{Known: true, Piece: rules.Piece{Kind: 'P', Color: rules.First}}}, 700)
+	wire = enc.Append(wire, &sensorboard.ButtonMsg{Button: board.ButtonClock, Side: board.SideFirst, Pressed: true, Count: 1}, 1000)
 	fmt.Printf("% x\n", wire)
 
 	d := sensorboard.NewDecoder()

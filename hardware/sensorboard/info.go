@@ -2,7 +2,6 @@ package sensorboard
 
 import (
 	"arbiter/board"
-	"arbiter/rules"
 )
 
 // Protocol is the name of this package's protocol in configurations and
@@ -18,7 +17,3 @@ func (h *Hello) Info() *board.Info {
 		Zones: h.Zones, Buttons: h.Buttons, Graph: h.Graph, Boot: h.Boot,
 	}
 }
-
-// Fits reports whether a board with this handshake can play on geometry
-// g ([board.Info.Fits]).
-func (h *Hello) Fits(g *rules.Geometry) error { return h.Info().Fits(g) }

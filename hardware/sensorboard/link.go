@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"arbiter/board"
 	"arbiter/rules"
 )
 
@@ -15,7 +16,7 @@ import (
 // is unplugged and plugged in again continues where it stopped.
 type Link struct {
 	// Emit receives every event. It is called synchronously.
-	Emit func(Event)
+	Emit func(board.Event)
 	// Send transmits a host message to the board (a dump request).
 	Send func(Message)
 
@@ -34,7 +35,7 @@ type Link struct {
 	token       uint16
 	dumpPending bool
 	dumpAsked   time.Duration
-	dump        *Snapshot
+	dump        *board.Snapshot
 	dumpGot     []bool
 	dumpZones   []bool
 	dumpGap     bool
@@ -44,14 +45,14 @@ type Link struct {
 	haveTxLo bool
 
 	lastRx time.Duration
-	health Health
+	health board.Health
 
 	Stats LinkStats
 }
 
 type buttonKey struct {
-	b ButtonKind
-	s Side
+	b board.ButtonKind
+	s board.Side
 }
 
 // LinkStats counts what a link has dealt with.
@@ -74,20 +75,10 @@ const (
 	// for a port that answers.
 	abandonBeats = 12
 	maxOldRun    = 16
-	clockJumpMs  = 1000
 )
 
 // Board returns the board id, empty before the first handshake.
 func (l *Link) Board() string { return l.board }
-
-// Hello returns the last handshake, or nil.
-func (l *Link) Hello() *Hello { return l.hello }
-
-// Health returns the current health.
-func (l *Link) Health() Health { return l.health }
-
-// TimeMap returns the link's board-to-host time map.
-func (l *Link) TimeMap() *TimeMap { return &l.tm }
 
 // SetPort records the port the board is now reached through, and starts
 // the handshake state: frames are ignored until the next HELLO.
@@ -95,7 +86,7 @@ func (l *Link) SetPort(port string, now time.Duration) {
 	l.port = port
 	l.synced = false
 	l.lastRx = now
-	l.setHealth(Connecting, now)
+	l.setHealth(board.Connecting, now)
 }
 
 // Disconnected reports that the port failed. Everything received so far has
@@ -104,10 +95,10 @@ func (l *Link) Disconnected(now time.Duration) {
 	l.synced = false
 	l.dumpPending = false
 	l.dump = nil
-	l.setHealth(Disconnected, now)
+	l.setHealth(board.Disconnected, now)
 }
 
-func (l *Link) setHealth(h Health, now time.Duration) {
+func (l *Link) setHealth(h board.Health, now time.Duration) {
 	if h == l.health {
 		return
 	}
@@ -115,26 +106,26 @@ func (l *Link) setHealth(h Health, now time.Duration) {
 	if l.board == "" {
 		return
 	}
-	l.Emit(Event{Kind: EventHealth, Board: l.board, Port: l.port, Host: now, At: now, Health: h})
+	l.Emit(board.Event{Kind: board.EventHealth, Board: l.board, Port: l.port, Host: now, At: now, Health: h})
 }
 
 // Tick lets time pass: it updates health from the silence since the last
 // frame and retries an unanswered dump request. The driver calls it after
 // every read, including timed-out ones.
 func (l *Link) Tick(now time.Duration) {
-	if l.hello == nil || l.health == Disconnected || l.health == Connecting {
+	if l.hello == nil || l.health == board.Disconnected || l.health == board.Connecting {
 		return
 	}
 	hb := l.beat()
 	silent := now - l.lastRx
 	switch {
 	case silent > time.Duration(notRespondBeats*float64(hb)):
-		if l.health != NotResponding {
+		if l.health != board.NotResponding {
 			l.hail() // a board that lost its way answers a HELLO_REQ
 		}
-		l.setHealth(NotResponding, now)
+		l.setHealth(board.NotResponding, now)
 	case silent > time.Duration(delayedBeats*float64(hb)):
-		l.setHealth(Delayed, now)
+		l.setHealth(board.Delayed, now)
 	}
 	if l.dumpPending && now-l.dumpAsked > dumpRetry {
 		l.requestDump(now)
@@ -156,7 +147,7 @@ func (l *Link) beat() time.Duration {
 // the board's id is free for the port where it answers now (a cable moved
 // to another socket, a symbolic link that leads elsewhere).
 func (l *Link) Abandoned(now time.Duration) bool {
-	if l.hello == nil || l.health != NotResponding {
+	if l.hello == nil || l.health != board.NotResponding {
 		return false
 	}
 	return now-l.lastRx > time.Duration(abandonBeats*float64(l.beat()))
@@ -199,7 +190,7 @@ func (l *Link) DumpPending() bool { return l.dumpPending }
 func (l *Link) RequestDump(now time.Duration) { l.requestDump(now) }
 
 func (l *Link) protoErr(f Frame, host time.Duration, err error) {
-	l.Emit(Event{Kind: EventError, Board: l.board, Port: l.port, Seq: f.Seq, Host: host, At: host,
+	l.Emit(board.Event{Kind: board.EventError, Board: l.board, Port: l.port, Seq: f.Seq, Host: host, At: host,
 		Err: fmt.Errorf("%s frame #%d: %w", f.Type, f.Seq, err)})
 }
 
@@ -236,11 +227,11 @@ func (l *Link) Frame(f Frame, host time.Duration) {
 	l.expect = f.Seq + 1
 	l.Stats.Frames++
 	l.lastRx = host
-	if l.health != Active {
-		l.setHealth(Active, host)
+	if l.health != board.Active {
+		l.setHealth(board.Active, host)
 	}
 
-	ev := Event{Board: l.board, Port: l.port, Seq: f.Seq, Host: host}
+	ev := board.Event{Board: l.board, Port: l.port, Seq: f.Seq, Host: host}
 	l.stamp(&ev, f.Time, host)
 
 	switch f.Type {
@@ -254,7 +245,7 @@ func (l *Link) Frame(f Frame, host time.Duration) {
 			l.protoErr(f, host, fmt.Errorf("square %d beyond the board's %d cells", m.Square, l.hello.Cells))
 			return
 		}
-		ev.Kind = EventSquare
+		ev.Kind = board.EventSquare
 		ev.Square = rules.Square(m.Square)
 		ev.Height = int(m.Height)
 		ev.Saturated = m.Saturated
@@ -269,7 +260,7 @@ func (l *Link) Frame(f Frame, host time.Duration) {
 			l.protoErr(f, host, fmt.Errorf("zone %d beyond the board's %d zones", m.Zone, len(l.hello.Zones)))
 			return
 		}
-		ev.Kind = EventZone
+		ev.Kind = board.EventZone
 		ev.Zone = int(m.Zone)
 		ev.Count = int(m.Count)
 		ev.Saturated = m.Saturated
@@ -281,7 +272,7 @@ func (l *Link) Frame(f Frame, host time.Duration) {
 			l.protoErr(f, host, err)
 			return
 		}
-		ev.Kind = EventButton
+		ev.Kind = board.EventButton
 		ev.Button, ev.Side, ev.Pressed, ev.Presses, ev.Value = m.Button, m.Side, m.Pressed, m.Count, m.Value
 		if m.Pressed {
 			k := buttonKey{m.Button, m.Side}
@@ -302,14 +293,14 @@ func (l *Link) Frame(f Frame, host time.Duration) {
 			l.gap(int(m.TxLost-l.txLost), f.Seq, host)
 		}
 		l.txLost, l.haveTxLo = m.TxLost, true
-		ev.Kind = EventHeartbeat
+		ev.Kind = board.EventHeartbeat
 	case TypePong:
 		var m PongMsg
 		if err := m.UnmarshalPayload(f.Payload); err != nil {
 			l.protoErr(f, host, err)
 			return
 		}
-		ev.Kind = EventPong
+		ev.Kind = board.EventPong
 		ev.RTT = time.Duration(uint32(host/time.Millisecond)-m.HostTime) * time.Millisecond
 	case TypeNak:
 		nak := new(NakMsg)
@@ -317,7 +308,7 @@ func (l *Link) Frame(f Frame, host time.Duration) {
 			l.protoErr(f, host, err)
 			return
 		}
-		ev.Kind, ev.Err = EventNak, nak
+		ev.Kind, ev.Err = board.EventNak, nak
 	case TypeDumpSquares, TypeDumpZone, TypeDumpEnd:
 		l.dumpFrame(f, host, ev)
 		return
@@ -340,7 +331,7 @@ func (l *Link) setPresses(k buttonKey, n uint8) {
 }
 
 // stamp fills the event's board and host times.
-func (l *Link) stamp(ev *Event, raw uint32, host time.Duration) {
+func (l *Link) stamp(ev *board.Event, raw uint32, host time.Duration) {
 	if !l.timed {
 		l.boardMs = int64(raw)
 		l.timed = true
@@ -367,7 +358,7 @@ func (l *Link) stamp(ev *Event, raw uint32, host time.Duration) {
 }
 
 func (l *Link) gap(lost int, seq uint16, host time.Duration) {
-	l.Emit(Event{Kind: EventGap, Board: l.board, Port: l.port, Seq: seq, Host: host, At: host, Lost: lost})
+	l.Emit(board.Event{Kind: board.EventGap, Board: l.board, Port: l.port, Seq: seq, Host: host, At: host, Lost: lost})
 	if l.dump != nil {
 		l.dumpGap = true
 	}
@@ -409,10 +400,10 @@ func (l *Link) handleHello(f Frame, host time.Duration) {
 	l.oldRun = 0
 	l.lastRx = host
 	l.Stats.Frames++
-	ev := Event{Kind: EventHello, Board: l.board, Port: l.port, Seq: f.Seq, Host: host, Info: h.Info(), Restarted: restarted}
+	ev := board.Event{Kind: board.EventHello, Board: l.board, Port: l.port, Seq: f.Seq, Host: host, Info: h.Info(), Restarted: restarted}
 	l.stamp(&ev, f.Time, host)
 	l.Emit(ev)
-	l.setHealth(Active, host)
+	l.setHealth(board.Active, host)
 	// Whatever happened while the link was down, the dump tells.
 	l.requestDump(host)
 }
@@ -427,7 +418,7 @@ func (m *DumpSquaresMsg) dumpToken() uint16 { return m.Token }
 func (m *DumpZoneMsg) dumpToken() uint16    { return m.Token }
 func (m *DumpEndMsg) dumpToken() uint16     { return m.Token }
 
-func (l *Link) dumpFrame(f Frame, host time.Duration, ev Event) {
+func (l *Link) dumpFrame(f Frame, host time.Duration, ev board.Event) {
 	var part dumpPart
 	switch f.Type {
 	case TypeDumpSquares:
@@ -463,7 +454,7 @@ func (l *Link) dumpFrame(f Frame, host time.Duration, ev Event) {
 			l.dumpGap = true
 			return
 		}
-		z := ZoneState{Count: int(m.Count), Saturated: m.Saturated}
+		z := board.ZoneState{Count: int(m.Count), Saturated: m.Saturated}
 		if len(m.Pieces) > 0 {
 			z.Pieces = append([]rules.Piece(nil), m.Pieces...)
 		}
@@ -483,11 +474,11 @@ func (l *Link) dumpFrame(f Frame, host time.Duration, ev Event) {
 		}
 		snap := l.dump
 		snap.Token = m.Token
-		snap.Buttons = append([]ButtonState(nil), m.Buttons...)
+		snap.Buttons = append([]board.ButtonState(nil), m.Buttons...)
 		l.dump = nil
 		l.dumpPending = false
 		l.Stats.Dumps++
-		ev.Kind = EventSnapshot
+		ev.Kind = board.EventSnapshot
 		ev.Snapshot = snap
 		// Presses the counters show but no frame reported were lost:
 		// report them now, stamped with the snapshot's time.
@@ -499,7 +490,7 @@ func (l *Link) dumpFrame(f Frame, host time.Duration, ev Event) {
 				continue
 			}
 			be := ev
-			be.Kind = EventButton
+			be.Kind = board.EventButton
 			be.Snapshot = nil
 			be.Button, be.Side, be.Pressed, be.Presses = b.Button, b.Side, true, b.Count
 			be.Missed = int(b.Count - last - 1)
@@ -514,9 +505,9 @@ func (l *Link) startDump() {
 	if l.dump != nil {
 		return
 	}
-	l.dump = &Snapshot{
-		Squares: make([]SquareState, l.hello.Cells),
-		Zones:   make([]ZoneState, len(l.hello.Zones)),
+	l.dump = &board.Snapshot{
+		Squares: make([]board.SquareState, l.hello.Cells),
+		Zones:   make([]board.ZoneState, len(l.hello.Zones)),
 	}
 	l.dumpGot = make([]bool, l.hello.Cells)
 	l.dumpZones = make([]bool, len(l.hello.Zones))

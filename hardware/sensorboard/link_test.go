@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	"arbiter/internal/scenariotest"
 	"arbiter/rules"
 )
@@ -40,7 +41,7 @@ func TestLinkScenarios(t *testing.T) {
 func runLinkScenario(t *testing.T, file string) {
 	var out []string
 	l := &Link{
-		Emit: func(e Event) { out = append(out, renderEvent(e)) },
+		Emit: func(e board.Event) { out = append(out, renderEvent(e)) },
 		Send: func(m Message) { out = append(out, renderSend(m)) },
 	}
 	l.SetPort("pty", 0)
@@ -83,36 +84,36 @@ func linkInput(l *Link, line string) error {
 		if hb == 0 {
 			hb = 500
 		}
-		frame(&Hello{Major: uint8(VersionMajor + num("major")), Boot: uint32(num("boot")), Caps: CapHeight, MaxHeight: 31,
+		frame(&Hello{Major: uint8(VersionMajor + num("major")), Boot: uint32(num("boot")), Caps: board.CapHeight, MaxHeight: 31,
 			Heartbeat: uint16(hb), Width: uint8(cells), Height: 1, Cells: uint16(cells), ID: "B1"}, num("seq"))
 	case "square":
 		m := &SquareMsg{Square: uint16(num("sq")), Height: uint8(num("h"))}
 		if p := args["top"]; p != "" {
-			m.Top = Ident{Known: true, Piece: rules.Piece{Kind: rules.Kind(p[0])}}
+			m.Top = board.Ident{Known: true, Piece: rules.Piece{Kind: rules.Kind(p[0])}}
 		}
 		frame(m, num("seq"))
 	case "button":
-		kinds := map[string]ButtonKind{"clock": ButtonClock, "adjust": ButtonAdjust, "arbiter": ButtonArbiter, "answer": ButtonAnswer}
-		frame(&ButtonMsg{Button: kinds[args["kind"]], Side: Side(num("side")), Pressed: args["release"] == "", Count: uint8(num("count"))}, num("seq"))
+		kinds := map[string]board.ButtonKind{"clock": board.ButtonClock, "adjust": board.ButtonAdjust, "arbiter": board.ButtonArbiter, "answer": board.ButtonAnswer}
+		frame(&ButtonMsg{Button: kinds[args["kind"]], Side: board.Side(num("side")), Pressed: args["release"] == "", Count: uint8(num("count"))}, num("seq"))
 	case "heartbeat":
 		frame(&HeartbeatMsg{TxLost: uint16(num("txlost"))}, num("seq"))
 	case "unknown":
 		frame(&rawMsg{t: Type(num("type"))}, num("seq"))
 	case "dump":
 		// DUMP_SQUARES then DUMP_END, at seq and seq+1.
-		var sq []SquareState
+		var sq []board.SquareState
 		for _, h := range strings.Split(args["heights"], ",") {
 			n, _ := strconv.Atoi(h)
-			sq = append(sq, SquareState{Height: uint8(n)})
+			sq = append(sq, board.SquareState{Height: uint8(n)})
 		}
 		tok := uint16(num("token"))
 		seq := num("seq")
 		if args["skip-squares"] == "" {
 			frame(&DumpSquaresMsg{Token: tok, Squares: sq}, seq)
 		}
-		var bs []ButtonState
+		var bs []board.ButtonState
 		if c := args["clock0"]; c != "" {
-			bs = append(bs, ButtonState{Button: ButtonClock, Side: SideFirst, Count: uint8(num("clock0"))})
+			bs = append(bs, board.ButtonState{Button: board.ButtonClock, Side: board.SideFirst, Count: uint8(num("clock0"))})
 		}
 		frame(&DumpEndMsg{Token: tok, Squares: uint16(len(sq)), Buttons: bs}, seq+1)
 	case "tick":
@@ -142,24 +143,24 @@ func renderSend(m Message) string {
 	return "send " + m.Type().String()
 }
 
-func renderEvent(e Event) string {
+func renderEvent(e board.Event) string {
 	switch e.Kind {
-	case EventHello:
+	case board.EventHello:
 		if e.Restarted {
 			return "hello restarted"
 		}
 		return "hello"
-	case EventHealth:
+	case board.EventHealth:
 		return "health " + e.Health.String()
-	case EventSquare:
+	case board.EventSquare:
 		s := fmt.Sprintf("square sq=%d h=%d", e.Square, e.Height)
 		if e.Top.Known {
 			s += " top=" + e.Top.String()
 		}
 		return s
-	case EventGap:
+	case board.EventGap:
 		return fmt.Sprintf("gap lost=%d", e.Lost)
-	case EventButton:
+	case board.EventButton:
 		s := fmt.Sprintf("button %s side=%d n=%d", e.Button, e.Side, e.Presses)
 		if !e.Pressed {
 			s += " released"
@@ -171,36 +172,36 @@ func renderEvent(e Event) string {
 			s += " recovered"
 		}
 		return s
-	case EventSnapshot:
+	case board.EventSnapshot:
 		h := e.Snapshot.Heights()
 		parts := make([]string, len(h))
 		for i, x := range h {
 			parts[i] = strconv.Itoa(x)
 		}
 		return "snapshot heights=" + strings.Join(parts, ",")
-	case EventError:
+	case board.EventError:
 		return "error"
 	}
 	return e.Kind.String()
 }
 
 func TestLinkTimes(t *testing.T) {
-	var evs []Event
-	l := &Link{Emit: func(e Event) { evs = append(evs, e) }, Send: func(Message) {}}
+	var evs []board.Event
+	l := &Link{Emit: func(e board.Event) { evs = append(evs, e) }, Send: func(Message) {}}
 	l.SetPort("p", 0)
-	h := (&Hello{Major: 1, Boot: 1, Caps: CapHeight, Heartbeat: 500, Width: 2, Height: 1, Cells: 2, ID: "T"}).AppendPayload(nil)
+	h := (&Hello{Major: 1, Boot: 1, Caps: board.CapHeight, Heartbeat: 500, Width: 2, Height: 1, Cells: 2, ID: "T"}).AppendPayload(nil)
 	l.Frame(Frame{Header: Header{Type: TypeHello, Seq: 0, Time: 0xFFFFFF00}, Payload: h}, 10*time.Second)
 	sq := (&SquareMsg{Square: 1, Height: 1}).AppendPayload(nil)
 	// The board clock wraps between the two frames; the second frame
 	// arrives 40 ms late but maps to when it happened.
 	l.Frame(Frame{Header: Header{Type: TypeSquare, Seq: 1, Time: 0x00000064}, Payload: sq}, 10*time.Second+356*time.Millisecond+40*time.Millisecond)
-	var last Event
+	var last board.Event
 	for _, e := range evs {
-		if e.Kind == EventSquare {
+		if e.Kind == board.EventSquare {
 			last = e
 		}
 	}
-	require.Equal(t, EventSquare, last.Kind)
+	require.Equal(t, board.EventSquare, last.Kind)
 	assert.Equal(t, int64(0xFFFFFF00)+0x164, last.BoardMs, "unwrapped board time")
 	assert.True(t, last.Mapped)
 	assert.Equal(t, 10*time.Second+356*time.Millisecond, last.At)
@@ -212,10 +213,10 @@ func TestLinkTimes(t *testing.T) {
 // HELLO and a dump, and the new boot resets what it knew.
 func TestLinkUnseenRestart(t *testing.T) {
 	var out []string
-	l := &Link{Emit: func(e Event) { out = append(out, renderEvent(e)) }, Send: func(m Message) { out = append(out, renderSend(m)) }}
+	l := &Link{Emit: func(e board.Event) { out = append(out, renderEvent(e)) }, Send: func(m Message) { out = append(out, renderSend(m)) }}
 	l.SetPort("p", 0)
 	hello := func(boot uint32, seq uint16, host time.Duration) {
-		p := (&Hello{Major: 1, Boot: boot, Caps: CapHeight, Heartbeat: 500, Width: 1, Height: 1, Cells: 1, ID: "R"}).AppendPayload(nil)
+		p := (&Hello{Major: 1, Boot: boot, Caps: board.CapHeight, Heartbeat: 500, Width: 1, Height: 1, Cells: 1, ID: "R"}).AppendPayload(nil)
 		l.Frame(Frame{Header: Header{Type: TypeHello, Seq: seq, Time: uint32(host / time.Millisecond)}, Payload: p}, host)
 	}
 	square := func(seq uint16, ms uint32, host time.Duration) {
@@ -258,14 +259,14 @@ func FuzzLink(f *testing.F) {
 	f.Add([]byte{byte(TypeDumpEnd), 1, 1, 0, byte(TypeSquare), 200, 0, 6, 0, 3, 1, 0x80, 'P', 0})
 	f.Fuzz(func(t *testing.T, stream []byte) {
 		l := &Link{Send: func(Message) {}}
-		l.Emit = func(e Event) {
-			if e.Kind == EventSnapshot && len(e.Snapshot.Squares) != 4 {
+		l.Emit = func(e board.Event) {
+			if e.Kind == board.EventSnapshot && len(e.Snapshot.Squares) != 4 {
 				t.Fatalf("snapshot of %d squares on a 4-cell board", len(e.Snapshot.Squares))
 			}
 		}
 		l.SetPort("fuzz", 0)
-		hello := (&Hello{Major: 1, Boot: 1, Caps: CapHeight | CapIdentity, Heartbeat: 100, Width: 2, Height: 2, Cells: 4,
-			Zones: []ZoneInfo{{Kind: rules.Hand, Owner: rules.First}}, ID: "F"}).AppendPayload(nil)
+		hello := (&Hello{Major: 1, Boot: 1, Caps: board.CapHeight | board.CapIdentity, Heartbeat: 100, Width: 2, Height: 2, Cells: 4,
+			Zones: []board.ZoneInfo{{Kind: rules.Hand, Owner: rules.First}}, ID: "F"}).AppendPayload(nil)
 		l.Frame(Frame{Header: Header{Type: TypeHello}, Payload: hello}, 0)
 		var seq uint16
 		var ms uint32

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"arbiter/board"
 	"arbiter/rules"
 )
 
@@ -28,7 +29,7 @@ const (
 	identBack   = 0x02
 )
 
-func appendIdent(dst []byte, id Ident) []byte {
+func appendIdent(dst []byte, id board.Ident) []byte {
 	if !id.Known {
 		return append(dst, 0, 0, 0)
 	}
@@ -42,16 +43,16 @@ func appendIdent(dst []byte, id Ident) []byte {
 	return append(dst, flags, byte(id.Piece.Kind), byte(id.Piece.Mark))
 }
 
-func readIdent(b []byte) (Ident, error) {
+func readIdent(b []byte) (board.Ident, error) {
 	flags, kind, mark := b[0], b[1], b[2]
 	if flags&identKnown == 0 {
-		return Ident{}, nil
+		return board.Ident{}, nil
 	}
 	if kind < 'A' || kind > 'Z' {
-		return Ident{}, fmt.Errorf("piece kind byte 0x%02x is not an upper-case letter", kind)
+		return board.Ident{}, fmt.Errorf("piece kind byte 0x%02x is not an upper-case letter", kind)
 	}
 	if mark != 0 && (mark < 'A' || mark > 'Z') {
-		return Ident{}, fmt.Errorf("piece mark byte 0x%02x is not an upper-case letter", mark)
+		return board.Ident{}, fmt.Errorf("piece mark byte 0x%02x is not an upper-case letter", mark)
 	}
 	p := rules.Piece{Kind: rules.Kind(kind), Mark: rules.Kind(mark)}
 	if flags&identSecond != 0 {
@@ -60,7 +61,7 @@ func readIdent(b []byte) (Ident, error) {
 	if flags&identBack != 0 {
 		p.Face = rules.Back
 	}
-	return Ident{Known: true, Piece: p}, nil
+	return board.Ident{Known: true, Piece: p}, nil
 }
 
 // reader reads a payload field by field and remembers the first error,
@@ -117,9 +118,9 @@ func (r *reader) u32(field string) uint32 {
 	return v
 }
 
-func (r *reader) ident(field string) Ident {
+func (r *reader) ident(field string) board.Ident {
 	if !r.need(field, 3) {
-		return Ident{}
+		return board.Ident{}
 	}
 	id, err := readIdent(r.b[r.off:])
 	if err != nil {

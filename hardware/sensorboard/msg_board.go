@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"arbiter/board"
 	"arbiter/rules"
 )
 
@@ -14,15 +15,15 @@ type Hello struct {
 	// Boot is a random number drawn at power-up: a new value means the
 	// board restarted, so its sequence numbers and clock began again.
 	Boot      uint32
-	Caps      Caps
+	Caps      board.Caps
 	MaxHeight uint8  // highest stack the board counts exactly
 	Heartbeat uint16 // heartbeat interval in ms
 	// Width and Height give the grid; Cells the number of sensed cells.
 	// A rectangular board has Cells = Width*Height and an empty Graph.
 	Width, Height uint8
 	Cells         uint16
-	Zones         []ZoneInfo
-	Buttons       []ButtonInfo
+	Zones         []board.ZoneInfo
+	Buttons       []board.ButtonInfo
 	ID            string // unique board identity, e.g. "TB-0042"
 	Firmware      string
 	// Graph names a cell graph ("kvaa13") whose cells the board senses in
@@ -61,7 +62,7 @@ func (h *Hello) UnmarshalPayload(p []byte) error {
 	h.Major = r.u8("major")
 	h.Minor = r.u8("minor")
 	h.Boot = r.u32("boot")
-	h.Caps = Caps(r.u16("caps"))
+	h.Caps = board.Caps(r.u16("caps"))
 	h.MaxHeight = r.u8("max height")
 	h.Heartbeat = r.u16("heartbeat")
 	h.Width = r.u8("width")
@@ -79,13 +80,13 @@ func (h *Hello) UnmarshalPayload(p []byte) error {
 		if r.err == nil && o > 1 {
 			r.fail("zone # owner", "owner %d is not 0 or 1", o)
 		}
-		h.Zones = append(h.Zones, ZoneInfo{Kind: k, Owner: rules.Color(o)})
+		h.Zones = append(h.Zones, board.ZoneInfo{Kind: k, Owner: rules.Color(o)})
 	}
 	nb := int(r.u8("button count"))
 	h.Buttons = nil
 	for i := 0; i < nb && r.err == nil; i++ {
 		r.i = i
-		b := ButtonInfo{Kind: ButtonKind(r.u8("button # kind")), Side: Side(r.u8("button # side"))}
+		b := board.ButtonInfo{Kind: board.ButtonKind(r.u8("button # kind")), Side: board.Side(r.u8("button # side"))}
 		if r.err == nil && slices.Contains(h.Buttons, b) {
 			// BUTTON frames name a kind and a side: two such buttons
 			// could not be told apart (PROTOCOL 5.1).
@@ -117,7 +118,7 @@ type SquareMsg struct {
 	Square    uint16
 	Height    uint8 // 0..127
 	Saturated bool  // the true height is at least Height
-	Top       Ident
+	Top       board.Ident
 }
 
 // Type implements [Message].
@@ -154,8 +155,8 @@ type ZoneMsg struct {
 	Zone      uint8
 	Count     uint8 // pieces now in the zone, 0..127
 	Saturated bool
-	Action    ZoneAction
-	Piece     Ident // the piece added or removed, when identified
+	Action    board.ZoneAction
+	Piece     board.Ident // the piece added or removed, when identified
 }
 
 // Type implements [Message].
@@ -172,8 +173,8 @@ func (m *ZoneMsg) UnmarshalPayload(p []byte) error {
 	r := reader{msg: "ZONE", b: p}
 	m.Zone = r.u8("zone")
 	m.Count, m.Saturated = splitHeight(r.u8("count"))
-	m.Action = ZoneAction(r.u8("action"))
-	if r.err == nil && m.Action > ZoneRemoved {
+	m.Action = board.ZoneAction(r.u8("action"))
+	if r.err == nil && m.Action > board.ZoneRemoved {
 		r.fail("action", "unknown action %d", m.Action)
 	}
 	m.Piece = r.ident("piece")
@@ -182,8 +183,8 @@ func (m *ZoneMsg) UnmarshalPayload(p []byte) error {
 
 // ButtonMsg reports a button press or release.
 type ButtonMsg struct {
-	Button  ButtonKind
-	Side    Side
+	Button  board.ButtonKind
+	Side    board.Side
 	Pressed bool // false: released
 	// Count is the number of presses of this button since power-up,
 	// modulo 256, this press included: a jump reveals lost presses.
@@ -206,8 +207,8 @@ func (m *ButtonMsg) AppendPayload(dst []byte) []byte {
 // UnmarshalPayload implements [Message].
 func (m *ButtonMsg) UnmarshalPayload(p []byte) error {
 	r := reader{msg: "BUTTON", b: p}
-	m.Button = ButtonKind(r.u8("button"))
-	m.Side = Side(r.u8("side"))
+	m.Button = board.ButtonKind(r.u8("button"))
+	m.Side = board.Side(r.u8("side"))
 	a := r.u8("action")
 	m.Count = r.u8("count")
 	m.Value = r.u8("value")
@@ -325,7 +326,7 @@ const MaxDumpSquares = 250
 type DumpSquaresMsg struct {
 	Token   uint16 // the DUMP_REQ's token
 	First   uint16 // square of Squares[0]
-	Squares []SquareState
+	Squares []board.SquareState
 }
 
 // Type implements [Message].
@@ -352,7 +353,7 @@ func (m *DumpSquaresMsg) UnmarshalPayload(p []byte) error {
 	m.Squares = m.Squares[:0]
 	for i := 0; i < n && r.err == nil; i++ {
 		r.i = i
-		var s SquareState
+		var s board.SquareState
 		s.Height, s.Saturated = splitHeight(r.u8("square # height"))
 		s.Top = r.ident("square # top")
 		m.Squares = append(m.Squares, s)
@@ -381,7 +382,7 @@ func (m *DumpZoneMsg) AppendPayload(dst []byte) []byte {
 	dst = appendU16(dst, m.Token)
 	dst = append(dst, m.Zone, heightByte(m.Count, m.Saturated), byte(len(m.Pieces)))
 	for _, p := range m.Pieces {
-		dst = appendIdent(dst, Ident{Known: true, Piece: p})
+		dst = appendIdent(dst, board.Ident{Known: true, Piece: p})
 	}
 	return dst
 }
@@ -412,7 +413,7 @@ type DumpEndMsg struct {
 	Token   uint16
 	Squares uint16
 	Zones   uint8
-	Buttons []ButtonState
+	Buttons []board.ButtonState
 }
 
 // Type implements [Message].
@@ -443,9 +444,9 @@ func (m *DumpEndMsg) UnmarshalPayload(p []byte) error {
 	m.Buttons = m.Buttons[:0]
 	for i := 0; i < n && r.err == nil; i++ {
 		r.i = i
-		var b ButtonState
-		b.Button = ButtonKind(r.u8("button # kind"))
-		b.Side = Side(r.u8("button # side"))
+		var b board.ButtonState
+		b.Button = board.ButtonKind(r.u8("button # kind"))
+		b.Side = board.Side(r.u8("button # side"))
 		b.Count = r.u8("button # count")
 		b.Pressed = r.u8("button # state")&1 != 0
 		m.Buttons = append(m.Buttons, b)

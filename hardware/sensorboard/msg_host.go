@@ -84,9 +84,9 @@ func (m *ClockMsg) UnmarshalPayload(p []byte) error {
 	r := reader{msg: "CLOCK", b: p}
 	m.First = r.u32("first")
 	m.Second = r.u32("second")
-	m.Running = Side(r.u8("running"))
+	m.Running = board.Side(r.u8("running"))
 	m.Flags = r.u8("flags")
-	if r.err == nil && m.Running != SideFirst && m.Running != SideSecond && m.Running != SideNone {
+	if r.err == nil && m.Running != board.SideFirst && m.Running != board.SideSecond && m.Running != board.SideNone {
 		r.fail("running", "side 0x%02x", uint8(m.Running))
 	}
 	return r.err
@@ -119,10 +119,10 @@ func (m *LightMsg) AppendPayload(dst []byte) []byte {
 // UnmarshalPayload implements [Message].
 func (m *LightMsg) UnmarshalPayload(p []byte) error {
 	r := reader{msg: "LIGHT", b: p}
-	m.Mode = LightMode(r.u8("mode"))
+	m.Mode = board.LightMode(r.u8("mode"))
 	m.Color = r.u8("color")
 	n := int(r.u8("count"))
-	if r.err == nil && m.Mode > LightBlink {
+	if r.err == nil && m.Mode > board.LightBlink {
 		r.fail("mode", "unknown mode %d", m.Mode)
 	}
 	m.Squares = m.Squares[:0]
@@ -158,7 +158,7 @@ func (m *AlertMsg) UnmarshalPayload(p []byte) error {
 	m.Level = r.u8("level")
 	m.Beep = r.u8("beep")&1 != 0
 	m.Text = r.str("text")
-	if r.err == nil && m.Level > AlertError {
+	if r.err == nil && m.Level > board.AlertError {
 		r.fail("level", "unknown level %d", m.Level)
 	}
 	return r.err

@@ -19,8 +19,8 @@ func (*QuestionMsg) Type() Type { return TypeQuestion }
 // out: the board could not answer them.
 func (m *QuestionMsg) AppendPayload(dst []byte) []byte {
 	cs := m.Choices
-	if len(cs) > MaxChoices {
-		cs = cs[:MaxChoices]
+	if len(cs) > board.MaxChoices {
+		cs = cs[:board.MaxChoices]
 	}
 	dst = append(dst, byte(m.Side), byte(m.Kind))
 	dst = appendStr(dst, cutText(m.Text))
@@ -28,7 +28,7 @@ func (m *QuestionMsg) AppendPayload(dst []byte) []byte {
 	for _, c := range cs {
 		dst = appendU16(dst, uint16(c.From))
 		dst = appendU16(dst, uint16(c.To))
-		dst = appendStr(dst, cutTo(c.Text, MaxChoiceText))
+		dst = appendStr(dst, cutTo(c.Text, board.MaxChoiceText))
 	}
 	return dst
 }
@@ -36,31 +36,31 @@ func (m *QuestionMsg) AppendPayload(dst []byte) []byte {
 // UnmarshalPayload implements [Message].
 func (m *QuestionMsg) UnmarshalPayload(p []byte) error {
 	r := reader{msg: "QUESTION", b: p}
-	m.Side = Side(r.u8("side"))
-	m.Kind = QuestionKind(r.u8("kind"))
+	m.Side = board.Side(r.u8("side"))
+	m.Kind = board.QuestionKind(r.u8("kind"))
 	m.Text = r.str("text")
 	n := int(r.u8("choices"))
 	switch {
 	case r.err != nil:
-	case m.Side != SideFirst && m.Side != SideSecond && m.Side != SideNone:
+	case m.Side != board.SideFirst && m.Side != board.SideSecond && m.Side != board.SideNone:
 		r.fail("side", "side 0x%02x", uint8(m.Side))
-	case m.Kind > QuestionPromote:
+	case m.Kind > board.QuestionPromote:
 		r.fail("kind", "unknown kind %d", m.Kind)
 	case len(m.Text) > MaxText:
 		r.fail("text", "%d bytes, at most %d", len(m.Text), MaxText)
-	case n > MaxChoices:
-		r.fail("choices", "%d choices, at most %d", n, MaxChoices)
-	case m.Kind == QuestionNone && n != 0:
+	case n > board.MaxChoices:
+		r.fail("choices", "%d choices, at most %d", n, board.MaxChoices)
+	case m.Kind == board.QuestionNone && n != 0:
 		r.fail("choices", "%d choices in a cleared question", n)
-	case m.Kind == QuestionPromote && n != 2:
+	case m.Kind == board.QuestionPromote && n != 2:
 		r.fail("choices", "a promotion question has 2 choices, not %d", n)
 	}
 	m.Choices = m.Choices[:0]
 	for i := 0; i < n && r.err == nil; i++ {
 		r.i = i
-		c := Choice{From: rules.Square(int16(r.u16("choice # from"))), To: rules.Square(int16(r.u16("choice # to"))), Text: r.str("choice # text")}
-		if r.err == nil && len(c.Text) > MaxChoiceText {
-			r.fail("choice # text", "%d bytes, at most %d", len(c.Text), MaxChoiceText)
+		c := board.Choice{From: rules.Square(int16(r.u16("choice # from"))), To: rules.Square(int16(r.u16("choice # to"))), Text: r.str("choice # text")}
+		if r.err == nil && len(c.Text) > board.MaxChoiceText {
+			r.fail("choice # text", "%d bytes, at most %d", len(c.Text), board.MaxChoiceText)
 		}
 		m.Choices = append(m.Choices, c)
 	}

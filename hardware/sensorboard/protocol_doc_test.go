@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	"arbiter/rules"
 )
 
@@ -25,55 +26,55 @@ var docExamples = map[string]struct {
 	m Message
 }{
 	"hello": {Header{TypeHello, 0, 1200}, &Hello{
-		Major: 1, Minor: 0, Boot: 0x1A2B3C4D, Caps: CapHeight | CapIdentity | CapColor,
+		Major: 1, Minor: 0, Boot: 0x1A2B3C4D, Caps: board.CapHeight | board.CapIdentity | board.CapColor,
 		MaxHeight: 31, Heartbeat: 500, Width: 8, Height: 8, Cells: 64,
-		Buttons: []ButtonInfo{{Kind: ButtonClock, Side: SideFirst}, {Kind: ButtonClock, Side: SideSecond}, {Kind: ButtonArbiter, Side: SideNone}},
+		Buttons: []board.ButtonInfo{{Kind: board.ButtonClock, Side: board.SideFirst}, {Kind: board.ButtonClock, Side: board.SideSecond}, {Kind: board.ButtonArbiter, Side: board.SideNone}},
 		ID:      "TB-7", Firmware: "2.1",
 	}},
 	"hello-kvaa": {Header{TypeHello, 0, 35}, &Hello{
-		Major: 1, Minor: 0, Boot: 7, Caps: CapZoneCount,
+		Major: 1, Minor: 0, Boot: 7, Caps: board.CapZoneCount,
 		MaxHeight: 1, Heartbeat: 1000, Width: 5, Height: 5, Cells: 13,
-		Zones:   []ZoneInfo{{Kind: rules.Reserve, Owner: rules.First}, {Kind: rules.Reserve, Owner: rules.Second}},
-		Buttons: []ButtonInfo{{Kind: ButtonClock, Side: SideFirst}, {Kind: ButtonClock, Side: SideSecond}},
+		Zones:   []board.ZoneInfo{{Kind: rules.Reserve, Owner: rules.First}, {Kind: rules.Reserve, Owner: rules.Second}},
+		Buttons: []board.ButtonInfo{{Kind: board.ButtonClock, Side: board.SideFirst}, {Kind: board.ButtonClock, Side: board.SideSecond}},
 		ID:      "KV-1", Firmware: "1", Graph: "kvaa13",
 	}},
 	"square-lift":   {Header{TypeSquare, 5, 73000}, &SquareMsg{Square: 12, Height: 0}},
-	"square-tower":  {Header{TypeSquare, 6, 73850}, &SquareMsg{Square: 28, Height: 2, Top: Ident{Known: true, Piece: rules.Piece{Color: rules.First, Kind: 'P', Mark: 'H'}}}},
-	"square-shogi":  {Header{TypeSquare, 300, 0x00FFFF00}, &SquareMsg{Square: 40, Height: 1, Top: Ident{Known: true, Piece: rules.Piece{Color: rules.Second, Kind: 'S', Face: rules.Back}}}},
-	"zone-drop":     {Header{TypeZone, 301, 0x00FFFF10}, &ZoneMsg{Zone: 0, Count: 2, Action: ZoneRemoved, Piece: Ident{Known: true, Piece: rules.Piece{Kind: 'P'}}}},
-	"button-clock":  {Header{TypeButton, 7, 74400}, &ButtonMsg{Button: ButtonClock, Side: SideFirst, Pressed: true, Count: 1}},
-	"button-answer": {Header{TypeButton, 8, 75000}, &ButtonMsg{Button: ButtonAnswer, Side: SideSecond, Pressed: true, Count: 3, Value: AnswerYes}},
+	"square-tower":  {Header{TypeSquare, 6, 73850}, &SquareMsg{Square: 28, Height: 2, Top: board.Ident{Known: true, Piece: rules.Piece{Color: rules.First, Kind: 'P', Mark: 'H'}}}},
+	"square-shogi":  {Header{TypeSquare, 300, 0x00FFFF00}, &SquareMsg{Square: 40, Height: 1, Top: board.Ident{Known: true, Piece: rules.Piece{Color: rules.Second, Kind: 'S', Face: rules.Back}}}},
+	"zone-drop":     {Header{TypeZone, 301, 0x00FFFF10}, &ZoneMsg{Zone: 0, Count: 2, Action: board.ZoneRemoved, Piece: board.Ident{Known: true, Piece: rules.Piece{Kind: 'P'}}}},
+	"button-clock":  {Header{TypeButton, 7, 74400}, &ButtonMsg{Button: board.ButtonClock, Side: board.SideFirst, Pressed: true, Count: 1}},
+	"button-answer": {Header{TypeButton, 8, 75000}, &ButtonMsg{Button: board.ButtonAnswer, Side: board.SideSecond, Pressed: true, Count: 3, Value: board.AnswerYes}},
 	"heartbeat":     {Header{TypeHeartbeat, 9, 75500}, &HeartbeatMsg{HostSeen: true, LastHostSeq: 4}},
 	"dump-req":      {Header{TypeDumpReq, 5, 81234}, &DumpReqMsg{Token: 2}},
-	"dump-squares":  {Header{TypeDumpSquares, 10, 75510}, &DumpSquaresMsg{Token: 2, First: 0, Squares: []SquareState{{Height: 1}, {Height: 0}, {Height: 3}, {Height: 31, Saturated: true}}}},
-	"dump-end":      {Header{TypeDumpEnd, 11, 75512}, &DumpEndMsg{Token: 2, Squares: 4, Zones: 0, Buttons: []ButtonState{{Button: ButtonClock, Side: SideFirst, Count: 1, Pressed: false}, {Button: ButtonClock, Side: SideSecond, Count: 0, Pressed: false}}}},
-	"clock":         {Header{TypeClock, 6, 81300}, &ClockMsg{First: 5_400_000, Second: 5_385_250, Running: SideSecond}},
-	"light":         {Header{TypeLight, 7, 81400}, &LightMsg{Mode: LightBlink, Color: ColorBad, Squares: []uint16{12, 28}}},
-	"alert":         {Header{TypeAlert, 8, 81500}, &AlertMsg{Level: AlertWarning, Beep: true, Text: "Restore e4"}},
+	"dump-squares":  {Header{TypeDumpSquares, 10, 75510}, &DumpSquaresMsg{Token: 2, First: 0, Squares: []board.SquareState{{Height: 1}, {Height: 0}, {Height: 3}, {Height: 31, Saturated: true}}}},
+	"dump-end":      {Header{TypeDumpEnd, 11, 75512}, &DumpEndMsg{Token: 2, Squares: 4, Zones: 0, Buttons: []board.ButtonState{{Button: board.ButtonClock, Side: board.SideFirst, Count: 1, Pressed: false}, {Button: board.ButtonClock, Side: board.SideSecond, Count: 0, Pressed: false}}}},
+	"clock":         {Header{TypeClock, 6, 81300}, &ClockMsg{First: 5_400_000, Second: 5_385_250, Running: board.SideSecond}},
+	"light":         {Header{TypeLight, 7, 81400}, &LightMsg{Mode: board.LightBlink, Color: board.ColorBad, Squares: []uint16{12, 28}}},
+	"alert":         {Header{TypeAlert, 8, 81500}, &AlertMsg{Level: board.AlertWarning, Beep: true, Text: "Restore e4"}},
 	"ack-move":      {Header{TypeAckMove, 9, 81600}, &AckMoveMsg{Ply: 1, From: 12, To: 28, Text: "e2-e4"}},
 	"ping":          {Header{TypePing, 10, 81700}, &PingMsg{Token: 99}},
 	"pong":          {Header{TypePong, 12, 76000}, &PongMsg{Token: 99, HostTime: 81700}},
 	"nak":           {Header{TypeNak, 13, 76010}, &NakMsg{HostSeq: 11, HostType: 0x9A, Reason: NakUnknownType}},
 	"hello-req":     {Header{TypeHelloReq, 0, 10}, &HelloReqMsg{Major: 1, Minor: 0}},
-	"question-promote": {Header{TypeQuestion, 11, 81800}, &QuestionMsg{Side: SideFirst, Kind: QuestionPromote, Text: "Promote?",
-		Choices: []Choice{{From: 10, To: 70, Text: "8h2b+"}, {From: 10, To: 70, Text: "8h2b"}}}},
-	"question-drop": {Header{TypeQuestion, 12, 81900}, &QuestionMsg{Side: SideSecond, Kind: QuestionChoose, Text: "Which piece?",
-		Choices: []Choice{{From: -1, To: 40, Text: "P*5e"}, {From: -1, To: 40, Text: "S*5e"}, {From: -1, To: 40, Text: "G*5e"}}}},
-	"question-clear": {Header{TypeQuestion, 13, 82000}, &QuestionMsg{Side: SideNone, Kind: QuestionNone}},
+	"question-promote": {Header{TypeQuestion, 11, 81800}, &QuestionMsg{Side: board.SideFirst, Kind: board.QuestionPromote, Text: "Promote?",
+		Choices: []board.Choice{{From: 10, To: 70, Text: "8h2b+"}, {From: 10, To: 70, Text: "8h2b"}}}},
+	"question-drop": {Header{TypeQuestion, 12, 81900}, &QuestionMsg{Side: board.SideSecond, Kind: board.QuestionChoose, Text: "Which piece?",
+		Choices: []board.Choice{{From: -1, To: 40, Text: "P*5e"}, {From: -1, To: 40, Text: "S*5e"}, {From: -1, To: 40, Text: "G*5e"}}}},
+	"question-clear": {Header{TypeQuestion, 13, 82000}, &QuestionMsg{Side: board.SideNone, Kind: board.QuestionNone}},
 	"dump-zone-hand": {Header{TypeDumpZone, 14, 76020}, &DumpZoneMsg{Token: 3, Zone: 0, Count: 2, Pieces: []rules.Piece{{Kind: 'P'}, {Kind: 'S'}}}},
 	"hello-buttons": {Header{TypeHello, 0, 900}, &Hello{
-		Major: 1, Minor: 2, Boot: 0x5EED0001, Caps: CapHeight | CapClockDisplay | CapLights | CapText,
+		Major: 1, Minor: 2, Boot: 0x5EED0001, Caps: board.CapHeight | board.CapClockDisplay | board.CapLights | board.CapText,
 		MaxHeight: 31, Heartbeat: 500, Width: 8, Height: 8, Cells: 64,
-		Buttons: []ButtonInfo{{Kind: ButtonClock, Side: SideFirst}, {Kind: ButtonClock, Side: SideSecond},
-			{Kind: ButtonOffer, Side: SideFirst}, {Kind: ButtonOffer, Side: SideSecond}, {Kind: ButtonResign, Side: SideFirst}, {Kind: ButtonResign, Side: SideSecond},
-			{Kind: ButtonClaim, Side: SideFirst}, {Kind: ButtonClaim, Side: SideSecond}, {Kind: ButtonArbiter, Side: SideNone}},
+		Buttons: []board.ButtonInfo{{Kind: board.ButtonClock, Side: board.SideFirst}, {Kind: board.ButtonClock, Side: board.SideSecond},
+			{Kind: board.ButtonOffer, Side: board.SideFirst}, {Kind: board.ButtonOffer, Side: board.SideSecond}, {Kind: board.ButtonResign, Side: board.SideFirst}, {Kind: board.ButtonResign, Side: board.SideSecond},
+			{Kind: board.ButtonClaim, Side: board.SideFirst}, {Kind: board.ButtonClaim, Side: board.SideSecond}, {Kind: board.ButtonArbiter, Side: board.SideNone}},
 		ID: "TB-8", Firmware: "3.0",
 	}},
 	"square-unknown":  {Header{TypeSquare, 15, 76100}, &SquareMsg{Square: 28, Height: 2}},
-	"button-release":  {Header{TypeButton, 16, 76180}, &ButtonMsg{Button: ButtonClock, Side: SideFirst, Pressed: false, Count: 1}},
-	"button-offer":    {Header{TypeButton, 17, 76200}, &ButtonMsg{Button: ButtonOffer, Side: SideFirst, Pressed: true, Count: 1}},
-	"button-resign":   {Header{TypeButton, 18, 76300}, &ButtonMsg{Button: ButtonResign, Side: SideSecond, Pressed: true, Count: 2}},
-	"button-claim":    {Header{TypeButton, 19, 76400}, &ButtonMsg{Button: ButtonClaim, Side: SideFirst, Pressed: true, Count: 1}},
+	"button-release":  {Header{TypeButton, 16, 76180}, &ButtonMsg{Button: board.ButtonClock, Side: board.SideFirst, Pressed: false, Count: 1}},
+	"button-offer":    {Header{TypeButton, 17, 76200}, &ButtonMsg{Button: board.ButtonOffer, Side: board.SideFirst, Pressed: true, Count: 1}},
+	"button-resign":   {Header{TypeButton, 18, 76300}, &ButtonMsg{Button: board.ButtonResign, Side: board.SideSecond, Pressed: true, Count: 2}},
+	"button-claim":    {Header{TypeButton, 19, 76400}, &ButtonMsg{Button: board.ButtonClaim, Side: board.SideFirst, Pressed: true, Count: 1}},
 	"heartbeat-first": {Header{TypeHeartbeat, 1, 500}, &HeartbeatMsg{}},
 	"ack-start":       {Header{TypeAckMove, 11, 81650}, &AckMoveMsg{Ply: 0, From: rules.NoSquare, To: rules.NoSquare, Text: "start"}},
 }
@@ -160,10 +161,10 @@ func TestProtocolDocNumbers(t *testing.T) {
 	assert.Contains(t, doc, fmt.Sprintf("# Arbiter sensor-board protocol, version %d.%d\n", VersionMajor, VersionMinor))
 
 	kinds := regexp.MustCompile(`(?m)^\| ([0-9]+) \| ([a-z]+) \| [^|]+ \| (1\.[0-9]) \|$`).FindAllStringSubmatch(doc, -1)
-	require.Len(t, kinds, int(ButtonClaim), "the button kinds of §5.4, one row each")
+	require.Len(t, kinds, int(board.ButtonClaim), "the button kinds of §5.4, one row each")
 	for i, k := range kinds {
 		assert.Equal(t, strconv.Itoa(i+1), k[1], "kinds in order")
-		assert.Equal(t, ButtonKind(i+1).String(), k[2], "the name of kind %d", i+1)
+		assert.Equal(t, board.ButtonKind(i+1).String(), k[2], "the name of kind %d", i+1)
 	}
 
 	group := func(n int) string { // 1041 → "1 041", as the document writes numbers
@@ -178,5 +179,5 @@ func TestProtocolDocNumbers(t *testing.T) {
 	assert.Contains(t, flat, fmt.Sprintf("⌈%s / 254⌉ = %d", group(MaxBody), (MaxBody+253)/254))
 	assert.Contains(t, flat, fmt.Sprintf("at most **%s wire bytes**", group(MaxWire)))
 	assert.Contains(t, flat, fmt.Sprintf("keeps at most %s bytes before a delimiter", group(MaxWire-1)))
-	assert.Contains(t, flat, fmt.Sprintf("within **%d s** of the first", int(ResignConfirm/time.Second)))
+	assert.Contains(t, flat, fmt.Sprintf("within **%d s** of the first", int(board.ResignConfirm/time.Second)))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	"arbiter/rules"
 	"arbiter/rules/tavreli"
 )
@@ -21,13 +22,13 @@ func TestHelloButtons(t *testing.T) {
 	base := Hello{Major: 1, Minor: 2, Heartbeat: 500, Width: 8, Height: 8, Cells: 64, ID: "B"}
 	cases := []struct {
 		name    string
-		buttons []ButtonInfo
+		buttons []board.ButtonInfo
 		err     string
 	}{
-		{"one each", []ButtonInfo{{Kind: ButtonClock, Side: SideFirst}, {Kind: ButtonClock, Side: SideSecond}, {Kind: ButtonOffer, Side: SideFirst}, {Kind: ButtonOffer, Side: SideSecond},
-			{Kind: ButtonResign, Side: SideFirst}, {Kind: ButtonResign, Side: SideSecond}, {Kind: ButtonClaim, Side: SideFirst}, {Kind: ButtonClaim, Side: SideSecond}, {Kind: ButtonArbiter, Side: SideNone}}, ""},
-		{"two clock buttons for one side", []ButtonInfo{{Kind: ButtonClock, Side: SideFirst}, {Kind: ButtonClock, Side: SideFirst}}, "field button 1: a second clock button for side 0x00"},
-		{"two shared arbiter buttons", []ButtonInfo{{Kind: ButtonArbiter, Side: SideNone}, {Kind: ButtonClock, Side: SideFirst}, {Kind: ButtonArbiter, Side: SideNone}}, "field button 2: a second arbiter button for side 0xff"},
+		{"one each", []board.ButtonInfo{{Kind: board.ButtonClock, Side: board.SideFirst}, {Kind: board.ButtonClock, Side: board.SideSecond}, {Kind: board.ButtonOffer, Side: board.SideFirst}, {Kind: board.ButtonOffer, Side: board.SideSecond},
+			{Kind: board.ButtonResign, Side: board.SideFirst}, {Kind: board.ButtonResign, Side: board.SideSecond}, {Kind: board.ButtonClaim, Side: board.SideFirst}, {Kind: board.ButtonClaim, Side: board.SideSecond}, {Kind: board.ButtonArbiter, Side: board.SideNone}}, ""},
+		{"two clock buttons for one side", []board.ButtonInfo{{Kind: board.ButtonClock, Side: board.SideFirst}, {Kind: board.ButtonClock, Side: board.SideFirst}}, "field button 1: a second clock button for side 0x00"},
+		{"two shared arbiter buttons", []board.ButtonInfo{{Kind: board.ButtonArbiter, Side: board.SideNone}, {Kind: board.ButtonClock, Side: board.SideFirst}, {Kind: board.ButtonArbiter, Side: board.SideNone}}, "field button 2: a second arbiter button for side 0xff"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -44,7 +45,7 @@ func TestHelloButtons(t *testing.T) {
 			assert.Equal(t, c.buttons, got.Buttons)
 		})
 	}
-	for k, name := range map[ButtonKind]string{ButtonOffer: "offer", ButtonResign: "resign", ButtonClaim: "claim", 8: "button(8)"} {
+	for k, name := range map[board.ButtonKind]string{board.ButtonOffer: "offer", board.ButtonResign: "resign", board.ButtonClaim: "claim", 8: "button(8)"} {
 		assert.Equal(t, name, k.String())
 	}
 }
@@ -55,15 +56,15 @@ func TestHelloButtons(t *testing.T) {
 // clock that wraps at 2^32 does not go backwards.
 func TestClockBackwards(t *testing.T) {
 	var out []string
-	var board []int64
-	l := &Link{Emit: func(e Event) {
+	var boardMs []int64
+	l := &Link{Emit: func(e board.Event) {
 		out = append(out, renderEvent(e))
-		if e.Kind == EventSquare {
-			board = append(board, e.BoardMs)
+		if e.Kind == board.EventSquare {
+			boardMs = append(boardMs, e.BoardMs)
 		}
 	}, Send: func(m Message) { out = append(out, renderSend(m)) }}
 	l.SetPort("p", 0)
-	hello := (&Hello{Major: 1, Boot: 9, Caps: CapHeight, Heartbeat: 500, Width: 1, Height: 1, Cells: 1, ID: "R"}).AppendPayload(nil)
+	hello := (&Hello{Major: 1, Boot: 9, Caps: board.CapHeight, Heartbeat: 500, Width: 1, Height: 1, Cells: 1, ID: "R"}).AppendPayload(nil)
 	l.Frame(Frame{Header: Header{Type: TypeHello, Seq: 0, Time: 0xFFFF_FF00}, Payload: hello}, 0)
 	square := func(seq uint16, ms uint32, host time.Duration) {
 		p := (&SquareMsg{Square: 0, Height: uint8(seq % 2)}).AppendPayload(nil)
@@ -74,9 +75,9 @@ func TestClockBackwards(t *testing.T) {
 	out = nil
 	square(3, 0x0000_0008, 30*time.Millisecond) // 8 ms back
 	assert.Equal(t, []string{"send HELLO_REQ", "square sq=0 h=1"}, out, "accepted, and the HELLO asked for")
-	require.Len(t, board, 3)
-	assert.Equal(t, board[0]+0x90, board[1], "the wrap is no step back")
-	assert.Equal(t, board[1], board[2], "the frame takes the previous frame's time")
+	require.Len(t, boardMs, 3)
+	assert.Equal(t, boardMs[0]+0x90, boardMs[1], "the wrap is no step back")
+	assert.Equal(t, boardMs[1], boardMs[2], "the frame takes the previous frame's time")
 	out = nil
 	l.Frame(Frame{Header: Header{Type: TypeHello, Seq: 4, Time: 0x10}, Payload: hello}, 40*time.Millisecond)
 	require.NotEmpty(t, out)
@@ -91,7 +92,7 @@ func TestProtocolDocRatnik(t *testing.T) {
 	flat := strings.Join(strings.Fields(string(raw)), " ")
 	for _, role := range []tavreli.Role{tavreli.Ratnik, tavreli.Helgi} {
 		p := tavreli.Piece{Color: rules.First, Role: role, Mark: tavreli.Helgi}
-		b := appendIdent(nil, Ident{Known: true, Piece: p.Physical()})
+		b := appendIdent(nil, board.Ident{Known: true, Piece: p.Physical()})
 		assert.Contains(t, flat, fmt.Sprintf("a white Ratnik marked Helgi is `%X %X %X` either way", b[0], b[1], b[2]), "promoted: %t", p.Promoted())
 	}
 }

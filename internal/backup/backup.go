@@ -162,20 +162,30 @@ type Auto struct {
 	Metrics *Metrics
 }
 
-// Run backs up every a.Every until ctx ends.
+// Run backs up every a.Every until ctx ends. A tick taken late, in the
+// second of the backup before it (whose name it would take; a loaded host
+// with a backup every second), is skipped: that backup is not a second
+// old.
 func (a *Auto) Run(ctx context.Context) {
 	t := time.NewTicker(a.Every)
 	defer t.Stop()
+	var last string
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			path, err := a.Once()
+			start := a.Now()
+			if a.path(start) == last {
+				a.Log.Debug("automatic backup skipped: the last one was taken this second", "file", last)
+				continue
+			}
+			path, err := a.onceAt(start)
 			if err != nil {
 				a.Log.Error("automatic backup", "dir", a.Dir, "err", err)
 			} else {
 				a.Log.Info("automatic backup", "file", path)
+				last = path
 			}
 			if a.Failed != nil {
 				a.Failed(err)
@@ -185,23 +195,30 @@ func (a *Auto) Run(ctx context.Context) {
 }
 
 // Once writes one backup now and prunes old ones; it returns the file.
-func (a *Auto) Once() (string, error) {
-	start := a.Now()
-	path, err := a.once()
+func (a *Auto) Once() (string, error) { return a.onceAt(a.Now()) }
+
+// onceAt is Once, the backup named after start.
+func (a *Auto) onceAt(start time.Time) (string, error) {
+	path, err := a.once(start)
 	a.Metrics.record(start, a.Now(), path, err)
 	return path, err
 }
 
-func (a *Auto) once() (string, error) {
+func (a *Auto) once(start time.Time) (string, error) {
 	if err := os.MkdirAll(a.Dir, 0o700); err != nil {
 		return "", fmt.Errorf("backup folder: %w", err)
 	}
-	prefix := a.prefix()
-	path := filepath.Join(a.Dir, prefix+a.Now().UTC().Format("20060102T150405Z")+".db")
+	path := a.path(start)
 	if err := a.DB.Backup(path); err != nil {
 		return "", err
 	}
-	return path, a.prune(prefix)
+	return path, a.prune(a.prefix())
+}
+
+// path is the file of a backup taken at t: the database's name and the
+// second (event-20261125T143000Z.db).
+func (a *Auto) path(t time.Time) string {
+	return filepath.Join(a.Dir, a.prefix()+t.UTC().Format("20060102T150405Z")+".db")
 }
 
 func (a *Auto) prefix() string {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -80,6 +81,43 @@ func TestAutoKeepsTheNewest(t *testing.T) {
 		names = append(names, filepath.Base(g))
 	}
 	assert.ElementsMatch(t, append([]string{"notes.txt"}, written[2:]...), names)
+}
+
+// Backups every second on a loaded host: a tick that comes late, in the
+// second of the backup before it, whose name it would take, is skipped
+// (that backup is not a second old), not failed.
+func TestAutoSkipsATickInTheSecondOfTheLastBackup(t *testing.T) {
+	db := openEvent(t)
+	dir := filepath.Join(t.TempDir(), "backups")
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		wall := time.Date(2026, 11, 25, 10, 0, 0, 500_000_000, time.UTC)
+		// The first tick (at 10:00:01.5) is taken 800 ms late, in the
+		// second of the next one (10:00:02.5).
+		var outcomes []error
+		a := &Auto{DB: db, Dir: dir, Every: time.Second, Keep: 5, Log: slog.New(slog.DiscardHandler),
+			Now: func() time.Time {
+				d := time.Since(start)
+				if d < 2*time.Second {
+					d += 800 * time.Millisecond
+				}
+				return wall.Add(d)
+			},
+			Failed: func(err error) { outcomes = append(outcomes, err) }}
+		ctx, cancel := context.WithTimeout(context.Background(), 3500*time.Millisecond)
+		defer cancel()
+		a.Run(ctx)
+		for _, err := range outcomes {
+			assert.NoError(t, err)
+		}
+		assert.Len(t, outcomes, 2, "the late tick is skipped")
+	})
+	got, _ := filepath.Glob(filepath.Join(dir, "*"))
+	var names []string
+	for _, g := range got {
+		names = append(names, filepath.Base(g))
+	}
+	assert.Equal(t, []string{"event-20261125T100002Z.db", "event-20261125T100003Z.db"}, names)
 }
 
 // The metrics count good and failed backups, with the last good one's

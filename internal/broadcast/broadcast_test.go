@@ -217,9 +217,16 @@ func TestPushSendsEveryChangeOfTheRound(t *testing.T) {
 
 		// A burst of moves goes out as two pushes: the first move at once,
 		// the rest together once the interval has passed.
+		// The pusher has taken the first move before the next two come in
+		// (synctest.Wait): without it the scheduler may let all three be
+		// stored first, and one push of all three is right too.
 		for i, m := range [][2]string{{"e7e5", "e5"}, {"g1f3", "Nf3"}, {"b8c6", "Nc6"}} {
 			ev.move(t, g, i+2, m[0], m[1])
 			r.publish("move", g)
+			if i == 0 {
+				synctest.Wait()
+				require.Len(t, ep.requests(), 3, "the first move of the burst goes out at once")
+			}
 		}
 		time.Sleep(2 * time.Second)
 		synctest.Wait()

@@ -22,6 +22,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"arbiter/configs"
+	"arbiter/internal/federation"
 )
 
 // Config is the whole configuration.
@@ -35,7 +36,10 @@ type Config struct {
 	Backup      Backup       `mapstructure:"backup"`
 	Tournaments []Tournament `mapstructure:"tournaments"`
 	Broadcast   Broadcast    `mapstructure:"broadcast"`
-	Federation  Federation   `mapstructure:"federation"`
+	// Federation joins the daemon to a multi-hall event over NATS
+	// JetStream (package federation checks its own section); a
+	// single-hall event leaves it out.
+	Federation federation.Config `mapstructure:"federation"`
 
 	// Source names where the configuration came from, for logs.
 	Source string `mapstructure:"-"`
@@ -149,43 +153,6 @@ type Push struct {
 	Format string `mapstructure:"format"`
 }
 
-// Federation joins the daemon to a multi-hall event over NATS JetStream;
-// a single-hall event leaves it out.
-type Federation struct {
-	// Role is "hall" (publish this hall's facts), "hub" (gather every
-	// hall's) or "" (no federation).
-	Role string `mapstructure:"role"`
-	// Hall is this hall's name (role hall): letters, digits, '-', '_'.
-	Hall string `mapstructure:"hall"`
-	// URL is a NATS server to use (nats:// or tls://); empty: the daemon
-	// embeds one, listening on Listen and keeping its streams in StoreDir.
-	URL      string `mapstructure:"url"`
-	Listen   string `mapstructure:"listen"`
-	StoreDir string `mapstructure:"store_dir"`
-	// LeafListen (embedded hub) accepts the halls' leaf node links;
-	// HubURL (embedded hall) is the hub's leaf node address.
-	LeafListen string `mapstructure:"leaf_listen"`
-	HubURL     string `mapstructure:"hub_url"`
-	// Halls (hub) are the halls whose streams the hub sources; each hall's
-	// JetStream domain is its name.
-	Halls []string `mapstructure:"halls"`
-	// FirstBoard (hall) is the event's board number the hall's first table
-	// of each tournament plays: its table n plays board first_board+n-1 of
-	// the rounds the hub pairs.
-	FirstBoard int `mapstructure:"first_board"`
-	// HallPasswords (embedded hub) are the halls' passwords or bcrypt
-	// hashes for their leaf node links, by hall: given, each hall must
-	// have one and may use only its own subjects. A hall gives its own in
-	// hub_url (nats-leaf://east:secret@hq.example:7422).
-	HallPasswords map[string]string `mapstructure:"hall_passwords"`
-	// TLSCert and TLSKey (embedded hub) are the leaf node port's
-	// certificate and key; TLSCA (hall) is the authority the hall trusts
-	// for the hub's certificate (and for url's server).
-	TLSCert string `mapstructure:"tls_cert"`
-	TLSKey  string `mapstructure:"tls_key"`
-	TLSCA   string `mapstructure:"tls_ca"`
-}
-
 // Tournament is one tournament of the event.
 type Tournament struct {
 	Name        string   `mapstructure:"name"`
@@ -295,7 +262,7 @@ var scalars = map[string]any{
 	// Federation: none unless a role is given.
 	"federation.role":        "",
 	"federation.listen":      "127.0.0.1:4222",
-	"federation.first_board": 1,
+	"federation.first_board": federation.DefaultFirstBoard,
 }
 
 // flagKeys are the flags of serve that set a key.
@@ -546,36 +513,4 @@ func (p Push) PushToken() string {
 		return os.Getenv(p.TokenEnv)
 	}
 	return p.Token
-}
-
-// ValidHallName checks a hall name: it is a NATS subject token and a
-// stream name, so letters, digits, '-' and '_' only.
-func ValidHallName(name string) error {
-	if name == "" {
-		return errors.New("empty name")
-	}
-	if len(name) > 32 {
-		return fmt.Errorf("name %q is longer than 32 characters", name)
-	}
-	for i, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return fmt.Errorf("name %q: character %q at %d is not a letter, digit, '-' or '_'", name, r, i)
-		}
-	}
-	return nil
-}
-
-// redactURL hides the password of an address that may not parse, so that
-// a problem shown or logged never carries it: what lies between "//" and
-// the last "@" after it becomes "***".
-func redactURL(raw string) string {
-	_, rest, ok := strings.Cut(raw, "//")
-	if !ok {
-		return raw
-	}
-	at := strings.LastIndex(rest, "@")
-	if at < 0 {
-		return raw
-	}
-	return raw[:len(raw)-len(rest)] + "***" + rest[at:]
 }

@@ -7,8 +7,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/crypto/bcrypt"
 
 	"arbiter/internal/config"
+	"arbiter/internal/federation"
 )
 
 const fedBase = `event: {name: Federation test}
@@ -35,7 +37,7 @@ func TestFederation(t *testing.T) {
 	c, err = loadFederation(t, `federation: {role: hall, hall: east, store_dir: /var/lib/arbiter/nats, hub_url: "nats-leaf://hq.example:7422"}
 `)
 	require.NoError(t, err)
-	assert.Equal(t, config.Federation{Role: "hall", Hall: "east", Listen: "127.0.0.1:4222", StoreDir: "/var/lib/arbiter/nats",
+	assert.Equal(t, federation.Config{Role: federation.RoleHall, Hall: "east", Listen: "127.0.0.1:4222", StoreDir: "/var/lib/arbiter/nats",
 		HubURL: "nats-leaf://hq.example:7422", FirstBoard: 1}, c.Federation)
 
 	c, err = loadFederation(t, `federation: {role: hub, url: "tls://nats.example:4222", halls: [east, west]}
@@ -43,10 +45,19 @@ func TestFederation(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"east", "west"}, c.Federation.Halls)
 
-	c, err = loadFederation(t, `federation: {role: hub, store_dir: x, halls: [east, west], hall_passwords: {east: a, west: "$2a$11$abc"}}
+	east, west := hash(t, "a"), hash(t, "b")
+	c, err = loadFederation(t, `federation: {role: hub, store_dir: x, leaf_listen: "0.0.0.0:7422", halls: [east, west], hall_passwords: {east: "`+east+`", west: "`+west+`"}}
 `)
 	require.NoError(t, err)
-	assert.Equal(t, map[string]string{"east": "a", "west": "$2a$11$abc"}, c.Federation.HallPasswords)
+	assert.Equal(t, map[string]string{"east": east, "west": west}, c.Federation.HallPasswords)
+}
+
+// hash is a bcrypt hash of password, at the lowest cost.
+func hash(t *testing.T, password string) string {
+	t.Helper()
+	h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.MinCost)
+	require.NoError(t, err)
+	return string(h)
 }
 
 func TestFederationProblems(t *testing.T) {
@@ -69,6 +80,19 @@ func TestFederationProblems(t *testing.T) {
 		{"cert without key", `{role: hub, store_dir: x, halls: [east], tls_cert: /etc/hostname}`, "federation.tls_key", "give both"},
 		{"missing ca", `{role: hall, hall: east, store_dir: x, tls_ca: /no/such/ca.pem}`, "federation.tls_ca", "cannot read it"},
 		{"typo", `{role: hub, url: "nats://x:4222", halls: [east], hals: [west]}`, "federation.hals", ""},
+		{"plain-text password", `{role: hub, store_dir: x, leaf_listen: ":7422", halls: [east], hall_passwords: {east: s3cret}}`, "federation.hall_passwords.east", "not a bcrypt hash"},
+		{"hall without hub_url", `{role: hall, hall: east, store_dir: x}`, "federation.hub_url", "a hall needs the hub's leaf node address"},
+		{"hub_url beside url", `{role: hall, hall: east, url: "nats://127.0.0.1:4222", hub_url: "nats-leaf://hq:7422"}`, "federation.hub_url", "leave hub_url out"},
+		{"hub's leaf port on a hall", `{role: hall, hall: east, store_dir: x, hub_url: "nats-leaf://hq:7422", leaf_listen: ":7422"}`, "federation.leaf_listen", "is a hub's key"},
+		{"halls on a hall", `{role: hall, hall: east, store_dir: x, hub_url: "nats-leaf://hq:7422", halls: [east, west]}`, "federation.halls", "is a hub's key"},
+		{"passwords on a hall", `{role: hall, hall: east, store_dir: x, hub_url: "nats-leaf://hq:7422", hall_passwords: {east: x}}`, "federation.hall_passwords", "a hall gives its password in hub_url"},
+		{"certificate on a hall", `{role: hall, hall: east, store_dir: x, hub_url: "tls://hq:7422", tls_cert: /etc/hostname, tls_key: /etc/hostname}`, "federation.tls_cert", "is a hub's key"},
+		{"hall name on a hub", `{role: hub, store_dir: x, leaf_listen: ":7422", halls: [east], hall: east}`, "federation.hall", "is a hall's key"},
+		{"hub_url on a hub", `{role: hub, store_dir: x, leaf_listen: ":7422", halls: [east], hub_url: "nats-leaf://hq:7422"}`, "federation.hub_url", "is a hall's key"},
+		{"first board on a hub", `{role: hub, store_dir: x, leaf_listen: ":7422", halls: [east], first_board: 21}`, "federation.first_board", "is a hall's key"},
+		{"authority on an embedded hub", `{role: hub, store_dir: x, leaf_listen: ":7422", halls: [east], tls_ca: /etc/hostname}`, "federation.tls_ca", "not an embedded hub's"},
+		{"embedded hub without leaf port", `{role: hub, store_dir: x, halls: [east]}`, "federation.leaf_listen", "where its halls link"},
+		{"hall named as the hub's own user", `{role: hub, store_dir: x, leaf_listen: ":7422", halls: [arbiter]}`, "federation.halls[0]", "hub daemon's own user"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -86,6 +110,16 @@ func TestFederationProblems(t *testing.T) {
 			assert.True(t, found, "no problem with %s in %v", tt.key, err)
 		})
 	}
+}
+
+// A password given in plain text where a hash belongs is refused without
+// being shown.
+func TestFederationPlainPasswordNotShown(t *testing.T) {
+	_, err := loadFederation(t, `federation: {role: hub, store_dir: x, leaf_listen: ":7422", halls: [east], hall_passwords: {east: Sup3rS3cret}}
+`)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "federation.hall_passwords.east")
+	assert.NotContains(t, err.Error(), "Sup3rS3cret")
 }
 
 // An address refused by the configuration is shown without its password,

@@ -64,7 +64,7 @@ func (c *Config) Validate() []Problem {
 	}
 	c.Boards.checkAssign(&ps, names)
 	ps = append(ps, c.Broadcast.problems(names)...)
-	ps = append(ps, c.Federation.problems()...)
+	ps = append(ps, federationProblems(c.Federation)...)
 	return ps
 }
 

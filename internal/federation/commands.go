@@ -3,6 +3,7 @@ package federation
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -214,13 +215,30 @@ func (f *CommandFollower) Run(ctx context.Context) error {
 			Durable: f.Durable(), FilterSubject: CommandSubject(f.Hall, ">"), AckPolicy: jetstream.AckExplicitPolicy,
 			AckWait: 5 * time.Second, MaxDeliver: -1, MaxAckPending: 1})
 		if err == nil {
-			cc, err := cons.Consume(func(msg jetstream.Msg) { f.handle(ctx, msg) }, jetstream.PullExpiry(2*time.Second))
+			// A consumer lost with the hub's NATS store (a hub rebuilt
+			// from the halls) is made again.
+			lost := make(chan error, 1)
+			cc, err := cons.Consume(func(msg jetstream.Msg) { f.handle(ctx, msg) }, jetstream.PullExpiry(2*time.Second),
+				jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
+					if errors.Is(err, jetstream.ErrConsumerDeleted) || errors.Is(err, jetstream.ErrConsumerNotFound) {
+						select {
+						case lost <- err:
+						default:
+						}
+					}
+				}))
 			if err == nil {
-				<-ctx.Done()
-				cc.Stop()
-				return ctx.Err()
+				select {
+				case <-ctx.Done():
+					cc.Stop()
+					return ctx.Err()
+				case err := <-lost:
+					cc.Stop()
+					f.Log.Warn("federation commands: the hub lost this hall's consumer; making it again", "err", err)
+				}
+			} else {
+				f.Log.Warn("federation commands: consume", "err", err)
 			}
-			f.Log.Warn("federation commands: consume", "err", err)
 		} else if ctx.Err() == nil {
 			f.Log.Debug("federation commands: the hub's command stream does not answer yet", "err", err)
 		}

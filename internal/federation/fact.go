@@ -19,7 +19,6 @@ import (
 	"strings"
 	"time"
 
-	"arbiter/internal/config"
 	"arbiter/store"
 )
 
@@ -77,10 +76,6 @@ func AuditSubject(hall, kind string, id uint64) string {
 
 // StatusSubject is the subject of a hall's board status.
 func StatusSubject(hall string) string { return "arbiter." + hall + ".status" }
-
-// ValidName checks a hall name: it is a subject token and a stream name,
-// so letters, digits, '-' and '_' only. The configuration checks it too.
-func ValidName(name string) error { return config.ValidHallName(name) }
 
 // Subject is the subject of a game's facts:
 // arbiter.<hall>.<tournament>.<table>.<game> (0 for a game outside a

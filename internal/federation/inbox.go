@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,8 +21,9 @@ import (
 type Inbox struct {
 	DB *store.DB
 	JS jetstream.JetStream
-	// Durable names the consumer (empty: "arbiter-hub"). A hub whose
-	// store was lost rebuilds it from the stream with a new name.
+	// Durable names the consumer (empty: HubDurable). A hub whose store
+	// was lost rebuilds it from the stream with a new consumer: the old
+	// one deleted, or another name.
 	Durable string
 	Log     *slog.Logger
 	// Applied, if set, is called after each fact is stored (or found
@@ -33,6 +36,9 @@ type Inbox struct {
 	Stored func(News)
 	// Batch bounds the facts stored in one transaction (0: 500).
 	Batch int
+	// Took, if set, is told of each fact stored or refused for good: its
+	// hall and its sequence in the hall's stream.
+	Took func(hall string, seq uint64)
 
 	mu     sync.Mutex
 	boards map[string][]BoardStatus // by hall, the last status heard
@@ -85,7 +91,7 @@ func (in *Inbox) Start(ctx context.Context) (stop func(), err error) {
 	}
 	durable := in.Durable
 	if durable == "" {
-		durable = "arbiter-hub"
+		durable = HubDurable
 	}
 	batch := in.Batch
 	if batch <= 0 {
@@ -188,6 +194,7 @@ func (in *Inbox) applyBatch(msgs []jetstream.Msg) {
 				if err := m.Ack(); err != nil {
 					in.Log.Warn("federation inbox: ack", "fact", facts[i].MsgID(), "err", err)
 				}
+				in.took(m, facts[i].Hall)
 				if in.Applied != nil {
 					in.Applied(facts[i])
 				}
@@ -215,6 +222,7 @@ func (in *Inbox) handle(msg jetstream.Msg) {
 		if err := msg.Ack(); err != nil {
 			in.Log.Warn("federation inbox: ack", "fact", f.MsgID(), "err", err)
 		}
+		in.took(msg, f.Hall)
 		if in.Applied != nil {
 			in.Applied(f)
 		}
@@ -246,7 +254,28 @@ func (in *Inbox) refuse(msg jetstream.Msg, f Fact, err error) {
 	if err := msg.Term(); err != nil {
 		in.Log.Warn("federation inbox: term", "fact", f.MsgID(), "err", err)
 	}
+	in.took(msg, f.Hall)
 }
+
+// took tells Took that the hub took msg, a fact of hall: its sequence in
+// the hall's stream is in the header the hub stream's source gave it
+// ("<source> <sequence> …").
+func (in *Inbox) took(msg jetstream.Msg, hall string) {
+	if in.Took == nil || hall == "" {
+		return
+	}
+	fields := strings.Fields(msg.Headers().Get(SourceHeader))
+	if len(fields) < 2 {
+		return
+	}
+	if seq, err := strconv.ParseUint(fields[1], 10, 64); err == nil {
+		in.Took(hall, seq)
+	}
+}
+
+// SourceHeader is the header in which a stream's source names the stream
+// and the sequence a message came from.
+const SourceHeader = "Nats-Stream-Source"
 
 // Apply stores one fact in the hub's store; a fact stored already is
 // skipped. What it added goes to Stored.

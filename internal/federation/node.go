@@ -2,14 +2,9 @@ package federation
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/tls"
-	"crypto/x509"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
-	neturl "net/url"
-	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,25 +15,16 @@ import (
 	"arbiter/store"
 )
 
-// Options start a daemon's part of a federation (the config's federation
-// section).
+// Options start a daemon's part of a federation: its configuration, its
+// store, and what each role does with the event (the hall's hooks into
+// its director, the hub's).
 type Options struct {
-	Role       string // "hall" or "hub"
-	Hall       string
-	URL        string // a NATS server; empty: embed one
-	Listen     string // embedded server's client address
-	StoreDir   string // embedded server's JetStream directory
-	LeafListen string // embedded hub: the halls' leaf node address
-	HubURL     string // embedded hall: the hub's leaf node address
-	Halls      []string
-	// HallPasswords (embedded hub): each hall's password or bcrypt hash;
-	// given, each hall may use only its own subjects.
-	HallPasswords map[string]string
-	// TLSCert, TLSKey (embedded hub): the leaf node port's certificate;
-	// TLSCA (hall, or a client of URL): the authority to trust.
-	TLSCert, TLSKey, TLSCA string
-	DB                     *store.DB
-	Log                    *slog.Logger
+	Config
+	DB  *store.DB
+	Log *slog.Logger
+	// Tournaments (hall) are the hall's tournaments as its own
+	// configuration gives them, compared with the hub's roster.
+	Tournaments []Tournament
 	// ApplyRound (hall) stores a round the hub paired and starts the
 	// hall's games of it; it reports whether the round was new.
 	ApplyRound func(context.Context, store.Round) (bool, error)
@@ -49,8 +35,9 @@ type Options struct {
 	// the hub stored it, in order per game: the hub's live pages show the
 	// halls' moves as they arrive.
 	MoveStored func(store.Move)
-	// AlertStored (hub), if set, is called with the hub's ID of a hall's
-	// alert (and of its game, 0 if none) when the alert came or changed.
+	// AlertStored, if set, is called with the ID of an alert the
+	// federation raised or changed in the daemon's store (on a hub, a
+	// hall's alert too), of its game (0 if none).
 	AlertStored func(id, game uint64, at time.Time)
 	// Boards (hall), if set, returns the state of the hall's boards.
 	Boards func() []BoardStatus
@@ -62,11 +49,27 @@ type Options struct {
 	// roster bucket).
 	ApplyPlayers func(context.Context, Roster) error
 	ApplyResults func(context.Context, RoundResults) error
+
+	// Rebuild (hub) rebuilds the hub's database, lost, from its NATS
+	// store, or from the halls' when that was lost too: without it, a hub
+	// whose database and store do not go together is refused
+	// (ErrRebuild). RestoreRound, RestorePlayers and RestoreResults store
+	// a round, a tournament's players and a round's results as the hub's
+	// buckets kept them (RestoreResults returns the results set and the
+	// boards waiting for a hall's); Rebuilt, if set, is told what the
+	// rebuild did once the halls' facts are in.
+	Rebuild        bool
+	RestoreRound   func(context.Context, store.Round) (bool, error)
+	RestorePlayers func(context.Context, Roster) (bool, error)
+	RestoreResults func(context.Context, RoundResults) (set, waiting int, err error)
+	Rebuilt        func(summary string)
 }
 
 // Node is a running hall outbox or hub inbox with its NATS connection and,
 // if embedded, its server.
 type Node struct {
+	role      role
+	o         Options
 	srv       *server.Server
 	nc        *nats.Conn
 	outbox    *Outbox
@@ -77,48 +80,41 @@ type Node struct {
 	commander *Commander
 	inbox     *Inbox
 	stop      func()
+	link      linker
+	ctx       context.Context
 	cancel    context.CancelFunc
 	wg        sync.WaitGroup
 }
 
-// Start connects to (or embeds) the NATS server, makes sure of the streams
-// and starts the hall's outbox or the hub's inbox until ctx ends.
+// Start connects to (or embeds) the NATS server and starts the role's
+// parts (a hall's outbox and followers, a hub's inbox and writers) until
+// ctx ends or Close.
 func Start(ctx context.Context, o Options) (_ *Node, err error) {
-	if o.Role != "hall" && o.Role != "hub" {
-		return nil, fmt.Errorf("federation: role %q: want hall or hub", o.Role)
+	r, ok := roles[o.Role]
+	if !ok {
+		return nil, fmt.Errorf("federation: role %q: want %s", o.Role, strings.Join(roleNames(), " or "))
 	}
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	n := &Node{cancel: cancel}
+	n := &Node{role: r, o: o, ctx: ctx, cancel: cancel}
+	n.link = r.link(n)
 	defer func() {
 		if err != nil {
 			n.Close()
 		}
 	}()
 	url := o.URL
-	copts := []nats.Option{nats.Name("arbiter " + o.Role), nats.MaxReconnects(-1)}
+	copts := []nats.Option{nats.Name("arbiter " + string(o.Role)), nats.MaxReconnects(-1)}
 	if url == "" {
-		sc := ServerConfig{Name: o.Hall, Domain: o.Hall, Listen: o.Listen, StoreDir: o.StoreDir}
-		if sc.LeafTLS, err = leafTLS(o); err != nil {
+		sc := ServerConfig{Name: o.Hall, Domain: o.Hall, Listen: o.Listen, StoreDir: o.StoreDir,
+			Log: o.Log, Watch: n.link.serverLine}
+		more, err := r.server(&sc, o)
+		if err != nil {
 			return nil, fmt.Errorf("federation: %w", err)
 		}
-		switch o.Role {
-		case "hub":
-			sc.Name, sc.Domain, sc.LeafListen = "hub", HubDomain, o.LeafListen
-			if len(o.HallPasswords) > 0 {
-				sc.HallUsers = o.HallPasswords
-				if sc.LocalPassword, err = randomPassword(); err != nil {
-					return nil, fmt.Errorf("federation: %w", err)
-				}
-				copts = append(copts, nats.UserInfo(LocalUser, sc.LocalPassword))
-			}
-		case "hall":
-			if o.HubURL != "" {
-				sc.LeafRemotes = []string{o.HubURL}
-			}
-		}
+		copts = append(copts, more...)
 		if n.srv, err = StartServer(sc); err != nil {
 			return nil, fmt.Errorf("federation: %w", err)
 		}
@@ -130,107 +126,69 @@ func Start(ctx context.Context, o Options) (_ *Node, err error) {
 		// Not the URL: it may hold a password.
 		return nil, fmt.Errorf("federation: connect to the NATS server: %w", err)
 	}
-	js, err := jetstream.New(n.nc)
-	if err != nil {
+	if n.js, err = jetstream.New(n.nc); err != nil {
 		return nil, fmt.Errorf("federation: %w", err)
 	}
-	switch o.Role {
-	case "hall":
-		if err := EnsureHallStream(ctx, js, o.Hall); err != nil {
-			return nil, fmt.Errorf("federation: %w", err)
-		}
-		n.outbox = &Outbox{DB: o.DB, JS: js, Hall: o.Hall, Log: o.Log, Boards: o.Boards}
-		hubJS, err := jetstream.NewWithDomain(n.nc, HubDomain)
-		if err != nil {
-			return nil, fmt.Errorf("federation: %w", err)
-		}
-		if o.Command != nil {
-			cf := &CommandFollower{JS: hubJS, Hall: o.Hall, Apply: o.Command, Log: o.Log}
-			n.wg.Go(func() { _ = cf.Run(ctx) })
-		}
-		n.wg.Go(func() { _ = n.outbox.Run(ctx) })
-		if o.ApplyPlayers != nil && o.ApplyResults != nil {
-			kv, err := MirrorRoster(ctx, js, o.Hall, HubDomain)
-			if err != nil {
-				return nil, fmt.Errorf("federation: %w", err)
-			}
-			f := &RosterFollower{KV: kv, ApplyPlayers: o.ApplyPlayers, ApplyResults: o.ApplyResults, Log: o.Log}
-			n.wg.Go(func() {
-				if err := f.Run(ctx); err != nil && ctx.Err() == nil {
-					o.Log.Error("federation roster stopped", "err", err)
-				}
-			})
-		}
-		if o.ApplyRound != nil {
-			kv, err := MirrorPairings(ctx, js, o.Hall, HubDomain)
-			if err != nil {
-				return nil, fmt.Errorf("federation: %w", err)
-			}
-			f := &Follower{KV: kv, Hub: hubJS, Apply: o.ApplyRound, Log: o.Log}
-			n.wg.Go(func() {
-				if err := f.Run(ctx); err != nil && ctx.Err() == nil {
-					o.Log.Error("federation pairings stopped", "err", err)
-				}
-			})
-		}
-	case "hub":
-		halls := make([]Hall, len(o.Halls))
-		for i, h := range o.Halls {
-			halls[i] = Hall{Name: h, Domain: h}
-		}
-		if err := EnsureHubStream(ctx, js, halls); err != nil {
-			return nil, fmt.Errorf("federation: %w", err)
-		}
-		kv, err := EnsurePairings(ctx, js)
-		if err != nil {
-			return nil, fmt.Errorf("federation: %w", err)
-		}
-		n.pairer = &Pairer{DB: o.DB, KV: kv, Log: o.Log}
-		n.wg.Go(func() { _ = n.pairer.Run(ctx) })
-		rkv, err := EnsureRoster(ctx, js)
-		if err != nil {
-			return nil, fmt.Errorf("federation: %w", err)
-		}
-		n.roster = &RosterWriter{DB: o.DB, KV: rkv, Log: o.Log}
-		n.js, n.halls = js, halls
-		n.wg.Go(func() { _ = n.roster.Run(ctx) })
-		if err := EnsureCommands(ctx, js); err != nil {
-			return nil, fmt.Errorf("federation: %w", err)
-		}
-		n.commander = &Commander{DB: o.DB, JS: js, Log: o.Log}
-		n.wg.Go(func() { _ = n.commander.Run(ctx) })
-		in := &Inbox{DB: o.DB, JS: js, Log: o.Log}
-		n.inbox = in
-		n.wg.Go(func() { reviveSources(ctx, js, o.Log) })
-		if o.ResultStored != nil {
-			in.Applied = func(f Fact) {
-				if f.Kind != KindResult {
-					return
-				}
-				g, err := storedGame(o.DB, f)
-				if err != nil {
-					o.Log.Error("federation inbox: stored result", "fact", f.MsgID(), "err", err)
-					return
-				}
-				o.ResultStored(g)
-			}
-		}
-		in.Stored = func(news News) {
-			switch {
-			case news.Kind == KindMove && o.MoveStored != nil:
-				o.MoveStored(*news.Move)
-			case news.Kind == KindAlert && o.AlertStored != nil:
-				o.AlertStored(news.Alert, news.Game, news.At)
-			}
-		}
-		if n.stop, err = in.Start(ctx); err != nil {
-			return nil, fmt.Errorf("federation: %w", err)
-		}
-	default:
-		return nil, fmt.Errorf("federation: role %q: want hall or hub", o.Role)
+	if err := r.start(ctx, n, o); err != nil {
+		return nil, fmt.Errorf("federation: %w", err)
 	}
-	o.Log.Info("federation started", "role", o.Role, "hall", o.Hall, "nats", redacted(url), "embedded", n.srv != nil)
+	n.wg.Go(func() { n.link.run(ctx) })
+	o.Log.Info("federation started", "role", o.Role, "hall", o.Hall, "nats", redactURL(url), "embedded", n.srv != nil)
 	return n, nil
+}
+
+// Done is closed once the daemon has played its part of the event and the
+// others have it. played is closed when every tournament is finished here
+// (in a hall: every round the hub paired, and every board's result, the
+// hall's own and the other halls' from the hub). Then the role's ready is
+// asked every poll: in a hall, whether the hub has every fact of its
+// games; on the hub, whether every linked hall's mirror has the last
+// roster (its last results), for at most 30 s after played, with a
+// warning. It is never closed if the node stops first.
+func (n *Node) Done(played <-chan struct{}, poll time.Duration) <-chan struct{} {
+	ready := func(ctx context.Context) (bool, error) { return n.role.ready(ctx, n) }
+	return doneWhen(n.ctx, &n.wg, played, ready, poll, n.role.wait, n.role.waitingFor, n.o.Log)
+}
+
+// doneWhen returns a channel closed once played is closed and then ready
+// reports true (asked every poll), or limit (if > 0) after played, with a
+// warning naming what was waited for; never if ctx ends first. Its
+// goroutine is in wg.
+func doneWhen(ctx context.Context, wg *sync.WaitGroup, played <-chan struct{}, ready func(context.Context) (bool, error), poll, limit time.Duration, what string, log *slog.Logger) <-chan struct{} {
+	done := make(chan struct{})
+	wg.Go(func() {
+		select {
+		case <-ctx.Done():
+			return
+		case <-played:
+		}
+		var deadline <-chan time.Time
+		if limit > 0 {
+			deadline = time.After(limit)
+		}
+		t := time.NewTicker(poll)
+		defer t.Stop()
+		for {
+			ok, err := ready(ctx)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				log.Error("federation: "+what, "err", err)
+			case ok:
+				close(done)
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-deadline:
+				log.Warn("federation: done without "+what, "waited", limit)
+				close(done)
+				return
+			case <-t.C:
+			}
+		}
+	})
+	return done
 }
 
 // Notify tells a hall's outbox that the store committed something; a hub
@@ -293,6 +251,28 @@ func (n *Node) AlertsChanged() {
 	}
 }
 
+// Links returns the state of the hall's link to the hub (in a hall) or of
+// each hall's (on the hub: the configured halls in order, then any other
+// that tried to link).
+func (n *Node) Links() []LinkStatus { return n.link.links() }
+
+// Health is nil, or the mistakes in the way of the federation's links
+// (/healthz): in a hall, a link the hub refuses, a name another hall
+// uses, boards another hall plays, a roster it cannot take; on the hub,
+// the same about each hall.
+func (n *Node) Health() error { return n.link.health() }
+
+// alert raises an alert in the daemon's store and tells the pages.
+func (n *Node) alert(a store.Alert) {
+	if err := n.o.DB.AddAlert(&a); err != nil {
+		n.o.Log.Error("federation: alert", "alert", a.Message, "err", err)
+		return
+	}
+	if n.o.AlertStored != nil {
+		n.o.AlertStored(a.ID, a.GameID, a.At)
+	}
+}
+
 // Boards returns, on a hub, the last status each hall gave of its boards.
 func (n *Node) Boards() map[string][]BoardStatus {
 	if n.inbox == nil {
@@ -325,71 +305,4 @@ func (n *Node) Close() {
 		n.srv.Shutdown()
 		n.srv.WaitForShutdown()
 	}
-}
-
-// leafTLS is the TLS of an embedded server's leaf node link: the hub's
-// certificate, or the authority a hall trusts for it; nil if none.
-func leafTLS(o Options) (*tls.Config, error) {
-	switch {
-	case o.Role == "hub" && o.TLSCert != "":
-		cert, err := tls.LoadX509KeyPair(o.TLSCert, o.TLSKey)
-		if err != nil {
-			return nil, fmt.Errorf("leaf node certificate: %w", err)
-		}
-		return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
-	case o.Role == "hall" && o.TLSCA != "":
-		pem, err := os.ReadFile(o.TLSCA)
-		if err != nil {
-			return nil, fmt.Errorf("hub's certificate authority: %w", err)
-		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("hub's certificate authority %s: no PEM certificate in it", o.TLSCA)
-		}
-		return &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}, nil
-	}
-	return nil, nil
-}
-
-// randomPassword is the hub daemon's own password on its embedded server,
-// new at each start.
-func randomPassword() (string, error) {
-	b := make([]byte, 24)
-	if _, err := rand.Read(b); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(b), nil
-}
-
-// reviveSources restarts the hub stream's stalled sources of halls that
-// answer, every ReviveEvery, until ctx ends.
-func reviveSources(ctx context.Context, js jetstream.JetStream, log *slog.Logger) {
-	t := time.NewTicker(ReviveEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		halls, err := ReviveSources(ctx, js)
-		switch {
-		case err != nil && ctx.Err() == nil:
-			log.Warn("federation: revive the halls' sources", "err", err)
-		case len(halls) > 0:
-			log.Info("federation: halls' sources restarted after a link came back", "halls", halls)
-		}
-	}
-}
-
-// ReviveEvery is how often a hub looks for stalled hall sources.
-const ReviveEvery = 2 * time.Second
-
-// redacted is a NATS URL without its password, for the logs.
-func redacted(raw string) string {
-	u, err := neturl.Parse(raw)
-	if err != nil {
-		return "(not a URL)"
-	}
-	return u.Redacted()
 }

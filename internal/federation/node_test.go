@@ -22,12 +22,12 @@ func TestStartHubAndHall(t *testing.T) {
 	setupEvent(t, hallDB)
 	leaf := freePort(t)
 
-	hub, err := federation.Start(ctx, federation.Options{Role: "hub", Listen: "127.0.0.1:0", StoreDir: filepath.Join(dir, "hub-js"),
-		LeafListen: fmt.Sprintf("127.0.0.1:%d", leaf), Halls: []string{"east"}, DB: hubDB})
+	hub, err := federation.Start(ctx, federation.Options{Config: federation.Config{Role: "hub", Listen: "127.0.0.1:0", StoreDir: filepath.Join(dir, "hub-js"),
+		LeafListen: fmt.Sprintf("127.0.0.1:%d", leaf), Halls: []string{"east"}}, DB: hubDB})
 	require.NoError(t, err)
 	t.Cleanup(hub.Close)
-	hall, err := federation.Start(ctx, federation.Options{Role: "hall", Hall: "east", Listen: "127.0.0.1:0",
-		StoreDir: filepath.Join(dir, "hall-js"), HubURL: fmt.Sprintf("nats-leaf://127.0.0.1:%d", leaf), DB: hallDB})
+	hall, err := federation.Start(ctx, federation.Options{Config: federation.Config{Role: "hall", Hall: "east", Listen: "127.0.0.1:0",
+		StoreDir: filepath.Join(dir, "hall-js"), HubURL: fmt.Sprintf("nats-leaf://127.0.0.1:%d", leaf)}, DB: hallDB})
 	require.NoError(t, err)
 	t.Cleanup(hall.Close)
 
@@ -36,6 +36,6 @@ func TestStartHubAndHall(t *testing.T) {
 	hall.Notify()
 	require.Eventually(t, func() bool { return len(hubMoves(t, hubDB, tid, 1, 1)) == 3 }, 20*time.Second, 20*time.Millisecond)
 
-	_, err = federation.Start(ctx, federation.Options{Role: "referee", URL: "nats://127.0.0.1:1"})
+	_, err = federation.Start(ctx, federation.Options{Config: federation.Config{Role: "referee", URL: "nats://127.0.0.1:1"}})
 	require.ErrorContains(t, err, `role "referee": want hall or hub`)
 }

@@ -241,6 +241,9 @@ func (o *Outbox) flushAudit(ctx context.Context) (int, error) {
 	var pubErr error
 	for i := range alerts {
 		a := alerts[i]
+		if a.Kind == KindLinkAlert || a.Kind == KindRosterAlert {
+			continue // the hub raises its own (a hall's hello tells it)
+		}
 		f := Fact{Kind: KindAlert, Hall: o.Hall, GameID: a.GameID, Alert: &a}
 		if o.alertSent[a.ID] == f.MsgID() {
 			continue

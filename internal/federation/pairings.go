@@ -260,24 +260,32 @@ func (f *Follower) fromHub(ctx context.Context, after uint64) []jetstream.KeyVal
 	if bs, ok := st.(*jetstream.KeyValueBucketStatus); err != nil || !ok || bs.StreamInfo().State.LastSeq <= after {
 		return nil
 	}
+	out, err := readAll(ctx, kv)
+	if err != nil {
+		f.Log.Debug("federation pairings: read the hub's bucket", "err", err)
+	}
+	if len(out) > 0 {
+		f.Log.Info("federation pairings: rounds read from the hub while the mirror waits to resume", "entries", len(out))
+	}
+	return out
+}
+
+// readAll reads the present value of every key of kv; on an error (ctx
+// ended first) it returns what it read.
+func readAll(ctx context.Context, kv jetstream.KeyValue) ([]jetstream.KeyValueEntry, error) {
 	w, err := kv.WatchAll(ctx)
 	if err != nil {
-		f.Log.Debug("federation pairings: watch the hub's bucket", "err", err)
-		return nil
+		return nil, fmt.Errorf("watch %s: %w", kv.Bucket(), err)
 	}
 	defer func() { _ = w.Stop() }()
 	var out []jetstream.KeyValueEntry
 	for {
 		select {
 		case <-ctx.Done():
-			f.Log.Debug("federation pairings: read the hub's bucket", "err", ctx.Err())
-			return out
+			return out, fmt.Errorf("read %s: %w", kv.Bucket(), ctx.Err())
 		case e, ok := <-w.Updates():
 			if !ok || e == nil { // all there is, read
-				if len(out) > 0 {
-					f.Log.Info("federation pairings: rounds read from the hub while the mirror waits to resume", "entries", len(out))
-				}
-				return out
+				return out, nil
 			}
 			out = append(out, e)
 		}
@@ -297,7 +305,11 @@ func (f *Follower) apply(ctx context.Context, pending []jetstream.KeyValueEntry)
 		}
 		applied, err := f.Apply(ctx, pr.Round)
 		if err != nil {
-			f.Log.Warn("federation pairings: round not applied yet", "key", e.Key(), "tournament", pr.Tournament, "err", err)
+			log := f.Log.Warn
+			if errors.Is(err, ErrWaiting) {
+				log = f.Log.Debug
+			}
+			log("federation pairings: round not applied yet", "key", e.Key(), "tournament", pr.Tournament, "err", err)
 			return pending
 		}
 		if applied {

@@ -16,7 +16,8 @@ const DeliverPrefix = "arbiter-deliver"
 // receive against Publish): its own facts, its own stream's deliveries and
 // mirror deliveries (DeliverPrefix), its own JetStream API (the hub
 // sourcing its stream), answers to requests, and reading the hub's
-// pairings and roster buckets and its own command consumer. It may not
+// pairings and roster buckets and its own command consumer, and saying
+// hello to the hub (LinkSubject). It may not
 // send another hall's facts, nor write the pairings or roster buckets or
 // the command stream.
 func HallPermissions(hall string) *server.Permissions {
@@ -26,6 +27,8 @@ func HallPermissions(hall string) *server.Permissions {
 	durable := (&CommandFollower{Hall: hall}).Durable()
 	subjects := []string{
 		"arbiter." + hall + ".>",
+		// Its hellos to the hub (the answers come on _INBOX).
+		LinkSubject(hall),
 		DeliverPrefix + "." + hall + ".>",
 		"$JS." + hall + ".API.>",
 		"_INBOX.>", "$JSC.R.>", "$JS.FC.>", "$JS.ACK.>",

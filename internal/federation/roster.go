@@ -40,14 +40,33 @@ func ResultsKey(tournament uint64, round int) string {
 	return fmt.Sprintf("t%d.r%d.results", tournament, round)
 }
 
+// Tournament is one of a daemon's tournaments as its own configuration
+// gives it, to be compared with what the hub keeps.
+type Tournament struct {
+	// ID is the tournament's ID in the daemon's store.
+	ID     uint64
+	Name   string
+	Game   string
+	System string
+	// Players are the players' names, start number 1 first.
+	Players []string
+}
+
 // Roster is the value of a tournament's players key: every player as the
 // hub has them (start numbers from 1, in order), and the round after which
 // the hub's arbiter ended the tournament (0: it plays all its rounds).
 type Roster struct {
-	TournamentID uint64         `json:"tournamentId"`
-	Tournament   string         `json:"tournament"` // its name, for the logs
-	EndedAfter   int            `json:"endedAfter,omitempty"`
-	Players      []store.Player `json:"players"`
+	TournamentID uint64 `json:"tournamentId"`
+	// Tournament, Game and System are the tournament's name, game and
+	// pairing system: a hall checks that its tournament of this ID is the
+	// same.
+	Tournament string `json:"tournament"`
+	Game       string `json:"game,omitempty"`
+	System     string `json:"system,omitempty"`
+	// Tournaments is how many tournaments the hub has.
+	Tournaments int            `json:"tournaments,omitempty"`
+	EndedAfter  int            `json:"endedAfter,omitempty"`
+	Players     []store.Player `json:"players"`
 }
 
 // RoundResults is the value of a round's results key: the result of each
@@ -67,6 +86,9 @@ type BoardResult struct {
 	Result     string `json:"result"`
 	GameResult string `json:"gameResult,omitempty"`
 	Reason     string `json:"reason,omitempty"`
+	// Hall is the hall whose game the board's is ("" if the hub's own:
+	// its arbiter set the result).
+	Hall string `json:"hall,omitempty"`
 }
 
 // RosterEntry is one decoded value of the roster bucket: Players or
@@ -210,13 +232,19 @@ func (w *RosterWriter) Publish(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("federation roster: %w", err)
 	}
+	halls, err := w.DB.HallGames()
+	if err != nil {
+		return fmt.Errorf("federation roster: %w", err)
+	}
 	var errs []error
 	for _, t := range ts {
 		players, err := w.DB.Players(t.ID)
 		if err != nil {
 			return fmt.Errorf("federation roster: %w", err)
 		}
-		if err := w.put(ctx, PlayersKey(t.ID), Roster{TournamentID: t.ID, Tournament: t.Name, EndedAfter: t.EndedAfter, Players: players}); err != nil {
+		r := Roster{TournamentID: t.ID, Tournament: t.Name, Game: t.Game, System: t.System, Tournaments: len(ts),
+			EndedAfter: t.EndedAfter, Players: players}
+		if err := w.put(ctx, PlayersKey(t.ID), r); err != nil {
 			errs = append(errs, err)
 		}
 		rounds, err := w.DB.Rounds(t.ID)
@@ -224,7 +252,7 @@ func (w *RosterWriter) Publish(ctx context.Context) error {
 			return fmt.Errorf("federation roster: %w", err)
 		}
 		for _, r := range rounds {
-			rr, err := w.results(t, r)
+			rr, err := w.results(t, r, halls)
 			if err != nil {
 				return err
 			}
@@ -236,8 +264,9 @@ func (w *RosterWriter) Publish(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// results are the results of round r of t as the hub's store has them.
-func (w *RosterWriter) results(t store.Tournament, r store.Round) (RoundResults, error) {
+// results are the results of round r of t as the hub's store has them;
+// halls names the hall of each game a hall played.
+func (w *RosterWriter) results(t store.Tournament, r store.Round, halls map[uint64]string) (RoundResults, error) {
 	rr := RoundResults{TournamentID: t.ID, Tournament: t.Name, Round: r.Number, Boards: []BoardResult{}}
 	for _, p := range r.Pairings {
 		if p.Result == "" {
@@ -249,7 +278,7 @@ func (w *RosterWriter) results(t store.Tournament, r store.Round) (RoundResults,
 			if err != nil {
 				return rr, fmt.Errorf("federation roster: round %d of %s board %d: %w", r.Number, t.Name, p.Board, err)
 			}
-			b.GameResult, b.Reason = g.Result, g.Reason
+			b.GameResult, b.Reason, b.Hall = g.Result, g.Reason, halls[p.GameID]
 		}
 		rr.Boards = append(rr.Boards, b)
 	}

@@ -116,10 +116,11 @@ func TestRosterReachesHallsOffline(t *testing.T) {
 	// returns.
 	top.links["east"].cut()
 	require.Eventually(t, func() bool { return top.hub.srv.NumLeafNodes() == 1 }, 10*time.Second, 10*time.Millisecond)
-	require.NoError(t, hub.UpdatePlayer(tid, 2, func(p *store.Player) error {
-		p.Withdrawn, p.WithdrawnFrom = true, 2
-		return nil
-	}))
+	hubPlayers, err := hub.Players(tid)
+	require.NoError(t, err)
+	p := hubPlayers[1]
+	p.Withdrawn, p.WithdrawnFrom = true, 2
+	require.NoError(t, hub.PutPlayer(&p))
 	require.NoError(t, w.Publish(ctx))
 	withdrawn := func(h string) bool {
 		ps, _ := got[h].state()
@@ -149,10 +150,11 @@ func TestRosterReachesHallsOffline(t *testing.T) {
 	// write, and writes over it after.
 	_, err = kv.Put(ctx, federation.PlayersKey(tid), []byte(`{"tournamentId":1,"players":[]}`))
 	require.NoError(t, err)
-	require.NoError(t, hub.UpdatePlayer(tid, 3, func(p *store.Player) error {
-		p.Byes = map[int]string{3: "Z"}
-		return nil
-	}))
+	hubPlayers, err = hub.Players(tid)
+	require.NoError(t, err)
+	p = hubPlayers[2]
+	p.Byes = map[int]string{3: "Z"}
+	require.NoError(t, hub.PutPlayer(&p))
 	err = w.Publish(ctx)
 	require.ErrorIs(t, err, federation.ErrRosterChanged)
 	assert.Contains(t, err.Error(), "roster t1.players: not at revision")

@@ -1,9 +1,11 @@
 package federation
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"net"
 	"net/url"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // ServerConfig describes an embedded NATS server with JetStream.
@@ -23,6 +26,9 @@ type ServerConfig struct {
 	Listen string
 	// StoreDir is where JetStream keeps its streams.
 	StoreDir string
+	// NoJetStream runs the server without JetStream (a preflight's
+	// server only links and relays): no StoreDir, no Domain.
+	NoJetStream bool
 	// Domain is the JetStream domain: each hall has its own, so that the
 	// hub reaches a hall's streams as "$JS.<domain>.API".
 	Domain string
@@ -43,6 +49,11 @@ type ServerConfig struct {
 	// LeafTLS is the TLS of the leaf node port (hub) or of the link to it
 	// (hall); nil: none.
 	LeafTLS *tls.Config
+	// Log, if set, receives the server's log, each line at its level
+	// (nil: the server logs nothing); Watch, if set, is given each line
+	// too, as it is logged.
+	Log   *slog.Logger
+	Watch func(level slog.Level, line string)
 }
 
 // LocalUser is the user of the hub daemon's own client on a hub server
@@ -56,18 +67,21 @@ func StartServer(c ServerConfig) (*server.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("nats server %s: listen: %w", c.Name, err)
 	}
-	if c.StoreDir == "" {
+	if c.StoreDir == "" && !c.NoJetStream {
 		return nil, fmt.Errorf("nats server %s: no JetStream store directory", c.Name)
 	}
 	opts := &server.Options{
 		ServerName:      c.Name,
 		Host:            host,
 		Port:            port,
-		JetStream:       true,
+		JetStream:       !c.NoJetStream,
 		JetStreamDomain: c.Domain,
 		StoreDir:        c.StoreDir,
 		NoSigs:          true,
 		NoLog:           true,
+	}
+	if c.Log != nil || c.Watch != nil {
+		opts.NoLog = false
 	}
 	if c.LeafListen != "" {
 		h, p, err := splitHostPort(c.LeafListen)
@@ -86,7 +100,13 @@ func StartServer(c ServerConfig) (*server.Server, error) {
 		if c.LocalPassword == "" {
 			return nil, fmt.Errorf("nats server %s: halls' users without a password for the hub's own client", c.Name)
 		}
-		opts.Users = []*server.User{{Username: LocalUser, Password: c.LocalPassword}}
+		// Stored hashed, as the halls' are: the server warns of a
+		// password in plain text.
+		local, err := bcrypt.GenerateFromPassword([]byte(c.LocalPassword), bcrypt.MinCost)
+		if err != nil {
+			return nil, fmt.Errorf("nats server %s: %w", c.Name, err)
+		}
+		opts.Users = []*server.User{{Username: LocalUser, Password: string(local)}}
 		for _, hall := range slices.Sorted(maps.Keys(c.HallUsers)) {
 			if err := ValidName(hall); err != nil || hall == LocalUser {
 				return nil, fmt.Errorf("nats server %s: hall user %q: not a hall name", c.Name, hall)
@@ -106,6 +126,10 @@ func StartServer(c ServerConfig) (*server.Server, error) {
 	s, err := server.NewServer(opts)
 	if err != nil {
 		return nil, fmt.Errorf("nats server %s: %w", c.Name, err)
+	}
+	if !opts.NoLog {
+		debug := c.Log != nil && c.Log.Enabled(context.Background(), slog.LevelDebug)
+		s.SetLoggerV2(serverLog{log: c.Log, watch: c.Watch}, debug, false, false)
 	}
 	s.Start()
 	if !s.ReadyForConnections(10 * time.Second) {

@@ -105,9 +105,6 @@ func SquareAt(file, rank int) rules.Square {
 	return rules.Square((rank-1)*9 + 9 - file)
 }
 
-// FileRank returns the shogi file and rank (1..9) of sq.
-func FileRank(sq rules.Square) (file, rank int) { return fileRank(sq) }
-
 // SquareName returns the USI name of sq ("7g"), or "-" if sq is not a
 // square.
 func SquareName(sq rules.Square) string {

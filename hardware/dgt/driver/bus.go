@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -76,6 +77,11 @@ type Bus struct {
 	mu     sync.Mutex
 	lines  map[string]bool             // by path: running
 	boards map[string]map[uint16]*link // by path and address
+
+	// The boards' deliveries run until the lines have stopped (stop is
+	// closed), then hand over what is queued.
+	stop       chan struct{}
+	delivering sync.WaitGroup
 }
 
 // NewBus returns a driver for the bus lines of cfg.
@@ -118,14 +124,21 @@ func NewBus(cfg BusConfig) (*Bus, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dgt bus driver: %w", err)
 	}
-	return &Bus{cfg: cfg, log: cfg.Logger, d: d, lines: map[string]bool{}, boards: map[string]map[uint16]*link{}}, nil
+	return &Bus{cfg: cfg, log: cfg.Logger, d: d, lines: map[string]bool{}, boards: map[string]map[uint16]*link{},
+		stop: make(chan struct{})}, nil
 }
 
 // Run runs every line until ctx ends; a line that fails (unplugged) is
 // opened again after Scan, its boards reported disconnected meanwhile.
+// It returns once every event read from the boards has been handed to
+// the handler (their records are in the raw log). Run once.
 func (b *Bus) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
-	defer wg.Wait()
+	defer func() {
+		wg.Wait()
+		close(b.stop)
+		b.delivering.Wait()
+	}()
 	for {
 		for _, l := range b.cfg.Lines {
 			paths := []string{l.Path}
@@ -215,8 +228,8 @@ func (b *Bus) serve(ctx context.Context, path string, addrs []uint16, log *slog.
 		return fmt.Errorf("dgt bus line %s: %w", path, err)
 	}
 	tc := b.cfg.tournament()
-	tc.Boards, tc.Logger = addrs, log
-	tc.Emit = func(e dgt.Event) { b.link(ctx, path, e.Addr).take(e) }
+	tc.Boards, tc.Logger = b.known(path, addrs), log
+	tc.Emit = func(e dgt.Event) { b.link(path, e.Addr).take(e) }
 	tour := dgt.NewTournament(bus, tc)
 	if err := tour.Run(ctx); err != nil {
 		return fmt.Errorf("dgt bus line %s: %w", path, err)
@@ -227,9 +240,27 @@ func (b *Bus) serve(ctx context.Context, path string, addrs []uint16, log *slog.
 	return nil
 }
 
+// known returns the addresses the tournament loop of the line at path
+// pings one by one: the configured ones, and those of the boards met on
+// the line before (a line that comes back finds them again so, rather
+// than by a ping to every board, whose answers a loaded host may take
+// after its window).
+func (b *Bus) known(path string, addrs []uint16) []uint16 {
+	out := slices.Clone(addrs)
+	b.mu.Lock()
+	for a := range b.boards[path] {
+		if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	b.mu.Unlock()
+	slices.Sort(out[len(addrs):])
+	return out
+}
+
 // link returns the board at addr on the line at path, made on its first
 // event.
-func (b *Bus) link(ctx context.Context, path string, addr uint16) *link {
+func (b *Bus) link(path string, addr uint16) *link {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	on := b.boards[path]
@@ -241,7 +272,7 @@ func (b *Bus) link(ctx context.Context, path string, addr uint16) *link {
 	if l == nil {
 		l = &link{d: b.d, path: path + "#" + strconv.Itoa(int(addr)), caps: BusCaps, ready: make(chan struct{}, 1)}
 		on[addr] = l
-		go l.deliver(ctx)
+		b.delivering.Go(func() { l.deliver(b.stop) })
 	}
 	return l
 }

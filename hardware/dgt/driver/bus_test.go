@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -122,12 +123,17 @@ type busDaemon struct {
 	done   chan error
 }
 
+// startBus starts the bus driver on lines. The emulated boards answer
+// every request, and a ping to every board within 100 ms (their
+// PingSpread): the reply timeout and the ping's window bound answers that
+// will come, and are generous, so that a loaded host neither takes a board
+// for silent nor misses its answer to the ping.
 func startBus(t *testing.T, lines ...driver.Line) *busDaemon {
 	t.Helper()
 	epoch := time.Now()
 	rec := newRecorder()
 	drv, err := driver.NewBus(driver.BusConfig{Lines: lines, Scan: 100 * time.Millisecond, Poll: 30 * time.Millisecond,
-		Bus: dgt.BusConfig{PingWindow: 150 * time.Millisecond}, Handler: rec.handle,
+		Bus: dgt.BusConfig{PingWindow: time.Second, Timeout: time.Second}, Handler: rec.handle,
 		Now: func() time.Duration { return time.Since(epoch) }})
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -243,6 +249,34 @@ func TestBusBoardsReachTheDaemon(t *testing.T) {
 		require.Eventually(t, func() bool { return len(d.rec.pressed(id)) == 3 }, 10*time.Second, 5*time.Millisecond,
 			"board %s move 3 after the replug", id)
 		assert.Equal(t, viewBoard(bl.games[i][3]), d.rec.pressed(id)[2])
+	}
+}
+
+// A board the daemon found by a ping to every board is known: when its
+// line comes back after an unplug, it is asked for by its address, so it
+// comes back with the line even when its answers to a ping to every
+// board are lost (they collide, or a loaded host takes them after the
+// ping's window), not a minute later at the next ping round.
+func TestBusBoardsFoundByPingComeBackWithTheLine(t *testing.T) {
+	bl := newBusLine(t, scripted(t, "e4"), scripted(t, "d4"))
+	d := startBus(t, driver.Line{Path: bl.line.Path(), Addresses: []uint16{bl.boards[0].Addr()}})
+	defer d.stop(t)
+	for i, id := range bl.ids {
+		require.Eventually(t, func() bool { return d.rec.board(id) == viewBoard(bl.games[i][0]) }, 10*time.Second, 5*time.Millisecond,
+			"board %s set up: %v", id, d.rec.kinds(id))
+	}
+	bl.boards[1].LosePingAnswers(true)
+	bl.line.Unplug()
+	for _, id := range bl.ids {
+		require.Eventually(t, func() bool { return assert.ObjectsAreEqual([]board.Health{board.Disconnected}, d.rec.health(id)) },
+			10*time.Second, 5*time.Millisecond, "board %s disconnected: %v", id, d.rec.health(id))
+	}
+	require.NoError(t, bl.line.Replug())
+	for _, id := range bl.ids {
+		require.Eventually(t, func() bool {
+			ks := d.rec.kinds(id)
+			return len(ks) > 0 && ks[0] == board.EventHello && slices.Contains(ks[1:], board.EventHello)
+		}, 10*time.Second, 5*time.Millisecond, "board %s back with the line: %v", id, d.rec.kinds(id))
 	}
 }
 

@@ -53,30 +53,18 @@ func startBusRun(t *testing.T, path string, addrs []uint16, now func() time.Dura
 }
 
 // stop stops the run after the last moves had time to settle and
-// returns its events by board, those still queued when it stopped
-// included.
+// returns its events by board: Run returns once it has handed over every
+// event it read.
 func (r *busRun) stop(now func() time.Duration) map[string][]board.Event {
 	time.Sleep(time.Second)
 	r.stopAt = now()
 	r.cancel()
 	<-r.done
-	time.Sleep(100 * time.Millisecond) // a batch the handlers were given as it stopped
 	r.rec.mu.Lock()
 	defer r.rec.mu.Unlock()
 	got := map[string][]board.Event{}
 	for _, e := range r.rec.events {
 		got[e.Board] = append(got[e.Board], e)
-	}
-	r.drv.mu.Lock()
-	defer r.drv.mu.Unlock()
-	for _, on := range r.drv.boards {
-		for _, l := range on {
-			l.qmu.Lock()
-			for _, e := range l.queue {
-				got[e.Board] = append(got[e.Board], e)
-			}
-			l.qmu.Unlock()
-		}
 	}
 	return got
 }

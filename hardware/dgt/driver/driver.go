@@ -255,9 +255,16 @@ func (d *Driver) newLink(path string) *link {
 	return l
 }
 
+// run serves the link's port until ctx ends, and returns once every
+// event read from the board has been handed to the handler: its bytes
+// are in the raw log, so a daemon stopping must still take it.
 func (l *link) run(ctx context.Context) {
-	go l.deliver(ctx)
+	stop := make(chan struct{})
+	delivered := make(chan struct{})
+	go func() { l.deliver(stop); close(delivered) }()
 	_ = dgt.Watch(ctx, l.conn, l.open, l.d.cfg.Scan)
+	close(stop)
+	<-delivered
 }
 
 // open opens the link's port. A port another process holds is left alone
@@ -287,13 +294,15 @@ func (l *link) emit(e board.Event) {
 	}
 }
 
-// deliver hands the queued events to the handler, in order, until ctx
-// ends.
-func (l *link) deliver(ctx context.Context) {
+// deliver hands the queued events to the handler, in order, until stop
+// is closed; then it hands over what is still queued and returns. Close
+// stop once nothing emits any more.
+func (l *link) deliver(stop <-chan struct{}) {
 	for {
+		stopping := false
 		select {
-		case <-ctx.Done():
-			return
+		case <-stop:
+			stopping = true
 		case <-l.ready:
 		}
 		l.qmu.Lock()
@@ -304,6 +313,9 @@ func (l *link) deliver(ctx context.Context) {
 			if l.d.cfg.Handler != nil {
 				l.d.cfg.Handler(e)
 			}
+		}
+		if stopping {
+			return
 		}
 	}
 }

@@ -8,10 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"arbiter/board"
 	"arbiter/hardware/dgt/sim"
+	"arbiter/rules/chess"
 )
 
 // emulated is a driver reading an emulated board on a pseudo-terminal:
@@ -55,4 +57,62 @@ func runEmulated(t *testing.T, emu *sim.Board, serial string, cfg Config) *emula
 	t.Cleanup(e.stop)
 	require.Eventually(t, func() bool { return e.d.Owns(e.id) }, 10*time.Second, 10*time.Millisecond, "the board tells its id")
 	return e
+}
+
+// A daemon that stops takes every event the driver read, whose bytes are
+// in the raw log: Run returns only once the handler has had them all,
+// those queued behind a handler that is slow to take its event included.
+func TestRunHandsOverEveryEventBeforeItReturns(t *testing.T) {
+	emu := sim.NewBoard(sim.Config{Serial: "30005", Seed: 5})
+	emu.SetUp(chess.Start().View())
+	link := filepath.Join(t.TempDir(), "dgt0")
+	line, err := sim.Attach(link, emu)
+	require.NoError(t, err)
+	t.Cleanup(func() { line.Close() })
+	release := make(chan struct{})
+	var (
+		mu   sync.Mutex
+		took []board.EventKind
+	)
+	epoch := time.Now()
+	d, err := New(Config{Paths: []string{link}, Scan: 20 * time.Millisecond, Now: func() time.Duration { return time.Since(epoch) },
+		Logger: slog.New(slog.DiscardHandler),
+		Handler: func(e board.Event) {
+			<-release // a handler busy elsewhere
+			mu.Lock()
+			took = append(took, e.Kind)
+			mu.Unlock()
+		}})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = d.Run(ctx) }()
+	// The handler holds the first event; the board's next ones queue.
+	queued := func() int {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		n := 0
+		for _, l := range d.ports {
+			l.qmu.Lock()
+			n += len(l.queue)
+			l.qmu.Unlock()
+		}
+		return n
+	}
+	require.Eventually(t, func() bool { return d.Owns(IDPrefix + "30005") }, 10*time.Second, 10*time.Millisecond)
+	emu.LiftSquare(12) // e2
+	require.Eventually(t, func() bool { return queued() > 0 }, 10*time.Second, 10*time.Millisecond, "events wait for the handler")
+	cancel()
+	select {
+	case <-done:
+		t.Fatal("Run returned while events waited for the handler")
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	<-done
+	assert.Zero(t, queued(), "every event was handed over")
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, board.EventHello, took[0])
+	assert.Contains(t, took, board.EventSquare, "the lift, queued behind the hello")
 }

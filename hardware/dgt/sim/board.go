@@ -110,6 +110,7 @@ type Board struct {
 	startTag   int    // bus: log offset of the last start tag, -1 if none
 	tagPieces  int    // bus: bytes of the pieces logged with the start tag
 	ignorePing bool   // bus: ignore the next ping to every board
+	losePings  bool   // bus: its answers to pings to every board are lost
 	beginState int    // 0 none, 1 start position tagged
 
 	// The wire at Config.Baud: bytes waiting to leave, each chunk with
@@ -276,6 +277,15 @@ func (b *Board) SwitchOn() {
 	defer b.mu.Unlock()
 	b.off = false
 	b.powerUp()
+}
+
+// LosePingAnswers makes the board's answers to a ping to every board
+// lost (they collide on the line, or a loaded host takes them after its
+// window), or no longer lost. Pings to its own address are answered.
+func (b *Board) LosePingAnswers(lose bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.losePings = lose
 }
 
 // Restart powers the board off and on again (as after an unplug).

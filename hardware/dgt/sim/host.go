@@ -186,6 +186,9 @@ func (b *Board) busCommand(cmd byte, addr uint16) {
 			b.ignorePing = false
 			return
 		}
+		if b.losePings {
+			return
+		}
 		// Every board answers, spread at random against collisions.
 		d := time.Duration(b.rng.Int64N(int64(b.cfg.PingSpread) + 1))
 		time.AfterFunc(d, func() {

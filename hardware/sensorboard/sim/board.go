@@ -40,7 +40,7 @@ type Config struct {
 	// Geometry is the board; Graph names it when it is not rectangular.
 	Geometry *rules.Geometry
 	Graph    string
-	Caps     sensorboard.Caps
+	Caps     board.Caps
 	// MaxHeight is the highest stack the sensors count (default 31).
 	MaxHeight int
 	// Heartbeat is the heartbeat interval (default 500 ms).
@@ -52,27 +52,27 @@ type Config struct {
 	// (a Kvaa board without trays), or some of them (PROTOCOL
 	// hello-kvaa: the reserve trays only). The pieces lie in every zone
 	// of the geometry all the same; only the board's trays are reported.
-	Zones []sensorboard.ZoneInfo
+	Zones []board.ZoneInfo
 	// Buttons are the buttons the board has; nil for every kind for
 	// each side and a shared arbiter button (simButtons).
-	Buttons []sensorboard.ButtonInfo
+	Buttons []board.ButtonInfo
 }
 
 // Buttons every simulated board has.
-var simButtons = []sensorboard.ButtonInfo{
-	{Kind: sensorboard.ButtonClock, Side: sensorboard.SideFirst},
-	{Kind: sensorboard.ButtonClock, Side: sensorboard.SideSecond},
-	{Kind: sensorboard.ButtonAdjust, Side: sensorboard.SideFirst},
-	{Kind: sensorboard.ButtonAdjust, Side: sensorboard.SideSecond},
-	{Kind: sensorboard.ButtonAnswer, Side: sensorboard.SideFirst},
-	{Kind: sensorboard.ButtonAnswer, Side: sensorboard.SideSecond},
-	{Kind: sensorboard.ButtonOffer, Side: sensorboard.SideFirst},
-	{Kind: sensorboard.ButtonOffer, Side: sensorboard.SideSecond},
-	{Kind: sensorboard.ButtonResign, Side: sensorboard.SideFirst},
-	{Kind: sensorboard.ButtonResign, Side: sensorboard.SideSecond},
-	{Kind: sensorboard.ButtonClaim, Side: sensorboard.SideFirst},
-	{Kind: sensorboard.ButtonClaim, Side: sensorboard.SideSecond},
-	{Kind: sensorboard.ButtonArbiter, Side: sensorboard.SideNone},
+var simButtons = []board.ButtonInfo{
+	{Kind: board.ButtonClock, Side: board.SideFirst},
+	{Kind: board.ButtonClock, Side: board.SideSecond},
+	{Kind: board.ButtonAdjust, Side: board.SideFirst},
+	{Kind: board.ButtonAdjust, Side: board.SideSecond},
+	{Kind: board.ButtonAnswer, Side: board.SideFirst},
+	{Kind: board.ButtonAnswer, Side: board.SideSecond},
+	{Kind: board.ButtonOffer, Side: board.SideFirst},
+	{Kind: board.ButtonOffer, Side: board.SideSecond},
+	{Kind: board.ButtonResign, Side: board.SideFirst},
+	{Kind: board.ButtonResign, Side: board.SideSecond},
+	{Kind: board.ButtonClaim, Side: board.SideFirst},
+	{Kind: board.ButtonClaim, Side: board.SideSecond},
+	{Kind: board.ButtonArbiter, Side: board.SideNone},
 }
 
 // Board is the firmware of a simulated board: the physical pieces on it,
@@ -83,7 +83,7 @@ var simButtons = []sensorboard.ButtonInfo{
 type Board struct {
 	cfg    Config
 	clock  Clock
-	sensor sensorboard.Sensor
+	sensor board.Sensor
 
 	mu      sync.Mutex
 	rng     *rand.Rand
@@ -95,7 +95,7 @@ type Board struct {
 	stacks  [][]rules.Piece
 	zones   [][]rules.Piece // by the geometry's zone
 	trays   []int           // the geometry's zone of each of the board's trays
-	presses map[sensorboard.ButtonInfo]uint8
+	presses map[board.ButtonInfo]uint8
 	host    hostState
 	wire    []byte
 	log     []Sent
@@ -148,7 +148,7 @@ func NewBoard(cfg Config, clock Clock) (*Board, error) {
 	}
 	if cfg.Zones == nil {
 		for _, z := range cfg.Geometry.Zones() {
-			cfg.Zones = append(cfg.Zones, sensorboard.ZoneInfo{Kind: z.Kind, Owner: z.Owner})
+			cfg.Zones = append(cfg.Zones, board.ZoneInfo{Kind: z.Kind, Owner: z.Owner})
 		}
 	}
 	if cfg.Buttons == nil {
@@ -163,7 +163,7 @@ func NewBoard(cfg Config, clock Clock) (*Board, error) {
 		trays:  trays,
 		cfg:    cfg,
 		clock:  clock,
-		sensor: sensorboard.Sensor{Caps: cfg.Caps, MaxHeight: cfg.MaxHeight},
+		sensor: board.Sensor{Caps: cfg.Caps, MaxHeight: cfg.MaxHeight},
 		rng:    rand.New(rand.NewPCG(cfg.Seed, 0x5EB0A4D)),
 		stacks: make([][]rules.Piece, cfg.Geometry.Len()),
 		zones:  make([][]rules.Piece, len(cfg.Geometry.Zones())),
@@ -203,7 +203,7 @@ func (b *Board) powerUp() {
 	b.bootAt = b.clock.Now()
 	b.lastTx = b.bootAt
 	b.enc.Reset()
-	b.presses = map[sensorboard.ButtonInfo]uint8{}
+	b.presses = map[board.ButtonInfo]uint8{}
 	b.host = hostState{}
 }
 
@@ -269,7 +269,7 @@ func (b *Board) Question() sensorboard.QuestionMsg {
 func (b *Board) nowMs() uint32 { return uint32((b.clock.Now() - b.bootAt) / time.Millisecond) }
 
 // sense reduces a stack to what the sensors report.
-func (b *Board) sense(s []rules.Piece) sensorboard.SquareState { return b.sensor.Square(s) }
+func (b *Board) sense(s []rules.Piece) board.SquareState { return b.sensor.Square(s) }
 
 // change applies f to a square and reports the sensed change, if any.
 func (b *Board) change(sq rules.Square, f func(s []rules.Piece) []rules.Piece) {
@@ -279,7 +279,7 @@ func (b *Board) change(sq rules.Square, f func(s []rules.Piece) []rules.Piece) {
 	if before == after {
 		return
 	}
-	msg := func(st sensorboard.SquareState) *sensorboard.SquareMsg {
+	msg := func(st board.SquareState) *sensorboard.SquareMsg {
 		return &sensorboard.SquareMsg{Square: uint16(b.cfg.Geometry.SensorIndex(sq)), Height: st.Height, Saturated: st.Saturated, Top: st.Top}
 	}
 	if b.chance(b.cfg.Faults.Bounce) {
@@ -327,24 +327,24 @@ func (b *Board) Turn(sq rules.Square, f rules.Face) error {
 
 // zoneMsg reports a change of the geometry's zone z, if it is one of the
 // board's trays.
-func (b *Board) zoneMsg(z int, action sensorboard.ZoneAction, p rules.Piece) {
+func (b *Board) zoneMsg(z int, action board.ZoneAction, p rules.Piece) {
 	caps := b.cfg.Caps
-	if !caps.Has(sensorboard.CapZoneCount) && !caps.Has(sensorboard.CapZoneIdentity) {
+	if !caps.Has(board.CapZoneCount) && !caps.Has(board.CapZoneIdentity) {
 		return
 	}
 	tray := slices.Index(b.trays, z)
 	if tray < 0 {
 		return // a zone the board does not sense
 	}
-	m := &sensorboard.ZoneMsg{Zone: uint8(tray), Action: sensorboard.ZoneCount}
+	m := &sensorboard.ZoneMsg{Zone: uint8(tray), Action: board.ZoneCount}
 	n := len(b.zones[z])
 	if n > sensorboard.MaxHeight {
 		n, m.Saturated = sensorboard.MaxHeight, true
 	}
 	m.Count = uint8(n)
-	if caps.Has(sensorboard.CapZoneIdentity) {
+	if caps.Has(board.CapZoneIdentity) {
 		m.Action = action
-		m.Piece = sensorboard.Ident{Known: true, Piece: p}
+		m.Piece = board.Ident{Known: true, Piece: p}
 	}
 	b.sendLocked(m)
 }
@@ -358,7 +358,7 @@ func (b *Board) Take(z int, p rules.Piece) error {
 		return fmt.Errorf("sim: take %s from zone %d: not there", p, z)
 	}
 	b.zones[z] = slices.Delete(b.zones[z], i, i+1)
-	b.zoneMsg(z, sensorboard.ZoneRemoved, p)
+	b.zoneMsg(z, board.ZoneRemoved, p)
 	return nil
 }
 
@@ -368,15 +368,15 @@ func (b *Board) Put(z int, p rules.Piece) {
 	defer b.mu.Unlock()
 	b.zones[z] = append(b.zones[z], p)
 	rules.View{Zones: b.zones[z : z+1]}.SortZones()
-	b.zoneMsg(z, sensorboard.ZoneAdded, p)
+	b.zoneMsg(z, board.ZoneAdded, p)
 }
 
 // Press presses and releases a button; value is the answer for
 // ButtonAnswer.
-func (b *Board) Press(kind sensorboard.ButtonKind, side sensorboard.Side, value uint8) {
+func (b *Board) Press(kind board.ButtonKind, side board.Side, value uint8) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	k := sensorboard.ButtonInfo{Kind: kind, Side: side}
+	k := board.ButtonInfo{Kind: kind, Side: side}
 	b.presses[k]++
 	n := b.presses[k]
 	b.sendLocked(&sensorboard.ButtonMsg{Button: kind, Side: side, Pressed: true, Count: n, Value: value})
@@ -494,14 +494,14 @@ func (b *Board) dumpLocked(token uint16) {
 	for tray, z := range b.trays {
 		ps := b.zones[z]
 		m := &sensorboard.DumpZoneMsg{Token: token, Zone: uint8(tray)}
-		if caps.Has(sensorboard.CapZoneCount) || caps.Has(sensorboard.CapZoneIdentity) {
+		if caps.Has(board.CapZoneCount) || caps.Has(board.CapZoneIdentity) {
 			c := len(ps)
 			if c > sensorboard.MaxHeight {
 				c, m.Saturated = sensorboard.MaxHeight, true
 			}
 			m.Count = uint8(c)
 		}
-		if caps.Has(sensorboard.CapZoneIdentity) {
+		if caps.Has(board.CapZoneIdentity) {
 			m.Pieces = slices.Clone(ps)
 			if len(m.Pieces) > sensorboard.MaxDumpPieces {
 				m.Pieces = m.Pieces[:sensorboard.MaxDumpPieces]
@@ -511,7 +511,7 @@ func (b *Board) dumpLocked(token uint16) {
 	}
 	end := &sensorboard.DumpEndMsg{Token: token, Squares: uint16(len(all)), Zones: uint8(len(b.trays))}
 	for _, k := range b.cfg.Buttons {
-		end.Buttons = append(end.Buttons, sensorboard.ButtonState{Button: k.Kind, Side: k.Side, Count: b.presses[k]})
+		end.Buttons = append(end.Buttons, board.ButtonState{Button: k.Kind, Side: k.Side, Count: b.presses[k]})
 	}
 	b.sendLocked(end)
 }
@@ -519,7 +519,7 @@ func (b *Board) dumpLocked(token uint16) {
 // Sensed returns what the board's sensors report now for every square, in
 // the board's sensor order: the truth a host should reach after healing
 // every gap.
-func (b *Board) Sensed() []sensorboard.SquareState {
+func (b *Board) Sensed() []board.SquareState {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.sensor.View(b.cfg.Geometry, rules.View{Stacks: b.stacks})

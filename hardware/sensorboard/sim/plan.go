@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"arbiter/hardware/sensorboard"
+	"arbiter/board"
 	"arbiter/rules"
 )
 
@@ -34,8 +34,8 @@ type Step struct {
 	Face   rules.Face
 	Zone   int
 	Piece  rules.Piece
-	Button sensorboard.ButtonKind
-	Side   sensorboard.Side
+	Button board.ButtonKind
+	Side   board.Side
 	Value  uint8
 }
 
@@ -204,7 +204,7 @@ func PlanMove(g *rules.Geometry, before, after rules.View, m rules.Move, mover r
 	}
 	p.liftAll()
 	p.t += span(rng, h.Press) - span(rng, h.Hand)
-	p.emit(Step{Op: OpPress, Button: sensorboard.ButtonClock, Side: sensorboard.SideOf(mover)})
+	p.emit(Step{Op: OpPress, Button: board.ButtonClock, Side: board.SideOf(mover)})
 	if late != nil || len(p.misplace) > 0 {
 		p.t += span(rng, h.Press)
 	}
@@ -557,12 +557,12 @@ func (p *planner) adjust(from, to rules.Square, mover rules.Color) {
 		return
 	}
 	sq := cands[p.rng.IntN(len(cands))]
-	side := sensorboard.SideOf(mover)
-	p.emit(Step{Op: OpPress, Button: sensorboard.ButtonAdjust, Side: side})
+	side := board.SideOf(mover)
+	p.emit(Step{Op: OpPress, Button: board.ButtonAdjust, Side: side})
 	top := p.cur.Stacks[sq][len(p.cur.Stacks[sq])-1]
 	p.emit(Step{Op: OpLift, Square: sq, N: 1})
 	p.emit(Step{Op: OpPlace, Square: sq, Pieces: []rules.Piece{top}})
-	p.emit(Step{Op: OpPress, Button: sensorboard.ButtonAdjust, Side: side})
+	p.emit(Step{Op: OpPress, Button: board.ButtonAdjust, Side: side})
 }
 
 func (p *planner) arrives(sq rules.Square) bool {

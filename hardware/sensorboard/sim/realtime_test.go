@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	sb "arbiter/hardware/sensorboard"
 	"arbiter/rules"
 )
@@ -19,7 +20,7 @@ import (
 func TestRealTimeRunner(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		clock := NewReal()
-		b, err := NewBoard(Config{ID: "RT", Geometry: geo8, Caps: sb.CapHeight, Heartbeat: 500 * time.Millisecond}, clock)
+		b, err := NewBoard(Config{ID: "RT", Geometry: geo8, Caps: board.CapHeight, Heartbeat: 500 * time.Millisecond}, clock)
 		require.NoError(t, err)
 		before := view(geo8, map[string][]rules.Piece{"e2": {wP}})
 		after := view(geo8, map[string][]rules.Piece{"e4": {wP}})

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"arbiter/hardware/sensorboard"
+	"arbiter/board"
 	"arbiter/rules"
 )
 
@@ -92,7 +92,7 @@ func (r *Runner) Play(ctx context.Context, turns []Turn) error {
 		}
 		if r.Answer != nil {
 			if v, ok := r.Answer(t); ok {
-				steps = answerBeforePress(steps, sensorboard.SideOf(t.Mover), v)
+				steps = answerBeforePress(steps, board.SideOf(t.Mover), v)
 			}
 		}
 		if err := r.run(ctx, steps); err != nil {
@@ -149,13 +149,13 @@ func (r *Runner) run(ctx context.Context, steps []Step) error {
 }
 
 // answerBeforePress puts an answer press just before the final clock press.
-func answerBeforePress(steps []Step, side sensorboard.Side, value uint8) []Step {
+func answerBeforePress(steps []Step, side board.Side, value uint8) []Step {
 	n := len(steps)
 	press := steps[n-1]
 	at := press.At - 150*time.Millisecond
 	if n > 1 && at < steps[n-2].At {
 		at = steps[n-2].At
 	}
-	ans := Step{At: at, Op: OpPress, Button: sensorboard.ButtonAnswer, Side: side, Value: value}
+	ans := Step{At: at, Op: OpPress, Button: board.ButtonAnswer, Side: side, Value: value}
 	return append(steps[:n-1:n-1], ans, press)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	sb "arbiter/hardware/sensorboard"
 	"arbiter/rules"
 	_ "arbiter/rules/kvaa"
@@ -70,7 +71,7 @@ func TestPlanCaptureEitherOrder(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, []Op{OpLift, OpLift, OpPlace, OpPress}, ops(steps))
 		firsts[steps[0].Square]++
-		assert.Equal(t, sb.ButtonClock, steps[len(steps)-1].Button)
+		assert.Equal(t, board.ButtonClock, steps[len(steps)-1].Button)
 	}
 	assert.Positive(t, firsts[m.from], "mover lifted first")
 	assert.Positive(t, firsts[m.to], "victim lifted first")
@@ -233,7 +234,7 @@ func (s *sink) write(b []byte) {
 	}
 }
 
-func newTestBoard(t *testing.T, caps sb.Caps, maxH int) (*Board, *sink) {
+func newTestBoard(t *testing.T, caps board.Caps, maxH int) (*Board, *sink) {
 	b, err := NewBoard(Config{ID: "T", Geometry: geo8, Caps: caps, MaxHeight: maxH}, &Virtual{})
 	require.NoError(t, err)
 	s := &sink{dec: sb.NewDecoder()}
@@ -266,7 +267,7 @@ func TestBoardSensing(t *testing.T) {
 		assert.False(t, ms[0].Top.Known)
 	})
 	t.Run("saturation", func(t *testing.T) {
-		b, s := newTestBoard(t, sb.CapHeight, 3)
+		b, s := newTestBoard(t, board.CapHeight, 3)
 		b.Place(s0, wP, wP, wP, wP, wP)
 		ms := squareMsgs(t, s.frames)
 		require.Len(t, ms, 1)
@@ -274,16 +275,16 @@ func TestBoardSensing(t *testing.T) {
 		assert.True(t, ms[0].Saturated)
 	})
 	t.Run("identity without colour or face", func(t *testing.T) {
-		b, s := newTestBoard(t, sb.CapHeight|sb.CapIdentity, 0)
+		b, s := newTestBoard(t, board.CapHeight|board.CapIdentity, 0)
 		promoted := rules.Piece{Color: rules.Second, Kind: 'S', Face: rules.Back}
 		b.Place(s0, promoted)
 		require.NoError(t, b.Turn(s0, rules.Front))
 		ms := squareMsgs(t, s.frames)
 		require.Len(t, ms, 1, "the face change is invisible")
-		assert.Equal(t, sb.Ident{Known: true, Piece: rules.Piece{Kind: 'S'}}, ms[0].Top)
+		assert.Equal(t, board.Ident{Known: true, Piece: rules.Piece{Kind: 'S'}}, ms[0].Top)
 	})
 	t.Run("identity with face", func(t *testing.T) {
-		b, s := newTestBoard(t, sb.CapHeight|sb.CapIdentity|sb.CapColor|sb.CapFace, 0)
+		b, s := newTestBoard(t, board.CapHeight|board.CapIdentity|board.CapColor|board.CapFace, 0)
 		b.Place(s0, wS)
 		require.NoError(t, b.Turn(s0, rules.Back))
 		ms := squareMsgs(t, s.frames)
@@ -293,7 +294,7 @@ func TestBoardSensing(t *testing.T) {
 }
 
 func TestBoardAnswersTheHost(t *testing.T) {
-	b, s := newTestBoard(t, sb.CapHeight, 0)
+	b, s := newTestBoard(t, board.CapHeight, 0)
 	b.Place(sq(geo8, "c3"), wP)
 	var enc sb.Encoder
 	host := func(m sb.Message) {
@@ -311,7 +312,7 @@ func TestBoardAnswersTheHost(t *testing.T) {
 	<-b.Connected()
 	host(&sb.DumpReqMsg{Token: 9})
 	host(&sb.PingMsg{Token: 5})
-	host(&sb.ClockMsg{First: 1000, Second: 2000, Running: sb.SideFirst})
+	host(&sb.ClockMsg{First: 1000, Second: 2000, Running: board.SideFirst})
 	d := sb.NewDecoder()
 	_, bad, _ := d.Decode(sb.AppendFrame(nil, sb.Header{Type: 0xF0, Seq: 4}, nil))
 	b.HandleHost(bad)
@@ -334,16 +335,16 @@ func TestBoardAnswersTheHost(t *testing.T) {
 	}
 
 	// A question is shown until the move is acknowledged.
-	q := sb.QuestionMsg{Side: sb.SideFirst, Kind: sb.QuestionPromote, Text: "promote?",
-		Choices: []sb.Choice{{From: 10, To: 70, Text: "8h2b+"}, {From: 10, To: 70, Text: "8h2b"}}}
+	q := sb.QuestionMsg{Side: board.SideFirst, Kind: board.QuestionPromote, Text: "promote?",
+		Choices: []board.Choice{{From: 10, To: 70, Text: "8h2b+"}, {From: 10, To: 70, Text: "8h2b"}}}
 	host(&q)
 	assert.Equal(t, q, b.Question())
 	host(&sb.AckMoveMsg{Ply: 3, From: 10, To: 70, Text: "8h2b+"})
-	assert.Equal(t, sb.QuestionNone, b.Question().Kind)
+	assert.Equal(t, board.QuestionNone, b.Question().Kind)
 }
 
 func TestBoardLinkFaults(t *testing.T) {
-	b, err := NewBoard(Config{ID: "F", Geometry: geo8, Caps: sb.CapHeight, Seed: 3,
+	b, err := NewBoard(Config{ID: "F", Geometry: geo8, Caps: board.CapHeight, Seed: 3,
 		Faults: Faults{Drop: 0.2, Duplicate: 0.2, Corrupt: 0.2}}, &Virtual{})
 	require.NoError(t, err)
 	b.KeepLog()
@@ -376,7 +377,7 @@ func TestBoardLinkFaults(t *testing.T) {
 
 func TestRunnerAnswers(t *testing.T) {
 	clock := &Virtual{}
-	b, err := NewBoard(Config{ID: "A", Geometry: geoH, Caps: sb.CapHeight}, clock)
+	b, err := NewBoard(Config{ID: "A", Geometry: geoH, Caps: board.CapHeight}, clock)
 	require.NoError(t, err)
 	before := view(geoH, map[string][]rules.Piece{"e6": {wS}})
 	promoted := wS
@@ -391,7 +392,7 @@ func TestRunnerAnswers(t *testing.T) {
 	require.NoError(t, err)
 	b.HandleHost(f)
 	run := NewRunner(b, clock)
-	run.Answer = func(t Turn) (uint8, bool) { return sb.AnswerYes, true }
+	run.Answer = func(t Turn) (uint8, bool) { return board.AnswerYes, true }
 	turn := Turn{Move: move{sq(geoH, "e6"), sq(geoH, "e7")}, Mover: rules.First, Before: before, After: after}
 	require.NoError(t, run.Play(context.Background(), []Turn{turn}))
 	var buttons []sb.ButtonMsg
@@ -405,8 +406,8 @@ func TestRunnerAnswers(t *testing.T) {
 		}
 	}
 	require.Len(t, buttons, 2)
-	assert.Equal(t, sb.ButtonMsg{Button: sb.ButtonAnswer, Side: sb.SideFirst, Pressed: true, Count: 1, Value: sb.AnswerYes}, buttons[0])
-	assert.Equal(t, sb.ButtonClock, buttons[1].Button)
+	assert.Equal(t, sb.ButtonMsg{Button: board.ButtonAnswer, Side: board.SideFirst, Pressed: true, Count: 1, Value: board.AnswerYes}, buttons[0])
+	assert.Equal(t, board.ButtonClock, buttons[1].Button)
 }
 
 // hostOf returns a function that sends b a host frame.
@@ -423,25 +424,25 @@ func hostOf(t *testing.T, b *Board) func(sb.Message) {
 // resign and claim buttons of each side (PROTOCOL 5.4) and presses them,
 // and its dump counts their presses.
 func TestBoardHasArbitrationButtons(t *testing.T) {
-	b, s := newTestBoard(t, sb.CapHeight, 0)
+	b, s := newTestBoard(t, board.CapHeight, 0)
 	host := hostOf(t, b)
 	host(&sb.HelloReqMsg{Major: 1})
 	var hello sb.Hello
 	require.NoError(t, hello.UnmarshalPayload(s.frames[len(s.frames)-1].Payload))
-	for _, k := range []sb.ButtonKind{sb.ButtonOffer, sb.ButtonResign, sb.ButtonClaim} {
-		for _, side := range []sb.Side{sb.SideFirst, sb.SideSecond} {
-			assert.Contains(t, hello.Buttons, sb.ButtonInfo{Kind: k, Side: side})
+	for _, k := range []board.ButtonKind{board.ButtonOffer, board.ButtonResign, board.ButtonClaim} {
+		for _, side := range []board.Side{board.SideFirst, board.SideSecond} {
+			assert.Contains(t, hello.Buttons, board.ButtonInfo{Kind: k, Side: side})
 		}
 	}
-	b.Press(sb.ButtonResign, sb.SideSecond, 0)
-	b.Press(sb.ButtonResign, sb.SideSecond, 0)
+	b.Press(board.ButtonResign, board.SideSecond, 0)
+	b.Press(board.ButtonResign, board.SideSecond, 0)
 	var press sb.ButtonMsg
 	require.NoError(t, press.UnmarshalPayload(s.frames[len(s.frames)-2].Payload))
-	assert.Equal(t, sb.ButtonMsg{Button: sb.ButtonResign, Side: sb.SideSecond, Pressed: true, Count: 2}, press)
+	assert.Equal(t, sb.ButtonMsg{Button: board.ButtonResign, Side: board.SideSecond, Pressed: true, Count: 2}, press)
 	host(&sb.DumpReqMsg{Token: 1})
 	var end sb.DumpEndMsg
 	require.NoError(t, end.UnmarshalPayload(s.frames[len(s.frames)-1].Payload))
-	assert.Contains(t, end.Buttons, sb.ButtonState{Button: sb.ButtonResign, Side: sb.SideSecond, Count: 2})
+	assert.Contains(t, end.Buttons, board.ButtonState{Button: board.ButtonResign, Side: board.SideSecond, Count: 2})
 }
 
 // Two simulated boards made with the same configuration, as `arbiter
@@ -472,9 +473,9 @@ func TestBoardTrays(t *testing.T) {
 		rules.Zone{Name: "c1", Kind: rules.Captured, Owner: rules.First},
 		rules.Zone{Name: "c2", Kind: rules.Captured, Owner: rules.Second})
 	c := rules.Piece{Color: rules.Second, Kind: 'C'}
-	trays := []sb.ZoneInfo{{Kind: rules.Reserve, Owner: rules.Second}, {Kind: rules.Captured, Owner: rules.Second}}
-	b, err := NewBoard(Config{ID: "K", Geometry: geoK, Caps: sb.CapZoneCount, Zones: trays,
-		Buttons: []sb.ButtonInfo{{Kind: sb.ButtonClock, Side: sb.SideFirst}}}, &Virtual{})
+	trays := []board.ZoneInfo{{Kind: rules.Reserve, Owner: rules.Second}, {Kind: rules.Captured, Owner: rules.Second}}
+	b, err := NewBoard(Config{ID: "K", Geometry: geoK, Caps: board.CapZoneCount, Zones: trays,
+		Buttons: []board.ButtonInfo{{Kind: board.ButtonClock, Side: board.SideFirst}}}, &Virtual{})
 	require.NoError(t, err)
 	s := &sink{dec: sb.NewDecoder()}
 	b.SetOutput(s.write)
@@ -483,7 +484,7 @@ func TestBoardTrays(t *testing.T) {
 	var hello sb.Hello
 	require.NoError(t, hello.UnmarshalPayload(s.frames[0].Payload))
 	assert.Equal(t, trays, hello.Zones)
-	assert.Equal(t, []sb.ButtonInfo{{Kind: sb.ButtonClock, Side: sb.SideFirst}}, hello.Buttons)
+	assert.Equal(t, []board.ButtonInfo{{Kind: board.ButtonClock, Side: board.SideFirst}}, hello.Buttons)
 
 	b.Put(1, c) // North's reserve: the board's tray 0
 	b.Put(0, c) // South's reserve: no tray
@@ -509,9 +510,9 @@ func TestBoardTrays(t *testing.T) {
 	}
 	assert.Equal(t, []uint8{0, 1}, dz)
 
-	_, err = NewBoard(Config{ID: "X", Geometry: geoK, Zones: []sb.ZoneInfo{trays[1], trays[0]}}, &Virtual{})
+	_, err = NewBoard(Config{ID: "X", Geometry: geoK, Zones: []board.ZoneInfo{trays[1], trays[0]}}, &Virtual{})
 	assert.Error(t, err, "trays out of the game's order")
-	none, err := NewBoard(Config{ID: "N", Geometry: geoK, Caps: sb.CapZoneCount, Zones: []sb.ZoneInfo{}}, &Virtual{})
+	none, err := NewBoard(Config{ID: "N", Geometry: geoK, Caps: board.CapZoneCount, Zones: []board.ZoneInfo{}}, &Virtual{})
 	require.NoError(t, err)
 	s = &sink{dec: sb.NewDecoder()}
 	none.SetOutput(s.write)
@@ -576,7 +577,7 @@ func TestPlanKvaaPlacementFirst(t *testing.T) {
 // reader. "arbiter simulate" waiting for a daemon hung there, deaf to
 // SIGTERM, once the buffer filled with heartbeats.
 func TestBoardGoesOnWithoutAReader(t *testing.T) {
-	b, err := NewBoard(Config{ID: "DEAF", Geometry: geo8, Caps: sb.CapHeight}, NewReal())
+	b, err := NewBoard(Config{ID: "DEAF", Geometry: geo8, Caps: board.CapHeight}, NewReal())
 	require.NoError(t, err)
 	p, err := Attach(b, "")
 	require.NoError(t, err)
@@ -585,7 +586,7 @@ func TestBoardGoesOnWithoutAReader(t *testing.T) {
 	go func() {
 		defer close(done)
 		for range 5000 { // far more than the pseudo-terminal holds
-			b.Press(sb.ButtonOffer, sb.SideFirst, 0)
+			b.Press(board.ButtonOffer, board.SideFirst, 0)
 		}
 	}()
 	select {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	sb "arbiter/hardware/sensorboard"
 	"arbiter/hardware/sensorboard/sim"
 	"arbiter/rules"
@@ -32,9 +33,9 @@ func TestRandomGamesPlayPhysically(t *testing.T) {
 				rng := rand.New(rand.NewPCG(seed, 99))
 				turns, err := sim.RandomGame(g.Start(), 150, rng)
 				require.NoError(t, err)
-				caps := sb.CapHeight
+				caps := board.CapHeight
 				if seed%2 == 1 {
-					caps |= sb.CapIdentity | sb.CapColor | sb.CapFace | sb.CapZoneIdentity
+					caps |= board.CapIdentity | board.CapColor | board.CapFace | board.CapZoneIdentity
 				}
 				clock := &sim.Virtual{}
 				b, err := sim.NewBoard(sim.Config{ID: name, Geometry: geo, Graph: graphName(g), Caps: caps, Seed: seed}, clock)

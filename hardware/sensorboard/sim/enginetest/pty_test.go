@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	sb "arbiter/hardware/sensorboard"
 	"arbiter/hardware/sensorboard/sim"
 	"arbiter/rules"
@@ -24,11 +25,11 @@ import (
 func TestGamesThroughPTY(t *testing.T) {
 	cases := []struct {
 		game string
-		caps sb.Caps
+		caps board.Caps
 	}{
-		{"shogi", sb.CapHeight | sb.CapIdentity | sb.CapFace | sb.CapZoneIdentity | sb.CapZoneCount},
-		{"tavreli", sb.CapHeight},
-		{"kvaa", sb.CapZoneCount},
+		{"shogi", board.CapHeight | board.CapIdentity | board.CapFace | board.CapZoneIdentity | board.CapZoneCount},
+		{"tavreli", board.CapHeight},
+		{"kvaa", board.CapZoneCount},
 	}
 	for _, tc := range cases {
 		t.Run(tc.game, func(t *testing.T) {
@@ -46,24 +47,24 @@ func TestGamesThroughPTY(t *testing.T) {
 			defer p.Close()
 
 			var mu sync.Mutex
-			var squares []sb.SquareState
+			var squares []board.SquareState
 			var zones []int
-			kinds := map[sb.EventKind]int{}
-			handler := func(e sb.Event) {
+			kinds := map[board.EventKind]int{}
+			handler := func(e board.Event) {
 				mu.Lock()
 				defer mu.Unlock()
 				kinds[e.Kind]++
 				switch e.Kind {
-				case sb.EventHello:
+				case board.EventHello:
 					if squares == nil {
-						squares = make([]sb.SquareState, e.Info.Cells)
+						squares = make([]board.SquareState, e.Info.Cells)
 						zones = make([]int, len(e.Info.Zones))
 					}
-				case sb.EventSquare:
-					squares[e.Square] = sb.SquareState{Height: uint8(e.Height), Saturated: e.Saturated, Top: e.Top}
-				case sb.EventZone:
+				case board.EventSquare:
+					squares[e.Square] = board.SquareState{Height: uint8(e.Height), Saturated: e.Saturated, Top: e.Top}
+				case board.EventZone:
 					zones[e.Zone] = e.Count
-				case sb.EventSnapshot:
+				case board.EventSnapshot:
 					squares = slices.Clone(e.Snapshot.Squares)
 					for i, z := range e.Snapshot.Zones {
 						zones[i] = z.Count
@@ -90,7 +91,7 @@ func TestGamesThroughPTY(t *testing.T) {
 				b.Idle() // heartbeats reveal a lost last frame
 				want := b.Sensed()
 				wantZones := make([]int, len(g.Geometry().Zones()))
-				if tc.caps.Has(sb.CapZoneCount) {
+				if tc.caps.Has(board.CapZoneCount) {
 					for i, z := range b.View().Zones {
 						wantZones[i] = len(z)
 					}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	sb "arbiter/hardware/sensorboard"
 	"arbiter/hardware/sensorboard/sim"
 	"arbiter/rules"
@@ -26,13 +27,13 @@ func TestRealTimePresses(t *testing.T) {
 	dir := t.TempDir()
 	link := filepath.Join(dir, "demo")
 	var mu sync.Mutex
-	var presses []sb.Event
+	var presses []board.Event
 	d, err := sb.New(sb.Config{
 		Ports:  []sb.PortSpec{{Path: link}},
 		Scan:   20 * time.Millisecond,
 		Logger: slog.New(slog.DiscardHandler),
-		Handler: func(e sb.Event) {
-			if e.Kind == sb.EventButton && e.Button == sb.ButtonClock && e.Pressed {
+		Handler: func(e board.Event) {
+			if e.Kind == board.EventButton && e.Button == board.ButtonClock && e.Pressed {
 				mu.Lock()
 				presses = append(presses, e)
 				mu.Unlock()
@@ -45,7 +46,7 @@ func TestRealTimePresses(t *testing.T) {
 	go func() { _ = d.Run(ctx) }()
 
 	clock := sim.NewReal()
-	b, err := sim.NewBoard(sim.Config{ID: "DEMO", Geometry: g.Geometry(), Graph: sim.GraphName(g), Caps: sb.CapHeight,
+	b, err := sim.NewBoard(sim.Config{ID: "DEMO", Geometry: g.Geometry(), Graph: sim.GraphName(g), Caps: board.CapHeight,
 		Seed: 3, Heartbeat: 50 * time.Millisecond}, clock)
 	require.NoError(t, err)
 	start := g.Start()
@@ -74,7 +75,7 @@ func TestRealTimePresses(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	for i, e := range presses {
-		assert.Equal(t, sb.Side(i%2), e.Side, "press %d by the mover", i)
+		assert.Equal(t, board.Side(i%2), e.Side, "press %d by the mover", i)
 		assert.LessOrEqual(t, e.At, e.Host, "an event is not received before it happens")
 		assert.Less(t, e.Host-e.At, time.Second, "mapped time close to the receive time (a loaded machine delays reads)")
 	}
