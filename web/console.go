@@ -65,6 +65,11 @@ func (s *Site) consolePage(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// ShowLinks gives the console the state of a multi-hall event's links (a
+// hall's to the hub, or on the hub each hall's). Call it before serving;
+// without it the console shows no links.
+func (s *Site) ShowLinks(links func() []Link) { s.links = links }
+
 // linkRows are the multi-hall event's links, nil for a single hall.
 func (s *Site) linkRows() []Link {
 	if s.links == nil {

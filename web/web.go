@@ -97,9 +97,6 @@ type Config struct {
 	MetricsAllow []string
 	// SecureCookies marks the session cookie Secure on every request.
 	SecureCookies bool
-	// Links, if set, returns the state of a multi-hall event's links
-	// (a hall's to the hub, or on the hub each hall's), for the console.
-	Links func() []Link
 }
 
 // Link is the state of one hall's link to the hub of a multi-hall event,
@@ -144,7 +141,6 @@ func New(d *director.Director, cfg Config, log *slog.Logger) *Site {
 		metricsAllow: loopback, feed: newLiveFeed(),
 	}
 	s.stats = newSiteMetrics(d.Collector())
-	s.links = cfg.Links
 	s.reports = export.WithEvent(d, d.DB(), cfg.Event)
 	s.users = slices.Clone(cfg.Users)
 	// CheckConfig has refused bad entries before the daemon started; the

@@ -319,11 +319,11 @@ func (s *daemon) goroutines() (func() error, error) {
 func (s *daemon) startWeb() (func() error, error) {
 	wc := webConfig(s.cfg)
 	metrics := []prometheus.Collector{s.push.Collector(), s.backups, buildInfoMetric()}
+	s.site = web.New(s.d, wc, s.log.With("part", "web"))
 	if s.fed != nil {
-		wc.Links = fedLinks(s.fed)
+		s.site.ShowLinks(fedLinks(s.fed))
 		metrics = append(metrics, s.fed.Collector())
 	}
-	s.site = web.New(s.d, wc, s.log.With("part", "web"))
 	if err := s.site.RegisterMetrics(metrics...); err != nil {
 		return nil, err
 	}

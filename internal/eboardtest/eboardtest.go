@@ -117,12 +117,6 @@ func New(cfg Config) (*Table, error) {
 	return t, nil
 }
 
-// Now returns the table's instant: the board's clock too.
-func (t *Table) Now() time.Duration { return t.clock.now }
-
-// Reader returns the host's reading path.
-func (t *Table) Reader() *replay.Reader { return t.rd }
-
 // Replayer returns the host's session runner.
 func (t *Table) Replayer() *eboard.Replayer { return t.rep }
 
