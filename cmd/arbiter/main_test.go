@@ -22,12 +22,19 @@ import (
 // standard output.
 func runCLI(t *testing.T, args ...string) (int, string) {
 	t.Helper()
+	return runCLIContext(t, context.Background(), args...)
+}
+
+// runCLIContext runs the command line in-process until ctx ends, as
+// runCLI does.
+func runCLIContext(t *testing.T, ctx context.Context, args ...string) (int, string) {
+	t.Helper()
 	var out, errOut bytes.Buffer
 	root := newRootCmd()
 	root.SetArgs(args)
 	root.SetOut(&out)
 	root.SetErr(&errOut)
-	if err := root.ExecuteContext(context.Background()); err != nil {
+	if err := root.ExecuteContext(ctx); err != nil {
 		t.Logf("arbiter %v: %v", args, err)
 		return exitCode(err), out.String()
 	}

@@ -25,6 +25,7 @@ import (
 	"arbiter/export"
 	"arbiter/internal/config"
 	"arbiter/pairing/tiebreak"
+	"arbiter/rules"
 	"arbiter/store"
 )
 
@@ -50,6 +51,75 @@ type rehearsal struct {
 	pushes *pushRecorder
 	// notes say what of the configuration was not rehearsed as it is.
 	notes []string
+
+	mu sync.Mutex
+	// byHand counts the games on no board whose results the rehearsal
+	// entered, by tournament and round.
+	byHand map[roundKey]int
+}
+
+// roundKey names a tournament's round (or table).
+type roundKey struct {
+	tournament uint64
+	round      int
+}
+
+// handResults are the results the rehearsal enters for the games on no
+// board, in turn: what scoresheets say.
+var handResults = []rules.Outcome{rules.Win(rules.First, rules.Resignation), rules.Draw(rules.Agreement), rules.Win(rules.Second, rules.Resignation)}
+
+// enterByHand plays the arbiter for the games of d's rounds that have no
+// table (the configured ports hold fewer boards than a round has games):
+// once a round's games on tables are over, the games on no table get
+// their results, as an arbiter enters them from the scoresheets.
+func (r *rehearsal) enterByHand(ctx context.Context, d *director.Director) {
+	tables := map[roundKey]bool{} // a tournament's table numbers
+	for _, l := range d.Tables() {
+		tables[roundKey{l.Tournament, l.Number}] = true
+	}
+	for _, id := range d.TournamentIDs() {
+		rounds, err := d.DB().Rounds(id)
+		if err != nil {
+			continue
+		}
+		for _, rd := range rounds {
+			var waiting []uint64
+			onTables := false
+			for _, p := range rd.Pairings {
+				if p.Second == 0 || p.Result != "" {
+					continue
+				}
+				if tables[roundKey{id, p.Board}] {
+					onTables = true
+					break
+				}
+				waiting = append(waiting, p.GameID)
+			}
+			if onTables {
+				continue
+			}
+			for _, g := range waiting {
+				o := handResults[g%uint64(len(handResults))]
+				if err := d.SetResult(ctx, g, o, "rehearsal", "a game on no board: its result from the scoresheet"); err != nil {
+					continue // taken up again at the next look
+				}
+				r.mu.Lock()
+				if r.byHand == nil {
+					r.byHand = map[roundKey]int{}
+				}
+				r.byHand[roundKey{id, rd.Number}]++
+				r.mu.Unlock()
+			}
+		}
+	}
+}
+
+// handCount returns how many results of a tournament's round the
+// rehearsal entered by hand.
+func (r *rehearsal) handCount(id uint64, round int) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.byHand[roundKey{id, round}]
 }
 
 // roundsDone returns a channel closed once every tournament of d has
@@ -61,6 +131,7 @@ func (r *rehearsal) roundsDone(ctx context.Context, wg *sync.WaitGroup, d *direc
 		tick := time.NewTicker(250 * time.Millisecond)
 		defer tick.Stop()
 		for {
+			r.enterByHand(ctx, d)
 			if r.played(d) {
 				close(done)
 				return
@@ -114,7 +185,7 @@ func (s *daemon) report(r *rehearsal, dm *demo.Demo) {
 	fmt.Fprintf(w, "%s: %d moves played, %d read right, %d misread, %d made again, %d games abandoned\n",
 		r.title, st.Played, st.Read, st.Misread, st.Retried, st.Abandoned)
 	fmt.Fprintf(w, "%s: %s\n", r.title, boardsText(dm))
-	for _, n := range r.notes {
+	for _, n := range append(r.notes, r.boardNotes(s.d)...) {
 		fmt.Fprintf(w, "%s: note: %s\n", r.title, n)
 	}
 	db := s.db
@@ -127,7 +198,7 @@ func (s *daemon) report(r *rehearsal, dm *demo.Demo) {
 		}
 		rounds, _ := db.Rounds(id)
 		for _, rd := range rounds {
-			fmt.Fprintf(tw, "%s\tround %d\t%s\n", t.Name, rd.Number, roundText(rd))
+			fmt.Fprintf(tw, "%s\tround %d\t%s\n", t.Name, rd.Number, roundText(rd, r.handCount(id, rd.Number)))
 		}
 		switch why := s.d.Blocked(id); {
 		case why != "":
@@ -172,6 +243,42 @@ func (s *daemon) report(r *rehearsal, dm *demo.Demo) {
 	fmt.Fprintln(w, r.pushes.text())
 }
 
+// boardNotes say, for each tournament whose games the rehearsal entered
+// by hand, how many boards a round wants and how many the ports hold.
+func (r *rehearsal) boardNotes(d *director.Director) []string {
+	var out []string
+	for _, id := range d.TournamentIDs() {
+		t, err := d.DB().Tournament(id)
+		if err != nil {
+			continue
+		}
+		rounds, _ := d.DB().Rounds(id)
+		most, want := 0, 0
+		for _, rd := range rounds {
+			most = max(most, r.handCount(id, rd.Number))
+			games := 0
+			for _, p := range rd.Pairings {
+				if p.Second != 0 {
+					games++
+				}
+			}
+			want = max(want, games)
+		}
+		if most == 0 {
+			continue
+		}
+		tables := 0
+		for _, l := range d.Tables() {
+			if l.Tournament == id {
+				tables++
+			}
+		}
+		out = append(out, fmt.Sprintf("%s wants %s a round and the ports hold %d: %s a round on no board, their results entered as an arbiter enters them from the scoresheets",
+			t.Name, plural(want, "board"), tables, plural(most, "game")))
+	}
+	return out
+}
+
 // boardsText says which simulated boards stood in, by protocol.
 func boardsText(dm *demo.Demo) string {
 	ports := dm.Ports()
@@ -184,8 +291,9 @@ func boardsText(dm *demo.Demo) string {
 	return plural(n, "simulated board") + ": " + strings.Join(parts, ", ")
 }
 
-// roundText says how a round went: its boards, byes and results.
-func roundText(rd store.Round) string {
+// roundText says how a round went: its boards, byes and results, byHand
+// of them entered for games on no board.
+func roundText(rd store.Round, byHand int) string {
 	games, byes, open := 0, 0, 0
 	results := map[string]int{}
 	for _, p := range rd.Pairings {
@@ -215,8 +323,11 @@ func roundText(rd store.Round) string {
 	if len(rs) > 0 {
 		text += "; results " + strings.Join(rs, ", ")
 	}
+	if byHand > 0 {
+		text += fmt.Sprintf("; %d on no board, results entered by hand", byHand)
+	}
 	if open > 0 {
-		text += fmt.Sprintf("; %d games unfinished", open)
+		text += fmt.Sprintf("; %s unfinished", plural(open, "game"))
 	}
 	return text
 }

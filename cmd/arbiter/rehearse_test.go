@@ -3,6 +3,7 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -163,6 +165,34 @@ broadcast:
 	after, err = os.ReadFile(eventDB)
 	require.NoError(t, err)
 	assert.True(t, bytes.Equal(before, after), "the event's database was touched")
+}
+
+// A configuration whose ports hold fewer boards than a round has games
+// (one board for three tables) rehearses to its end: the games on no
+// board get their results as the arbiter enters them from the
+// scoresheets, once the round's games on boards are over, and the report
+// says so, round by round. The rehearsal waited for them for ever.
+func TestRehearseFewerBoardsThanTables(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays an event through")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "weekend.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(organiserYAML(t, dir, "0.0.0.0:8080", "boards:\n  ports:\n    - {path: /dev/ttyUSB9}\n")), 0o600))
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
+	defer cancel()
+	code, out := runCLIContext(t, ctx, "rehearse", "--config", path, "--rounds", "2", "--speed", "60", "--plies", "12", "--dir", filepath.Join(dir, "scratch"))
+	require.Equal(t, exitOK, code, out)
+	plain := squeeze(out)
+	assert.Contains(t, plain, "every tournament has played 2 rounds")
+	assert.NotContains(t, plain, "the rehearsal stopped first")
+	assert.Contains(t, plain, "rehearsal: 1 simulated board: 1 of protocol sensorboard")
+	assert.Regexp(t, `rehearsal: [1-9]\d* moves played`, plain, "the game on the table was played on its board")
+	assert.Contains(t, plain, "note: Weekend Rapid wants 3 boards a round and the ports hold 1: 2 games a round on no board, their results entered as an arbiter enters them from the scoresheets")
+	for _, round := range []string{"round 1", "round 2"} {
+		assert.Regexp(t, "Weekend Rapid "+round+" paired: 3 boards, 0 byes; results [^\n]*; 2 on no board, results entered by hand", plain)
+	}
 }
 
 // yamlBlocks returns the YAML blocks of a Markdown text, dedented.
