@@ -348,7 +348,11 @@ func (s *daemon) startWeb() (func() error, error) {
 	url := "http://" + s.ln.Addr().String() + "/"
 	switch {
 	case s.rh != nil && s.rh.title == "demo":
-		fmt.Fprintf(s.opts.out, "arbiter: %s is live at %s (a demo: simulated boards play random games, demo.enabled in %s)\n", s.cfg.Event.Name, url, s.cfg.Source)
+		source := s.cfg.Source
+		if s.opts.cfgPath == "" {
+			source = "configs/arbiter.yaml, built in"
+		}
+		fmt.Fprintf(s.opts.out, "arbiter: %s is live at %s (a demo: simulated boards play random games, demo.enabled in %s)\n", s.cfg.Event.Name, url, source)
 	case s.rh != nil:
 		fmt.Fprintf(s.opts.out, "arbiter: %s is live at %s (a rehearsal on simulated boards)\n", s.cfg.Event.Name, url)
 	default:
