@@ -407,6 +407,10 @@ func (s *daemon) watchDone() (func() error, error) {
 	if !s.opts.exitWhenDone {
 		return nil, nil
 	}
+	if s.rh != nil {
+		// The games on no board are the rehearsal's arbiter's to end.
+		s.rh.enterByHandWhilePlaying(s.ctx, &s.wg, s.d)
+	}
 	if s.rh != nil && s.rh.rounds > 0 {
 		s.done = s.rh.roundsDone(s.ctx, &s.wg, s.d)
 		s.doneMsg = fmt.Sprintf("arbiter: every tournament has played %s (or all its rounds)", plural(s.rh.rounds, "round"))

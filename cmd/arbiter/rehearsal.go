@@ -114,6 +114,22 @@ func (r *rehearsal) enterByHand(ctx context.Context, d *director.Director) {
 	}
 }
 
+// enterByHandWhilePlaying runs enterByHand every 250 ms until ctx ends.
+func (r *rehearsal) enterByHandWhilePlaying(ctx context.Context, wg *sync.WaitGroup, d *director.Director) {
+	wg.Go(func() {
+		tick := time.NewTicker(250 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			r.enterByHand(ctx, d)
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	})
+}
+
 // handCount returns how many results of a tournament's round the
 // rehearsal entered by hand.
 func (r *rehearsal) handCount(id uint64, round int) int {
@@ -131,7 +147,6 @@ func (r *rehearsal) roundsDone(ctx context.Context, wg *sync.WaitGroup, d *direc
 		tick := time.NewTicker(250 * time.Millisecond)
 		defer tick.Stop()
 		for {
-			r.enterByHand(ctx, d)
 			if r.played(d) {
 				close(done)
 				return

@@ -182,15 +182,15 @@ func TestRehearseFewerBoardsThanTables(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, []byte(organiserYAML(t, dir, "0.0.0.0:8080", "boards:\n  ports:\n    - {path: /dev/ttyUSB9}\n")), 0o600))
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
-	code, out := runCLIContext(t, ctx, "rehearse", "--config", path, "--rounds", "2", "--speed", "60", "--plies", "12", "--dir", filepath.Join(dir, "scratch"))
+	code, out := runCLIContext(t, ctx, "rehearse", "--config", path, "--speed", "60", "--plies", "12", "--dir", filepath.Join(dir, "scratch"))
 	require.Equal(t, exitOK, code, out)
 	plain := squeeze(out)
-	assert.Contains(t, plain, "every tournament has played 2 rounds")
+	assert.Contains(t, plain, "arbiter: every tournament is complete")
 	assert.NotContains(t, plain, "the rehearsal stopped first")
 	assert.Contains(t, plain, "rehearsal: 1 simulated board: 1 of protocol sensorboard")
 	assert.Regexp(t, `rehearsal: [1-9]\d* moves played`, plain, "the game on the table was played on its board")
 	assert.Contains(t, plain, "note: Weekend Rapid wants 3 boards a round and the ports hold 1: 2 games a round on no board, their results entered as an arbiter enters them from the scoresheets")
-	for _, round := range []string{"round 1", "round 2"} {
+	for _, round := range []string{"round 1", "round 2", "round 3"} {
 		assert.Regexp(t, "Weekend Rapid "+round+" paired: 3 boards, 0 byes; results [^\n]*; 2 on no board, results entered by hand", plain)
 	}
 }
