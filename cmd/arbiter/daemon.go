@@ -153,6 +153,14 @@ func (s *daemon) newPush() (func() error, error) {
 // after it has stopped (the boards, the last broadcast pushes), before
 // the database closes.
 func (s *daemon) reportAtStop() (func() error, error) {
+	if s.rh != nil {
+		// What the boards' stop raises (a board that stopped answering)
+		// is no arbiter's trouble: the instant the stop began tells it.
+		s.wg.Go(func() {
+			<-s.ctx.Done()
+			s.rh.stopping(time.Now())
+		})
+	}
 	return func() error {
 		if s.rh != nil && s.dm != nil {
 			s.report(s.rh, s.dm)

@@ -56,6 +56,15 @@ type rehearsal struct {
 	// byHand counts the games on no board whose results the rehearsal
 	// entered, by tournament and round.
 	byHand map[roundKey]int
+	// stop is when the run began to stop (zero while it runs).
+	stop time.Time
+}
+
+// stopping records that the run begins to stop at t.
+func (r *rehearsal) stopping(t time.Time) {
+	r.mu.Lock()
+	r.stop = t
+	r.mu.Unlock()
 }
 
 // roundKey names a tournament's round (or table).
@@ -225,7 +234,15 @@ func (s *daemon) report(r *rehearsal, dm *demo.Demo) {
 	fmt.Fprintln(tw, "\nALERTS BY KIND\t\t")
 	alerts, _ := db.Alerts(false)
 	kinds := map[string][3]int{} // alerts, times raised, open
+	r.mu.Lock()
+	stop := r.stop
+	r.mu.Unlock()
+	atStop := 0
 	for _, a := range alerts {
+		if !stop.IsZero() && a.At.After(stop) {
+			atStop++ // the boards stopping, not the event
+			continue
+		}
 		k := kinds[a.Kind]
 		k[0]++
 		k[1] += max(a.Count, 1)
@@ -240,6 +257,9 @@ func (s *daemon) report(r *rehearsal, dm *demo.Demo) {
 	for _, kind := range slices.Sorted(maps.Keys(kinds)) {
 		k := kinds[kind]
 		fmt.Fprintf(tw, "%s\t%s (raised %s), %d open at the end\t\n", kind, plural(k[0], "alert"), plural(k[1], "time"), k[2])
+	}
+	if atStop > 0 {
+		fmt.Fprintf(tw, "(%s raised as the simulated boards stopped, not counted)\t\t\n", plural(atStop, "alert"))
 	}
 	fmt.Fprintln(tw, "\nTIME CONTROLS\t\t")
 	for _, id := range s.d.TournamentIDs() {

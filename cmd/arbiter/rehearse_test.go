@@ -190,6 +190,10 @@ func TestRehearseFewerBoardsThanTables(t *testing.T) {
 	assert.Contains(t, plain, "rehearsal: 1 simulated board: 1 of protocol sensorboard")
 	assert.Regexp(t, `rehearsal: [1-9]\d* moves played`, plain, "the game on the table was played on its board")
 	assert.Contains(t, plain, "note: Weekend Rapid wants 3 boards a round and the ports hold 1: 2 games a round on no board, their results entered as an arbiter enters them from the scoresheets")
+	// The board that stopped answering as the rehearsal stopped is no
+	// alert an arbiter meets.
+	alerts := plain[strings.Index(plain, "ALERTS BY KIND"):strings.Index(plain, "TIME CONTROLS")]
+	assert.NotRegexp(t, `(?m)^link `, alerts)
 	for _, round := range []string{"round 1", "round 2", "round 3"} {
 		assert.Regexp(t, "Weekend Rapid "+round+" paired: 3 boards, 0 byes; results [^\n]*; 2 on no board, results entered by hand", plain)
 	}
