@@ -45,6 +45,28 @@ func Breaches(t *trf.Tournament, p *Pairing, opts Options) ([]Breach, error) {
 	if err != nil {
 		return nil, fmt.Errorf("round %d paired by hand: %w", p.Round, err)
 	}
+	byID, err := handPaired(s, p)
+	if err != nil {
+		return nil, fmt.Errorf("round %d paired by hand: %w", p.Round, err)
+	}
+	var out []Breach
+	for i, b := range p.Boards {
+		w, bl := byID[b.White], byID[b.Black]
+		out = append(out, s.rematches(i+1, w, bl)...)
+		out = appendColourBreach(out, i+1, w, White)
+		out = appendColourBreach(out, i+1, bl, Black)
+	}
+	if p.Bye != 0 {
+		if r := s.unplayedWin(byID[p.Bye]); r != 0 {
+			out = append(out, Breach{Criterion: ByeEligible, Player: p.Bye, Round: r})
+		}
+	}
+	return out, nil
+}
+
+// handPaired returns the valid players of s by ID, and an error naming
+// the first player of p (its bye, then its boards) who is not one.
+func handPaired(s *state, p *Pairing) (map[int]*player, error) {
 	byID := make(map[int]*player, len(s.players))
 	for _, pl := range s.players {
 		if pl.valid {
@@ -57,35 +79,34 @@ func Breaches(t *trf.Tournament, p *Pairing, opts Options) ([]Breach, error) {
 	}
 	for i, id := range ids {
 		if byID[id] == nil && (i > 0 || id != 0) {
-			return nil, fmt.Errorf("round %d paired by hand: no player %d to pair", p.Round, id)
+			return nil, fmt.Errorf("no player %d to pair", id)
 		}
 	}
+	return byID, nil
+}
+
+// rematches returns the NoRematch breaches of board, White w against Black
+// bl: one for each round they met in.
+func (s *state) rematches(board int, w, bl *player) []Breach {
 	var out []Breach
-	// A colour breaks the rules beyond a difference of ±2, or a third
-	// time in a row.
-	colour := func(board int, pl *player, c Colour) {
-		diff := pl.colourDiff + 1
-		if c == Black {
-			diff = pl.colourDiff - 1
-		}
-		if repeated := pl.repeatedColour == c; diff > 2 || diff < -2 || repeated {
-			out = append(out, Breach{Board: board, Criterion: AbsoluteColours, Player: pl.id, Colour: c, Difference: diff, Repeated: repeated})
+	for r, m := range w.matches[:s.playedRounds] {
+		if m.played && m.opponent == bl.index {
+			out = append(out, Breach{Board: board, Criterion: NoRematch, Round: r + 1})
 		}
 	}
-	for i, b := range p.Boards {
-		w, bl := byID[b.White], byID[b.Black]
-		for r, m := range w.matches[:s.playedRounds] {
-			if m.played && m.opponent == bl.index {
-				out = append(out, Breach{Board: i + 1, Criterion: NoRematch, Round: r + 1})
-			}
-		}
-		colour(i+1, w, White)
-		colour(i+1, bl, Black)
+	return out
+}
+
+// appendColourBreach appends to out the AbsoluteColours breach of giving
+// pl colour c on board, if it is one: a colour breaks the rules beyond a
+// difference of ±2, or a third time in a row.
+func appendColourBreach(out []Breach, board int, pl *player, c Colour) []Breach {
+	diff := pl.colourDiff + 1
+	if c == Black {
+		diff = pl.colourDiff - 1
 	}
-	if p.Bye != 0 {
-		if r := s.unplayedWin(byID[p.Bye]); r != 0 {
-			out = append(out, Breach{Criterion: ByeEligible, Player: p.Bye, Round: r})
-		}
+	if repeated := pl.repeatedColour == c; diff > 2 || diff < -2 || repeated {
+		out = append(out, Breach{Board: board, Criterion: AbsoluteColours, Player: pl.id, Colour: c, Difference: diff, Repeated: repeated})
 	}
-	return out, nil
+	return out
 }

@@ -151,14 +151,7 @@ func Check(t *trf.Tournament, opts Options) ([]Difference, error) {
 // the pairing had the initial colour if their pairing number among those
 // players was odd. It returns 'w', 'b' or 0 if nothing can be inferred.
 func InferInitialColour(t *trf.Tournament) byte {
-	first := -1
-	for _, p := range t.Players {
-		for r, g := range p.Games {
-			if (g.Colour == 'w' || g.Colour == 'b') && (first < 0 || r < first) {
-				first = r
-			}
-		}
-	}
+	first := firstColouredRound(t.Players)
 	if first < 0 {
 		return 0
 	}
@@ -166,22 +159,41 @@ func InferInitialColour(t *trf.Tournament) byte {
 	slices.SortFunc(players, func(a, b trf.Player) int { return a.ID - b.ID })
 	n := 0
 	for _, p := range players {
-		took := false
-		for r := 0; r <= first && r < len(p.Games); r++ {
-			if g := p.Games[r]; g.Opponent != 0 || g.Result == 'U' {
-				took = true
-			}
-		}
-		if !took {
+		if !tookPartBy(p, first) {
 			continue
 		}
-		if c := p.Games[first].Colour; c == 'w' || c == 'b' {
-			if n%2 == 1 {
-				c ^= 'w' ^ 'b'
+		// A player with no entry for that round took part with no colour.
+		if first < len(p.Games) {
+			if c := p.Games[first].Colour; c == 'w' || c == 'b' {
+				if n%2 == 1 {
+					c ^= 'w' ^ 'b'
+				}
+				return c
 			}
-			return c
 		}
 		n++
 	}
 	return 0
+}
+
+// firstColouredRound returns the first round (0-based) in which one of
+// players had a colour, or -1 if none did.
+func firstColouredRound(players []trf.Player) int {
+	first := -1
+	for _, p := range players {
+		for r, g := range p.Games {
+			if (g.Colour == 'w' || g.Colour == 'b') && (first < 0 || r < first) {
+				first = r
+			}
+		}
+	}
+	return first
+}
+
+// tookPartBy reports whether p took part in the pairing of a round up to
+// round last (0-based): played, forfeited or had the pairing-allocated
+// bye.
+func tookPartBy(p trf.Player, last int) bool {
+	games := p.Games[:min(last+1, len(p.Games))]
+	return slices.ContainsFunc(games, func(g trf.Game) bool { return g.Opponent != 0 || g.Result == 'U' })
 }

@@ -60,29 +60,46 @@ func lastDifference(a, b *player, rounds int) (Colour, Colour) {
 // NoColour if they do not decide.
 func (s *state) neutralColour(p, o *player) (Colour, ColourRule) {
 	if prefsCompatible(p.colourPref, o.colourPref) {
-		switch {
-		case p.colourPref != NoColour:
-			return p.colourPref, RuleBothPreferences
-		case o.colourPref != NoColour:
-			return o.colourPref.invert(), RuleBothPreferences
-		}
-		return NoColour, 0
+		return bothPreferences(p, o)
 	}
-	switch {
-	case p.absolutePref() && (p.colourImbalance > o.colourImbalance || !o.absolutePref()):
-		return p.colourPref, RuleStrongerPref
-	case o.absolutePref() && (o.colourImbalance > p.colourImbalance || !p.absolutePref()):
-		return o.colourPref.invert(), RuleStrongerPref
-	case p.strongPref && !o.strongPref:
-		return p.colourPref, RuleStrongerPref
-	case o.strongPref && !p.strongPref:
-		return o.colourPref.invert(), RuleStrongerPref
+	if c, ok := strongerPreference(p, o); ok {
+		return c, RuleStrongerPref
 	}
 	pc, oc := lastDifference(p, o, s.playedRounds)
 	if pc != NoColour && oc != NoColour {
 		return oc, RuleAlternation
 	}
 	return NoColour, 0
+}
+
+// bothPreferences applies rule 5.2.1 to p and o, whose preferences are
+// compatible, and returns the colour for p, or NoColour if neither has a
+// preference.
+func bothPreferences(p, o *player) (Colour, ColourRule) {
+	switch {
+	case p.colourPref != NoColour:
+		return p.colourPref, RuleBothPreferences
+	case o.colourPref != NoColour:
+		return o.colourPref.invert(), RuleBothPreferences
+	}
+	return NoColour, 0
+}
+
+// strongerPreference applies rule 5.2.2 to p and o, whose preferences
+// clash: it returns the colour for p and true when one preference is
+// stronger, an absolute one first.
+func strongerPreference(p, o *player) (Colour, bool) {
+	switch {
+	case p.absolutePref() && (p.colourImbalance > o.colourImbalance || !o.absolutePref()):
+		return p.colourPref, true
+	case o.absolutePref() && (o.colourImbalance > p.colourImbalance || !p.absolutePref()):
+		return o.colourPref.invert(), true
+	case p.strongPref && !o.strongPref:
+		return p.colourPref, true
+	case o.strongPref && !p.strongPref:
+		return o.colourPref.invert(), true
+	}
+	return NoColour, false
 }
 
 // chooseColour returns the colour of p when playing o, and the rule used.

@@ -170,13 +170,24 @@ func (d *dutch) layOut(cur, next []int) error {
 // a player only what playerKind (weightcache.go) holds: weights are shared
 // by players of one kind.
 func (d *dutch) edgeWeightInto(w matching.Weight, hi, lo *player, inCur, inNext bool) {
-	s := d.s
 	if !d.meet.may(hi.place, lo.place) {
 		return
 	}
 	// The fields are added in place at their bit offsets, top first,
 	// rather than by shifting the whole multi-word weight for each.
 	f := fieldWriter{w: w, pos: d.fieldBits(), fields: d.fields}
+	d.bracketBits(&f, hi, lo, inCur, inNext)
+	d.byeUnplayedBits(&f, hi, lo)
+	d.colourBits(&f, lo, hi, inCur)
+	d.floatBits(&f, hi, lo, inCur)
+	d.floatScoreBits(&f, hi, lo, inCur)
+	// Room for the ordering rules of homogeneous brackets and remainders.
+	f.next(0)
+}
+
+// bracketBits appends the fields from the top one to NextBracket for hi
+// against lo.
+func (d *dutch) bracketBits(f *fieldWriter, hi, lo *player, inCur, inNext bool) {
 	// The top field, Completion and ByeScore: pairs of players who cannot
 	// take the bye are worth most.
 	f.add(1 + b2u(!d.isByeCandidate(hi)) + b2u(!d.isByeCandidate(lo)))
@@ -195,22 +206,27 @@ func (d *dutch) edgeWeightInto(w matching.Weight, hi, lo *player, inCur, inNext 
 	if inNext {
 		f.bit(d.nextShifts[d.score(hi)])
 	}
-	// Unplayed games of the bye assignee (2026 only).
+}
+
+// byeUnplayedBits appends the field of ByeUnplayed, the unplayed games of
+// the bye assignee (2026 only), for hi against lo.
+func (d *dutch) byeUnplayedBits(f *fieldWriter, hi, lo *player) {
 	f.next(ByeUnplayed)
-	if d.singleBye && s.edition != Dutch2017 {
-		if d.score(hi) == d.byeScore {
-			f.add(uint64(d.playedRanks[hi.playedGames]))
-		}
-		if d.score(lo) == d.byeScore {
-			f.add(uint64(d.playedRanks[lo.playedGames]))
-		}
+	if !d.singleBye || d.s.edition == Dutch2017 {
+		return
 	}
-	d.colourBits(&f, lo, hi, inCur)
-	pr := s.playedRounds
-	for back := 1; back <= 2; back++ {
-		if pr < back {
-			break
-		}
+	if d.score(hi) == d.byeScore {
+		f.add(uint64(d.playedRanks[hi.playedGames]))
+	}
+	if d.score(lo) == d.byeScore {
+		f.add(uint64(d.playedRanks[lo.playedGames]))
+	}
+}
+
+// floatBits appends the fields of the repeated floats (RepeatDownfloat1
+// to RepeatUpfloat2) for hi against lo.
+func (d *dutch) floatBits(f *fieldWriter, hi, lo *player, inCur bool) {
+	for back := 1; back <= min(2, d.s.playedRounds); back++ {
 		// Downfloaters repeated from `back` rounds before.
 		f.next([...]Criterion{RepeatDownfloat1, RepeatDownfloat2}[back-1])
 		if inCur {
@@ -223,10 +239,12 @@ func (d *dutch) edgeWeightInto(w matching.Weight, hi, lo *player, inCur, inNext 
 			f.add(b2u(!(d.score(hi) > d.score(lo) && d.float(lo, back) == floatUp)))
 		}
 	}
-	for back := 1; back <= 2; back++ {
-		if pr < back {
-			break
-		}
+}
+
+// floatScoreBits appends the fields of the scores of repeated floaters
+// (RepeatDownfloatScore1 to RepeatUpfloatScore2) for hi against lo.
+func (d *dutch) floatScoreBits(f *fieldWriter, hi, lo *player, inCur bool) {
+	for back := 1; back <= min(2, d.s.playedRounds); back++ {
 		// Scores of repeated downfloaters.
 		f.next([...]Criterion{RepeatDownfloatScore1, RepeatDownfloatScore2}[back-1])
 		if inCur {
@@ -243,8 +261,6 @@ func (d *dutch) edgeWeightInto(w matching.Weight, hi, lo *player, inCur, inNext 
 			f.bit(d.shifts[d.score(hi)])
 		}
 	}
-	// Room for the ordering rules of homogeneous brackets and remainders.
-	f.next(0)
 }
 
 // colourBits appends the fields of the colour criteria
@@ -253,24 +269,34 @@ func (d *dutch) colourBits(f *fieldWriter, p, o *player, inCur bool) {
 	f.next(TopscorerColourDifference)
 	f.add(b2u(inCur && (!p.absoluteImbalance() || !o.absoluteImbalance() || p.colourPref != o.colourPref)))
 	f.next(TopscorerColourRun)
-	var c11 bool
-	if !p.absolutePref() || !o.absolutePref() || p.colourPref != o.colourPref {
-		c11 = true
-	} else if p.colourImbalance == o.colourImbalance {
-		c11 = p.repeatedColour == NoColour || p.repeatedColour != o.repeatedColour
-	} else {
-		q := p
-		if p.colourImbalance > o.colourImbalance {
-			q = o
-		}
-		c11 = q.repeatedColour != p.colourPref.invert()
-	}
-	f.add(b2u(inCur && c11))
+	f.add(b2u(inCur && noTopscorerRun(p, o)))
 	f.next(ColourPreference)
 	f.add(b2u(inCur && prefsCompatible(p.colourPref, o.colourPref)))
 	f.next(StrongColourPreference)
-	f.add(b2u(inCur && ((!p.strongPref && !p.absolutePref()) || (!o.strongPref && !o.absolutePref()) ||
-		(p.absolutePref() && o.absolutePref()) || p.colourPref != o.colourPref)))
+	f.add(b2u(inCur && strongPrefsCompatible(p, o)))
+}
+
+// noTopscorerRun reports whether p and o may meet without one of them
+// getting the same colour three times in a row (TopscorerColourRun).
+func noTopscorerRun(p, o *player) bool {
+	if !p.absolutePref() || !o.absolutePref() || p.colourPref != o.colourPref {
+		return true
+	}
+	if p.colourImbalance == o.colourImbalance {
+		return p.repeatedColour == NoColour || p.repeatedColour != o.repeatedColour
+	}
+	q := p
+	if p.colourImbalance > o.colourImbalance {
+		q = o
+	}
+	return q.repeatedColour != p.colourPref.invert()
+}
+
+// strongPrefsCompatible reports whether p and o may meet with both
+// getting their strong (or absolute) colour preferences.
+func strongPrefsCompatible(p, o *player) bool {
+	return (!p.strongPref && !p.absolutePref()) || (!o.strongPref && !o.absolutePref()) ||
+		(p.absolutePref() && o.absolutePref()) || p.colourPref != o.colourPref
 }
 
 func prefsCompatible(a, b Colour) bool { return a != b || a == NoColour || b == NoColour }
@@ -415,27 +441,17 @@ var byeHook func(d *dutch, mc *matching.Matcher) error
 // first (Completion, ByeScore), and says whether the single-bye rule (ByeUnplayed) applies from
 // the first bracket.
 func (d *dutch) byeByCardinality() error {
-	s := d.s
 	n := len(d.sorted)
 	c := matching.NewCardinality(n, d.meet.bits)
 	if c.Maximize() > 1 {
 		return errIncomplete()
 	}
 	exposable := c.Exposable()
-	// d.sorted ranks higher scores first.
-	lowest := func(ok func(*player) bool) (int, bool) {
-		for v := n - 1; v >= 0; v-- {
-			if exposable[v] && ok(d.sorted[v]) {
-				return d.score(d.sorted[v]), true
-			}
-		}
-		return 0, false
-	}
-	eligible, any := s.eligibleForBye, func(*player) bool { return true }
+	eligible := d.s.eligibleForBye
 	var found bool
-	if d.byeScore, found = lowest(eligible); !found {
-		d.byeScore, _ = lowest(any)
-		eligible = any
+	if d.byeScore, found = d.lowestExposable(exposable, eligible); !found {
+		eligible = func(*player) bool { return true }
+		d.byeScore, _ = d.lowestExposable(exposable, eligible)
 	} else {
 		// Any other bye loses a pair of a player who cannot take it
 		// (ByeScore): no maximum weight matching leaves one of those unpaired,
@@ -446,41 +462,46 @@ func (d *dutch) byeByCardinality() error {
 			d.byeMay[v] = exposable[v] && d.isByeCandidate(p)
 		}
 	}
-	top := d.score(d.sorted[0])
-	if d.byeScore < top {
+	if d.byeScore < d.score(d.sorted[0]) {
 		return nil
 	}
-	// The bye comes from the top score group. ByeUnplayed applies when every other
-	// player of the group can be paired within it, the rest among
-	// themselves, and the bye be one it may be: a maximum matching of the
-	// graph without the edges between the group and the rest leaves one
-	// such player unpaired.
-	k := d.groupEnd(0)
-	if k == n {
-		d.singleBye = true // round 1, or a field of one score
-		return nil
-	}
-	rows := d.meet.rows
-	split := slices.Clone(d.meet.bits)
-	for i := range n {
-		row := split[i*rows : (i+1)*rows]
-		for j := range n {
-			if (i < k) != (j < k) {
-				row[j/64] &^= 1 << uint(j%64)
-			}
+	d.singleBye = d.topGroupSingleBye(eligible)
+	return nil
+}
+
+// lowestExposable returns the lowest score of the players ok accepts that
+// a maximum matching may leave unpaired (exposable, by place), and whether
+// there is one.
+func (d *dutch) lowestExposable(exposable []bool, ok func(*player) bool) (int, bool) {
+	// d.sorted ranks higher scores first.
+	for v := len(d.sorted) - 1; v >= 0; v-- {
+		if exposable[v] && ok(d.sorted[v]) {
+			return d.score(d.sorted[v]), true
 		}
 	}
-	sc := matching.NewCardinality(n, split)
+	return 0, false
+}
+
+// topGroupSingleBye reports, for a bye from the top score group, whether
+// ByeUnplayed applies: when every other player of the group can be paired
+// within it, the rest among themselves, and the bye be one it may be
+// (eligible): a maximum matching of the graph without the edges between
+// the group and the rest leaves one such player unpaired.
+func (d *dutch) topGroupSingleBye(eligible func(*player) bool) bool {
+	k := d.groupEnd(0)
+	if k == len(d.sorted) {
+		return true // round 1, or a field of one score
+	}
+	sc := matching.NewCardinality(len(d.sorted), d.meet.withoutEdgesAcross(len(d.sorted), k))
 	if sc.Maximize() != 1 {
-		return nil
+		return false
 	}
 	for v, ok := range sc.Exposable()[:k] {
 		if ok && eligible(d.sorted[v]) {
-			d.singleBye = true
-			break
+			return true
 		}
 	}
-	return nil
+	return false
 }
 
 // setPlayedRanks ranks the numbers of games played by the players with
@@ -556,7 +577,6 @@ func errIncomplete() error {
 // residents). bracket.go pairs each in the order of the text.
 func (d *dutch) brackets(mc *matching.Matcher) (pairs [][2]int, bye int, err error) {
 	n := len(d.sorted)
-	odd := n%2 == 1
 	partner := make([]int, n)
 	for i := range partner {
 		partner[i] = -1
@@ -574,50 +594,76 @@ func (d *dutch) brackets(mc *matching.Matcher) (pairs [][2]int, bye int, err err
 		for end := d.groupEnd(next); next < end; next++ {
 			vi = append(vi, vi[len(vi)-1]+1)
 		}
-		if err := d.layOut(vi[:nextBegin], vi[nextBegin:]); err != nil {
+		bt, err := d.pairBracket(b, vi, sgBegin, nextBegin, sgBeginVertex)
+		if err != nil {
 			return nil, -1, err
 		}
-		bt := d.trace.openBracket(d, vi[:sgBegin], vi[sgBegin:nextBegin])
-		b.open(vi, sgBegin, nextBegin, sgBeginVertex)
-		if sgBeginVertex == 0 {
-			// The first matching of all: see pairRound.
-			if err := checkComplete(b.stable); err != nil {
-				return nil, -1, err
-			}
-		}
-		b.chooseMDPs()
-		b.pairMDPs()
-		b.splitRemainder()
-		exchanges := b.exchanges()
-		b.exchangeFromS1(exchanges)
-		b.exchangeFromS2(exchanges)
-		b.fixExchanges()
-		b.pairS1WithS2()
-
-		// Carry the unpaired players into the next bracket.
-		var newVi []int
-		sgBegin = 0
-		d.singleBye = odd && sgIt != n && d.byeScore == d.score(d.sorted[sgIt])
-		for pi, pv := range vi {
-			if pi < nextBegin && b.matched[pv] {
-				partner[pv] = b.stable[pv]
-				partner[b.stable[pv]] = pv
-				continue
-			}
-			newVi = append(newVi, pv)
-			if pi < nextBegin {
-				sgBegin++
-				bt.downfloat(pv)
-			}
-			if d.score(d.sorted[b.stable[pv]]) < d.byeScore {
-				d.singleBye = false
-			}
-		}
-		bt.close(partner)
-		vi = newVi
+		vi, sgBegin = d.carry(b, bt, vi, nextBegin, sgIt, partner)
 		sgBeginVertex = b.nextBeginVertex
 	}
 	d.matchings += mc.Calls()
+	return d.pairsOf(partner)
+}
+
+// pairBracket pairs the bracket of the players at vertices vi: the MDPs
+// vi[:sgBegin], the residents vi[sgBegin:nextBegin] and, for the
+// weights, the next score group vi[nextBegin:]. It returns the
+// bracket's trace.
+func (d *dutch) pairBracket(b *bracket, vi []int, sgBegin, nextBegin, sgBeginVertex int) (*bracketBuilder, error) {
+	if err := d.layOut(vi[:nextBegin], vi[nextBegin:]); err != nil {
+		return nil, err
+	}
+	bt := d.trace.openBracket(d, vi[:sgBegin], vi[sgBegin:nextBegin])
+	b.open(vi, sgBegin, nextBegin, sgBeginVertex)
+	if sgBeginVertex == 0 {
+		// The first matching of all: see pairRound.
+		if err := checkComplete(b.stable); err != nil {
+			return nil, err
+		}
+	}
+	b.chooseMDPs()
+	b.pairMDPs()
+	b.splitRemainder()
+	exchanges := b.exchanges()
+	b.exchangeFromS1(exchanges)
+	b.exchangeFromS2(exchanges)
+	b.fixExchanges()
+	b.pairS1WithS2()
+	return bt, nil
+}
+
+// carry records in partner the pairs of the bracket just paired, whose
+// players are vi (its own up to nextBegin, then the score group that
+// starts at place sgIt), and returns the unpaired players, carried into
+// the next bracket, and how many of them float down from this one. It
+// also says whether the single-bye rule (ByeUnplayed) applies to the
+// next bracket.
+func (d *dutch) carry(b *bracket, bt *bracketBuilder, vi []int, nextBegin, sgIt int, partner []int) (newVi []int, sgBegin int) {
+	n := len(d.sorted)
+	d.singleBye = n%2 == 1 && sgIt != n && d.byeScore == d.score(d.sorted[sgIt])
+	for pi, pv := range vi {
+		if pi < nextBegin && b.matched[pv] {
+			partner[pv] = b.stable[pv]
+			partner[b.stable[pv]] = pv
+			continue
+		}
+		newVi = append(newVi, pv)
+		if pi < nextBegin {
+			sgBegin++
+			bt.downfloat(pv)
+		}
+		if d.score(d.sorted[b.stable[pv]]) < d.byeScore {
+			d.singleBye = false
+		}
+	}
+	bt.close(partner)
+	return newVi, sgBegin
+}
+
+// pairsOf returns the pairs (each lower place first, in the order of the
+// lower) and the bye's place (-1 if none) that partner, the partner's
+// place of each place or -1, gives.
+func (d *dutch) pairsOf(partner []int) (pairs [][2]int, bye int, err error) {
 	bye = -1
 	for v := range d.sorted {
 		if partner[v] < 0 {

@@ -1,5 +1,7 @@
 package pairing
 
+import "slices"
+
 // meetings records who may meet whom this round under the absolute
 // criteria, by places in d.sorted, one bit set per row: every pair but a
 // few, those who met before (NoRematch) and those whose absolute colour
@@ -67,4 +69,19 @@ func (m meetings) forbid(i, j int) {
 // may reports whether the players at places i and j may meet.
 func (m meetings) may(i, j int) bool {
 	return m.bits[i*m.rows+j/64]&(1<<uint(j%64)) != 0
+}
+
+// withoutEdgesAcross returns a copy of the bits of the n players without
+// the edges between the places before k and the places from k on.
+func (m meetings) withoutEdgesAcross(n, k int) []uint64 {
+	split := slices.Clone(m.bits)
+	for i := range n {
+		row := split[i*m.rows : (i+1)*m.rows]
+		for j := range n {
+			if (i < k) != (j < k) {
+				row[j/64] &^= 1 << uint(j%64)
+			}
+		}
+	}
+	return split
 }

@@ -116,25 +116,11 @@ func NextRound(t *trf.Tournament) int {
 
 // Pair pairs a round of t by the FIDE Dutch system.
 func Pair(t *trf.Tournament, opts Options) (*Pairing, error) {
+	opts, err := roundOptions(t, opts)
+	if err != nil {
+		return nil, err
+	}
 	round := opts.Round
-	if round == 0 {
-		round = NextRound(t)
-	}
-	if t.Rounds > 0 && round > t.Rounds {
-		return nil, fmt.Errorf("pair round %d: the tournament has only %d rounds", round, t.Rounds)
-	}
-	opts.Round = round
-	sys := strings.ToUpper(t.System)
-	if strings.Contains(sys, "BAKU") {
-		opts.Baku = true
-	}
-	if strings.Contains(sys, "DUTCH_2017") {
-		opts.Edition = Dutch2017
-	}
-	if t.InitialColour == 0 && opts.InitialColour == 0 {
-		// No XXC or 152: recover the lot from the history, else White.
-		opts.InitialColour = InferInitialColour(t)
-	}
 	s, err := newState(t, round, opts)
 	if err != nil {
 		return nil, fmt.Errorf("pair round %d: %w", round, err)
@@ -155,36 +141,58 @@ func Pair(t *trf.Tournament, opts Options) (*Pairing, error) {
 	if opts.Colours == FirstPlayerByLot {
 		lot = rand.New(rand.NewPCG(opts.LotSeed, uint64(round)))
 	}
-	type board struct {
-		Board
-		hi, lo *player
-		rule   ColourRule
+	d.publish(res, d.boards(pairs, lot != nil), lot)
+	if bye >= 0 {
+		res.Bye = d.sorted[bye].id
+		d.traceBye(d.sorted[bye])
 	}
-	var boards []board
+	if d.trace != nil {
+		d.trace.Matchings = d.matchings
+	}
+	return res, nil
+}
+
+// roundOptions completes opts for pairing t: the round (the next one if
+// 0), and the edition, Baku acceleration and initial colour that the file
+// gives.
+func roundOptions(t *trf.Tournament, opts Options) (Options, error) {
+	if opts.Round == 0 {
+		opts.Round = NextRound(t)
+	}
+	if t.Rounds > 0 && opts.Round > t.Rounds {
+		return opts, fmt.Errorf("pair round %d: the tournament has only %d rounds", opts.Round, t.Rounds)
+	}
+	sys := strings.ToUpper(t.System)
+	if strings.Contains(sys, "BAKU") {
+		opts.Baku = true
+	}
+	if strings.Contains(sys, "DUTCH_2017") {
+		opts.Edition = Dutch2017
+	}
+	if t.InitialColour == 0 && opts.InitialColour == 0 {
+		// No XXC or 152: recover the lot from the history, else White.
+		opts.InitialColour = InferInitialColour(t)
+	}
+	return opts, nil
+}
+
+// publishedBoard is a board with what orders the publication: its players
+// of higher and lower real score, and the rule that gave the colours.
+type publishedBoard struct {
+	Board
+	hi, lo *player
+	rule   ColourRule
+}
+
+// boards gives each pair (indexes into d.sorted) its colours, by the
+// colour rules or, byLot, to be drawn, and returns the boards in
+// publication order: higher score of the pair, then lower score, then the
+// rank of the higher player.
+func (d *dutch) boards(pairs [][2]int, byLot bool) []publishedBoard {
+	var boards []publishedBoard
 	for _, pr := range pairs {
-		a, b := d.sorted[pr[0]], d.sorted[pr[1]]
-		if a.id > b.id {
-			a, b = b, a
-		}
-		c, rule := s.chooseColour(a, b)
-		if lot != nil {
-			rule = RuleLot
-		}
-		// Publication order uses real scores, not accelerated ones.
-		hi, lo := a, b
-		if b.score > a.score || (b.score == a.score && b.rank < a.rank) {
-			hi, lo = b, a
-		}
-		bd := board{hi: hi, lo: lo, rule: rule}
-		if c == White {
-			bd.White, bd.Black = a.id, b.id
-		} else {
-			bd.White, bd.Black = b.id, a.id
-		}
-		boards = append(boards, bd)
+		boards = append(boards, d.board(d.sorted[pr[0]], d.sorted[pr[1]], byLot))
 	}
-	// Publication order: higher score of the pair, then lower score, then
-	// the rank of the higher player.
 	sort.SliceStable(boards, func(i, j int) bool {
 		x, y := boards[i], boards[j]
 		if x.hi.score != y.hi.score {
@@ -195,6 +203,35 @@ func Pair(t *trf.Tournament, opts Options) (*Pairing, error) {
 		}
 		return x.hi.rank < y.hi.rank
 	})
+	return boards
+}
+
+// board gives a and b their colours.
+func (d *dutch) board(a, b *player, byLot bool) publishedBoard {
+	if a.id > b.id {
+		a, b = b, a
+	}
+	c, rule := d.s.chooseColour(a, b)
+	if byLot {
+		rule = RuleLot
+	}
+	// Publication order uses real scores, not accelerated ones.
+	hi, lo := a, b
+	if b.score > a.score || (b.score == a.score && b.rank < a.rank) {
+		hi, lo = b, a
+	}
+	bd := publishedBoard{hi: hi, lo: lo, rule: rule}
+	if c == White {
+		bd.White, bd.Black = a.id, b.id
+	} else {
+		bd.White, bd.Black = b.id, a.id
+	}
+	return bd
+}
+
+// publish adds boards to res in their order, drawing the first player of
+// each by lot if lot is not nil, and to the trace.
+func (d *dutch) publish(res *Pairing, boards []publishedBoard, lot *rand.Rand) {
 	for _, b := range boards {
 		if lot != nil && lot.IntN(2) == 1 {
 			b.White, b.Black = b.Black, b.White
@@ -204,23 +241,21 @@ func Pair(t *trf.Tournament, opts Options) (*Pairing, error) {
 			d.trace.Boards = append(d.trace.Boards, BoardTrace{White: b.White, Black: b.Black, Rule: b.rule})
 		}
 	}
-	if bye >= 0 {
-		p := d.sorted[bye]
-		res.Bye = p.id
-		if d.trace != nil {
-			bt := &ByeTrace{Player: p.id, Score: float64(d.score(p)) / 10, PlayedGames: p.playedGames}
-			for _, q := range d.sorted {
-				if d.score(q) == d.score(p) && s.eligibleForBye(q) {
-					bt.Eligible = append(bt.Eligible, q.id)
-				}
-			}
-			d.trace.Bye = bt
+}
+
+// traceBye explains in the trace, if any, why p has the pairing-allocated
+// bye: who else of p's score could have had it.
+func (d *dutch) traceBye(p *player) {
+	if d.trace == nil {
+		return
+	}
+	bt := &ByeTrace{Player: p.id, Score: float64(d.score(p)) / 10, PlayedGames: p.playedGames}
+	for _, q := range d.sorted {
+		if d.score(q) == d.score(p) && d.s.eligibleForBye(q) {
+			bt.Eligible = append(bt.Eligible, q.id)
 		}
 	}
-	if d.trace != nil {
-		d.trace.Matchings = d.matchings
-	}
-	return res, nil
+	d.trace.Bye = bt
 }
 
 // WritePairs writes p in the engines' output format: the number of pairs

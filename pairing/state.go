@@ -107,27 +107,17 @@ func tenths(x float64) int { return int(math.Round(x * 10)) }
 func newState(t *trf.Tournament, round int, opts Options) (*state, error) {
 	s := &state{
 		playedRounds:    round - 1,
-		expectedRounds:  t.Rounds,
+		expectedRounds:  max(t.Rounds, round),
 		win:             tenths(t.Scoring.Win),
 		draw:            tenths(t.Scoring.Draw),
 		loss:            tenths(t.Scoring.Loss),
 		zeroBye:         tenths(t.Scoring.ZeroBye),
 		forfeitLoss:     tenths(t.Scoring.ForfeitLoss),
 		pab:             tenths(t.Scoring.PAB),
+		initialColour:   initialColour(t.InitialColour, opts.InitialColour),
 		edition:         opts.Edition,
 		colourBlind:     opts.Colours == FirstPlayerByLot,
 		rematchesBefore: opts.RematchesBefore,
-	}
-	if s.expectedRounds < round {
-		s.expectedRounds = round
-	}
-	initial := t.InitialColour
-	if opts.InitialColour != 0 {
-		initial = opts.InitialColour
-	}
-	s.initialColour = White
-	if initial == 'b' {
-		s.initialColour = Black
 	}
 	order := make([]int, len(t.Players))
 	for i := range order {
@@ -140,89 +130,11 @@ func newState(t *trf.Tournament, round int, opts Options) (*state, error) {
 		byID[tp.ID] = i
 		s.players = append(s.players, &player{id: tp.ID, index: i, rating: tp.Rating})
 	}
-	pr := s.playedRounds
 	for i, oi := range order {
-		tp := &t.Players[oi]
-		p := s.players[i]
-		if len(tp.Games) > pr+1 {
-			return nil, fmt.Errorf("player %d has results for round %d, after the round %d to be paired", tp.ID, len(tp.Games), round)
+		if err := s.readHistory(s.players[i], &t.Players[oi], byID); err != nil {
+			return nil, err
 		}
-		for r, g := range tp.Games {
-			m := match{opponent: i, colour: NoColour}
-			if g.Opponent != 0 {
-				oj, ok := byID[g.Opponent]
-				if !ok {
-					return nil, fmt.Errorf("player %d round %d: opponent %d does not exist", tp.ID, r+1, g.Opponent)
-				}
-				if r == pr {
-					return nil, fmt.Errorf("player %d is already paired in round %d", tp.ID, round)
-				}
-				m.opponent = oj
-				m.participated = true
-				switch g.Colour {
-				case 'w':
-					m.colour = White
-				case 'b':
-					m.colour = Black
-				}
-			}
-			switch g.Result {
-			case '1', 'W':
-				m.win = true
-				m.played = m.participated
-				m.score = s.win
-			case '0', 'L':
-				m.played = m.participated
-				m.score = s.loss
-			case '=', 'D':
-				m.played = m.participated
-				m.score = s.draw
-			case '+':
-				m.win = true
-				m.score = s.win
-			case '-':
-				if m.participated {
-					m.score = s.forfeitLoss
-				} else {
-					m.score = s.zeroBye
-				}
-			case 'H':
-				m.score = s.draw
-			case 'F':
-				m.win = true
-				m.score = s.win
-			case 'U':
-				if r == pr {
-					return nil, fmt.Errorf("player %d: a pairing-allocated bye in round %d is produced by the pairing, not input", tp.ID, round)
-				}
-				m.win = true
-				m.participated = true
-				m.score = s.pab
-			default: // 'Z', ' '
-				m.score = s.zeroBye
-			}
-			if !m.played {
-				m.colour = NoColour
-			}
-			p.matches = append(p.matches, m)
-		}
-		if len(p.matches) > pr {
-			// An entry for the round being paired: a known absence or bye.
-			p.present = false
-		} else {
-			p.present = true
-			for len(p.matches) < pr {
-				p.matches = append(p.matches, match{opponent: i, colour: NoColour, score: s.zeroBye})
-			}
-		}
-		for r := 0; r < pr; r++ {
-			p.score += p.matches[r].score
-		}
-		if acc, ok := t.Accelerations[tp.ID]; ok {
-			for _, a := range acc {
-				p.accel = append(p.accel, tenths(a))
-			}
-		}
+		s.players[i].accel = accelerations(t.Accelerations[t.Players[oi].ID])
 	}
 	for _, f := range t.Forbidden {
 		a, okA := byID[f[0]]
@@ -232,21 +144,7 @@ func newState(t *trf.Tournament, round int, opts Options) (*state, error) {
 			s.players[b].forbid(a)
 		}
 	}
-	// Validity and effective pairing numbers: players who are to be paired
-	// or who took part in an earlier pairing.
-	rank := 0
-	for _, p := range s.players {
-		p.valid = p.present
-		for _, m := range p.matches {
-			if m.participated {
-				p.valid = true
-			}
-		}
-		if p.valid {
-			p.rank = rank
-			rank++
-		}
-	}
+	s.rankValid()
 	if opts.Baku && len(t.Accelerations) == 0 {
 		s.applyBaku()
 	}
@@ -256,6 +154,137 @@ func newState(t *trf.Tournament, round int, opts Options) (*state, error) {
 		}
 	}
 	return s, nil
+}
+
+// initialColour returns the colour of the initial-colour lot: the
+// option's if set, else the file's, White if neither says Black.
+func initialColour(file, option byte) Colour {
+	if option != 0 {
+		file = option
+	}
+	if file == 'b' {
+		return Black
+	}
+	return White
+}
+
+// accelerations returns a player's virtual points per round in tenths,
+// nil if none.
+func accelerations(points []float64) []int {
+	var accel []int
+	for _, a := range points {
+		accel = append(accel, tenths(a))
+	}
+	return accel
+}
+
+// readHistory reads tp's games into p's matches and score, padding rounds
+// the file leaves out with zero-point byes. A game for the round being
+// paired is a known absence or bye: p is then not present.
+func (s *state) readHistory(p *player, tp *trf.Player, byID map[int]int) error {
+	pr := s.playedRounds
+	if len(tp.Games) > pr+1 {
+		return fmt.Errorf("player %d has results for round %d, after the round %d to be paired", tp.ID, len(tp.Games), pr+1)
+	}
+	for r, g := range tp.Games {
+		m, err := s.readGame(p, tp.ID, r, g, byID)
+		if err != nil {
+			return err
+		}
+		p.matches = append(p.matches, m)
+	}
+	p.present = len(p.matches) <= pr
+	for len(p.matches) < pr {
+		p.matches = append(p.matches, match{opponent: p.index, colour: NoColour, score: s.zeroBye})
+	}
+	for r := 0; r < pr; r++ {
+		p.score += p.matches[r].score
+	}
+	return nil
+}
+
+// readGame returns the match of p (whose ID is id) in round r (0-based)
+// that g records.
+func (s *state) readGame(p *player, id, r int, g trf.Game, byID map[int]int) (match, error) {
+	m := match{opponent: p.index, colour: NoColour}
+	if g.Opponent != 0 {
+		oj, ok := byID[g.Opponent]
+		if !ok {
+			return m, fmt.Errorf("player %d round %d: opponent %d does not exist", id, r+1, g.Opponent)
+		}
+		if r == s.playedRounds {
+			return m, fmt.Errorf("player %d is already paired in round %d", id, r+1)
+		}
+		m.opponent = oj
+		m.participated = true
+		m.colour = gameColour(g.Colour)
+	}
+	if g.Result == 'U' && r == s.playedRounds {
+		return m, fmt.Errorf("player %d: a pairing-allocated bye in round %d is produced by the pairing, not input", id, r+1)
+	}
+	s.applyResult(&m, g.Result)
+	if !m.played {
+		m.colour = NoColour
+	}
+	return m, nil
+}
+
+// gameColour returns the colour of a TRF game's colour code.
+func gameColour(c byte) Colour {
+	switch c {
+	case 'w':
+		return White
+	case 'b':
+		return Black
+	}
+	return NoColour
+}
+
+// applyResult sets what the TRF result code says of m: its score, whether it
+// was played (when m has an opponent) and won, and, for the
+// pairing-allocated bye, that the player took part in the pairing.
+func (s *state) applyResult(m *match, result byte) {
+	switch result {
+	case '1', 'W':
+		m.win = true
+		m.played = m.participated
+		m.score = s.win
+	case '0', 'L':
+		m.played = m.participated
+		m.score = s.loss
+	case '=', 'D':
+		m.played = m.participated
+		m.score = s.draw
+	case '+', 'F':
+		m.win = true
+		m.score = s.win
+	case '-':
+		m.score = s.zeroBye
+		if m.participated {
+			m.score = s.forfeitLoss
+		}
+	case 'H':
+		m.score = s.draw
+	case 'U':
+		m.win = true
+		m.participated = true
+		m.score = s.pab
+	default: // 'Z', ' '
+		m.score = s.zeroBye
+	}
+}
+
+// rankValid marks the valid players, those to be paired or who took part
+// in an earlier pairing, and gives them their effective pairing numbers.
+func (s *state) rankValid() {
+	rank := 0
+	for _, p := range s.players {
+		p.valid = p.present || slices.ContainsFunc(p.matches, func(m match) bool { return m.participated })
+		if p.valid {
+			p.rank = rank
+			rank++
+		}
+	}
 }
 
 // computeColourData derives the colour preference from played games.

@@ -145,33 +145,14 @@ func (c *Conn) Stats() (st SessionStats) {
 	return st
 }
 
-type chunk struct {
-	b   []byte
-	err error
-}
-
 // Run speaks to the board on rw until ctx ends or rw fails; it returns
 // the read error (nil when ctx ended). The caller closes rw afterwards,
 // which also ends Run's reader. The session survives: Run may be called
 // again on a new line (see [Watch]).
 func (c *Conn) Run(ctx context.Context, rw io.ReadWriter) error {
-	reads := make(chan chunk, 16)
 	done := make(chan struct{})
 	defer close(done)
-	go func() {
-		for {
-			buf := make([]byte, 256)
-			n, err := rw.Read(buf)
-			select {
-			case reads <- chunk{buf[:n], err}:
-			case <-done:
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	reads := serialport.Reads(rw, 256, done)
 	c.mu.Lock()
 	c.w = rw
 	c.pending = c.pending[:0]
@@ -196,21 +177,21 @@ func (c *Conn) Run(ctx context.Context, rw io.ReadWriter) error {
 		case <-timer.C:
 		case r := <-reads:
 			c.mu.Lock()
-			if len(r.b) > 0 {
+			if len(r.Data) > 0 {
 				c.at = c.cfg.Now()
 				if c.cfg.Raw != nil {
-					c.cfg.Raw(Chunk{Host: c.at, Data: r.b})
+					c.cfg.Raw(Chunk{Host: c.at, Data: r.Data})
 				}
-				c.s.Feed(r.b, c.at, &c.pending)
+				c.s.Feed(r.Data, c.at, &c.pending)
 			}
 			c.mu.Unlock()
-			if r.err != nil {
+			if r.Err != nil {
 				c.stop()
 				c.disconnected()
-				if errors.Is(r.err, io.EOF) {
-					return fmt.Errorf("dgt: port closed: %w", r.err)
+				if errors.Is(r.Err, io.EOF) {
+					return fmt.Errorf("dgt: port closed: %w", r.Err)
 				}
-				return fmt.Errorf("dgt: read: %w", r.err)
+				return fmt.Errorf("dgt: read: %w", r.Err)
 			}
 		}
 	}
@@ -238,31 +219,13 @@ func (c *Conn) stop() {
 // it, and when the port fails (an unplug) closes it and opens it again
 // after backoff, until ctx ends.
 func Watch(ctx context.Context, c *Conn, open func() (io.ReadWriteCloser, error), backoff time.Duration) error {
-	if backoff <= 0 {
-		backoff = time.Second
-	}
-	reported := false
-	for ctx.Err() == nil {
-		rw, err := open()
-		if err != nil {
-			if !reported {
-				c.log.Warn("dgt: cannot open the board's port", "err", err)
-				c.disconnected()
-				reported = true
-			}
-		} else {
-			reported = false
-			err = c.Run(ctx, rw)
-			_ = rw.Close()
-			if err != nil {
-				c.log.Info("dgt: board link ended", "err", err)
-			}
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(backoff):
-		}
-	}
+	serialport.Keeper{Open: open, Run: c.Run, Backoff: backoff,
+		Unavailable: func(err error) {
+			c.log.Warn("dgt: cannot open the board's port", "err", err)
+			c.disconnected()
+		},
+		Ended: func(err error) { c.log.Info("dgt: board link ended", "err", err) },
+	}.Keep(ctx)
 	return nil
 }
 

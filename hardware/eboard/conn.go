@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"arbiter/board"
+	"arbiter/hardware/serialport"
 )
 
 // conn runs a [Session] on a live line: it feeds what it reads, wakes the
@@ -53,31 +54,12 @@ func (c *conn) send(p []byte) {
 	c.raw(board.Record{Host: c.at, Sent: true, Data: p})
 }
 
-type chunk struct {
-	b   []byte
-	err error
-}
-
 // run speaks to the board on rw until ctx ends or rw fails, and returns
 // the read error (nil when ctx ended). The caller closes rw afterwards.
 func (c *conn) run(ctx context.Context, rw io.ReadWriter) error {
-	reads := make(chan chunk, 16)
 	done := make(chan struct{})
 	defer close(done)
-	go func() {
-		for {
-			buf := make([]byte, 512)
-			n, err := rw.Read(buf)
-			select {
-			case reads <- chunk{buf[:n], err}:
-			case <-done:
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	reads := serialport.Reads(rw, 512, done)
 	c.mu.Lock()
 	c.w = rw
 	c.at = c.now()
@@ -102,20 +84,20 @@ func (c *conn) run(ctx context.Context, rw io.ReadWriter) error {
 		case <-c.wake:
 		case <-timer.C:
 		case r := <-reads:
-			if len(r.b) > 0 {
+			if len(r.Data) > 0 {
 				c.mu.Lock()
 				c.at = c.now()
-				c.seq = c.raw(board.Record{Host: c.at, Data: r.b})
-				c.s.Feed(r.b, c.at)
+				c.seq = c.raw(board.Record{Host: c.at, Data: r.Data})
+				c.s.Feed(r.Data, c.at)
 				c.mu.Unlock()
 			}
-			if r.err != nil {
+			if r.Err != nil {
 				c.stop()
 				c.failed()
-				if errors.Is(r.err, io.EOF) {
-					return fmt.Errorf("port closed: %w", r.err)
+				if errors.Is(r.Err, io.EOF) {
+					return fmt.Errorf("port closed: %w", r.Err)
 				}
-				return fmt.Errorf("read: %w", r.err)
+				return fmt.Errorf("read: %w", r.Err)
 			}
 		}
 	}
@@ -141,25 +123,8 @@ func (c *conn) stop() {
 // it, and when the port fails (an unplug) closes it and opens it again
 // after backoff, until ctx ends.
 func (c *conn) watch(ctx context.Context, open func() (io.ReadWriteCloser, error), backoff time.Duration) {
-	reported := false
-	for ctx.Err() == nil {
-		rw, err := open()
-		if err != nil {
-			if !reported {
-				c.log.Warn("cannot open the board's port", "err", err)
-				reported = true
-			}
-		} else {
-			reported = false
-			err = c.run(ctx, rw)
-			_ = rw.Close()
-			if err != nil {
-				c.log.Info("board link ended", "err", err)
-			}
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(backoff):
-		}
-	}
+	serialport.Keeper{Open: open, Run: c.run, Backoff: backoff,
+		Unavailable: func(err error) { c.log.Warn("cannot open the board's port", "err", err) },
+		Ended:       func(err error) { c.log.Info("board link ended", "err", err) },
+	}.Keep(ctx)
 }

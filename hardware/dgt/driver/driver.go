@@ -106,39 +106,14 @@ func New(cfg Config) (*Driver, error) {
 // path a pattern finds, gets a link of its own that reopens the port after
 // an unplug.
 func (d *Driver) Run(ctx context.Context) error {
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	for {
-		for _, p := range d.paths() {
-			d.mu.Lock()
-			_, running := d.ports[p]
-			if !running {
-				l := d.newLink(p)
-				d.ports[p] = l
-				wg.Go(func() { l.run(ctx) })
-			}
-			d.mu.Unlock()
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(d.cfg.Scan):
-		}
-	}
-}
-
-// paths returns the configured paths and what the patterns find now.
-func (d *Driver) paths() []string {
-	out := append([]string(nil), d.cfg.Paths...)
-	for _, g := range d.cfg.Globs {
-		m, err := filepath.Glob(g)
-		if err != nil {
-			d.log.Error("dgt: port pattern", "glob", g, "err", err)
-			continue
-		}
-		out = append(out, m...)
-	}
-	return out
+	serialport.Watch(ctx, d.cfg.Paths, d.cfg.Globs, d.cfg.Scan, d.log, func(ctx context.Context, path string) {
+		l := d.newLink(path)
+		d.mu.Lock()
+		d.ports[path] = l
+		d.mu.Unlock()
+		l.run(ctx)
+	})
+	return nil
 }
 
 // Owns reports whether board is a DGT board this driver has met.

@@ -99,6 +99,8 @@ type blossomSolver struct {
 	tree    []int
 	dropped []int
 	seen    []bool // scratch by blossom, all false between calls
+	// swap is swapPartner's search, kept for its buffers (partner.go).
+	swap    swapSearch
 	started bool
 	// settled says that no weight or pair changed since the last solve:
 	// the matching and duals are optimal (see partner.go).
@@ -531,26 +533,9 @@ func (s *blossomSolver) setInblossom(b, to int) {
 // returns mate[v] (the partner vertex or -1) in a buffer that the next call
 // overwrites.
 func (s *blossomSolver) solve() []int {
-	n := s.n
 	if !s.started {
-		// Start from the smallest uniform-free duals: half the heaviest
-		// edge at each vertex, rounded up. Any sum covers the edge.
 		s.started = true
-		for v := 0; v < n; v++ {
-			d := s.dual[v]
-			d.SetZero()
-			for _, id := range s.sq[v*n : (v+1)*n] {
-				if id != 0 && cmpWeight(s.pool.get(id), d) > 0 {
-					copy(d, s.pool.get(id))
-				}
-			}
-			odd := d[0]&1 == 1
-			half(d, d)
-			if odd {
-				d.AddSmall(1)
-			}
-		}
-		s.lowerDuals()
+		s.startDuals()
 	} else {
 		for _, x := range s.dirtyList {
 			s.repair(x)
@@ -560,21 +545,10 @@ func (s *blossomSolver) solve() []int {
 		s.dirty[x] = false
 	}
 	s.dirtyList = s.dirtyList[:0]
-	// All deficient roots must share one parity so that slacks between
-	// them stay even; make them even.
-	for _, v := range s.alive {
-		if s.mate[v] == -1 && s.dual[v][0]&1 == 1 {
-			for s.inblossom[v] != v {
-				s.dissolveAround(v)
-			}
-			if s.dual[v][0]&1 == 1 {
-				s.dual[v].AddSmall(1)
-			}
-		}
-	}
+	s.evenRoots()
 	s.run()
 	s.settled = true
-	out := s.out[:n]
+	out := s.out[:s.n]
 	for v := range out {
 		out[v] = -1
 		if s.mate[v] >= 0 {
@@ -582,6 +556,44 @@ func (s *blossomSolver) solve() []int {
 		}
 	}
 	return out
+}
+
+// startDuals sets the first duals: the smallest uniform-free ones, half
+// the heaviest edge at each vertex, rounded up (any sum covers the edge),
+// then lowered.
+func (s *blossomSolver) startDuals() {
+	n := s.n
+	for v := 0; v < n; v++ {
+		d := s.dual[v]
+		d.SetZero()
+		for _, id := range s.sq[v*n : (v+1)*n] {
+			if id != 0 && cmpWeight(s.pool.get(id), d) > 0 {
+				copy(d, s.pool.get(id))
+			}
+		}
+		odd := d[0]&1 == 1
+		half(d, d)
+		if odd {
+			d.AddSmall(1)
+		}
+	}
+	s.lowerDuals()
+}
+
+// evenRoots makes the duals of the free vertices even. All deficient
+// roots must share one parity so that slacks between them stay even.
+func (s *blossomSolver) evenRoots() {
+	for _, v := range s.alive {
+		if s.mate[v] != -1 || s.dual[v][0]&1 == 0 {
+			continue
+		}
+		for s.inblossom[v] != v {
+			s.dissolveAround(v)
+		}
+		if s.dual[v][0]&1 == 1 {
+			s.dual[v].AddSmall(1)
+		}
+	}
 }
 
 // lowerDuals lowers each vertex's dual in turn to the least that keeps its
@@ -1149,206 +1161,348 @@ func (s *blossomSolver) augmentMatching(k int) {
 	s.flipToRoot(s.endpoint(2*k+1), 2*k)
 }
 
+// run brings the matching to optimality, stage after stage, until no free
+// vertex has a positive dual.
 func (s *blossomSolver) run() {
-	n := s.n
-	delta := NewWeight(s.words)
-	d := NewWeight(s.words)
-	for {
-		if !s.deficient() {
-			return // optimal: often so after a repair alone
-		}
-		s.epoch++
-		s.greedy()
-		clear(s.label)
-		for i := range s.bestedge {
-			s.bestedge[i] = -1
-		}
-		s.stale = s.stale[:0]
-		s.queue, s.qhead = s.queue[:0], 0
-		clear(s.outer)
-		clear(s.reached)
-		s.eager = false
-		roots := 0
-		for _, v := range s.alive {
-			if s.mate[v] == -1 && !s.dual[v].IsZero() && s.label[s.inblossom[v]] == 0 {
-				s.assignLabel(v, 1, -1)
-				roots++
-			}
-		}
-		if roots == 0 {
+	step := dualStep{delta: NewWeight(s.words), scratch: NewWeight(s.words)}
+	for s.deficient() { // once not, optimal: often so after a repair alone
+		if !s.startStage() {
 			return
 		}
-		stageOver := false // an augmentation ended the stage
-		for {
-		scan:
-			for s.qhead < len(s.queue) {
-				// First in, first out: the trees grow level by level, and
-				// short augmenting paths are found before a tree wanders
-				// into the rest of the graph.
-				v := s.queue[s.qhead]
-				s.qhead++
-				rowV, row := v*(v-1)/2, v*s.n
-				rowSq := s.sq[row : row+n]
-				bv := s.inblossom[v] // changes only in addBlossom
-				for j := range s.rows {
-					for cand := s.scanWord(v, bv, j); cand != 0; {
-						t := bits.TrailingZeros64(cand)
-						cand &^= 1 << uint(t)
-						w := j*64 + t
-						bw := s.inblossom[w]
-						if bw == bv || (s.label[bw] == 2 && s.label[w] != 0) {
-							// An edge to a vertex already reached inside a
-							// T-blossom can do nothing: neither a new label
-							// nor a least-slack candidate, whatever its slack.
-							continue
-						}
-						id := rowSq[w]
-						// k is tri(v, w); p is remote(v, w).
-						var k, p int
-						if w < v {
-							k = rowV + w
-							p = 2*k + 1
-						} else {
-							k = w*(w-1)/2 + v
-							p = 2 * k
-						}
-						// An edge is allowed while it is tight. The
-						// algorithm's flag for that is a cache that a
-						// dropped tree (forest.go) would make stale.
-						switch {
-						case s.tightID(v, w, id):
-							if s.label[bw] == 0 && s.mate[s.blossombase[bw]] == -1 {
-								// A free vertex with zero dual: augment to it.
-								s.assignLabel(w, 1, -1)
-							}
-							if s.label[bw] == 0 {
-								s.assignLabel(w, 2, p^1)
-							} else if s.label[bw] == 1 {
-								base := s.scanBlossom(v, w)
-								if base < 0 {
-									t1, t2 := s.tree[bv], s.tree[bw]
-									s.augmentMatching(k)
-									if s.eager || !s.dropTrees(t1, t2) {
-										stageOver = true
-										break scan
-									}
-									// The other trees go on: scan again
-									// from what is left in the queue.
-									continue scan
-								}
-								s.addBlossom(base, k)
-								bv = s.inblossom[v]
-								cand &^= s.leafBits[(bv-n)*s.rows+j]
-							} else if s.label[w] == 0 {
-								s.label[w] = 2
-								s.labelend[w] = p ^ 1
-								s.reached[w/64] |= 1 << uint(w%64)
-							}
-						case !s.eager:
-						case s.label[bw] == 1:
-							s.offerBest(bv, k, v, w, id)
-						case s.label[w] == 0:
-							s.offerBest(w, k, v, w, id)
-						}
-					}
-				}
-			}
-			if stageOver {
-				break
-			}
-			if b := s.zeroDualT(); b >= 0 {
-				// What a dual change of zero would do, without working
-				// out the least-slack edges for it. Nested T-blossoms
-				// of zero dual come in chains hundreds deep.
-				s.expandBlossom(b, false)
+		s.stage(&step)
+		s.expandZeroOuter()
+	}
+}
+
+// startStage forgets the labels and least-slack edges of the last stage
+// and makes every deficient free vertex the root of a tree. It reports
+// whether there is any.
+func (s *blossomSolver) startStage() bool {
+	s.epoch++
+	s.greedy()
+	clear(s.label)
+	for i := range s.bestedge {
+		s.bestedge[i] = -1
+	}
+	s.stale = s.stale[:0]
+	s.queue, s.qhead = s.queue[:0], 0
+	clear(s.outer)
+	clear(s.reached)
+	s.eager = false
+	roots := false
+	for _, v := range s.alive {
+		if s.mate[v] == -1 && !s.dual[v].IsZero() && s.label[s.inblossom[v]] == 0 {
+			s.assignLabel(v, 1, -1)
+			roots = true
+		}
+	}
+	return roots
+}
+
+// stage grows the trees along tight edges and changes the duals when none
+// is left to follow, until an augmentation or an outer vertex whose dual
+// reaches zero ends it. step is scratch for the dual changes.
+func (s *blossomSolver) stage(step *dualStep) {
+	for {
+		if s.scanQueue() {
+			return
+		}
+		if b := s.zeroDualT(); b >= 0 {
+			// What a dual change of zero would do, without working
+			// out the least-slack edges for it. Nested T-blossoms
+			// of zero dual come in chains hundreds deep.
+			s.expandBlossom(b, false)
+			continue
+		}
+		if !s.eager {
+			s.eager = true
+			s.findBestEdges()
+		} else {
+			s.refreshStale()
+		}
+		s.findDelta(step)
+		s.changeDuals(step.delta)
+		if s.takeDelta(step) {
+			return
+		}
+	}
+}
+
+// scanQueue scans the queued outer vertices and reports whether an
+// augmentation ended the stage. First in, first out: the trees grow level
+// by level, and short augmenting paths are found before a tree wanders
+// into the rest of the graph.
+func (s *blossomSolver) scanQueue() bool {
+	for s.qhead < len(s.queue) {
+		v := s.queue[s.qhead]
+		s.qhead++
+		if s.scanVertex(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// scanVertex follows the edges of the outer vertex v and reports whether
+// an augmentation ended the stage.
+func (s *blossomSolver) scanVertex(v int) bool {
+	rowV, row := v*(v-1)/2, v*s.n
+	rowSq := s.sq[row : row+s.n]
+	bv := s.inblossom[v] // changes only in addBlossom
+	for j := range s.rows {
+		for cand := s.scanWord(v, bv, j); cand != 0; {
+			t := bits.TrailingZeros64(cand)
+			cand &^= 1 << uint(t)
+			w := j*64 + t
+			bw := s.inblossom[w]
+			if bw == bv || (s.label[bw] == 2 && s.label[w] != 0) {
+				// An edge to a vertex already reached inside a
+				// T-blossom can do nothing: neither a new label
+				// nor a least-slack candidate, whatever its slack.
 				continue
 			}
-			if !s.eager {
-				s.eager = true
-				s.findBestEdges()
-			} else {
-				s.refreshStale()
-			}
-			deltatype := -1
-			deltaedge, deltablossom, deltavertex := -1, -1, -1
-			for _, v := range s.alive {
-				if s.label[s.inblossom[v]] == 1 && (deltatype == -1 || cmpWeight(s.dual[v], delta) < 0) {
-					copy(delta, s.dual[v])
-					deltatype = 1
-					deltavertex = v
+			id := rowSq[w]
+			k, p := edgeFrom(v, w, rowV)
+			// An edge is allowed while it is tight. The algorithm's
+			// flag for that is a cache that a dropped tree
+			// (forest.go) would make stale.
+			if !s.tightID(v, w, id) {
+				if s.eager {
+					s.offerLoose(v, w, bv, bw, k, id)
 				}
+				continue
 			}
-			for _, v := range s.alive {
-				if s.label[s.inblossom[v]] == 0 && s.bestedge[v] != -1 {
-					if d := s.bestSlack(v); cmpWeight(d, delta) < 0 {
-						copy(delta, d)
-						deltatype = 2
-						deltaedge = s.bestedge[v]
-					}
-				}
-			}
-			for b := 0; b < 2*n; b++ {
-				if s.blossomparent[b] == -1 && s.label[b] == 1 && s.bestedge[b] != -1 {
-					half(d, s.bestSlack(b))
-					if cmpWeight(d, delta) < 0 {
-						copy(delta, d)
-						deltatype = 3
-						deltaedge = s.bestedge[b]
-					}
-				}
-			}
-			for b := n; b < 2*n; b++ {
-				if s.blossombase[b] >= 0 && s.blossomparent[b] == -1 && s.label[b] == 2 && cmpWeight(s.dual[b], delta) < 0 {
-					copy(delta, s.dual[b])
-					deltatype = 4
-					deltablossom = b
-				}
-			}
-			s.epoch++
-			for _, v := range s.alive {
-				switch s.label[s.inblossom[v]] {
-				case 1:
-					sub(s.dual[v], s.dual[v], delta)
-				case 2:
-					add(s.dual[v], s.dual[v], delta)
-				}
-			}
-			for b := n; b < 2*n; b++ {
-				if s.blossombase[b] >= 0 && s.blossomparent[b] == -1 {
-					switch s.label[b] {
-					case 1:
-						add(s.dual[b], s.dual[b], delta)
-					case 2:
-						sub(s.dual[b], s.dual[b], delta)
-					}
-				}
-			}
-			if deltatype == 1 {
-				// An outer vertex reached zero: if it is not its tree's
-				// root, flip the path so that it becomes free (and
-				// optimal) and the root becomes matched.
-				if s.mate[deltavertex] != -1 {
-					s.flipToRoot(deltavertex, -1)
-				}
-				break
-			}
-			switch deltatype {
-			case 2:
-				i := s.endpoint(2 * deltaedge)
-				if s.label[s.inblossom[i]] == 0 {
-					i = s.endpoint(2*deltaedge + 1)
-				}
-				s.push(i)
-			case 3:
-				s.push(s.endpoint(2 * deltaedge))
-			case 4:
-				s.expandBlossom(deltablossom, false)
+			switch s.followTight(v, w, bv, bw, k, p) {
+			case tightBlossom:
+				bv = s.inblossom[v]
+				cand &^= s.leafBits[(bv-s.n)*s.rows+j]
+			case tightAugmented:
+				// The other trees go on: scan again from what is
+				// left in the queue.
+				return false
+			case tightEndedStage:
+				return true
 			}
 		}
-		for b := n; b < 2*n; b++ {
-			if s.blossomparent[b] == -1 && s.blossombase[b] >= 0 && s.label[b] == 1 && s.dual[b].IsZero() {
-				s.expandBlossom(b, true)
-			}
+	}
+	return false
+}
+
+// edgeFrom returns the number k of the edge (v, w) and its endpoint p at
+// w (remote(v, w)), given rowV, v*(v-1)/2.
+func edgeFrom(v, w, rowV int) (k, p int) {
+	if w < v {
+		k = rowV + w
+		return k, 2*k + 1
+	}
+	k = w*(w-1)/2 + v
+	return k, 2 * k
+}
+
+// tightResult says what following a tight edge did to the search.
+type tightResult int
+
+const (
+	tightFollowed   tightResult = iota // labelled a vertex, or nothing
+	tightBlossom                       // formed a blossom around the scanned vertex
+	tightAugmented                     // augmented; the other trees go on
+	tightEndedStage                    // augmented and ended the stage
+)
+
+// followTight follows the tight edge k, whose endpoint at w is p, from the
+// outer vertex v in blossom bv to w in blossom bw.
+func (s *blossomSolver) followTight(v, w, bv, bw, k, p int) tightResult {
+	if s.label[bw] == 0 && s.mate[s.blossombase[bw]] == -1 {
+		// A free vertex with zero dual: augment to it.
+		s.assignLabel(w, 1, -1)
+	}
+	switch s.label[bw] {
+	case 0:
+		s.assignLabel(w, 2, p^1)
+	case 1:
+		return s.joinOuter(v, w, bv, bw, k)
+	default:
+		if s.label[w] == 0 {
+			// w is inside a T-blossom: it is reached, and stays so.
+			s.label[w] = 2
+			s.labelend[w] = p ^ 1
+			s.reached[w/64] |= 1 << uint(w%64)
+		}
+	}
+	return tightFollowed
+}
+
+// joinOuter follows the tight edge k between the outer vertices v and w:
+// it forms a blossom if they are in one tree, and augments along the path
+// through it if not.
+func (s *blossomSolver) joinOuter(v, w, bv, bw, k int) tightResult {
+	if base := s.scanBlossom(v, w); base >= 0 {
+		s.addBlossom(base, k)
+		return tightBlossom
+	}
+	t1, t2 := s.tree[bv], s.tree[bw]
+	s.augmentMatching(k)
+	if s.eager || !s.dropTrees(t1, t2) {
+		return tightEndedStage
+	}
+	return tightAugmented
+}
+
+// offerLoose offers the edge k from the outer vertex v, which is not tight,
+// as the least-slack edge of v's blossom bv, if w is outer too, or of w if
+// w is unlabelled.
+func (s *blossomSolver) offerLoose(v, w, bv, bw, k int, id uint32) {
+	switch {
+	case s.label[bw] == 1:
+		s.offerBest(bv, k, v, w, id)
+	case s.label[w] == 0:
+		s.offerBest(w, k, v, w, id)
+	}
+}
+
+// deltaKind says what limits a dual change.
+type deltaKind int
+
+const (
+	deltaNone         deltaKind = iota
+	deltaOuterVertex            // the dual of an outer vertex reaches zero
+	deltaFreeEdge               // an edge from an outer to a free vertex becomes tight
+	deltaOuterEdge              // an edge between two outer blossoms becomes tight
+	deltaInnerBlossom           // the dual of an inner blossom reaches zero
+)
+
+// dualStep is a dual change: by how much, what limits it, and where.
+type dualStep struct {
+	kind                  deltaKind
+	delta                 Weight
+	vertex, edge, blossom int
+	scratch               Weight
+}
+
+// take makes the change delta, of the given kind.
+func (st *dualStep) take(kind deltaKind, delta Weight) {
+	copy(st.delta, delta)
+	st.kind = kind
+}
+
+// findDelta finds the largest dual change that keeps the duals feasible:
+// the least of what each kind of limit allows.
+func (s *blossomSolver) findDelta(st *dualStep) {
+	st.kind, st.vertex, st.edge, st.blossom = deltaNone, -1, -1, -1
+	s.limitOuterVertices(st)
+	s.limitFreeEdges(st)
+	s.limitOuterEdges(st)
+	s.limitInnerBlossoms(st)
+}
+
+// limitOuterVertices limits st to the least dual of an outer vertex.
+func (s *blossomSolver) limitOuterVertices(st *dualStep) {
+	for _, v := range s.alive {
+		if s.label[s.inblossom[v]] == 1 && (st.kind == deltaNone || cmpWeight(s.dual[v], st.delta) < 0) {
+			st.take(deltaOuterVertex, s.dual[v])
+			st.vertex = v
+		}
+	}
+}
+
+// limitFreeEdges limits st to the least slack of an edge from an outer
+// vertex to an unlabelled one.
+func (s *blossomSolver) limitFreeEdges(st *dualStep) {
+	for _, v := range s.alive {
+		if s.label[s.inblossom[v]] != 0 || s.bestedge[v] == -1 {
+			continue
+		}
+		if d := s.bestSlack(v); cmpWeight(d, st.delta) < 0 {
+			st.take(deltaFreeEdge, d)
+			st.edge = s.bestedge[v]
+		}
+	}
+}
+
+// limitOuterEdges limits st to half the least slack of an edge between two
+// top-level outer blossoms.
+func (s *blossomSolver) limitOuterEdges(st *dualStep) {
+	for b := 0; b < 2*s.n; b++ {
+		if s.blossomparent[b] != -1 || s.label[b] != 1 || s.bestedge[b] == -1 {
+			continue
+		}
+		half(st.scratch, s.bestSlack(b))
+		if cmpWeight(st.scratch, st.delta) < 0 {
+			st.take(deltaOuterEdge, st.scratch)
+			st.edge = s.bestedge[b]
+		}
+	}
+}
+
+// limitInnerBlossoms limits st to the least dual of a top-level inner
+// blossom.
+func (s *blossomSolver) limitInnerBlossoms(st *dualStep) {
+	for b := s.n; b < 2*s.n; b++ {
+		if s.blossombase[b] >= 0 && s.blossomparent[b] == -1 && s.label[b] == 2 && cmpWeight(s.dual[b], st.delta) < 0 {
+			st.take(deltaInnerBlossom, s.dual[b])
+			st.blossom = b
+		}
+	}
+}
+
+// changeDuals lowers the duals of outer vertices and inner blossoms by
+// delta and raises those of inner vertices and outer blossoms.
+func (s *blossomSolver) changeDuals(delta Weight) {
+	s.epoch++
+	for _, v := range s.alive {
+		switch s.label[s.inblossom[v]] {
+		case 1:
+			sub(s.dual[v], s.dual[v], delta)
+		case 2:
+			add(s.dual[v], s.dual[v], delta)
+		}
+	}
+	for b := s.n; b < 2*s.n; b++ {
+		if s.blossombase[b] < 0 || s.blossomparent[b] != -1 {
+			continue
+		}
+		switch s.label[b] {
+		case 1:
+			add(s.dual[b], s.dual[b], delta)
+		case 2:
+			sub(s.dual[b], s.dual[b], delta)
+		}
+	}
+}
+
+// takeDelta acts on what limited the dual change st: it labels the end of
+// the edge that became tight, or expands the inner blossom whose dual
+// reached zero. It reports whether the change ended the stage.
+func (s *blossomSolver) takeDelta(st *dualStep) bool {
+	switch st.kind {
+	case deltaOuterVertex:
+		// An outer vertex reached zero: if it is not its tree's
+		// root, flip the path so that it becomes free (and
+		// optimal) and the root becomes matched.
+		if s.mate[st.vertex] != -1 {
+			s.flipToRoot(st.vertex, -1)
+		}
+		return true
+	case deltaFreeEdge:
+		i := s.endpoint(2 * st.edge)
+		if s.label[s.inblossom[i]] == 0 {
+			i = s.endpoint(2*st.edge + 1)
+		}
+		s.push(i)
+	case deltaOuterEdge:
+		s.push(s.endpoint(2 * st.edge))
+	case deltaInnerBlossom:
+		s.expandBlossom(st.blossom, false)
+	}
+	return false
+}
+
+// expandZeroOuter expands, at the end of a stage, every top-level outer
+// blossom whose dual is zero.
+func (s *blossomSolver) expandZeroOuter() {
+	for b := s.n; b < 2*s.n; b++ {
+		if s.blossomparent[b] == -1 && s.blossombase[b] >= 0 && s.label[b] == 1 && s.dual[b].IsZero() {
+			s.expandBlossom(b, true)
 		}
 	}
 }

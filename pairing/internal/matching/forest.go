@@ -32,6 +32,25 @@ func (s *blossomSolver) treeOf(w, p int) int {
 // dropTrees dissolves the trees rooted at r1 and r2, which have just
 // augmented, and reports whether any tree is left.
 func (s *blossomSolver) dropTrees(r1, r2 int) bool {
+	if !s.unlabelTrees(r1, r2) {
+		return false
+	}
+	s.unreachFromDropped()
+	// The queue keeps outer vertices of the other trees only.
+	q := s.queue[:0]
+	for _, v := range s.queue[s.qhead:] {
+		if s.label[s.inblossom[v]] == 1 {
+			q = append(q, v)
+		}
+	}
+	s.queue, s.qhead = q, 0
+	return true
+}
+
+// unlabelTrees unlabels the blossoms of the trees rooted at r1 and r2,
+// expanding their outer blossoms of zero dual, and reports whether another
+// tree has an outer blossom left.
+func (s *blossomSolver) unlabelTrees(r1, r2 int) bool {
 	dropped := s.dropped[:0]
 	left := false
 	for _, v := range s.alive {
@@ -40,9 +59,7 @@ func (s *blossomSolver) dropTrees(r1, r2 int) bool {
 			continue
 		}
 		if t := s.tree[b]; t != r1 && t != r2 {
-			if s.label[b] == 1 {
-				left = true
-			}
+			left = left || s.label[b] == 1
 			continue
 		}
 		s.seen[b] = true
@@ -57,11 +74,12 @@ func (s *blossomSolver) dropTrees(r1, r2 int) bool {
 		}
 	}
 	s.dropped = dropped
-	if !left {
-		return false
-	}
-	// A vertex inside an inner blossom of another tree may have been
-	// reached from a dropped one: it is unreached again.
+	return left
+}
+
+// unreachFromDropped unlabels the vertices inside inner blossoms of the
+// trees left that were reached from a dropped tree.
+func (s *blossomSolver) unreachFromDropped() {
 	for _, w := range s.alive {
 		if s.label[w] != 2 || s.label[s.inblossom[w]] != 2 || s.inblossom[w] == w {
 			continue
@@ -71,15 +89,6 @@ func (s *blossomSolver) dropTrees(r1, r2 int) bool {
 			s.reached[w/64] &^= 1 << uint(w%64)
 		}
 	}
-	// The queue keeps outer vertices of the other trees only.
-	q := s.queue[:0]
-	for _, v := range s.queue[s.qhead:] {
-		if s.label[s.inblossom[v]] == 1 {
-			q = append(q, v)
-		}
-	}
-	s.queue, s.qhead = q, 0
-	return true
 }
 
 // unlabel clears the labels of blossom b and everything inside it.

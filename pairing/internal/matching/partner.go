@@ -119,73 +119,114 @@ func (s *blossomSolver) blossomSlackPositive(v, u int) bool {
 // searched breadth first, from at most budget vertices: most are one
 // edge, (x, w).
 func (s *blossomSolver) swapPartner(v, u, budget int) []int {
-	if s.mate[v] < 0 || s.mate[u] < 0 {
+	w, x, ok := s.swappable(v, u)
+	if !ok {
 		return nil
 	}
-	w, x := s.endpoint(s.mate[v]), s.endpoint(s.mate[u])
-	bv, bu, bw, bx := s.inblossom[v], s.inblossom[u], s.inblossom[w], s.inblossom[x]
-	if bv == bu || bv == bw || bv == bx || bu == bw || bu == bx || bw == bx {
-		return nil
-	}
-	if !s.tightEdge(v, u) {
-		return nil
-	}
-	// seen marks the top-level blossoms on the cycle so far; prev[i] for
-	// the outer vertex queue[i] is the index of the outer vertex before
-	// it and the vertex between them, matched to it now.
-	seen := s.seen
-	marked := []int{bv, bu, bw, bx}
-	defer func() {
-		for _, b := range marked {
-			seen[b] = false
-		}
-	}()
-	for _, b := range marked {
-		seen[b] = true
-	}
-	type step struct{ from, via int }
-	queue, prev := []int{x}, []step{{-1, -1}}
-	for i := 0; i < len(queue) && i < budget; i++ {
-		o := queue[i]
-		row := s.sq[o*s.n : (o+1)*s.n]
+	sw := &s.swap
+	sw.start(x)
+	defer sw.unmark(s.seen)
+	sw.mark(s.seen, s.inblossom[v], s.inblossom[u], s.inblossom[w], s.inblossom[x])
+	for i := 0; i < len(sw.queue) && i < budget; i++ {
+		o := sw.queue[i]
 		if s.tightEdge(o, w) {
-			// Found: w pairs with o, and each vertex between with the
-			// outer vertex before it.
-			changed := []int{v, u}
-			s.mate[v], s.mate[u] = remote(v, u), remote(u, v)
-			for a, b := w, i; ; {
-				o := queue[b]
-				s.mate[a], s.mate[o] = remote(a, o), remote(o, a)
-				changed = append(changed, a, o)
-				if prev[b].from < 0 {
-					return changed
-				}
-				a, b = prev[b].via, prev[b].from
-			}
+			return s.swapAlong(sw, v, u, w, i)
 		}
-		if len(queue) >= budget {
-			continue // no room for more
-		}
-		for j := range s.rows {
-			for word := s.adj[o*s.rows+j] & s.aliveBits[j]; word != 0; word &= word - 1 {
-				y := j*64 + bits.TrailingZeros64(word)
-				by := s.inblossom[y]
-				if seen[by] || s.blossombase[by] != y || s.mate[y] < 0 || s.decided[y] || !s.tightID(o, y, row[y]) {
-					continue
-				}
-				// As a base, y is matched outside its blossom, to the
-				// base of another, which is not marked: the marked
-				// blossoms come in matched pairs, and by is not one.
-				z := s.endpoint(s.mate[y])
-				bz := s.inblossom[z]
-				seen[by], seen[bz] = true, true
-				marked = append(marked, by, bz)
-				queue = append(queue, z)
-				prev = append(prev, step{i, y})
-			}
+		if len(sw.queue) < budget { // else no room for more
+			s.growSwap(sw, o, i)
 		}
 	}
 	return nil
+}
+
+// swappable reports whether v and u, joined by a tight edge, are matched,
+// to w and x, with all four in top-level blossoms of their own.
+func (s *blossomSolver) swappable(v, u int) (w, x int, ok bool) {
+	if s.mate[v] < 0 || s.mate[u] < 0 {
+		return 0, 0, false
+	}
+	w, x = s.endpoint(s.mate[v]), s.endpoint(s.mate[u])
+	bv, bu, bw, bx := s.inblossom[v], s.inblossom[u], s.inblossom[w], s.inblossom[x]
+	if bv == bu || bv == bw || bv == bx || bu == bw || bu == bx || bw == bx {
+		return 0, 0, false
+	}
+	return w, x, s.tightEdge(v, u)
+}
+
+// swapSearch is the breadth-first search of swapPartner. queue holds the
+// outer vertices of the paths, first x; prev[i] for queue[i] is the
+// index of the outer vertex before it and the vertex between them,
+// matched to it now. marked lists the top-level blossoms on the cycle so
+// far, marked in the solver's seen.
+type swapSearch struct {
+	queue  []int
+	prev   []swapStep
+	marked []int
+}
+
+// swapStep is a step of a swapSearch path: from the outer vertex at index
+// from, via the vertex matched to the one reached.
+type swapStep struct{ from, via int }
+
+// start empties the search, keeping its buffers, and starts it from x.
+func (sw *swapSearch) start(x int) {
+	sw.queue = append(sw.queue[:0], x)
+	sw.prev = append(sw.prev[:0], swapStep{-1, -1})
+	sw.marked = sw.marked[:0]
+}
+
+// mark marks the blossoms bs in seen.
+func (sw *swapSearch) mark(seen []bool, bs ...int) {
+	for _, b := range bs {
+		seen[b] = true
+	}
+	sw.marked = append(sw.marked, bs...)
+}
+
+// unmark clears the marks in seen.
+func (sw *swapSearch) unmark(seen []bool) {
+	for _, b := range sw.marked {
+		seen[b] = false
+	}
+}
+
+// growSwap queues, after the outer vertex o at index i, the partners of
+// the unmarked bases joined to o by a tight edge and not yet decided.
+func (s *blossomSolver) growSwap(sw *swapSearch, o, i int) {
+	row := s.sq[o*s.n : (o+1)*s.n]
+	for j := range s.rows {
+		for word := s.adj[o*s.rows+j] & s.aliveBits[j]; word != 0; word &= word - 1 {
+			y := j*64 + bits.TrailingZeros64(word)
+			by := s.inblossom[y]
+			if s.seen[by] || s.blossombase[by] != y || s.mate[y] < 0 || s.decided[y] || !s.tightID(o, y, row[y]) {
+				continue
+			}
+			// As a base, y is matched outside its blossom, to the
+			// base of another, which is not marked: the marked
+			// blossoms come in matched pairs, and by is not one.
+			z := s.endpoint(s.mate[y])
+			sw.mark(s.seen, by, s.inblossom[z])
+			sw.queue = append(sw.queue, z)
+			sw.prev = append(sw.prev, swapStep{i, y})
+		}
+	}
+}
+
+// swapAlong pairs v with u, w with the outer vertex at index i of the
+// search, and each vertex between with the outer vertex before it, and
+// returns the vertices whose partner changed.
+func (s *blossomSolver) swapAlong(sw *swapSearch, v, u, w, i int) []int {
+	changed := []int{v, u}
+	s.mate[v], s.mate[u] = remote(v, u), remote(u, v)
+	for a, b := w, i; ; {
+		o := sw.queue[b]
+		s.mate[a], s.mate[o] = remote(a, o), remote(o, a)
+		changed = append(changed, a, o)
+		if sw.prev[b].from < 0 {
+			return changed
+		}
+		a, b = sw.prev[b].via, sw.prev[b].from
+	}
 }
 
 // PairAcross pairs vertices of upper with vertices of lower instead of
@@ -204,41 +245,55 @@ func (m *Matcher) PairAcross(upper, lower []int) {
 	if !s.started {
 		return
 	}
-	for _, list := range [2][]int{upper, lower} {
-		for _, v := range list {
-			sv := m.vertex(v)
-			for s.inblossom[sv] != sv {
-				s.dissolveAround(sv)
-			}
-		}
-	}
+	m.dissolveAll(upper)
+	m.dissolveAll(lower)
 	s.settled = false
-	in := make([]int8, m.n) // 1 upper, 2 lower
-	for _, v := range upper {
-		in[v] = 1
-	}
-	for _, v := range lower {
-		in[v] = 2
-	}
-	side := func(sv int) int8 {
-		if sv == m.phantom {
-			return 0
-		}
-		return in[m.engine(sv)]
-	}
+	side := make([]int8, m.n) // by engine vertex: 1 upper, 2 lower
+	markSides(side, upper, lower)
 	for _, a := range upper {
 		sa := m.vertex(a)
-		if s.mate[sa] < 0 || s.decided[sa] || side(s.endpoint(s.mate[sa])) != 1 {
+		if !m.pairedOnSide(sa, side, 1) {
 			continue
 		}
 		for _, b := range lower {
 			sb := m.vertex(b)
-			if s.mate[sb] < 0 || s.decided[sb] || side(s.endpoint(s.mate[sb])) != 2 {
-				continue
-			}
-			if s.swapPartner(sa, sb, 1) != nil {
+			if m.pairedOnSide(sb, side, 2) && s.swapPartner(sa, sb, 1) != nil {
 				break
 			}
 		}
 	}
+}
+
+// dissolveAll dissolves the blossoms around the engine vertices vs.
+func (m *Matcher) dissolveAll(vs []int) {
+	s := m.solver
+	for _, v := range vs {
+		sv := m.vertex(v)
+		for s.inblossom[sv] != sv {
+			s.dissolveAround(sv)
+		}
+	}
+}
+
+// markSides sets side[v] to 1 for the engine vertices v of upper and to 2
+// for those of lower.
+func markSides(side []int8, upper, lower []int) {
+	for _, v := range upper {
+		side[v] = 1
+	}
+	for _, v := range lower {
+		side[v] = 2
+	}
+}
+
+// pairedOnSide reports whether the solver vertex sv is matched, not
+// decided, and to a vertex of the engine whose side (as markSides set
+// it) is want.
+func (m *Matcher) pairedOnSide(sv int, side []int8, want int8) bool {
+	s := m.solver
+	if s.mate[sv] < 0 || s.decided[sv] {
+		return false
+	}
+	o := s.endpoint(s.mate[sv])
+	return o != m.phantom && side[m.engine(o)] == want
 }
