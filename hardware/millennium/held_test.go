@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -21,6 +19,7 @@ import (
 	"arbiter/hardware/millennium"
 	"arbiter/hardware/millennium/sim"
 	"arbiter/hardware/serialport"
+	"arbiter/hardware/serialport/serialtest"
 	"arbiter/internal/eboardtest"
 )
 
@@ -47,14 +46,8 @@ func TestHeldPortIsLeftAloneAndReported(t *testing.T) {
 	line, err := emu.Attach(filepath.Join(t.TempDir(), "mil0"), b)
 	require.NoError(t, err)
 	t.Cleanup(func() { line.Close() })
-	dev, err := filepath.EvalSymlinks(line.Path())
-	require.NoError(t, err)
-	other := exec.Command("sleep", "60")
-	require.NoError(t, other.Start())
-	t.Cleanup(func() { _ = other.Process.Kill(); _ = other.Wait() })
 	locks := t.TempDir()
-	lock := "LCK.." + filepath.Base(filepath.Dir(dev)) + "_" + filepath.Base(dev) // LCK..pts_N
-	require.NoError(t, os.WriteFile(filepath.Join(locks, lock), fmt.Appendf(nil, "%10d\n", other.Process.Pid), 0o644))
+	other := serialtest.Hold(t, line.Path(), locks)
 
 	host := eboardtest.NewRecorder()
 	epoch := time.Now()
