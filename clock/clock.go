@@ -396,22 +396,13 @@ func (c *Clock) Resume(at time.Duration) error {
 // a side waiting in overtime returns to main time on its next turn.
 func (c *Clock) AddTime(side Side, d time.Duration) error {
 	m := &c.m
-	if !side.Valid() {
-		return ErrBadSide
-	}
-	switch {
-	case c.ctl.Kind == Upcount:
-		return ErrUpcount
-	case m.status == Flagged:
-		return ErrFlagged
-	case m.status == Stopped:
-		return ErrFinished
-	case m.p[side].Flagged:
-		return fmt.Errorf("add time to %s: %w", side, ErrFlagged)
+	if err := c.canAddTime(side); err != nil {
+		return err
 	}
 	m.notified = false
 	p := &m.p[side]
-	if m.status != NotStarted && side == m.running {
+	running := m.status != NotStarted && side == m.running
+	if running {
 		switch m.ph {
 		case InByoyomi, InUnit, InBlock:
 			if m.left+d < 0 {
@@ -425,8 +416,27 @@ func (c *Clock) AddTime(side Side, d time.Duration) error {
 		return fmt.Errorf("add %v to %s: main time would be %v", d, side, p.Main+d)
 	}
 	p.Main += d
-	if p.Main > 0 && p.Overtime && !(m.status != NotStarted && side == m.running) {
+	if p.Main > 0 && p.Overtime && !running {
 		p.Overtime = false
+	}
+	return nil
+}
+
+// canAddTime says why time cannot be added to side, if it cannot: a clock
+// without limit, a flag fallen, the game over.
+func (c *Clock) canAddTime(side Side) error {
+	m := &c.m
+	switch {
+	case !side.Valid():
+		return ErrBadSide
+	case c.ctl.Kind == Upcount:
+		return ErrUpcount
+	case m.status == Flagged:
+		return ErrFlagged
+	case m.status == Stopped:
+		return ErrFinished
+	case m.p[side].Flagged:
+		return fmt.Errorf("add time to %s: %w", side, ErrFlagged)
 	}
 	return nil
 }

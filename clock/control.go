@@ -142,24 +142,36 @@ func (c Control) Validate() error {
 		}
 		return nil
 	case Hourglass:
-		if len(c.Stages) != 1 {
-			return fmt.Errorf("hourglass control needs exactly one stage, has %d", len(c.Stages))
-		}
-		st := c.Stages[0]
-		if st.Moves != 0 || st.Method != NoBonus || st.Bonus != 0 || st.Unit != 0 || st.Rounding != Truncate {
-			return errors.New("hourglass stage takes only a base time")
-		}
-		if st.Base <= 0 || st.Base > maxDuration {
-			return fmt.Errorf("hourglass time %v out of range", st.Base)
-		}
-		if c.Overtime.Kind != NoOvertime {
-			return errors.New("hourglass control has overtime")
-		}
-		return nil
+		return c.validateHourglass()
 	case Standard:
-	default:
-		return fmt.Errorf("unknown control kind %d", c.Kind)
+		return c.validateStandard()
 	}
+	return fmt.Errorf("unknown control kind %d", c.Kind)
+}
+
+// validateHourglass validates an hourglass control: one stage of base
+// time only.
+func (c Control) validateHourglass() error {
+	if len(c.Stages) != 1 {
+		return fmt.Errorf("hourglass control needs exactly one stage, has %d", len(c.Stages))
+	}
+	st := c.Stages[0]
+	if st != (Stage{Base: st.Base}) {
+		return errors.New("hourglass stage takes only a base time")
+	}
+	if st.Base <= 0 || st.Base > maxDuration {
+		return fmt.Errorf("hourglass time %v out of range", st.Base)
+	}
+	if c.Overtime.Kind != NoOvertime {
+		return errors.New("hourglass control has overtime")
+	}
+	return nil
+}
+
+// validateStandard validates a standard control: stages, the last of
+// them for the rest of the game when there is overtime, and some time to
+// start with.
+func (c Control) validateStandard() error {
 	if len(c.Stages) == 0 {
 		return errors.New("control has no stages")
 	}
@@ -185,16 +197,35 @@ func (c Control) Validate() error {
 	return nil
 }
 
+// within reports whether lo ≤ v ≤ hi.
+func within[T int | time.Duration](v, lo, hi T) bool { return lo <= v && v <= hi }
+
 func (st Stage) validate() error {
-	if st.Moves < 0 || st.Moves > maxCount {
+	switch {
+	case !within(st.Moves, 0, maxCount):
 		return fmt.Errorf("move quota %d out of range", st.Moves)
-	}
-	if st.Base < 0 || st.Base > maxDuration {
+	case !within(st.Base, 0, maxDuration):
 		return fmt.Errorf("base time %v out of range", st.Base)
-	}
-	if st.Bonus < 0 || st.Bonus > maxDuration {
+	case !within(st.Bonus, 0, maxDuration):
 		return fmt.Errorf("bonus %v out of range", st.Bonus)
 	}
+	if err := st.validateBonus(); err != nil {
+		return err
+	}
+	switch {
+	case !within(st.Unit, 0, maxDuration):
+		return fmt.Errorf("charge unit %v out of range", st.Unit)
+	case st.Rounding > Nearest:
+		return fmt.Errorf("unknown rounding %d", st.Rounding)
+	case st.Unit == 0 && st.Rounding != Truncate:
+		return errors.New("rounding without a charge unit")
+	}
+	return nil
+}
+
+// validateBonus checks that the stage has a bonus if and only if it has
+// a bonus method.
+func (st Stage) validateBonus() error {
 	switch st.Method {
 	case NoBonus:
 		if st.Bonus != 0 {
@@ -207,15 +238,6 @@ func (st Stage) validate() error {
 	default:
 		return fmt.Errorf("unknown bonus method %d", st.Method)
 	}
-	if st.Unit < 0 || st.Unit > maxDuration {
-		return fmt.Errorf("charge unit %v out of range", st.Unit)
-	}
-	if st.Rounding > Nearest {
-		return fmt.Errorf("unknown rounding %d", st.Rounding)
-	}
-	if st.Unit == 0 && st.Rounding != Truncate {
-		return errors.New("rounding without a charge unit")
-	}
 	return nil
 }
 
@@ -225,39 +247,56 @@ func (o Overtime) validate() error {
 		if o != (Overtime{}) {
 			return errors.New("parameters without an overtime kind")
 		}
+		return nil
 	case Byoyomi:
-		if o.Periods < 1 || o.Periods > maxCount {
-			return fmt.Errorf("byoyomi period count %d out of range", o.Periods)
-		}
-		if o.Period <= 0 || o.Period > maxDuration {
-			return fmt.Errorf("byoyomi period %v out of range", o.Period)
-		}
-		if o.Units < 0 || o.Units > maxCount {
-			return fmt.Errorf("thinking unit count %d out of range", o.Units)
-		}
-		if (o.Units == 0) != (o.Unit == 0) || o.Unit < 0 || o.Unit > maxDuration {
-			return fmt.Errorf("thinking units %d of %v are inconsistent", o.Units, o.Unit)
-		}
-		if o.Moves != 0 || o.Step != 0 || o.Block != 0 || o.Carry || o.FromNextMove {
-			return errors.New("byoyomi with Canadian parameters")
-		}
+		return o.validateByoyomi()
 	case Canadian:
-		if o.Moves < 1 || o.Moves > maxCount || o.Step < 0 || o.Step > maxCount {
-			//lint:ignore ST1005 Canadian is a proper noun
-			return fmt.Errorf("Canadian moves %d (+%d per block) out of range", o.Moves, o.Step)
-		}
-		if o.Block <= 0 || o.Block > maxDuration {
-			//lint:ignore ST1005 Canadian is a proper noun
-			return fmt.Errorf("Canadian block %v out of range", o.Block)
-		}
-		if o.Periods != 0 || o.Period != 0 || o.Units != 0 || o.Unit != 0 {
-			//lint:ignore ST1005 Canadian is a proper noun
-			return errors.New("Canadian overtime with byoyomi parameters")
-		}
-	default:
-		return fmt.Errorf("unknown overtime kind %d", o.Kind)
+		return o.validateCanadian()
+	}
+	return fmt.Errorf("unknown overtime kind %d", o.Kind)
+}
+
+// validateByoyomi validates byoyomi: periods, and thinking units or none.
+func (o Overtime) validateByoyomi() error {
+	switch {
+	case !within(o.Periods, 1, maxCount):
+		return fmt.Errorf("byoyomi period count %d out of range", o.Periods)
+	case o.Period <= 0 || o.Period > maxDuration:
+		return fmt.Errorf("byoyomi period %v out of range", o.Period)
+	case !within(o.Units, 0, maxCount):
+		return fmt.Errorf("thinking unit count %d out of range", o.Units)
+	case (o.Units == 0) != (o.Unit == 0) || !within(o.Unit, 0, maxDuration):
+		return fmt.Errorf("thinking units %d of %v are inconsistent", o.Units, o.Unit)
+	case o.hasCanadian():
+		return errors.New("byoyomi with Canadian parameters")
 	}
 	return nil
+}
+
+// validateCanadian validates Canadian overtime: moves in a block.
+func (o Overtime) validateCanadian() error {
+	switch {
+	case !within(o.Moves, 1, maxCount) || !within(o.Step, 0, maxCount):
+		//lint:ignore ST1005 Canadian is a proper noun
+		return fmt.Errorf("Canadian moves %d (+%d per block) out of range", o.Moves, o.Step)
+	case o.Block <= 0 || o.Block > maxDuration:
+		//lint:ignore ST1005 Canadian is a proper noun
+		return fmt.Errorf("Canadian block %v out of range", o.Block)
+	case o.hasByoyomi():
+		//lint:ignore ST1005 Canadian is a proper noun
+		return errors.New("Canadian overtime with byoyomi parameters")
+	}
+	return nil
+}
+
+// hasByoyomi reports whether any byoyomi parameter is set.
+func (o Overtime) hasByoyomi() bool {
+	return o.Periods != 0 || o.Period != 0 || o.Units != 0 || o.Unit != 0
+}
+
+// hasCanadian reports whether any Canadian parameter is set.
+func (o Overtime) hasCanadian() bool {
+	return o.Moves != 0 || o.Step != 0 || o.Block != 0 || o.Carry || o.FromNextMove
 }
 
 // blockMoves is the number of moves Canadian block k (from 0) requires,
@@ -297,30 +336,12 @@ func (c Control) Describe() string {
 		return "invalid time control"
 	}
 	var b strings.Builder
-	same := true
-	for _, st := range c.Stages[1:] {
-		if st.Method != c.Stages[0].Method || st.Bonus != c.Stages[0].Bonus ||
-			st.Unit != c.Stages[0].Unit || st.Rounding != c.Stages[0].Rounding {
-			same = false
-		}
-	}
+	same := c.sameBonus()
 	for i, st := range c.Stages {
 		if i > 0 {
 			b.WriteString(" + ")
 		}
-		if st.Base == 0 && len(c.Stages) == 1 {
-			b.WriteString("no main time")
-		} else {
-			b.WriteString(human(st.Base))
-		}
-		if st.Moves > 0 {
-			fmt.Fprintf(&b, "/%d moves", st.Moves)
-		}
-		if !same {
-			if s := st.bonusText(); s != "" {
-				b.WriteString(" (" + s + ")")
-			}
-		}
+		st.describe(&b, len(c.Stages) == 1, !same)
 	}
 	if last := c.Stages[len(c.Stages)-1]; last.Moves > 0 {
 		b.WriteString(", repeating")
@@ -330,22 +351,58 @@ func (c Control) Describe() string {
 			b.WriteString(", " + s)
 		}
 	}
-	o := c.Overtime
+	c.Overtime.describe(&b)
+	return b.String()
+}
+
+// sameBonus reports whether every stage has the first one's bonus and
+// charge unit.
+func (c Control) sameBonus() bool {
+	first := c.Stages[0]
+	for _, st := range c.Stages[1:] {
+		if st.Method != first.Method || st.Bonus != first.Bonus ||
+			st.Unit != first.Unit || st.Rounding != first.Rounding {
+			return false
+		}
+	}
+	return true
+}
+
+// describe writes the stage for people: its time, its move quota and,
+// withBonus, its bonus. An only stage without time has "no main time".
+func (st Stage) describe(b *strings.Builder, only, withBonus bool) {
+	if st.Base == 0 && only {
+		b.WriteString("no main time")
+	} else {
+		b.WriteString(human(st.Base))
+	}
+	if st.Moves > 0 {
+		fmt.Fprintf(b, "/%d moves", st.Moves)
+	}
+	if withBonus {
+		if s := st.bonusText(); s != "" {
+			b.WriteString(" (" + s + ")")
+		}
+	}
+}
+
+// describe writes the overtime for people, after the stages: ", then …".
+func (o Overtime) describe(b *strings.Builder) {
 	switch o.Kind {
 	case Byoyomi:
 		if o.Periods == 1 {
-			fmt.Fprintf(&b, ", then %s byoyomi", human(o.Period))
+			fmt.Fprintf(b, ", then %s byoyomi", human(o.Period))
 		} else {
-			fmt.Fprintf(&b, ", then %d × %s byoyomi", o.Periods, human(o.Period))
+			fmt.Fprintf(b, ", then %d × %s byoyomi", o.Periods, human(o.Period))
 		}
 		if o.Units > 0 {
-			fmt.Fprintf(&b, " + %d × %s thinking time", o.Units, human(o.Unit))
+			fmt.Fprintf(b, " + %d × %s thinking time", o.Units, human(o.Unit))
 		}
 	case Canadian:
 		if o.Step > 0 {
-			fmt.Fprintf(&b, ", then %d moves (+%d each block) in %s (Canadian)", o.Moves, o.Step, human(o.Block))
+			fmt.Fprintf(b, ", then %d moves (+%d each block) in %s (Canadian)", o.Moves, o.Step, human(o.Block))
 		} else {
-			fmt.Fprintf(&b, ", then %d moves in %s (Canadian)", o.Moves, human(o.Block))
+			fmt.Fprintf(b, ", then %d moves in %s (Canadian)", o.Moves, human(o.Block))
 		}
 		if o.Carry {
 			b.WriteString(", leftover kept")
@@ -354,7 +411,6 @@ func (c Control) Describe() string {
 			b.WriteString(", counting from the next move")
 		}
 	}
-	return b.String()
 }
 
 func (st Stage) bonusText() string {
@@ -368,10 +424,20 @@ func (st Stage) bonusText() string {
 		parts = append(parts, human(st.Bonus)+" Bronstein delay")
 	}
 	if st.Unit > 0 {
-		how := [...]string{Truncate: "truncated", Up: "rounded up", Nearest: "rounded"}[st.Rounding]
-		parts = append(parts, "charged in units of "+human(st.Unit)+" ("+how+")")
+		parts = append(parts, "charged in units of "+human(st.Unit)+" ("+st.Rounding.words()+")")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// roundingWords say how each rounding charges, for people.
+var roundingWords = [...]string{Truncate: "truncated", Up: "rounded up", Nearest: "rounded"}
+
+// words says how r charges, for people: "rounded up".
+func (r Rounding) words() string {
+	if int(r) < len(roundingWords) {
+		return roundingWords[r]
+	}
+	return "rounding " + strconv.Itoa(int(r))
 }
 
 // human writes d for people: "90 min", "2 h", "30 s", "1 min 30 s".
@@ -408,35 +474,48 @@ func spell(d time.Duration, u unitNames) string {
 // PGN form cannot express it (delays, overtime, charge units, fractions of
 // a second).
 func (c Control) PGN() (string, bool) {
-	whole := func(d time.Duration) bool { return d%time.Second == 0 }
-	secs := func(d time.Duration) string { return strconv.FormatInt(int64(d/time.Second), 10) }
 	switch c.Kind {
 	case Upcount:
 		return "-", true
 	case Hourglass:
-		if len(c.Stages) != 1 || !whole(c.Stages[0].Base) {
+		if len(c.Stages) != 1 || !wholeSeconds(c.Stages[0].Base) {
 			return "", false
 		}
-		return "*" + secs(c.Stages[0].Base), true
+		return "*" + pgnSeconds(c.Stages[0].Base), true
 	}
 	if c.Overtime.Kind != NoOvertime || len(c.Stages) == 0 {
 		return "", false
 	}
 	var b strings.Builder
 	for i, st := range c.Stages {
-		if st.Unit != 0 || (st.Method != NoBonus && st.Method != Fischer) || !whole(st.Base) || !whole(st.Bonus) {
-			return "", false
-		}
 		if i > 0 {
 			b.WriteByte(':')
 		}
-		if st.Moves > 0 {
-			b.WriteString(strconv.Itoa(st.Moves) + "/")
-		}
-		b.WriteString(secs(st.Base))
-		if st.Method == Fischer {
-			b.WriteString("+" + secs(st.Bonus))
+		if !st.writePGN(&b) {
+			return "", false
 		}
 	}
 	return b.String(), true
 }
+
+// writePGN writes the stage as a PGN TimeControl field, moves/seconds+
+// increment, and reports false if PGN cannot express it.
+func (st Stage) writePGN(b *strings.Builder) bool {
+	if st.Unit != 0 || (st.Method != NoBonus && st.Method != Fischer) || !wholeSeconds(st.Base) || !wholeSeconds(st.Bonus) {
+		return false
+	}
+	if st.Moves > 0 {
+		b.WriteString(strconv.Itoa(st.Moves) + "/")
+	}
+	b.WriteString(pgnSeconds(st.Base))
+	if st.Method == Fischer {
+		b.WriteString("+" + pgnSeconds(st.Bonus))
+	}
+	return true
+}
+
+// wholeSeconds reports whether d is a whole number of seconds.
+func wholeSeconds(d time.Duration) bool { return d%time.Second == 0 }
+
+// pgnSeconds writes d in whole seconds, as PGN does.
+func pgnSeconds(d time.Duration) string { return strconv.FormatInt(int64(d/time.Second), 10) }

@@ -258,7 +258,6 @@ func (m *machine) verdictFor(flagged Side) Verdict {
 // already committed.
 func (m *machine) press(side Side, at time.Duration) Move {
 	p := &m.p[side]
-	o := &m.ctl.Overtime
 	used := at - m.turnStart
 	inPhase := at - m.anchor
 	p.Spent += used
@@ -268,42 +267,65 @@ func (m *machine) press(side Side, at time.Duration) Move {
 	}
 	switch m.ph {
 	case Main:
-		cost := inPhase
-		if st.Unit > 0 && m.ctl.Kind == Standard {
-			cost = charge(inPhase, st.Unit, st.Rounding)
-		}
-		cost = min(cost, p.Main)
-		p.Main -= cost
-		if m.ctl.Kind == Hourglass {
-			m.p[side.Other()].Main += cost
-		}
+		m.chargeMain(side, st, inPhase)
 	case InBlock:
-		p.BlockLeft = m.left - inPhase
-		if !m.skipStone && p.Stones > 0 {
-			p.Stones--
-		}
-		if p.Stones == 0 && !o.Carry {
-			p.Block++
-			p.Stones, p.BlockLeft = o.blockMoves(p.Block), o.Block
-			m.emit(Event{Kind: BlockStarted, Side: side, At: at})
-		}
+		m.countStone(side, at, inPhase)
 	}
 	p.Moves++
 	if m.ctl.Kind == Standard && !p.Overtime && !p.Flagged {
-		p.StageMoves++
-		if st.Moves > 0 && p.StageMoves == st.Moves {
-			p.Stage = min(p.Stage+1, len(m.ctl.Stages)-1)
-			p.StageMoves = 0
-			p.Main += m.ctl.stage(p.Stage).Base
-			m.emit(Event{Kind: StageReached, Side: side, At: at})
-		}
-		if cur := m.ctl.stage(p.Stage); cur.Method == Fischer {
-			p.Main += cur.Bonus
-		}
+		m.countStageMove(side, st, at)
 	}
 	mv := Move{Side: side, Number: p.Moves, Start: m.turnStart, End: at, Used: used}
 	m.beginTurn(side.Other(), at)
 	mv.After = m.reading(side, at)
 	m.advance(at)
 	return mv
+}
+
+// chargeMain charges side's main time, in stage st, for a move that took
+// inPhase of it; an hourglass gives the time to the opponent.
+func (m *machine) chargeMain(side Side, st Stage, inPhase time.Duration) {
+	p := &m.p[side]
+	cost := inPhase
+	if st.Unit > 0 && m.ctl.Kind == Standard {
+		cost = charge(inPhase, st.Unit, st.Rounding)
+	}
+	cost = min(cost, p.Main)
+	p.Main -= cost
+	if m.ctl.Kind == Hourglass {
+		m.p[side.Other()].Main += cost
+	}
+}
+
+// countStone counts side's move at at, which took inPhase of a Canadian
+// block, and starts the next block when the moves are done (unless
+// leftover time carries).
+func (m *machine) countStone(side Side, at, inPhase time.Duration) {
+	p := &m.p[side]
+	o := &m.ctl.Overtime
+	p.BlockLeft = m.left - inPhase
+	if !m.skipStone && p.Stones > 0 {
+		p.Stones--
+	}
+	if p.Stones == 0 && !o.Carry {
+		p.Block++
+		p.Stones, p.BlockLeft = o.blockMoves(p.Block), o.Block
+		m.emit(Event{Kind: BlockStarted, Side: side, At: at})
+	}
+}
+
+// countStageMove counts side's move at at in stage st: the stage's next
+// one begins when its quota is done, and a Fischer bonus is added.
+func (m *machine) countStageMove(side Side, st Stage, at time.Duration) {
+	p := &m.p[side]
+	p.StageMoves++
+	if st.Moves > 0 && p.StageMoves == st.Moves {
+		p.Stage = min(p.Stage+1, len(m.ctl.Stages)-1)
+		p.StageMoves = 0
+		p.Main += m.ctl.stage(p.Stage).Base
+		m.emit(Event{Kind: StageReached, Side: side, At: at})
+	}
+	if cur := m.ctl.stage(p.Stage); cur.Method == Fischer {
+		p.Main += cur.Bonus
+	}
 }

@@ -115,57 +115,95 @@ func (p *parser) control() (Control, error) {
 		return Control{}, ErrUnknownControl
 	}
 	if p.accept("*") {
-		d, err := p.positive("hourglass time")
-		if err != nil {
-			return Control{}, err
-		}
-		if !p.eof() {
-			return Control{}, p.fail(p.pos, "hourglass takes only a time")
-		}
-		return Control{Kind: Hourglass, Stages: []Stage{{Base: d}}}, nil
+		return p.hourglass()
 	}
+	return p.standard()
+}
+
+// hourglass reads the time of an hourglass control, after its "*".
+func (p *parser) hourglass() (Control, error) {
+	d, err := p.positive("hourglass time")
+	if err != nil {
+		return Control{}, err
+	}
+	if !p.eof() {
+		return Control{}, p.fail(p.pos, "hourglass takes only a time")
+	}
+	return Control{Kind: Hourglass, Stages: []Stage{{Base: d}}}, nil
+}
+
+// standard reads a standard control: stages separated by ":" and the
+// overtime, if any, last.
+func (p *parser) standard() (Control, error) {
 	var c Control
 	for {
 		if strings.HasPrefix(p.in[p.pos:], "byo=") || strings.HasPrefix(p.in[p.pos:], "can=") {
-			if len(c.Stages) == 0 {
-				return Control{}, p.fail(p.pos, "overtime needs a main-time stage before it")
-			}
-			if c.Stages[len(c.Stages)-1].Moves > 0 {
-				return Control{}, p.fail(p.pos, "overtime needs a last stage for the rest of the game")
-			}
-			o, err := p.overtime()
+			o, err := p.lastOvertime(c.Stages)
 			if err != nil {
 				return Control{}, err
 			}
 			c.Overtime = o
-			if !p.eof() {
-				return Control{}, p.fail(p.pos, "overtime must come last")
-			}
-			break
+			return c, nil
 		}
-		start := p.pos
-		st, err := p.stage()
+		st, err := p.nextStage(c.Stages)
 		if err != nil {
 			return Control{}, err
 		}
-		if len(c.Stages) > 0 && c.Stages[len(c.Stages)-1].Moves == 0 {
-			return Control{}, p.fail(start, "a stage follows a stage for the rest of the game")
-		}
-		if len(c.Stages) >= maxCount {
-			return Control{}, p.fail(start, "too many stages")
-		}
 		c.Stages = append(c.Stages, st)
 		if p.eof() {
-			break
+			return c, nil
 		}
-		if !p.accept(":") {
-			return Control{}, p.fail(p.pos, `expected ":" between stages`)
-		}
-		if p.eof() {
-			return Control{}, p.fail(p.pos, `nothing after ":"`)
+		if err := p.stageSeparator(); err != nil {
+			return Control{}, err
 		}
 	}
-	return c, nil
+}
+
+// lastOvertime reads the overtime after the stages read so far, which
+// must end with a stage for the rest of the game; nothing may follow it.
+func (p *parser) lastOvertime(stages []Stage) (Overtime, error) {
+	if len(stages) == 0 {
+		return Overtime{}, p.fail(p.pos, "overtime needs a main-time stage before it")
+	}
+	if stages[len(stages)-1].Moves > 0 {
+		return Overtime{}, p.fail(p.pos, "overtime needs a last stage for the rest of the game")
+	}
+	o, err := p.overtime()
+	if err != nil {
+		return Overtime{}, err
+	}
+	if !p.eof() {
+		return Overtime{}, p.fail(p.pos, "overtime must come last")
+	}
+	return o, nil
+}
+
+// nextStage reads the stage after the stages read so far, the last of
+// which must have a move quota.
+func (p *parser) nextStage(stages []Stage) (Stage, error) {
+	start := p.pos
+	st, err := p.stage()
+	if err != nil {
+		return Stage{}, err
+	}
+	if len(stages) > 0 && stages[len(stages)-1].Moves == 0 {
+		return Stage{}, p.fail(start, "a stage follows a stage for the rest of the game")
+	}
+	if len(stages) >= maxCount {
+		return Stage{}, p.fail(start, "too many stages")
+	}
+	return st, nil
+}
+
+// stageSeparator reads the ":" between two stages.
+func (p *parser) stageSeparator() error {
+	if !p.accept(":") {
+		return p.fail(p.pos, `expected ":" between stages`)
+	}
+	if p.eof() {
+		return p.fail(p.pos, `nothing after ":"`)
+	}
+	return nil
 }
 
 func (p *parser) stage() (Stage, error) {
@@ -208,36 +246,45 @@ func (p *parser) stage() (Stage, error) {
 }
 
 func (p *parser) overtime() (Overtime, error) {
-	var o Overtime
 	if p.accept("byo=") {
-		o.Kind = Byoyomi
-		o.Periods = 1
-		n, d, err := p.countTimes(false)
-		if err != nil {
-			return o, err
-		}
-		if n > 0 {
-			o.Periods = n
-		}
-		o.Period = d
-		if p.accept("+") {
-			if o.Units, o.Unit, err = p.countTimes(true); err != nil {
-				return o, err
-			}
-		}
-		return o, nil
+		return p.byoyomi()
 	}
 	p.accept("can=")
-	o.Kind = Canadian
+	return p.canadian()
+}
+
+// byoyomi reads byoyomi after its "byo=": [n "x"] dur ["+" n "x" dur].
+func (p *parser) byoyomi() (Overtime, error) {
+	o := Overtime{Kind: Byoyomi, Periods: 1}
+	n, d, err := p.countTimes(false)
+	if err != nil {
+		return o, err
+	}
+	if n > 0 {
+		o.Periods = n
+	}
+	o.Period = d
+	if p.accept("+") {
+		if o.Units, o.Unit, err = p.countTimes(true); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+// canadian reads Canadian overtime after its "can=": n ["+" n] "/" dur
+// {"," option}.
+func (p *parser) canadian() (Overtime, error) {
+	o := Overtime{Kind: Canadian}
 	at := p.pos
 	n, ok := p.integer()
-	if !ok || n == 0 || n > maxCount {
+	if !ok || !within(n, 1, maxCount) {
 		return o, p.fail(at, "Canadian overtime needs a move count of 1 to 100000")
 	}
 	o.Moves = n
 	if p.accept("+") {
 		at = p.pos
-		if o.Step, ok = p.integer(); !ok || o.Step == 0 || o.Step > maxCount {
+		if o.Step, ok = p.integer(); !ok || !within(o.Step, 1, maxCount) {
 			return o, p.fail(at, "progressive step must be 1 to 100000")
 		}
 	}
@@ -328,51 +375,72 @@ func (p *parser) duration() (time.Duration, error) {
 			}
 			return 0, p.fail(at, "expected a time (seconds, or e.g. 90m, 1h30m, 30s)")
 		}
-		fracDigits, frac := 0, 0
-		if p.accept(".") {
-			for !p.eof() && p.peek() >= '0' && p.peek() <= '9' {
-				if fracDigits < 9 {
-					frac = frac*10 + int(p.peek()-'0')
-					fracDigits++
-				}
-				p.pos++
-			}
-			if fracDigits == 0 {
-				return 0, p.fail(at, "expected digits after the decimal point")
-			}
+		frac, fracDigits, err := p.fraction(at)
+		if err != nil {
+			return 0, err
 		}
-		unit := time.Duration(0)
-		for _, u := range units {
-			if p.accept(u.name) {
-				unit = u.d
-				break
-			}
-		}
+		unit := p.unit()
 		if unit == 0 {
 			if terms > 0 || fracDigits > 0 {
 				return 0, p.fail(at, "number without a unit (h, m, s or ms)")
 			}
 			unit = time.Second // PGN: bare seconds
 		}
-		if time.Duration(whole) > maxDuration/unit {
-			return 0, p.fail(start, "time too long (the limit is 10000h)")
-		}
-		d := time.Duration(whole) * unit
-		if fracDigits > 0 {
-			scale := time.Duration(1)
-			for range fracDigits {
-				scale *= 10
-			}
-			d += time.Duration(frac) * (unit / scale)
-			if unit%scale != 0 {
-				d += time.Duration(frac) * (unit % scale) / scale
-			}
-		}
-		total += d
-		if total > maxDuration {
+		d, ok := term(whole, frac, fracDigits, unit)
+		if total += d; !ok || total > maxDuration {
 			return 0, p.fail(start, "time too long (the limit is 10000h)")
 		}
 	}
+}
+
+// fraction reads the decimal places of the number that started at at,
+// if there is a decimal point: their value, to 9 places, and how many
+// places that is.
+func (p *parser) fraction(at int) (frac, digits int, err error) {
+	if !p.accept(".") {
+		return 0, 0, nil
+	}
+	for !p.eof() && p.peek() >= '0' && p.peek() <= '9' {
+		if digits < 9 {
+			frac = frac*10 + int(p.peek()-'0')
+			digits++
+		}
+		p.pos++
+	}
+	if digits == 0 {
+		return 0, 0, p.fail(at, "expected digits after the decimal point")
+	}
+	return frac, digits, nil
+}
+
+// unit reads a unit name and returns the unit, 0 if there is none.
+func (p *parser) unit() time.Duration {
+	for _, u := range units {
+		if p.accept(u.name) {
+			return u.d
+		}
+	}
+	return 0
+}
+
+// term returns whole.frac (frac having fracDigits places) units, and
+// false if that exceeds maxDuration.
+func term(whole, frac, fracDigits int, unit time.Duration) (time.Duration, bool) {
+	if time.Duration(whole) > maxDuration/unit {
+		return 0, false
+	}
+	d := time.Duration(whole) * unit
+	if fracDigits > 0 {
+		scale := time.Duration(1)
+		for range fracDigits {
+			scale *= 10
+		}
+		d += time.Duration(frac) * (unit / scale)
+		if unit%scale != 0 {
+			d += time.Duration(frac) * (unit % scale) / scale
+		}
+	}
+	return d, true
 }
 
 // MarshalText implements encoding.TextMarshaler with the String form, so
@@ -410,31 +478,43 @@ func (c Control) String() string {
 		if i > 0 {
 			b.WriteByte(':')
 		}
-		if st.Moves > 0 {
-			b.WriteString(strconv.Itoa(st.Moves))
-			b.WriteByte('/')
-		}
-		b.WriteString(formatDuration(st.Base))
-		if st.Unit > 0 {
-			b.WriteByte('@')
-			switch st.Rounding {
-			case Up:
-				b.WriteString("ceil")
-			case Nearest:
-				b.WriteString("round")
-			}
-			b.WriteString(formatDuration(st.Unit))
-		}
-		switch st.Method {
-		case Fischer:
-			b.WriteString("+" + formatDuration(st.Bonus))
-		case Delay:
-			b.WriteString("+d" + formatDuration(st.Bonus))
-		case Bronstein:
-			b.WriteString("+b" + formatDuration(st.Bonus))
-		}
+		st.writeText(&b)
 	}
-	o := c.Overtime
+	c.Overtime.writeText(&b)
+	return b.String()
+}
+
+// writeText writes the stage in the form Parse reads:
+// [moves "/"] dur ["@" rounding unit] ["+" method bonus].
+func (st Stage) writeText(b *strings.Builder) {
+	if st.Moves > 0 {
+		b.WriteString(strconv.Itoa(st.Moves))
+		b.WriteByte('/')
+	}
+	b.WriteString(formatDuration(st.Base))
+	if st.Unit > 0 {
+		b.WriteByte('@')
+		switch st.Rounding {
+		case Up:
+			b.WriteString("ceil")
+		case Nearest:
+			b.WriteString("round")
+		}
+		b.WriteString(formatDuration(st.Unit))
+	}
+	switch st.Method {
+	case Fischer:
+		b.WriteString("+" + formatDuration(st.Bonus))
+	case Delay:
+		b.WriteString("+d" + formatDuration(st.Bonus))
+	case Bronstein:
+		b.WriteString("+b" + formatDuration(st.Bonus))
+	}
+}
+
+// writeText writes the overtime, if any, in the form Parse reads, with
+// the ":" that puts it after the stages.
+func (o Overtime) writeText(b *strings.Builder) {
 	switch o.Kind {
 	case Byoyomi:
 		b.WriteString(":byo=")
@@ -458,7 +538,6 @@ func (c Control) String() string {
 			b.WriteString(",next")
 		}
 	}
-	return b.String()
 }
 
 // formatDuration writes d in the unit form Parse reads: "90m", "2h",

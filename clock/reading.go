@@ -92,29 +92,14 @@ func (c *Clock) Remaining(side Side, at time.Duration) time.Duration {
 // already applied.
 func (m *machine) reading(side Side, t time.Duration) Reading {
 	p := &m.p[side]
-	r := Reading{
-		Side: side, Main: p.Main, Stage: p.Stage + 1, Moves: p.Moves, Spent: p.Spent,
-		ByoyomiLeft: p.ByoLeft, UnitsLeft: p.UnitsLeft, Flagged: p.Flagged, FlagAt: p.FlagAt,
-	}
 	st := Stage{}
 	if m.ctl.Kind != Upcount {
 		st = m.ctl.stage(p.Stage)
 	}
-	if m.ctl.Kind == Standard && st.Moves > 0 && !p.Overtime {
-		r.MovesToControl = st.Moves - p.StageMoves
-	}
-	switch {
-	case m.ctl.Kind == Upcount:
-		r.Phase = Counting
-	case p.Flagged:
-		r.Phase = Expired
-	case p.Overtime && m.ctl.Overtime.Kind == Byoyomi:
-		r.Phase, r.Overtime = InByoyomi, m.ctl.Overtime.Period
-	case p.Overtime && m.ctl.Overtime.Kind == Canadian:
-		r.Phase, r.Overtime, r.StonesLeft = InBlock, p.BlockLeft, p.Stones
-	}
+	r := m.waitingReading(side, p, st)
 	live := m.status == Running || m.status == Paused || m.status == Flagged || m.status == Stopped
 	if live && m.running == side {
+		// The running side: its phase, and the time spent and left in it.
 		r.Running = m.status == Running
 		r.Phase = m.ph
 		r.Spent += t - m.turnStart
@@ -134,20 +119,52 @@ func (m *machine) reading(side Side, t time.Duration) Reading {
 	} else if live && m.ctl.Kind == Hourglass && m.ph == Main {
 		r.Main += min(max(t-m.anchor, 0), m.p[side.Other()].Main)
 	}
-	switch r.Phase {
-	case Main:
-		r.Display = r.Main
-	case InDelay:
-		r.Display = r.Delay
-		if st.Method == Bronstein {
-			r.Display = r.Main + r.Delay
-		}
-	case InByoyomi, InUnit, InBlock:
-		r.Display = r.Overtime
-	case Counting:
-		r.Display = r.Spent
+	r.Display = r.display(st.Method)
+	return r
+}
+
+// waitingReading is the reading of side, whose state is p, in stage st,
+// as it stands between its turns: the counts, the time left at the start
+// of the turn, and the phase it waits in.
+func (m *machine) waitingReading(side Side, p *SideState, st Stage) Reading {
+	r := Reading{
+		Side: side, Main: p.Main, Stage: p.Stage + 1, Moves: p.Moves, Spent: p.Spent,
+		ByoyomiLeft: p.ByoLeft, UnitsLeft: p.UnitsLeft, Flagged: p.Flagged, FlagAt: p.FlagAt,
+	}
+	if m.ctl.Kind == Standard && st.Moves > 0 && !p.Overtime {
+		r.MovesToControl = st.Moves - p.StageMoves
+	}
+	switch {
+	case m.ctl.Kind == Upcount:
+		r.Phase = Counting
+	case p.Flagged:
+		r.Phase = Expired
+	case p.Overtime && m.ctl.Overtime.Kind == Byoyomi:
+		r.Phase, r.Overtime = InByoyomi, m.ctl.Overtime.Period
+	case p.Overtime && m.ctl.Overtime.Kind == Canadian:
+		r.Phase, r.Overtime, r.StonesLeft = InBlock, p.BlockLeft, p.Stones
 	}
 	return r
+}
+
+// display returns what a clock shows for r: the time of its phase, with
+// the delay on top of the main time for a Bronstein stage (method), and
+// 0 once the flag fell.
+func (r *Reading) display(method Method) time.Duration {
+	switch r.Phase {
+	case Main:
+		return r.Main
+	case InDelay:
+		if method == Bronstein {
+			return r.Main + r.Delay
+		}
+		return r.Delay
+	case InByoyomi, InUnit, InBlock:
+		return r.Overtime
+	case Counting:
+		return r.Spent
+	}
+	return 0 // Expired
 }
 
 // Text writes a time on a clock as its display and the web pages show

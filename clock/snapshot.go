@@ -148,61 +148,115 @@ func (s *Snapshot) check() (Control, error) {
 	if err != nil {
 		return Control{}, fmt.Errorf("snapshot control: %w", err)
 	}
-	if s.Status > Stopped || !s.Running.Valid() || s.Phase > Counting || s.Hold > RestartHold ||
-		!s.FlagSide.Valid() || s.Verdict > AskArbiter {
+	if !s.enumsValid() {
 		return Control{}, errors.New("snapshot has an out-of-range enum")
 	}
-	for name, d := range map[string]time.Duration{
-		"turn_start": s.TurnStart, "anchor": s.Anchor, "hold_at": s.HoldAt, "known": s.Known, "flag_at": s.FlagAt,
-	} {
-		if d < -instantLimit || d > instantLimit {
-			return Control{}, fmt.Errorf("snapshot %s %v out of range", name, d)
-		}
+	if err := s.checkInstants(); err != nil {
+		return Control{}, err
 	}
-	if s.Left < 0 || s.Left > maxDuration {
-		return Control{}, fmt.Errorf("snapshot left %v out of range", s.Left)
-	}
-	if s.Anchor < s.TurnStart {
-		return Control{}, fmt.Errorf("snapshot anchor %v before turn start %v", s.Anchor, s.TurnStart)
-	}
-	o := ctl.Overtime
-	okPhase := true
-	switch s.Phase {
-	case Counting:
-		okPhase = ctl.Kind == Upcount
-	case InByoyomi, InUnit:
-		okPhase = o.Kind == Byoyomi
-	case InBlock:
-		okPhase = o.Kind == Canadian
-	case Main, InDelay:
-		okPhase = ctl.Kind != Upcount || s.Status == NotStarted
-	}
-	if !okPhase {
+	if !s.phaseFits(ctl) {
 		return Control{}, fmt.Errorf("snapshot phase %s does not fit control %q", s.Phase, s.Control)
 	}
 	for i, p := range s.Sides {
-		side := Side(i)
-		switch {
-		case p.Main < 0 || p.Main > 2*maxDuration, p.BlockLeft < 0 || p.BlockLeft > maxDuration,
-			p.Spent < 0 || p.Spent > instantLimit, p.FlagAt < -instantLimit || p.FlagAt > instantLimit:
-			return Control{}, fmt.Errorf("snapshot %s side: time out of range", side)
-		case p.Stage < 0 || (ctl.Kind != Upcount && p.Stage >= len(ctl.Stages)) || (ctl.Kind == Upcount && p.Stage != 0):
-			return Control{}, fmt.Errorf("snapshot %s side: stage %d out of range", side, p.Stage)
-		case p.StageMoves < 0 || p.Moves < 0 || p.Moves > maxCount*maxCount || p.StageMoves > p.Moves:
-			return Control{}, fmt.Errorf("snapshot %s side: move counts out of range", side)
-		case p.ByoLeft < 0 || p.ByoLeft > o.Periods, p.UnitsLeft < 0 || p.UnitsLeft > o.Units,
-			p.Stones < 0 || p.Stones > maxCount*maxCount, p.Block < 0 || p.Block > p.Moves:
-			return Control{}, fmt.Errorf("snapshot %s side: overtime counters out of range", side)
-		case p.Overtime && o.Kind == NoOvertime:
-			return Control{}, fmt.Errorf("snapshot %s side: in overtime without overtime", side)
-		}
-		if ctl.Kind == Standard {
-			if st := ctl.stage(p.Stage); st.Moves > 0 && p.StageMoves >= st.Moves {
-				return Control{}, fmt.Errorf("snapshot %s side: %d moves in a stage of %d", side, p.StageMoves, st.Moves)
-			}
+		if err := p.check(ctl); err != nil {
+			return Control{}, fmt.Errorf("snapshot %s side: %w", Side(i), err)
 		}
 	}
 	return ctl, nil
+}
+
+// enumsValid reports whether every enum of s has a known value.
+func (s *Snapshot) enumsValid() bool {
+	return s.Status <= Stopped && s.Running.Valid() && s.Phase <= Counting && s.Hold <= RestartHold &&
+		s.FlagSide.Valid() && s.Verdict <= AskArbiter
+}
+
+// checkInstants checks the instants of s, the time left in the phase, and
+// that the phase started no earlier than the turn.
+func (s *Snapshot) checkInstants() error {
+	for _, in := range [...]struct {
+		name string
+		d    time.Duration
+	}{
+		{"turn_start", s.TurnStart}, {"anchor", s.Anchor}, {"hold_at", s.HoldAt}, {"known", s.Known}, {"flag_at", s.FlagAt},
+	} {
+		if !within(in.d, -instantLimit, instantLimit) {
+			return fmt.Errorf("snapshot %s %v out of range", in.name, in.d)
+		}
+	}
+	if !within(s.Left, 0, maxDuration) {
+		return fmt.Errorf("snapshot left %v out of range", s.Left)
+	}
+	if s.Anchor < s.TurnStart {
+		return fmt.Errorf("snapshot anchor %v before turn start %v", s.Anchor, s.TurnStart)
+	}
+	return nil
+}
+
+// phaseFits reports whether the phase of s is one ctl has.
+func (s *Snapshot) phaseFits(ctl Control) bool {
+	switch s.Phase {
+	case Counting:
+		return ctl.Kind == Upcount
+	case InByoyomi, InUnit:
+		return ctl.Overtime.Kind == Byoyomi
+	case InBlock:
+		return ctl.Overtime.Kind == Canadian
+	case Main, InDelay:
+		return ctl.Kind != Upcount || s.Status == NotStarted
+	}
+	return true
+}
+
+// check validates a side's state of a snapshot under ctl.
+func (p SideState) check(ctl Control) error {
+	o := ctl.Overtime
+	switch {
+	case !p.timesInRange():
+		return errors.New("time out of range")
+	case !p.stageInRange(ctl):
+		return fmt.Errorf("stage %d out of range", p.Stage)
+	case !p.movesInRange():
+		return errors.New("move counts out of range")
+	case !p.overtimeInRange(o):
+		return errors.New("overtime counters out of range")
+	case p.Overtime && o.Kind == NoOvertime:
+		return errors.New("in overtime without overtime")
+	}
+	if ctl.Kind == Standard {
+		if st := ctl.stage(p.Stage); st.Moves > 0 && p.StageMoves >= st.Moves {
+			return fmt.Errorf("%d moves in a stage of %d", p.StageMoves, st.Moves)
+		}
+	}
+	return nil
+}
+
+// timesInRange reports whether the side's times are within bounds.
+func (p SideState) timesInRange() bool {
+	return within(p.Main, 0, 2*maxDuration) && within(p.BlockLeft, 0, maxDuration) &&
+		within(p.Spent, 0, instantLimit) && within(p.FlagAt, -instantLimit, instantLimit)
+}
+
+// movesInRange reports whether the side's move counts are within bounds,
+// the moves in the stage among the moves in the game.
+func (p SideState) movesInRange() bool {
+	return within(p.Moves, 0, maxCount*maxCount) && within(p.StageMoves, 0, p.Moves)
+}
+
+// overtimeInRange reports whether the side's overtime counters are
+// within bounds under o.
+func (p SideState) overtimeInRange(o Overtime) bool {
+	return within(p.ByoLeft, 0, o.Periods) && within(p.UnitsLeft, 0, o.Units) &&
+		within(p.Stones, 0, maxCount*maxCount) && within(p.Block, 0, p.Moves)
+}
+
+// stageInRange reports whether the side's stage is one of ctl's: the
+// only one, 0, for an upcount.
+func (p SideState) stageInRange(ctl Control) bool {
+	if ctl.Kind == Upcount {
+		return p.Stage == 0
+	}
+	return within(p.Stage, 0, len(ctl.Stages)-1)
 }
 
 // MarshalBinary encodes s compactly: "CLK", a version byte, the control

@@ -60,23 +60,8 @@ func Archive(w io.Writer, db *store.DB, event string, rep Reporter) error {
 	for _, t := range tours {
 		dir := a.folder(Slug(t.Name))
 		folders[t.ID] = dir
-		var buf bytes.Buffer
-		if err := WriteTRF(&buf, rep, t.ID); err != nil {
-			a.problem("tournament %s: %v", t.Name, err)
-		} else if err := a.file(dir+"/"+Slug(t.Name)+".trf", t.Created, buf.Bytes()); err != nil {
+		if err := a.tournament(dir, t, rep); err != nil {
 			return err
-		}
-		if sr, ok := rep.(StandingsReporter); ok {
-			buf.Reset()
-			st, err := sr.Standings(t.ID)
-			if err == nil {
-				err = st.WriteText(&buf)
-			}
-			if err != nil {
-				a.problem("tournament %s: standings: %v", t.Name, err)
-			} else if err := a.file(dir+"/standings.txt", t.Created, buf.Bytes()); err != nil {
-				return err
-			}
 		}
 	}
 	for _, g := range games {
@@ -87,44 +72,84 @@ func Archive(w io.Writer, db *store.DB, event string, rep Reporter) error {
 			}
 			dir = folders[0]
 		}
-		s, err := load(db, event, g)
-		if err != nil {
-			a.problem("game %d: %v", g.ID, err)
-			continue
-		}
-		stamp := g.Ended
-		if stamp.IsZero() {
-			stamp = g.Started
-		}
-		for _, f := range Formats(g.Game) {
-			var buf bytes.Buffer
-			if err := s.Write(&buf, f.Name); err != nil {
-				a.problem("%v", err)
-				continue
-			}
-			if err := a.file(dir+"/games/"+s.FileName(f), stamp, buf.Bytes()); err != nil {
-				return err
-			}
-		}
-		var buf bytes.Buffer
-		if err := s.WriteHTML(&buf); err != nil {
-			a.problem("%v", err)
-			continue
-		}
-		if err := a.file(dir+"/scoresheets/"+s.FileName(Format{Ext: "html"}), stamp, buf.Bytes()); err != nil {
+		if err := a.game(dir, db, event, g); err != nil {
 			return err
 		}
 	}
-	if len(a.problems) > 0 {
-		text := "Records that could not be written:\n" + strings.Join(a.problems, "\n") + "\n"
-		if err := a.file("ERRORS.txt", time.Time{}, []byte(text)); err != nil {
-			return err
-		}
+	if err := a.errors(); err != nil {
+		return err
 	}
 	if err := zw.Close(); err != nil {
 		return fmt.Errorf("archive: %w", err)
 	}
 	return nil
+}
+
+// tournament writes tournament t's TRF report into folder dir, and its
+// standings when rep computes them. A report or standings that cannot be
+// built is listed as a problem; the error is the zip's.
+func (a *archive) tournament(dir string, t store.Tournament, rep Reporter) error {
+	var buf bytes.Buffer
+	if err := WriteTRF(&buf, rep, t.ID); err != nil {
+		a.problem("tournament %s: %v", t.Name, err)
+	} else if err := a.file(dir+"/"+Slug(t.Name)+".trf", t.Created, buf.Bytes()); err != nil {
+		return err
+	}
+	sr, ok := rep.(StandingsReporter)
+	if !ok {
+		return nil
+	}
+	buf.Reset()
+	st, err := sr.Standings(t.ID)
+	if err == nil {
+		err = st.WriteText(&buf)
+	}
+	if err != nil {
+		a.problem("tournament %s: standings: %v", t.Name, err)
+		return nil
+	}
+	return a.file(dir+"/standings.txt", t.Created, buf.Bytes())
+}
+
+// game writes game g's record in each of its game's formats into dir's
+// games folder, and its scoresheet into dir's scoresheets folder, dated
+// when the game ended (or started). A record that cannot be written is
+// listed as a problem; the error is the zip's.
+func (a *archive) game(dir string, db *store.DB, event string, g store.Game) error {
+	s, err := load(db, event, g)
+	if err != nil {
+		a.problem("game %d: %v", g.ID, err)
+		return nil
+	}
+	stamp := g.Ended
+	if stamp.IsZero() {
+		stamp = g.Started
+	}
+	for _, f := range Formats(g.Game) {
+		var buf bytes.Buffer
+		if err := s.Write(&buf, f.Name); err != nil {
+			a.problem("%v", err)
+			continue
+		}
+		if err := a.file(dir+"/games/"+s.FileName(f), stamp, buf.Bytes()); err != nil {
+			return err
+		}
+	}
+	var buf bytes.Buffer
+	if err := s.WriteHTML(&buf); err != nil {
+		a.problem("%v", err)
+		return nil
+	}
+	return a.file(dir+"/scoresheets/"+s.FileName(Format{Ext: "html"}), stamp, buf.Bytes())
+}
+
+// errors writes ERRORS.txt, listing the problems, when there are any.
+func (a *archive) errors() error {
+	if len(a.problems) == 0 {
+		return nil
+	}
+	text := "Records that could not be written:\n" + strings.Join(a.problems, "\n") + "\n"
+	return a.file("ERRORS.txt", time.Time{}, []byte(text))
 }
 
 // archive keeps the names already used in a zip being written.

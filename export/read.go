@@ -230,18 +230,44 @@ func (r rawGame) build(game, options string) (Imported, error) {
 	if err != nil {
 		return Imported{}, err
 	}
-	pos := rg.Start()
-	start := ""
-	if r.start != "" {
-		if pos, err = rg.ParsePosition(r.start); err != nil {
-			return Imported{}, fmt.Errorf("start position %q: %w", r.start, err)
-		}
-		if pos.String() != rg.Start().String() {
-			start = r.start
-		}
+	pos, start, err := r.startPosition(rg)
+	if err != nil {
+		return Imported{}, err
 	}
 	imp := Imported{Game: store.Game{Game: game, Options: options, StartPosition: start, First: r.first, Second: r.second,
 		TimeControl: r.timeControl, Started: r.started, Ended: r.ended, Tags: r.tags}}
+	history, err := r.replay(pos, &imp)
+	if err != nil {
+		return Imported{}, err
+	}
+	imp.Game.Result, imp.Game.Reason = r.ending(history)
+	imp.Round, imp.Board = roundTag(r.round)
+	if b, err := strconv.Atoi(strings.TrimSpace(r.board)); err == nil && b > 0 {
+		imp.Board = b
+	}
+	return imp, nil
+}
+
+// startPosition returns the position the game starts from, and its text
+// to store: "" when it is the game's initial position.
+func (r rawGame) startPosition(rg rules.Game) (pos rules.Position, start string, err error) {
+	pos = rg.Start()
+	if r.start == "" {
+		return pos, "", nil
+	}
+	if pos, err = rg.ParsePosition(r.start); err != nil {
+		return nil, "", fmt.Errorf("start position %q: %w", r.start, err)
+	}
+	if pos.String() != rg.Start().String() {
+		start = r.start
+	}
+	return pos, start, nil
+}
+
+// replay plays the moves from pos, appending the store's moves, with the
+// clocks as last known for each side, to imp, and returns the positions
+// from pos to the last.
+func (r rawGame) replay(pos rules.Position, imp *Imported) ([]rules.Position, error) {
 	history := []rules.Position{pos}
 	var clocks [2]time.Duration
 	for i, text := range r.moves {
@@ -253,7 +279,7 @@ func (r rawGame) build(game, options string) (Imported, error) {
 		side := pos.Turn()
 		m, next, err := rules.PlayText(pos, text)
 		if err != nil {
-			return Imported{}, fmt.Errorf("move %s %s: %w", moveNumber(ply), written, err)
+			return nil, fmt.Errorf("move %s %s: %w", moveNumber(ply), written, err)
 		}
 		if i < len(r.known) && r.known[i] {
 			clocks[side] = r.clocks[i]
@@ -267,20 +293,26 @@ func (r rawGame) build(game, options string) (Imported, error) {
 		pos = next
 		history = append(history, pos)
 	}
-	if res, ok := rules.ParseResult(r.result); ok && res != rules.Ongoing {
-		imp.Game.Result, imp.Game.Reason = r.result, r.reason
-		if r.reason == "" {
-			// The final position may say why: a checkmate, a stalemate.
-			if o := pos.Outcome(history[:len(history)-1]); o.Over() && o.Result == res {
-				imp.Game.Reason = o.Reason.String()
-			}
-		}
+	return history, nil
+}
+
+// ending returns the stored result and reason of a game whose positions
+// were history: none while the record says the game goes on. Without a
+// reason in the record, the final position may say why: a checkmate, a
+// stalemate.
+func (r rawGame) ending(history []rules.Position) (result, reason string) {
+	res, ok := rules.ParseResult(r.result)
+	if !ok || res == rules.Ongoing {
+		return "", ""
 	}
-	imp.Round, imp.Board = roundTag(r.round)
-	if b, err := strconv.Atoi(strings.TrimSpace(r.board)); err == nil && b > 0 {
-		imp.Board = b
+	if r.reason != "" {
+		return r.result, r.reason
 	}
-	return imp, nil
+	last := history[len(history)-1]
+	if o := last.Outcome(history[:len(history)-1]); o.Over() && o.Result == res {
+		return r.result, o.Reason.String()
+	}
+	return r.result, ""
 }
 
 // roundTag reads a Round tag: "3" round 3, "3.2" round 3 board 2.
@@ -493,15 +525,26 @@ func readKvaa(data []byte) ([]rawGame, error) {
 }
 
 func readShogi(ext string, data []byte) ([]rawGame, error) {
-	var texts [][]byte
-	read := kifu.ReadKIF
+	read, texts := shogiTexts(ext, data)
+	var out []rawGame
+	for i, text := range texts {
+		rec, err := read(text)
+		if err != nil {
+			return nil, fmt.Errorf("game %d: %w", i+1, err)
+		}
+		out = append(out, shogiGame(rec))
+	}
+	return out, nil
+}
+
+// shogiTexts returns the reader of a shogi record's format, by its file
+// extension, and the texts of the record's games: several games of a CSA
+// file are separated by a line holding "/".
+func shogiTexts(ext string, data []byte) (read func([]byte) (*kifu.Record, error), texts [][]byte) {
 	switch ext {
 	case ".ki2", ".ki2u":
-		read = kifu.ReadKI2
-		texts = [][]byte{data}
+		return kifu.ReadKI2, [][]byte{data}
 	case ".csa":
-		// Several games are separated by a line holding "/".
-		read = kifu.ReadCSA
 		var cur []byte
 		for _, line := range bytes.SplitAfter(data, []byte("\n")) {
 			if string(bytes.TrimSpace(line)) == "/" {
@@ -514,42 +557,38 @@ func readShogi(ext string, data []byte) ([]rawGame, error) {
 		if len(bytes.TrimSpace(cur)) > 0 {
 			texts = append(texts, cur)
 		}
-	default:
-		texts = [][]byte{data}
+		return kifu.ReadCSA, texts
 	}
-	var out []rawGame
-	for i, text := range texts {
-		rec, err := read(text)
-		if err != nil {
-			return nil, fmt.Errorf("game %d: %w", i+1, err)
+	return kifu.ReadKIF, [][]byte{data}
+}
+
+// shogiGame is a shogi record's game before the replay.
+func shogiGame(rec *kifu.Record) rawGame {
+	m := rec.Meta
+	r := rawGame{first: m.Sente, second: m.Gote, started: m.StartTime, ended: m.EndTime, start: rec.Start}
+	for _, h := range m.Extra {
+		if h.Key == "Round" {
+			r.round = h.Value
 		}
-		m := rec.Meta
-		r := rawGame{first: m.Sente, second: m.Gote, started: m.StartTime, ended: m.EndTime, start: rec.Start}
-		for _, h := range m.Extra {
-			if h.Key == "Round" {
-				r.round = h.Value
-			}
-		}
-		if tc, ok := strings.CutPrefix(m.Note, "time control "); ok {
-			r.timeControl = recordTimeControl(tc)
-		} else if m.MainTime > 0 || m.Byoyomi > 0 {
-			r.timeControl = shogiControl(m.MainTime, m.Byoyomi, m.Increment)
-		}
-		if o := rec.End.Outcome(); o.Over() {
-			r.result, r.reason = o.Result.String(), o.Reason.String()
-			// Our records keep a reason the formats have no word for
-			// (a forfeit, an arbiter's decision) as the event's comment.
-			if why, ok := rules.ParseReason(strings.TrimSpace(rec.End.Comment)); ok {
-				r.reason = why.String()
-			}
-		}
-		for _, mv := range rec.Moves {
-			r.moves = append(r.moves, mv.USI)
-			r.used = append(r.used, mv.Time)
-		}
-		out = append(out, r)
 	}
-	return out, nil
+	if tc, ok := strings.CutPrefix(m.Note, "time control "); ok {
+		r.timeControl = recordTimeControl(tc)
+	} else if m.MainTime > 0 || m.Byoyomi > 0 {
+		r.timeControl = shogiControl(m.MainTime, m.Byoyomi, m.Increment)
+	}
+	if o := rec.End.Outcome(); o.Over() {
+		r.result, r.reason = o.Result.String(), o.Reason.String()
+		// Our records keep a reason the formats have no word for
+		// (a forfeit, an arbiter's decision) as the event's comment.
+		if why, ok := rules.ParseReason(strings.TrimSpace(rec.End.Comment)); ok {
+			r.reason = why.String()
+		}
+	}
+	for _, mv := range rec.Moves {
+		r.moves = append(r.moves, mv.USI)
+		r.used = append(r.used, mv.Time)
+	}
+	return r
 }
 
 // shogiControl is the clock's text of a shogi record's time headers.

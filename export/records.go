@@ -208,31 +208,19 @@ func pgnRecord(newRecord func(*chess.Position, []rules.Move, []time.Duration) (*
 	return func(r *rules.Record) (string, error) { return pgnText(r, newRecord, variant) }
 }
 
+// pgnText writes r as PGN with newRecord (the game's SAN), the tags the
+// stored game and its kept tags give, and Variant when variant is set.
 func pgnText(r *rules.Record, newRecord func(*chess.Position, []rules.Move, []time.Duration) (*chess.Record, error),
 	variant string) (string, error) {
-	clocks := r.Clocks
 	start, ok := r.Start.(*chess.Position)
 	if !ok {
 		return "", fmt.Errorf("not a chess-family position: %T", r.Start)
 	}
-	rec, err := newRecord(start, r.Moves, clocks)
+	rec, err := newRecord(start, r.Moves, r.Clocks)
 	if err != nil {
 		return "", err
 	}
-	tags := []chess.Tag{
-		{Name: "Event", Value: eventTag(r)}, {Name: "Site", Value: "?"}, {Name: "Date", Value: date(r)},
-		{Name: "Round", Value: round(r)}, {Name: "White", Value: r.First.Name}, {Name: "Black", Value: r.Second.Name},
-	}
-	if r.Board > 0 {
-		tags = append(tags, chess.Tag{Name: "Board", Value: strconv.Itoa(r.Board)})
-	}
-	if !r.EventDate.IsZero() {
-		tags = append(tags, chess.Tag{Name: "EventDate", Value: r.EventDate.UTC().Format("2006.01.02")})
-	}
-	tags = append(tags, utcTags(r.Started)...)
-	tags = append(tags, playerTags("White", r.First)...)
-	tags = append(tags, playerTags("Black", r.Second)...)
-	rec.Tags = append(tags, rec.Tags...)
+	rec.Tags = append(pgnTags(r), rec.Tags...)
 	if variant != "" {
 		if _, ok := rec.Tag("Variant"); !ok {
 			rec.SetTag("Variant", variant)
@@ -256,20 +244,43 @@ func pgnText(r *rules.Record, newRecord func(*chess.Position, []rules.Move, []ti
 		rec.SetTag("Reason", r.Outcome.Reason.String())
 	}
 	mergeKept(r, rec.Tag, rec.SetTag)
-	// The Termination agrees with the result: a decided game whose reason
-	// is unknown ended normally as far as the record can tell; one still
-	// running is unterminated.
-	switch t, ok := rec.Tag("Termination"); {
-	case r.Outcome.Over() && (!ok || t == "unterminated"):
-		rec.SetTag("Termination", "normal")
-	case !r.Outcome.Over() && ok && t != "unterminated":
-		rec.SetTag("Termination", "unterminated")
-	}
+	settleTermination(rec, r.Outcome)
 	var b strings.Builder
 	if err := chess.WritePGN(&b, rec); err != nil {
 		return "", err
 	}
 	return b.String(), nil
+}
+
+// pgnTags returns the tags a PGN record of r starts with: the roster but
+// its result, the board, the event's date, the start time in UTC and the
+// players'.
+func pgnTags(r *rules.Record) []chess.Tag {
+	tags := []chess.Tag{
+		{Name: "Event", Value: eventTag(r)}, {Name: "Site", Value: "?"}, {Name: "Date", Value: date(r)},
+		{Name: "Round", Value: round(r)}, {Name: "White", Value: r.First.Name}, {Name: "Black", Value: r.Second.Name},
+	}
+	if r.Board > 0 {
+		tags = append(tags, chess.Tag{Name: "Board", Value: strconv.Itoa(r.Board)})
+	}
+	if !r.EventDate.IsZero() {
+		tags = append(tags, chess.Tag{Name: "EventDate", Value: r.EventDate.UTC().Format("2006.01.02")})
+	}
+	tags = append(tags, utcTags(r.Started)...)
+	tags = append(tags, playerTags("White", r.First)...)
+	return append(tags, playerTags("Black", r.Second)...)
+}
+
+// settleTermination makes the Termination agree with the outcome: a
+// decided game whose reason is unknown ended normally as far as the
+// record can tell; one still running is unterminated.
+func settleTermination(rec *chess.Record, o rules.Outcome) {
+	switch t, ok := rec.Tag("Termination"); {
+	case o.Over() && (!ok || t == "unterminated"):
+		rec.SetTag("Termination", "normal")
+	case !o.Over() && ok && t != "unterminated":
+		rec.SetTag("Termination", "unterminated")
+	}
 }
 
 func kvaaText(r *rules.Record) (string, error) {

@@ -20,17 +20,11 @@ func PGNTimeControl(text string) (tag string, ok bool) {
 	if err != nil {
 		return "?", false
 	}
-	secs := func(d time.Duration) (string, bool) {
-		if d < 0 || d%time.Second != 0 {
-			return "", false
-		}
-		return strconv.FormatInt(int64(d/time.Second), 10), true
-	}
 	switch c.Kind {
 	case clock.Upcount:
 		return "-", true
 	case clock.Hourglass:
-		s, ok := secs(c.Stages[0].Base)
+		s, ok := wholeSeconds(c.Stages[0].Base)
 		if !ok {
 			return "?", false
 		}
@@ -41,28 +35,47 @@ func PGNTimeControl(text string) (tag string, ok bool) {
 	}
 	fields := make([]string, 0, len(c.Stages))
 	for _, st := range c.Stages {
-		if st.Unit != 0 || (st.Method != clock.NoBonus && st.Method != clock.Fischer) {
-			return "?", false
-		}
-		var b strings.Builder
-		if st.Moves > 0 {
-			b.WriteString(strconv.Itoa(st.Moves) + "/")
-		}
-		base, ok := secs(st.Base)
+		f, ok := pgnStage(st)
 		if !ok {
 			return "?", false
 		}
-		b.WriteString(base)
-		if st.Method == clock.Fischer && st.Bonus > 0 {
-			inc, ok := secs(st.Bonus)
-			if !ok {
-				return "?", false
-			}
-			b.WriteString("+" + inc)
-		}
-		fields = append(fields, b.String())
+		fields = append(fields, f)
 	}
 	return strings.Join(fields, ":"), true
+}
+
+// pgnStage writes one stage of a control as a TimeControl field: moves/
+// seconds, "+" the increment; ok false for what the tag cannot say.
+func pgnStage(st clock.Stage) (field string, ok bool) {
+	if st.Unit != 0 || (st.Method != clock.NoBonus && st.Method != clock.Fischer) {
+		return "", false
+	}
+	var b strings.Builder
+	if st.Moves > 0 {
+		b.WriteString(strconv.Itoa(st.Moves) + "/")
+	}
+	base, ok := wholeSeconds(st.Base)
+	if !ok {
+		return "", false
+	}
+	b.WriteString(base)
+	if st.Method == clock.Fischer && st.Bonus > 0 {
+		inc, ok := wholeSeconds(st.Bonus)
+		if !ok {
+			return "", false
+		}
+		b.WriteString("+" + inc)
+	}
+	return b.String(), true
+}
+
+// wholeSeconds writes d in seconds; ok false when d is negative or has a
+// fraction of a second.
+func wholeSeconds(d time.Duration) (string, bool) {
+	if d < 0 || d%time.Second != 0 {
+		return "", false
+	}
+	return strconv.FormatInt(int64(d/time.Second), 10), true
 }
 
 // shogiTimes returns what the shogi records' time headers say of a stored

@@ -84,47 +84,14 @@ func Report(db *store.DB, rep Reporter, id uint64, ev Event) (*trf.Tournament, e
 	if err != nil {
 		return nil, fmt.Errorf("tournament %d: %w", id, err)
 	}
-	born := map[int]string{}
-	for _, p := range players {
-		switch {
-		case p.Birth != "":
-			born[p.ID] = p.Birth
-		case p.BirthYear > 0:
-			born[p.ID] = strconv.Itoa(p.BirthYear)
-		}
+	rank, err := standingRanks(rep, id)
+	if err != nil {
+		return nil, err
 	}
-	rank := map[int]int{}
-	if sr, ok := rep.(StandingsReporter); ok {
-		st, err := sr.Standings(id)
-		if err != nil {
-			return nil, fmt.Errorf("tournament %d: ranks: %w", id, err)
-		}
-		for _, row := range st.Rows {
-			rank[row.ID] = row.Rank
-		}
-	}
-	rated := 0
-	for i := range t.Players {
-		p := &t.Players[i]
-		if b := born[p.ID]; b != "" && p.Birth == "" {
-			p.Birth = b
-		}
-		if r := rank[p.ID]; r > 0 && p.Rank == 0 {
-			p.Rank = r
-		}
-		if p.Rating > 0 {
-			rated++
-		}
-	}
+	rated := completePlayers(t, birthDates(players), rank)
 	dates := roundDates(tr, rounds, ev.RoundDates[tr.Name])
 	t.City, t.Federation, t.Arbiter = ev.City, ev.Federation, ev.ChiefArbiter
-	start, end := ev.Start, ev.End
-	if start.IsZero() && len(dates) > 0 {
-		start = dates[0]
-	}
-	if end.IsZero() && len(dates) == tr.PlayedRounds() {
-		end = dates[len(dates)-1]
-	}
+	start, end := eventDates(ev, tr, dates)
 	if !start.IsZero() {
 		t.StartDate = start.Format(trfDate)
 	}
@@ -150,6 +117,71 @@ func Report(db *store.DB, rep Reporter, id uint64, ev Event) (*trf.Tournament, e
 	}
 	t.Extra = append(head, t.Extra...)
 	return t, nil
+}
+
+// birthDates returns the stored date of birth of each player by ID, or
+// the year when only the year is known.
+func birthDates(players []store.Player) map[int]string {
+	born := map[int]string{}
+	for _, p := range players {
+		switch {
+		case p.Birth != "":
+			born[p.ID] = p.Birth
+		case p.BirthYear > 0:
+			born[p.ID] = strconv.Itoa(p.BirthYear)
+		}
+	}
+	return born
+}
+
+// standingRanks returns each player's rank in tournament id's standings
+// by ID, when rep computes standings; none otherwise.
+func standingRanks(rep Reporter, id uint64) (map[int]int, error) {
+	rank := map[int]int{}
+	sr, ok := rep.(StandingsReporter)
+	if !ok {
+		return rank, nil
+	}
+	st, err := sr.Standings(id)
+	if err != nil {
+		return nil, fmt.Errorf("tournament %d: ranks: %w", id, err)
+	}
+	for _, row := range st.Rows {
+		rank[row.ID] = row.Rank
+	}
+	return rank, nil
+}
+
+// completePlayers fills the dates of birth and ranks the report's players
+// lack from born and rank, and returns how many players are rated.
+func completePlayers(t *trf.Tournament, born map[int]string, rank map[int]int) (rated int) {
+	for i := range t.Players {
+		p := &t.Players[i]
+		if b := born[p.ID]; b != "" && p.Birth == "" {
+			p.Birth = b
+		}
+		if r := rank[p.ID]; r > 0 && p.Rank == 0 {
+			p.Rank = r
+		}
+		if p.Rating > 0 {
+			rated++
+		}
+	}
+	return rated
+}
+
+// eventDates returns the event's first and last days (042 and 052): ev's,
+// else the first round's and, once every round is dated, the last
+// round's; zero when unknown.
+func eventDates(ev Event, tr store.Tournament, dates []time.Time) (start, end time.Time) {
+	start, end = ev.Start, ev.End
+	if start.IsZero() && len(dates) > 0 {
+		start = dates[0]
+	}
+	if end.IsZero() && len(dates) == tr.PlayedRounds() {
+		end = dates[len(dates)-1]
+	}
+	return start, end
 }
 
 // tournamentType returns the 092 text and the 192 code of a tournament.

@@ -85,50 +85,68 @@ var ErrNoLot = errors.New("roundrobin: colours by lot need Options.Lot")
 // Berger returns the schedule for players players (pairing numbers
 // 1…players).
 func Berger(players int, opts Options) (*Schedule, error) {
-	if players < 2 || players > MaxPlayers {
-		return nil, fmt.Errorf("roundrobin: %d players: need 2 to %d", players, MaxPlayers)
-	}
-	if opts.Policy == ByLot && opts.Lot == nil {
-		return nil, ErrNoLot
-	}
-	if opts.Policy > ByLot {
-		return nil, fmt.Errorf("roundrobin: unknown colour policy %d", opts.Policy)
+	if err := opts.check(players); err != nil {
+		return nil, err
 	}
 	table := bergerTable(players)
-	first := table
-	if opts.Double && !opts.KeepOrder && len(table) >= 3 {
-		first = append([][]Board(nil), table...)
-		last := len(first) - 1
-		first[last-1], first[last] = first[last], first[last-1]
-	}
 	s := &Schedule{Players: players, Double: opts.Double}
-	add := func(cycle int, boards []Board, swap bool) {
-		r := Round{Number: len(s.Rounds) + 1, Cycle: cycle}
-		for _, b := range boards {
-			if swap {
-				b.First, b.Second = b.Second, b.First
-			}
-			if b.First > players || b.Second > players {
-				r.Bye = min(b.First, b.Second)
-				continue
-			}
-			b.Number = len(r.Boards) + 1
-			if opts.Policy == ByLot && !opts.Lot(r.Number, b) {
-				b.First, b.Second = b.Second, b.First
-			}
-			r.Boards = append(r.Boards, b)
-		}
-		s.Rounds = append(s.Rounds, r)
-	}
-	for _, boards := range first {
-		add(1, boards, false)
+	for _, boards := range firstCycle(table, opts) {
+		s.addRound(1, boards, false, opts)
 	}
 	if opts.Double {
 		for _, boards := range table {
-			add(2, boards, true)
+			s.addRound(2, boards, true, opts)
 		}
 	}
 	return s, nil
+}
+
+// check reports what is wrong with scheduling players players with opts.
+func (opts Options) check(players int) error {
+	if players < 2 || players > MaxPlayers {
+		return fmt.Errorf("roundrobin: %d players: need 2 to %d", players, MaxPlayers)
+	}
+	if opts.Policy == ByLot && opts.Lot == nil {
+		return ErrNoLot
+	}
+	if opts.Policy > ByLot {
+		return fmt.Errorf("roundrobin: unknown colour policy %d", opts.Policy)
+	}
+	return nil
+}
+
+// firstCycle returns the rounds of the first cycle: the table's, with the
+// last two swapped in a double round robin unless opts keeps the order.
+func firstCycle(table [][]Board, opts Options) [][]Board {
+	if !opts.Double || opts.KeepOrder || len(table) < 3 {
+		return table
+	}
+	first := append([][]Board(nil), table...)
+	last := len(first) - 1
+	first[last-1], first[last] = first[last], first[last-1]
+	return first
+}
+
+// addRound appends the next round of cycle, from a table round's boards:
+// colours swapped in the second cycle, the dummy player's opponent given
+// the bye, boards numbered again, and colours drawn under ByLot.
+func (s *Schedule) addRound(cycle int, boards []Board, swap bool, opts Options) {
+	r := Round{Number: len(s.Rounds) + 1, Cycle: cycle}
+	for _, b := range boards {
+		if swap {
+			b.First, b.Second = b.Second, b.First
+		}
+		if b.First > s.Players || b.Second > s.Players {
+			r.Bye = min(b.First, b.Second)
+			continue
+		}
+		b.Number = len(r.Boards) + 1
+		if opts.Policy == ByLot && !opts.Lot(r.Number, b) {
+			b.First, b.Second = b.Second, b.First
+		}
+		r.Boards = append(r.Boards, b)
+	}
+	s.Rounds = append(s.Rounds, r)
 }
 
 // bergerTable builds the FIDE Berger table for players rounded up to an even

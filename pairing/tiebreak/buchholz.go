@@ -29,20 +29,7 @@ func (e *engine) adjusted(fore bool) (adj, own []float64) {
 		}
 		sum, seen := 0.0, 0.0 // seen: what the last round added
 		for r := 0; r < e.nr; r++ {
-			k := e.at(p, r)
-			seen = 0
-			switch {
-			case e.rules == Rules2009 && !e.t.RoundRobin:
-				// Unplayed games count as draws for everyone else.
-				seen = e.draw
-				if e.res[k].Played() {
-					seen = e.pts[k]
-				}
-			case r < lna || e.opp[k] >= 0:
-				seen = e.pts[k]
-			case !e.t.RoundRobin:
-				seen = e.draw
-			}
+			seen = e.seen(p, r, lna)
 			sum += seen
 		}
 		own[p] = e.total[p]
@@ -53,6 +40,27 @@ func (e *engine) adjusted(fore bool) (adj, own []float64) {
 		adj[p] = sum
 	}
 	return adj, own
+}
+
+// seen returns what player p's round r (from 0) adds to p's score as the
+// opponents see it, lna being p's last round (1-based) that was not
+// voluntarily unplayed, or the number of rounds when p counts as present
+// to the end.
+func (e *engine) seen(p, r, lna int) float64 {
+	k := e.at(p, r)
+	switch {
+	case e.rules == Rules2009 && !e.t.RoundRobin:
+		// Unplayed games count as draws for everyone else.
+		if e.res[k].Played() {
+			return e.pts[k]
+		}
+		return e.draw
+	case r < lna || e.opp[k] >= 0:
+		return e.pts[k]
+	case !e.t.RoundRobin:
+		return e.draw
+	}
+	return 0
 }
 
 // contribs lists player p's Buchholz contributions into e.scratch.

@@ -1,6 +1,9 @@
 package tiebreak
 
-import "slices"
+import (
+	"iter"
+	"slices"
+)
 
 // maxEncounterLoops bounds the refinement of direct-encounter groups, as the
 // reference implementation does.
@@ -15,11 +18,20 @@ const maxEncounterLoops = 30
 // otherwise the position inside the group (1 is best).
 func (e *engine) directEncounter(s Spec) []Value {
 	val := slices.Clone(e.rank)
+	order := slices.Clone(e.order)
+	e.refineEncounters(order, val, s.Forfeits)
+	return e.encounterPositions(order, val)
+}
+
+// refineEncounters separates the tied groups of order (players sharing a
+// value of val) by their encounters, sorting order by the new values,
+// until nothing changes or maxEncounterLoops passes are made. Only groups
+// whose last pass separated someone are refined again.
+func (e *engine) refineEncounters(order, val []int, forfeits bool) {
 	more := make([]bool, e.n)
 	for p := range more {
 		more[p] = true
 	}
-	order := slices.Clone(e.order)
 	byVal := func(a, b int) int {
 		if d := e.rank[a] - e.rank[b]; d != 0 {
 			return d
@@ -31,46 +43,65 @@ func (e *engine) directEncounter(s Spec) []Value {
 	}
 	for loop := 1; loop < maxEncounterLoops; loop++ {
 		changes := 0
-		for start := 0; start < len(order); {
-			stop := start + 1
-			for stop < len(order) && val[order[stop]] == val[order[start]] {
-				stop++
+		for group := range runs(order, val) {
+			if !more[group[0]] {
+				continue
 			}
-			if more[order[start]] {
-				group := order[start:stop]
-				c := 0
-				if len(group) > 1 {
-					c = e.encounterGroup(group, val, s.Forfeits)
-				}
-				for _, p := range group {
-					more[p] = c > 0
-				}
-				changes += c
+			c := 0
+			if len(group) > 1 {
+				c = e.encounterGroup(group, val, forfeits)
 			}
-			start = stop
+			for _, p := range group {
+				more[p] = c > 0
+			}
+			changes += c
 		}
 		slices.SortStableFunc(order, byVal)
 		if changes == 0 {
 			break
 		}
 	}
-	// Normalise: 0 for undivided groups, else 1, 2, … from the group's top.
-	out := make([]Value, e.n)
-	for start := 0; start < len(order); {
-		stop := start + 1
-		for stop < len(order) && e.rank[order[stop]] == e.rank[order[start]] {
-			stop++
+}
+
+// runs yields the runs of players with the same key in order, in turn.
+func runs(order, key []int) iter.Seq[[]int] {
+	return func(yield func([]int) bool) {
+		for start := 0; start < len(order); {
+			stop := start + 1
+			for stop < len(order) && key[order[stop]] == key[order[start]] {
+				stop++
+			}
+			if !yield(order[start:stop]) {
+				return
+			}
+			start = stop
 		}
-		offset := val[order[start]]
-		if offset != val[order[stop-1]] {
+	}
+}
+
+// encounterPositions normalises the refined values: 0 for the players of
+// an undivided group, else 1, 2, … from the group's top.
+func (e *engine) encounterPositions(order, val []int) []Value {
+	out := make([]Value, e.n)
+	for group := range runs(order, e.rank) {
+		offset := val[group[0]]
+		if offset != val[group[len(group)-1]] {
 			offset--
 		}
-		for _, p := range order[start:stop] {
+		for _, p := range group {
 			out[p] = Value{Num: float64(val[p] - offset), OK: true}
 		}
-		start = stop
 	}
 	return out
+}
+
+// encounterStanding is one player's result against the others of a tied
+// group.
+type encounterStanding struct {
+	p         int
+	score     float64 // points against group members (averaged per opponent)
+	max       float64 // score plus wins in the encounters not played
+	opponents int
 }
 
 // encounterGroup ranks one group of players sharing the value val (a rank
@@ -78,33 +109,10 @@ func (e *engine) directEncounter(s Spec) []Value {
 // val and returns how many players were separated.
 func (e *engine) encounterGroup(group []int, val []int, forfeits bool) int {
 	current := val[group[0]]
-	type standing struct {
-		p         int
-		score     float64 // points against group members (averaged per opponent)
-		max       float64 // score plus wins in the encounters not played
-		opponents int
-	}
-	sts := make([]standing, len(group))
+	sts := make([]encounterStanding, len(group))
 	metAll := true
 	for i, p := range group {
-		sum := map[int32]float64{}
-		cnt := map[int32]int{}
-		for r := 0; r < e.nr; r++ {
-			k := e.at(p, r)
-			o := e.opp[k]
-			if o < 0 || val[o] != current || e.rank[o] != e.rank[p] {
-				continue
-			}
-			if !(e.res[k].Played() || forfeits || e.t.RoundRobin) {
-				continue
-			}
-			sum[o] += e.pts[k]
-			cnt[o]++
-		}
-		st := standing{p: p, opponents: len(sum)}
-		for o, s := range sum {
-			st.score += s / float64(cnt[o])
-		}
+		st := e.encounterScore(p, val, forfeits)
 		st.max = st.score
 		if missing := len(group) - 1 - st.opponents; missing > 0 && !e.t.RoundRobin {
 			metAll = false
@@ -112,25 +120,64 @@ func (e *engine) encounterGroup(group []int, val []int, forfeits bool) int {
 		}
 		sts[i] = st
 	}
-	changes := 0
 	if metAll {
-		slices.SortStableFunc(sts, func(a, b standing) int {
-			if a.score != b.score {
-				return cmpFloat(b.score, a.score)
-			}
-			return e.ids[a.p] - e.ids[b.p]
-		})
-		pos := current
-		for i := range sts {
-			if i > 0 && sts[i].score != sts[i-1].score {
-				pos = current + i
-				changes++
-			}
-			val[sts[i].p] = pos
-		}
-		return changes
+		return e.rankMetAll(sts, val, current)
 	}
-	slices.SortStableFunc(sts, func(a, b standing) int {
+	return e.rankPartlyMet(sts, val, current)
+}
+
+// encounterScore returns player p's points against the players sharing
+// p's value of val and rank, averaged per opponent, and how many of them
+// p met. Unplayed games count only with forfeits set or in a round robin.
+func (e *engine) encounterScore(p int, val []int, forfeits bool) encounterStanding {
+	current := val[p]
+	sum := map[int32]float64{}
+	cnt := map[int32]int{}
+	for r := 0; r < e.nr; r++ {
+		k := e.at(p, r)
+		o := e.opp[k]
+		if o < 0 || val[o] != current || e.rank[o] != e.rank[p] {
+			continue
+		}
+		if !(e.res[k].Played() || forfeits || e.t.RoundRobin) {
+			continue
+		}
+		sum[o] += e.pts[k]
+		cnt[o]++
+	}
+	st := encounterStanding{p: p, opponents: len(sum)}
+	for o, s := range sum {
+		st.score += s / float64(cnt[o])
+	}
+	return st
+}
+
+// rankMetAll ranks a group whose members all met by their scores, from
+// position current; equal scores share a position.
+func (e *engine) rankMetAll(sts []encounterStanding, val []int, current int) int {
+	slices.SortStableFunc(sts, func(a, b encounterStanding) int {
+		if a.score != b.score {
+			return cmpFloat(b.score, a.score)
+		}
+		return e.ids[a.p] - e.ids[b.p]
+	})
+	changes := 0
+	pos := current
+	for i := range sts {
+		if i > 0 && sts[i].score != sts[i-1].score {
+			pos = current + i
+			changes++
+		}
+		val[sts[i].p] = pos
+	}
+	return changes
+}
+
+// rankPartlyMet ranks a group whose members did not all meet: from the
+// top, a player is separated from those below only while each is ahead
+// of what anyone below could still reach.
+func (e *engine) rankPartlyMet(sts []encounterStanding, val []int, current int) int {
+	slices.SortStableFunc(sts, func(a, b encounterStanding) int {
 		if a.score != b.score {
 			return cmpFloat(b.score, a.score)
 		}
@@ -139,6 +186,7 @@ func (e *engine) encounterGroup(group []int, val []int, forfeits bool) int {
 		}
 		return e.ids[a.p] - e.ids[b.p]
 	})
+	changes := 0
 	pos, unique := current, true
 	val[sts[0].p] = pos
 	for i := 1; i < len(sts); i++ {

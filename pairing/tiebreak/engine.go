@@ -137,6 +137,8 @@ func (e *engine) overBoard(k int) bool { return e.opp[k] >= 0 && e.res[k].Played
 // compute evaluates one tie-break for every player.
 func (e *engine) compute(s Spec) []Value {
 	switch s.Kind {
+	case WIN, WON, BPG, BWG, REP:
+		return e.countedRounds(s.Kind)
 	case PTS:
 		return e.each(func(p int) float64 { return e.points[p] })
 	case BH, FB, SB:
@@ -145,16 +147,6 @@ func (e *engine) compute(s Spec) []Value {
 		return e.averageOfBuchholz(s)
 	case DE:
 		return e.directEncounter(s)
-	case WIN:
-		return e.count(func(k int) bool { return e.pts[k] == e.win })
-	case WON:
-		return e.count(func(k int) bool { return e.overBoard(k) && e.pts[k] == e.win })
-	case BPG:
-		return e.count(func(k int) bool { return e.overBoard(k) && e.col[k] == Second })
-	case BWG:
-		return e.count(func(k int) bool { return e.overBoard(k) && e.col[k] == Second && e.pts[k] == e.win })
-	case REP:
-		return e.count(func(k int) bool { return e.overBoard(k) || e.res[k] == PairingBye || e.pts[k] == e.win })
 	case ARO, TPR, PTP:
 		return e.performance(s)
 	case APRO, APPO:
@@ -171,6 +163,23 @@ func (e *engine) compute(s Spec) []Value {
 	panic(fmt.Sprintf("tiebreak: kind %v not handled", s.Kind))
 }
 
+// countedRounds computes the tie-breaks that count a player's rounds:
+// wins (WIN), wins over the board (WON), games with the second move (BPG)
+// and won with it (BWG), and rounds played or won (REP).
+func (e *engine) countedRounds(kind Kind) []Value {
+	switch kind {
+	case WIN:
+		return e.count(func(k int) bool { return e.pts[k] == e.win })
+	case WON:
+		return e.count(func(k int) bool { return e.overBoard(k) && e.pts[k] == e.win })
+	case BPG:
+		return e.count(func(k int) bool { return e.overBoard(k) && e.col[k] == Second })
+	case BWG:
+		return e.count(func(k int) bool { return e.overBoard(k) && e.col[k] == Second && e.pts[k] == e.win })
+	}
+	return e.count(func(k int) bool { return e.overBoard(k) || e.res[k] == PairingBye || e.pts[k] == e.win })
+}
+
 func (e *engine) each(f func(p int) float64) []Value {
 	v := make([]Value, e.n)
 	for p := range v {
@@ -179,6 +188,8 @@ func (e *engine) each(f func(p int) float64) []Value {
 	return v
 }
 
+// count counts, for each player, the rounds (at flat index k) for which
+// f holds.
 func (e *engine) count(f func(k int) bool) []Value {
 	return e.each(func(p int) float64 {
 		c := 0

@@ -145,11 +145,30 @@ type Tournament struct {
 // ErrNoPlayers is returned for a tournament without players.
 var ErrNoPlayers = errors.New("tiebreak: tournament has no players")
 
-// validate checks IDs, opponents and the symmetry of every pairing.
+// validate checks IDs, opponents and the symmetry of every pairing, and
+// returns the index of each player by ID and the number of rounds.
 func (t *Tournament) validate() (map[int]int, int, error) {
 	if len(t.Players) == 0 {
 		return nil, 0, ErrNoPlayers
 	}
+	index, rounds, err := t.indexPlayers()
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, p := range t.Players {
+		for r, g := range p.Games {
+			if err := t.checkGame(p.ID, r, g, index); err != nil {
+				return nil, 0, fmt.Errorf("tiebreak: player %d round %d: %w", p.ID, r+1, err)
+			}
+		}
+	}
+	return index, rounds, nil
+}
+
+// indexPlayers checks the players' IDs and numbers of rounds, and returns
+// the index of each player by ID and the number of rounds: t.Rounds, or
+// the longest Games list when it is 0.
+func (t *Tournament) indexPlayers() (map[int]int, int, error) {
 	index := make(map[int]int, len(t.Players))
 	rounds := t.Rounds
 	for i, p := range t.Players {
@@ -166,35 +185,38 @@ func (t *Tournament) validate() (map[int]int, int, error) {
 			return nil, 0, fmt.Errorf("tiebreak: player %d has %d rounds, the event has %d", p.ID, len(p.Games), t.Rounds)
 		}
 	}
-	for _, p := range t.Players {
-		for r, g := range p.Games {
-			if g.Result > HalfBye {
-				return nil, 0, fmt.Errorf("tiebreak: player %d round %d: unknown result %d", p.ID, r+1, g.Result)
-			}
-			if g.Opponent == 0 {
-				if g.Result.needsOpponent() {
-					return nil, 0, fmt.Errorf("tiebreak: player %d round %d: %v without an opponent", p.ID, r+1, g.Result)
-				}
-				continue
-			}
-			if !g.Result.needsOpponent() {
-				return nil, 0, fmt.Errorf("tiebreak: player %d round %d: %v against opponent %d", p.ID, r+1, g.Result, g.Opponent)
-			}
-			j, ok := index[g.Opponent]
-			if !ok {
-				return nil, 0, fmt.Errorf("tiebreak: player %d round %d: opponent %d does not exist", p.ID, r+1, g.Opponent)
-			}
-			if g.Opponent == p.ID {
-				return nil, 0, fmt.Errorf("tiebreak: player %d round %d: paired with itself", p.ID, r+1)
-			}
-			o := t.Players[j]
-			if r >= len(o.Games) || o.Games[r].Opponent != p.ID {
-				return nil, 0, fmt.Errorf("tiebreak: player %d round %d: opponent %d does not list the game", p.ID, r+1, g.Opponent)
-			}
-			if g.Result.Played() != o.Games[r].Result.Played() {
-				return nil, 0, fmt.Errorf("tiebreak: player %d round %d: %v, but opponent %d has %v", p.ID, r+1, g.Result, g.Opponent, o.Games[r].Result)
-			}
-		}
-	}
 	return index, rounds, nil
+}
+
+// checkGame checks the game of player id in round r (from 0): a known
+// result, an opponent exactly when the result needs one, and an opponent
+// who lists the same game, played or not alike.
+func (t *Tournament) checkGame(id, r int, g Game, index map[int]int) error {
+	if g.Result > HalfBye {
+		return fmt.Errorf("unknown result %d", g.Result)
+	}
+	if g.Opponent == 0 {
+		if g.Result.needsOpponent() {
+			return fmt.Errorf("%v without an opponent", g.Result)
+		}
+		return nil
+	}
+	if !g.Result.needsOpponent() {
+		return fmt.Errorf("%v against opponent %d", g.Result, g.Opponent)
+	}
+	j, ok := index[g.Opponent]
+	if !ok {
+		return fmt.Errorf("opponent %d does not exist", g.Opponent)
+	}
+	if g.Opponent == id {
+		return errors.New("paired with itself")
+	}
+	o := t.Players[j]
+	if r >= len(o.Games) || o.Games[r].Opponent != id {
+		return fmt.Errorf("opponent %d does not list the game", g.Opponent)
+	}
+	if g.Result.Played() != o.Games[r].Result.Played() {
+		return fmt.Errorf("%v, but opponent %d has %v", g.Result, g.Opponent, o.Games[r].Result)
+	}
+	return nil
 }

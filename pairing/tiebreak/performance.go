@@ -45,60 +45,75 @@ func (e *engine) performance(s Spec) []Value {
 	if !e.ratingsValid(s) {
 		return make([]Value, e.n)
 	}
+	rate := performances[s.Kind]
+	low := min(s.CutLow, e.nr)
+	high := min(s.CutHigh, e.nr-low)
 	out := make([]Value, e.n)
 	var games []ratedGame
 	for p := 0; p < e.n; p++ {
-		games = games[:0]
-		played := 0
-		for r := 0; r < e.nr; r++ {
-			k := e.at(p, r)
-			if !e.overBoard(k) {
-				continue
-			}
-			played++
-			if rt := e.rating(int(e.opp[k]), s); rt > 0 {
-				sc := 0
-				switch e.res[k] {
-				case Win:
-					sc = 2
-				case Draw:
-					sc = 1
-				}
-				games = append(games, ratedGame{rating: rt, score: sc})
-			}
-		}
-		low := min(s.CutLow, e.nr)
-		high := min(s.CutHigh, e.nr-low)
-		byRating := func(a, b ratedGame) int { return a.rating - b.rating }
-		for ; low > 0; low-- {
-			if played == len(games) && len(games) > 0 {
-				slices.SortStableFunc(games, byRating)
-				games = games[1:]
-			}
-			played--
-		}
-		for ; high > 0; high-- {
-			if played == len(games) && len(games) > 0 {
-				slices.SortStableFunc(games, byRating)
-				games = games[:len(games)-1]
-			}
-			played--
-		}
+		var played int
+		games, played = e.ratedGames(p, s, games[:0])
+		games = cutGames(games, played, low, high)
 		if len(games) == 0 {
 			continue
 		}
-		var v int
-		switch s.Kind {
-		case ARO:
-			v = averageRating(games)
-		case TPR:
-			v = performanceRating(games)
-		case PTP:
-			v = perfectPerformance(games)
-		}
-		out[p] = Value{Num: float64(v), OK: true}
+		out[p] = Value{Num: float64(rate(games)), OK: true}
 	}
 	return out
+}
+
+// performances gives the function of each performance tie-break.
+var performances = map[Kind]func([]ratedGame) int{
+	ARO: averageRating,
+	TPR: performanceRating,
+	PTP: perfectPerformance,
+}
+
+// ratedGames appends to games player p's games played over the board
+// against a rated opponent, and returns them with the number of games p
+// played over the board.
+func (e *engine) ratedGames(p int, s Spec, games []ratedGame) ([]ratedGame, int) {
+	played := 0
+	for r := 0; r < e.nr; r++ {
+		k := e.at(p, r)
+		if !e.overBoard(k) {
+			continue
+		}
+		played++
+		if rt := e.rating(int(e.opp[k]), s); rt > 0 {
+			sc := 0
+			switch e.res[k] {
+			case Win:
+				sc = 2
+			case Draw:
+				sc = 1
+			}
+			games = append(games, ratedGame{rating: rt, score: sc})
+		}
+	}
+	return games, played
+}
+
+// cutGames drops the low lowest and the high highest rated games of the
+// played ones, as long as every game played is among games (had a rated
+// opponent).
+func cutGames(games []ratedGame, played, low, high int) []ratedGame {
+	byRating := func(a, b ratedGame) int { return a.rating - b.rating }
+	for ; low > 0; low-- {
+		if played == len(games) && len(games) > 0 {
+			slices.SortStableFunc(games, byRating)
+			games = games[1:]
+		}
+		played--
+	}
+	for ; high > 0; high-- {
+		if played == len(games) && len(games) > 0 {
+			slices.SortStableFunc(games, byRating)
+			games = games[:len(games)-1]
+		}
+		played--
+	}
+	return games
 }
 
 // averageRating is the opponents' average rating rounded half up.

@@ -1,6 +1,7 @@
 package tiebreak
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -143,36 +144,55 @@ func ParseSpec(text string) (Spec, error) {
 		return Spec{}, fmt.Errorf("tiebreak %q: unknown name %q", text, parts[0])
 	}
 	s := Spec{Kind: kind}
-	low, high := kind.cuttable()
 	for _, m := range parts[1:] {
-		m = strings.ToUpper(strings.TrimSpace(m))
-		if m == "" {
-			return Spec{}, fmt.Errorf("tiebreak %q: empty modifier", text)
-		}
-		num := 0
-		if len(m) > 1 {
-			n, err := strconv.Atoi(m[1:])
-			if err != nil || n < 0 || n > 9999 {
-				return Spec{}, fmt.Errorf("tiebreak %q: modifier /%s: %q is not a number", text, m, m[1:])
-			}
-			num = n
-		}
-		switch {
-		case m[0] == 'C' && low && len(m) > 1:
-			s.CutLow = num
-		case m[0] == 'H' && high && len(m) > 1:
-			s.CutHigh = num
-		case m[0] == 'M' && low && high && len(m) > 1:
-			s.CutLow, s.CutHigh = num, num
-		case m == "P" && kind == DE:
-			s.Forfeits = true
-		case m[0] == 'U' && kind.ratingBased() && len(m) > 1 && num > 0:
-			s.Unrated = num
-		default:
-			return Spec{}, fmt.Errorf("tiebreak %q: modifier /%s does not apply to %v", text, m, kind)
+		if err := s.modify(strings.ToUpper(strings.TrimSpace(m))); err != nil {
+			return Spec{}, fmt.Errorf("tiebreak %q: %w", text, err)
 		}
 	}
 	return s, nil
+}
+
+// modifier is what a modifier letter means.
+type modifier struct {
+	numbered bool            // the letter takes a number: /C1, not /P
+	positive bool            // the number may not be 0
+	applies  func(Kind) bool // the kinds the modifier applies to
+	set      func(s *Spec, n int)
+}
+
+// modifiers lists the modifiers by their letter.
+var modifiers = map[byte]modifier{
+	'C': {numbered: true, applies: func(k Kind) bool { low, _ := k.cuttable(); return low },
+		set: func(s *Spec, n int) { s.CutLow = n }},
+	'H': {numbered: true, applies: func(k Kind) bool { _, high := k.cuttable(); return high },
+		set: func(s *Spec, n int) { s.CutHigh = n }},
+	'M': {numbered: true, applies: func(k Kind) bool { low, high := k.cuttable(); return low && high },
+		set: func(s *Spec, n int) { s.CutLow, s.CutHigh = n, n }},
+	'P': {applies: func(k Kind) bool { return k == DE },
+		set: func(s *Spec, _ int) { s.Forfeits = true }},
+	'U': {numbered: true, positive: true, applies: Kind.ratingBased,
+		set: func(s *Spec, n int) { s.Unrated = n }},
+}
+
+// modify applies the modifier m, in upper case and without its slash, to s.
+func (s *Spec) modify(m string) error {
+	if m == "" {
+		return errors.New("empty modifier")
+	}
+	num := 0
+	if len(m) > 1 {
+		n, err := strconv.Atoi(m[1:])
+		if err != nil || n < 0 || n > 9999 {
+			return fmt.Errorf("modifier /%s: %q is not a number", m, m[1:])
+		}
+		num = n
+	}
+	mod, ok := modifiers[m[0]]
+	if !ok || mod.numbered != (len(m) > 1) || mod.positive && num == 0 || !mod.applies(s.Kind) {
+		return fmt.Errorf("modifier /%s does not apply to %v", m, s.Kind)
+	}
+	mod.set(s, num)
+	return nil
 }
 
 // ParseSpecs parses a list of tie-breaks separated by commas, semicolons or

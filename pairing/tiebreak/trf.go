@@ -45,44 +45,33 @@ func FromTRF(f *trf.Tournament) (*Tournament, error) {
 	return t, nil
 }
 
+// trfResults maps the TRF result codes to results; '-' without an
+// opponent is an absence rather than a forfeit loss.
+var trfResults = map[byte]Result{
+	'1': Win, 'W': Win, '=': Draw, 'D': Draw, '0': Loss, 'L': Loss,
+	'+': ForfeitWin, '-': ForfeitLoss, 'U': PairingBye, 'F': FullBye, 'H': HalfBye, 'Z': Absent,
+}
+
+// trfColours maps the TRF colours to the neutral ones; '-' has none.
+var trfColours = map[byte]Colour{'w': First, 'b': Second}
+
+// gameFromTRF converts one round entry; a game paired but not played yet
+// (result blank) is the zero Game.
 func gameFromTRF(fg trf.Game) (Game, error) {
-	g := Game{Opponent: fg.Opponent}
-	switch fg.Colour {
-	case 'w':
-		g.Colour = First
-	case 'b':
-		g.Colour = Second
-	}
-	switch fg.Result {
-	case '1', 'W':
-		g.Result = Win
-	case '=', 'D':
-		g.Result = Draw
-	case '0', 'L':
-		g.Result = Loss
-	case '+':
-		g.Result = ForfeitWin
-	case '-':
-		g.Result = ForfeitLoss
-		if fg.Opponent == 0 {
-			g.Result = Absent
-		}
-	case 'U':
-		g.Result = PairingBye
-	case 'F':
-		g.Result = FullBye
-	case 'H':
-		g.Result = HalfBye
-	case 'Z':
-		g.Result = Absent
-	case ' ', 0:
+	if fg.Result == ' ' || fg.Result == 0 {
 		return Game{}, nil // paired, not played yet
-	default:
+	}
+	res, ok := trfResults[fg.Result]
+	if !ok {
 		return Game{}, fmt.Errorf("unknown result code %q", fg.Result)
 	}
-	if fg.Opponent != 0 && !g.Result.needsOpponent() {
-		return Game{}, fmt.Errorf("result %q (%v) with opponent %d", fg.Result, g.Result, fg.Opponent)
+	if res == ForfeitLoss && fg.Opponent == 0 {
+		res = Absent
 	}
+	if fg.Opponent != 0 && !res.needsOpponent() {
+		return Game{}, fmt.Errorf("result %q (%v) with opponent %d", fg.Result, res, fg.Opponent)
+	}
+	g := Game{Opponent: fg.Opponent, Colour: trfColours[fg.Colour], Result: res}
 	if g.Opponent == 0 {
 		g.Colour = NoColour
 	}

@@ -109,6 +109,8 @@ func field(cols []rune, from, to int) string {
 	return strings.TrimSpace(string(cols[from-1 : to]))
 }
 
+// line reads line number no by the kind its record code names; lines of
+// an unknown kind are kept in Extra.
 func (p *parser) line(no int, line string) error {
 	p.no = no
 	if strings.TrimSpace(line) == "" {
@@ -117,7 +119,6 @@ func (p *parser) line(no int, line string) error {
 	cols := p.columns(line)
 	code := field(cols, 1, 3)
 	rest := field(cols, 4, len(cols))
-	t := p.t
 	if f, ok := p.text[code]; ok {
 		*f = rest
 		return nil
@@ -126,20 +127,9 @@ func (p *parser) line(no int, line string) error {
 	case "001":
 		return p.player(cols)
 	case "142", "XXR":
-		n, err := strconv.Atoi(rest)
-		if err != nil || n < 0 || n > 999 {
-			return p.errorf(5, "%s: number of rounds %q is not a number from 0 to 999", code, rest)
-		}
-		t.Rounds = n
+		return p.rounds(code, rest)
 	case "152":
-		switch strings.ToLower(rest) {
-		case "w":
-			t.InitialColour = 'w'
-		case "b":
-			t.InitialColour = 'b'
-		default:
-			return p.errorf(5, "152: initial colour %q is not W or B", rest)
-		}
+		return p.colour152(rest)
 	case "162":
 		return p.scoring162(cols)
 	case "XXC":
@@ -151,26 +141,56 @@ func (p *parser) line(no int, line string) error {
 	case "XXS":
 		return p.xxs(rest)
 	case "BBW", "BBD", "BBL", "BBZ", "BBF", "BBU":
-		v, err := parsePoints(rest)
-		if err != nil {
-			return p.errorf(5, "%s: %v", code, err)
-		}
-		switch code {
-		case "BBW":
-			t.Scoring.Win = v
-		case "BBD":
-			t.Scoring.Draw = v
-		case "BBL":
-			t.Scoring.Loss = v
-		case "BBZ":
-			t.Scoring.ZeroBye = v
-		case "BBF":
-			t.Scoring.ForfeitLoss = v
-		case "BBU":
-			t.Scoring.PAB = v
-		}
+		return p.bb(code, rest)
+	}
+	p.t.Extra = append(p.t.Extra, line)
+	return nil
+}
+
+// rounds reads the number of rounds of a 142 or XXR record.
+func (p *parser) rounds(code, rest string) error {
+	n, err := strconv.Atoi(rest)
+	if err != nil || n < 0 || n > 999 {
+		return p.errorf(5, "%s: number of rounds %q is not a number from 0 to 999", code, rest)
+	}
+	p.t.Rounds = n
+	return nil
+}
+
+// colour152 reads the initial colour of a 152 record: W or B.
+func (p *parser) colour152(rest string) error {
+	switch strings.ToLower(rest) {
+	case "w":
+		p.t.InitialColour = 'w'
+	case "b":
+		p.t.InitialColour = 'b'
 	default:
-		t.Extra = append(t.Extra, line)
+		return p.errorf(5, "152: initial colour %q is not W or B", rest)
+	}
+	return nil
+}
+
+// bb reads a bbpPairings scoring record: BBW, BBD, BBL, BBZ, BBF or BBU
+// and its points.
+func (p *parser) bb(code, rest string) error {
+	v, err := parsePoints(rest)
+	if err != nil {
+		return p.errorf(5, "%s: %v", code, err)
+	}
+	s := &p.t.Scoring
+	switch code {
+	case "BBW":
+		s.Win = v
+	case "BBD":
+		s.Draw = v
+	case "BBL":
+		s.Loss = v
+	case "BBZ":
+		s.ZeroBye = v
+	case "BBF":
+		s.ForfeitLoss = v
+	case "BBU":
+		s.PAB = v
 	}
 	return nil
 }
@@ -191,26 +211,11 @@ func (p *parser) scoring162(cols []rune) error {
 			c++
 			continue
 		}
-		symCol, sym := c+1, unicode.ToUpper(cols[c])
-		switch {
-		case isDigit(sym):
-			return p.errorf(symCol, "162: points without a result symbol")
-		case !strings.ContainsRune("WDLAPX", sym):
-			return p.errorf(symCol, "162: result symbol %q is not W, D, L, A, P or X", cols[c])
-		}
-		for c++; c < len(cols) && cols[c] == ' '; c++ {
-		}
-		from := c
-		for c < len(cols) && cols[c] != ' ' && !isLetter(cols[c]) {
-			c++
-		}
-		if from == c {
-			return p.errorf(symCol, "162: %c has no points", sym)
-		}
-		v, err := parsePoints(string(cols[from:c]))
+		sym, v, next, err := p.scoring162Pair(cols, c)
 		if err != nil {
-			return p.errorf(from+1, "162: %c: %v", sym, err)
+			return err
 		}
+		c = next
 		switch sym {
 		case 'W':
 			sc.Win = v
@@ -228,6 +233,32 @@ func (p *parser) scoring162(cols []rune) error {
 		}
 	}
 	return nil
+}
+
+// scoring162Pair reads the result symbol at index c of a 162 record and
+// the points after it, and returns the index after them.
+func (p *parser) scoring162Pair(cols []rune, c int) (sym rune, v float64, next int, err error) {
+	symCol, sym := c+1, unicode.ToUpper(cols[c])
+	switch {
+	case isDigit(sym):
+		return 0, 0, 0, p.errorf(symCol, "162: points without a result symbol")
+	case !strings.ContainsRune("WDLAPX", sym):
+		return 0, 0, 0, p.errorf(symCol, "162: result symbol %q is not W, D, L, A, P or X", cols[c])
+	}
+	for c++; c < len(cols) && cols[c] == ' '; c++ {
+	}
+	from := c
+	for c < len(cols) && cols[c] != ' ' && !isLetter(cols[c]) {
+		c++
+	}
+	if from == c {
+		return 0, 0, 0, p.errorf(symCol, "162: %c has no points", sym)
+	}
+	v, err = parsePoints(string(cols[from:c]))
+	if err != nil {
+		return 0, 0, 0, p.errorf(from+1, "162: %c: %v", sym, err)
+	}
+	return sym, v, c, nil
 }
 
 func isLetter(r rune) bool { return r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' }
@@ -330,34 +361,59 @@ func parsePoints(s string) (float64, error) {
 	return v, nil
 }
 
+// player reads a 001 record: the player's fields at their columns, then
+// a round entry every ten columns from column 92.
 func (p *parser) player(cols []rune) error {
-	var pl Player
-	idText := field(cols, 5, 8)
-	id, err := strconv.Atoi(idText)
-	if err != nil || id <= 0 {
-		return p.errorf(5, "001: starting rank %q is not a positive number", idText)
+	id, err := p.playerID(cols)
+	if err != nil {
+		return err
 	}
-	pl.ID = id
-	if p.idLine == nil {
-		p.idLine = make(map[int]int)
-	}
-	if prev, dup := p.idLine[id]; dup {
-		return p.errorf(5, "001: starting rank %d already used on line %d", id, prev)
-	}
-	p.idLine[id] = p.no
+	pl := Player{ID: id}
 	if sex := field(cols, 10, 10); sex != "" {
 		pl.Sex = p.sex(sex)
 	}
 	pl.Title = field(cols, 11, 13)
 	pl.Name = field(cols, 15, 47)
+	pl.Federation = field(cols, 54, 56)
+	pl.FideID = field(cols, 58, 68)
+	pl.Birth = field(cols, 70, 79)
+	if err := p.playerNumbers(cols, &pl); err != nil {
+		return err
+	}
+	if pl.Games, err = p.games(cols); err != nil {
+		return err
+	}
+	p.t.Players = append(p.t.Players, pl)
+	return nil
+}
+
+// playerID reads the starting rank of a 001 record, which no other
+// record may have used.
+func (p *parser) playerID(cols []rune) (int, error) {
+	idText := field(cols, 5, 8)
+	id, err := strconv.Atoi(idText)
+	if err != nil || id <= 0 {
+		return 0, p.errorf(5, "001: starting rank %q is not a positive number", idText)
+	}
+	if p.idLine == nil {
+		p.idLine = make(map[int]int)
+	}
+	if prev, dup := p.idLine[id]; dup {
+		return 0, p.errorf(5, "001: starting rank %d already used on line %d", id, prev)
+	}
+	p.idLine[id] = p.no
+	return id, nil
+}
+
+// playerNumbers reads the rating, points and rank of a 001 record, each
+// of which may be blank.
+func (p *parser) playerNumbers(cols []rune, pl *Player) error {
+	var err error
 	if r := field(cols, 49, 52); r != "" {
 		if pl.Rating, err = strconv.Atoi(r); err != nil || pl.Rating < 0 {
 			return p.errorf(49, "001: rating %q is not a number", r)
 		}
 	}
-	pl.Federation = field(cols, 54, 56)
-	pl.FideID = field(cols, 58, 68)
-	pl.Birth = field(cols, 70, 79)
 	if s := field(cols, 81, 84); s != "" {
 		if pl.Points, err = parsePoints(s); err != nil {
 			return p.errorf(81, "001: %v", err)
@@ -365,26 +421,31 @@ func (p *parser) player(cols []rune) error {
 		if p.pointsGiven == nil {
 			p.pointsGiven = make(map[int]bool)
 		}
-		p.pointsGiven[id] = true
+		p.pointsGiven[pl.ID] = true
 	}
 	if r := field(cols, 86, 89); r != "" {
 		if pl.Rank, err = strconv.Atoi(r); err != nil || pl.Rank < 0 {
 			return p.errorf(86, "001: rank %q is not a number", r)
 		}
 	}
+	return nil
+}
+
+// games reads the round entries of a 001 record, without the trailing
+// blank ones, which carry no information.
+func (p *parser) games(cols []rune) ([]Game, error) {
+	var games []Game
 	for start := 92; start <= len(cols); start += 10 {
 		g, err := p.game(cols, start)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		pl.Games = append(pl.Games, g)
+		games = append(games, g)
 	}
-	// Trailing blank rounds carry no information.
-	for len(pl.Games) > 0 && pl.Games[len(pl.Games)-1] == (Game{Colour: '-', Result: ' '}) {
-		pl.Games = pl.Games[:len(pl.Games)-1]
+	for len(games) > 0 && games[len(games)-1] == (Game{Colour: '-', Result: ' '}) {
+		games = games[:len(games)-1]
 	}
-	p.t.Players = append(p.t.Players, pl)
-	return nil
+	return games, nil
 }
 
 // sex reads the sex column. The format says m or w; real files also hold
@@ -422,28 +483,46 @@ func (p *parser) game(cols []rune, start int) (Game, error) {
 			return g, p.errorf(c, "001: unexpected %q between round fields", cols[c-1])
 		}
 	}
-	if c := field(cols, start+5, start+5); c != "" {
-		switch c {
-		case "w", "W":
-			g.Colour = 'w'
-		case "b", "B":
-			g.Colour = 'b'
-		case "-":
-		default:
-			return g, p.errorf(start+5, "001: colour %q is not w, b or -", c)
-		}
+	var err error
+	if g.Colour, err = p.gameColour(cols, start+5); err != nil {
+		return g, err
 	}
-	if r := field(cols, start+7, start+7); r != "" {
-		c := strings.ToUpper(r)[0]
-		if strings.IndexByte("10=+-WDLHFUZ", c) < 0 {
-			return g, p.errorf(start+7, "001: result %q is not a TRF result code", r)
-		}
-		g.Result = c
+	if g.Result, err = p.gameResult(cols, start+7); err != nil {
+		return g, err
 	}
 	if g.Opponent != 0 && g.Colour == '-' && g.Result != '-' && g.Result != '+' && g.Result != ' ' {
 		return g, p.errorf(start+5, "001: game against %d has no colour", g.Opponent)
 	}
 	return g, nil
+}
+
+// gameColour reads the colour of a round entry at column col: w, b, -
+// or blank (which is -).
+func (p *parser) gameColour(cols []rune, col int) (byte, error) {
+	switch c := field(cols, col, col); c {
+	case "", "-":
+		return '-', nil
+	case "w", "W":
+		return 'w', nil
+	case "b", "B":
+		return 'b', nil
+	default:
+		return 0, p.errorf(col, "001: colour %q is not w, b or -", c)
+	}
+}
+
+// gameResult reads the result code of a round entry at column col, in
+// upper case; blank is ' ', not played yet.
+func (p *parser) gameResult(cols []rune, col int) (byte, error) {
+	r := field(cols, col, col)
+	if r == "" {
+		return ' ', nil
+	}
+	c := strings.ToUpper(r)[0]
+	if strings.IndexByte("10=+-WDLHFUZ", c) < 0 {
+		return 0, p.errorf(col, "001: result %q is not a TRF result code", r)
+	}
+	return c, nil
 }
 
 // check validates cross-references once every line is read.

@@ -18,6 +18,53 @@ import (
 // not the default, and XXA/XXP lines for accelerations and forbidden pairs.
 func (t *Tournament) Write(w io.Writer) error {
 	bw := bufio.NewWriter(w)
+	// Tournament-section records kept in Extra (062 players, 092 type,
+	// 132 round dates, 202 tie-breaks...) stay in the header.
+	header, after := splitExtra(t.Extra)
+	t.writeHeader(bw, header)
+	for _, pl := range t.Players {
+		bw.WriteString(formatPlayer(&pl))
+		bw.WriteByte('\n')
+	}
+	writeLines(bw, after)
+	t.writeExtensions(bw)
+	return bw.Flush()
+}
+
+// splitExtra cleans the Extra lines and splits them into the records of
+// the tournament section and the others, dropping the lines left empty.
+func splitExtra(extra []string) (header, after []string) {
+	for _, e := range extra {
+		if e = oneline.Clean(e); e == "" {
+			continue
+		}
+		if headerRecord(e) {
+			header = append(header, e)
+		} else {
+			after = append(after, e)
+		}
+	}
+	return header, after
+}
+
+// writeLines writes each line with its LF.
+func writeLines(bw *bufio.Writer, lines []string) {
+	for _, l := range lines {
+		bw.WriteString(l)
+		bw.WriteByte('\n')
+	}
+}
+
+// customScoring reports whether t's scoring needs writing: it is set and
+// is not the default.
+func (t *Tournament) customScoring() bool {
+	return t.Scoring != DefaultScoring && t.Scoring != (Scoring{})
+}
+
+// writeHeader writes the tournament section: the text records, the
+// header records of Extra, then rounds (142), initial colour (152),
+// scoring (162) and system (192).
+func (t *Tournament) writeHeader(bw *bufio.Writer, extra []string) {
 	head := []struct {
 		code, text string
 	}{
@@ -29,43 +76,26 @@ func (t *Tournament) Write(w io.Writer) error {
 			fmt.Fprintf(bw, "%s %s\n", h.code, text)
 		}
 	}
-	// Tournament-section records kept in Extra (062 players, 092 type,
-	// 132 round dates, 202 tie-breaks...) stay in the header.
-	var after []string
-	for _, e := range t.Extra {
-		if e = oneline.Clean(e); e == "" {
-			continue
-		}
-		if headerRecord(e) {
-			bw.WriteString(e)
-			bw.WriteByte('\n')
-		} else {
-			after = append(after, e)
-		}
-	}
+	writeLines(bw, extra)
 	if t.Rounds > 0 {
 		fmt.Fprintf(bw, "142 %d\n", t.Rounds)
 	}
 	if t.InitialColour != 0 {
 		fmt.Fprintf(bw, "152 %c\n", t.InitialColour-'a'+'A')
 	}
-	custom := t.Scoring != DefaultScoring && t.Scoring != (Scoring{})
-	if custom && t.Scoring.ZeroBye == t.Scoring.ForfeitLoss {
-		s := t.Scoring
+	if s := t.Scoring; t.customScoring() && s.ZeroBye == s.ForfeitLoss {
 		// Symbols at columns 6, 15, 24, … with the points after each.
 		fmt.Fprintf(bw, "162  W%4.1f    D%4.1f    L%4.1f    A%4.1f    P%4.1f\n", s.Win, s.Draw, s.Loss, s.ZeroBye, s.PAB)
 	}
 	if system := oneline.Clean(t.System); system != "" {
 		fmt.Fprintf(bw, "192 %s\n", system)
 	}
-	for _, pl := range t.Players {
-		bw.WriteString(formatPlayer(&pl))
-		bw.WriteByte('\n')
-	}
-	for _, e := range after {
-		bw.WriteString(e)
-		bw.WriteByte('\n')
-	}
+}
+
+// writeExtensions writes the engine extensions after the players: XXR,
+// XXC, BBW…BBU for a custom scoring, XXA accelerations in player order
+// and XXP forbidden pairs.
+func (t *Tournament) writeExtensions(bw *bufio.Writer) {
 	if t.Rounds > 0 {
 		fmt.Fprintf(bw, "XXR %d\n", t.Rounds)
 	}
@@ -75,7 +105,7 @@ func (t *Tournament) Write(w io.Writer) error {
 	case 'b':
 		bw.WriteString("XXC black1\n")
 	}
-	if custom {
+	if t.customScoring() {
 		s := t.Scoring
 		for _, l := range []struct {
 			code string
@@ -101,7 +131,6 @@ func (t *Tournament) Write(w io.Writer) error {
 	for _, f := range t.Forbidden {
 		fmt.Fprintf(bw, "XXP %d %d\n", f[0], f[1])
 	}
-	return bw.Flush()
 }
 
 // formatPlayer lays out a 001 record at the TRF columns.

@@ -65,56 +65,74 @@ func (b *Board) Fouls(dst []FoulMove) []FoulMove {
 			continue
 		}
 		for _, m := range b.pseudoMovesFrom(s, buf[:0]) {
-			variants := [2]Move{m, 0}
+			dst = b.appendBoardFoul(dst, m, s, p.Type())
 			if p.Type().Promotable() {
-				variants[1] = m | mvPromote
-			}
-			for _, v := range variants {
-				if v == 0 {
-					continue
-				}
-				switch {
-				case v.Promotes() && !inZone[c][s] && !inZone[c][v.to()]:
-					dst = append(dst, FoulMove{v, FoulPromotion})
-				case !v.Promotes() && dead(c, p.Type(), v.to()):
-					dst = append(dst, FoulMove{v, FoulDeadPiece})
-				case b.leavesCheck(v):
-					dst = append(dst, FoulMove{v, FoulSelfCheck})
-				}
+				dst = b.appendBoardFoul(dst, m|mvPromote, s, p.Type())
 			}
 		}
 	}
 	for _, t := range handTypes {
-		if b.hand[c][t] == 0 {
-			continue
-		}
-		pawn := MakePiece(c, Pawn)
-		for i, s8 := range padOf {
-			s := int(s8)
-			if b.sq[s] != NoPiece {
-				continue
-			}
-			m := dropMove(s, MakePiece(c, t))
-			switch {
-			case dead(c, t, s):
-				dst = append(dst, FoulMove{m, FoulDeadPiece})
-			case t == Pawn && b.pawnOnFile(pawn, i%9):
-				dst = append(dst, FoulMove{m, FoulNifu})
-			case b.leavesCheck(m):
-				dst = append(dst, FoulMove{m, FoulSelfCheck})
-			case t == Pawn && s+forward[c] == int(b.king[c.Other()]) && b.dropMates(m):
-				dst = append(dst, FoulMove{m, FoulUchifuzume})
-			}
+		if b.hand[c][t] > 0 {
+			dst = b.appendDropFouls(dst, t)
 		}
 	}
 	for _, t := range handTypes {
-		if b.hand[c][t] > 0 || b.hand[c.Other()][t] == 0 {
+		if b.hand[c][t] == 0 && b.hand[c.Other()][t] > 0 {
+			dst = b.appendNotInHand(dst, t)
+		}
+	}
+	return dst
+}
+
+// appendBoardFoul appends the move m of a piece of type t from s with
+// the first foul it commits, if any: a promotion outside the zone, an
+// unpromoted piece left dead, the own king left in check.
+func (b *Board) appendBoardFoul(dst []FoulMove, m Move, s int, t PieceType) []FoulMove {
+	c := b.turn
+	switch {
+	case m.Promotes() && !inZone[c][s] && !inZone[c][m.to()]:
+		return append(dst, FoulMove{m, FoulPromotion})
+	case !m.Promotes() && dead(c, t, m.to()):
+		return append(dst, FoulMove{m, FoulDeadPiece})
+	case b.leavesCheck(m):
+		return append(dst, FoulMove{m, FoulSelfCheck})
+	}
+	return dst
+}
+
+// appendDropFouls appends the drops of a piece of type t, which the side
+// to move holds, that commit a foul, each with the first it commits: a
+// piece left dead, nifu, the own king left in check, uchifuzume.
+func (b *Board) appendDropFouls(dst []FoulMove, t PieceType) []FoulMove {
+	c := b.turn
+	pawn := MakePiece(c, Pawn)
+	for i, s8 := range padOf {
+		s := int(s8)
+		if b.sq[s] != NoPiece {
 			continue
 		}
-		for _, s8 := range padOf {
-			if s := int(s8); b.sq[s] == NoPiece {
-				dst = append(dst, FoulMove{dropMove(s, MakePiece(c, t)), FoulNotInHand})
-			}
+		m := dropMove(s, MakePiece(c, t))
+		switch {
+		case dead(c, t, s):
+			dst = append(dst, FoulMove{m, FoulDeadPiece})
+		case t == Pawn && b.pawnOnFile(pawn, i%9):
+			dst = append(dst, FoulMove{m, FoulNifu})
+		case b.leavesCheck(m):
+			dst = append(dst, FoulMove{m, FoulSelfCheck})
+		case t == Pawn && s+forward[c] == int(b.king[c.Other()]) && b.dropMates(m):
+			dst = append(dst, FoulMove{m, FoulUchifuzume})
+		}
+	}
+	return dst
+}
+
+// appendNotInHand appends a drop of type t, which only the opponent
+// holds, on every empty square.
+func (b *Board) appendNotInHand(dst []FoulMove, t PieceType) []FoulMove {
+	p := MakePiece(b.turn, t)
+	for _, s8 := range padOf {
+		if s := int(s8); b.sq[s] == NoPiece {
+			dst = append(dst, FoulMove{dropMove(s, p), FoulNotInHand})
 		}
 	}
 	return dst

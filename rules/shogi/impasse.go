@@ -19,6 +19,12 @@ func (b *Board) Points(c rules.Color) int {
 			n += p.Type().Points()
 		}
 	}
+	return n + b.handPoints(c)
+}
+
+// handPoints returns the 24-point count of c's pieces in hand.
+func (b *Board) handPoints(c rules.Color) int {
+	n := 0
 	for t := Pawn; t <= Gold; t++ {
 		n += int(b.hand[c][t]) * t.Points()
 	}
@@ -91,42 +97,54 @@ func (b *Board) Declare(rule DeclarationRule) (Declaration, error) {
 	if k := b.king[c]; k != 0 && inZone[c][k] {
 		d.KingInCamp = true
 	}
+	d.PiecesInCamp, d.Points = b.inCamp(c)
+	d.Points += b.handPoints(c)
+	ok := d.KingInCamp && d.PiecesInCamp >= 10 && !d.InCheck
+	out, err := rule.judge(c, ok, d.Points)
+	if err != nil {
+		return d, err
+	}
+	d.Outcome = out
+	return d, nil
+}
+
+// inCamp counts c's pieces other than the king in the opponent's camp,
+// and their 24-point count.
+func (b *Board) inCamp(c rules.Color) (pieces, points int) {
 	for _, s := range padOf {
 		p := b.sq[s]
 		if p == NoPiece || p.Color() != c || p.Type() == King || !inZone[c][s] {
 			continue
 		}
-		d.PiecesInCamp++
-		d.Points += p.Type().Points()
+		pieces++
+		points += p.Type().Points()
 	}
-	for t := Pawn; t <= Gold; t++ {
-		d.Points += int(b.hand[c][t]) * t.Points()
-	}
-	ok := d.KingInCamp && d.PiecesInCamp >= 10 && !d.InCheck
-	switch rule {
+	return pieces, points
+}
+
+// judge returns the outcome of a declaration by c under r whose
+// conditions other than the points are met (met) or not, with points.
+func (r DeclarationRule) judge(c rules.Color, met bool, points int) (rules.Outcome, error) {
+	switch r {
 	case JSA24:
 		switch {
-		case !ok || d.Points < 24:
-			d.Outcome = rules.Loss(c, rules.DeclarationFailed)
-		case d.Points >= 31:
-			d.Outcome = rules.Win(c, rules.Impasse)
-		default:
-			d.Outcome = rules.Draw(rules.Impasse)
+		case !met || points < 24:
+			return rules.Loss(c, rules.DeclarationFailed), nil
+		case points >= 31:
+			return rules.Win(c, rules.Impasse), nil
 		}
+		return rules.Draw(rules.Impasse), nil
 	case Amateur27:
 		need := 27
 		if c == rules.First {
 			need = 28
 		}
-		if ok && d.Points >= need {
-			d.Outcome = rules.Win(c, rules.Impasse)
-		} else {
-			d.Outcome = rules.Loss(c, rules.DeclarationFailed)
+		if met && points >= need {
+			return rules.Win(c, rules.Impasse), nil
 		}
-	default:
-		return d, fmt.Errorf("declaration rule %s: the game has no declaration rule", rule)
+		return rules.Loss(c, rules.DeclarationFailed), nil
 	}
-	return d, nil
+	return rules.Outcome{}, fmt.Errorf("declaration rule %s: the game has no declaration rule", r)
 }
 
 // Declare judges a declaration by the side to move under the game's

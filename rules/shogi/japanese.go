@@ -115,32 +115,28 @@ type jmove struct {
 	hasFrom bool
 }
 
+// sideMarks are the marks a Japanese move may start with, and the side
+// (as in jmove.side) each names.
+var sideMarks = []struct {
+	mark string
+	side int
+}{{"▲", 1}, {"☗", 1}, {"△", 2}, {"☖", 2}, {"▽", 2}}
+
 // parseJapanese takes a KIF or KI2 move apart: [▲△]dest piece [mods]
 // [成|不成] [打] [(ff)].
 func parseJapanese(s string) (jmove, error) {
 	j := jmove{to: rules.NoSquare, from: rules.NoSquare}
 	orig := s
 	s = strings.TrimSpace(s)
-	for _, mk := range []struct {
-		mark string
-		side int
-	}{{"▲", 1}, {"☗", 1}, {"△", 2}, {"☖", 2}, {"▽", 2}} {
+	for _, mk := range sideMarks {
 		if rest, ok := strings.CutPrefix(s, mk.mark); ok {
 			j.side, s = mk.side, rest
 			break
 		}
 	}
-	if rest, ok := strings.CutPrefix(s, "同"); ok {
-		j.same = true
-		s = strings.TrimLeft(rest, " "+ideoSpace)
-	} else {
-		f, rest, ok1 := digitValue(s)
-		r, rest2, ok2 := digitValue(rest)
-		if !ok1 || !ok2 {
-			return j, fmt.Errorf("move %q: want a destination such as ７六 or 同", orig)
-		}
-		j.to = SquareAt(f, r)
-		s = strings.TrimLeft(rest2, ideoSpace)
+	s, err := j.parseDestination(s, orig)
+	if err != nil {
+		return j, err
 	}
 	t, rest, ok := ParseKIFPiece(s)
 	if !ok {
@@ -148,43 +144,89 @@ func parseJapanese(s string) (jmove, error) {
 	}
 	j.piece, s = t, rest
 	for s != "" {
-		switch {
-		case strings.HasPrefix(s, "不成"):
-			j.promote, s = -1, s[len("不成"):]
-		case strings.HasPrefix(s, "生"): // old spelling of 不成
-			j.promote, s = -1, s[len("生"):]
-		case strings.HasPrefix(s, "成"):
-			j.promote, s = 1, s[len("成"):]
-		case strings.HasPrefix(s, "打"):
-			j.drop, s = true, s[len("打"):]
-		case s[0] == '(':
-			end := strings.IndexByte(s, ')')
-			if end != 3 {
-				return j, fmt.Errorf("move %q: origin must be (ff) with two digits", orig)
-			}
-			f, r := int(s[1]-'0'), int(s[2]-'0')
-			if f < 1 || f > 9 || r < 1 || r > 9 {
-				return j, fmt.Errorf("move %q: bad origin %q", orig, s[:4])
-			}
-			j.from, j.hasFrom = SquareAt(f, r), true
-			s = s[4:]
-		default:
-			r, n := utf8.DecodeRuneInString(s)
-			if !strings.ContainsRune("右左直上引寄行入", r) {
-				return j, fmt.Errorf("move %q: unexpected %q", orig, s)
-			}
-			if r == '行' || r == '入' { // 行 and 入 are old spellings of 上
-				j.mods += "上"
-			} else {
-				j.mods += s[:n]
-			}
-			s = s[n:]
+		if s, err = j.parseSuffix(s, orig); err != nil {
+			return j, err
 		}
 	}
-	if j.drop && (j.promote != 0 || j.hasFrom) {
-		return j, fmt.Errorf("move %q: a drop has no promotion and no origin", orig)
+	return j, j.checkDrop(orig)
+}
+
+// checkDrop checks that j, if a drop (打), has no promotion and no
+// origin and drops a piece a hand can hold. orig is the whole move, for
+// errors.
+func (j *jmove) checkDrop(orig string) error {
+	switch {
+	case !j.drop:
+		return nil
+	case j.promote != 0 || j.hasFrom:
+		return fmt.Errorf("move %q: a drop has no promotion and no origin", orig)
+	case j.piece.IsPromoted() || j.piece == King:
+		return fmt.Errorf("move %q: a %s cannot be dropped", orig, kifNames[j.piece])
 	}
-	return j, nil
+	return nil
+}
+
+// parseDestination reads the destination at the start of s, a square
+// such as ７六 or 同, and returns the rest of s. orig is the whole move,
+// for errors.
+func (j *jmove) parseDestination(s, orig string) (string, error) {
+	if rest, ok := strings.CutPrefix(s, "同"); ok {
+		j.same = true
+		return strings.TrimLeft(rest, " "+ideoSpace), nil
+	}
+	f, rest, ok1 := digitValue(s)
+	r, rest2, ok2 := digitValue(rest)
+	if !ok1 || !ok2 {
+		return s, fmt.Errorf("move %q: want a destination such as ７六 or 同", orig)
+	}
+	j.to = SquareAt(f, r)
+	return strings.TrimLeft(rest2, ideoSpace), nil
+}
+
+// parseSuffix reads one of what may follow the piece name at the start of
+// s (成, 不成 or 生, 打, an origin (ff), a modifier 右 左 直 上 引 寄 or the
+// old 行 入) and returns the rest of s.
+func (j *jmove) parseSuffix(s, orig string) (string, error) {
+	switch {
+	case strings.HasPrefix(s, "不成"):
+		j.promote = -1
+		return s[len("不成"):], nil
+	case strings.HasPrefix(s, "生"): // old spelling of 不成
+		j.promote = -1
+		return s[len("生"):], nil
+	case strings.HasPrefix(s, "成"):
+		j.promote = 1
+		return s[len("成"):], nil
+	case strings.HasPrefix(s, "打"):
+		j.drop = true
+		return s[len("打"):], nil
+	case s[0] == '(':
+		return j.parseOrigin(s, orig)
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	switch {
+	case !strings.ContainsRune("右左直上引寄行入", r):
+		return s, fmt.Errorf("move %q: unexpected %q", orig, s)
+	case r == '行' || r == '入': // old spellings of 上
+		j.mods += "上"
+	default:
+		j.mods += s[:n]
+	}
+	return s[n:], nil
+}
+
+// parseOrigin reads a KIF origin, (ff), at the start of s and returns the
+// rest of s.
+func (j *jmove) parseOrigin(s, orig string) (string, error) {
+	if strings.IndexByte(s, ')') != 3 {
+		return s, fmt.Errorf("move %q: origin must be (ff) with two digits", orig)
+	}
+	f, r := int(s[1]-'0'), int(s[2]-'0')
+	if f < 1 || f > 9 || r < 1 || r > 9 {
+		return s, fmt.Errorf("move %q: bad origin %q", orig, s[:4])
+	}
+	j.from, j.hasFrom = SquareAt(f, r), true
+	return s[4:], nil
 }
 
 // resolve finds the legal move of b that j names. prev is the previous
@@ -203,26 +245,16 @@ func (j jmove) resolve(b *Board, prev rules.Square) (Move, error) {
 	var buf [MaxMoves]Move
 	legal := b.GenerateLegal(buf[:0])
 	if j.hasFrom {
-		p := b.At(j.from)
-		if p == NoPiece || p.Color() != b.turn || p.Type() != j.piece {
-			return 0, fmt.Errorf("no %s %s on %s", sideWord(b.turn), kifNames[j.piece], SquareName(j.from))
-		}
-		return b.Find(USIMove{From: j.from, To: to, Promote: j.promote == 1})
+		return j.resolveFrom(b, to)
 	}
 	var cands []Move
 	if !j.drop {
-		for _, m := range legal {
-			if !m.IsDrop() && m.To() == to && m.piece().Type() == j.piece && m.Promotes() == (j.promote == 1) {
-				cands = append(cands, m)
-			}
-		}
-		cands = filterModifiers(cands, j.mods, b.turn)
+		var near [8]Move // room for the usual few candidates, off the heap
+		cands = filterModifiers(j.appendMovesTo(near[:0], legal, to), j.mods, b.turn)
 	}
-	if len(cands) == 0 && j.mods == "" && j.promote == 0 && j.piece.Valid() && !j.piece.IsPromoted() && j.piece != King {
-		for _, m := range legal {
-			if m.IsDrop() && m.To() == to && m.piece().Type() == j.piece {
-				return m, nil
-			}
+	if len(cands) == 0 && j.mayBeDrop() {
+		if m, ok := dropTo(legal, to, j.piece); ok {
+			return m, nil
 		}
 	}
 	switch len(cands) {
@@ -235,6 +267,44 @@ func (j jmove) resolve(b *Board, prev rules.Square) (Move, error) {
 		return 0, fmt.Errorf("no legal %s move to %s", kifNames[j.piece], SquareName(to))
 	}
 	return 0, fmt.Errorf("%d %s moves to %s: ambiguous without 右/左/上/引/寄/直", len(cands), kifNames[j.piece], SquareName(to))
+}
+
+// resolveFrom finds the move to to of j, which names its origin (KIF).
+func (j jmove) resolveFrom(b *Board, to rules.Square) (Move, error) {
+	p := b.At(j.from)
+	if p == NoPiece || p.Color() != b.turn || p.Type() != j.piece {
+		return 0, fmt.Errorf("no %s %s on %s", sideWord(b.turn), kifNames[j.piece], SquareName(j.from))
+	}
+	return b.Find(USIMove{From: j.from, To: to, Promote: j.promote == 1})
+}
+
+// appendMovesTo appends to dst the legal board moves to to of j's piece
+// type, promoting as j says.
+func (j jmove) appendMovesTo(dst, legal []Move, to rules.Square) []Move {
+	for _, m := range legal {
+		if !m.IsDrop() && m.To() == to && m.piece().Type() == j.piece && m.Promotes() == (j.promote == 1) {
+			dst = append(dst, m)
+		}
+	}
+	return dst
+}
+
+// mayBeDrop reports whether j, without 打, may name a drop: KI2 leaves 打
+// out when no board move of the type reaches the square, and a drop has
+// no modifier or promotion and is of an unpromoted type other than the
+// king.
+func (j jmove) mayBeDrop() bool {
+	return j.mods == "" && j.promote == 0 && j.piece.Valid() && !j.piece.IsPromoted() && j.piece != King
+}
+
+// dropTo returns the legal drop of type t on to, if there is one.
+func dropTo(legal []Move, to rules.Square, t PieceType) (Move, bool) {
+	for _, m := range legal {
+		if m.IsDrop() && m.To() == to && m.piece().Type() == t {
+			return m, true
+		}
+	}
+	return 0, false
 }
 
 // relXY returns the coordinates of sq from c's seat: x grows to c's left
@@ -272,67 +342,74 @@ func straightUp(m Move, c rules.Color) bool {
 // right one of the pieces moving up).
 func filterModifiers(cands []Move, mods string, c rules.Color) []Move {
 	for _, r := range mods {
-		var out []Move
 		switch r {
 		case '上', '引', '寄':
-			for _, m := range cands {
-				if motion(m, c) == string(r) {
-					out = append(out, m)
-				}
-			}
+			cands = appendWithMotion(nil, cands, string(r), c)
 		case '直':
-			for _, m := range cands {
-				if straightUp(m, c) {
-					out = append(out, m)
-				}
-			}
-		default:
-			continue
+			cands = goingStraightUp(cands, c)
 		}
-		cands = out
 	}
 	for _, r := range mods {
-		if (r != '右' && r != '左') || len(cands) == 0 {
-			continue
+		if (r == '右' || r == '左') && len(cands) > 0 {
+			cands = outermost(cands, r == '右', c)
 		}
-		bx, _ := relXY(cands[0].From(), c)
-		for _, m := range cands[1:] {
-			x, _ := relXY(m.From(), c)
-			if (r == '右' && x < bx) || (r == '左' && x > bx) {
-				bx = x
-			}
-		}
-		var out []Move
-		for _, m := range cands {
-			if x, _ := relXY(m.From(), c); x == bx {
-				out = append(out, m)
-			}
-		}
-		cands = out
 	}
 	return cands
+}
+
+// appendWithMotion appends to dst the moves of cands whose motion is mo
+// (上, 引 or 寄).
+func appendWithMotion(dst, cands []Move, mo string, c rules.Color) []Move {
+	for _, m := range cands {
+		if motion(m, c) == mo {
+			dst = append(dst, m)
+		}
+	}
+	return dst
+}
+
+// goingStraightUp returns the moves of cands one square straight forward
+// (直).
+func goingStraightUp(cands []Move, c rules.Color) []Move {
+	var out []Move
+	for _, m := range cands {
+		if straightUp(m, c) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// outermost returns the moves of cands, not empty, from the rightmost
+// origin file from c's seat (right), else from the leftmost.
+func outermost(cands []Move, right bool, c rules.Color) []Move {
+	bx, _ := relXY(cands[0].From(), c)
+	for _, m := range cands[1:] {
+		x, _ := relXY(m.From(), c)
+		if (right && x < bx) || (!right && x > bx) {
+			bx = x
+		}
+	}
+	var out []Move
+	for _, m := range cands {
+		if x, _ := relXY(m.From(), c); x == bx {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // modifiers returns the KI2 disambiguation of m among the legal moves
 // (spec 5.5: 右/左/直/上/引/寄), empty when m's piece is the only one of its
 // kind that can reach the square.
 func modifiers(m Move, legal []Move, c rules.Color) string {
-	var cands []Move
-	for _, l := range legal {
-		if !l.IsDrop() && l.To() == m.To() && l.piece() == m.piece() && l.Promotes() == m.Promotes() {
-			cands = append(cands, l)
-		}
-	}
+	var bufs [2][8]Move // room for the usual few candidates, off the heap
+	cands := appendAlike(bufs[0][:0], m, legal)
 	if len(cands) <= 1 {
 		return ""
 	}
 	mo := motion(m, c)
-	var same []Move
-	for _, l := range cands {
-		if motion(l, c) == mo {
-			same = append(same, l)
-		}
-	}
+	same := appendWithMotion(bufs[1][:0], cands, mo, c)
 	if len(same) == 1 {
 		return mo
 	}
@@ -351,6 +428,17 @@ func modifiers(m Move, legal []Move, c rules.Color) string {
 	// Three or more pieces on one side: fall back on the motion and both
 	// sides, which readers filter in order.
 	return mo
+}
+
+// appendAlike appends to dst the legal board moves of pieces like m's to
+// m's destination, promoting or not as m does; m among them.
+func appendAlike(dst []Move, m Move, legal []Move) []Move {
+	for _, l := range legal {
+		if !l.IsDrop() && l.To() == m.To() && l.piece() == m.piece() && l.Promotes() == m.Promotes() {
+			dst = append(dst, l)
+		}
+	}
+	return dst
 }
 
 // writeDestination writes m's destination (同 when it repeats the

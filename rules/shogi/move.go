@@ -203,28 +203,41 @@ func (b *Board) ParseUSI(s string) (Move, error) {
 
 // whyIllegal explains why u is not a legal move of b.
 func (b *Board) whyIllegal(u USIMove) error {
-	c := b.turn
 	if u.Drop != NoPieceType {
-		switch {
-		case b.hand[c][u.Drop] == 0:
-			return fmt.Errorf("illegal move %s: %s has no %s in hand", u, sideWord(c), u.Drop)
-		case b.At(u.To) != NoPiece:
-			return fmt.Errorf("illegal move %s: %s is occupied", u, SquareName(u.To))
-		case dead(c, u.Drop, int(padOf[u.To])):
-			return fmt.Errorf("illegal move %s: the dropped piece could never move", u)
-		}
-		if u.Drop == Pawn {
-			file, _ := fileRank(u.To)
-			if b.pawnOnFile(MakePiece(c, Pawn), 9-file) {
-				return fmt.Errorf("illegal move %s: two pawns on file %d (nifu)", u, file)
-			}
-			m := dropMove(int(padOf[u.To]), MakePiece(c, Pawn))
-			if int(padOf[u.To])+forward[c] == int(b.king[c.Other()]) && !b.leavesCheck(m) && b.dropMates(m) {
-				return fmt.Errorf("illegal move %s: pawn drop mate (uchifuzume)", u)
-			}
-		}
-		return fmt.Errorf("illegal move %s: leaves the %s king in check", u, sideWord(c))
+		return b.whyDropIllegal(u)
 	}
+	return b.whyBoardMoveIllegal(u)
+}
+
+// whyDropIllegal explains why the drop u is not legal.
+func (b *Board) whyDropIllegal(u USIMove) error {
+	c := b.turn
+	switch {
+	case !u.Drop.Valid() || u.Drop.IsPromoted() || u.Drop == King:
+		return fmt.Errorf("illegal move: %s cannot be dropped", u.Drop)
+	case b.hand[c][u.Drop] == 0:
+		return fmt.Errorf("illegal move %s: %s has no %s in hand", u, sideWord(c), u.Drop)
+	case b.At(u.To) != NoPiece:
+		return fmt.Errorf("illegal move %s: %s is occupied", u, SquareName(u.To))
+	case dead(c, u.Drop, int(padOf[u.To])):
+		return fmt.Errorf("illegal move %s: the dropped piece could never move", u)
+	}
+	if u.Drop == Pawn {
+		file, _ := fileRank(u.To)
+		if b.pawnOnFile(MakePiece(c, Pawn), 9-file) {
+			return fmt.Errorf("illegal move %s: two pawns on file %d (nifu)", u, file)
+		}
+		m := dropMove(int(padOf[u.To]), MakePiece(c, Pawn))
+		if int(padOf[u.To])+forward[c] == int(b.king[c.Other()]) && !b.leavesCheck(m) && b.dropMates(m) {
+			return fmt.Errorf("illegal move %s: pawn drop mate (uchifuzume)", u)
+		}
+	}
+	return fmt.Errorf("illegal move %s: leaves the %s king in check", u, sideWord(c))
+}
+
+// whyBoardMoveIllegal explains why the board move u is not legal.
+func (b *Board) whyBoardMoveIllegal(u USIMove) error {
+	c := b.turn
 	p := b.At(u.From)
 	switch {
 	case p == NoPiece:

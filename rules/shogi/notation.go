@@ -67,15 +67,9 @@ func csaSign(c rules.Color) string {
 // parseCSAMove reads a CSA move (with or without its sign) and returns the
 // legal move of b it names.
 func (b *Board) parseCSAMove(s string) (Move, error) {
-	if len(s) == 7 {
-		want := csaSign(b.turn)[0]
-		if s[0] != '+' && s[0] != '-' {
-			return 0, fmt.Errorf("csa move %q: want + or - first", s)
-		}
-		if s[0] != want {
-			return 0, fmt.Errorf("csa move %q: %s is not to move", s, sideWord(b.turn.Other()))
-		}
-		s = s[1:]
+	s, err := b.cutCSASign(s)
+	if err != nil {
+		return 0, err
 	}
 	if len(s) != 6 {
 		return 0, fmt.Errorf("csa move %q: want sign, origin, destination and piece, e.g. +7776FU", s)
@@ -99,6 +93,28 @@ func (b *Board) parseCSAMove(s string) (Move, error) {
 		}
 		return b.Find(USIMove{Drop: t, From: rules.NoSquare, To: to})
 	}
+	return b.csaBoardMove(s, to, t)
+}
+
+// cutCSASign checks the sign of a CSA move of 7 bytes, which must name
+// the side to move, and returns the move without it; a move of another
+// length it returns as it is.
+func (b *Board) cutCSASign(s string) (string, error) {
+	if len(s) != 7 {
+		return s, nil
+	}
+	if s[0] != '+' && s[0] != '-' {
+		return s, fmt.Errorf("csa move %q: want + or - first", s)
+	}
+	if s[0] != csaSign(b.turn)[0] {
+		return s, fmt.Errorf("csa move %q: %s is not to move", s, sideWord(b.turn.Other()))
+	}
+	return s[1:], nil
+}
+
+// csaBoardMove returns the legal move of b that the unsigned CSA board
+// move s names, to to, its piece of type t after the move.
+func (b *Board) csaBoardMove(s string, to rules.Square, t PieceType) (Move, error) {
 	from := SquareAt(int(s[0]-'0'), int(s[1]-'0'))
 	if from == rules.NoSquare {
 		return 0, fmt.Errorf("csa move %q: bad origin %q", s, s[:2])

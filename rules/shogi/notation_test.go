@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"arbiter/rules"
 )
 
 // The 6-move game of spec 5.5.
@@ -146,6 +148,34 @@ func TestNotationRoundTripRandom(t *testing.T) {
 			if p, err = p.PlayMove(m); err != nil {
 				t.Fatal(err)
 			}
+		}
+	}
+}
+
+// TestDropOfAPieceThatCannotBeDropped: a drop of a promoted piece or a
+// king, which no hand holds, is refused with an error that says so, in
+// every notation and through Find (it used to panic on the hand index).
+func TestDropOfAPieceThatCannotBeDropped(t *testing.T) {
+	g, err := NewGame(nil)
+	require.NoError(t, err)
+	p := g.StartPosition()
+	for _, tt := range []struct{ in, want string }{
+		{"５五と打", `move "５五と打": a と cannot be dropped`},
+		{"▲５五玉打", `move "▲５五玉打": a 玉 cannot be dropped`},
+		{"５五馬打", `move "５五馬打": a 馬 cannot be dropped`},
+		{"５五龍打", `move "５五龍打": a 龍 cannot be dropped`},
+		{"５五成銀打", `move "５五成銀打": a 成銀 cannot be dropped`},
+		{"+0055TO", `csa move "0055TO": cannot drop TO`},
+	} {
+		_, err := p.ParseMoveText(tt.in)
+		if assert.Error(t, err, tt.in) {
+			assert.Equal(t, tt.want, err.Error())
+		}
+	}
+	for _, d := range []PieceType{King, Tokin, PromotedSilver, Horse, Dragon, Dragon + 1} {
+		_, err := p.Board().Find(USIMove{Drop: d, From: rules.NoSquare, To: SquareAt(5, 5)})
+		if assert.Error(t, err, d) {
+			assert.Equal(t, "illegal move: "+d.String()+" cannot be dropped", err.Error())
 		}
 	}
 }

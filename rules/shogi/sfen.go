@@ -59,61 +59,84 @@ func (b *Board) parseBoard(s string) error {
 		return fmt.Errorf("%d ranks, want 9", len(ranks))
 	}
 	for r, rank := range ranks {
-		col := 0
-		prevDigit := false
-		for i := 0; i < len(rank); i++ {
-			ch := rank[i]
-			if ch >= '1' && ch <= '9' {
-				if prevDigit {
-					return fmt.Errorf("rank %c: two digits in a row at column %d", 'a'+r, i+1)
-				}
-				prevDigit = true
-				col += int(ch - '0')
-				if col > 9 {
-					return fmt.Errorf("rank %c: more than 9 squares", 'a'+r)
-				}
-				continue
-			}
-			prevDigit = false
-			promoted := false
-			if ch == '+' {
-				promoted = true
-				i++
-				if i == len(rank) {
-					return fmt.Errorf("rank %c: '+' at the end", 'a'+r)
-				}
-				ch = rank[i]
-			}
-			c := rules.First
-			if ch >= 'a' && ch <= 'z' {
-				c = rules.Second
-				ch -= 'a' - 'A'
-			}
-			t := typeOfLetter(ch)
-			if t == NoPieceType {
-				return fmt.Errorf("rank %c: bad piece letter %q", 'a'+r, rank[i])
-			}
-			if promoted {
-				if !t.Promotable() {
-					return fmt.Errorf("rank %c: %q cannot be promoted", 'a'+r, rank[i])
-				}
-				t = t.Promote()
-			}
-			if col >= 9 {
-				return fmt.Errorf("rank %c: more than 9 squares", 'a'+r)
-			}
-			s := int(padOf[r*9+col])
-			if t == King && b.king[c] != 0 {
-				return fmt.Errorf("rank %c: a second %s king", 'a'+r, sideWord(c))
-			}
-			b.put(s, MakePiece(c, t))
-			col++
-		}
-		if col != 9 {
-			return fmt.Errorf("rank %c covers %d squares, want 9", 'a'+r, col)
+		if err := b.parseRank(r, rank); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// parseRank reads rank r (0 for rank a) of an SFEN board field.
+func (b *Board) parseRank(r int, rank string) error {
+	col := 0
+	prevDigit := false
+	for i := 0; i < len(rank); i++ {
+		if ch := rank[i]; ch >= '1' && ch <= '9' {
+			if prevDigit {
+				return fmt.Errorf("rank %c: two digits in a row at column %d", 'a'+r, i+1)
+			}
+			prevDigit = true
+			col += int(ch - '0')
+			if col > 9 {
+				return fmt.Errorf("rank %c: more than 9 squares", 'a'+r)
+			}
+			continue
+		}
+		prevDigit = false
+		p, n, err := parseSFENPiece(rank[i:])
+		if err != nil {
+			return fmt.Errorf("rank %c: %w", 'a'+r, err)
+		}
+		i += n - 1
+		if col >= 9 {
+			return fmt.Errorf("rank %c: more than 9 squares", 'a'+r)
+		}
+		if p.Type() == King && b.king[p.Color()] != 0 {
+			return fmt.Errorf("rank %c: a second %s king", 'a'+r, sideWord(p.Color()))
+		}
+		b.put(int(padOf[r*9+col]), p)
+		col++
+	}
+	if col != 9 {
+		return fmt.Errorf("rank %c covers %d squares, want 9", 'a'+r, col)
+	}
+	return nil
+}
+
+// parseSFENPiece reads a piece of an SFEN board field, a letter with '+'
+// before it for a promoted piece, at the start of s, and returns it and
+// the number of bytes read.
+func parseSFENPiece(s string) (Piece, int, error) {
+	n := 1
+	promoted := s[0] == '+'
+	if promoted {
+		if len(s) == 1 {
+			return NoPiece, 0, fmt.Errorf("'+' at the end")
+		}
+		n = 2
+	}
+	ch := s[n-1]
+	c, t := pieceOfLetter(ch)
+	if t == NoPieceType {
+		return NoPiece, 0, fmt.Errorf("bad piece letter %q", ch)
+	}
+	if promoted {
+		if !t.Promotable() {
+			return NoPiece, 0, fmt.Errorf("%q cannot be promoted", ch)
+		}
+		t = t.Promote()
+	}
+	return MakePiece(c, t), n, nil
+}
+
+// pieceOfLetter returns the side and the unpromoted type of an SFEN
+// letter: upper case for Black, lower case for White; NoPieceType for a
+// letter that names no piece.
+func pieceOfLetter(ch byte) (rules.Color, PieceType) {
+	if ch >= 'a' && ch <= 'z' {
+		return rules.Second, typeOfLetter(ch - ('a' - 'A'))
+	}
+	return rules.First, typeOfLetter(ch)
 }
 
 func (b *Board) parseHands(s string) error {
@@ -122,28 +145,11 @@ func (b *Board) parseHands(s string) error {
 	}
 	seen := [2][8]bool{}
 	for i := 0; i < len(s); {
-		n := 1
-		j := i
-		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			j++
+		n, j, err := parseHandCount(s, i)
+		if err != nil {
+			return err
 		}
-		if j > i {
-			v, err := strconv.Atoi(s[i:j])
-			if err != nil || v < 2 || v > 18 || s[i] == '0' {
-				return fmt.Errorf("bad count %q at offset %d", s[i:j], i)
-			}
-			n = v
-		}
-		if j == len(s) {
-			return fmt.Errorf("count without a piece at offset %d", i)
-		}
-		ch := s[j]
-		c := rules.First
-		if ch >= 'a' && ch <= 'z' {
-			c = rules.Second
-			ch -= 'a' - 'A'
-		}
-		t := typeOfLetter(ch)
+		c, t := pieceOfLetter(s[j])
 		if t == NoPieceType || t == King {
 			return fmt.Errorf("bad hand piece %q at offset %d", s[j], j)
 		}
@@ -155,6 +161,28 @@ func (b *Board) parseHands(s string) error {
 		i = j + 1
 	}
 	return nil
+}
+
+// parseHandCount reads the count of a hand piece, 2 to 18 or none for 1,
+// at offset i of an SFEN hands field, and returns it and the offset of the
+// piece letter that must follow.
+func parseHandCount(s string, i int) (n, j int, err error) {
+	j = i
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	n = 1
+	if j > i {
+		v, err := strconv.Atoi(s[i:j])
+		if err != nil || v < 2 || v > 18 || s[i] == '0' {
+			return 0, 0, fmt.Errorf("bad count %q at offset %d", s[i:j], i)
+		}
+		n = v
+	}
+	if j == len(s) {
+		return 0, 0, fmt.Errorf("count without a piece at offset %d", i)
+	}
+	return n, j, nil
 }
 
 // maxCount is the number of pieces of each base type in a full set.

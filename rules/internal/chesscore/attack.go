@@ -8,24 +8,10 @@ import "arbiter/rules"
 // see through them and may bounce once off one, and by's knights may
 // bounce off one (Tensor rules 3.11).
 func (b *Board) Attacked(q int, by rules.Color) bool {
-	c := b.cfg
-	fwd := c.forward(by)
-	pawn := MakePiece(by, Pawn)
-	if b.cell[q-fwd-1] == pawn || b.cell[q-fwd+1] == pawn {
+	if b.pawnAttacks(q, by) || b.knightAttacks(q, by) || b.kingNextTo(q, by) {
 		return true
 	}
-	knight := MakePiece(by, Knight)
-	for _, o := range c.knight {
-		if b.cell[q+o] == knight {
-			return true
-		}
-	}
-	king := MakePiece(by, King)
-	for _, d := range c.dirs {
-		if b.cell[q+d] == king {
-			return true
-		}
-	}
+	c := b.cfg
 	monster := MakePiece(by, Monster)
 	hasMon := b.monsters[by] > 0
 	rook, bishop, queen := MakePiece(by, Rook), MakePiece(by, Bishop), MakePiece(by, Queen)
@@ -54,13 +40,46 @@ func (b *Board) Attacked(q int, by rules.Color) bool {
 			break
 		}
 	}
-	if hasMon {
-		for _, o := range c.knight {
-			m := q + o
-			if b.cell[m] != monster {
-				continue
-			}
-			for _, o2 := range c.knight {
+	return hasMon && b.bouncingKnightAttacks(q, MakePiece(by, Knight), monster)
+}
+
+// pawnAttacks reports whether a pawn of by attacks cell q.
+func (b *Board) pawnAttacks(q int, by rules.Color) bool {
+	fwd := b.cfg.forward(by)
+	pawn := MakePiece(by, Pawn)
+	return b.cell[q-fwd-1] == pawn || b.cell[q-fwd+1] == pawn
+}
+
+// knightAttacks reports whether a knight of by attacks cell q directly.
+func (b *Board) knightAttacks(q int, by rules.Color) bool {
+	knight := MakePiece(by, Knight)
+	for _, o := range b.cfg.knight {
+		if b.cell[q+o] == knight {
+			return true
+		}
+	}
+	return false
+}
+
+// kingNextTo reports whether the king of by stands next to cell q.
+func (b *Board) kingNextTo(q int, by rules.Color) bool {
+	king := MakePiece(by, King)
+	for _, d := range b.cfg.dirs {
+		if b.cell[q+d] == king {
+			return true
+		}
+	}
+	return false
+}
+
+// bouncingKnightAttacks reports whether a knight (the piece knight)
+// reaches cell q by bouncing off a monster of its side (the piece monster)
+// a knight's move away from q.
+func (b *Board) bouncingKnightAttacks(q int, knight, monster Piece) bool {
+	jumps := &b.cfg.knight
+	for _, o := range jumps {
+		if m := q + o; b.cell[m] == monster {
+			for _, o2 := range jumps {
 				if s := m + o2; s != q && b.cell[s] == knight {
 					return true
 				}

@@ -90,13 +90,8 @@ func (c *Config) ParseFEN(s string) (Board, error) {
 	if err := b.parsePlacement(fields[0]); err != nil {
 		return Board{}, fmt.Errorf("FEN field 1 (placement): %w", err)
 	}
-	switch fields[1] {
-	case "w":
-		b.turn = rules.White
-	case "b":
-		b.turn = rules.Black
-	default:
-		return Board{}, fmt.Errorf("FEN field 2 (side to move) %q: want w or b", fields[1])
+	if err := b.parseTurn(fields[1]); err != nil {
+		return Board{}, fmt.Errorf("FEN field 2 (side to move) %q: %w", fields[1], err)
 	}
 	if err := b.parseCastling(fields[2]); err != nil {
 		return Board{}, fmt.Errorf("FEN field 3 (castling) %q: %w", fields[2], err)
@@ -105,16 +100,9 @@ func (c *Config) ParseFEN(s string) (Board, error) {
 		return Board{}, fmt.Errorf("FEN field 4 (en passant) %q: %w", fields[3], err)
 	}
 	if len(fields) == 6 {
-		n, err := strconv.Atoi(fields[4])
-		if err != nil || n < 0 || n > 10000 {
-			return Board{}, fmt.Errorf("FEN field 5 (half-move clock) %q: want a number 0..10000", fields[4])
+		if err := b.parseCounters(fields[4], fields[5]); err != nil {
+			return Board{}, err
 		}
-		b.halfmove = n
-		n, err = strconv.Atoi(fields[5])
-		if err != nil || n < 1 || n > 100000 {
-			return Board{}, fmt.Errorf("FEN field 6 (move number) %q: want a number 1..100000", fields[5])
-		}
-		b.fullmove = n
 	}
 	if b.Attacked(int(b.king[b.turn.Other()]), b.turn) {
 		return Board{}, fmt.Errorf("FEN %q: the side not to move is in check", s)
@@ -128,67 +116,91 @@ func (b *Board) parsePlacement(s string) error {
 	if len(ranks) != c.height {
 		return fmt.Errorf("%d ranks, want %d", len(ranks), c.height)
 	}
-	kings, pawns := [2]int{}, [2]int{}
+	var n pieceCounts
 	for i, row := range ranks {
-		r := c.height - 1 - i
-		f := 0
-		for j := 0; j < len(row); j++ {
-			ch := row[j]
-			if ch >= '0' && ch <= '9' {
-				if ch == '0' {
-					return fmt.Errorf("rank %d: a run of empty squares starts with 0", r+1)
-				}
-				n := int(ch - '0')
-				if j+1 < len(row) && row[j+1] >= '0' && row[j+1] <= '9' {
-					n = n*10 + int(row[j+1]-'0')
-					j++
-				}
-				f += n
-				if f > c.width {
-					return fmt.Errorf("rank %d: more than %d squares", r+1, c.width)
-				}
-				continue
-			}
-			upper := ch &^ 0x20
-			k, ok := KindOf(upper)
-			if !ok || (k == Monster && !c.monsters) {
-				return fmt.Errorf("rank %d: unknown piece letter %q", r+1, ch)
-			}
-			if f >= c.width {
-				return fmt.Errorf("rank %d: more than %d squares", r+1, c.width)
-			}
-			col := rules.White
-			if ch != upper {
-				col = rules.Black
-			}
-			if k == Pawn && (r == 0 || r == c.height-1) {
-				return fmt.Errorf("rank %d: pawn on the first or last rank (file %c)", r+1, 'a'+f)
-			}
-			cell := c.cellAt(f, r)
-			b.cell[cell] = MakePiece(col, k)
-			switch k {
-			case Pawn:
-				pawns[col]++
-			case King:
-				kings[col]++
-				b.king[col] = uint8(cell)
-			case Monster:
-				b.monsters[col]++
-			}
-			f++
-		}
-		if f != c.width {
-			return fmt.Errorf("rank %d: %d squares, want %d", r+1, f, c.width)
+		if err := b.parseRank(row, c.height-1-i, &n); err != nil {
+			return err
 		}
 	}
-	for col, n := range kings {
-		if n != 1 {
-			return fmt.Errorf("%d %s kings, want exactly 1", n, sideName(rules.Color(col)))
+	return b.checkPieceCounts(&n)
+}
+
+// pieceCounts counts the kings and pawns of each colour in a placement.
+type pieceCounts struct{ kings, pawns [2]int }
+
+// parseRank reads the placement of rank r (from 0): pieces and runs of
+// empty squares.
+func (b *Board) parseRank(row string, r int, n *pieceCounts) error {
+	c := b.cfg
+	f := 0
+	for j := 0; j < len(row); j++ {
+		ch := row[j]
+		if isDigit(ch) {
+			run, digits := emptyRun(row[j:])
+			if run == 0 {
+				return fmt.Errorf("rank %d: a run of empty squares starts with 0", r+1)
+			}
+			j += digits - 1
+			f += run
+			if f > c.width {
+				return fmt.Errorf("rank %d: more than %d squares", r+1, c.width)
+			}
+			continue
+		}
+		pc := c.letters[ch]
+		if pc == Empty {
+			return fmt.Errorf("rank %d: unknown piece letter %q", r+1, ch)
+		}
+		if f >= c.width {
+			return fmt.Errorf("rank %d: more than %d squares", r+1, c.width)
+		}
+		if pc.Kind() == Pawn && (r == 0 || r == c.height-1) {
+			return fmt.Errorf("rank %d: pawn on the first or last rank (file %c)", r+1, 'a'+f)
+		}
+		cell := c.cellAt(f, r)
+		b.cell[cell] = pc
+		switch col := pc.Color(); pc.Kind() {
+		case Pawn:
+			n.pawns[col]++
+		case King:
+			n.kings[col]++
+			b.king[col] = uint8(cell)
+		case Monster:
+			b.monsters[col]++
+		}
+		f++
+	}
+	if f != c.width {
+		return fmt.Errorf("rank %d: %d squares, want %d", r+1, f, c.width)
+	}
+	return nil
+}
+
+// emptyRun reads the run of empty squares that starts s, of one or two
+// digits (Tensor FEN), and returns its length and its number of digits;
+// the length is 0 for a run that starts with 0.
+func emptyRun(s string) (n, digits int) {
+	if s[0] == '0' {
+		return 0, 1
+	}
+	n = int(s[0] - '0')
+	if len(s) > 1 && isDigit(s[1]) {
+		return n*10 + int(s[1]-'0'), 2
+	}
+	return n, 1
+}
+
+// checkPieceCounts checks that each side has one king, and no more
+// monsters and pawns together than the setup's monsters and pawns.
+func (b *Board) checkPieceCounts(n *pieceCounts) error {
+	for col, kings := range n.kings {
+		if kings != 1 {
+			return fmt.Errorf("%d %s kings, want exactly 1", kings, sideName(rules.Color(col)))
 		}
 		// Each monster beyond the two of the setup is a promoted pawn.
-		if n := int(b.monsters[col]) + pawns[col]; n > maxMonsters {
+		if m := int(b.monsters[col]) + n.pawns[col]; m > maxMonsters {
 			return fmt.Errorf("%d %s monsters and %d pawns: at most %d together",
-				b.monsters[col], sideName(rules.Color(col)), pawns[col], maxMonsters)
+				b.monsters[col], sideName(rules.Color(col)), n.pawns[col], maxMonsters)
 		}
 	}
 	return nil
@@ -199,6 +211,34 @@ func sideName(c rules.Color) string {
 		return "white"
 	}
 	return "black"
+}
+
+// parseTurn reads the side to move: w or b.
+func (b *Board) parseTurn(s string) error {
+	switch s {
+	case "w":
+		b.turn = rules.White
+	case "b":
+		b.turn = rules.Black
+	default:
+		return fmt.Errorf("want w or b")
+	}
+	return nil
+}
+
+// parseCounters reads the half-move clock and the move number.
+func (b *Board) parseCounters(half, full string) error {
+	n, err := strconv.Atoi(half)
+	if err != nil || n < 0 || n > 10000 {
+		return fmt.Errorf("FEN field 5 (half-move clock) %q: want a number 0..10000", half)
+	}
+	b.halfmove = n
+	n, err = strconv.Atoi(full)
+	if err != nil || n < 1 || n > 100000 {
+		return fmt.Errorf("FEN field 6 (move number) %q: want a number 1..100000", full)
+	}
+	b.fullmove = n
+	return nil
 }
 
 func (b *Board) parseCastling(s string) error {

@@ -47,6 +47,7 @@ type Config struct {
 	castleKeep [maxCells]uint8 // castling rights kept when a piece leaves or enters a cell
 	cells      []uint8         // all board cells in square order
 	dark       [maxCells]bool
+	letters    [256]Piece // FEN piece letter to piece, Empty for other bytes
 }
 
 // ConfigSpec gives the parameters of [NewConfig].
@@ -67,19 +68,10 @@ type ConfigSpec struct {
 
 // NewConfig checks spec and returns the game configuration.
 func NewConfig(spec ConfigSpec) (*Config, error) {
+	if err := spec.check(); err != nil {
+		return nil, err
+	}
 	w, h := spec.Width, spec.Height
-	if w < 5 || w > MaxWidth || h < 5 || h > MaxHeight {
-		return nil, fmt.Errorf("board %dx%d: want 5..%d files and 5..%d ranks", w, h, MaxWidth, MaxHeight)
-	}
-	for i, f := range []int{spec.KingFile, spec.RookFiles[0], spec.RookFiles[1]} {
-		if f < 0 || f >= w {
-			return nil, fmt.Errorf("castling file %d (#%d) off a %d-file board", f, i, w)
-		}
-	}
-	if spec.RookFiles[Short] <= spec.KingFile || spec.RookFiles[Long] >= spec.KingFile {
-		return nil, fmt.Errorf("castling rooks on files %d and %d do not flank the king on file %d",
-			spec.RookFiles[Short], spec.RookFiles[Long], spec.KingFile)
-	}
 	c := &Config{
 		width: w, height: h, pad: w + 2,
 		geo:      rules.NewRect(w, h),
@@ -89,16 +81,47 @@ func NewConfig(spec ConfigSpec) (*Config, error) {
 		promos:   []Kind{Queen, Rook, Bishop, Knight},
 	}
 	for wing := range 2 {
-		for _, f := range spec.CastleDests[wing] {
-			if f < 1 || f > w-2 {
-				return nil, fmt.Errorf("castling destination file %d: the rook must fit beside the king", f)
-			}
-		}
 		c.castleDests[wing] = append([]int(nil), spec.CastleDests[wing]...)
 	}
 	if spec.Monsters {
 		c.promos = append(c.promos, Monster)
 	}
+	c.initOffsets()
+	c.initCells()
+	c.initCastleKeep()
+	c.initLetters()
+	return c, nil
+}
+
+// check reports what is wrong with the board size and the castling
+// files of spec.
+func (spec *ConfigSpec) check() error {
+	w, h := spec.Width, spec.Height
+	if w < 5 || w > MaxWidth || h < 5 || h > MaxHeight {
+		return fmt.Errorf("board %dx%d: want 5..%d files and 5..%d ranks", w, h, MaxWidth, MaxHeight)
+	}
+	for i, f := range []int{spec.KingFile, spec.RookFiles[0], spec.RookFiles[1]} {
+		if f < 0 || f >= w {
+			return fmt.Errorf("castling file %d (#%d) off a %d-file board", f, i, w)
+		}
+	}
+	if spec.RookFiles[Short] <= spec.KingFile || spec.RookFiles[Long] >= spec.KingFile {
+		return fmt.Errorf("castling rooks on files %d and %d do not flank the king on file %d",
+			spec.RookFiles[Short], spec.RookFiles[Long], spec.KingFile)
+	}
+	for wing := range 2 {
+		for _, f := range spec.CastleDests[wing] {
+			if f < 1 || f > w-2 {
+				return fmt.Errorf("castling destination file %d: the rook must fit beside the king", f)
+			}
+		}
+	}
+	return nil
+}
+
+// initOffsets fills the cell offsets of the eight directions, their
+// perpendiculars, and the knight's jumps.
+func (c *Config) initOffsets() {
 	p := c.pad
 	c.dirs = [8]int{p, -p, 1, -1, p + 1, p - 1, -p + 1, -p - 1}
 	for i, d := range c.dirs {
@@ -114,33 +137,52 @@ func NewConfig(spec ConfigSpec) (*Config, error) {
 		}
 	}
 	c.knight = [8]int{2*p + 1, 2*p - 1, -2*p + 1, -2*p - 1, p + 2, p - 2, -p + 2, -p - 2}
+}
+
+// initCells fills the square-to-cell and cell-to-square tables, the list
+// of board cells and the dark squares.
+func (c *Config) initCells() {
 	for i := range c.toSquare {
 		c.toSquare[i] = -1
 	}
-	for r := range h {
-		for f := range w {
+	for r := range c.height {
+		for f := range c.width {
 			cell := c.cellAt(f, r)
-			sq := r*w + f
+			sq := r*c.width + f
 			c.toCell[sq] = uint8(cell)
 			c.toSquare[cell] = int8(sq)
 			c.cells = append(c.cells, uint8(cell))
 			c.dark[cell] = (f+r)%2 == 0
 		}
 	}
+}
+
+// initLetters fills the FEN letters of the game's pieces: upper case for
+// White, lower case for Black, T and t only with monsters.
+func (c *Config) initLetters() {
+	last := King
+	if c.monsters {
+		last = Monster
+	}
+	for k := Pawn; k <= last; k++ {
+		c.letters[k.Letter()] = MakePiece(rules.White, k)
+		c.letters[k.Letter()+'a'-'A'] = MakePiece(rules.Black, k)
+	}
+}
+
+// initCastleKeep fills the castling rights kept when a piece leaves or
+// enters each cell: all but those of a king's or rook's start cell.
+func (c *Config) initCastleKeep() {
 	for i := range c.castleKeep {
 		c.castleKeep[i] = 0xF
 	}
 	for _, col := range []rules.Color{rules.White, rules.Black} {
-		home := 0
-		if col == rules.Black {
-			home = h - 1
-		}
+		home := c.homeRank(col)
 		sh := uint(col) * 2
-		c.castleKeep[c.cellAt(spec.KingFile, home)] &^= 3 << sh
-		c.castleKeep[c.cellAt(spec.RookFiles[Short], home)] &^= 1 << sh
-		c.castleKeep[c.cellAt(spec.RookFiles[Long], home)] &^= 2 << sh
+		c.castleKeep[c.cellAt(c.kingFile, home)] &^= 3 << sh
+		c.castleKeep[c.cellAt(c.rookFile[Short], home)] &^= 1 << sh
+		c.castleKeep[c.cellAt(c.rookFile[Long], home)] &^= 2 << sh
 	}
-	return c, nil
 }
 
 // cellAt returns the mailbox cell of file f, rank r (from 0).

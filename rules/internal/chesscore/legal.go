@@ -82,17 +82,7 @@ func (b *Board) checkAndPins(ks int, set *cellSet) (inCheck, hasPins bool) {
 		}
 	}
 	if !inCheck {
-		fwd := c.forward(them)
-		pawn := MakePiece(them, Pawn)
-		knight := MakePiece(them, Knight)
-		if b.cell[ks-fwd-1] == pawn || b.cell[ks-fwd+1] == pawn {
-			inCheck = true
-		}
-		for _, o := range c.knight {
-			if b.cell[ks+o] == knight {
-				inCheck = true
-			}
-		}
+		inCheck = b.pawnAttacks(ks, them) || b.knightAttacks(ks, them)
 	}
 	return inCheck, hasPins
 }

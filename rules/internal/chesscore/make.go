@@ -42,15 +42,7 @@ func (b *Board) Make(m Move) Undo {
 			b.king[us] = uint8(to)
 		case Pawn:
 			b.halfmove = 0
-			fwd := c.forward(us)
-			if to-from == 2*fwd && b.cell[from+fwd] == Empty {
-				// A double step; the target is kept only if an enemy pawn
-				// stands beside the pawn, which keeps perft cheap.
-				ep := MakePiece(them, Pawn)
-				if b.cell[to-1] == ep || b.cell[to+1] == ep {
-					b.ep = uint8(from + fwd)
-				}
-			}
+			b.markDoubleStep(from, to, c.forward(us))
 		}
 	case EnPassant:
 		capCell := to - c.forward(us)
@@ -90,6 +82,20 @@ func (b *Board) Make(m Move) Undo {
 	}
 	b.turn = them
 	return u
+}
+
+// markDoubleStep sets the en passant target when the pawn of the side to
+// move, whose step forward is fwd, went from cell from to cell to by a
+// double step. The target is kept only if an enemy pawn stands beside the
+// pawn, which keeps perft cheap.
+func (b *Board) markDoubleStep(from, to, fwd int) {
+	if to-from != 2*fwd || b.cell[from+fwd] != Empty {
+		return
+	}
+	ep := MakePiece(b.turn.Other(), Pawn)
+	if b.cell[to-1] == ep || b.cell[to+1] == ep {
+		b.ep = uint8(from + fwd)
+	}
 }
 
 // Unmake takes back m, which must be the last move made, using the Undo

@@ -107,6 +107,18 @@ func (r *Record) WritePGN(w io.Writer) error {
 	if result == "" {
 		result = "*"
 	}
+	r.writeTags(bw, result)
+	bw.WriteByte('\n')
+	lw := lineWriter{w: bw}
+	r.writeMoves(&lw)
+	lw.word(result)
+	bw.WriteString("\n\n")
+	return bw.Flush()
+}
+
+// writeTags writes the Seven Tag Roster (defaults for missing ones, the
+// given result), then the other tags in order.
+func (r *Record) writeTags(bw *bufio.Writer, result string) {
 	for _, st := range sevenTags {
 		v, ok := r.Tag(st.name)
 		if st.name == "Result" {
@@ -123,20 +135,29 @@ func (r *Record) WritePGN(w io.Writer) error {
 		}
 		writeTag(bw, t.Name, t.Value)
 	}
-	bw.WriteByte('\n')
-	num, black := 1, false
-	if fen, ok := r.Tag("FEN"); ok {
-		f := strings.Fields(fen)
-		if len(f) >= 2 && f[1] == "b" {
-			black = true
-		}
-		if len(f) >= 6 {
-			if n, err := strconv.Atoi(f[5]); err == nil && n > 0 {
-				num = n
-			}
+}
+
+// firstMove returns the number of the record's first move and whether
+// Black plays it, from the FEN tag (move 1, White, without one).
+func (r *Record) firstMove() (num int, black bool) {
+	num = 1
+	fen, ok := r.Tag("FEN")
+	if !ok {
+		return num, false
+	}
+	f := strings.Fields(fen)
+	black = len(f) >= 2 && f[1] == "b"
+	if len(f) >= 6 {
+		if n, err := strconv.Atoi(f[5]); err == nil && n > 0 {
+			num = n
 		}
 	}
-	lw := lineWriter{w: bw}
+	return num, black
+}
+
+// writeMoves writes the movetext's moves with their numbers and comments.
+func (r *Record) writeMoves(lw *lineWriter) {
+	num, black := r.firstMove()
 	commented := false // the word before is a comment
 	for i, m := range r.Moves {
 		// A move number stays on the line of its move; Black's move after
@@ -149,25 +170,29 @@ func (r *Record) WritePGN(w io.Writer) error {
 		default:
 			lw.word(m.Text)
 		}
-		var comment []string
-		if m.HasClock {
-			comment = append(comment, "[%clk "+FormatClock(m.Clock)+"]")
-		}
-		if m.Comment != "" {
-			comment = append(comment, strings.NewReplacer("}", ")", "{", "(").Replace(m.Comment))
-		}
-		commented = len(comment) > 0
+		comment := m.exportComment()
+		commented = comment != ""
 		if commented {
-			lw.word("{" + strings.Join(comment, " ") + "}")
+			lw.word("{" + comment + "}")
 		}
 		if black {
 			num++
 		}
 		black = !black
 	}
-	lw.word(result)
-	bw.WriteString("\n\n")
-	return bw.Flush()
+}
+
+// exportComment returns the text of the comment written after m: its
+// [%clk] command and its comment, braces turned into parentheses.
+func (m *RecordMove) exportComment() string {
+	var comment []string
+	if m.HasClock {
+		comment = append(comment, "[%clk "+FormatClock(m.Clock)+"]")
+	}
+	if m.Comment != "" {
+		comment = append(comment, strings.NewReplacer("}", ")", "{", "(").Replace(m.Comment))
+	}
+	return strings.Join(comment, " ")
 }
 
 func isSevenTag(name string) bool {
@@ -225,6 +250,10 @@ type pgnParser struct {
 	src       string
 	pos       int
 	line, col int
+
+	out     []Record // the games read
+	cur     *Record  // the game being read, nil between games
+	inMoves bool     // cur's movetext has begun
 }
 
 func (p *pgnParser) errorf(line, col int, format string, args ...any) error {
@@ -251,116 +280,156 @@ func (p *pgnParser) next() byte {
 }
 
 func (p *pgnParser) games() ([]Record, error) {
-	var out []Record
-	var cur *Record
-	inMoves := false
-	finish := func(result string) {
-		if cur != nil {
-			cur.Result = result
-			out = append(out, *cur)
-		}
-		cur, inMoves = nil, false
-	}
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.src) {
 			break
 		}
-		line, col := p.line, p.col
-		c := p.peek()
-		switch {
-		case c == '%' && col == 1:
-			for p.pos < len(p.src) && p.peek() != '\n' {
-				p.next()
-			}
-		case c == '[':
-			if inMoves {
-				return nil, p.errorf(line, col, "tag after movetext without a result token")
-			}
-			if cur == nil {
-				cur = &Record{}
-			}
-			t, err := p.tag()
-			if err != nil {
-				return nil, err
-			}
-			cur.Tags = append(cur.Tags, t)
-		case c == '{':
-			text, err := p.comment()
-			if err != nil {
-				return nil, err
-			}
-			if cur == nil {
-				cur = &Record{}
-			}
-			inMoves = true
-			if n := len(cur.Moves); n > 0 {
-				attachComment(&cur.Moves[n-1], text)
-			}
-		case c == ';':
-			for p.pos < len(p.src) && p.peek() != '\n' {
-				p.next()
-			}
-		case c == '(':
-			if err := p.variation(); err != nil {
-				return nil, err
-			}
-		case c == ')':
-			return nil, p.errorf(line, col, "unmatched ')'")
-		case c == '$':
-			p.next()
-			if !isDigit(p.peek()) {
-				return nil, p.errorf(line, col, "'$' without a NAG number")
-			}
-			for isDigit(p.peek()) {
-				p.next()
-			}
-		default:
-			tok := p.symbol()
-			if tok == "" {
-				return nil, p.errorf(line, col, "unexpected character %q", c)
-			}
-			if cur == nil {
-				cur = &Record{}
-			}
-			inMoves = true
-			switch tok {
-			case "1-0", "0-1", "1/2-1/2", "*":
-				finish(tok)
-				continue
-			}
-			// Move numbers: "12." "12..." and "12.e4" written together.
-			if isDigit(tok[0]) {
-				i := 0
-				for i < len(tok) && isDigit(tok[i]) {
-					i++
-				}
-				j := i
-				for j < len(tok) && tok[j] == '.' {
-					j++
-				}
-				if j > i {
-					tok = tok[j:]
-					col += j
-					if tok == "" {
-						continue
-					}
-				}
-				if strings.Trim(tok, "0123456789") == "" {
-					return nil, p.errorf(line, col, "token %q: a move number without '.'", tok)
-				}
-			}
-			tok = strings.TrimRight(tok, "!?")
-			if tok == "" {
-				continue
-			}
-			cur.Moves = append(cur.Moves, RecordMove{Text: tok, Line: line, Col: col})
+		if err := p.token(); err != nil {
+			return nil, err
 		}
 	}
-	if cur != nil {
+	if p.cur != nil {
 		return nil, fmt.Errorf("PGN line %d column %d: game ends without a result token", p.line, p.col)
 	}
-	return out, nil
+	return p.out, nil
+}
+
+// token reads the token at the parser's position and applies it to the
+// game being read.
+func (p *pgnParser) token() error {
+	line, col := p.line, p.col
+	switch c := p.peek(); {
+	case c == '%' && col == 1, c == ';':
+		p.skipLine()
+	case c == '[':
+		return p.tagPair(line, col)
+	case c == '{':
+		return p.moveComment()
+	case c == '(':
+		return p.variation()
+	case c == ')':
+		return p.errorf(line, col, "unmatched ')'")
+	case c == '$':
+		return p.nag(line, col)
+	default:
+		return p.symbolToken(line, col, c)
+	}
+	return nil
+}
+
+// game returns the game being read, starting one if there is none.
+func (p *pgnParser) game() *Record {
+	if p.cur == nil {
+		p.cur = &Record{}
+	}
+	return p.cur
+}
+
+// finish ends the game being read with result.
+func (p *pgnParser) finish(result string) {
+	if p.cur != nil {
+		p.cur.Result = result
+		p.out = append(p.out, *p.cur)
+	}
+	p.cur, p.inMoves = nil, false
+}
+
+// skipLine skips an escape line or a rest-of-line comment.
+func (p *pgnParser) skipLine() {
+	for p.pos < len(p.src) && p.peek() != '\n' {
+		p.next()
+	}
+}
+
+// tagPair reads a tag pair, which may not follow movetext before a result.
+func (p *pgnParser) tagPair(line, col int) error {
+	if p.inMoves {
+		return p.errorf(line, col, "tag after movetext without a result token")
+	}
+	cur := p.game()
+	t, err := p.tag()
+	if err != nil {
+		return err
+	}
+	cur.Tags = append(cur.Tags, t)
+	return nil
+}
+
+// moveComment reads a brace comment and attaches it to the move before.
+func (p *pgnParser) moveComment() error {
+	text, err := p.comment()
+	if err != nil {
+		return err
+	}
+	cur := p.game()
+	p.inMoves = true
+	if n := len(cur.Moves); n > 0 {
+		attachComment(&cur.Moves[n-1], text)
+	}
+	return nil
+}
+
+// nag skips a numeric annotation glyph ("$14").
+func (p *pgnParser) nag(line, col int) error {
+	p.next()
+	if !isDigit(p.peek()) {
+		return p.errorf(line, col, "'$' without a NAG number")
+	}
+	for isDigit(p.peek()) {
+		p.next()
+	}
+	return nil
+}
+
+// symbolToken reads a symbol: a result token ends the game, a move number
+// is skipped, and a move (without its "!?" suffixes) is added to the game.
+func (p *pgnParser) symbolToken(line, col int, c byte) error {
+	tok := p.symbol()
+	if tok == "" {
+		return p.errorf(line, col, "unexpected character %q", c)
+	}
+	cur := p.game()
+	p.inMoves = true
+	switch tok {
+	case "1-0", "0-1", "1/2-1/2", "*":
+		p.finish(tok)
+		return nil
+	}
+	// Move numbers: "12." "12..." and "12.e4" written together.
+	if isDigit(tok[0]) {
+		skip := moveNumberLen(tok)
+		tok, col = tok[skip:], col+skip
+		if skip > 0 && tok == "" {
+			return nil
+		}
+		if strings.Trim(tok, "0123456789") == "" {
+			return p.errorf(line, col, "token %q: a move number without '.'", tok)
+		}
+	}
+	tok = strings.TrimRight(tok, "!?")
+	if tok == "" {
+		return nil
+	}
+	cur.Moves = append(cur.Moves, RecordMove{Text: tok, Line: line, Col: col})
+	return nil
+}
+
+// moveNumberLen returns the length of the move number ("12." or "12...")
+// that starts tok, or 0 when its digits are not followed by a dot.
+func moveNumberLen(tok string) int {
+	i := 0
+	for i < len(tok) && isDigit(tok[i]) {
+		i++
+	}
+	j := i
+	for j < len(tok) && tok[j] == '.' {
+		j++
+	}
+	if j == i {
+		return 0
+	}
+	return j
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -394,6 +463,28 @@ func (p *pgnParser) tag() (Tag, error) {
 	line, col := p.line, p.col
 	p.next() // '['
 	p.skipSpace()
+	name := p.tagName()
+	if name == "" {
+		return Tag{}, p.errorf(line, col, "tag without a name")
+	}
+	p.skipSpace()
+	if p.peek() != '"' {
+		return Tag{}, p.errorf(p.line, p.col, "tag %s: value must be a quoted string", name)
+	}
+	value, ok := p.quoted()
+	if !ok {
+		return Tag{}, p.errorf(line, col, "tag %s: unterminated string", name)
+	}
+	p.skipSpace()
+	if p.peek() != ']' {
+		return Tag{}, p.errorf(p.line, p.col, "tag %s: missing ']'", name)
+	}
+	p.next()
+	return Tag{Name: name, Value: value}, nil
+}
+
+// tagName reads a tag name: letters, digits and underscores.
+func (p *pgnParser) tagName() string {
 	start := p.pos
 	for p.pos < len(p.src) {
 		c := p.peek()
@@ -403,35 +494,27 @@ func (p *pgnParser) tag() (Tag, error) {
 		}
 		break
 	}
-	name := p.src[start:p.pos]
-	if name == "" {
-		return Tag{}, p.errorf(line, col, "tag without a name")
-	}
-	p.skipSpace()
-	if p.peek() != '"' {
-		return Tag{}, p.errorf(p.line, p.col, "tag %s: value must be a quoted string", name)
-	}
-	p.next()
+	return p.src[start:p.pos]
+}
+
+// quoted reads a string token from its opening quote, unescaping \" and
+// \\; it reports false if the line or the text ends before the string.
+func (p *pgnParser) quoted() (string, bool) {
+	p.next() // '"'
 	var v strings.Builder
 	for {
 		if p.pos >= len(p.src) || p.peek() == '\n' {
-			return Tag{}, p.errorf(line, col, "tag %s: unterminated string", name)
+			return "", false
 		}
 		c := p.next()
 		if c == '"' {
-			break
+			return v.String(), true
 		}
 		if c == '\\' && p.pos < len(p.src) && (p.peek() == '"' || p.peek() == '\\') {
 			c = p.next()
 		}
 		v.WriteByte(c)
 	}
-	p.skipSpace()
-	if p.peek() != ']' {
-		return Tag{}, p.errorf(p.line, p.col, "tag %s: missing ']'", name)
-	}
-	p.next()
-	return Tag{Name: name, Value: v.String()}, nil
 }
 
 func (p *pgnParser) comment() (string, error) {

@@ -24,21 +24,42 @@ func WriteCSA(r *Record) (string, error) {
 		return "", err
 	}
 	var sb strings.Builder
-	line := func(s string) {
-		sb.WriteString(s)
-		sb.WriteByte('\n')
+	writeCSAMeta(&sb, r.Meta)
+	start := pos[0].Board()
+	if pi, ok := csaHandicap(start); ok {
+		writeLine(&sb, pi)
+	} else {
+		writeCSABoard(&sb, start)
 	}
-	m := r.Meta
-	line("V2.2")
+	writeLine(&sb, csaSign(start.Turn()))
+	for i, rm := range r.Moves {
+		writeLine(&sb, pos[i].CSAMove(moves[i]))
+		writeLine(&sb, "T"+strconv.FormatInt(seconds(rm.Time), 10))
+		writeComment(&sb, "'*", rm.Comment)
+	}
+	writeCSAEnd(&sb, r.End, pos[len(pos)-1].Turn())
+	return sb.String(), nil
+}
+
+// writeLine writes s and a newline.
+func writeLine(sb *strings.Builder, s string) {
+	sb.WriteString(s)
+	sb.WriteByte('\n')
+}
+
+// writeCSAMeta writes the version, the names, the $ headers, the
+// increment and the note of a CSA record.
+func writeCSAMeta(sb *strings.Builder, m Meta) {
+	writeLine(sb, "V2.2")
 	if m.Sente != "" {
-		line("N+" + oneline.Clean(m.Sente))
+		writeLine(sb, "N+"+oneline.Clean(m.Sente))
 	}
 	if m.Gote != "" {
-		line("N-" + oneline.Clean(m.Gote))
+		writeLine(sb, "N-"+oneline.Clean(m.Gote))
 	}
 	h := func(k, v string) {
 		if v = oneline.Clean(v); v != "" {
-			line("$" + k + ":" + v)
+			writeLine(sb, "$"+k+":"+v)
 		}
 	}
 	h("EVENT", m.Event)
@@ -54,37 +75,31 @@ func WriteCSA(r *Record) (string, error) {
 		h("TIME_LIMIT", fmt.Sprintf("%02d:%02d+%02d", mt/3600, mt/60%60, seconds(m.Byoyomi)))
 	}
 	if m.Increment > 0 {
-		line(fmt.Sprintf("'Fischer increment %d s", seconds(m.Increment)))
+		writeLine(sb, fmt.Sprintf("'Fischer increment %d s", seconds(m.Increment)))
 	}
 	h("OPENING", m.Opening)
-	writeComment(&sb, "'", m.Note)
-	start := pos[0].Board()
-	if pi, ok := csaHandicap(start); ok {
-		line(pi)
-	} else {
-		writeCSABoard(&sb, start)
+	writeComment(sb, "'", m.Note)
+}
+
+// writeCSAEnd writes the terminal event end, turn being the side to move
+// at the end: its comment, the winner when the event is not by the side
+// to move, and its special line.
+func writeCSAEnd(sb *strings.Builder, end Terminal, turn rules.Color) {
+	sp := csaSpecial(end, turn)
+	if sp == "" {
+		return
 	}
-	line(csaSign(start.Turn()))
-	for i, rm := range r.Moves {
-		line(pos[i].CSAMove(moves[i]))
-		line("T" + strconv.FormatInt(seconds(rm.Time), 10))
-		writeComment(&sb, "'*", rm.Comment)
-	}
-	turn := pos[len(pos)-1].Turn()
-	if sp := csaSpecial(r.End, turn); sp != "" {
-		writeComment(&sb, "'", r.End.Comment)
-		if r.End.Side != turn {
-			// The event is not by the side to move: say who won.
-			switch r.End.Kind {
-			case Resign, TimeUp:
-				line("'winner:" + csaSign(r.End.Side.Other()))
-			case EnteringKingWin:
-				line("'winner:" + csaSign(r.End.Side))
-			}
+	writeComment(sb, "'", end.Comment)
+	if end.Side != turn {
+		// The event is not by the side to move: say who won.
+		switch end.Kind {
+		case Resign, TimeUp:
+			writeLine(sb, "'winner:"+csaSign(end.Side.Other()))
+		case EnteringKingWin:
+			writeLine(sb, "'winner:"+csaSign(end.Side))
 		}
-		line(sp)
 	}
-	return sb.String(), nil
+	writeLine(sb, sp)
 }
 
 func csaSpecial(t Terminal, turn rules.Color) string {
@@ -268,11 +283,7 @@ func (st *csaState) statement(s string) error {
 	}
 	switch {
 	case s[0] == 'V':
-		switch s {
-		case "V2", "V2.1", "V2.2", "V3.0":
-			return nil
-		}
-		return fmt.Errorf("unknown CSA version %q", s)
+		return csaVersion(s)
 	case strings.HasPrefix(s, "N+"):
 		st.r.Meta.Sente = s[2:]
 	case strings.HasPrefix(s, "N-"):
@@ -280,38 +291,48 @@ func (st *csaState) statement(s string) error {
 	case s[0] == '$':
 		return st.info(s)
 	case s[0] == 'P':
-		if st.pos != nil {
-			return fmt.Errorf("position line %q after the moves began", s)
-		}
 		return st.position(s)
 	case s == "+" || s == "-":
-		if st.pos != nil {
-			return fmt.Errorf("side to move %q given twice", s)
-		}
 		return st.begin(s)
 	case s[0] == '+' || s[0] == '-':
 		return st.move(s)
 	case s[0] == 'T':
-		if st.pos == nil {
-			return fmt.Errorf("time %q before the first move", s)
-		}
-		v, err := strconv.ParseFloat(s[1:], 64)
-		if err != nil || v < 0 || v > 1e9 || math.IsNaN(v) {
-			return fmt.Errorf("bad time %q: want T and seconds", s)
-		}
-		d := time.Duration(v * float64(time.Second))
-		switch {
-		case st.ended:
-			st.r.End.Time = d
-		case len(st.r.Moves) > 0:
-			st.r.Moves[len(st.r.Moves)-1].Time = d
-		default:
-			return fmt.Errorf("time %q before the first move", s)
-		}
+		return st.time(s)
 	case s[0] == '%':
 		return st.special(s)
 	default:
 		return fmt.Errorf("unexpected statement %q", s)
+	}
+	return nil
+}
+
+// csaVersion checks a version statement: V2, V2.1, V2.2 or V3.0.
+func csaVersion(s string) error {
+	switch s {
+	case "V2", "V2.1", "V2.2", "V3.0":
+		return nil
+	}
+	return fmt.Errorf("unknown CSA version %q", s)
+}
+
+// time takes a T statement, the seconds the last move or the terminal
+// event took.
+func (st *csaState) time(s string) error {
+	if st.pos == nil {
+		return fmt.Errorf("time %q before the first move", s)
+	}
+	v, err := strconv.ParseFloat(s[1:], 64)
+	if err != nil || v < 0 || v > 1e9 || math.IsNaN(v) {
+		return fmt.Errorf("bad time %q: want T and seconds", s)
+	}
+	d := time.Duration(v * float64(time.Second))
+	switch {
+	case st.ended:
+		st.r.End.Time = d
+	case len(st.r.Moves) > 0:
+		st.r.Moves[len(st.r.Moves)-1].Time = d
+	default:
+		return fmt.Errorf("time %q before the first move", s)
 	}
 	return nil
 }
@@ -322,6 +343,7 @@ func (st *csaState) info(s string) error {
 		return fmt.Errorf("header %q: want $KEY:value", s)
 	}
 	m := &st.r.Meta
+	var err error
 	switch k {
 	case "EVENT":
 		m.Event = v
@@ -334,127 +356,169 @@ func (st *csaState) info(s string) error {
 	case "OPENING":
 		m.Opening = v
 	case "TIME_LIMIT":
-		var h, mi, by int
-		if _, e := fmt.Sscanf(v, "%d:%d+%d", &h, &mi, &by); e != nil || h < 0 || mi < 0 || by < 0 {
-			return fmt.Errorf("header $TIME_LIMIT %q: want HH:MM+SS", v)
-		}
-		m.MainTime = time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute
-		m.Byoyomi = time.Duration(by) * time.Second
+		m.MainTime, m.Byoyomi, err = parseCSATimeLimit(v)
 	case "TIME":
-		parts := strings.Split(v, "+")
-		var ds [3]time.Duration
-		for i, p := range parts {
-			f, e := strconv.ParseFloat(p, 64)
-			if i >= 3 || e != nil || f < 0 || f > 1e9 {
-				return fmt.Errorf("header $TIME %q: want main+byoyomi+increment in seconds", v)
-			}
-			ds[i] = time.Duration(f * float64(time.Second))
-		}
-		m.MainTime, m.Byoyomi, m.Increment = ds[0], ds[1], ds[2]
+		m.MainTime, m.Byoyomi, m.Increment, err = parseCSATime(v)
 	case "NOTE":
 		m.Note = joinComment(m.Note, v)
 	default:
 		m.Extra = append(m.Extra, Header{k, v})
 	}
-	return nil
+	return err
 }
 
+// parseCSATimeLimit reads the value of $TIME_LIMIT, HH:MM+SS: the main
+// time and the byoyomi.
+func parseCSATimeLimit(v string) (main, byoyomi time.Duration, err error) {
+	var h, mi, by int
+	if _, e := fmt.Sscanf(v, "%d:%d+%d", &h, &mi, &by); e != nil || h < 0 || mi < 0 || by < 0 {
+		return 0, 0, fmt.Errorf("header $TIME_LIMIT %q: want HH:MM+SS", v)
+	}
+	return time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute, time.Duration(by) * time.Second, nil
+}
+
+// parseCSATime reads the value of V3.0's $TIME, main+byoyomi+increment in
+// seconds, the later ones optional.
+func parseCSATime(v string) (main, byoyomi, increment time.Duration, err error) {
+	var ds [3]time.Duration
+	for i, p := range strings.Split(v, "+") {
+		f, e := strconv.ParseFloat(p, 64)
+		if i >= 3 || e != nil || f < 0 || f > 1e9 {
+			return 0, 0, 0, fmt.Errorf("header $TIME %q: want main+byoyomi+increment in seconds", v)
+		}
+		ds[i] = time.Duration(f * float64(time.Second))
+	}
+	return ds[0], ds[1], ds[2], nil
+}
+
+// position takes a position statement: PI, P1-P9 or P+/P-.
 func (st *csaState) position(s string) error {
+	if st.pos != nil {
+		return fmt.Errorf("position line %q after the moves began", s)
+	}
 	if st.board == nil {
 		st.board = shogi.NewBoard()
 	}
 	st.hasBoard = true
-	b := st.board
 	switch {
 	case strings.HasPrefix(s, "PI"):
-		sb, err := shogi.ParseSFEN(shogi.StartSFEN)
+		return st.handicapLine(s)
+	case len(s) >= 2 && s[1] >= '1' && s[1] <= '9':
+		return st.boardLine(s)
+	case strings.HasPrefix(s, "P+") || strings.HasPrefix(s, "P-"):
+		return st.pieceLine(s)
+	}
+	return fmt.Errorf("unknown position line %q", s)
+}
+
+// handicapLine takes a PI line: the even game's position less the pieces
+// it names, as square and piece pairs.
+func (st *csaState) handicapLine(s string) error {
+	b := st.board
+	sb, err := shogi.ParseSFEN(shogi.StartSFEN)
+	if err != nil {
+		return err
+	}
+	*b = *sb
+	rest := s[2:]
+	for len(rest) > 0 {
+		if len(rest) < 4 {
+			return fmt.Errorf("PI line %q: want pairs of square and piece", s)
+		}
+		sq, err := csaSquare(rest[:2])
 		if err != nil {
+			return fmt.Errorf("PI line %q: %w", s, err)
+		}
+		if p := b.At(sq); p == shogi.NoPiece || p.Type().CSACode() != rest[2:4] {
+			return fmt.Errorf("PI line %q: no %s on %s to remove", s, rest[2:4], rest[:2])
+		}
+		if err := b.Put(sq, shogi.NoPiece); err != nil {
 			return err
 		}
-		*b = *sb
-		rest := s[2:]
-		for len(rest) > 0 {
-			if len(rest) < 4 {
-				return fmt.Errorf("PI line %q: want pairs of square and piece", s)
-			}
-			sq, err := csaSquare(rest[:2])
-			if err != nil {
-				return fmt.Errorf("PI line %q: %w", s, err)
-			}
-			if p := b.At(sq); p == shogi.NoPiece || p.Type().CSACode() != rest[2:4] {
-				return fmt.Errorf("PI line %q: no %s on %s to remove", s, rest[2:4], rest[:2])
-			}
-			if err := b.Put(sq, shogi.NoPiece); err != nil {
-				return err
-			}
-			rest = rest[4:]
-		}
-	case len(s) >= 2 && s[1] >= '1' && s[1] <= '9':
-		r := int(s[1] - '0')
-		row := s[2:]
-		if len(row) < 27 {
-			row += strings.Repeat(" ", 27-len(row))
-		}
-		if len(row) != 27 {
-			return fmt.Errorf("board line %q: want 9 cells of 3 characters", s)
-		}
-		for i := range 9 {
-			cell := row[3*i : 3*i+3]
-			sq := shogi.SquareAt(9-i, r)
-			var p shogi.Piece
-			if t := strings.TrimSpace(cell); t != "*" && t != "" {
-				c, err := csaColor(cell[0])
-				if err != nil {
-					return fmt.Errorf("board line %q cell %d: %w", s, i+1, err)
-				}
-				t := shogi.ParseCSACode(cell[1:])
-				if t == shogi.NoPieceType {
-					return fmt.Errorf("board line %q cell %d: unknown piece %q", s, i+1, cell[1:])
-				}
-				p = shogi.MakePiece(c, t)
-			}
-			if err := b.Put(sq, p); err != nil {
-				return fmt.Errorf("board line %q: %w", s, err)
-			}
-		}
-	case strings.HasPrefix(s, "P+") || strings.HasPrefix(s, "P-"):
-		c, _ := csaColor(s[1])
-		rest := s[2:]
-		for len(rest) > 0 {
-			if len(rest) < 4 {
-				return fmt.Errorf("piece line %q: want pairs of square and piece", s)
-			}
-			sqs, code := rest[:2], rest[2:4]
-			rest = rest[4:]
-			if sqs == "00" && code == "AL" {
-				st.allToHand(c)
-				continue
-			}
-			t := shogi.ParseCSACode(code)
-			if t == shogi.NoPieceType {
-				return fmt.Errorf("piece line %q: unknown piece %q", s, code)
-			}
-			if sqs == "00" {
-				if t.IsPromoted() || t == shogi.King {
-					return fmt.Errorf("piece line %q: %s cannot be in hand", s, code)
-				}
-				if err := b.SetHand(c, t, b.Hand(c, t)+1); err != nil {
-					return fmt.Errorf("piece line %q: %w", s, err)
-				}
-				continue
-			}
-			sq, err := csaSquare(sqs)
-			if err != nil {
-				return fmt.Errorf("piece line %q: %w", s, err)
-			}
-			if err := b.Put(sq, shogi.MakePiece(c, t)); err != nil {
-				return fmt.Errorf("piece line %q: %w", s, err)
-			}
-		}
-	default:
-		return fmt.Errorf("unknown position line %q", s)
+		rest = rest[4:]
 	}
 	return nil
+}
+
+// boardLine takes a rank line, P1 to P9: nine cells of 3 characters, a
+// piece with its sign or " * " for an empty square.
+func (st *csaState) boardLine(s string) error {
+	r := int(s[1] - '0')
+	row := s[2:]
+	if len(row) < 27 {
+		row += strings.Repeat(" ", 27-len(row))
+	}
+	if len(row) != 27 {
+		return fmt.Errorf("board line %q: want 9 cells of 3 characters", s)
+	}
+	for i := range 9 {
+		p, err := csaCell(row[3*i : 3*i+3])
+		if err != nil {
+			return fmt.Errorf("board line %q cell %d: %w", s, i+1, err)
+		}
+		if err := st.board.Put(shogi.SquareAt(9-i, r), p); err != nil {
+			return fmt.Errorf("board line %q: %w", s, err)
+		}
+	}
+	return nil
+}
+
+// csaCell reads a cell of a rank line: a sign and a piece code, or
+// nothing.
+func csaCell(cell string) (shogi.Piece, error) {
+	if t := strings.TrimSpace(cell); t == "*" || t == "" {
+		return shogi.NoPiece, nil
+	}
+	c, err := csaColor(cell[0])
+	if err != nil {
+		return shogi.NoPiece, err
+	}
+	t := shogi.ParseCSACode(cell[1:])
+	if t == shogi.NoPieceType {
+		return shogi.NoPiece, fmt.Errorf("unknown piece %q", cell[1:])
+	}
+	return shogi.MakePiece(c, t), nil
+}
+
+// pieceLine takes a P+ or P- line: pieces of one side as square and
+// piece pairs, 00 for the hand, 00AL for all the pieces left.
+func (st *csaState) pieceLine(s string) error {
+	c, _ := csaColor(s[1])
+	rest := s[2:]
+	for len(rest) > 0 {
+		if len(rest) < 4 {
+			return fmt.Errorf("piece line %q: want pairs of square and piece", s)
+		}
+		if err := st.piece(c, rest[:2], rest[2:4]); err != nil {
+			return fmt.Errorf("piece line %q: %w", s, err)
+		}
+		rest = rest[4:]
+	}
+	return nil
+}
+
+// piece puts c's piece code on the square sqs, or in c's hand for 00.
+func (st *csaState) piece(c rules.Color, sqs, code string) error {
+	b := st.board
+	if sqs == "00" && code == "AL" {
+		st.allToHand(c)
+		return nil
+	}
+	t := shogi.ParseCSACode(code)
+	if t == shogi.NoPieceType {
+		return fmt.Errorf("unknown piece %q", code)
+	}
+	if sqs == "00" {
+		if t.IsPromoted() || t == shogi.King {
+			return fmt.Errorf("%s cannot be in hand", code)
+		}
+		return b.SetHand(c, t, b.Hand(c, t)+1)
+	}
+	sq, err := csaSquare(sqs)
+	if err != nil {
+		return err
+	}
+	return b.Put(sq, shogi.MakePiece(c, t))
 }
 
 // allToHand puts every piece of a full set that is neither on the board
@@ -495,6 +559,9 @@ func csaSquare(s string) (rules.Square, error) {
 }
 
 func (st *csaState) begin(s string) error {
+	if st.pos != nil {
+		return fmt.Errorf("side to move %q given twice", s)
+	}
 	if st.board == nil {
 		return errors.New("side to move before any position line")
 	}
@@ -535,6 +602,33 @@ func (st *csaState) move(s string) error {
 	return nil
 }
 
+// csaEnd is what a CSA special says: the kind of terminal event, and who
+// it is by: the side to move (byTurn), else side.
+type csaEnd struct {
+	kind   TerminalKind
+	byTurn bool
+	side   rules.Color
+}
+
+// csaEnds are the specials that end a game.
+var csaEnds = map[string]csaEnd{
+	"%TORYO":           {kind: Resign, byTurn: true},
+	"%TSUMI":           {kind: Mate, byTurn: true},
+	"%TIME_UP":         {kind: TimeUp, byTurn: true},
+	"%ILLEGAL_MOVE":    {kind: FoulLoss, byTurn: true},
+	"%MATTA":           {kind: FoulLoss, byTurn: true},
+	"%+ILLEGAL_ACTION": {kind: FoulLoss, side: rules.First},
+	"%-ILLEGAL_ACTION": {kind: FoulLoss, side: rules.Second},
+	"%SENNICHITE":      {kind: Sennichite},
+	"%JISHOGI":         {kind: JishogiDraw},
+	"%KACHI":           {kind: EnteringKingWin, byTurn: true},
+	"%CHUDAN":          {kind: Abort},
+	"%ERROR":           {kind: Abort},
+	"%MAX_MOVES":       {kind: MoveLimit},
+	"%HIKIWAKE":        {kind: DrawGame},
+	"%FUZUMI":          {kind: NoTerminal},
+}
+
 func (st *csaState) special(s string) error {
 	if st.pos == nil {
 		return fmt.Errorf("special %q before the start position", s)
@@ -542,37 +636,13 @@ func (st *csaState) special(s string) error {
 	if st.ended {
 		return fmt.Errorf("special %q after the game ended", s)
 	}
-	turn := st.pos.Turn()
-	var t Terminal
-	switch s {
-	case "%TORYO":
-		t = Terminal{Kind: Resign, Side: turn}
-	case "%TSUMI":
-		t = Terminal{Kind: Mate, Side: turn}
-	case "%TIME_UP":
-		t = Terminal{Kind: TimeUp, Side: turn}
-	case "%ILLEGAL_MOVE", "%MATTA":
-		t = Terminal{Kind: FoulLoss, Side: turn}
-	case "%+ILLEGAL_ACTION":
-		t = Terminal{Kind: FoulLoss, Side: rules.First}
-	case "%-ILLEGAL_ACTION":
-		t = Terminal{Kind: FoulLoss, Side: rules.Second}
-	case "%SENNICHITE":
-		t = Terminal{Kind: Sennichite}
-	case "%JISHOGI":
-		t = Terminal{Kind: JishogiDraw}
-	case "%KACHI":
-		t = Terminal{Kind: EnteringKingWin, Side: turn}
-	case "%CHUDAN", "%ERROR":
-		t = Terminal{Kind: Abort}
-	case "%MAX_MOVES":
-		t = Terminal{Kind: MoveLimit}
-	case "%HIKIWAKE":
-		t = Terminal{Kind: DrawGame}
-	case "%FUZUMI":
-		t = Terminal{Kind: NoTerminal}
-	default:
+	e, ok := csaEnds[s]
+	if !ok {
 		return fmt.Errorf("unknown special %q", s)
+	}
+	t := Terminal{Kind: e.kind, Side: e.side}
+	if e.byTurn {
+		t.Side = st.pos.Turn()
 	}
 	t.Comment = st.pending
 	st.r.End = t

@@ -66,6 +66,7 @@ func FuzzKIF(f *testing.F) {
 func FuzzKI2(f *testing.F) {
 	seedFiles(f, "*.ki2")
 	f.Add([]byte("▲７六歩 △３四歩 ▲６八銀 △４二銀 ▲５八金右\nまで5手で中断\n"))
+	f.Add([]byte("▲７六歩 △３四歩 ▲５五と打\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := ReadKI2(data)
 		if err != nil {

@@ -3,8 +3,7 @@ package kifu
 import (
 	"fmt"
 	"strings"
-
-	"arbiter/rules/shogi"
+	"unicode/utf8"
 )
 
 // ki2PerLine is how many moves a KI2 line holds.
@@ -52,76 +51,85 @@ func WriteKI2(r *Record) (string, error) {
 // where several pieces could reach the square. The terminal event comes
 // from the summary line.
 func ReadKI2(data []byte) (*Record, error) {
-	lines, err := decodeText(data)
+	kr := &ki2Reader{newJapaneseReader()}
+	return kr.read("ki2", data, kr.line)
+}
+
+// ki2Reader is the KI2 reader's progress through a file: the headers
+// until the moves begin (pos set), then lines of moves and the summary.
+type ki2Reader struct{ japaneseReader }
+
+// line takes the line raw and reports whether the record stops there (at
+// a variation).
+func (kr *ki2Reader) line(raw string) (stop bool, err error) {
+	l := strings.TrimSpace(raw)
+	switch {
+	case ignoredLine(l):
+		return false, nil
+	case isVariation(l):
+		return true, nil
+	case strings.HasPrefix(l, "*"):
+		// A comment after the summary line is the terminal event's.
+		kr.r.addComment(kr.r.End.Kind != NoTerminal, strings.TrimPrefix(l, "*"))
+		return false, nil
+	}
+	isMove := startsWithSideMark(l)
+	if kr.pos == nil {
+		if !isMove && !strings.HasPrefix(l, "まで") {
+			return false, kr.header(raw, l)
+		}
+		if err := kr.begin(); err != nil {
+			return false, err
+		}
+	}
+	switch {
+	case strings.HasPrefix(l, "まで"):
+		t, ok := parseSummary(l, kr.pos.Turn())
+		if !ok {
+			return false, fmt.Errorf("bad summary line %q", l)
+		}
+		kr.r.End = t
+		return false, nil
+	case !isMove:
+		return false, fmt.Errorf("want moves starting with ▲ or △, got %q", l)
+	}
+	return false, kr.moves(l)
+}
+
+// header takes a header-area line, raw as read and l trimmed.
+func (kr *ki2Reader) header(raw, l string) error {
+	ok, err := kr.hp.line(strings.TrimRight(raw, " \t"))
 	if err != nil {
-		return nil, &LineError{"ki2", 1, err}
+		return err
 	}
-	r := &Record{}
-	hp := headerParser{r: r}
-	var pos *shogi.Position
-	fail := func(i int, err error) (*Record, error) { return nil, &LineError{"ki2", i + 1, err} }
-	for i, raw := range lines {
-		l := strings.TrimSpace(raw)
-		isMove := strings.HasPrefix(l, "▲") || strings.HasPrefix(l, "△") || strings.HasPrefix(l, "☗") || strings.HasPrefix(l, "☖") || strings.HasPrefix(l, "▽")
-		switch {
-		case l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "&"):
-			continue
-		case strings.HasPrefix(l, "変化：") || strings.HasPrefix(l, "変化:"):
-			return r, nil
-		case strings.HasPrefix(l, "*"):
-			if r.End.Kind != NoTerminal {
-				// After the summary line: the terminal event's comment.
-				r.End.Comment = joinComment(r.End.Comment, strings.TrimPrefix(l, "*"))
-				continue
-			}
-			if n := len(r.Moves); n > 0 {
-				r.Moves[n-1].Comment = joinComment(r.Moves[n-1].Comment, strings.TrimPrefix(l, "*"))
-			}
-			continue
-		}
-		if pos == nil {
-			if !isMove && !strings.HasPrefix(l, "まで") {
-				ok, err := hp.line(strings.TrimRight(raw, " \t"))
-				if err != nil {
-					return fail(i, err)
-				}
-				if !ok {
-					return fail(i, fmt.Errorf("unexpected line %q", l))
-				}
-				continue
-			}
-			if err := hp.start(); err != nil {
-				return fail(i, err)
-			}
-			if pos, err = r.startPosition(); err != nil {
-				return fail(i, err)
-			}
-		}
-		if strings.HasPrefix(l, "まで") {
-			t, ok := parseSummary(l, pos.Turn())
-			if !ok {
-				return fail(i, fmt.Errorf("bad summary line %q", l))
-			}
-			r.End = t
-			continue
-		}
-		if !isMove {
-			return fail(i, fmt.Errorf("want moves starting with ▲ or △, got %q", l))
-		}
-		for _, tok := range splitKI2(l) {
-			var m shogi.Move
-			if pos, m, err = playText(pos, tok); err != nil {
-				return fail(i, fmt.Errorf("move %d: %w", len(r.Moves)+1, err))
-			}
-			r.Moves = append(r.Moves, RecordMove{USI: m.String()})
-		}
+	if !ok {
+		return fmt.Errorf("unexpected line %q", l)
 	}
-	if pos == nil {
-		if err := hp.start(); err != nil {
-			return nil, &LineError{"ki2", len(lines), err}
+	return nil
+}
+
+// moves plays the moves of a line of moves.
+func (kr *ki2Reader) moves(l string) error {
+	for _, tok := range splitKI2(l) {
+		pos, m, err := playText(kr.pos, tok)
+		if err != nil {
+			return fmt.Errorf("move %d: %w", len(kr.r.Moves)+1, err)
 		}
+		kr.pos = pos
+		kr.r.Moves = append(kr.r.Moves, RecordMove{USI: m.String()})
 	}
-	return r, nil
+	return nil
+}
+
+// isSideMark reports whether r is a side mark that starts a KI2 move.
+func isSideMark(r rune) bool {
+	return r == '▲' || r == '△' || r == '☗' || r == '☖' || r == '▽'
+}
+
+// startsWithSideMark reports whether a KI2 line starts with a move.
+func startsWithSideMark(l string) bool {
+	r, _ := utf8.DecodeRuneInString(l)
+	return isSideMark(r)
 }
 
 // splitKI2 cuts a KI2 line into moves at the side marks.
@@ -129,7 +137,7 @@ func splitKI2(l string) []string {
 	var out []string
 	start := -1
 	for i, r := range l {
-		if r == '▲' || r == '△' || r == '☗' || r == '☖' || r == '▽' {
+		if isSideMark(r) {
 			if start >= 0 {
 				out = append(out, strings.Trim(l[start:i], " \t"+ideoSpace))
 			}

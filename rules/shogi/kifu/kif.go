@@ -197,57 +197,86 @@ func (br *bodReader) line(l string) (bool, error) {
 	if br.b == nil {
 		br.b = shogi.NewBoard()
 	}
+	var err error
 	switch {
 	case strings.HasPrefix(l, "|"):
-		if br.rows >= 9 {
-			return true, errors.New("board diagram has more than 9 ranks")
-		}
-		rs := []rune(strings.TrimPrefix(l, "|"))
-		for f := range 9 {
-			if len(rs) < 2*f+2 {
-				return true, fmt.Errorf("board diagram rank %d: too short", br.rows+1)
-			}
-			mark, name := rs[2*f], string(rs[2*f+1])
-			if name == "・" {
-				continue
-			}
-			t, rest, ok := shogi.ParseKIFPiece(name)
-			if !ok || rest != "" {
-				return true, fmt.Errorf("board diagram rank %d file %d: unknown piece %q", br.rows+1, 9-f, name)
-			}
-			c := rules.First
-			if mark == 'v' || mark == 'V' {
-				c = rules.Second
-			}
-			if err := br.b.Put(shogi.SquareAt(9-f, br.rows+1), shogi.MakePiece(c, t)); err != nil {
-				return true, fmt.Errorf("board diagram: %w", err)
-			}
-		}
-		br.rows++
+		err = br.rank(strings.TrimPrefix(l, "|"))
 	case strings.HasPrefix(l, "+---") || strings.HasPrefix(strings.TrimSpace(l), "９ ８") || strings.HasPrefix(strings.TrimSpace(l), "9 8"):
+		// A frame or the file numbers.
 	case strings.HasSuffix(l, "手番") && len([]rune(l)) <= 4:
-		c, _, ok := parseJapaneseSide(l)
-		if !ok {
-			return true, fmt.Errorf("bad side to move %q", l)
-		}
-		br.turnW = c == rules.Second
+		err = br.turn(l)
 	case strings.Contains(l, "の持駒"):
-		c, rest, ok := parseJapaneseSide(l)
-		if !ok {
-			return true, fmt.Errorf("bad hand line %q", l)
-		}
-		_, v, ok := cutHeader(rest)
-		if !ok {
-			return true, fmt.Errorf("bad hand line %q", l)
-		}
-		if err := parseBODHand(br.b, c, v); err != nil {
-			return true, err
-		}
+		err = br.hand(l)
 	default:
 		return false, nil
 	}
+	if err != nil {
+		return true, err
+	}
 	br.used = true
 	return true, nil
+}
+
+// rank takes the next rank of the diagram, its line without the '|' that
+// starts it.
+func (br *bodReader) rank(row string) error {
+	if br.rows >= 9 {
+		return errors.New("board diagram has more than 9 ranks")
+	}
+	rs := []rune(row)
+	for f := range 9 {
+		if len(rs) < 2*f+2 {
+			return fmt.Errorf("board diagram rank %d: too short", br.rows+1)
+		}
+		if err := br.cell(9-f, rs[2*f], string(rs[2*f+1])); err != nil {
+			return err
+		}
+	}
+	br.rows++
+	return nil
+}
+
+// cell puts on file file of the rank being read the piece that name and
+// mark ('v' for gote's) give, nothing for ・.
+func (br *bodReader) cell(file int, mark rune, name string) error {
+	if name == "・" {
+		return nil
+	}
+	t, rest, ok := shogi.ParseKIFPiece(name)
+	if !ok || rest != "" {
+		return fmt.Errorf("board diagram rank %d file %d: unknown piece %q", br.rows+1, file, name)
+	}
+	c := rules.First
+	if mark == 'v' || mark == 'V' {
+		c = rules.Second
+	}
+	if err := br.b.Put(shogi.SquareAt(file, br.rows+1), shogi.MakePiece(c, t)); err != nil {
+		return fmt.Errorf("board diagram: %w", err)
+	}
+	return nil
+}
+
+// turn takes the side-to-move line, 先手番 or 後手番.
+func (br *bodReader) turn(l string) error {
+	c, _, ok := parseJapaneseSide(l)
+	if !ok {
+		return fmt.Errorf("bad side to move %q", l)
+	}
+	br.turnW = c == rules.Second
+	return nil
+}
+
+// hand takes a hand line, "先手の持駒：…".
+func (br *bodReader) hand(l string) error {
+	c, rest, ok := parseJapaneseSide(l)
+	if !ok {
+		return fmt.Errorf("bad hand line %q", l)
+	}
+	_, v, ok := cutHeader(rest)
+	if !ok {
+		return fmt.Errorf("bad hand line %q", l)
+	}
+	return parseBODHand(br.b, c, v)
 }
 
 func parseBODHand(b *shogi.Board, c rules.Color, s string) error {
@@ -313,50 +342,94 @@ func (hp *headerParser) line(l string) (bool, error) {
 	if !ok || k == "" || strings.ContainsAny(k, " \t") {
 		return false, nil
 	}
+	return true, hp.header(k, v)
+}
+
+// header takes the header k：v. A header without a field of Meta, or a
+// time limit that does not read as one, is kept in Meta.Extra.
+func (hp *headerParser) header(k, v string) error {
 	m := &hp.r.Meta
+	if f := m.kifText(k); f != nil {
+		*f = v
+		return nil
+	}
+	if f := m.kifTime(k); f != nil {
+		m.setTime(f, k, v)
+		return nil
+	}
+	if f := m.kifDuration(k); f != nil {
+		if d, ok := parseJapaneseDuration(v); ok {
+			*f = d
+			return nil
+		}
+	}
+	switch k {
+	case "手合割":
+		return hp.handicap(v)
+	case "手数":
+		return nil
+	}
+	m.Extra = append(m.Extra, Header{k, v})
+	return nil
+}
+
+// handicap takes the 手合割 header: a named start position, or その他
+// (other) for the board diagram to give.
+func (hp *headerParser) handicap(v string) error {
+	s, ok := shogi.Handicaps[v]
+	switch {
+	case ok:
+		hp.r.Start = s
+	case v != "その他":
+		return fmt.Errorf("unknown 手合割 %q", v)
+	}
+	return nil
+}
+
+// kifText returns the text field of m that the KIF header k fills, nil
+// for a key of another kind.
+func (m *Meta) kifText(k string) *string {
+	switch k {
+	case "棋戦":
+		return &m.Event
+	case "場所":
+		return &m.Site
+	case "先手", "下手":
+		return &m.Sente
+	case "後手", "上手":
+		return &m.Gote
+	case "戦型":
+		return &m.Opening
+	case "備考":
+		return &m.Note
+	}
+	return nil
+}
+
+// kifTime returns the instant field of m that the KIF header k fills, nil
+// for a key of another kind.
+func (m *Meta) kifTime(k string) *time.Time {
 	switch k {
 	case "開始日時":
-		m.setTime(&m.StartTime, k, v)
+		return &m.StartTime
 	case "終了日時":
-		m.setTime(&m.EndTime, k, v)
-	case "棋戦":
-		m.Event = v
-	case "場所":
-		m.Site = v
-	case "先手", "下手":
-		m.Sente = v
-	case "後手", "上手":
-		m.Gote = v
-	case "戦型":
-		m.Opening = v
-	case "備考":
-		m.Note = v
-	case "手合割":
-		s, ok := shogi.Handicaps[v]
-		if !ok {
-			if v == "その他" {
-				return true, nil
-			}
-			return true, fmt.Errorf("unknown 手合割 %q", v)
-		}
-		hp.r.Start = s
-	case "持ち時間", "秒読み", "加算時間":
-		d, ok := parseJapaneseDuration(v)
-		switch {
-		case !ok:
-			m.Extra = append(m.Extra, Header{k, v})
-		case k == "持ち時間":
-			m.MainTime = d
-		case k == "秒読み":
-			m.Byoyomi = d
-		default:
-			m.Increment = d
-		}
-	case "手数":
-	default:
-		m.Extra = append(m.Extra, Header{k, v})
+		return &m.EndTime
 	}
-	return true, nil
+	return nil
+}
+
+// kifDuration returns the time-limit field of m that the KIF header k
+// fills, nil for a key of another kind.
+func (m *Meta) kifDuration(k string) *time.Duration {
+	switch k {
+	case "持ち時間":
+		return &m.MainTime
+	case "秒読み":
+		return &m.Byoyomi
+	case "加算時間":
+		return &m.Increment
+	}
+	return nil
 }
 
 // start settles the start position once the headers are over.
@@ -374,6 +447,83 @@ func (hp *headerParser) start() error {
 	return nil
 }
 
+// position settles the start position once the headers are over and
+// returns it.
+func (hp *headerParser) position() (*shogi.Position, error) {
+	if err := hp.start(); err != nil {
+		return nil, err
+	}
+	return hp.r.startPosition()
+}
+
+// japaneseReader is what the KIF and KI2 readers share: the record being
+// read, its headers, and the position once the moves have begun.
+type japaneseReader struct {
+	r   *Record
+	hp  headerParser
+	pos *shogi.Position
+}
+
+func newJapaneseReader() japaneseReader {
+	r := &Record{}
+	return japaneseReader{r: r, hp: headerParser{r: r}}
+}
+
+// read reads the lines of a KIF or KI2 file (format names it in errors)
+// with line, which takes one and reports whether the record stops there.
+func (jr *japaneseReader) read(format string, data []byte, line func(string) (bool, error)) (*Record, error) {
+	lines, err := decodeText(data)
+	if err != nil {
+		return nil, &LineError{format, 1, err}
+	}
+	for i, raw := range lines {
+		stop, err := line(raw)
+		if err != nil {
+			return nil, &LineError{format, i + 1, err}
+		}
+		if stop {
+			return jr.r, nil
+		}
+	}
+	if jr.pos == nil {
+		if err := jr.hp.start(); err != nil {
+			return nil, &LineError{format, len(lines), err}
+		}
+	}
+	return jr.r, nil
+}
+
+// begin settles the start position: the moves begin.
+func (jr *japaneseReader) begin() error {
+	pos, err := jr.hp.position()
+	jr.pos = pos
+	return err
+}
+
+// ignoredLine reports whether a KIF or KI2 line carries nothing: blank, a
+// #comment or an &annotation.
+func ignoredLine(l string) bool {
+	return strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "&")
+}
+
+// isVariation reports whether a KIF or KI2 line starts a variation
+// (変化), where the main line ends.
+func isVariation(l string) bool {
+	return strings.HasPrefix(l, "変化：") || strings.HasPrefix(l, "変化:")
+}
+
+// addComment adds a comment line to the terminal event (toEnd) or else to
+// the last move, if there is one.
+func (r *Record) addComment(toEnd bool, text string) {
+	if toEnd {
+		r.End.Comment = joinComment(r.End.Comment, text)
+		return
+	}
+	if n := len(r.Moves); n > 0 {
+		r.Moves[n-1].Comment = joinComment(r.Moves[n-1].Comment, text)
+	}
+}
+
 var (
 	reKIFTime = regexp.MustCompile(`\(\s*(\d+):(\d+)(?:\s*/\s*(\d+):(\d+):(\d+))?\s*\)\s*\+?\s*$`)
 	reKIFPly  = regexp.MustCompile(`^\s*(\d+)\s+(.*)$`)
@@ -383,131 +533,140 @@ var (
 // board diagram, move lines with 同, 打, 成, 不成 and times, comments,
 // the terminal line and the summary. Variations (変化) are skipped.
 func ReadKIF(data []byte) (*Record, error) {
-	lines, err := decodeText(data)
+	kr := &kifReader{japaneseReader: newJapaneseReader()}
+	return kr.read("kif", data, kr.line)
+}
+
+// kifReader is the KIF reader's progress through a file: the headers
+// until the moves begin (pos set), then the moves until the terminal line
+// (ended).
+type kifReader struct {
+	japaneseReader
+	ply0  int // number of the line before the first move
+	ended bool
+}
+
+// line takes the line raw and reports whether the record stops there (at
+// a variation).
+func (kr *kifReader) line(raw string) (stop bool, err error) {
+	l := strings.TrimRight(raw, " \t")
+	switch {
+	case ignoredLine(l):
+		return false, nil
+	case isVariation(l):
+		return true, nil
+	case strings.HasPrefix(l, "*"):
+		kr.r.addComment(kr.ended, strings.TrimPrefix(l, "*"))
+		return false, nil
+	case strings.HasPrefix(l, "まで"):
+		return false, kr.summary(l)
+	}
+	if kr.pos == nil {
+		isMove, err := kr.header(l)
+		if err != nil || !isMove {
+			return false, err
+		}
+	}
+	return false, kr.move(l)
+}
+
+// summary takes the summary line l ("まで…"), which settles the terminal
+// event unless the terminal line did.
+func (kr *kifReader) summary(l string) error {
+	if kr.pos == nil {
+		return errors.New("summary line before any move")
+	}
+	t, ok := parseSummary(l, kr.pos.Turn())
+	if !ok {
+		return fmt.Errorf("bad summary line %q", l)
+	}
+	if !kr.ended || (kr.r.End.Kind == t.Kind && kr.r.End.Side != t.Side) {
+		// The summary names the loser of a resignation out of turn.
+		tm, cm := kr.r.End.Time, kr.r.End.Comment
+		kr.r.End = t
+		kr.r.End.Time, kr.r.End.Comment = tm, cm
+	}
+	return nil
+}
+
+// header takes a line l before the moves: a header, a board diagram line,
+// the move count, the separator line that starts the moves, or the first
+// move line (reported) when there is no separator.
+func (kr *kifReader) header(l string) (isMove bool, err error) {
+	if strings.HasPrefix(l, "手数-") {
+		return false, kr.begin()
+	}
+	if k, v, ok := cutHeader(l); ok && k == "手数" {
+		if n, err := strconv.Atoi(width.Narrow.String(strings.TrimPrefix(v, "＝"))); err == nil {
+			kr.ply0 = n
+		}
+		return false, nil
+	}
+	if v, ok := strings.CutPrefix(strings.TrimSpace(l), "手数＝"); ok {
+		n, err := strconv.Atoi(width.Narrow.String(v))
+		if err != nil {
+			return false, fmt.Errorf("bad move count %q", l)
+		}
+		kr.ply0 = n
+		return false, nil
+	}
+	if ok, err := kr.hp.line(l); err != nil || ok {
+		return false, err
+	}
+	if !reKIFPly.MatchString(l) {
+		return false, fmt.Errorf("unexpected line %q", l)
+	}
+	// Moves without the separator line.
+	return true, kr.begin()
+}
+
+// move takes a move line l: "ply move (time)", or the terminal line in
+// its place.
+func (kr *kifReader) move(l string) error {
+	m := reKIFPly.FindStringSubmatch(l)
+	if m == nil {
+		return fmt.Errorf("want a move line \"ply move (time)\", got %q", l)
+	}
+	if kr.ended {
+		return fmt.Errorf("move after the terminal line: %q", l)
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil || (n != len(kr.r.Moves)+1 && n != kr.ply0+len(kr.r.Moves)+1) {
+		return fmt.Errorf("move number %s, want %d", m[1], len(kr.r.Moves)+1)
+	}
+	body, used, err := cutKIFTime(m[2])
 	if err != nil {
-		return nil, &LineError{"kif", 1, err}
+		return err
 	}
-	r := &Record{}
-	hp := headerParser{r: r}
-	var pos *shogi.Position
-	ply0 := 0 // number of the line before the first move
-	ended := false
-	fail := func(i int, err error) (*Record, error) { return nil, &LineError{"kif", i + 1, err} }
-	for i, raw := range lines {
-		l := strings.TrimRight(raw, " \t")
-		switch {
-		case strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "&"):
-			continue
-		case strings.HasPrefix(l, "変化："), strings.HasPrefix(l, "変化:"):
-			return r, nil
-		case strings.HasPrefix(l, "*"):
-			text := strings.TrimPrefix(l, "*")
-			switch {
-			case pos == nil:
-			case ended:
-				r.End.Comment = joinComment(r.End.Comment, text)
-			case len(r.Moves) > 0:
-				rm := &r.Moves[len(r.Moves)-1]
-				rm.Comment = joinComment(rm.Comment, text)
-			}
-			continue
-		case strings.HasPrefix(l, "まで"):
-			if pos == nil {
-				return fail(i, errors.New("summary line before any move"))
-			}
-			t, ok := parseSummary(l, pos.Turn())
-			if !ok {
-				return fail(i, fmt.Errorf("bad summary line %q", l))
-			}
-			if !ended || (r.End.Kind == t.Kind && r.End.Side != t.Side) {
-				// The summary names the loser of a resignation out of turn.
-				tm, cm := r.End.Time, r.End.Comment
-				r.End = t
-				r.End.Time, r.End.Comment = tm, cm
-			}
-			continue
-		}
-		if pos == nil {
-			if strings.HasPrefix(l, "手数----") || strings.HasPrefix(l, "手数-") {
-				if err := hp.start(); err != nil {
-					return fail(i, err)
-				}
-				if pos, err = r.startPosition(); err != nil {
-					return fail(i, err)
-				}
-				continue
-			}
-			if k, v, ok := cutHeader(l); ok && k == "手数" {
-				if n, err := strconv.Atoi(width.Narrow.String(strings.TrimPrefix(v, "＝"))); err == nil {
-					ply0 = n
-				}
-				continue
-			}
-			if strings.HasPrefix(strings.TrimSpace(l), "手数＝") {
-				n, err := strconv.Atoi(width.Narrow.String(strings.TrimPrefix(strings.TrimSpace(l), "手数＝")))
-				if err != nil {
-					return fail(i, fmt.Errorf("bad move count %q", l))
-				}
-				ply0 = n
-				continue
-			}
-			if ok, err := hp.line(l); err != nil {
-				return fail(i, err)
-			} else if ok {
-				continue
-			}
-			if !reKIFPly.MatchString(l) {
-				return fail(i, fmt.Errorf("unexpected line %q", l))
-			}
-			// Moves without the separator line.
-			if err := hp.start(); err != nil {
-				return fail(i, err)
-			}
-			if pos, err = r.startPosition(); err != nil {
-				return fail(i, err)
-			}
-		}
-		m := reKIFPly.FindStringSubmatch(l)
-		if m == nil {
-			return fail(i, fmt.Errorf("want a move line \"ply move (time)\", got %q", l))
-		}
-		if ended {
-			return fail(i, fmt.Errorf("move after the terminal line: %q", l))
-		}
-		n, err := strconv.Atoi(m[1])
-		if err != nil || (n != len(r.Moves)+1 && n != ply0+len(r.Moves)+1) {
-			return fail(i, fmt.Errorf("move number %s, want %d", m[1], len(r.Moves)+1))
-		}
-		body := m[2]
-		var used time.Duration
-		if tm := reKIFTime.FindStringSubmatchIndex(body); tm != nil {
-			mm, _ := strconv.Atoi(body[tm[2]:tm[3]])
-			ss, _ := strconv.Atoi(body[tm[4]:tm[5]])
-			if ss >= 60 {
-				return fail(i, fmt.Errorf("bad time %q: seconds over 59", body[tm[0]:]))
-			}
-			used = time.Duration(mm)*time.Minute + time.Duration(ss)*time.Second
-			body = body[:tm[0]]
-		}
-		body = strings.TrimRight(body, " \t+")
-		if t, ok := parseTerminalWord(body, pos.Turn()); ok {
-			t.Time = used
-			r.End = t
-			ended = true
-			continue
-		}
-		var mv shogi.Move
-		if pos, mv, err = playText(pos, body); err != nil {
-			return fail(i, fmt.Errorf("move %d: %w", len(r.Moves)+1, err))
-		}
-		r.Moves = append(r.Moves, RecordMove{USI: mv.String(), Time: used})
+	if t, ok := parseTerminalWord(body, kr.pos.Turn()); ok {
+		t.Time = used
+		kr.r.End = t
+		kr.ended = true
+		return nil
 	}
-	if pos == nil {
-		if err := hp.start(); err != nil {
-			return nil, &LineError{"kif", len(lines), err}
-		}
+	pos, mv, err := playText(kr.pos, body)
+	if err != nil {
+		return fmt.Errorf("move %d: %w", len(kr.r.Moves)+1, err)
 	}
-	return r, nil
+	kr.pos = pos
+	kr.r.Moves = append(kr.r.Moves, RecordMove{USI: mv.String(), Time: used})
+	return nil
+}
+
+// cutKIFTime cuts the time, "( m:ss/hh:mm:ss)", off the end of a move
+// line's body and returns the move and the time it took.
+func cutKIFTime(body string) (string, time.Duration, error) {
+	var used time.Duration
+	if tm := reKIFTime.FindStringSubmatchIndex(body); tm != nil {
+		mm, _ := strconv.Atoi(body[tm[2]:tm[3]])
+		ss, _ := strconv.Atoi(body[tm[4]:tm[5]])
+		if ss >= 60 {
+			return "", 0, fmt.Errorf("bad time %q: seconds over 59", body[tm[0]:])
+		}
+		used = time.Duration(mm)*time.Minute + time.Duration(ss)*time.Second
+		body = body[:tm[0]]
+	}
+	return strings.TrimRight(body, " \t+"), used, nil
 }
 
 func joinComment(a, b string) string {
