@@ -54,74 +54,19 @@ const rawChunk = 4096
 // first brought up to date with the frames from the board's last HELLO.
 // The arbiter's stored actions are applied at their wall-clock times.
 func Game(ctx context.Context, db *store.DB, gameID uint64, opts Options) (*Report, error) {
-	g, err := db.Game(gameID)
+	g, rg, start, err := gameRules(db, gameID)
 	if err != nil {
 		return nil, err
 	}
-	if g.BoardID == "" {
-		return nil, fmt.Errorf("replay game %d: %w", gameID, ErrNoBoard)
-	}
-	if g.RawFrom == 0 {
-		return nil, fmt.Errorf("replay game %d on board %s: %w: the game recorded no raw-log position", gameID, g.BoardID, ErrNoFrames)
-	}
-	rg, err := rules.NewFromText(g.Game, g.Options)
+	warm, frames, err := gameFrames(ctx, db, g)
 	if err != nil {
-		return nil, fmt.Errorf("replay game %d: %w", gameID, err)
-	}
-	var start rules.Position
-	if g.StartPosition != "" {
-		if start, err = rg.ParsePosition(g.StartPosition); err != nil {
-			return nil, fmt.Errorf("replay game %d: start position: %w", gameID, err)
-		}
-	}
-	end, err := rawEnd(db, g)
-	if err != nil {
-		return nil, fmt.Errorf("replay game %d: %w", gameID, err)
-	}
-	frames, err := db.RawFrames(g.BoardID, g.RawFrom, end)
-	if err != nil {
-		return nil, fmt.Errorf("replay game %d: %w", gameID, err)
-	}
-	if len(frames) == 0 {
-		return nil, fmt.Errorf("replay game %d: %w of board %s from sequence %d", gameID, ErrNoFrames, g.BoardID, g.RawFrom)
-	}
-	// The frames' protocol chooses the replayer; one that only looks for
-	// the last handshake before the game finds where to begin.
-	probe, err := board.NewReplayer(frames[0].Protocol, board.ReplayConfig{})
-	if err != nil {
-		return nil, fmt.Errorf("replay game %d on board %s: %w", gameID, g.BoardID, err)
-	}
-	warm, err := lookBack(ctx, db, g.BoardID, g.RawFrom, probe.Handshake)
-	if err != nil {
-		return nil, fmt.Errorf("replay game %d: %w", gameID, err)
+		return nil, err
 	}
 	stored, err := db.Moves(gameID)
 	if err != nil {
 		return nil, fmt.Errorf("replay game %d: %w", gameID, err)
 	}
-	// A daemon restart starts a new host timeline and a resumed session;
-	// the replay covers the game up to the restart, and the moves made
-	// before it. A small step back is no restart (restarted): a host
-	// frame timed when it was queued may reach the log just after a board
-	// frame read a moment later (issue 18 §4).
-	var restartSeq uint64
-	var after []store.Move // stored moves read after the restart
-	for i := 1; i < len(frames); i++ {
-		if restarted(frames[i-1], frames[i]) {
-			restartSeq = frames[i].Seq
-			frames = frames[:i]
-			kept := stored[:0:0]
-			for _, m := range stored {
-				if m.RawSeq != 0 && m.RawSeq < restartSeq {
-					kept = append(kept, m)
-				} else {
-					after = append(after, m)
-				}
-			}
-			stored = kept
-			break
-		}
-	}
+	frames, stored, after, restartSeq := cutAtRestart(frames, stored)
 	var actions []store.Action
 	if !opts.NoActions {
 		if actions, err = db.Actions(gameID); err != nil {
@@ -129,37 +74,11 @@ func Game(ctx context.Context, db *store.DB, gameID uint64, opts Options) (*Repo
 		}
 		slices.SortStableFunc(actions, func(a, b store.Action) int { return a.At.Compare(b.At) })
 	}
-	alerts, err := db.Alerts(false)
+	rp, err := newReplayer(db, g, rg, frames, opts)
 	if err != nil {
 		return nil, fmt.Errorf("replay game %d: %w", gameID, err)
 	}
-
-	// The event's policy is stored with its tournament.
-	var policy [2]string
-	if g.TournamentID != 0 {
-		t, err := db.Tournament(g.TournamentID)
-		if err != nil {
-			return nil, fmt.Errorf("replay game %d: %w", gameID, err)
-		}
-		policy = [2]string{t.TouchMove, t.IllegalMove}
-	}
-	setting, err := Setting(db, frames[0].Protocol)
-	if err != nil {
-		return nil, fmt.Errorf("replay game %d: %w", gameID, err)
-	}
-	rp := &replayer{
-		policy: policy, setting: setting,
-		rep: &Report{GameID: gameID, Game: g.Game, Board: g.BoardID, StoredAlerts: map[string]int{},
-			StoredResult: g.Result, StoredReason: g.Reason, FirstSeq: frames[0].Seq, LastSeq: frames[len(frames)-1].Seq,
-			RestartSeq: restartSeq,
-			Frames:     len(frames), WarmUp: len(warm)},
-		game: g, rg: rg, opts: opts,
-	}
-	for _, a := range alerts {
-		if a.GameID == gameID {
-			rp.rep.StoredAlerts[a.Kind]++
-		}
-	}
+	rp.rep.RestartSeq, rp.rep.WarmUp = restartSeq, len(warm)
 	if err := rp.run(ctx, warm, frames, start, actions); err != nil {
 		return nil, fmt.Errorf("replay game %d: %w", gameID, err)
 	}
@@ -170,6 +89,121 @@ func Game(ctx context.Context, db *store.DB, gameID uint64, opts Options) (*Repo
 	sp, rp.rep.ReadAfterRestart = readAfterRestart(sp, after, rp.moves)
 	rp.rep.pair(sp, rp.moves)
 	return rp.rep, nil
+}
+
+// gameRules reads the stored game gameID, its rules and its start position
+// (nil: the game's own), and checks that it has a board and a raw log.
+func gameRules(db *store.DB, gameID uint64) (store.Game, rules.Game, rules.Position, error) {
+	g, err := db.Game(gameID)
+	if err != nil {
+		return g, nil, nil, err
+	}
+	if g.BoardID == "" {
+		return g, nil, nil, fmt.Errorf("replay game %d: %w", gameID, ErrNoBoard)
+	}
+	if g.RawFrom == 0 {
+		return g, nil, nil, fmt.Errorf("replay game %d on board %s: %w: the game recorded no raw-log position", gameID, g.BoardID, ErrNoFrames)
+	}
+	rg, err := rules.NewFromText(g.Game, g.Options)
+	if err != nil {
+		return g, nil, nil, fmt.Errorf("replay game %d: %w", gameID, err)
+	}
+	var start rules.Position
+	if g.StartPosition != "" {
+		if start, err = rg.ParsePosition(g.StartPosition); err != nil {
+			return g, nil, nil, fmt.Errorf("replay game %d: start position: %w", gameID, err)
+		}
+	}
+	return g, rg, start, nil
+}
+
+// gameFrames reads the raw frames of game g, until the next game on its
+// board began or the log ends, and the frames from the board's last
+// handshake before them (warm).
+func gameFrames(ctx context.Context, db *store.DB, g store.Game) (warm, frames []store.Frame, err error) {
+	end, err := rawEnd(db, g)
+	if err != nil {
+		return nil, nil, fmt.Errorf("replay game %d: %w", g.ID, err)
+	}
+	frames, err = db.RawFrames(g.BoardID, g.RawFrom, end)
+	if err != nil {
+		return nil, nil, fmt.Errorf("replay game %d: %w", g.ID, err)
+	}
+	if len(frames) == 0 {
+		return nil, nil, fmt.Errorf("replay game %d: %w of board %s from sequence %d", g.ID, ErrNoFrames, g.BoardID, g.RawFrom)
+	}
+	// The frames' protocol chooses the replayer; one that only looks for
+	// the last handshake before the game finds where to begin.
+	probe, err := board.NewReplayer(frames[0].Protocol, board.ReplayConfig{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("replay game %d on board %s: %w", g.ID, g.BoardID, err)
+	}
+	warm, err = lookBack(ctx, db, g.BoardID, g.RawFrom, probe.Handshake)
+	if err != nil {
+		return nil, nil, fmt.Errorf("replay game %d: %w", g.ID, err)
+	}
+	return warm, frames, nil
+}
+
+// cutAtRestart cuts the frames at a daemon restart, which starts a new
+// host timeline and a resumed session: the replay covers the game up to
+// the restart, and the moves made before it; the stored moves read after
+// the restart are returned apart (after), with the restart's sequence. A
+// small step back is no restart (restarted): a host frame timed when it
+// was queued may reach the log just after a board frame read a moment
+// later (issue 18 §4).
+func cutAtRestart(frames []store.Frame, stored []store.Move) (_ []store.Frame, _, after []store.Move, restartSeq uint64) {
+	for i := 1; i < len(frames); i++ {
+		if !restarted(frames[i-1], frames[i]) {
+			continue
+		}
+		restartSeq = frames[i].Seq
+		kept := stored[:0:0]
+		for _, m := range stored {
+			if m.RawSeq != 0 && m.RawSeq < restartSeq {
+				kept = append(kept, m)
+			} else {
+				after = append(after, m)
+			}
+		}
+		return frames[:i], kept, after, restartSeq
+	}
+	return frames, stored, nil, 0
+}
+
+// newReplayer makes the replayer of game g from frames: with the event's
+// policy, stored with its tournament, the setting the live driver read
+// the board with, and the report's stored side.
+func newReplayer(db *store.DB, g store.Game, rg rules.Game, frames []store.Frame, opts Options) (*replayer, error) {
+	alerts, err := db.Alerts(false)
+	if err != nil {
+		return nil, err
+	}
+	var policy [2]string
+	if g.TournamentID != 0 {
+		t, err := db.Tournament(g.TournamentID)
+		if err != nil {
+			return nil, err
+		}
+		policy = [2]string{t.TouchMove, t.IllegalMove}
+	}
+	setting, err := Setting(db, frames[0].Protocol)
+	if err != nil {
+		return nil, err
+	}
+	rp := &replayer{
+		policy: policy, setting: setting,
+		rep: &Report{GameID: g.ID, Game: g.Game, Board: g.BoardID, StoredAlerts: map[string]int{},
+			StoredResult: g.Result, StoredReason: g.Reason, FirstSeq: frames[0].Seq, LastSeq: frames[len(frames)-1].Seq,
+			Frames: len(frames)},
+		game: g, rg: rg, opts: opts,
+	}
+	for _, a := range alerts {
+		if a.GameID == g.ID {
+			rp.rep.StoredAlerts[a.Kind]++
+		}
+	}
+	return rp, nil
 }
 
 // storedPly is the stored side of a report's ply.
@@ -266,16 +300,46 @@ type replayer struct {
 	moves   []Ply
 }
 
+// run replays the game: the warm-up frames, then the game's frames with
+// the arbiter's actions at their wall-clock times, through a fresh
+// session that starts at the game's first frame, host and wall time.
 func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start rules.Position, actions []store.Action) error {
-	// The session starts at the game's first frame, host and wall time.
 	first, firstWall := time.Duration(frames[0].HostNs), frames[0].Wall
 	origin := first
 	if len(warm) > 0 {
 		origin = time.Duration(warm[0].HostNs)
 	}
-	rd, err := NewReaderWithSetting(frames[0].Protocol, "replay", origin, rp.setting)
+	rd, err := rp.newReader(frames[0].Protocol, origin)
 	if err != nil {
-		return fmt.Errorf("board %s: %w", rp.game.BoardID, err)
+		return err
+	}
+	if err := feedAll(ctx, rd, warm); err != nil {
+		return err
+	}
+	if frames, err = rp.attach(frames); err != nil {
+		return err
+	}
+	s, err := rp.session(start)
+	if err != nil {
+		return err
+	}
+	rp.start = first
+	rd.Attach(s, first)
+	if err := rp.play(ctx, frames, actions, firstWall); err != nil {
+		return err
+	}
+	rp.rep.Stats = rd.Stats
+	rp.rep.Outcome = s.Outcome()
+	return nil
+}
+
+// newReader makes the replay's reader of protocol, whose host timeline
+// begins at origin: its output goes to the report, and so do the corrupt
+// frames and the snapshots that heal them.
+func (rp *replayer) newReader(protocol string, origin time.Duration) (*Reader, error) {
+	rd, err := NewReaderWithSetting(protocol, "replay", origin, rp.setting)
+	if err != nil {
+		return nil, fmt.Errorf("board %s: %w", rp.game.BoardID, err)
 	}
 	rp.rd = rd
 	rd.Output = rp.output
@@ -295,12 +359,26 @@ func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start r
 			}
 		}
 	}
-	for i, f := range warm {
+	return rd, nil
+}
+
+// feedAll feeds frames to rd, stopping when ctx ends.
+func feedAll(ctx context.Context, rd *Reader, frames []store.Frame) error {
+	for i, f := range frames {
 		if i%1024 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
 		rd.FeedRecord(record(f))
 	}
+	return nil
+}
+
+// attach brings the reader to know the board before the game's frames:
+// from the warm-up, from a handshake among the game's first frames, or
+// from the capabilities given as an option (a synthesized HELLO). It
+// returns the game's frames that are left to play.
+func (rp *replayer) attach(frames []store.Frame) ([]store.Frame, error) {
+	rd := rp.rd
 	if rd.Info() == nil {
 		// A board that attached after its game began opens the game's
 		// frames with its HELLO; what comes before that reached no session
@@ -320,18 +398,25 @@ func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start r
 	}
 	if rd.Info() == nil {
 		if rp.opts.Caps == nil {
-			return fmt.Errorf("board %s: %w (sequence %d): its capabilities are unknown; give them as an option", rp.game.BoardID, ErrNoHello, rp.game.RawFrom)
+			return nil, fmt.Errorf("board %s: %w (sequence %d): its capabilities are unknown; give them as an option", rp.game.BoardID, ErrNoHello, rp.game.RawFrom)
 		}
 		if err := rp.synthesize(frames[0]); err != nil {
-			return err
+			return nil, err
 		}
 		rp.rep.Synthetic = true
 	}
-	caps := arbiter.CapsOfBoard(rd.Info())
+	return frames, nil
+}
+
+// session makes the game's session from start as the daemon made it:
+// the board's capabilities, the event's policy, the options' changes,
+// the game's clock.
+func (rp *replayer) session(start rules.Position) (*arbiter.Session, error) {
+	caps := arbiter.CapsOfBoard(rp.rd.Info())
 	rp.rep.Caps = caps
 	cfg, err := arbiter.BoardConfig(rp.rg, rp.policy[0], rp.policy[1])
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if rp.opts.Configure != nil {
 		rp.opts.Configure(&cfg)
@@ -339,17 +424,19 @@ func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start r
 	cfg.Caps = caps
 	clk, err := rp.clock()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	s, err := arbiter.NewSession(cfg, rp.rg, start, clk)
-	if err != nil {
-		return err
-	}
-	rp.start = first
-	rd.Attach(s, first)
+	return arbiter.NewSession(cfg, rp.rg, start, clk)
+}
 
+// play feeds the game's frames at their host times, applying each action
+// at its wall-clock time between them, and then the tail and the actions
+// after the last frame. The session began at host time rp.start, wall
+// time firstWall.
+func (rp *replayer) play(ctx context.Context, frames []store.Frame, actions []store.Action, firstWall time.Time) error {
+	rd := rp.rd
 	next := 0 // the next action
-	prevHost, prevWall := first, firstWall
+	prevHost, prevWall := rp.start, firstWall
 	for i, f := range frames {
 		if i%1024 == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -372,8 +459,6 @@ func (rp *replayer) run(ctx context.Context, warm, frames []store.Frame, start r
 	for ; next < len(actions); next++ {
 		rp.apply(actions[next])
 	}
-	rp.rep.Stats = rd.Stats
-	rp.rep.Outcome = s.Outcome()
 	return nil
 }
 

@@ -161,22 +161,34 @@ func (r *Report) pair(stored, replayed []Ply) {
 // alerts, corrupt frames and actions.
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
+	r.writeSummary(&b)
+	r.writePlies(&b)
+	r.writeAlerts(&b)
+	r.writeCorrupt(&b)
+	r.writeActions(&b)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeSummary writes the game, the frames, the verdict, a restart and
+// the result.
+func (r *Report) writeSummary(b *strings.Builder) {
 	verdict := "OK: the replay gives the stored moves"
 	if !r.OK() {
 		verdict = fmt.Sprintf("DIFFERENT: first difference at ply %d (%d missing, %d extra)", r.FirstDiff, r.Missing(), r.Extra())
 	}
-	fmt.Fprintf(&b, "game %d (%s) on board %s, caps %s", r.GameID, r.Game, r.Board, r.Caps)
+	fmt.Fprintf(b, "game %d (%s) on board %s, caps %s", r.GameID, r.Game, r.Board, r.Caps)
 	if r.Synthetic {
 		b.WriteString(" (no HELLO in the log: caps as given)")
 	}
 	b.WriteByte('\n')
-	fmt.Fprintf(&b, "raw frames %d..%d: %d replayed after %d to bring the link up to date; %d bad, %d gaps, %d dumps, %d duplicates dropped\n",
+	fmt.Fprintf(b, "raw frames %d..%d: %d replayed after %d to bring the link up to date; %d bad, %d gaps, %d dumps, %d duplicates dropped\n",
 		r.FirstSeq, r.LastSeq, r.Frames, r.WarmUp, r.Stats.Bad, r.Stats.Gaps, r.Stats.Dumps, r.Stats.Duplicate)
-	fmt.Fprintf(&b, "%s\n", verdict)
+	fmt.Fprintf(b, "%s\n", verdict)
 	if r.RestartSeq != 0 {
-		fmt.Fprintf(&b, "the daemon restarted at raw frame %d: the replay covers the %d moves before it", r.RestartSeq, len(r.Plies))
+		fmt.Fprintf(b, "the daemon restarted at raw frame %d: the replay covers the %d moves before it", r.RestartSeq, len(r.Plies))
 		if r.ReadAfterRestart > 0 {
-			fmt.Fprintf(&b, " (the last %d made as the daemon stopped, and stored when the next one read the board)", r.ReadAfterRestart)
+			fmt.Fprintf(b, " (the last %d made as the daemon stopped, and stored when the next one read the board)", r.ReadAfterRestart)
 		}
 		b.WriteByte('\n')
 	}
@@ -184,52 +196,70 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.StoredResult != "" {
 		stored = strings.TrimSpace(r.StoredResult + " " + r.StoredReason)
 	}
-	fmt.Fprintf(&b, "result: stored %s, replayed %s\n", stored, r.Outcome)
+	fmt.Fprintf(b, "result: stored %s, replayed %s\n", stored, r.Outcome)
+}
 
-	if len(r.Plies) > 0 {
-		b.WriteString("\nply  stored                     replayed\n")
-		for _, p := range r.Plies {
-			mark := " "
-			if !p.Same() {
-				mark = "!"
-			}
-			fmt.Fprintf(&b, "%s%3d  %-26s %s\n", mark, p.Ply, plyText(p.Stored, p.StoredNotation, p.StoredAt, p.StoredRaw),
-				plyText(p.Replayed, p.ReplayedNotation, p.ReplayedAt, p.Raw))
-		}
+// writePlies writes the stored and the replayed plies side by side, a
+// difference marked.
+func (r *Report) writePlies(b *strings.Builder) {
+	if len(r.Plies) == 0 {
+		return
 	}
+	b.WriteString("\nply  stored                     replayed\n")
+	for _, p := range r.Plies {
+		mark := " "
+		if !p.Same() {
+			mark = "!"
+		}
+		fmt.Fprintf(b, "%s%3d  %-26s %s\n", mark, p.Ply, plyText(p.Stored, p.StoredNotation, p.StoredAt, p.StoredRaw),
+			plyText(p.Replayed, p.ReplayedNotation, p.ReplayedAt, p.Raw))
+	}
+}
+
+// writeAlerts writes the alerts of the replay and their count by kind,
+// beside the stored ones', and the prompts.
+func (r *Report) writeAlerts(b *strings.Builder) {
 	if len(r.Alerts) > 0 || len(r.StoredAlerts) > 0 {
-		fmt.Fprintf(&b, "\nalerts: %d in the replay (%s); stored: %s\n", len(r.Alerts), countText(r.alertKinds()), countText(r.StoredAlerts))
+		fmt.Fprintf(b, "\nalerts: %d in the replay (%s); stored: %s\n", len(r.Alerts), countText(r.alertKinds()), countText(r.StoredAlerts))
 		for _, a := range r.Alerts {
-			fmt.Fprintf(&b, "  %8.3fs ply %d %s %s: %s\n", a.At.Seconds(), a.Ply, a.Kind, a.Side, a.Message)
+			fmt.Fprintf(b, "  %8.3fs ply %d %s %s: %s\n", a.At.Seconds(), a.Ply, a.Kind, a.Side, a.Message)
 		}
 	}
 	if r.Prompts > 0 {
-		fmt.Fprintf(&b, "prompts: %d\n", r.Prompts)
+		fmt.Fprintf(b, "prompts: %d\n", r.Prompts)
 	}
-	if len(r.Corrupt) > 0 {
-		fmt.Fprintf(&b, "\ncorrupt frames: %d\n", len(r.Corrupt))
-		for _, c := range r.Corrupt {
-			heal := "never healed: plies from %d on may read differently"
-			args := []any{c.FromPly}
-			if c.HealedBy != 0 {
-				heal = "healed by the dump ending at raw frame %d: plies %d to %d may read differently"
-				args = []any{c.HealedBy, c.FromPly, c.ToPly}
-			}
-			fmt.Fprintf(&b, "  raw frame %d at %.3fs: %s; "+heal+"\n", append([]any{c.Seq, c.At.Seconds(), c.Err}, args...)...)
+}
+
+// writeCorrupt writes the corrupt frames and the plies each may change.
+func (r *Report) writeCorrupt(b *strings.Builder) {
+	if len(r.Corrupt) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\ncorrupt frames: %d\n", len(r.Corrupt))
+	for _, c := range r.Corrupt {
+		heal := "never healed: plies from %d on may read differently"
+		args := []any{c.FromPly}
+		if c.HealedBy != 0 {
+			heal = "healed by the dump ending at raw frame %d: plies %d to %d may read differently"
+			args = []any{c.HealedBy, c.FromPly, c.ToPly}
 		}
+		fmt.Fprintf(b, "  raw frame %d at %.3fs: %s; "+heal+"\n", append([]any{c.Seq, c.At.Seconds(), c.Err}, args...)...)
 	}
-	if len(r.Actions) > 0 {
-		fmt.Fprintf(&b, "\narbiter actions: %d\n", len(r.Actions))
-		for _, a := range r.Actions {
-			what := a.What
-			if a.Data != "" {
-				what += " " + a.Data
-			}
-			fmt.Fprintf(&b, "  #%d ply %d %s: %s\n", a.ID, a.Ply, what, a.Result)
+}
+
+// writeActions writes the arbiter's actions.
+func (r *Report) writeActions(b *strings.Builder) {
+	if len(r.Actions) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\narbiter actions: %d\n", len(r.Actions))
+	for _, a := range r.Actions {
+		what := a.What
+		if a.Data != "" {
+			what += " " + a.Data
 		}
+		fmt.Fprintf(b, "  #%d ply %d %s: %s\n", a.ID, a.Ply, what, a.Result)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 func plyText(canon, notation string, at time.Duration, raw uint64) string {

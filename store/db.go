@@ -63,51 +63,17 @@ func Open(path string, opts *Options) (*DB, error) {
 	if o.LockTimeout <= 0 {
 		o.LockTimeout = time.Second
 	}
-	fi, statErr := os.Stat(path)
-	exists := statErr == nil
-	switch {
-	case exists:
-		if !fi.Mode().IsRegular() {
-			return nil, fmt.Errorf("open %s: %w: not a regular file", path, ErrForeign)
-		}
-		if err := sniff(path, fi.Size()); err != nil {
-			return nil, fmt.Errorf("open %s: %w", path, err)
-		}
-	case o.ReadOnly || !errors.Is(statErr, fs.ErrNotExist):
-		return nil, fmt.Errorf("open %s: %w", path, statErr)
-	}
-	var bdb *bolt.DB
-	err := safely(func() error {
-		var err error
-		bdb, err = bolt.Open(path, 0o600, &bolt.Options{
-			Timeout:  o.LockTimeout,
-			ReadOnly: o.ReadOnly,
-		})
-		return err
-	})
+	exists, err := existing(path, o.ReadOnly)
 	if err != nil {
-		switch {
-		case errors.Is(err, bolterrors.ErrTimeout):
-			return nil, fmt.Errorf("open %s: %w", path, ErrLocked)
-		case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrVersionMismatch):
-			return nil, fmt.Errorf("open %s: %w", path, ErrForeign)
-		case errors.Is(err, bolterrors.ErrChecksum):
-			return nil, fmt.Errorf("open %s: %w: %v", path, ErrCorrupt, err)
-		}
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	bdb, err := openBolt(path, o)
+	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	db := &DB{bolt: bdb, path: path}
 	if exists {
-		var err error
-		if o.NoVerify {
-			err = db.bolt.View(func(tx *bolt.Tx) error { return checkTrees(path, uint64(tx.ID())) })
-		} else {
-			err = db.verify() // its page checks begin with checkTrees
-		}
-		if err != nil && !errors.Is(err, ErrCorrupt) {
-			err = fmt.Errorf("%w: %w", ErrCorrupt, err)
-		}
-		if err != nil {
+		if err := db.checkOnOpen(o.NoVerify); err != nil {
 			bdb.Close()
 			return nil, fmt.Errorf("open %s: %w", path, err)
 		}
@@ -117,6 +83,63 @@ func Open(path string, opts *Options) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// existing reports whether a database file is at path, and refuses what
+// is there if it is not a regular file that bbolt may open (see sniff), or
+// nothing is there and a read-only database is asked for.
+func existing(path string, readOnly bool) (bool, error) {
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil:
+		if !fi.Mode().IsRegular() {
+			return true, fmt.Errorf("%w: not a regular file", ErrForeign)
+		}
+		return true, sniff(path, fi.Size())
+	case readOnly || !errors.Is(err, fs.ErrNotExist):
+		return false, err
+	}
+	return false, nil
+}
+
+// openBolt opens the bbolt database at path, turning bbolt's errors into
+// the store's: ErrLocked, ErrForeign, ErrCorrupt.
+func openBolt(path string, o Options) (*bolt.DB, error) {
+	var bdb *bolt.DB
+	err := safely(func() error {
+		var err error
+		bdb, err = bolt.Open(path, 0o600, &bolt.Options{
+			Timeout:  o.LockTimeout,
+			ReadOnly: o.ReadOnly,
+		})
+		return err
+	})
+	switch {
+	case err == nil:
+		return bdb, nil
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return nil, ErrLocked
+	case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrVersionMismatch):
+		return nil, ErrForeign
+	case errors.Is(err, bolterrors.ErrChecksum):
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	return nil, err
+}
+
+// checkOnOpen checks the pages of an existing database, and its records unless
+// noVerify is set; what it finds wraps ErrCorrupt.
+func (db *DB) checkOnOpen(noVerify bool) error {
+	var err error
+	if noVerify {
+		err = db.bolt.View(func(tx *bolt.Tx) error { return checkTrees(db.path, uint64(tx.ID())) })
+	} else {
+		err = db.verify() // its page checks begin with checkTrees
+	}
+	if err != nil && !errors.Is(err, ErrCorrupt) {
+		err = fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	return err
 }
 
 // sniff refuses, before bbolt opens it, a file that bbolt would

@@ -157,78 +157,120 @@ func (db *DB) Import(r io.Reader) error {
 	})
 }
 
+// importLine writes the record of line l, in tx, and raises seqs (the
+// highest ID imported, by bucket name) to its ID if it has one.
 func importLine(tx *bolt.Tx, l exportLine, seqs map[string]uint64) error {
-	bump := func(b []byte, id uint64) {
+	imp, ok := lineImporters[l.Type]
+	if !ok {
+		return fmt.Errorf("unknown record type %q", l.Type)
+	}
+	return imp(tx, l.Data, func(b []byte, id uint64) {
 		if id > seqs[string(b)] {
 			seqs[string(b)] = id
 		}
+	})
+}
+
+// A lineImporter writes the record data of one line of an export, in tx,
+// and calls bump with its bucket and ID if it is given one from the
+// bucket's sequence.
+type lineImporter func(tx *bolt.Tx, data []byte, bump func(bucket []byte, id uint64)) error
+
+// lineImporters import each type of line.
+var lineImporters = map[string]lineImporter{
+	"tournament": importTournament,
+	"player":     importPlayer,
+	"round":      importRound,
+	"game":       importGame,
+	"move":       importMove,
+	"alert":      importAlert,
+	"action":     importAction,
+	"setting":    importSetting,
+	"frame":      importFrame,
+}
+
+func importTournament(tx *bolt.Tx, data []byte, bump func([]byte, uint64)) error {
+	t, err := fromJSON[Tournament](data)
+	if err != nil || t.ID == 0 {
+		return fmt.Errorf("bad tournament: %v", err)
 	}
-	switch l.Type {
-	case "tournament":
-		t, err := fromJSON[Tournament](l.Data)
-		if err != nil || t.ID == 0 {
-			return fmt.Errorf("bad tournament: %v", err)
-		}
-		bump(bucketTournaments, t.ID)
-		return put(tx.Bucket(bucketTournaments), u64key(t.ID), &t)
-	case "player":
-		p, err := fromJSON[Player](l.Data)
-		if err != nil || p.ID < 1 {
-			return fmt.Errorf("bad player: %v", err)
-		}
-		return put(tx.Bucket(bucketPlayers), pairKey(p.TournamentID, uint32(p.ID)), &p)
-	case "round":
-		r, err := fromJSON[Round](l.Data)
-		if err != nil || r.Number < 1 {
-			return fmt.Errorf("bad round: %v", err)
-		}
-		return put(tx.Bucket(bucketRounds), pairKey(r.TournamentID, uint32(r.Number)), &r)
-	case "game":
-		g, err := fromJSON[Game](l.Data)
-		if err != nil || g.ID == 0 {
-			return fmt.Errorf("bad game: %v", err)
-		}
-		bump(bucketGames, g.ID)
-		if _, err := tx.Bucket(bucketMoves).CreateBucketIfNotExists(u64key(g.ID)); err != nil {
-			return err
-		}
-		return put(tx.Bucket(bucketGames), u64key(g.ID), &g)
-	case "move":
-		m, err := fromJSON[Move](l.Data)
-		if err != nil {
-			return err
-		}
-		return appendMove(tx, &m, l.Data)
-	case "alert":
-		a, err := fromJSON[Alert](l.Data)
-		if err != nil || a.ID == 0 {
-			return fmt.Errorf("bad alert: %v", err)
-		}
-		bump(bucketAlerts, a.ID)
-		return put(tx.Bucket(bucketAlerts), u64key(a.ID), &a)
-	case "action":
-		a, err := fromJSON[Action](l.Data)
-		if err != nil || a.ID == 0 {
-			return fmt.Errorf("bad action: %v", err)
-		}
-		bump(bucketActions, a.ID)
-		return put(tx.Bucket(bucketActions), u64key(a.ID), &a)
-	case "setting":
-		r, err := fromJSON[settingRecord](l.Data)
-		if err != nil || r.Key == "" {
-			return fmt.Errorf("bad setting: %v", err)
-		}
-		return putSetting(tx, r.Key, r.Value)
-	case "frame":
-		f, err := fromJSON[Frame](l.Data)
-		if err != nil || f.BoardID == "" || f.Seq == 0 {
-			return fmt.Errorf("bad frame: %v", err)
-		}
-		b, err := tx.Bucket(bucketRaw).CreateBucketIfNotExists([]byte(f.BoardID))
-		if err != nil {
-			return err
-		}
-		return put(b, u64key(f.Seq), &f)
+	bump(bucketTournaments, t.ID)
+	return put(tx.Bucket(bucketTournaments), u64key(t.ID), &t)
+}
+
+func importPlayer(tx *bolt.Tx, data []byte, _ func([]byte, uint64)) error {
+	p, err := fromJSON[Player](data)
+	if err != nil || p.ID < 1 {
+		return fmt.Errorf("bad player: %v", err)
 	}
-	return fmt.Errorf("unknown record type %q", l.Type)
+	return put(tx.Bucket(bucketPlayers), pairKey(p.TournamentID, uint32(p.ID)), &p)
+}
+
+func importRound(tx *bolt.Tx, data []byte, _ func([]byte, uint64)) error {
+	r, err := fromJSON[Round](data)
+	if err != nil || r.Number < 1 {
+		return fmt.Errorf("bad round: %v", err)
+	}
+	return put(tx.Bucket(bucketRounds), pairKey(r.TournamentID, uint32(r.Number)), &r)
+}
+
+// importGame writes a game and the bucket of its moves.
+func importGame(tx *bolt.Tx, data []byte, bump func([]byte, uint64)) error {
+	g, err := fromJSON[Game](data)
+	if err != nil || g.ID == 0 {
+		return fmt.Errorf("bad game: %v", err)
+	}
+	bump(bucketGames, g.ID)
+	if _, err := tx.Bucket(bucketMoves).CreateBucketIfNotExists(u64key(g.ID)); err != nil {
+		return err
+	}
+	return put(tx.Bucket(bucketGames), u64key(g.ID), &g)
+}
+
+// importMove appends a move to its game's moves, as play does.
+func importMove(tx *bolt.Tx, data []byte, _ func([]byte, uint64)) error {
+	m, err := fromJSON[Move](data)
+	if err != nil {
+		return err
+	}
+	return appendMove(tx, &m, data)
+}
+
+func importAlert(tx *bolt.Tx, data []byte, bump func([]byte, uint64)) error {
+	a, err := fromJSON[Alert](data)
+	if err != nil || a.ID == 0 {
+		return fmt.Errorf("bad alert: %v", err)
+	}
+	bump(bucketAlerts, a.ID)
+	return put(tx.Bucket(bucketAlerts), u64key(a.ID), &a)
+}
+
+func importAction(tx *bolt.Tx, data []byte, bump func([]byte, uint64)) error {
+	a, err := fromJSON[Action](data)
+	if err != nil || a.ID == 0 {
+		return fmt.Errorf("bad action: %v", err)
+	}
+	bump(bucketActions, a.ID)
+	return put(tx.Bucket(bucketActions), u64key(a.ID), &a)
+}
+
+func importSetting(tx *bolt.Tx, data []byte, _ func([]byte, uint64)) error {
+	r, err := fromJSON[settingRecord](data)
+	if err != nil || r.Key == "" {
+		return fmt.Errorf("bad setting: %v", err)
+	}
+	return putSetting(tx, r.Key, r.Value)
+}
+
+// importFrame writes a raw frame into its board's raw log.
+func importFrame(tx *bolt.Tx, data []byte, _ func([]byte, uint64)) error {
+	f, err := fromJSON[Frame](data)
+	if err != nil || f.BoardID == "" || f.Seq == 0 {
+		return fmt.Errorf("bad frame: %v", err)
+	}
+	b, err := tx.Bucket(bucketRaw).CreateBucketIfNotExists([]byte(f.BoardID))
+	if err != nil {
+		return err
+	}
+	return put(b, u64key(f.Seq), &f)
 }

@@ -18,30 +18,8 @@ func (db *DB) ImportRecord(g *Game, moves []Move, a *Action) error {
 	}
 	return db.update(func(tx *bolt.Tx) error {
 		games := tx.Bucket(bucketGames)
-		if g.ID == 0 {
-			id, err := games.NextSequence()
-			if err != nil {
-				return err
-			}
-			g.ID = id
-			if _, err := tx.Bucket(bucketMoves).CreateBucketIfNotExists(u64key(id)); err != nil {
-				return err
-			}
-		} else {
-			var old Game
-			if err := get(games, locGames, u64key(g.ID), &old); err != nil {
-				return fmt.Errorf("game %d: %w", g.ID, err)
-			}
-			if old.Result != "" {
-				return fmt.Errorf("game %d already has the result %s", g.ID, old.Result)
-			}
-			mb := tx.Bucket(bucketMoves).Bucket(u64key(g.ID))
-			if mb == nil {
-				return fmt.Errorf("%w: game %d has no move bucket", ErrCorrupt, g.ID)
-			}
-			if k, _ := mb.Cursor().First(); k != nil {
-				return fmt.Errorf("game %d already has moves", g.ID)
-			}
+		if err := importedGameID(tx, g); err != nil {
+			return err
 		}
 		if err := put(games, u64key(g.ID), g); err != nil {
 			return err
@@ -61,4 +39,34 @@ func (db *DB) ImportRecord(g *Game, moves []Move, a *Action) error {
 		a.GameID = g.ID
 		return addAction(tx, a)
 	})
+}
+
+// importedGameID gives g, a game being imported, a new ID and the bucket
+// of its moves when its ID is 0; otherwise it checks, in tx, that the
+// stored game of that ID has no move and no result yet.
+func importedGameID(tx *bolt.Tx, g *Game) error {
+	if g.ID == 0 {
+		id, err := tx.Bucket(bucketGames).NextSequence()
+		if err != nil {
+			return err
+		}
+		g.ID = id
+		_, err = tx.Bucket(bucketMoves).CreateBucketIfNotExists(u64key(id))
+		return err
+	}
+	var old Game
+	if err := get(tx.Bucket(bucketGames), locGames, u64key(g.ID), &old); err != nil {
+		return fmt.Errorf("game %d: %w", g.ID, err)
+	}
+	if old.Result != "" {
+		return fmt.Errorf("game %d already has the result %s", g.ID, old.Result)
+	}
+	mb := tx.Bucket(bucketMoves).Bucket(u64key(g.ID))
+	if mb == nil {
+		return fmt.Errorf("%w: game %d has no move bucket", ErrCorrupt, g.ID)
+	}
+	if k, _ := mb.Cursor().First(); k != nil {
+		return fmt.Errorf("game %d already has moves", g.ID)
+	}
+	return nil
 }

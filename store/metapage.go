@@ -105,22 +105,28 @@ func decodeMeta(page []byte) (m boltMeta, problem string) {
 	if sum := le.Uint64(b[metaChecksumEnd:]); h.Sum64() != sum {
 		return m, fmt.Sprintf("checksum mismatch (stored %016x, computed %016x)", sum, h.Sum64())
 	}
+	return m, m.insane()
+}
+
+// insane says what is impossible in the fields of m, a meta page whose
+// checksum matches, if anything.
+func (m boltMeta) insane() string {
 	ps := uint64(m.pageSize)
 	switch {
 	case ps < minPageSize || ps > maxPageSize || ps&(ps-1) != 0:
-		return m, fmt.Sprintf("page size %d is impossible", ps)
+		return fmt.Sprintf("page size %d is impossible", ps)
 	case m.flags != 0:
-		return m, fmt.Sprintf("flags %#x, where bbolt writes none", m.flags)
+		return fmt.Sprintf("flags %#x, where bbolt writes none", m.flags)
 	case m.pgid < 4 || m.pgid > uint64(1<<62)/ps:
-		return m, fmt.Sprintf("page count %d is impossible", m.pgid)
+		return fmt.Sprintf("page count %d is impossible", m.pgid)
 	case m.root < 2 || m.root >= m.pgid:
-		return m, fmt.Sprintf("root page %d lies outside the file's %d pages", m.root, m.pgid)
+		return fmt.Sprintf("root page %d lies outside the file's %d pages", m.root, m.pgid)
 	case m.freelist != noFreelist && (m.freelist < 2 || m.freelist >= m.pgid):
-		return m, fmt.Sprintf("freelist page %d lies outside the file's %d pages", m.freelist, m.pgid)
+		return fmt.Sprintf("freelist page %d lies outside the file's %d pages", m.freelist, m.pgid)
 	case m.freelist == m.root:
-		return m, fmt.Sprintf("the freelist and the root are both page %d", m.root)
+		return fmt.Sprintf("the freelist and the root are both page %d", m.root)
 	}
-	return m, ""
+	return ""
 }
 
 // framing says what is wrong around meta page index's body: its page
@@ -153,82 +159,110 @@ func readMetas(f io.ReaderAt, size int64) (pages [2]metaPage, pageSize int64, _ 
 	if size == 0 {
 		return pages, 0, ErrEmpty
 	}
-	readPage := func(off, n int64) ([]byte, error) {
-		buf := make([]byte, min(n, max(size-off, 0)))
-		if _, err := f.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("read the header: %w", err)
-		}
-		return buf, nil
-	}
-	judge := func(page []byte, index int) metaPage {
-		p := metaPage{index: index, found: true}
-		p.meta, p.body = decodeMeta(page)
-		if len(page) >= pageHeaderSize {
-			p.framing = framing(page, index)
-		}
-		return p
-	}
-	magic := func(page []byte) bool {
-		return len(page) >= pageHeaderSize+4 && binary.LittleEndian.Uint32(page[pageHeaderSize:]) == boltMagic
-	}
-	// An intact page 0 says the page size, and so where page 1 is.
-	// Otherwise page 1 is looked for at each size bbolt may use: a page
-	// with the magic number that says it is that size, or failing that one
-	// with the magic number alone.
-	first, err := readPage(0, pageHeaderSize+metaSize)
+	r := metaReader{f: f, size: size}
+	first, err := r.page(0, pageHeaderSize+metaSize)
 	if err != nil {
 		return pages, 0, err
 	}
-	var second []byte
-	if m, problem := decodeMeta(first); problem == "" {
-		pageSize = int64(m.pageSize)
-		if pageSize < size {
-			if second, err = readPage(pageSize, pageSize); err != nil {
-				return pages, 0, err
-			}
-		}
-	} else {
-		var candidate []byte
-		var candidateSize int64
-		for ps := int64(minPageSize); ps <= maxPageSize && ps < size; ps *= 2 {
-			page, err := readPage(ps, ps)
-			if err != nil {
-				return pages, 0, err
-			}
-			if !magic(page) {
-				continue
-			}
-			if int64(binary.LittleEndian.Uint32(page[pageHeaderSize+8:])) == ps {
-				pageSize, second = ps, page
-				break
-			}
-			if candidate == nil {
-				candidate, candidateSize = page, ps
-			}
-		}
-		if second == nil && candidate != nil {
-			pageSize, second = candidateSize, candidate
-		}
+	pageSize, second, err := r.second(first)
+	if err != nil {
+		return pages, 0, err
 	}
-	if !magic(first) && second == nil {
+	if !hasMagic(first) && second == nil {
 		return pages, 0, ErrForeign
 	}
 	if pageSize == 0 {
 		pageSize = 4096 // page 1 is nowhere: page 0 is judged as bbolt's usual size
 	}
-	whole, err := readPage(0, pageSize)
+	whole, err := r.page(0, pageSize)
 	if err != nil {
 		return pages, 0, err
 	}
-	pages[0] = judge(whole, 0)
+	pages[0] = judgeMeta(whole, 0)
 	if second != nil {
-		pages[1] = judge(second, 1)
+		pages[1] = judgeMeta(second, 1)
 	} else {
 		pages[1] = metaPage{index: 1}
 	}
 	if pages[0].found && len(whole) < int(pageSize) && pages[0].body == "" {
 		pages[0].framing = "the file ends inside it"
 	}
+	if err := crossCheckMetas(&pages, pageSize); err != nil {
+		return pages, 0, err
+	}
+	return pages, pageSize, nil
+}
+
+// A metaReader reads the pages of a file of size bytes, which may be
+// damaged, with ReadAt only.
+type metaReader struct {
+	f    io.ReaderAt
+	size int64
+}
+
+// page reads n bytes at off, fewer where the file ends.
+func (r metaReader) page(off, n int64) ([]byte, error) {
+	buf := make([]byte, min(n, max(r.size-off, 0)))
+	if _, err := r.f.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("read the header: %w", err)
+	}
+	return buf, nil
+}
+
+// second finds meta page 1 and the page size, given the start of page 0.
+// An intact page 0 says the page size, and so where page 1 is. Otherwise
+// page 1 is looked for at each size bbolt may use: a page with the magic
+// number that says it is that size, or failing that one with the magic
+// number alone. second is nil when page 1 is nowhere.
+func (r metaReader) second(first []byte) (pageSize int64, second []byte, _ error) {
+	if m, problem := decodeMeta(first); problem == "" {
+		pageSize = int64(m.pageSize)
+		if pageSize >= r.size {
+			return pageSize, nil, nil
+		}
+		second, err := r.page(pageSize, pageSize)
+		return pageSize, second, err
+	}
+	var candidate []byte
+	var candidateSize int64
+	for ps := int64(minPageSize); ps <= maxPageSize && ps < r.size; ps *= 2 {
+		page, err := r.page(ps, ps)
+		if err != nil {
+			return 0, nil, err
+		}
+		if !hasMagic(page) {
+			continue
+		}
+		if int64(binary.LittleEndian.Uint32(page[pageHeaderSize+8:])) == ps {
+			return ps, page, nil
+		}
+		if candidate == nil {
+			candidate, candidateSize = page, ps
+		}
+	}
+	return candidateSize, candidate, nil
+}
+
+// hasMagic reports whether page holds bbolt's magic number where a meta
+// page does.
+func hasMagic(page []byte) bool {
+	return len(page) >= pageHeaderSize+4 && binary.LittleEndian.Uint32(page[pageHeaderSize:]) == boltMagic
+}
+
+// judgeMeta judges page as meta page index: its body and its framing.
+func judgeMeta(page []byte, index int) metaPage {
+	p := metaPage{index: index, found: true}
+	p.meta, p.body = decodeMeta(page)
+	if len(page) >= pageHeaderSize {
+		p.framing = framing(page, index)
+	}
+	return p
+}
+
+// crossCheckMetas judges the two pages against each other and against the
+// page size that placed page 1, and fails with ErrForeign when both are
+// of another version of bbolt's format.
+func crossCheckMetas(pages *[2]metaPage, pageSize int64) error {
 	for i := range pages {
 		if p := &pages[i]; p.intact() && int64(p.meta.pageSize) != pageSize {
 			p.body = fmt.Sprintf("page size %d disagrees with meta page 1's place at byte %d", p.meta.pageSize, pageSize)
@@ -237,7 +271,7 @@ func readMetas(f io.ReaderAt, size int64) (pages [2]metaPage, pageSize int64, _ 
 	// Both pages versions of bbolt's format, or neither: a file of
 	// another bbolt version is foreign, not damaged.
 	if pages[0].found && pages[1].found && strings.HasPrefix(pages[0].body, "bbolt file format") && strings.HasPrefix(pages[1].body, "bbolt file format") {
-		return pages, 0, fmt.Errorf("%w: %s", ErrForeign, pages[0].body)
+		return fmt.Errorf("%w: %s", ErrForeign, pages[0].body)
 	}
 	// bbolt writes the two pages in turn: their transactions follow each
 	// other (a copy's two pages too).
@@ -250,7 +284,7 @@ func readMetas(f io.ReaderAt, size int64) (pages [2]metaPage, pageSize int64, _ 
 			newer.body = fmt.Sprintf("its transaction %d does not follow the other page's %d", newer.meta.txid, pages[1-newer.index].meta.txid)
 		}
 	}
-	return pages, pageSize, nil
+	return nil
 }
 
 // MetaDamage is one damaged meta page of a file (see [MetaError]).

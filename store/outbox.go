@@ -58,47 +58,23 @@ func (it OutboxItem) Done() bool {
 func (db *DB) OutboxPending(maxMoves int) ([]OutboxItem, error) {
 	var items []OutboxItem
 	err := db.bolt.View(func(tx *bolt.Tx) error {
-		out := tx.Bucket(bucketOutbox)
-		movesB := tx.Bucket(bucketMoves)
 		total := 0
 		c := tx.Bucket(bucketGames).Cursor()
 		for k, v := c.First(); k != nil; k, v = c.Next() {
-			var cur OutboxCursor
-			if out != nil {
-				if err := get(out, locOutbox, k, &cur); err != nil && !errors.Is(err, ErrNotFound) {
-					return err
-				}
+			left := -1 // moves that may still be returned; -1: no limit
+			if maxMoves > 0 {
+				left = maxMoves - total
 			}
-			if cur.Game && cur.Result {
-				continue // finished and published
-			}
-			g, err := decode[Game](locGames, k, v)
+			it, err := outboxItem(tx, k, v, left)
 			if err != nil {
 				return err
 			}
-			mb := movesB.Bucket(k)
-			last := lastPly(mb)
-			it := OutboxItem{Game: g, Cursor: cur, Behind: last < cur.Ply}
-			if mb != nil {
-				mc := mb.Cursor()
-				for mk, mv := mc.Seek(u32key(uint32(cur.Ply + 1))); mk != nil; mk, mv = mc.Next() {
-					if maxMoves > 0 && total >= maxMoves {
-						break
-					}
-					m, err := decode[Move](loc{bucketMoves, k}, mk, mv)
-					if err != nil {
-						return err
-					}
-					it.Moves = append(it.Moves, m)
-					total++
-				}
+			if it == nil {
+				continue // finished and published
 			}
-			if len(it.Moves) > 0 && it.Moves[len(it.Moves)-1].Ply < last {
-				// Moves left for the next call: the result must wait for them.
-				it.Game.Result = ""
-			}
+			total += len(it.Moves)
 			if !it.Done() || it.Behind {
-				items = append(items, it)
+				items = append(items, *it)
 			}
 			if maxMoves > 0 && total >= maxMoves {
 				break
@@ -109,6 +85,55 @@ func (db *DB) OutboxPending(maxMoves int) ([]OutboxItem, error) {
 	return items, err
 }
 
+// outboxItem reads, in tx, what is still to publish of the game v stored
+// under key k, with at most left of its moves (-1: all): nil when the game
+// is finished and published.
+func outboxItem(tx *bolt.Tx, k, v []byte, left int) (*OutboxItem, error) {
+	var cur OutboxCursor
+	if out := tx.Bucket(bucketOutbox); out != nil {
+		if err := get(out, locOutbox, k, &cur); err != nil && !errors.Is(err, ErrNotFound) {
+			return nil, err
+		}
+	}
+	if cur.Game && cur.Result {
+		return nil, nil // finished and published
+	}
+	g, err := decode[Game](locGames, k, v)
+	if err != nil {
+		return nil, err
+	}
+	mb := tx.Bucket(bucketMoves).Bucket(k)
+	last := lastPly(mb)
+	it := &OutboxItem{Game: g, Cursor: cur, Behind: last < cur.Ply}
+	if it.Moves, err = movesAfter(mb, k, cur.Ply, left); err != nil {
+		return nil, err
+	}
+	if len(it.Moves) > 0 && it.Moves[len(it.Moves)-1].Ply < last {
+		// Moves left for the next call: the result must wait for them.
+		it.Game.Result = ""
+	}
+	return it, nil
+}
+
+// movesAfter reads the moves after ply from mb, the move bucket of the
+// game stored under key k (nil: none), at most n of them (-1: all).
+func movesAfter(mb *bolt.Bucket, k []byte, ply, n int) ([]Move, error) {
+	if mb == nil {
+		return nil, nil
+	}
+	var moves []Move
+	mc := mb.Cursor()
+	for mk, mv := mc.Seek(u32key(uint32(ply + 1))); mk != nil && len(moves) != n; mk, mv = mc.Next() {
+		m, err := decode[Move](loc{bucketMoves, k}, mk, mv)
+		if err != nil {
+			return nil, err
+		}
+		moves = append(moves, m)
+	}
+	return moves, nil
+}
+
+// lastPly returns the ply of the last move in mb, 0 if there is none.
 func lastPly(mb *bolt.Bucket) int {
 	if mb == nil {
 		return 0

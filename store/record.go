@@ -109,83 +109,81 @@ func (l loc) String() string {
 
 // recordName names the record at key of the bucket at l for people.
 func recordName(l loc, key []byte) string {
-	top := ""
 	if len(l) > 0 {
-		top = string(l[0])
-	}
-	u64 := func(k []byte) (uint64, bool) {
-		if len(k) != 8 {
-			return 0, false
-		}
-		return beUint64(k), true
-	}
-	pair := func(k []byte) (uint64, uint32, bool) {
-		if len(k) != 12 {
-			return 0, 0, false
-		}
-		return beUint64(k[:8]), beUint32(k[8:]), true
-	}
-	hall := func(k []byte) (string, uint64, bool) {
-		i := len(k) - 9
-		if i < 1 || k[i] != 0 {
-			return "", 0, false
-		}
-		return keyName(k[:i]), beUint64(k[i+1:]), true
-	}
-	switch {
-	case top == string(bucketGames):
-		if id, ok := u64(key); ok {
-			return fmt.Sprintf("game %d", id)
-		}
-	case top == string(bucketMoves) && len(l) == 2:
-		if g, ok := u64(l[1]); ok && len(key) == 4 {
-			return fmt.Sprintf("game %d move %d", g, beUint32(key))
-		}
-	case top == string(bucketRaw) && len(l) == 2:
-		if seq, ok := u64(key); ok {
-			return fmt.Sprintf("raw frame %d of board %s", seq, keyName(l[1]))
-		}
-	case top == string(bucketAlerts):
-		if id, ok := u64(key); ok {
-			return fmt.Sprintf("alert %d", id)
-		}
-	case top == string(bucketActions):
-		if id, ok := u64(key); ok {
-			return fmt.Sprintf("action %d (audit log)", id)
-		}
-	case top == string(bucketTournaments):
-		if id, ok := u64(key); ok {
-			return fmt.Sprintf("tournament %d", id)
-		}
-	case top == string(bucketPlayers):
-		if t, n, ok := pair(key); ok {
-			return fmt.Sprintf("player %d of tournament %d", n, t)
-		}
-	case top == string(bucketRounds):
-		if t, n, ok := pair(key); ok {
-			return fmt.Sprintf("round %d of tournament %d", n, t)
-		}
-	case top == string(bucketMeta):
-		if k := string(key); len(k) > len(settingPrefix) && k[:len(settingPrefix)] == settingPrefix {
-			return "setting " + keyName(key[len(settingPrefix):])
-		}
-		return "schema record " + keyName(key)
-	case top == string(bucketOutbox):
-		if id, ok := u64(key); ok {
-			return fmt.Sprintf("outbox cursor of game %d", id)
-		}
-	case top == string(bucketInbox):
-		if h, id, ok := hall(key); ok {
-			return fmt.Sprintf("inbox entry of hall %s game %d", h, id)
-		}
-	case top == string(bucketInboxAlerts):
-		if h, id, ok := hall(key); ok {
-			return fmt.Sprintf("inbox entry of hall %s alert %d", h, id)
-		}
-	case top == string(bucketInboxActions):
-		if h, id, ok := hall(key); ok {
-			return fmt.Sprintf("inbox entry of hall %s action %d", h, id)
+		if name, ok := recordNamers[string(l[0])]; ok {
+			if s, ok := name(l, key); ok {
+				return s
+			}
 		}
 	}
 	return fmt.Sprintf("record %s of bucket %s", keyName(key), l)
+}
+
+// A recordNamer names the record at key of the bucket at l, if its key
+// is what the bucket's keys are.
+type recordNamer func(l loc, key []byte) (string, bool)
+
+// recordNamers name the records of each top-level bucket.
+var recordNamers = map[string]recordNamer{
+	string(bucketGames):        idNamer("game %d"),
+	string(bucketAlerts):       idNamer("alert %d"),
+	string(bucketActions):      idNamer("action %d (audit log)"),
+	string(bucketTournaments):  idNamer("tournament %d"),
+	string(bucketOutbox):       idNamer("outbox cursor of game %d"),
+	string(bucketPlayers):      pairNamer("player %d of tournament %d"),
+	string(bucketRounds):       pairNamer("round %d of tournament %d"),
+	string(bucketInbox):        hallNamer("inbox entry of hall %s game %d"),
+	string(bucketInboxAlerts):  hallNamer("inbox entry of hall %s alert %d"),
+	string(bucketInboxActions): hallNamer("inbox entry of hall %s action %d"),
+	string(bucketMoves): func(l loc, key []byte) (string, bool) {
+		if len(l) != 2 || len(l[1]) != 8 || len(key) != 4 {
+			return "", false
+		}
+		return fmt.Sprintf("game %d move %d", beUint64(l[1]), beUint32(key)), true
+	},
+	string(bucketRaw): func(l loc, key []byte) (string, bool) {
+		if len(l) != 2 || len(key) != 8 {
+			return "", false
+		}
+		return fmt.Sprintf("raw frame %d of board %s", beUint64(key), keyName(l[1])), true
+	},
+	string(bucketMeta): func(_ loc, key []byte) (string, bool) {
+		if k := string(key); len(k) > len(settingPrefix) && k[:len(settingPrefix)] == settingPrefix {
+			return "setting " + keyName(key[len(settingPrefix):]), true
+		}
+		return "schema record " + keyName(key), true
+	},
+}
+
+// idNamer names records keyed by an 8-byte ID with format.
+func idNamer(format string) recordNamer {
+	return func(_ loc, key []byte) (string, bool) {
+		if len(key) != 8 {
+			return "", false
+		}
+		return fmt.Sprintf(format, beUint64(key)), true
+	}
+}
+
+// pairNamer names records keyed by a tournament ID and a 4-byte number
+// with format, which takes the number, then the tournament.
+func pairNamer(format string) recordNamer {
+	return func(_ loc, key []byte) (string, bool) {
+		if len(key) != 12 {
+			return "", false
+		}
+		return fmt.Sprintf(format, beUint32(key[8:]), beUint64(key[:8])), true
+	}
+}
+
+// hallNamer names records keyed by a hall's name, a zero byte and an
+// 8-byte ID with format, which takes the hall, then the ID.
+func hallNamer(format string) recordNamer {
+	return func(_ loc, key []byte) (string, bool) {
+		i := len(key) - 9
+		if i < 1 || key[i] != 0 {
+			return "", false
+		}
+		return fmt.Sprintf(format, keyName(key[:i]), beUint64(key[i+1:])), true
+	}
 }

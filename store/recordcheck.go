@@ -19,96 +19,140 @@ import (
 //     and each bucket's ID sequence is ahead of its IDs, so that no new
 //     record is given an ID in use.
 func checkRecords(tx *bolt.Tx, version int) []error {
-	var problems []error
-	bad := func(l loc, k []byte, err error) {
-		problems = append(problems, recordError(l, k, err))
-	}
-	// payload unseals v, reporting what is wrong; ok is false then.
-	payload := func(l loc, k, v []byte) ([]byte, bool) {
-		p, sealed, err := unseal(k, v)
-		switch {
-		case err != nil:
-			bad(l, k, err)
-			return nil, false
-		case !sealed && version >= 2:
-			bad(l, k, errNoSeal)
-			return nil, false
-		}
-		return p, true
-	}
-	// each calls check with the payload of every record of the bucket at
-	// l: nil for a record whose seal is wrong (already reported), so that
-	// a check that numbers records goes on counting.
-	each := func(b *bolt.Bucket, l loc, check func(k, p []byte) error) {
-		_ = b.ForEach(func(k, v []byte) error {
-			if v == nil {
-				return nil // a nested bucket: walked by its own check
-			}
-			p, ok := payload(l, k, v)
-			if !ok {
-				p = nil
-			} else if p == nil {
-				p = []byte{}
-			}
-			if err := check(k, p); err != nil {
-				bad(l, k, err)
-			}
-			return nil
-		})
-	}
-	// sound wraps a check that needs a readable record.
-	sound := func(check func(k, p []byte) error) func(k, p []byte) error {
-		return func(k, p []byte) error {
-			if p == nil {
-				return nil
-			}
-			return check(k, p)
+	c := &recordChecker{tx: tx, version: version}
+	for _, k := range keyedKinds {
+		c.each(tx.Bucket(k.bucket), k.loc, sound(func(key, p []byte) error { return keyed(key, p, k.key) }))
+		if k.sequenced {
+			c.seqAhead(tx.Bucket(k.bucket), k.loc)
 		}
 	}
-	// keyed decodes p as a T and checks that key is the key it is stored
-	// under.
-	keyed := func(k []byte, p []byte, decode func(p []byte) ([]byte, error)) error {
-		want, err := decode(p)
-		if err != nil {
-			return err
+	c.games()
+	c.moves()
+	c.raw()
+	c.meta()
+	c.outbox()
+	c.inboxes()
+	c.unknown()
+	return c.problems
+}
+
+// A recordChecker gathers the problems checkRecords finds in one
+// transaction.
+type recordChecker struct {
+	tx       *bolt.Tx
+	version  int
+	problems []error
+}
+
+// bad reports that the record at key k of l is damaged.
+func (c *recordChecker) bad(l loc, k []byte, err error) {
+	c.problems = append(c.problems, recordError(l, k, err))
+}
+
+// payload unseals v, reporting what is wrong; ok is false then.
+func (c *recordChecker) payload(l loc, k, v []byte) ([]byte, bool) {
+	p, sealed, err := unseal(k, v)
+	switch {
+	case err != nil:
+		c.bad(l, k, err)
+		return nil, false
+	case !sealed && c.version >= 2:
+		c.bad(l, k, errNoSeal)
+		return nil, false
+	}
+	return p, true
+}
+
+// each calls check with the payload of every record of the bucket at l:
+// nil for a record whose seal is wrong (already reported), so that a
+// check that numbers records goes on counting.
+func (c *recordChecker) each(b *bolt.Bucket, l loc, check func(k, p []byte) error) {
+	_ = b.ForEach(func(k, v []byte) error {
+		if v == nil {
+			return nil // a nested bucket: walked by its own check
 		}
-		if string(want) != string(k) {
-			return fmt.Errorf("stored under key %x, but the record says %x", k, want)
+		p, ok := c.payload(l, k, v)
+		if !ok {
+			p = nil
+		} else if p == nil {
+			p = []byte{}
+		}
+		if err := check(k, p); err != nil {
+			c.bad(l, k, err)
 		}
 		return nil
-	}
-	seqAhead := func(b *bolt.Bucket, l loc) {
-		if k, _ := b.Cursor().Last(); len(k) == 8 && b.Sequence() < beUint64(k) {
-			problems = append(problems, fmt.Errorf("bucket %s: its ID sequence %d is behind its last ID %d: a new record would overwrite one", l, b.Sequence(), beUint64(k)))
-		}
-	}
+	})
+}
 
-	each(tx.Bucket(bucketTournaments), locTournaments, sound(func(k, p []byte) error {
-		return keyed(k, p, func(p []byte) ([]byte, error) { t, err := fromJSON[Tournament](p); return u64key(t.ID), err })
-	}))
-	seqAhead(tx.Bucket(bucketTournaments), locTournaments)
-	each(tx.Bucket(bucketPlayers), locPlayers, sound(func(k, p []byte) error {
-		return keyed(k, p, func(p []byte) ([]byte, error) {
-			r, err := fromJSON[Player](p)
-			return pairKey(r.TournamentID, uint32(r.ID)), err
-		})
-	}))
-	each(tx.Bucket(bucketRounds), locRounds, sound(func(k, p []byte) error {
-		return keyed(k, p, func(p []byte) ([]byte, error) {
-			r, err := fromJSON[Round](p)
-			return pairKey(r.TournamentID, uint32(r.Number)), err
-		})
-	}))
-	each(tx.Bucket(bucketAlerts), locAlerts, sound(func(k, p []byte) error {
-		return keyed(k, p, func(p []byte) ([]byte, error) { a, err := fromJSON[Alert](p); return u64key(a.ID), err })
-	}))
-	seqAhead(tx.Bucket(bucketAlerts), locAlerts)
-	each(tx.Bucket(bucketActions), locActions, sound(func(k, p []byte) error {
-		return keyed(k, p, func(p []byte) ([]byte, error) { a, err := fromJSON[Action](p); return u64key(a.ID), err })
-	}))
-	seqAhead(tx.Bucket(bucketActions), locActions)
-	moves := tx.Bucket(bucketMoves)
-	each(tx.Bucket(bucketGames), locGames, sound(func(k, p []byte) error {
+// seqAhead reports a bucket whose ID sequence is behind its last ID.
+func (c *recordChecker) seqAhead(b *bolt.Bucket, l loc) {
+	if k, _ := b.Cursor().Last(); len(k) == 8 && b.Sequence() < beUint64(k) {
+		c.problems = append(c.problems, fmt.Errorf("bucket %s: its ID sequence %d is behind its last ID %d: a new record would overwrite one", l, b.Sequence(), beUint64(k)))
+	}
+}
+
+// sound wraps a check that needs a readable record.
+func sound(check func(k, p []byte) error) func(k, p []byte) error {
+	return func(k, p []byte) error {
+		if p == nil {
+			return nil
+		}
+		return check(k, p)
+	}
+}
+
+// keyed decodes p with decode and checks that k is the key the record
+// says it is stored under.
+func keyed(k []byte, p []byte, decode func(p []byte) ([]byte, error)) error {
+	want, err := decode(p)
+	if err != nil {
+		return err
+	}
+	if string(want) != string(k) {
+		return fmt.Errorf("stored under key %x, but the record says %x", k, want)
+	}
+	return nil
+}
+
+// A keyedKind is a bucket of JSON records each stored under the key it
+// names: decoding a record gives that key.
+type keyedKind struct {
+	bucket    []byte
+	loc       loc
+	key       func(p []byte) ([]byte, error)
+	sequenced bool // its keys are IDs from the bucket's sequence
+}
+
+// keyedKinds are the buckets checked by their records' keys alone, in
+// the order checkRecords checks them (games, checked with their moves,
+// come after).
+var keyedKinds = []keyedKind{
+	{bucketTournaments, locTournaments, func(p []byte) ([]byte, error) {
+		t, err := fromJSON[Tournament](p)
+		return u64key(t.ID), err
+	}, true},
+	{bucketPlayers, locPlayers, func(p []byte) ([]byte, error) {
+		r, err := fromJSON[Player](p)
+		return pairKey(r.TournamentID, uint32(r.ID)), err
+	}, false},
+	{bucketRounds, locRounds, func(p []byte) ([]byte, error) {
+		r, err := fromJSON[Round](p)
+		return pairKey(r.TournamentID, uint32(r.Number)), err
+	}, false},
+	{bucketAlerts, locAlerts, func(p []byte) ([]byte, error) {
+		a, err := fromJSON[Alert](p)
+		return u64key(a.ID), err
+	}, true},
+	{bucketActions, locActions, func(p []byte) ([]byte, error) {
+		a, err := fromJSON[Action](p)
+		return u64key(a.ID), err
+	}, true},
+}
+
+// games checks each game's key and that it has a move bucket.
+func (c *recordChecker) games() {
+	moves := c.tx.Bucket(bucketMoves)
+	c.each(c.tx.Bucket(bucketGames), locGames, sound(func(k, p []byte) error {
 		if err := keyed(k, p, func(p []byte) ([]byte, error) { g, err := fromJSON[Game](p); return u64key(g.ID), err }); err != nil {
 			return err
 		}
@@ -117,14 +161,20 @@ func checkRecords(tx *bolt.Tx, version int) []error {
 		}
 		return nil
 	}))
-	seqAhead(tx.Bucket(bucketGames), locGames)
+	c.seqAhead(c.tx.Bucket(bucketGames), locGames)
+}
+
+// moves checks that each game's moves are of a game that exists and
+// numbered 1, 2, 3 ...
+func (c *recordChecker) moves() {
+	moves := c.tx.Bucket(bucketMoves)
 	_ = moves.ForEachBucket(func(gk []byte) error {
 		l := loc{bucketMoves, gk}
-		if tx.Bucket(bucketGames).Get(gk) == nil {
-			problems = append(problems, fmt.Errorf("moves of game %s: the game is missing", l))
+		if c.tx.Bucket(bucketGames).Get(gk) == nil {
+			c.problems = append(c.problems, fmt.Errorf("moves of game %s: the game is missing", l))
 		}
 		want := uint32(1)
-		each(moves.Bucket(gk), l, func(k, p []byte) error {
+		c.each(moves.Bucket(gk), l, func(k, p []byte) error {
 			if len(k) != 4 {
 				return fmt.Errorf("a move key of %d bytes", len(k))
 			}
@@ -132,27 +182,37 @@ func checkRecords(tx *bolt.Tx, version int) []error {
 			if beUint32(k) != want {
 				return fmt.Errorf("game %d: ply %d found where %d was expected", beUint64(gk), beUint32(k), want)
 			}
-			if p == nil {
-				return nil
-			}
-			m, err := fromJSON[Move](p)
-			switch {
-			case err != nil:
-				return err
-			case string(u64key(m.GameID)) != string(gk):
-				return fmt.Errorf("the move says it is of game %d", m.GameID)
-			case m.Ply != int(beUint32(k)):
-				return fmt.Errorf("the move says it is ply %d", m.Ply)
-			}
-			return nil
+			return checkMove(gk, k, p)
 		})
 		return nil
 	})
-	raw := tx.Bucket(bucketRaw)
+}
+
+// checkMove checks that the move p, stored under game key gk and ply key
+// k, says it is that game's ply.
+func checkMove(gk, k, p []byte) error {
+	if p == nil {
+		return nil
+	}
+	m, err := fromJSON[Move](p)
+	switch {
+	case err != nil:
+		return err
+	case string(u64key(m.GameID)) != string(gk):
+		return fmt.Errorf("the move says it is of game %d", m.GameID)
+	case m.Ply != int(beUint32(k)):
+		return fmt.Errorf("the move says it is ply %d", m.Ply)
+	}
+	return nil
+}
+
+// raw checks that each board's raw frames are numbered without gaps.
+func (c *recordChecker) raw() {
+	raw := c.tx.Bucket(bucketRaw)
 	_ = raw.ForEachBucket(func(board []byte) error {
 		l := loc{bucketRaw, board}
 		want := uint64(0)
-		each(raw.Bucket(board), l, func(k, p []byte) error {
+		c.each(raw.Bucket(board), l, func(k, p []byte) error {
 			if len(k) != 8 {
 				return fmt.Errorf("a frame key of %d bytes", len(k))
 			}
@@ -160,40 +220,60 @@ func checkRecords(tx *bolt.Tx, version int) []error {
 			if want != 0 && beUint64(k) != want {
 				return fmt.Errorf("raw log of board %q: frame %d found where %d was expected", board, beUint64(k), want)
 			}
-			if p == nil {
-				return nil
-			}
-			f, err := fromJSON[Frame](p)
-			switch {
-			case err != nil:
-				return err
-			case f.Seq != beUint64(k) || (f.BoardID != "" && f.BoardID != string(board)):
-				return fmt.Errorf("the frame says it is frame %d of board %q", f.Seq, f.BoardID)
-			}
-			return nil
+			return checkFrame(board, k, p)
 		})
 		return nil
 	})
-	meta := tx.Bucket(bucketMeta)
-	_ = meta.ForEach(func(k, v []byte) error {
-		if string(k) == string(keyApp) || string(k) == string(keySchema) || v == nil {
+}
+
+// checkFrame checks that the frame p, stored under board and frame key
+// k, says it is that board's frame.
+func checkFrame(board, k, p []byte) error {
+	if p == nil {
+		return nil
+	}
+	f, err := fromJSON[Frame](p)
+	switch {
+	case err != nil:
+		return err
+	case f.Seq != beUint64(k) || (f.BoardID != "" && f.BoardID != string(board)):
+		return fmt.Errorf("the frame says it is frame %d of board %q", f.Seq, f.BoardID)
+	}
+	return nil
+}
+
+// meta checks the seals of the meta bucket's values but the schema's own
+// marks.
+func (c *recordChecker) meta() {
+	_ = c.tx.Bucket(bucketMeta).ForEach(func(k, v []byte) error {
+		if isSchemaMark(k) || v == nil {
 			return nil // the schema's own marks stay bare
 		}
-		payload(locMeta, k, v)
+		c.payload(locMeta, k, v)
 		return nil
 	})
-	if out := tx.Bucket(bucketOutbox); out != nil {
-		each(out, locOutbox, sound(func(k, p []byte) error {
-			if len(k) != 8 {
-				return fmt.Errorf("a game key of %d bytes", len(k))
-			}
-			_, err := fromJSON[OutboxCursor](p)
-			return err
-		}))
+}
+
+// outbox checks the outbox's cursors, if there is an outbox.
+func (c *recordChecker) outbox() {
+	out := c.tx.Bucket(bucketOutbox)
+	if out == nil {
+		return
 	}
+	c.each(out, locOutbox, sound(func(k, p []byte) error {
+		if len(k) != 8 {
+			return fmt.Errorf("a game key of %d bytes", len(k))
+		}
+		_, err := fromJSON[OutboxCursor](p)
+		return err
+	}))
+}
+
+// inboxes checks the keys and IDs of the inboxes there are.
+func (c *recordChecker) inboxes() {
 	for _, name := range [][]byte{bucketInbox, bucketInboxAlerts, bucketInboxActions} {
-		if in := tx.Bucket(name); in != nil {
-			each(in, loc{name}, sound(func(k, p []byte) error {
+		if in := c.tx.Bucket(name); in != nil {
+			c.each(in, loc{name}, sound(func(k, p []byte) error {
 				if i := len(k) - 9; i < 1 || k[i] != 0 {
 					return errors.New("not a hall's key")
 				}
@@ -204,26 +284,30 @@ func checkRecords(tx *bolt.Tx, version int) []error {
 			}))
 		}
 	}
-	// Buckets of no known kind: their records' seals at least.
-	_ = tx.ForEach(func(name []byte, b *bolt.Bucket) error {
-		if known(name) {
-			return nil
+}
+
+// unknown checks, in buckets of no known kind, their records' seals at
+// least.
+func (c *recordChecker) unknown() {
+	_ = c.tx.ForEach(func(name []byte, b *bolt.Bucket) error {
+		if !known(name) {
+			c.seals(b, loc{name})
 		}
-		var walk func(b *bolt.Bucket, l loc)
-		walk = func(b *bolt.Bucket, l loc) {
-			_ = b.ForEach(func(k, v []byte) error {
-				if v == nil {
-					walk(b.Bucket(k), append(l[:len(l):len(l)], k))
-					return nil
-				}
-				payload(l, k, v)
-				return nil
-			})
-		}
-		walk(b, loc{name})
 		return nil
 	})
-	return problems
+}
+
+// seals checks the seal of every record of b, at l, and of its nested
+// buckets.
+func (c *recordChecker) seals(b *bolt.Bucket, l loc) {
+	_ = b.ForEach(func(k, v []byte) error {
+		if v == nil {
+			c.seals(b.Bucket(k), append(l[:len(l):len(l)], k))
+			return nil
+		}
+		c.payload(l, k, v)
+		return nil
+	})
 }
 
 // known reports whether name is a top-level bucket checkRecords knows.

@@ -112,27 +112,12 @@ func (r *RepairReport) WriteText(w io.Writer) error {
 // it. A file whose meta pages are both damaged cannot be repaired (restore
 // a backup); a file held by a running daemon is refused with ErrLocked.
 func Repair(path string, opts RepairOptions) (*RepairReport, error) {
-	f, err := os.Open(path)
+	f, size, err := openToRepair(path, opts.Out != "")
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	// No daemon may write the file meanwhile (bbolt locks it the same way).
-	lock := syscall.LOCK_EX
-	if opts.Out != "" {
-		lock = syscall.LOCK_SH
-	}
-	if err := syscall.Flock(int(f.Fd()), lock|syscall.LOCK_NB); err != nil {
-		return nil, fmt.Errorf("repair %s: %w", path, ErrLocked)
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("repair %s: %w: not a regular file", path, ErrForeign)
-	}
-	pages, ps, err := readMetas(f, fi.Size())
+	pages, ps, err := readMetas(f, size)
 	if err != nil {
 		return nil, fmt.Errorf("repair %s: %w", path, err)
 	}
@@ -150,24 +135,59 @@ func Repair(path string, opts RepairOptions) (*RepairReport, error) {
 	if !r.Lossless() && !opts.AcceptPrevious {
 		return r, ErrLossyRepair
 	}
+	return r, r.write(f, size, ps, fixed, path, opts)
+}
+
+// openToRepair opens the regular file at path and locks it against any
+// daemon writing it (bbolt locks it the same way): shared when the repair
+// is written elsewhere, else exclusive. It returns the file's size.
+func openToRepair(path string, elsewhere bool) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	lock := syscall.LOCK_EX
+	if elsewhere {
+		lock = syscall.LOCK_SH
+	}
+	if err := syscall.Flock(int(f.Fd()), lock|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("repair %s: %w", path, ErrLocked)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, fmt.Errorf("repair %s: %w: not a regular file", path, ErrForeign)
+	}
+	return f, fi.Size(), nil
+}
+
+// write writes the repaired file, the fixed meta pages then the rest of f
+// (size bytes, pages of ps bytes), checked, at opts.Out, or at path once
+// the original is kept aside beside it.
+func (r *RepairReport) write(f *os.File, size, ps int64, fixed [2][]byte, path string, opts RepairOptions) error {
 	out := opts.Out
 	if out == "" {
 		out = path
 		r.Aside = fmt.Sprintf("%s.damaged-%s", path, opts.Now.UTC().Format("20060102T150405Z"))
 		if err := keepAside(f, path, r.Aside); err != nil {
 			r.Aside = ""
-			return r, fmt.Errorf("repair %s: keep the original aside: %w", path, err)
+			return fmt.Errorf("repair %s: keep the original aside: %w", path, err)
 		}
 	} else if _, err := os.Stat(out); err == nil {
-		return r, fmt.Errorf("repair %s: %s exists", path, out)
+		return fmt.Errorf("repair %s: %s exists", path, out)
 	}
-	err = WriteChecked(out, func(w io.Writer) error {
+	err := WriteChecked(out, func(w io.Writer) error {
 		for _, p := range fixed {
 			if _, err := w.Write(p); err != nil {
 				return err
 			}
 		}
-		_, err := io.Copy(w, io.NewSectionReader(f, 2*ps, fi.Size()-2*ps))
+		_, err := io.Copy(w, io.NewSectionReader(f, 2*ps, size-2*ps))
 		return err
 	})
 	if err != nil {
@@ -175,10 +195,10 @@ func Repair(path string, opts RepairOptions) (*RepairReport, error) {
 			os.Remove(r.Aside) // the original is still in place
 			r.Aside = ""
 		}
-		return r, fmt.Errorf("repair %s: %w", path, err)
+		return fmt.Errorf("repair %s: %w", path, err)
 	}
 	r.Written = out
-	return r, nil
+	return nil
 }
 
 // plan works out the repaired meta pages of the file and what the repair
@@ -402,51 +422,65 @@ func describeFrames(boards []string, frames map[string][]uint64) []string {
 // holds (a move's notation) or which of its fields changed.
 func describeChange(c change) string {
 	name := recordName(c.l, c.k)
-	payload := func(v []byte) map[string]json.RawMessage {
-		p, _, err := unseal(c.k, v)
-		if err != nil {
-			return nil
-		}
-		var m map[string]json.RawMessage
-		if json.Unmarshal(p, &m) != nil {
-			return nil
-		}
-		return m
-	}
-	text := func(m map[string]json.RawMessage, field string) string {
-		var s string
-		if json.Unmarshal(m[field], &s) != nil {
-			return ""
-		}
-		return s
-	}
-	now, was := payload(c.now), payload(c.was)
-	detail := func(m map[string]json.RawMessage) string {
-		switch {
-		case m == nil:
-			return ""
-		case text(m, "notation") != "":
-			return " " + text(m, "notation")
-		case text(m, "message") != "":
-			return ": " + text(m, "message")
-		case text(m, "what") != "":
-			return ": " + strings.TrimSpace(text(m, "who")+" "+text(m, "what")+" "+text(m, "data"))
-		case text(m, "first") != "" || text(m, "second") != "":
-			return " (" + text(m, "first") + " – " + text(m, "second") + ")"
-		case text(m, "name") != "":
-			return " (" + text(m, "name") + ")"
-		}
-		return ""
-	}
+	now, was := changePayload(c.k, c.now), changePayload(c.k, c.was)
 	switch {
 	case c.was == nil:
-		return name + detail(now)
+		return name + changeDetail(now)
 	case c.now == nil:
-		return name + detail(was) + ", removed"
-	}
-	if now == nil || was == nil {
+		return name + changeDetail(was) + ", removed"
+	case now == nil || was == nil:
 		return name + ", changed"
 	}
+	return name + ", changed: " + strings.Join(changedFields(was, now), ", ")
+}
+
+// changePayload decodes the record v stored under k as a JSON object, or
+// returns nil.
+func changePayload(k, v []byte) map[string]json.RawMessage {
+	p, _, err := unseal(k, v)
+	if err != nil {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(p, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// jsonText returns the string field of m, or "".
+func jsonText(m map[string]json.RawMessage, field string) string {
+	var s string
+	if json.Unmarshal(m[field], &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// changeDetail says what the record m holds, by the fields of its kind:
+// a move's notation, an alert's message, an action, a pairing's players
+// or a name.
+func changeDetail(m map[string]json.RawMessage) string {
+	switch {
+	case m == nil:
+		return ""
+	case jsonText(m, "notation") != "":
+		return " " + jsonText(m, "notation")
+	case jsonText(m, "message") != "":
+		return ": " + jsonText(m, "message")
+	case jsonText(m, "what") != "":
+		return ": " + strings.TrimSpace(jsonText(m, "who")+" "+jsonText(m, "what")+" "+jsonText(m, "data"))
+	case jsonText(m, "first") != "" || jsonText(m, "second") != "":
+		return " (" + jsonText(m, "first") + " – " + jsonText(m, "second") + ")"
+	case jsonText(m, "name") != "":
+		return " (" + jsonText(m, "name") + ")"
+	}
+	return ""
+}
+
+// changedFields lists, sorted, the fields that differ between was and
+// now, or are in one only.
+func changedFields(was, now map[string]json.RawMessage) []string {
 	var fields []string
 	for k, v := range now {
 		if string(was[k]) != string(v) {
@@ -459,5 +493,5 @@ func describeChange(c change) string {
 		}
 	}
 	slices.Sort(fields)
-	return name + ", changed: " + strings.Join(fields, ", ")
+	return fields
 }

@@ -108,40 +108,15 @@ func (db *DB) CreateRound(r *NewRound) error {
 	}
 	rd := &r.Round
 	return db.update(func(tx *bolt.Tx) error {
-		if tournamentDigest(tx, rd.TournamentID) != r.From {
-			return fmt.Errorf("round %d of tournament %d: %w", rd.Number, rd.TournamentID, ErrStale)
+		if err := roundIsNext(tx, rd, r.From); err != nil {
+			return err
 		}
-		rounds := tx.Bucket(bucketRounds)
-		key := pairKey(rd.TournamentID, uint32(rd.Number))
-		if rounds.Get(key) != nil {
-			return fmt.Errorf("round %d of tournament %d is stored already: %w", rd.Number, rd.TournamentID, ErrStale)
-		}
-		if rd.Number > 1 && rounds.Get(pairKey(rd.TournamentID, uint32(rd.Number-1))) == nil {
-			return fmt.Errorf("round %d of tournament %d: round %d is not stored", rd.Number, rd.TournamentID, rd.Number-1)
-		}
-		games := tx.Bucket(bucketGames)
 		for _, g := range r.Games {
-			id, err := games.NextSequence()
-			if err != nil {
+			if err := createRoundGame(tx, rd, g); err != nil {
 				return err
-			}
-			g.ID = id
-			if _, err := tx.Bucket(bucketMoves).CreateBucket(u64key(id)); err != nil {
-				return fmt.Errorf("game %d: %w", id, err)
-			}
-			if err := put(games, u64key(id), g); err != nil {
-				return err
-			}
-			for i := range rd.Pairings {
-				if p := &rd.Pairings[i]; p.Board == g.BoardNo && p.Second != 0 {
-					p.GameID = id
-					if g.Result != "" {
-						p.Result = PairingResult(g.Result, g.Reason, false)
-					}
-				}
 			}
 		}
-		if err := put(rounds, key, rd); err != nil {
+		if err := put(tx.Bucket(bucketRounds), pairKey(rd.TournamentID, uint32(rd.Number)), rd); err != nil {
 			return err
 		}
 		if err := addAction(tx, r.Paired); err != nil {
@@ -157,4 +132,48 @@ func (db *DB) CreateRound(r *NewRound) error {
 		}
 		return settle(tx, rd.TournamentID, r.Settles)
 	})
+}
+
+// roundIsNext checks, in tx, that rd is its tournament's next round and
+// the tournament as it was when rd was paired (from): otherwise the error
+// wraps ErrStale.
+func roundIsNext(tx *bolt.Tx, rd *Round, from [sha256.Size]byte) error {
+	if tournamentDigest(tx, rd.TournamentID) != from {
+		return fmt.Errorf("round %d of tournament %d: %w", rd.Number, rd.TournamentID, ErrStale)
+	}
+	rounds := tx.Bucket(bucketRounds)
+	if rounds.Get(pairKey(rd.TournamentID, uint32(rd.Number))) != nil {
+		return fmt.Errorf("round %d of tournament %d is stored already: %w", rd.Number, rd.TournamentID, ErrStale)
+	}
+	if rd.Number > 1 && rounds.Get(pairKey(rd.TournamentID, uint32(rd.Number-1))) == nil {
+		return fmt.Errorf("round %d of tournament %d: round %d is not stored", rd.Number, rd.TournamentID, rd.Number-1)
+	}
+	return nil
+}
+
+// createRoundGame stores g, a game of round rd, in tx with a new ID and
+// the bucket of its moves, and sets that ID, and its result if it is
+// decided before it starts, on the round's pairing of its board.
+func createRoundGame(tx *bolt.Tx, rd *Round, g *Game) error {
+	games := tx.Bucket(bucketGames)
+	id, err := games.NextSequence()
+	if err != nil {
+		return err
+	}
+	g.ID = id
+	if _, err := tx.Bucket(bucketMoves).CreateBucket(u64key(id)); err != nil {
+		return fmt.Errorf("game %d: %w", id, err)
+	}
+	if err := put(games, u64key(id), g); err != nil {
+		return err
+	}
+	for i := range rd.Pairings {
+		if p := &rd.Pairings[i]; p.Board == g.BoardNo && p.Second != 0 {
+			p.GameID = id
+			if g.Result != "" {
+				p.Result = PairingResult(g.Result, g.Reason, false)
+			}
+		}
+	}
+	return nil
 }

@@ -33,37 +33,61 @@ func (s *sealer) step(tx *bolt.Tx) (done bool, err error) {
 			s.todo, s.after = s.todo[1:], nil
 			continue
 		}
-		meta := len(s.todo[0]) == 1 && string(s.todo[0][0]) == string(bucketMeta)
-		var keys, values [][]byte
-		c := b.Cursor()
-		k, v := c.First()
-		if s.after != nil {
-			if k, v = c.Seek(s.after); k != nil && string(k) == string(s.after) {
-				k, v = c.Next()
-			}
+		sealed, err := s.sealBucket(b, n)
+		if err != nil {
+			return false, err
 		}
-		for ; k != nil && (s.max == 0 || n < s.max); k, v = c.Next() {
-			s.after = append(s.after[:0], k...)
-			if v == nil || (meta && (string(k) == string(keyApp) || string(k) == string(keySchema))) {
-				continue // a nested bucket, or the schema's own marks
-			}
-			if _, sealed, _ := unseal(k, v); sealed {
-				continue
-			}
-			keys = append(keys, append([]byte(nil), k...))
-			values = append(values, seal(k, v))
-			n++
-		}
-		if k == nil {
-			s.todo, s.after = s.todo[1:], nil
-		}
-		for i := range keys {
-			if err := b.Put(keys[i], values[i]); err != nil {
-				return false, err
-			}
-		}
+		n += sealed
 	}
 	return len(s.todo) == 0, nil
+}
+
+// sealBucket seals the next records of b, the bucket todo[0], n records
+// having been sealed in this step, and returns how many it sealed. It
+// moves on to the next bucket when b is done.
+func (s *sealer) sealBucket(b *bolt.Bucket, n int) (sealed int, _ error) {
+	meta := len(s.todo[0]) == 1 && string(s.todo[0][0]) == string(bucketMeta)
+	var keys, values [][]byte
+	c := b.Cursor()
+	k, v := s.resume(c)
+	for ; k != nil && (s.max == 0 || n+sealed < s.max); k, v = c.Next() {
+		s.after = append(s.after[:0], k...)
+		if v == nil || (meta && isSchemaMark(k)) {
+			continue // a nested bucket, or the schema's own marks
+		}
+		if _, ok, _ := unseal(k, v); ok {
+			continue
+		}
+		keys = append(keys, append([]byte(nil), k...))
+		values = append(values, seal(k, v))
+		sealed++
+	}
+	if k == nil {
+		s.todo, s.after = s.todo[1:], nil
+	}
+	for i := range keys {
+		if err := b.Put(keys[i], values[i]); err != nil {
+			return sealed, err
+		}
+	}
+	return sealed, nil
+}
+
+// resume places c on the first record after the last one done.
+func (s *sealer) resume(c *bolt.Cursor) (k, v []byte) {
+	if s.after == nil {
+		return c.First()
+	}
+	if k, v = c.Seek(s.after); k != nil && string(k) == string(s.after) {
+		return c.Next()
+	}
+	return k, v
+}
+
+// isSchemaMark reports whether k is the key of one of the schema's own
+// marks in the meta bucket, which stay bare.
+func isSchemaMark(k []byte) bool {
+	return string(k) == string(keyApp) || string(k) == string(keySchema)
 }
 
 // buckets lists b, at l, and the buckets nested in it, in order.

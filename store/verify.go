@@ -68,6 +68,8 @@ func where(l loc) string {
 	return "root/" + l.String()
 }
 
+// page checks page id, at depth of the tree of the bucket at l, and walks
+// down from it.
 func (w *treeWalker) page(id uint64, depth int, l loc) error {
 	where := where(l)
 	if depth > maxTreeDepth {
@@ -83,21 +85,31 @@ func (w *treeWalker) page(id uint64, depth int, l loc) error {
 		return fmt.Errorf("page %d (%s): reached twice", id, where)
 	}
 	w.visited[id] = true
+	data, err := w.read(id, depth, where)
+	if err != nil {
+		return err
+	}
+	return w.elements(data, id, depth, l)
+}
+
+// read reads page id and its overflow pages, after checking its header,
+// into the buffer of depth, and marks the overflow pages reached.
+func (w *treeWalker) read(id uint64, depth int, where string) ([]byte, error) {
 	hdr := make([]byte, pageHeaderSize)
 	if _, err := w.f.ReadAt(hdr, int64(id)*w.ps); err != nil {
-		return fmt.Errorf("page %d (%s): %w", id, where, err)
+		return nil, fmt.Errorf("page %d (%s): %w", id, where, err)
 	}
 	le := binary.LittleEndian
 	if got := le.Uint64(hdr); got != id {
-		return fmt.Errorf("page %d (%s): it says it is page %d", id, where, got)
+		return nil, fmt.Errorf("page %d (%s): it says it is page %d", id, where, got)
 	}
 	overflow := uint64(le.Uint32(hdr[12:]))
 	if id+overflow >= w.hwm || (overflow+1)*uint64(w.ps) > maxWalkPageSize {
-		return fmt.Errorf("page %d (%s): %d overflow pages run past the file's end", id, where, overflow)
+		return nil, fmt.Errorf("page %d (%s): %d overflow pages run past the file's end", id, where, overflow)
 	}
 	for i := uint64(1); i <= overflow; i++ {
 		if w.visited[id+i] {
-			return fmt.Errorf("page %d (%s): overflow page %d reached twice", id, where, id+i)
+			return nil, fmt.Errorf("page %d (%s): overflow page %d reached twice", id, where, id+i)
 		}
 		w.visited[id+i] = true
 	}
@@ -110,80 +122,107 @@ func (w *treeWalker) page(id uint64, depth int, l loc) error {
 	}
 	data := w.bufs[depth][:n]
 	if _, err := w.f.ReadAt(data, int64(id)*w.ps); err != nil {
-		return fmt.Errorf("page %d (%s): %w", id, where, err)
+		return nil, fmt.Errorf("page %d (%s): %w", id, where, err)
 	}
-	return w.elements(data, id, depth, l)
+	return data, nil
 }
 
 // elements checks the elements of the page in data (a page read from the
 // file, or an inline bucket's page inside a value) and walks down.
 func (w *treeWalker) elements(data []byte, id uint64, depth int, l loc) error {
-	where := where(l)
+	at := pageAt{id: id, depth: depth, l: l, where: where(l)}
 	le := binary.LittleEndian
 	flags, count := le.Uint16(data[8:]), int(le.Uint16(data[10:]))
 	if pageHeaderSize+count*elementSize > len(data) {
-		return fmt.Errorf("page %d (%s): %d elements do not fit", id, where, count)
+		return fmt.Errorf("page %d (%s): %d elements do not fit", id, at.where, count)
+	}
+	var element func(data []byte, i int, at pageAt) error
+	switch flags {
+	case branchPageFlag:
+		if count == 0 {
+			return fmt.Errorf("page %d (%s): an empty branch page", id, at.where)
+		}
+		element = w.branch
+	case leafPageFlag:
+		element = w.leaf
+	default:
+		return fmt.Errorf("page %d (%s): type %#x is neither branch nor leaf", id, at.where, flags)
 	}
 	for i := range count {
-		e := data[pageHeaderSize+i*elementSize:]
-		at := pageHeaderSize + i*elementSize
-		switch flags {
-		case branchPageFlag:
-			pos, ksize, child := int64(le.Uint32(e)), int64(le.Uint32(e[4:])), le.Uint64(e[8:])
-			if int64(at)+pos+ksize > int64(len(data)) {
-				return fmt.Errorf("page %d (%s): element %d runs past the page", id, where, i)
-			}
-			if err := w.page(child, depth+1, l); err != nil {
-				return err
-			}
-		case leafPageFlag:
-			eflags, pos, ksize, vsize := le.Uint32(e), int64(le.Uint32(e[4:])), int64(le.Uint32(e[8:])), int64(le.Uint32(e[12:]))
-			end := int64(at) + pos + ksize + vsize
-			if end > int64(len(data)) {
-				return fmt.Errorf("page %d (%s): element %d runs past the page", id, where, i)
-			}
-			key, v := data[int64(at)+pos:int64(at)+pos+ksize], data[int64(at)+pos+ksize:end]
-			if eflags&bucketLeafFlag == 0 {
-				if w.visit != nil {
-					w.visit(l, key, v)
-				}
-				continue
-			}
-			inner := append(l[:len(l):len(l)], append([]byte(nil), key...))
-			name := where + "/" + keyName(key)
-			if len(v) < inBucketSize {
-				return fmt.Errorf("page %d (%s): bucket %s has a short header", id, where, name)
-			}
-			if root := le.Uint64(v); root != 0 {
-				if err := w.page(root, depth+1, inner); err != nil {
-					return err
-				}
-				continue
-			}
-			inline := v[inBucketSize:]
-			if len(inline) < pageHeaderSize {
-				return fmt.Errorf("page %d (%s): inline bucket %s is too short", id, where, name)
-			}
-			if depth+1 > maxTreeDepth {
-				return fmt.Errorf("page %d (%s): buckets nest deeper than %d levels", id, where, maxTreeDepth)
-			}
-			if le.Uint16(inline[8:]) != leafPageFlag {
-				return fmt.Errorf("page %d (%s): inline bucket %s is not a leaf", id, where, name)
-			}
-			if err := w.elements(inline, id, depth+1, inner); err != nil {
-				return err
-			}
-		default:
-			return fmt.Errorf("page %d (%s): type %#x is neither branch nor leaf", id, where, flags)
+		if err := element(data, i, at); err != nil {
+			return err
 		}
 	}
-	if flags != branchPageFlag && flags != leafPageFlag {
-		return fmt.Errorf("page %d (%s): type %#x is neither branch nor leaf", id, where, flags)
-	}
-	if flags == branchPageFlag && count == 0 {
-		return fmt.Errorf("page %d (%s): an empty branch page", id, where)
-	}
 	return nil
+}
+
+// A pageAt is where the walk is: on page id, at depth of the tree of the
+// bucket at l (named where in messages).
+type pageAt struct {
+	id    uint64
+	depth int
+	l     loc
+	where string
+}
+
+// branch checks element i of the branch page in data and walks down to
+// its child.
+func (w *treeWalker) branch(data []byte, i int, at pageAt) error {
+	le := binary.LittleEndian
+	off := pageHeaderSize + i*elementSize
+	e := data[off:]
+	pos, ksize, child := int64(le.Uint32(e)), int64(le.Uint32(e[4:])), le.Uint64(e[8:])
+	if int64(off)+pos+ksize > int64(len(data)) {
+		return fmt.Errorf("page %d (%s): element %d runs past the page", at.id, at.where, i)
+	}
+	return w.page(child, at.depth+1, at.l)
+}
+
+// leaf checks element i of the leaf page in data: a record, given to
+// visit, or a bucket, walked down.
+func (w *treeWalker) leaf(data []byte, i int, at pageAt) error {
+	le := binary.LittleEndian
+	off := int64(pageHeaderSize + i*elementSize)
+	e := data[off:]
+	eflags, pos, ksize, vsize := le.Uint32(e), int64(le.Uint32(e[4:])), int64(le.Uint32(e[8:])), int64(le.Uint32(e[12:]))
+	end := off + pos + ksize + vsize
+	if end > int64(len(data)) {
+		return fmt.Errorf("page %d (%s): element %d runs past the page", at.id, at.where, i)
+	}
+	key, v := data[off+pos:off+pos+ksize], data[off+pos+ksize:end]
+	if eflags&bucketLeafFlag == 0 {
+		if w.visit != nil {
+			w.visit(at.l, key, v)
+		}
+		return nil
+	}
+	return w.bucket(key, v, at)
+}
+
+// bucket checks the header of the bucket key, whose value is v, and walks
+// its tree: from its root page, or its inline page inside v.
+func (w *treeWalker) bucket(key, v []byte, at pageAt) error {
+	le := binary.LittleEndian
+	id, where := at.id, at.where
+	inner := append(at.l[:len(at.l):len(at.l)], append([]byte(nil), key...))
+	name := where + "/" + keyName(key)
+	if len(v) < inBucketSize {
+		return fmt.Errorf("page %d (%s): bucket %s has a short header", id, where, name)
+	}
+	if root := le.Uint64(v); root != 0 {
+		return w.page(root, at.depth+1, inner)
+	}
+	inline := v[inBucketSize:]
+	if len(inline) < pageHeaderSize {
+		return fmt.Errorf("page %d (%s): inline bucket %s is too short", id, where, name)
+	}
+	if at.depth+1 > maxTreeDepth {
+		return fmt.Errorf("page %d (%s): buckets nest deeper than %d levels", id, where, maxTreeDepth)
+	}
+	if le.Uint16(inline[8:]) != leafPageFlag {
+		return fmt.Errorf("page %d (%s): inline bucket %s is not a leaf", id, where, name)
+	}
+	return w.elements(inline, id, at.depth+1, inner)
 }
 
 // keyName shows a bucket name as text when it is printable, else in hex.

@@ -274,32 +274,7 @@ func (b *Bus) Discover(ctx context.Context, known []uint16) ([]uint16, error) {
 			}
 		}
 		n := len(list)
-		b.mu.Lock()
-		b.drain()
-		_, err := b.w.Write(BusCommand(BusPing, 0))
-		if err == nil {
-			deadline := time.NewTimer(b.cfg.PingWindow)
-		collect:
-			for {
-				select {
-				case <-ctx.Done():
-					break collect
-				case <-deadline.C:
-					break collect
-				case r, ok := <-b.in:
-					if !ok {
-						break collect
-					}
-					if r.err == nil && r.m.ID == MsgBusPing && r.m.Addr != 0 {
-						b.raw(r.m.Addr, b.cfg.Now(), false, r.raw)
-						add(r.m.Addr)
-					}
-				}
-			}
-			deadline.Stop()
-		}
-		b.mu.Unlock()
-		if err != nil {
+		if err := b.generalPing(ctx, add); err != nil {
 			return list, fmt.Errorf("dgt: bus ping: %w: %w", ErrLineClosed, err)
 		}
 		if ctx.Err() != nil {
@@ -307,6 +282,36 @@ func (b *Bus) Discover(ctx context.Context, known []uint16) ([]uint16, error) {
 		}
 		if len(list) == n {
 			return list, nil
+		}
+	}
+}
+
+// generalPing pings address 0 and gives add the address of every board
+// that answers within the ping window. It fails if the ping cannot be
+// written.
+func (b *Bus) generalPing(ctx context.Context, add func(addr uint16)) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.drain()
+	if _, err := b.w.Write(BusCommand(BusPing, 0)); err != nil {
+		return err
+	}
+	deadline := time.NewTimer(b.cfg.PingWindow)
+	defer deadline.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-deadline.C:
+			return nil
+		case r, ok := <-b.in:
+			if !ok {
+				return nil
+			}
+			if r.err == nil && r.m.ID == MsgBusPing && r.m.Addr != 0 {
+				b.raw(r.m.Addr, b.cfg.Now(), false, r.raw)
+				add(r.m.Addr)
+			}
 		}
 	}
 }

@@ -113,20 +113,30 @@ func (d *Decoder) Offset() int64 { return d.offset }
 // largest size accepted.
 func fixedSize(id byte, bus bool) (fixed, max int) {
 	if bus {
-		switch id {
-		case MsgBusBoardDump:
-			return 6 + 64, 0
-		case MsgBusBWTime:
-			return 6 + 7, 0
-		case MsgBusPing, MsgBusStartWritten:
-			return 6, 0
-		case MsgBusVersion:
-			return 0, 8 // 6 up to version 1.2, 8 since
-		case MsgBusUpdate, MsgBusFromStart:
-			return 0, MaxLog + 3
-		}
-		return 0, maxOther
+		return busSize(id)
 	}
+	return boardSize(id)
+}
+
+// busSize is fixedSize in bus mode.
+func busSize(id byte) (fixed, max int) {
+	switch id {
+	case MsgBusBoardDump:
+		return 6 + 64, 0
+	case MsgBusBWTime:
+		return 6 + 7, 0
+	case MsgBusPing, MsgBusStartWritten:
+		return 6, 0
+	case MsgBusVersion:
+		return 0, 8 // 6 up to version 1.2, 8 since
+	case MsgBusUpdate, MsgBusFromStart:
+		return 0, MaxLog + 3
+	}
+	return 0, maxOther
+}
+
+// boardSize is fixedSize in single-board mode.
+func boardSize(id byte) (fixed, max int) {
 	switch id {
 	case MsgBoardDump:
 		return SizeBoardDump, 0
@@ -165,24 +175,14 @@ func (d *Decoder) Decode(p []byte) (n int, m Message, err error) {
 	if len(p) == 0 {
 		return 0, Message{}, ErrIncomplete
 	}
-	start := d.offset
 	if p[0]&0x80 == 0 {
-		k := 1
-		for k < len(p) && p[k]&0x80 == 0 {
-			k++
-		}
-		d.offset += int64(k)
-		return k, Message{}, &DecodeError{Offset: start, Reason: fmt.Sprintf("%d stray byte(s) outside a message, first 0x%02x", k, p[0])}
+		return d.stray(p)
 	}
 	id := p[0]
-	fail := func(k int, reason string, args ...any) (int, Message, error) {
-		d.offset += int64(k)
-		return k, Message{}, &DecodeError{Offset: start, ID: id, Reason: fmt.Sprintf(reason, args...)}
-	}
 	// Header: a byte with bit 7 set inside it means this one was cut.
 	for i := 1; i < 3 && i < len(p); i++ {
 		if p[i]&0x80 != 0 {
-			return fail(i, "truncated at byte %d of its header: 0x%02x starts a new message", i, p[i])
+			return d.fail(i, id, "truncated at byte %d of its header: 0x%02x starts a new message", i, p[i])
 		}
 	}
 	if len(p) < 3 {
@@ -190,45 +190,85 @@ func (d *Decoder) Decode(p []byte) (n int, m Message, err error) {
 	}
 	size := int(p[1])<<7 | int(p[2])
 	fixed, max := fixedSize(id, d.Bus)
-	head := 3
-	if d.Bus {
-		head = 5
-	}
-	switch {
-	case fixed != 0 && size != fixed:
-		return fail(1, "length %d, want %d", size, fixed)
-	case fixed == 0 && (size < head+boolInt(d.Bus) || size > max):
-		return fail(1, "length %d out of range %d..%d", size, head+boolInt(d.Bus), max)
+	if badSize(size, fixed, max, d.Bus) {
+		return d.failSize(id, size, fixed, max)
 	}
 	for i := 3; i < size && i < len(p); i++ {
 		if p[i]&0x80 != 0 {
-			return fail(i, "truncated at byte %d of %d: 0x%02x starts a new message", i, size, p[i])
+			return d.fail(i, id, "truncated at byte %d of %d: 0x%02x starts a new message", i, size, p[i])
 		}
 	}
 	if len(p) < size {
 		return 0, Message{}, ErrIncomplete
 	}
-	m = Message{ID: id, Offset: start}
 	if d.Bus {
-		m.Addr = uint16(p[3])<<7 | uint16(p[4])
-		if want := checksum(p[:size-1]); p[size-1] != want {
-			d.offset += int64(size)
-			return size, Message{}, &DecodeError{Offset: start, ID: id, Addr: m.Addr, Checksum: true,
-				Reason: fmt.Sprintf("board %d: checksum 0x%02x, want 0x%02x", m.Addr, p[size-1], want)}
-		}
-		m.Payload = p[5 : size-1]
-	} else {
-		m.Payload = p[3:size]
+		return d.busMessage(p[:size])
 	}
+	m = Message{ID: id, Offset: d.offset, Payload: p[3:size]}
 	d.offset += int64(size)
 	return size, m, nil
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
+// stray skips the bytes at the front of p that are outside a message:
+// those up to the next byte with bit 7 set.
+func (d *Decoder) stray(p []byte) (int, Message, error) {
+	start := d.offset
+	k := 1
+	for k < len(p) && p[k]&0x80 == 0 {
+		k++
 	}
-	return 0
+	d.offset += int64(k)
+	return k, Message{}, &DecodeError{Offset: start, Reason: fmt.Sprintf("%d stray byte(s) outside a message, first 0x%02x", k, p[0])}
+}
+
+// fail skips k bytes of a message with id, which is broken as reason
+// says.
+func (d *Decoder) fail(k int, id byte, reason string, args ...any) (int, Message, error) {
+	start := d.offset
+	d.offset += int64(k)
+	return k, Message{}, &DecodeError{Offset: start, ID: id, Reason: fmt.Sprintf(reason, args...)}
+}
+
+// badSize reports whether size, the length in the header of a message
+// whose kind has the sizes fixed and max (see fixedSize), is impossible.
+func badSize(size, fixed, max int, bus bool) bool {
+	if fixed != 0 {
+		return size != fixed
+	}
+	return size < minSize(bus) || size > max
+}
+
+// minSize is the least length of a message of variable size: its header
+// and, on a bus, its checksum.
+func minSize(bus bool) int {
+	if bus {
+		return 6
+	}
+	return 3
+}
+
+// failSize fails a message with id whose length size is impossible (see
+// badSize), past its first byte.
+func (d *Decoder) failSize(id byte, size, fixed, max int) (int, Message, error) {
+	if fixed != 0 {
+		return d.fail(1, id, "length %d, want %d", size, fixed)
+	}
+	return d.fail(1, id, "length %d out of range %d..%d", size, minSize(d.Bus), max)
+}
+
+// busMessage returns the whole bus message p after checking its
+// checksum.
+func (d *Decoder) busMessage(p []byte) (int, Message, error) {
+	size := len(p)
+	m := Message{ID: p[0], Offset: d.offset, Addr: uint16(p[3])<<7 | uint16(p[4])}
+	if want := checksum(p[:size-1]); p[size-1] != want {
+		d.offset += int64(size)
+		return size, Message{}, &DecodeError{Offset: m.Offset, ID: m.ID, Addr: m.Addr, Checksum: true,
+			Reason: fmt.Sprintf("board %d: checksum 0x%02x, want 0x%02x", m.Addr, p[size-1], want)}
+	}
+	m.Payload = p[5 : size-1]
+	d.offset += int64(size)
+	return size, m, nil
 }
 
 // checksum is the bus checksum: the sum of the bytes, bit 7 cleared.

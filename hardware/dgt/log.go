@@ -111,43 +111,16 @@ func ParseLog(p []byte) *Log {
 	for i := 0; i < len(p); {
 		b := p[i]
 		switch {
-		case b >= 0x40 && b <= 0x5f:
-			if i+1 >= len(p) {
-				l.Errors = append(l.Errors, fmt.Errorf("dgt: log byte %d: field tag 0x%02x cut short", i, b))
-				i++
-				continue
-			}
-			f := p[i+1]
-			if f > 63 {
-				l.Errors = append(l.Errors, fmt.Errorf("dgt: log byte %d: field tag 0x%02x names field %d", i, b, f))
-				i++
-				continue
-			}
-			l.Tags = append(l.Tags, LogTag{Kind: TagField, Offset: i, Piece: Piece(b & 0x0f), Quick: b&0x10 != 0, Field: f})
-			i += 2
-		case (b >= 0x60 && b <= 0x69) || (b >= 0x70 && b <= 0x79):
-			if i+2 >= len(p) {
-				l.Errors = append(l.Errors, fmt.Errorf("dgt: log byte %d: time tag 0x%02x cut short", i, b))
-				i++
-				continue
-			}
-			mi, ok1 := bcd(p[i+1])
-			s, ok2 := bcd(p[i+2])
-			if !ok1 || !ok2 {
-				l.Errors = append(l.Errors, fmt.Errorf("dgt: log byte %d: time tag %02x %02x %02x is not BCD", i, b, p[i+1], p[i+2]))
-				i++
-				continue
-			}
-			d := time.Duration(b&0x0f)*time.Hour + time.Duration(mi)*time.Minute + time.Duration(s)*time.Second
-			l.Tags = append(l.Tags, LogTag{Kind: TagTime, Offset: i, Left: b&0x10 != 0, Time: d})
-			i += 3
+		case isFieldTag(b):
+			i += l.fieldTag(p, i)
+		case isTimeTag(b):
+			i += l.timeTag(p, i)
 		case b == EENop || b == EENop2:
 			i++
-		case (b >= 0x6a && b <= 0x6f) || (b >= 0x7a && b <= 0x7e):
-			if b == EEEOF {
-				l.EOF = true
-				return l
-			}
+		case b == EEEOF:
+			l.EOF = true
+			return l
+		case isMarker(b):
 			l.Tags = append(l.Tags, LogTag{Kind: TagMarker, Offset: i, Marker: b})
 			i++
 		default:
@@ -156,4 +129,49 @@ func ParseLog(p []byte) *Log {
 		}
 	}
 	return l
+}
+
+// isFieldTag reports whether b starts a field tag: a piece and a field.
+func isFieldTag(b byte) bool { return b >= 0x40 && b <= 0x5f }
+
+// isTimeTag reports whether b starts a time tag: a clock's time.
+func isTimeTag(b byte) bool { return (b >= 0x60 && b <= 0x69) || (b >= 0x70 && b <= 0x79) }
+
+// isMarker reports whether b is a one-byte marker (EE_EOF among them).
+func isMarker(b byte) bool { return (b >= 0x6a && b <= 0x6f) || (b >= 0x7a && b <= 0x7e) }
+
+// fieldTag parses the field tag at p[i], or records what is wrong with
+// it, and returns how many bytes to go on after (1 after an error).
+func (l *Log) fieldTag(p []byte, i int) int {
+	b := p[i]
+	if i+1 >= len(p) {
+		l.Errors = append(l.Errors, fmt.Errorf("dgt: log byte %d: field tag 0x%02x cut short", i, b))
+		return 1
+	}
+	f := p[i+1]
+	if f > 63 {
+		l.Errors = append(l.Errors, fmt.Errorf("dgt: log byte %d: field tag 0x%02x names field %d", i, b, f))
+		return 1
+	}
+	l.Tags = append(l.Tags, LogTag{Kind: TagField, Offset: i, Piece: Piece(b & 0x0f), Quick: b&0x10 != 0, Field: f})
+	return 2
+}
+
+// timeTag parses the time tag at p[i], or records what is wrong with it,
+// and returns how many bytes to go on after (1 after an error).
+func (l *Log) timeTag(p []byte, i int) int {
+	b := p[i]
+	if i+2 >= len(p) {
+		l.Errors = append(l.Errors, fmt.Errorf("dgt: log byte %d: time tag 0x%02x cut short", i, b))
+		return 1
+	}
+	mi, ok1 := bcd(p[i+1])
+	s, ok2 := bcd(p[i+2])
+	if !ok1 || !ok2 {
+		l.Errors = append(l.Errors, fmt.Errorf("dgt: log byte %d: time tag %02x %02x %02x is not BCD", i, b, p[i+1], p[i+2]))
+		return 1
+	}
+	d := time.Duration(b&0x0f)*time.Hour + time.Duration(mi)*time.Minute + time.Duration(s)*time.Second
+	l.Tags = append(l.Tags, LogTag{Kind: TagTime, Offset: i, Left: b&0x10 != 0, Time: d})
+	return 3
 }

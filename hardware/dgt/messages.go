@@ -65,69 +65,84 @@ func parseErr(m Message, format string, args ...any) error {
 // *[ParseError] naming the message and what is wrong with it. Messages of
 // other ids (the draughts dumps) return nil and no error.
 func Parse(m Message) (any, error) {
-	p := m.Payload
 	switch m.ID {
 	case MsgBoardDump:
 		d := new(BoardDump)
-		if err := parsePosition(m, p, &d.Position); err != nil {
+		if err := parsePosition(m, m.Payload, &d.Position); err != nil {
 			return nil, err
 		}
 		return d, nil
 	case MsgFieldUpdate:
-		if len(p) != 2 {
-			return nil, parseErr(m, "field update of %d bytes, want 2", len(p))
-		}
-		if p[0] > 63 {
-			return nil, parseErr(m, "field %d beyond 63", p[0])
-		}
-		if !Piece(p[1]).Valid() {
-			return nil, parseErr(m, "field %d: piece code 0x%02x unknown", p[0], p[1])
-		}
-		return &FieldUpdate{Field: p[0], Piece: Piece(p[1])}, nil
+		return parseFieldUpdate(m)
 	case MsgSerialNr, MsgLongSerialNr:
-		want := 5
-		if m.ID == MsgLongSerialNr {
-			want = 10
-		}
-		if len(p) != want {
-			return nil, parseErr(m, "serial number of %d bytes, want %d", len(p), want)
-		}
-		for i, c := range p {
-			if c < '0' || c > '9' {
-				return nil, parseErr(m, "serial number byte %d is 0x%02x, not a digit", i, c)
-			}
-		}
-		return &SerialNr{Serial: string(p), Long: m.ID == MsgLongSerialNr}, nil
+		return parseSerialNr(m)
 	case MsgVersion:
-		if len(p) != 2 {
-			return nil, parseErr(m, "version of %d bytes, want 2", len(p))
+		if len(m.Payload) != 2 {
+			return nil, parseErr(m, "version of %d bytes, want 2", len(m.Payload))
 		}
-		return &Version{Major: p[0], Minor: p[1]}, nil
+		return &Version{Major: m.Payload[0], Minor: m.Payload[1]}, nil
 	case MsgBusAddress:
-		if len(p) != 2 {
-			return nil, parseErr(m, "bus address of %d bytes, want 2", len(p))
+		if len(m.Payload) != 2 {
+			return nil, parseErr(m, "bus address of %d bytes, want 2", len(m.Payload))
 		}
-		return &BusAddress{Addr: uint16(p[0])<<7 | uint16(p[1])}, nil
+		return &BusAddress{Addr: uint16(m.Payload[0])<<7 | uint16(m.Payload[1])}, nil
 	case MsgTrademark:
-		return &Trademark{Text: strings.TrimRight(string(p), "\x00")}, nil
+		return &Trademark{Text: strings.TrimRight(string(m.Payload), "\x00")}, nil
 	case MsgBattery:
-		if len(p) < 1 {
-			return nil, parseErr(m, "battery status without its percentage")
-		}
-		if p[0] > 100 {
-			return nil, parseErr(m, "battery at %d%%", p[0])
-		}
-		b := &Battery{Percent: p[0], Raw: append([]byte(nil), p[1:]...)}
-		if len(p) >= 9 {
-			b.Charging = p[8]&0x01 != 0
-		}
-		return b, nil
+		return parseBattery(m)
 	case MsgBWTime:
 		return parseBWTime(m)
 	case MsgLog:
 		return parseLogMessage(m)
 	}
 	return nil, nil
+}
+
+func parseFieldUpdate(m Message) (any, error) {
+	p := m.Payload
+	if len(p) != 2 {
+		return nil, parseErr(m, "field update of %d bytes, want 2", len(p))
+	}
+	if p[0] > 63 {
+		return nil, parseErr(m, "field %d beyond 63", p[0])
+	}
+	if !Piece(p[1]).Valid() {
+		return nil, parseErr(m, "field %d: piece code 0x%02x unknown", p[0], p[1])
+	}
+	return &FieldUpdate{Field: p[0], Piece: Piece(p[1])}, nil
+}
+
+// parseSerialNr parses a serial number, short or long: digits only.
+func parseSerialNr(m Message) (any, error) {
+	p := m.Payload
+	want := 5
+	if m.ID == MsgLongSerialNr {
+		want = 10
+	}
+	if len(p) != want {
+		return nil, parseErr(m, "serial number of %d bytes, want %d", len(p), want)
+	}
+	for i, c := range p {
+		if c < '0' || c > '9' {
+			return nil, parseErr(m, "serial number byte %d is 0x%02x, not a digit", i, c)
+		}
+	}
+	return &SerialNr{Serial: string(p), Long: m.ID == MsgLongSerialNr}, nil
+}
+
+func parseBattery(m Message) (any, error) {
+	p := m.Payload
+	if len(p) < 1 {
+		return nil, parseErr(m, "battery status without its percentage")
+	}
+	if p[0] > 100 {
+		return nil, parseErr(m, "battery at %d%%", p[0])
+	}
+	b := &Battery{Percent: p[0], Raw: append([]byte(nil), p[1:]...)}
+	if len(p) >= 9 {
+		b.Charging = p[8]&0x01 != 0
+	}
+	return b, nil
 }
 
 func parsePosition(m Message, p []byte, pos *Position) error {

@@ -45,21 +45,7 @@ func Recover(l *Log) (*Recovery, error) {
 	if !l.EOF {
 		return nil, fmt.Errorf("dgt: the log download was cut short (no EE_EOF after %d tags)", len(l.Tags))
 	}
-	anchor, power := -1, -1
-	for i, t := range l.Tags {
-		if t.Kind != TagMarker {
-			continue
-		}
-		switch t.Marker {
-		case EEBeginPos, EEBeginPosRot, EEStartTag:
-			anchor = i
-		case EEPowerUp:
-			power = i
-		}
-	}
-	if anchor < 0 {
-		anchor = power
-	}
+	anchor := logAnchor(l.Tags)
 	if anchor < 0 {
 		return nil, ErrNoAnchor
 	}
@@ -88,4 +74,25 @@ func Recover(l *Log) (*Recovery, error) {
 	}
 	r.Final = b
 	return r, nil
+}
+
+// logAnchor returns the index of the tag to replay tags from: the last
+// start position or start tag, else the last power-up, else -1.
+func logAnchor(tags []LogTag) int {
+	anchor, power := -1, -1
+	for i, t := range tags {
+		if t.Kind != TagMarker {
+			continue
+		}
+		switch t.Marker {
+		case EEBeginPos, EEBeginPosRot, EEStartTag:
+			anchor = i
+		case EEPowerUp:
+			power = i
+		}
+	}
+	if anchor < 0 {
+		return power
+	}
+	return anchor
 }

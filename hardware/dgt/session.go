@@ -388,49 +388,69 @@ func (s *Session) Tick(now time.Duration) {
 // due does what falls due at instant at; sent says whether a board
 // request went out already in this Tick.
 func (s *Session) due(at time.Duration, sent *bool) {
-	ask := func() {
-		if *sent {
-			s.asked, s.askedAt, s.lastAsk = true, at, at // the request sent is the one awaited
-			return
-		}
-		s.askBoard(at)
-		*sent = true
-	}
-	switch {
-	case s.asked && at-s.askedAt >= s.cfg.Reply:
-		ask()
-	case !s.asked && s.dirty && at-s.lastUpdate >= s.cfg.Settle:
-		ask()
-	case !s.asked && at-s.lastAsk >= s.cfg.Poll:
-		ask()
-	}
+	s.boardDue(at, sent)
 	if !s.lost && at-s.lastRx >= s.cfg.LinkTimeout {
 		s.markLost(at)
 	}
-	if s.logWanted && at-s.logSeen >= s.cfg.LinkTimeout {
-		if s.logTries < logTries {
-			s.askLog(at)
-		} else {
-			err := fmt.Errorf("dgt: the board did not send its log (asked %d times)", s.logTries)
-			s.emit(Event{Kind: EventLog, At: at, Err: err})
-			s.logDone(at)
-		}
-	}
+	s.logDue(at)
 	if s.text != nil && at >= s.textDue {
 		s.nextFrame(at)
 	}
-	// While the log downloads, a clock command's acknowledgement waits
-	// behind it.
-	if c := s.inflight; c != nil && !s.logWanted && at-c.sentAt >= s.cfg.AckTimeout {
-		if c.tries >= s.cfg.ClockTries {
-			s.inflight = nil
-			s.emit(Event{Kind: EventError, At: at, Err: fmt.Errorf("dgt: clock command 0x%02x not acknowledged after %d tries", c.cmd, c.tries)})
-			s.nextClock(at)
-		} else {
-			s.Stats.ClockRetry++
-			s.sendClock(at)
-		}
+	s.clockDue(at)
+}
+
+// boardDue asks for the board when a read falls due at instant at: the
+// reply awaited is late, the board has settled after an update, or it is
+// time to poll. sent says whether a board request went out already in
+// this Tick.
+func (s *Session) boardDue(at time.Duration, sent *bool) {
+	switch {
+	case s.asked && at-s.askedAt >= s.cfg.Reply:
+	case !s.asked && s.dirty && at-s.lastUpdate >= s.cfg.Settle:
+	case !s.asked && at-s.lastAsk >= s.cfg.Poll:
+	default:
+		return
 	}
+	if *sent {
+		s.asked, s.askedAt, s.lastAsk = true, at, at // the request sent is the one awaited
+		return
+	}
+	s.askBoard(at)
+	*sent = true
+}
+
+// logDue asks for the log again at instant at when the board has sent
+// none of it for the link timeout, or gives up after logTries.
+func (s *Session) logDue(at time.Duration) {
+	if !s.logWanted || at-s.logSeen < s.cfg.LinkTimeout {
+		return
+	}
+	if s.logTries < logTries {
+		s.askLog(at)
+		return
+	}
+	err := fmt.Errorf("dgt: the board did not send its log (asked %d times)", s.logTries)
+	s.emit(Event{Kind: EventLog, At: at, Err: err})
+	s.logDone(at)
+}
+
+// clockDue sends the clock command in flight again at instant at when its
+// acknowledgement is late, or gives it up after the tries configured.
+// While the log downloads, a clock command's acknowledgement waits behind
+// it.
+func (s *Session) clockDue(at time.Duration) {
+	c := s.inflight
+	if c == nil || s.logWanted || at-c.sentAt < s.cfg.AckTimeout {
+		return
+	}
+	if c.tries >= s.cfg.ClockTries {
+		s.inflight = nil
+		s.emit(Event{Kind: EventError, At: at, Err: fmt.Errorf("dgt: clock command 0x%02x not acknowledged after %d tries", c.cmd, c.tries)})
+		s.nextClock(at)
+		return
+	}
+	s.Stats.ClockRetry++
+	s.sendClock(at)
 }
 
 // Deadline returns the next instant at which Tick has something to do:
@@ -552,10 +572,7 @@ func (s *Session) clockTimes(t *ClockTimes, now time.Duration) {
 	if t.NoClock || *t == (ClockTimes{}) {
 		return // no clock, or the empty reading Bluetooth boards send after a command
 	}
-	if last := s.clock; last != nil && !s.clockSet && t.Running && last.Running &&
-		(t.Left > last.Left && t.LeftTurn && last.LeftTurn || t.Right > last.Right && t.RightTurn && last.RightTurn) {
-		// A running side's time went up: a reading from before the last
-		// one (clock data lag the display by up to a second).
+	if last := s.clock; last != nil && !s.clockSet && lagged(last, t) {
 		s.Stats.ClockLagged++
 		return
 	}
@@ -569,20 +586,36 @@ func (s *Session) clockTimes(t *ClockTimes, now time.Duration) {
 	}
 	s.emit(ev)
 	if last != nil && last.Lever != t.Lever {
-		p := Event{Kind: EventLever, At: now}
-		if t.LeftTurn != t.RightTurn {
-			// The side now to move did not press.
-			left := t.RightTurn
-			p.Side, p.SideKnown = s.physical(left), true
-		}
-		if s.dirty {
-			// The move before the press has not settled yet: the press
-			// follows it, so the reader judges the settled position.
-			s.presses = append(s.presses, p)
-			return
-		}
-		s.emit(p)
+		s.leverMoved(t, now)
 	}
+}
+
+// lagged reports whether t, a reading of a running clock after last, has
+// a running side's time go up: a reading from before the last one (clock
+// data lag the display by up to a second).
+func lagged(last, t *ClockTimes) bool {
+	if !t.Running || !last.Running {
+		return false
+	}
+	return t.Left > last.Left && t.LeftTurn && last.LeftTurn || t.Right > last.Right && t.RightTurn && last.RightTurn
+}
+
+// leverMoved emits the press that moved the lever to where t says, or
+// holds it until the move before it settles.
+func (s *Session) leverMoved(t *ClockTimes, now time.Duration) {
+	p := Event{Kind: EventLever, At: now}
+	if t.LeftTurn != t.RightTurn {
+		// The side now to move did not press.
+		left := t.RightTurn
+		p.Side, p.SideKnown = s.physical(left), true
+	}
+	if s.dirty {
+		// The move before the press has not settled yet: the press
+		// follows it, so the reader judges the settled position.
+		s.presses = append(s.presses, p)
+		return
+	}
+	s.emit(p)
 }
 
 // physical returns the colour sitting at the left (or right) display.

@@ -222,45 +222,65 @@ func (t *Tournament) Run(ctx context.Context) error {
 				return ignoreCancel(err)
 			}
 		}
-		waiting, all := false, true
-		for _, bb := range t.boards {
-			var err error
-			if bb.tagged {
-				// C. Poll the changes (and now and then the clock).
-				err = t.run(ctx, bb, exPoll)
-				if err == nil && bb.clockDue(t.cfg.Now()) {
-					err = t.run(ctx, bb, exClock)
-				}
-			} else {
-				waiting = true
-				err = t.run(ctx, bb, exSetUp)
-				all = all && bb.ready
-			}
-			if err != nil {
-				return ignoreCancel(err)
-			}
+		waiting, all, err := t.pollAll(ctx)
+		if err != nil {
+			return ignoreCancel(err)
 		}
 		if waiting && all {
-			for _, bb := range t.boards {
-				if bb.tagged {
-					continue
-				}
-				failed, err := t.exchange(ctx, bb, exTag)
-				if ctx.Err() != nil {
-					return nil
-				}
-				if err == nil {
-					err = failed
-				}
-				if err != nil {
-					return fmt.Errorf("dgt: start tag on board %s: %w", bb.serial, err)
-				}
+			if err := t.tagAll(ctx); err != nil || ctx.Err() != nil {
+				return err
 			}
 		}
 		if err := t.sleep(ctx); err != nil {
 			return nil
 		}
 	}
+}
+
+// pollAll reads every board once: C, a tagged board's changes (and now
+// and then its clock); B, an untagged one whole. waiting says whether a
+// board is untagged, all whether every untagged one is ready for its
+// start tag.
+func (t *Tournament) pollAll(ctx context.Context) (waiting, all bool, _ error) {
+	all = true
+	for _, bb := range t.boards {
+		var err error
+		if bb.tagged {
+			err = t.run(ctx, bb, exPoll)
+			if err == nil && bb.clockDue(t.cfg.Now()) {
+				err = t.run(ctx, bb, exClock)
+			}
+		} else {
+			waiting = true
+			err = t.run(ctx, bb, exSetUp)
+			all = all && bb.ready
+		}
+		if err != nil {
+			return waiting, all, err
+		}
+	}
+	return waiting, all, nil
+}
+
+// tagAll writes the start tag on every board not tagged yet. It returns
+// nil when ctx ends.
+func (t *Tournament) tagAll(ctx context.Context) error {
+	for _, bb := range t.boards {
+		if bb.tagged {
+			continue
+		}
+		failed, err := t.exchange(ctx, bb, exTag)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err == nil {
+			err = failed
+		}
+		if err != nil {
+			return fmt.Errorf("dgt: start tag on board %s: %w", bb.serial, err)
+		}
+	}
+	return nil
 }
 
 // untagged reports whether a board is still waiting for its start tag,
@@ -308,16 +328,30 @@ func fromStart(l *Log, fixed, prefer Orientation) (p Position, o Orientation, er
 	if !tagged && !changes {
 		return Position{}, Undecided, errNoGame
 	}
-	type replay struct {
-		o   Orientation
-		p   Position
-		bad int
+	best := bestReplay(tags, fixed, prefer)
+	if best.bad > 0 && !tagged {
+		return Position{}, Undecided, fmt.Errorf("dgt: %d field changes without a start tag that no start position explains", len(tags))
 	}
-	var rs []replay
+	return best.p, best.o, nil
+}
+
+// A startReplay is the position tags replay to from the start position
+// in orientation o, and how many implausible things it shows.
+type startReplay struct {
+	o   Orientation
+	p   Position
+	bad int
+}
+
+// bestReplay replays tags from the start position in the orientation
+// fixed (both when Undecided) and returns the replay that explains them
+// best: where both do, prefer's.
+func bestReplay(tags []LogTag, fixed, prefer Orientation) startReplay {
+	var rs []startReplay
 	for _, cand := range []Orientation{Normal, Rotated} {
 		if fixed == Undecided || fixed == cand {
 			q, _ := replayTags(startIn(cand), tags)
-			rs = append(rs, replay{cand, q, implausible(&q)})
+			rs = append(rs, startReplay{cand, q, implausible(&q)})
 		}
 	}
 	best := rs[0]
@@ -331,10 +365,7 @@ func fromStart(l *Log, fixed, prefer Orientation) (p Position, o Orientation, er
 		}
 		best.o = prefer
 	}
-	if best.bad > 0 && !tagged {
-		return Position{}, Undecided, fmt.Errorf("dgt: %d field changes without a start tag that no start position explains", len(tags))
-	}
-	return best.p, best.o, nil
+	return best
 }
 
 // errNoGame is the answer from the start tag of a board that holds none.

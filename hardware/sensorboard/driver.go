@@ -495,20 +495,48 @@ func (pc *portConn) writer(port io.Writer) {
 	}
 }
 
+// serve opens the port and reads it until ctx ends, the port is lost,
+// or no board answers on it.
 func (pc *portConn) serve(ctx context.Context) {
-	d := pc.d
-	log := d.log.With("port", pc.path)
-	release := func(backoff bool) {
-		d.mu.Lock()
-		delete(d.ports, pc.path)
-		if backoff {
-			d.backoff[pc.path] = pc.now() + d.cfg.Backoff
-		}
-		if pc.slot != nil && pc.slot.port == pc {
-			pc.slot.port = nil
-		}
-		d.mu.Unlock()
+	log := pc.d.log.With("port", pc.path)
+	port, err := pc.open()
+	if err != nil {
+		log.Debug("open port", "err", err)
+		pc.release(true)
+		return
 	}
+	stop := context.AfterFunc(ctx, func() { port.Close() })
+	defer stop()
+	go pc.writer(port)
+	defer func() {
+		pc.mu.Lock()
+		pc.closed = true
+		close(pc.out)
+		pc.mu.Unlock()
+		port.Close()
+	}()
+	pc.read(ctx, port, log)
+}
+
+// release lets the port go: it is no longer served, and is looked at
+// again after the backoff if backoff is set.
+func (pc *portConn) release(backoff bool) {
+	d := pc.d
+	d.mu.Lock()
+	delete(d.ports, pc.path)
+	if backoff {
+		d.backoff[pc.path] = pc.now() + d.cfg.Backoff
+	}
+	if pc.slot != nil && pc.slot.port == pc {
+		pc.slot.port = nil
+	}
+	d.mu.Unlock()
+}
+
+// open opens the port, telling the daemon once per holder when another
+// process holds it.
+func (pc *portConn) open() (*serialport.Port, error) {
+	d := pc.d
 	// The port is this process's alone (hardware/serialport: a lock file
 	// and exclusive mode). Reads go through a second descriptor of the
 	// device served by the runtime's poller: go.bug.st/serial v1.8 waits
@@ -524,9 +552,7 @@ func (pc *portConn) serve(ctx context.Context) {
 		d.cfg.Handler(board.Event{Kind: board.EventError, Port: pc.path, Host: pc.now(), Err: err})
 	}
 	if err != nil {
-		log.Debug("open port", "err", err)
-		release(true)
-		return
+		return nil, err
 	}
 	pc.mu.Lock()
 	pc.rf = port
@@ -534,37 +560,25 @@ func (pc *portConn) serve(ctx context.Context) {
 		pc.dev = fi
 	}
 	pc.mu.Unlock()
-	stop := context.AfterFunc(ctx, func() { port.Close() })
-	defer stop()
-	go pc.writer(port)
-	defer func() {
-		pc.mu.Lock()
-		pc.closed = true
-		close(pc.out)
-		pc.mu.Unlock()
-		port.Close()
-	}()
+	return port, nil
+}
 
+// read reads the open port and hands on what it reads until ctx ends, the
+// port is lost or no board answers on it, and then lets it go.
+func (pc *portConn) read(ctx context.Context, port *serialport.Port, log *slog.Logger) {
+	d := pc.d
 	dec := NewDecoder()
 	buf := make([]byte, 4096)
 	opened := pc.now()
 	var asked time.Duration = -time.Hour
 	for {
-		now := pc.now()
-		if pc.slot == nil {
-			if now-opened > d.cfg.Handshake {
-				log.Debug("no handshake; leaving the port alone", "after", d.cfg.Handshake)
-				release(true)
-				return
-			}
-			if now-asked >= 500*time.Millisecond {
-				_ = pc.send(&HelloReqMsg{Major: VersionMajor, Minor: VersionMinor})
-				asked = now
-			}
+		if !pc.hail(opened, &asked, log) {
+			pc.release(true)
+			return
 		}
 		if err := port.SetReadDeadline(time.Now().Add(d.cfg.ReadTimeout)); err != nil {
 			log.Warn("port cannot time out reads", "err", err)
-			release(true)
+			pc.release(true)
 			return
 		}
 		// After the deadline is set: a request that comes later ends
@@ -572,32 +586,19 @@ func (pc *portConn) serve(ctx context.Context) {
 		if pc.slot != nil && pc.resync.Swap(false) {
 			pc.slot.step(func(l *Link) { l.RequestDump(pc.now()) })
 		}
-		n, err := port.Read(buf)
+		n, err := readPort(port, buf)
 		host := pc.now()
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			err = nil // no data yet
-		} else if err == nil && n == 0 {
-			err = io.EOF
+		if n > 0 && pc.feed(ctx, dec, buf[:n], host) {
+			pc.release(true)
+			return
 		}
-		if n > 0 {
-			if pc.feed(ctx, dec, buf[:n], host) {
-				release(true)
-				return
-			}
-		}
-		switch {
-		case err == nil && ctx.Err() == nil && pc.moved.Load():
-			err = errors.New("the path now leads to another device")
-		case err == nil && pc.slot != nil && pc.slot.abandoned(host):
-			err = errors.New("the board stopped answering, even when hailed")
-		}
-		if err != nil || ctx.Err() != nil {
+		if err = pc.lost(ctx, err, host); err != nil || ctx.Err() != nil {
 			if ctx.Err() == nil {
 				log.Info("port lost", "board", pc.board, "err", err)
 			}
 			// The port is let go before the link says Disconnected, so
 			// that a sender who sees the board disconnected is refused.
-			release(false)
+			pc.release(false)
 			if pc.slot != nil {
 				pc.slot.step(func(l *Link) { l.Disconnected(pc.now()) })
 			}
@@ -607,6 +608,52 @@ func (pc *portConn) serve(ctx context.Context) {
 			pc.slot.step(func(l *Link) { l.Tick(host) })
 		}
 	}
+}
+
+// readPort reads from port into buf until the read deadline: a read
+// that times out is no data yet (no error), and one that returns nothing
+// the end of the port (io.EOF).
+func readPort(port *serialport.Port, buf []byte) (int, error) {
+	n, err := port.Read(buf)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return n, nil // no data yet
+	}
+	if err == nil && n == 0 {
+		return 0, io.EOF
+	}
+	return n, err
+}
+
+// hail asks the port for a board's HELLO every 500 ms until one attaches
+// (asked: when it last did, since the port opened). It reports false when
+// none did within the handshake time: the port is to be left alone.
+func (pc *portConn) hail(opened time.Duration, asked *time.Duration, log *slog.Logger) bool {
+	if pc.slot != nil {
+		return true
+	}
+	now := pc.now()
+	if now-opened > pc.d.cfg.Handshake {
+		log.Debug("no handshake; leaving the port alone", "after", pc.d.cfg.Handshake)
+		return false
+	}
+	if now-*asked >= 500*time.Millisecond {
+		_ = pc.send(&HelloReqMsg{Major: VersionMajor, Minor: VersionMinor})
+		*asked = now
+	}
+	return true
+}
+
+// lost returns why the port is lost at host: err, the error of its last
+// read, or else its path leads to another device or its board stopped
+// answering. It returns nil while the port is sound.
+func (pc *portConn) lost(ctx context.Context, err error, host time.Duration) error {
+	switch {
+	case err == nil && ctx.Err() == nil && pc.moved.Load():
+		return errors.New("the path now leads to another device")
+	case err == nil && pc.slot != nil && pc.slot.abandoned(host):
+		return errors.New("the board stopped answering, even when hailed")
+	}
+	return err
 }
 
 // feed decodes bytes read at host and hands the frames on. It reports true

@@ -204,27 +204,9 @@ func (l *Link) Frame(f Frame, host time.Duration) {
 		l.Stats.PreHello++
 		return
 	}
-	// Sequence: equal is the normal case; ahead means frames were lost;
-	// behind means a duplicate or a reordered frame, unless so many come
-	// in a row that the board must have restarted unseen.
-	if d := int16(f.Seq - l.expect); d != 0 {
-		if d < 0 && l.oldRun < maxOldRun {
-			l.oldRun++
-			l.Stats.Duplicates++
-			return
-		}
-		lost := int(d)
-		if d < 0 {
-			// The board must have restarted and its HELLO was lost:
-			// ask who it is now.
-			lost = 0
-			l.hail()
-		}
-		l.Stats.Lost += uint64(lost)
-		l.gap(lost, f.Seq, host)
+	if !l.inSequence(f.Seq, host) {
+		return
 	}
-	l.oldRun = 0
-	l.expect = f.Seq + 1
 	l.Stats.Frames++
 	l.lastRx = host
 	if l.health != board.Active {
@@ -234,80 +216,21 @@ func (l *Link) Frame(f Frame, host time.Duration) {
 	ev := board.Event{Board: l.board, Port: l.port, Seq: f.Seq, Host: host}
 	l.stamp(&ev, f.Time, host)
 
+	var err error
 	switch f.Type {
 	case TypeSquare:
-		var m SquareMsg
-		if err := m.UnmarshalPayload(f.Payload); err != nil {
-			l.protoErr(f, host, err)
-			return
-		}
-		if int(m.Square) >= int(l.hello.Cells) {
-			l.protoErr(f, host, fmt.Errorf("square %d beyond the board's %d cells", m.Square, l.hello.Cells))
-			return
-		}
-		ev.Kind = board.EventSquare
-		ev.Square = rules.Square(m.Square)
-		ev.Height = int(m.Height)
-		ev.Saturated = m.Saturated
-		ev.Top = m.Top
+		err = l.squareEvent(f.Payload, &ev)
 	case TypeZone:
-		var m ZoneMsg
-		if err := m.UnmarshalPayload(f.Payload); err != nil {
-			l.protoErr(f, host, err)
-			return
-		}
-		if int(m.Zone) >= len(l.hello.Zones) {
-			l.protoErr(f, host, fmt.Errorf("zone %d beyond the board's %d zones", m.Zone, len(l.hello.Zones)))
-			return
-		}
-		ev.Kind = board.EventZone
-		ev.Zone = int(m.Zone)
-		ev.Count = int(m.Count)
-		ev.Saturated = m.Saturated
-		ev.ZoneAction = m.Action
-		ev.Piece = m.Piece
+		err = l.zoneEvent(f.Payload, &ev)
 	case TypeButton:
-		var m ButtonMsg
-		if err := m.UnmarshalPayload(f.Payload); err != nil {
-			l.protoErr(f, host, err)
-			return
-		}
-		ev.Kind = board.EventButton
-		ev.Button, ev.Side, ev.Pressed, ev.Presses, ev.Value = m.Button, m.Side, m.Pressed, m.Count, m.Value
-		if m.Pressed {
-			k := buttonKey{m.Button, m.Side}
-			if last, ok := l.presses[k]; ok && m.Count != last {
-				ev.Missed = int(m.Count - last - 1)
-			}
-			l.setPresses(k, m.Count)
-		}
+		err = l.buttonEvent(f.Payload, &ev)
 	case TypeHeartbeat:
-		var m HeartbeatMsg
-		if err := m.UnmarshalPayload(f.Payload); err != nil {
-			l.protoErr(f, host, err)
-			return
-		}
-		// Frames the board failed to send carry no sequence number, so
-		// its own loss counter is the only trace of them.
-		if l.haveTxLo && m.TxLost != l.txLost {
-			l.gap(int(m.TxLost-l.txLost), f.Seq, host)
-		}
-		l.txLost, l.haveTxLo = m.TxLost, true
-		ev.Kind = board.EventHeartbeat
+		err = l.heartbeatEvent(f, host, &ev)
 	case TypePong:
-		var m PongMsg
-		if err := m.UnmarshalPayload(f.Payload); err != nil {
-			l.protoErr(f, host, err)
-			return
-		}
-		ev.Kind = board.EventPong
-		ev.RTT = time.Duration(uint32(host/time.Millisecond)-m.HostTime) * time.Millisecond
+		err = pongEvent(f.Payload, host, &ev)
 	case TypeNak:
 		nak := new(NakMsg)
-		if err := nak.UnmarshalPayload(f.Payload); err != nil {
-			l.protoErr(f, host, err)
-			return
-		}
+		err = nak.UnmarshalPayload(f.Payload)
 		ev.Kind, ev.Err = board.EventNak, nak
 	case TypeDumpSquares, TypeDumpZone, TypeDumpEnd:
 		l.dumpFrame(f, host, ev)
@@ -320,7 +243,121 @@ func (l *Link) Frame(f Frame, host time.Duration) {
 		l.Stats.Unknown++ // a newer minor version's message: ignore it
 		return
 	}
+	if err != nil {
+		l.protoErr(f, host, err)
+		return
+	}
 	l.Emit(ev)
+}
+
+// inSequence checks frame number seq, read at host, against the one
+// expected: equal is the normal case; ahead means frames were lost;
+// behind means a duplicate or a reordered frame, unless so many come in
+// a row that the board must have restarted unseen. It reports whether
+// the frame is to be handled: not a duplicate.
+func (l *Link) inSequence(seq uint16, host time.Duration) bool {
+	if d := int16(seq - l.expect); d != 0 {
+		if d < 0 && l.oldRun < maxOldRun {
+			l.oldRun++
+			l.Stats.Duplicates++
+			return false
+		}
+		lost := int(d)
+		if d < 0 {
+			// The board must have restarted and its HELLO was lost:
+			// ask who it is now.
+			lost = 0
+			l.hail()
+		}
+		l.Stats.Lost += uint64(lost)
+		l.gap(lost, seq, host)
+	}
+	l.oldRun = 0
+	l.expect = seq + 1
+	return true
+}
+
+// squareEvent makes ev the SQUARE message in payload.
+func (l *Link) squareEvent(payload []byte, ev *board.Event) error {
+	var m SquareMsg
+	if err := m.UnmarshalPayload(payload); err != nil {
+		return err
+	}
+	if int(m.Square) >= int(l.hello.Cells) {
+		return fmt.Errorf("square %d beyond the board's %d cells", m.Square, l.hello.Cells)
+	}
+	ev.Kind = board.EventSquare
+	ev.Square = rules.Square(m.Square)
+	ev.Height = int(m.Height)
+	ev.Saturated = m.Saturated
+	ev.Top = m.Top
+	return nil
+}
+
+// zoneEvent makes ev the ZONE message in payload.
+func (l *Link) zoneEvent(payload []byte, ev *board.Event) error {
+	var m ZoneMsg
+	if err := m.UnmarshalPayload(payload); err != nil {
+		return err
+	}
+	if int(m.Zone) >= len(l.hello.Zones) {
+		return fmt.Errorf("zone %d beyond the board's %d zones", m.Zone, len(l.hello.Zones))
+	}
+	ev.Kind = board.EventZone
+	ev.Zone = int(m.Zone)
+	ev.Count = int(m.Count)
+	ev.Saturated = m.Saturated
+	ev.ZoneAction = m.Action
+	ev.Piece = m.Piece
+	return nil
+}
+
+// buttonEvent makes ev the BUTTON message in payload, with the presses
+// its counter shows were missed.
+func (l *Link) buttonEvent(payload []byte, ev *board.Event) error {
+	var m ButtonMsg
+	if err := m.UnmarshalPayload(payload); err != nil {
+		return err
+	}
+	ev.Kind = board.EventButton
+	ev.Button, ev.Side, ev.Pressed, ev.Presses, ev.Value = m.Button, m.Side, m.Pressed, m.Count, m.Value
+	if m.Pressed {
+		k := buttonKey{m.Button, m.Side}
+		if last, ok := l.presses[k]; ok && m.Count != last {
+			ev.Missed = int(m.Count - last - 1)
+		}
+		l.setPresses(k, m.Count)
+	}
+	return nil
+}
+
+// heartbeatEvent makes ev the HEARTBEAT of frame f, read at host, after
+// reporting the frames the board says it failed to send.
+func (l *Link) heartbeatEvent(f Frame, host time.Duration, ev *board.Event) error {
+	var m HeartbeatMsg
+	if err := m.UnmarshalPayload(f.Payload); err != nil {
+		return err
+	}
+	// Frames the board failed to send carry no sequence number, so
+	// its own loss counter is the only trace of them.
+	if l.haveTxLo && m.TxLost != l.txLost {
+		l.gap(int(m.TxLost-l.txLost), f.Seq, host)
+	}
+	l.txLost, l.haveTxLo = m.TxLost, true
+	ev.Kind = board.EventHeartbeat
+	return nil
+}
+
+// pongEvent makes ev the PONG message in payload, read at host, with the
+// round trip it measures.
+func pongEvent(payload []byte, host time.Duration, ev *board.Event) error {
+	var m PongMsg
+	if err := m.UnmarshalPayload(payload); err != nil {
+		return err
+	}
+	ev.Kind = board.EventPong
+	ev.RTT = time.Duration(uint32(host/time.Millisecond)-m.HostTime) * time.Millisecond
+	return nil
 }
 
 func (l *Link) setPresses(k buttonKey, n uint8) {
@@ -418,6 +455,8 @@ func (m *DumpSquaresMsg) dumpToken() uint16 { return m.Token }
 func (m *DumpZoneMsg) dumpToken() uint16    { return m.Token }
 func (m *DumpEndMsg) dumpToken() uint16     { return m.Token }
 
+// dumpFrame handles frame f, a part of a dump, read at host; ev is the
+// event its frame makes.
 func (l *Link) dumpFrame(f Frame, host time.Duration, ev board.Event) {
 	var part dumpPart
 	switch f.Type {
@@ -438,66 +477,94 @@ func (l *Link) dumpFrame(f Frame, host time.Duration, ev board.Event) {
 	l.startDump()
 	switch m := part.(type) {
 	case *DumpSquaresMsg:
-		for i, s := range m.Squares {
-			sq := int(m.First) + i
-			if sq >= len(l.dump.Squares) {
-				l.protoErr(f, host, fmt.Errorf("dump square %d beyond the board's %d cells", sq, len(l.dump.Squares)))
-				l.dumpGap = true
-				return
-			}
-			l.dump.Squares[sq] = s
-			l.dumpGot[sq] = true
-		}
+		l.dumpSquares(m, f, host)
 	case *DumpZoneMsg:
-		if int(m.Zone) >= len(l.dump.Zones) {
-			l.protoErr(f, host, fmt.Errorf("dump zone %d beyond the board's %d zones", m.Zone, len(l.dump.Zones)))
+		l.dumpZone(m, f, host)
+	case *DumpEndMsg:
+		l.dumpEnd(m, host, ev)
+	}
+}
+
+// dumpSquares takes the squares of a dump's part m, of frame f.
+func (l *Link) dumpSquares(m *DumpSquaresMsg, f Frame, host time.Duration) {
+	for i, s := range m.Squares {
+		sq := int(m.First) + i
+		if sq >= len(l.dump.Squares) {
+			l.protoErr(f, host, fmt.Errorf("dump square %d beyond the board's %d cells", sq, len(l.dump.Squares)))
 			l.dumpGap = true
 			return
 		}
-		z := board.ZoneState{Count: int(m.Count), Saturated: m.Saturated}
-		if len(m.Pieces) > 0 {
-			z.Pieces = append([]rules.Piece(nil), m.Pieces...)
+		l.dump.Squares[sq] = s
+		l.dumpGot[sq] = true
+	}
+}
+
+// dumpZone takes the zone of a dump's part m, of frame f.
+func (l *Link) dumpZone(m *DumpZoneMsg, f Frame, host time.Duration) {
+	if int(m.Zone) >= len(l.dump.Zones) {
+		l.protoErr(f, host, fmt.Errorf("dump zone %d beyond the board's %d zones", m.Zone, len(l.dump.Zones)))
+		l.dumpGap = true
+		return
+	}
+	z := board.ZoneState{Count: int(m.Count), Saturated: m.Saturated}
+	if len(m.Pieces) > 0 {
+		z.Pieces = append([]rules.Piece(nil), m.Pieces...)
+	}
+	l.dump.Zones[m.Zone] = z
+	l.dumpZones[m.Zone] = true
+}
+
+// dumpEnd ends the dump: it delivers the snapshot as ev, after the
+// presses its counters show were missed, or asks for the dump again if a
+// part of it is missing.
+func (l *Link) dumpEnd(m *DumpEndMsg, host time.Duration, ev board.Event) {
+	if !l.dumpComplete(m) {
+		l.requestDump(host)
+		return
+	}
+	snap := l.dump
+	snap.Token = m.Token
+	snap.Buttons = append([]board.ButtonState(nil), m.Buttons...)
+	l.dump = nil
+	l.dumpPending = false
+	l.Stats.Dumps++
+	ev.Kind = board.EventSnapshot
+	ev.Snapshot = snap
+	l.missedPresses(snap.Buttons, ev)
+	l.Emit(ev)
+}
+
+// dumpComplete reports whether every square and zone of the dump that m
+// ends arrived.
+func (l *Link) dumpComplete(m *DumpEndMsg) bool {
+	complete := !l.dumpGap && int(m.Squares) == len(l.dump.Squares) && int(m.Zones) == len(l.dump.Zones)
+	for _, ok := range l.dumpGot {
+		complete = complete && ok
+	}
+	for _, ok := range l.dumpZones {
+		complete = complete && ok
+	}
+	return complete
+}
+
+// missedPresses reports the presses the counters of buttons show but no
+// frame reported: they were lost, and are reported now, stamped with the
+// snapshot's time (ev's).
+func (l *Link) missedPresses(buttons []board.ButtonState, ev board.Event) {
+	for _, b := range buttons {
+		k := buttonKey{b.Button, b.Side}
+		last, ok := l.presses[k]
+		l.setPresses(k, b.Count)
+		if !ok || last == b.Count {
+			continue
 		}
-		l.dump.Zones[m.Zone] = z
-		l.dumpZones[m.Zone] = true
-	case *DumpEndMsg:
-		complete := !l.dumpGap && int(m.Squares) == len(l.dump.Squares) && int(m.Zones) == len(l.dump.Zones)
-		for _, ok := range l.dumpGot {
-			complete = complete && ok
-		}
-		for _, ok := range l.dumpZones {
-			complete = complete && ok
-		}
-		if !complete {
-			l.requestDump(host)
-			return
-		}
-		snap := l.dump
-		snap.Token = m.Token
-		snap.Buttons = append([]board.ButtonState(nil), m.Buttons...)
-		l.dump = nil
-		l.dumpPending = false
-		l.Stats.Dumps++
-		ev.Kind = board.EventSnapshot
-		ev.Snapshot = snap
-		// Presses the counters show but no frame reported were lost:
-		// report them now, stamped with the snapshot's time.
-		for _, b := range snap.Buttons {
-			k := buttonKey{b.Button, b.Side}
-			last, ok := l.presses[k]
-			l.setPresses(k, b.Count)
-			if !ok || last == b.Count {
-				continue
-			}
-			be := ev
-			be.Kind = board.EventButton
-			be.Snapshot = nil
-			be.Button, be.Side, be.Pressed, be.Presses = b.Button, b.Side, true, b.Count
-			be.Missed = int(b.Count - last - 1)
-			be.Recovered = true
-			l.Emit(be)
-		}
-		l.Emit(ev)
+		be := ev
+		be.Kind = board.EventButton
+		be.Snapshot = nil
+		be.Button, be.Side, be.Pressed, be.Presses = b.Button, b.Side, true, b.Count
+		be.Missed = int(b.Count - last - 1)
+		be.Recovered = true
+		l.Emit(be)
 	}
 }
 

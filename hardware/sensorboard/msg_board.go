@@ -68,32 +68,8 @@ func (h *Hello) UnmarshalPayload(p []byte) error {
 	h.Width = r.u8("width")
 	h.Height = r.u8("height")
 	h.Cells = r.u16("cells")
-	nz := int(r.u8("zone count"))
-	h.Zones = nil
-	for i := 0; i < nz && r.err == nil; i++ {
-		r.i = i
-		k := rules.ZoneKind(r.u8("zone # kind"))
-		o := r.u8("zone # owner")
-		if r.err == nil && (k < rules.Hand || k > rules.Captured) {
-			r.fail("zone # kind", "unknown zone kind %d", k)
-		}
-		if r.err == nil && o > 1 {
-			r.fail("zone # owner", "owner %d is not 0 or 1", o)
-		}
-		h.Zones = append(h.Zones, board.ZoneInfo{Kind: k, Owner: rules.Color(o)})
-	}
-	nb := int(r.u8("button count"))
-	h.Buttons = nil
-	for i := 0; i < nb && r.err == nil; i++ {
-		r.i = i
-		b := board.ButtonInfo{Kind: board.ButtonKind(r.u8("button # kind")), Side: board.Side(r.u8("button # side"))}
-		if r.err == nil && slices.Contains(h.Buttons, b) {
-			// BUTTON frames name a kind and a side: two such buttons
-			// could not be told apart (PROTOCOL 5.1).
-			r.fail("button #", "a second %s button for side 0x%02x", b.Kind, uint8(b.Side))
-		}
-		h.Buttons = append(h.Buttons, b)
-	}
+	h.Zones = readZones(&r)
+	h.Buttons = readButtons(&r)
 	h.ID = r.str("id")
 	h.Firmware = r.str("firmware")
 	h.Graph = r.str("graph")
@@ -109,6 +85,42 @@ func (h *Hello) UnmarshalPayload(p []byte) error {
 		return fmt.Errorf("HELLO payload: field cells: %d cells on a rectangular %dx%d board", h.Cells, h.Width, h.Height)
 	}
 	return nil
+}
+
+// readZones reads a HELLO's zone count and zones.
+func readZones(r *reader) []board.ZoneInfo {
+	var zones []board.ZoneInfo
+	nz := int(r.u8("zone count"))
+	for i := 0; i < nz && r.err == nil; i++ {
+		r.i = i
+		k := rules.ZoneKind(r.u8("zone # kind"))
+		o := r.u8("zone # owner")
+		if r.err == nil && (k < rules.Hand || k > rules.Captured) {
+			r.fail("zone # kind", "unknown zone kind %d", k)
+		}
+		if r.err == nil && o > 1 {
+			r.fail("zone # owner", "owner %d is not 0 or 1", o)
+		}
+		zones = append(zones, board.ZoneInfo{Kind: k, Owner: rules.Color(o)})
+	}
+	return zones
+}
+
+// readButtons reads a HELLO's button count and buttons.
+func readButtons(r *reader) []board.ButtonInfo {
+	var buttons []board.ButtonInfo
+	nb := int(r.u8("button count"))
+	for i := 0; i < nb && r.err == nil; i++ {
+		r.i = i
+		b := board.ButtonInfo{Kind: board.ButtonKind(r.u8("button # kind")), Side: board.Side(r.u8("button # side"))}
+		if r.err == nil && slices.Contains(buttons, b) {
+			// BUTTON frames name a kind and a side: two such buttons
+			// could not be told apart (PROTOCOL 5.1).
+			r.fail("button #", "a second %s button for side 0x%02x", b.Kind, uint8(b.Side))
+		}
+		buttons = append(buttons, b)
+	}
+	return buttons
 }
 
 // SquareMsg reports the new state of one square: its stack height and,

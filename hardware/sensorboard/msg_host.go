@@ -224,45 +224,32 @@ func WireMessage(m board.Message) Message {
 // NewMessage returns an empty message of type t, or nil for a type this
 // version does not know.
 func NewMessage(t Type) Message {
-	switch t {
-	case TypeHello:
-		return new(Hello)
-	case TypeSquare:
-		return new(SquareMsg)
-	case TypeZone:
-		return new(ZoneMsg)
-	case TypeButton:
-		return new(ButtonMsg)
-	case TypeHeartbeat:
-		return new(HeartbeatMsg)
-	case TypePong:
-		return new(PongMsg)
-	case TypeNak:
-		return new(NakMsg)
-	case TypeDumpSquares:
-		return new(DumpSquaresMsg)
-	case TypeDumpZone:
-		return new(DumpZoneMsg)
-	case TypeDumpEnd:
-		return new(DumpEndMsg)
-	case TypeHelloReq:
-		return new(HelloReqMsg)
-	case TypeDumpReq:
-		return new(DumpReqMsg)
-	case TypePing:
-		return new(PingMsg)
-	case TypeClock:
-		return new(ClockMsg)
-	case TypeLight:
-		return new(LightMsg)
-	case TypeAlert:
-		return new(AlertMsg)
-	case TypeAckMove:
-		return new(AckMoveMsg)
-	case TypeQuestion:
-		return new(QuestionMsg)
+	if newMessage, ok := messageTypes[t]; ok {
+		return newMessage()
 	}
 	return nil
+}
+
+// messageTypes make an empty message of each type this version knows.
+var messageTypes = map[Type]func() Message{
+	TypeHello:       func() Message { return new(Hello) },
+	TypeSquare:      func() Message { return new(SquareMsg) },
+	TypeZone:        func() Message { return new(ZoneMsg) },
+	TypeButton:      func() Message { return new(ButtonMsg) },
+	TypeHeartbeat:   func() Message { return new(HeartbeatMsg) },
+	TypePong:        func() Message { return new(PongMsg) },
+	TypeNak:         func() Message { return new(NakMsg) },
+	TypeDumpSquares: func() Message { return new(DumpSquaresMsg) },
+	TypeDumpZone:    func() Message { return new(DumpZoneMsg) },
+	TypeDumpEnd:     func() Message { return new(DumpEndMsg) },
+	TypeHelloReq:    func() Message { return new(HelloReqMsg) },
+	TypeDumpReq:     func() Message { return new(DumpReqMsg) },
+	TypePing:        func() Message { return new(PingMsg) },
+	TypeClock:       func() Message { return new(ClockMsg) },
+	TypeLight:       func() Message { return new(LightMsg) },
+	TypeAlert:       func() Message { return new(AlertMsg) },
+	TypeAckMove:     func() Message { return new(AckMoveMsg) },
+	TypeQuestion:    func() Message { return new(QuestionMsg) },
 }
 
 // Encoder numbers and frames the messages of one sender.

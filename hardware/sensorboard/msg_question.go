@@ -40,20 +40,8 @@ func (m *QuestionMsg) UnmarshalPayload(p []byte) error {
 	m.Kind = board.QuestionKind(r.u8("kind"))
 	m.Text = r.str("text")
 	n := int(r.u8("choices"))
-	switch {
-	case r.err != nil:
-	case m.Side != board.SideFirst && m.Side != board.SideSecond && m.Side != board.SideNone:
-		r.fail("side", "side 0x%02x", uint8(m.Side))
-	case m.Kind > board.QuestionPromote:
-		r.fail("kind", "unknown kind %d", m.Kind)
-	case len(m.Text) > MaxText:
-		r.fail("text", "%d bytes, at most %d", len(m.Text), MaxText)
-	case n > board.MaxChoices:
-		r.fail("choices", "%d choices, at most %d", n, board.MaxChoices)
-	case m.Kind == board.QuestionNone && n != 0:
-		r.fail("choices", "%d choices in a cleared question", n)
-	case m.Kind == board.QuestionPromote && n != 2:
-		r.fail("choices", "a promotion question has 2 choices, not %d", n)
+	if r.err == nil {
+		m.check(&r, n)
 	}
 	m.Choices = m.Choices[:0]
 	for i := 0; i < n && r.err == nil; i++ {
@@ -68,4 +56,23 @@ func (m *QuestionMsg) UnmarshalPayload(p []byte) error {
 		m.Choices = nil
 	}
 	return r.err
+}
+
+// check checks the side, kind and text of a question read by r, and its
+// number of choices n, failing r at the first thing wrong.
+func (m *QuestionMsg) check(r *reader, n int) {
+	switch {
+	case m.Side != board.SideFirst && m.Side != board.SideSecond && m.Side != board.SideNone:
+		r.fail("side", "side 0x%02x", uint8(m.Side))
+	case m.Kind > board.QuestionPromote:
+		r.fail("kind", "unknown kind %d", m.Kind)
+	case len(m.Text) > MaxText:
+		r.fail("text", "%d bytes, at most %d", len(m.Text), MaxText)
+	case n > board.MaxChoices:
+		r.fail("choices", "%d choices, at most %d", n, board.MaxChoices)
+	case m.Kind == board.QuestionNone && n != 0:
+		r.fail("choices", "%d choices in a cleared question", n)
+	case m.Kind == board.QuestionPromote && n != 2:
+		r.fail("choices", "a promotion question has 2 choices, not %d", n)
+	}
 }

@@ -128,19 +128,14 @@ func (m *TimeMap) DriftPPM() float64 {
 // fit computes the lower supporting line through the bins' minima.
 func (m *TimeMap) fit() {
 	m.dirty = false
-	var newest int64 = -1
-	for _, b := range m.bins {
-		if b.idx > newest {
-			newest = b.idx
-		}
-	}
 	// Only bins within the window behind the newest count: older ones are
 	// stale slots of the ring.
+	newest := m.newest()
 	var n, sx, sy float64
 	var minOff int64 = math.MaxInt64
 	var minBoard int64
 	for _, b := range m.bins {
-		if b.idx < 0 || newest-b.idx >= int64(len(m.bins)) {
+		if !m.live(b, newest) {
 			continue
 		}
 		n++
@@ -157,19 +152,7 @@ func (m *TimeMap) fit() {
 		return
 	}
 	mx, my := sx/n, sy/n
-	var sxx, sxy float64
-	for _, b := range m.bins {
-		if b.idx < 0 || newest-b.idx >= int64(len(m.bins)) {
-			continue
-		}
-		dx := float64(b.board) - mx
-		sxx += dx * dx
-		sxy += dx * (float64(b.off) - my)
-	}
-	s := 0.0
-	if sxx > 0 {
-		s = sxy / sxx
-	}
+	s := m.slope(newest, mx, my)
 	maxS := m.MaxDriftPPM * 1e-6 * float64(time.Millisecond)
 	if math.Abs(s) > maxS {
 		m.healthy = false
@@ -180,7 +163,7 @@ func (m *TimeMap) fit() {
 	ref := int64(mx)
 	a := my + s*(float64(ref)-mx)
 	for _, b := range m.bins {
-		if b.idx < 0 || newest-b.idx >= int64(len(m.bins)) {
+		if !m.live(b, newest) {
 			continue
 		}
 		if d := float64(b.off) - (a + s*float64(b.board-ref)); d < 0 {
@@ -188,4 +171,40 @@ func (m *TimeMap) fit() {
 		}
 	}
 	m.ref, m.a, m.s = ref, a, s
+}
+
+// newest returns the index of the newest bin, -1 if there is none.
+func (m *TimeMap) newest() int64 {
+	var newest int64 = -1
+	for _, b := range m.bins {
+		if b.idx > newest {
+			newest = b.idx
+		}
+	}
+	return newest
+}
+
+// live reports whether bin b is within the window behind the newest bin
+// (of index newest): a used slot of the ring, not a stale one.
+func (m *TimeMap) live(b tmBin, newest int64) bool {
+	return b.idx >= 0 && newest-b.idx < int64(len(m.bins))
+}
+
+// slope returns the least-squares slope of the live bins' minima, whose
+// means are mx (board time) and my (offset); newest is the index of the
+// newest bin.
+func (m *TimeMap) slope(newest int64, mx, my float64) float64 {
+	var sxx, sxy float64
+	for _, b := range m.bins {
+		if !m.live(b, newest) {
+			continue
+		}
+		dx := float64(b.board) - mx
+		sxx += dx * dx
+		sxy += dx * (float64(b.off) - my)
+	}
+	if sxx > 0 {
+		return sxy / sxx
+	}
+	return 0
 }

@@ -74,42 +74,50 @@ func (p *Pusher) settle(wg *sync.WaitGroup) {
 // outcomes, until ctx ends; until nothing is pending when drain is set;
 // or until updates closes, when it reports true (subscribe again).
 func (p *Pusher) loop(ctx context.Context, wg *sync.WaitGroup, updates <-chan director.Update, drain bool) (resubscribe bool) {
-	deadline, hasDeadline := ctx.Deadline()
 	for {
 		next, idle := p.startDue(ctx, wg)
-		if drain && idle {
+		if drain && p.drained(ctx, next, idle) {
 			return false
 		}
-		if drain && hasDeadline && !next.IsZero() && next.After(deadline) && p.inFlight() == 0 {
-			return false // what is left cannot be sent in time
-		}
-		var wake <-chan time.Time
-		var timer *time.Timer
-		if !next.IsZero() {
-			timer = time.NewTimer(time.Until(next))
-			wake = timer.C
-		}
-		stop := false
-		select {
-		case <-ctx.Done():
-			stop = true
-		case u, ok := <-updates:
-			if !ok {
-				stop, resubscribe = true, true
-			} else {
-				p.changed(u)
-			}
-		case o := <-p.done:
-			p.finish(o)
-		case <-wake:
-		}
-		if timer != nil {
-			timer.Stop()
-		}
-		if stop {
+		if stop, resubscribe := p.wait(ctx, updates, next); stop {
 			return resubscribe
 		}
 	}
+}
+
+// drained reports whether a drain is over: nothing is pending (idle), or
+// what is left, due next, cannot be sent before ctx's deadline.
+func (p *Pusher) drained(ctx context.Context, next time.Time, idle bool) bool {
+	if idle {
+		return true
+	}
+	deadline, hasDeadline := ctx.Deadline()
+	return hasDeadline && !next.IsZero() && next.After(deadline) && p.inFlight() == 0
+}
+
+// wait waits until a round is due at next (zero: none waits), an update
+// comes, or a send ends (its outcome recorded). It reports stop when ctx
+// ends or updates closes, and then resubscribe for the latter.
+func (p *Pusher) wait(ctx context.Context, updates <-chan director.Update, next time.Time) (stop, resubscribe bool) {
+	var wake <-chan time.Time
+	if !next.IsZero() {
+		timer := time.NewTimer(time.Until(next))
+		defer timer.Stop()
+		wake = timer.C
+	}
+	select {
+	case <-ctx.Done():
+		return true, false
+	case u, ok := <-updates:
+		if !ok {
+			return true, true
+		}
+		p.changed(u)
+	case o := <-p.done:
+		p.finish(o)
+	case <-wake:
+	}
+	return false, false
 }
 
 // startDue begins the send of every round that is due, and returns when

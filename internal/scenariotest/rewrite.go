@@ -7,44 +7,9 @@ import "strings"
 // blank lines, indentation) as it was. A command absent from outputs keeps
 // its expected lines.
 func (f *File) render(outputs map[*Command][]string, inline map[*Command]string) string {
-	replace := map[int]string{} // line index: its new text
-	drop := map[int]bool{}      // line index: removed
-	after := map[int][]string{} // line index: lines inserted after it
-	var walk func([]*Command)
-	walk = func(cmds []*Command) {
-		for _, c := range cmds {
-			walk(c.body)
-			if text, ok := inline[c]; ok && text != c.Text {
-				replace[c.Line-1] = f.withCode(f.lines[c.Line-1], text)
-			}
-			lines, ok := outputs[c]
-			if !ok {
-				continue
-			}
-			for i, w := range c.Want {
-				switch {
-				case i >= len(lines):
-					drop[w.Line-1] = true
-				case lines[i] != w.Text:
-					raw := f.lines[w.Line-1]
-					lead := raw[:len(raw)-len(strings.TrimLeft(raw, " \t"))]
-					replace[w.Line-1] = lead + f.syntax.Expect + " " + lines[i]
-				}
-			}
-			if len(lines) > len(c.Want) {
-				at, lead := c.Line-1, ""
-				if len(c.Want) > 0 {
-					at = c.Want[len(c.Want)-1].Line - 1
-					raw := f.lines[at]
-					lead = raw[:len(raw)-len(strings.TrimLeft(raw, " \t"))]
-				}
-				for _, l := range lines[len(c.Want):] {
-					after[at] = append(after[at], lead+f.syntax.Expect+" "+l)
-				}
-			}
-		}
-	}
-	walk(f.Commands)
+	e := &edits{f: f, replace: map[int]string{}, drop: map[int]bool{}, after: map[int][]string{}}
+	e.commands(f.Commands, outputs, inline)
+	replace, drop, after := e.replace, e.drop, e.after
 	var b strings.Builder
 	for i, raw := range f.lines {
 		if !drop[i] {
@@ -65,6 +30,57 @@ func (f *File) render(outputs map[*Command][]string, inline map[*Command]string)
 	}
 	return out
 }
+
+// edits are the changes render makes to a file's lines, by line index.
+type edits struct {
+	f       *File
+	replace map[int]string   // line index: its new text
+	drop    map[int]bool     // line index: removed
+	after   map[int][]string // line index: lines inserted after it
+}
+
+// commands edits the lines of cmds and of the commands in their bodies.
+func (e *edits) commands(cmds []*Command, outputs map[*Command][]string, inline map[*Command]string) {
+	f := e.f
+	for _, c := range cmds {
+		e.commands(c.body, outputs, inline)
+		if text, ok := inline[c]; ok && text != c.Text {
+			e.replace[c.Line-1] = f.withCode(f.lines[c.Line-1], text)
+		}
+		if lines, ok := outputs[c]; ok {
+			e.expected(c, lines)
+		}
+	}
+}
+
+// expected puts lines in place of c's expected lines: those that differ
+// replaced, those no longer there dropped, new ones added after the last,
+// with the indentation of the lines they follow.
+func (e *edits) expected(c *Command, lines []string) {
+	f := e.f
+	for i, w := range c.Want {
+		switch {
+		case i >= len(lines):
+			e.drop[w.Line-1] = true
+		case lines[i] != w.Text:
+			e.replace[w.Line-1] = leadOf(f.lines[w.Line-1]) + f.syntax.Expect + " " + lines[i]
+		}
+	}
+	if len(lines) <= len(c.Want) {
+		return
+	}
+	at, lead := c.Line-1, ""
+	if len(c.Want) > 0 {
+		at = c.Want[len(c.Want)-1].Line - 1
+		lead = leadOf(f.lines[at])
+	}
+	for _, l := range lines[len(c.Want):] {
+		e.after[at] = append(e.after[at], lead+f.syntax.Expect+" "+l)
+	}
+}
+
+// leadOf returns the indentation of line raw.
+func leadOf(raw string) string { return raw[:len(raw)-len(strings.TrimLeft(raw, " \t"))] }
 
 // withCode puts code in place of a command line's code, keeping the
 // line's indentation and, for inline comments, the space before the

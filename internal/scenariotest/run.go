@@ -93,22 +93,8 @@ func (r *runner) commands(cmds []*Command, do Func) {
 // compare checks a command's outputs against its expected lines.
 func (r *runner) compare(c *Command, got []Output) {
 	r.t.Helper()
-	same, first := true, c.Line // first: where the first difference is
-	for i := range max(len(got), len(c.Want)) {
-		if i >= len(c.Want) {
-			same = false
-			if len(c.Want) > 0 {
-				first = c.Want[len(c.Want)-1].Line
-			}
-			break
-		}
-		if i >= len(got) || !got[i].matches(c.Want[i].Text) {
-			same, first = false, c.Want[i].Line
-			break
-		}
-	}
 	if !r.rewrite {
-		if !same {
+		if first, same := firstDiff(c, got); !same {
 			r.t.Fatalf("%s:%d: %s: output differs\nwant:\n%s\ngot:\n%s", c.File, first, c.Text, wantText(c.Want), gotText(got))
 		}
 		return
@@ -116,6 +102,35 @@ func (r *runner) compare(c *Command, got []Output) {
 	if r.syntax.Expect == "" && len(got) > 0 {
 		r.t.Fatalf("%s: %d lines of output, but these files have no expected lines to write them to", c.Pos(), len(got))
 	}
+	lines := rewritten(c, got)
+	if prev, ok := r.outputs[c]; ok && strings.Join(prev, "\n") != strings.Join(lines, "\n") {
+		r.t.Fatalf("%s: output differs between repetitions, so it cannot be rewritten:\n%s\nthen:\n%s",
+			c.Pos(), indent(prev), indent(lines))
+	}
+	r.outputs[c] = lines
+}
+
+// firstDiff reports whether the outputs got match the command's expected
+// lines, and if not the line of the first difference.
+func firstDiff(c *Command, got []Output) (first int, same bool) {
+	for i := range max(len(got), len(c.Want)) {
+		if i >= len(c.Want) {
+			if len(c.Want) > 0 {
+				return c.Want[len(c.Want)-1].Line, false
+			}
+			return c.Line, false
+		}
+		if i >= len(got) || !got[i].matches(c.Want[i].Text) {
+			return c.Want[i].Line, false
+		}
+	}
+	return c.Line, true
+}
+
+// rewritten returns the expected lines that the outputs got make of the
+// command's: an expected line that still matches is kept as it is, quote
+// and all; one with a full form (" ~ ") keeps it.
+func rewritten(c *Command, got []Output) []string {
 	lines := make([]string, len(got))
 	for i, o := range got {
 		lines[i] = o.Line
@@ -125,11 +140,7 @@ func (r *runner) compare(c *Command, got []Output) {
 			lines[i] = o.Line + " ~ " + o.Full
 		}
 	}
-	if prev, ok := r.outputs[c]; ok && strings.Join(prev, "\n") != strings.Join(lines, "\n") {
-		r.t.Fatalf("%s: output differs between repetitions, so it cannot be rewritten:\n%s\nthen:\n%s",
-			c.Pos(), indent(prev), indent(lines))
-	}
-	r.outputs[c] = lines
+	return lines
 }
 
 // Check compares the command's inline expectations with what the code did:

@@ -54,7 +54,21 @@ func san(b *chesscore.Board, m chesscore.Move) string {
 		return sb.String()
 	}
 	sb.WriteByte(p.Kind().Letter())
-	// Disambiguate among other pieces of the same kind reaching to.
+	sb.WriteString(disambiguation(b, m))
+	if capture {
+		sb.WriteByte('x')
+	}
+	sb.WriteString(c.CellName(to))
+	return sb.String()
+}
+
+// disambiguation returns what SAN writes of the origin of m, a piece
+// move, to tell it from the other pieces of the same kind that reach its
+// destination: nothing, the file, the rank, or the whole square.
+func disambiguation(b *chesscore.Board, m chesscore.Move) string {
+	c := b.Config()
+	from, to := int(m.From), int(m.To)
+	p := b.At(from)
 	var buf [256]chesscore.Move
 	sameFile, sameRank, others := false, false, false
 	ff, fr := c.FileRank(from)
@@ -70,18 +84,13 @@ func san(b *chesscore.Board, m chesscore.Move) string {
 	name := c.CellName(from)
 	switch {
 	case !others:
+		return ""
 	case !sameFile:
-		sb.WriteByte(name[0])
+		return name[:1]
 	case !sameRank:
-		sb.WriteString(name[1:])
-	default:
-		sb.WriteString(name)
+		return name[1:]
 	}
-	if capture {
-		sb.WriteByte('x')
-	}
-	sb.WriteString(c.CellName(to))
-	return sb.String()
+	return name
 }
 
 // moveRE matches SAN ("Nbd7", "exd5", "e8=Q"), long algebraic ("Ng1-f3",
@@ -97,61 +106,87 @@ func (dialect) ParseMove(b *chesscore.Board, s string) (chesscore.Move, error) {
 	}
 	var buf [256]chesscore.Move
 	legal := b.Legal(buf[:0])
-	c := b.Config()
 	switch strings.ReplaceAll(text, "0", "O") {
 	case "O-O", "O-O-O":
-		long := len(text) == 5
-		for _, m := range legal {
-			if m.Kind == chesscore.Castle && (m.To < m.From) == long {
-				return m, nil
-			}
-		}
-		return chesscore.Move{}, fmt.Errorf("move %q: castling is not legal here", s)
+		return findCastling(legal, len(text) == 5, s)
 	}
 	g := moveRE.FindStringSubmatch(text)
 	if g == nil {
 		return chesscore.Move{}, fmt.Errorf("move %q: not SAN, long algebraic or UCI", s)
 	}
-	kind := chesscore.NoKind
-	if g[1] != "" {
-		kind, _ = chesscore.KindOf(g[1][0])
-	} else if g[2] == "" || g[3] == "" {
-		kind = chesscore.Pawn
-	}
-	to, _ := c.LookupCell(g[5])
-	promo := chesscore.NoKind
-	if g[6] != "" {
-		promo, _ = chesscore.KindOf(strings.ToUpper(g[6])[0])
-	}
+	pat := newMovePattern(b.Config(), g)
 	var found []chesscore.Move
 	for _, m := range legal {
-		if int(m.To) != to || m.Promo != promo {
-			continue
+		if int(m.To) == pat.to && m.Promo == pat.promo && pat.fromFits(b, int(m.From)) {
+			found = append(found, m)
 		}
-		p := b.At(int(m.From))
-		if kind != chesscore.NoKind && p.Kind() != kind {
-			continue
-		}
-		name := c.CellName(int(m.From))
-		if (g[2] != "" && name[0] != g[2][0]) || (g[3] != "" && name[1] != g[3][0]) {
-			continue
-		}
-		found = append(found, m)
 	}
 	switch len(found) {
 	case 1:
 		return found[0], nil
 	case 0:
-		if promo == chesscore.NoKind {
-			for _, m := range legal {
-				if int(m.To) == to && m.Promo != chesscore.NoKind && b.At(int(m.From)).Kind() == chesscore.Pawn {
-					return chesscore.Move{}, fmt.Errorf("move %q: a pawn reaching the last rank must promote (=Q, =R, =B or =N)", s)
-				}
-			}
-		}
-		return chesscore.Move{}, fmt.Errorf("move %q: no legal move matches", s)
+		return chesscore.Move{}, pat.noMatch(b, legal, s)
 	}
 	return chesscore.Move{}, fmt.Errorf("move %q: ambiguous, %d legal moves match", s, len(found))
+}
+
+// findCastling returns the legal castling, long or short.
+func findCastling(legal []chesscore.Move, long bool, s string) (chesscore.Move, error) {
+	for _, m := range legal {
+		if m.Kind == chesscore.Castle && (m.To < m.From) == long {
+			return m, nil
+		}
+	}
+	return chesscore.Move{}, fmt.Errorf("move %q: castling is not legal here", s)
+}
+
+// movePattern is what a SAN, long algebraic or UCI text says of a move.
+type movePattern struct {
+	c          *chesscore.Config
+	kind       chesscore.Kind // the mover's kind; NoKind when the text leaves it open
+	file, rank string         // the origin's file letter and rank digit, "" when not written
+	to         int
+	promo      chesscore.Kind
+}
+
+// newMovePattern reads the submatches g of moveRE. A text without a piece
+// letter is a pawn move unless it names the whole origin (UCI, long
+// algebraic), which any piece may stand on.
+func newMovePattern(c *chesscore.Config, g []string) movePattern {
+	pat := movePattern{c: c, kind: chesscore.NoKind, file: g[2], rank: g[3], promo: chesscore.NoKind}
+	if g[1] != "" {
+		pat.kind, _ = chesscore.KindOf(g[1][0])
+	} else if g[2] == "" || g[3] == "" {
+		pat.kind = chesscore.Pawn
+	}
+	pat.to, _ = c.LookupCell(g[5])
+	if g[6] != "" {
+		pat.promo, _ = chesscore.KindOf(strings.ToUpper(g[6])[0])
+	}
+	return pat
+}
+
+// fromFits reports whether a move of b from cell from fits the pattern's
+// mover and origin.
+func (pat *movePattern) fromFits(b *chesscore.Board, from int) bool {
+	if pat.kind != chesscore.NoKind && b.At(from).Kind() != pat.kind {
+		return false
+	}
+	name := pat.c.CellName(from)
+	return (pat.file == "" || name[0] == pat.file[0]) && (pat.rank == "" || name[1] == pat.rank[0])
+}
+
+// noMatch explains why no legal move fits the pattern: a pawn move to
+// the last rank written without its promotion, or no such move at all.
+func (pat *movePattern) noMatch(b *chesscore.Board, legal []chesscore.Move, s string) error {
+	if pat.promo == chesscore.NoKind {
+		for _, m := range legal {
+			if int(m.To) == pat.to && m.Promo != chesscore.NoKind && b.At(int(m.From)).Kind() == chesscore.Pawn {
+				return fmt.Errorf("move %q: a pawn reaching the last rank must promote (=Q, =R, =B or =N)", s)
+			}
+		}
+	}
+	return fmt.Errorf("move %q: no legal move matches", s)
 }
 
 // LongAlgebraic writes m, a legal move of p, in long algebraic notation

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"arbiter/internal/cputime"
 	"arbiter/rules"
 	"arbiter/rules/internal/chesscore/chesscoretest"
 )
@@ -141,7 +142,9 @@ func BenchmarkLegal(b *testing.B) {
 	p, err := ParseFEN("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
 	require.NoError(b, err)
 	b.ReportAllocs()
+	cpu0 := cputime.Now()
 	for b.Loop() {
 		_ = p.Legal()
 	}
+	cputime.ReportPerOp(b, cpu0, b.N)
 }

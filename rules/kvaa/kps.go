@@ -36,18 +36,58 @@ func ParseKPS(s string) (State, error) {
 	if len(fields) != len(kpsFields) {
 		return State{}, fmt.Errorf("KPS %q: %d fields, want 8 separated by single spaces", s, len(fields))
 	}
-	fail := func(i int, format string, args ...any) (State, error) {
-		return State{}, fmt.Errorf("KPS %q field %d (%s): %s", s, i+1, kpsFields[i], fmt.Sprintf(format, args...))
+	if i, err := st.readKPSFields(fields); err != nil {
+		return State{}, fmt.Errorf("KPS %q field %d (%s): %v", s, i+1, kpsFields[i], err)
 	}
+	return st, nil
+}
 
-	rows := strings.Split(fields[0], "/")
+// cellLetters are the letters of a KPS cell, as the board field's errors
+// name them.
+const cellLetters = "S, N or ."
+
+// readKPSFields reads the eight fields in order (the forbidden steps are
+// checked against the board) and returns the index of a field at fault.
+func (st *State) readKPSFields(f []string) (int, error) {
+	if err := st.readKPSBoard(f[0]); err != nil {
+		return 0, err
+	}
+	if err := st.readKPSSide(f[1]); err != nil {
+		return 1, err
+	}
+	for c := range rules.Color(2) {
+		if err := st.readKPSReserve(c, f[2+c]); err != nil {
+			return 2 + int(c), err
+		}
+	}
+	for c := range rules.Color(2) {
+		if err := st.readKPSForbidden(c, f[4+c]); err != nil {
+			return 4 + int(c), err
+		}
+	}
+	q, err := parseCount(f[6], 0, 1e9)
+	if err != nil {
+		return 6, err
+	}
+	n, err := parseCount(f[7], 1, 1e9)
+	if err != nil {
+		return 7, err
+	}
+	st.Quiet, st.Number = int32(q), int32(n)
+	return 0, nil
+}
+
+// readKPSBoard reads the board field: five ranks from 5 down to 1, each
+// cell S, N or '.', and at most four counters a side (D-9).
+func (st *State) readKPSBoard(f string) error {
+	rows := strings.Split(f, "/")
 	if len(rows) != len(ranks) {
-		return fail(0, "%d ranks, want 5 separated by /", len(rows))
+		return fmt.Errorf("%d ranks, want 5 separated by /", len(rows))
 	}
 	for i, row := range rows {
 		r := len(ranks) - 1 - i
 		if len(row) != len(ranks[r]) {
-			return fail(0, "rank %d %q has %d cells, want %d", r+1, row, len(row), len(ranks[r]))
+			return fmt.Errorf("rank %d %q has %d cells, want %d", r+1, row, len(row), len(ranks[r]))
 		}
 		for j := range len(row) {
 			switch row[j] {
@@ -57,55 +97,55 @@ func ParseKPS(s string) (State, error) {
 				st.Occ[North] |= bit(ranks[r][j])
 			case '.':
 			default:
-				return fail(0, "cell %s is %q, want S, N or .", ranks[r][j], row[j])
+				return fmt.Errorf("cell %s is %q, want %s", ranks[r][j], row[j], cellLetters)
 			}
 		}
 	}
 	for c := range rules.Color(2) {
 		if n := st.OnBoard(c); n > MaxOnBoard {
-			return fail(0, "%s has %d counters on the board, at most %d allowed", sideLetter(c), n, MaxOnBoard)
+			return fmt.Errorf("%s has %d counters on the board, at most %d allowed", sideLetter(c), n, MaxOnBoard)
 		}
 	}
+	return nil
+}
 
-	switch fields[1] {
+// readKPSSide reads the side to move.
+func (st *State) readKPSSide(f string) error {
+	switch f {
 	case "S":
 		st.Turn = South
 	case "N":
 		st.Turn = North
 	default:
-		return fail(1, "%q, want S or N", fields[1])
+		return fmt.Errorf("%q, want S or N", f)
 	}
-	for c := range rules.Color(2) {
-		f := fields[2+c]
-		if len(f) != 1 || f[0] < '0' || f[0] > '0'+MaxReserve {
-			return fail(2+int(c), "%q, want a digit from 0 to %d", f, MaxReserve)
-		}
-		st.Reserve[c] = int8(f[0] - '0')
+	return nil
+}
+
+// readKPSReserve reads c's reserve.
+func (st *State) readKPSReserve(c rules.Color, f string) error {
+	if len(f) != 1 || f[0] < '0' || f[0] > '0'+MaxReserve {
+		return fmt.Errorf("%q, want a digit from 0 to %d", f, MaxReserve)
 	}
-	for c := range rules.Color(2) {
-		i := 4 + int(c)
-		if fields[i] == "-" {
-			continue
-		}
-		step, err := parseStep(fields[i])
-		if err != nil {
-			return fail(i, "%v", err)
-		}
-		if st.Occ[c]&bit(step.From) == 0 {
-			return fail(i, "%s holds no %s counter", step.From, sideLetter(c))
-		}
-		st.Forbidden[c] = step
+	st.Reserve[c] = int8(f[0] - '0')
+	return nil
+}
+
+// readKPSForbidden reads c's forbidden step, "-" for none. The step must
+// start on a cell of c.
+func (st *State) readKPSForbidden(c rules.Color, f string) error {
+	if f == "-" {
+		return nil
 	}
-	q, err := parseCount(fields[6], 0, 1e9)
+	step, err := parseStep(f)
 	if err != nil {
-		return fail(6, "%v", err)
+		return err
 	}
-	n, err := parseCount(fields[7], 1, 1e9)
-	if err != nil {
-		return fail(7, "%v", err)
+	if st.Occ[c]&bit(step.From) == 0 {
+		return fmt.Errorf("%s holds no %s counter", step.From, sideLetter(c))
 	}
-	st.Quiet, st.Number = int32(q), int32(n)
-	return st, nil
+	st.Forbidden[c] = step
+	return nil
 }
 
 // parseStep reads "b2-c3", a step between neighbouring cells.

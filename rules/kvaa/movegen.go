@@ -60,50 +60,72 @@ func (g *Game) Turns(s *State, buf []Turn) []Turn {
 	empty := allCells &^ (own | opp)
 	switch g.cfg.Placement {
 	case MoveThenPlace:
-		var scratch [64]Turn
-		ms := g.moves(scratch[:0], own, opp, forbid, 0)
-		if len(ms) == 0 { // D-10: the placement stands alone
-			return appendPlacements(buf, empty)
-		}
-		for _, m := range ms {
-			free := (empty | bit(m.from)) &^ bit(m.to)
-			if m.over != NoCell {
-				free |= bit(m.over)
-			}
-			for ; free != 0; free &= free - 1 {
-				buf = append(buf, m.WithPlacement(Cell(bits.TrailingZeros16(free)), false))
-			}
-		}
-		return buf
+		return g.moveThenPlace(buf, own, opp, forbid, empty)
 	case PlaceThenMove:
-		n0 := len(buf)
-		var alone uint16
-		for e := empty; e != 0; e &= e - 1 {
-			p := Cell(bits.TrailingZeros16(e))
-			n := len(buf)
-			buf = g.moves(buf, own|bit(p), opp, forbid, bit(p))
-			for i := n; i < len(buf); i++ {
-				buf[i].place, buf[i].placeFirst = p, true
-			}
-			if len(buf) == n {
-				alone |= bit(p)
-			}
-		}
-		if g.cfg.P2Fallback == PerPlacement || len(buf) == n0 {
-			return appendPlacements(buf, alone)
-		}
-		return buf
+		return g.placeThenMove(buf, own, opp, forbid, empty)
 	case PlaceInstead:
 		return appendPlacements(buf, empty)
 	case Deferred:
-		n0 := len(buf)
-		buf = g.moves(buf, own, opp, forbid, 0)
-		if g.cfg.Capture == Compulsory && g.cfg.P4CaptureBlocksPlacement && len(buf) > n0 && buf[n0].over != NoCell {
-			return buf // moves lists captures first, and only captures here
-		}
-		return appendPlacements(buf, empty)
+		return g.deferred(buf, own, opp, forbid, empty)
 	}
 	panic(fmt.Sprintf("kvaa: placement variant %d", g.cfg.Placement)) // New validates it
+}
+
+// moveThenPlace appends the turns of placement variant MoveThenPlace: each
+// move followed by a placement on any cell empty after it, or a placement
+// alone when there is no move (D-10).
+func (g *Game) moveThenPlace(buf []Turn, own, opp uint16, forbid Step, empty uint16) []Turn {
+	var scratch [64]Turn
+	ms := g.moves(scratch[:0], own, opp, forbid, 0)
+	if len(ms) == 0 { // D-10: the placement stands alone
+		return appendPlacements(buf, empty)
+	}
+	for _, m := range ms {
+		free := (empty | bit(m.from)) &^ bit(m.to)
+		if m.over != NoCell {
+			free |= bit(m.over)
+		}
+		for ; free != 0; free &= free - 1 {
+			buf = append(buf, m.WithPlacement(Cell(bits.TrailingZeros16(free)), false))
+		}
+	}
+	return buf
+}
+
+// placeThenMove appends the turns of placement variant PlaceThenMove: a
+// placement on each empty cell followed by each move then possible, and a
+// placement alone where none is (per placement, or only when no placement
+// allows a move, by the P2 fallback option).
+func (g *Game) placeThenMove(buf []Turn, own, opp uint16, forbid Step, empty uint16) []Turn {
+	n0 := len(buf)
+	var alone uint16
+	for e := empty; e != 0; e &= e - 1 {
+		p := Cell(bits.TrailingZeros16(e))
+		n := len(buf)
+		buf = g.moves(buf, own|bit(p), opp, forbid, bit(p))
+		for i := n; i < len(buf); i++ {
+			buf[i].place, buf[i].placeFirst = p, true
+		}
+		if len(buf) == n {
+			alone |= bit(p)
+		}
+	}
+	if g.cfg.P2Fallback == PerPlacement || len(buf) == n0 {
+		return appendPlacements(buf, alone)
+	}
+	return buf
+}
+
+// deferred appends the turns of placement variant Deferred: the moves,
+// then the placements, which a compulsory capture blocks when the P4
+// option says so.
+func (g *Game) deferred(buf []Turn, own, opp uint16, forbid Step, empty uint16) []Turn {
+	n0 := len(buf)
+	buf = g.moves(buf, own, opp, forbid, 0)
+	if g.cfg.Capture == Compulsory && g.cfg.P4CaptureBlocksPlacement && len(buf) > n0 && buf[n0].over != NoCell {
+		return buf // moves lists captures first, and only captures here
+	}
+	return appendPlacements(buf, empty)
 }
 
 // hasTurn reports whether the side to move in s has a legal turn. A side

@@ -193,84 +193,125 @@ func validTagName(n string) bool {
 // index of lines[0] in the whole record, for error positions. Comments may
 // span lines.
 func (r *Record) parseMovetext(lines []string, first int) error {
-	text := strings.Join(lines, "")
-	inEntry := 0 // turns read in the current entry; -1 right after its number
-	next := 0    // the number the next entry must have, 0 before the first
-	done := false
-	line, lineStart := first+1, 0
-	for i := 0; i < len(text); {
-		c := text[i]
-		if c == '\n' {
-			line, lineStart = line+1, i+1
+	mr := movetextReader{rec: r, text: strings.Join(lines, ""), line: first + 1}
+	for mr.i < len(mr.text) {
+		if err := mr.step(); err != nil {
+			return err
 		}
-		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
-			i++
-			continue
-		}
-		at := func(format string, args ...any) error {
-			return fmt.Errorf("record line %d column %d: %s", line, i-lineStart+1, fmt.Sprintf(format, args...))
-		}
-		if done {
-			return at("text after the result")
-		}
-		if c == '{' {
-			end := strings.IndexByte(text[i:], '}')
-			if end < 0 {
-				return at("comment not closed")
-			}
-			body := text[i+1 : i+end]
-			r.Comments = append(r.Comments, Comment{len(r.Turns), body})
-			if nl := strings.LastIndexByte(body, '\n'); nl >= 0 {
-				line += strings.Count(body, "\n")
-				lineStart = i + 1 + nl + 1
-			}
-			i += end + 1
-			continue
-		}
-		end := i
-		for end < len(text) && !strings.ContainsRune(" \t\r\n{", rune(text[end])) {
-			end++
-		}
-		tok := text[i:end]
-		switch res, isResult := rules.ParseResult(tok); {
-		case isResult:
-			if inEntry < 0 {
-				return at("entry %d has no turn before the result", next-1)
-			}
-			r.Result, done = res, true
-		case strings.HasSuffix(tok, "."):
-			n, err := parseCount(tok[:len(tok)-1], 1, 1e9)
-			if err != nil {
-				return at("turn number %q: %v", tok, err)
-			}
-			if inEntry < 0 {
-				return at("entry %d has no turn", next-1)
-			}
-			if next == 0 {
-				r.Number = n
-			} else if n != next {
-				return at("entry number %d, want %d", n, next)
-			}
-			next, inEntry = n+1, -1
-		default:
-			if next == 0 {
-				return at("turn %q before the first entry number", tok)
-			}
-			if inEntry == 2 {
-				return at("turn %q: entry %d already has two turns", tok, next-1)
-			}
-			t, err := ParseTurn(tok)
-			if err != nil {
-				return at("%v", err)
-			}
-			r.Turns = append(r.Turns, t)
-			inEntry = max(inEntry, 0) + 1
-		}
-		i = end
 	}
-	if !done {
+	if !mr.done {
 		return fmt.Errorf("record: the movetext has no result (1-0, 0-1, 1/2-1/2 or *)")
 	}
+	return nil
+}
+
+// movetextReader is parseMovetext's state: where it is in the text, and
+// what it has read of the entries.
+type movetextReader struct {
+	rec             *Record
+	text            string
+	i               int
+	line, lineStart int  // the line of text[i], and where it starts
+	inEntry         int  // turns read in the current entry; -1 right after its number
+	next            int  // the number the next entry must have, 0 before the first
+	done            bool // the result has been read
+}
+
+// at returns an error at the current position.
+func (mr *movetextReader) at(format string, args ...any) error {
+	return fmt.Errorf("record line %d column %d: %s", mr.line, mr.i-mr.lineStart+1, fmt.Sprintf(format, args...))
+}
+
+// step reads what starts at i: white space, a comment or a token.
+func (mr *movetextReader) step() error {
+	c := mr.text[mr.i]
+	if c == '\n' {
+		mr.line, mr.lineStart = mr.line+1, mr.i+1
+	}
+	switch {
+	case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		mr.i++
+		return nil
+	case mr.done:
+		return mr.at("text after the result")
+	case c == '{':
+		return mr.comment()
+	}
+	end := mr.i
+	for end < len(mr.text) && !strings.ContainsRune(" \t\r\n{", rune(mr.text[end])) {
+		end++
+	}
+	if err := mr.token(mr.text[mr.i:end]); err != nil {
+		return err
+	}
+	mr.i = end
+	return nil
+}
+
+// comment reads the {comment} at i, which may span lines.
+func (mr *movetextReader) comment() error {
+	text, i := mr.text, mr.i
+	end := strings.IndexByte(text[i:], '}')
+	if end < 0 {
+		return mr.at("comment not closed")
+	}
+	body := text[i+1 : i+end]
+	mr.rec.Comments = append(mr.rec.Comments, Comment{len(mr.rec.Turns), body})
+	if nl := strings.LastIndexByte(body, '\n'); nl >= 0 {
+		mr.line += strings.Count(body, "\n")
+		mr.lineStart = i + 1 + nl + 1
+	}
+	mr.i += end + 1
+	return nil
+}
+
+// token reads a result, an entry number "n." or a turn.
+func (mr *movetextReader) token(tok string) error {
+	if res, isResult := rules.ParseResult(tok); isResult {
+		if mr.inEntry < 0 {
+			return mr.at("entry %d has no turn before the result", mr.next-1)
+		}
+		mr.rec.Result, mr.done = res, true
+		return nil
+	}
+	if strings.HasSuffix(tok, ".") {
+		return mr.entryNumber(tok)
+	}
+	return mr.turn(tok)
+}
+
+// entryNumber reads the number "n." that starts an entry.
+func (mr *movetextReader) entryNumber(tok string) error {
+	n, err := parseCount(tok[:len(tok)-1], 1, 1e9)
+	if err != nil {
+		return mr.at("turn number %q: %v", tok, err)
+	}
+	if mr.inEntry < 0 {
+		return mr.at("entry %d has no turn", mr.next-1)
+	}
+	if mr.next == 0 {
+		mr.rec.Number = n
+	} else if n != mr.next {
+		return mr.at("entry number %d, want %d", n, mr.next)
+	}
+	mr.next, mr.inEntry = n+1, -1
+	return nil
+}
+
+// turn reads one of the (at most two) turns of the current entry.
+func (mr *movetextReader) turn(tok string) error {
+	if mr.next == 0 {
+		return mr.at("turn %q before the first entry number", tok)
+	}
+	if mr.inEntry == 2 {
+		return mr.at("turn %q: entry %d already has two turns", tok, mr.next-1)
+	}
+	t, err := ParseTurn(tok)
+	if err != nil {
+		return mr.at("%v", err)
+	}
+	mr.rec.Turns = append(mr.rec.Turns, t)
+	mr.inEntry = max(mr.inEntry, 0) + 1
 	return nil
 }
 

@@ -4,37 +4,18 @@ import "arbiter/rules"
 
 // attacked reports whether sq is attacked by colour by (D6): some top piece
 // of that colour reaches sq by its pattern, whatever sq holds. It looks
-// outward from sq instead of building attack maps.
+// outward from sq instead of building attack maps: the Volkhv next to sq,
+// a Ratnik or a leaper on a square that reaches sq, the first piece along
+// each line.
 func (b *Board) attacked(sq int8, by rules.Color) bool {
-	f, r := fileOf(sq), rankOf(sq)
-	// Ratniki attack the two squares diagonally in front of them.
-	back := r - 1
-	if by == rules.Second {
-		back = r + 1
+	if k := b.king[by]; k >= 0 && kingZone[sq]&(1<<uint(k)) != 0 {
+		return true
 	}
-	if back >= 0 && back < 8 {
-		pc := codeOf(by, Ratnik)
-		if f > 0 && b.topCode(sqOf(f-1, back)) == pc {
-			return true
-		}
-		if f < 7 && b.topCode(sqOf(f+1, back)) == pc {
-			return true
-		}
+	rc := codeOf(by, Ratnik)
+	if b.topIn(&ratnikFrom[by][sq], rc, rc) || b.topIn(&knightJumps[sq], codeOf(by, Vsadnik), codeOf(by, Helgi)) {
+		return true
 	}
-	nc, hc := codeOf(by, Vsadnik), codeOf(by, Helgi)
-	kj := &knightJumps[sq]
-	for i := range kj.n {
-		if c := b.topCode(kj.sqs[i]); c == nc || c == hc {
-			return true
-		}
-	}
-	if k := b.king[by]; k >= 0 && k != sq {
-		df, dr := fileOf(k)-f, rankOf(k)-r
-		if df >= -1 && df <= 1 && dr >= -1 && dr <= 1 {
-			return true
-		}
-	}
-	qc := codeOf(by, Knyaz)
+	qc, hc := codeOf(by, Knyaz), codeOf(by, Helgi)
 	line := codeOf(by, Ratoborets)
 	for d := range 8 {
 		if d == 4 {
@@ -50,6 +31,16 @@ func (b *Board) attacked(sq int8, by rules.Color) bool {
 				return true
 			}
 			break
+		}
+	}
+	return false
+}
+
+// topIn reports whether the top piece of a square of j has code c1 or c2.
+func (b *Board) topIn(j *jumps, c1, c2 pieceCode) bool {
+	for i := range j.n {
+		if c := b.topCode(j.sqs[i]); c == c1 || c == c2 {
+			return true
 		}
 	}
 	return false

@@ -65,12 +65,14 @@ func BenchmarkMakeUnmake(b *testing.B) {
 		bd.Make(mt.Move)
 	}
 	moves := bd.GenerateLegal(nil)
+	cpu0 := cputime.Now()
 	for b.Loop() {
 		for _, m := range moves {
 			u := bd.Make(m)
 			bd.Unmake(m, u)
 		}
 	}
+	cputime.ReportPerOp(b, cpu0, b.N)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(moves)), "ns/move")
 }
 

@@ -41,29 +41,21 @@ func (b *Board) Make(m Move) Undo {
 	return u
 }
 
+// makeGroup plays a group move or en passant of c, updating the hash h,
+// and records in u what Unmake needs.
 func (b *Board) makeGroup(m Move, c rules.Color, h uint64, u *Undo) uint64 {
 	o, d, k := m.from, m.to, int(m.n)
 	g := b.top[o]
 	moverRole := b.role(g)
-	hO := int(b.height[o])
 	var y3 int8 = noSquare
 	if m.kind == EnPassant {
-		// D12: the victim goes back to the square it crossed, under the
-		// capturing group.
 		y3 = d - forward(c)
-		v := b.top[y3]
-		hy := int(b.height[y3])
-		h ^= b.pieceKey(v, y3, hy-1)
-		u.victim = b.below[v]
-		b.top[y3] = u.victim
-		b.height[y3]--
-		b.below[v] = 0
-		b.top[d] = v
-		b.height[d] = 1
-		h ^= b.pieceKey(v, d, 0)
+		h = b.liftVictim(y3, d, h, u)
 	}
-	hD := int(b.height[d])
+	hO, hD := int(b.height[o]), int(b.height[d])
 	dOld := b.top[d]
+
+	// The top k pieces of o go onto d in their order.
 	p, bottom := g, g
 	lo, ld := hO-1, hD+k-1
 	for range k {
@@ -73,74 +65,111 @@ func (b *Board) makeGroup(m Move, c rules.Color, h uint64, u *Undo) uint64 {
 		bottom = p
 		p = b.below[p]
 	}
-	rem := p
 	b.below[bottom] = dOld
 	b.top[d] = g
 	b.height[d] = uint8(hD + k)
-	b.top[o] = rem
+	b.top[o] = p
 	b.height[o] = uint8(hO - k)
-	u.bottom, u.rem = bottom, rem
+	u.bottom, u.rem = bottom, p
 
 	// Destination: the stack's former owner's pieces become captives and
 	// lose their promotion (D14); a Ratnik mover on its last rank promotes.
 	if dOld != 0 && b.color(dOld) != c {
-		lvl := hD - 1
-		for q := dOld; q != 0; q = b.below[q] {
-			if b.color(q) != c && b.mark[q] != NoRole && b.role(q) != Ratnik {
-				h = b.toggle(q, d, lvl, h)
-				u.toggled |= 1 << q
-			}
-			lvl--
-		}
+		h = b.demoteCaptives(dOld, d, hD-1, c, h, u)
 	}
 	if moverRole == Ratnik && rankOf(d) == lastRank(c) {
 		h = b.toggle(g, d, hD+k-1, h)
 		u.toggled |= 1 << g
 	}
-
-	// Origin: the remainder's new top acts at once (src 3.2).
-	bo := uint64(1) << uint(o)
-	if rem != 0 {
-		tc := b.color(rem)
-		if tc != c {
-			lvl := hO - k - 1
-			for q := rem; q != 0; q = b.below[q] {
-				if b.color(q) == c && b.mark[q] != NoRole && b.role(q) != Ratnik {
-					h = b.toggle(q, o, lvl, h)
-					u.toggled |= 1 << q
-				}
-				lvl--
-			}
-			b.own[c] &^= bo
-			b.own[tc] |= bo
-		}
-		if b.role(rem) == Ratnik && rankOf(o) == lastRank(tc) {
-			h = b.toggle(rem, o, hO-k-1, h)
-			u.toggled |= 1 << rem
-		}
+	if p != 0 {
+		h = b.activateRemainder(o, c, h, u)
 	} else {
+		bo := uint64(1) << uint(o)
 		b.own[c] &^= bo
 		b.castle &^= castleLost[o]
 		b.dstep &^= dstepLost[o]
 	}
 	if y3 != noSquare {
-		by := uint64(1) << uint(y3)
-		b.own[0] &^= by
-		b.own[1] &^= by
-		if b.top[y3] != 0 {
-			h = b.normalise(y3, h, u)
-			b.own[b.ownerOf(y3)] |= by
-		}
+		h = b.settleVictimSquare(y3, h, u)
 	}
 	bd := uint64(1) << uint(d)
 	b.own[c.Other()] &^= bd
 	b.own[c] |= bd
+	b.updateCounters(o, d, moverRole, dOld != 0, c)
+	return h
+}
 
+// liftVictim takes the en passant victim off the top of y3, the square it
+// crossed, and puts it on d alone, where the capturing group will cover it
+// (D12).
+func (b *Board) liftVictim(y3, d int8, h uint64, u *Undo) uint64 {
+	v := b.top[y3]
+	hy := int(b.height[y3])
+	h ^= b.pieceKey(v, y3, hy-1)
+	u.victim = b.below[v]
+	b.top[y3] = u.victim
+	b.height[y3]--
+	b.below[v] = 0
+	b.top[d] = v
+	b.height[d] = 1
+	return h ^ b.pieceKey(v, d, 0)
+}
+
+// demoteCaptives demotes the promoted pieces not of colour owner in the
+// stack from q, at level lvl, down on sq: captives lose their promotion.
+func (b *Board) demoteCaptives(q uint8, sq int8, lvl int, owner rules.Color, h uint64, u *Undo) uint64 {
+	for ; q != 0; q = b.below[q] {
+		if b.color(q) != owner && b.mark[q] != NoRole && b.role(q) != Ratnik {
+			h = b.toggle(q, sq, lvl, h)
+			u.toggled |= 1 << q
+		}
+		lvl--
+	}
+	return h
+}
+
+// activateRemainder applies the consequences on o of c's group leaving
+// the rest of the stack there: its new top acts at once (src 3.2). When
+// that is an enemy piece, the square changes hands and c's pieces under it
+// become captives; a Ratnik on its last rank promotes.
+func (b *Board) activateRemainder(o int8, c rules.Color, h uint64, u *Undo) uint64 {
+	rem := b.top[o]
+	tc := b.color(rem)
+	lvl := int(b.height[o]) - 1
+	if tc != c {
+		h = b.demoteCaptives(rem, o, lvl, tc, h, u)
+		bo := uint64(1) << uint(o)
+		b.own[c] &^= bo
+		b.own[tc] |= bo
+	}
+	if b.role(rem) == Ratnik && rankOf(o) == lastRank(tc) {
+		h = b.toggle(rem, o, lvl, h)
+		u.toggled |= 1 << rem
+	}
+	return h
+}
+
+// settleVictimSquare gives y3, where an en passant victim stood, to the
+// owner of what is left there, normalising that stack.
+func (b *Board) settleVictimSquare(y3 int8, h uint64, u *Undo) uint64 {
+	by := uint64(1) << uint(y3)
+	b.own[0] &^= by
+	b.own[1] &^= by
+	if b.top[y3] != 0 {
+		h = b.normalise(y3, h, u)
+		b.own[b.ownerOf(y3)] |= by
+	}
+	return h
+}
+
+// updateCounters sets the en passant square, the half-move clock and the
+// Volkhv's square after a move of c's moverRole from o to d.
+func (b *Board) updateCounters(o, d int8, moverRole Role, onto bool, c rules.Color) {
 	b.ep = noSquare
 	if moverRole == Ratnik && (d-o == 16 || o-d == 16) {
 		b.ep = (o + d) / 2
 	}
-	if moverRole == Ratnik || dOld != 0 {
+	if moverRole == Ratnik || onto {
 		b.half = 0
 	} else {
 		b.half++
@@ -148,7 +177,6 @@ func (b *Board) makeGroup(m Move, c rules.Color, h uint64, u *Undo) uint64 {
 	if moverRole == Volkhv {
 		b.king[c] = d
 	}
-	return h
 }
 
 // toggle promotes a Ratnik into its mark or demotes a promoted piece back
@@ -171,14 +199,7 @@ func (b *Board) flip(q uint8) {
 func (b *Board) normalise(sq int8, h uint64, u *Undo) uint64 {
 	t := b.top[sq]
 	tc := b.color(t)
-	lvl := int(b.height[sq]) - 1
-	for q := t; q != 0; q = b.below[q] {
-		if b.color(q) != tc && b.mark[q] != NoRole && b.role(q) != Ratnik {
-			h = b.toggle(q, sq, lvl, h)
-			u.toggled |= 1 << q
-		}
-		lvl--
-	}
+	h = b.demoteCaptives(t, sq, int(b.height[sq])-1, tc, h, u)
 	if b.role(t) == Ratnik && rankOf(sq) == lastRank(tc) {
 		h = b.toggle(t, sq, int(b.height[sq])-1, h)
 		u.toggled |= 1 << t

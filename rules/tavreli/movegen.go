@@ -22,9 +22,8 @@ import (
 // tried with Make and Unmake.
 func (b *Board) GenerateLegal(dst []Move) []Move {
 	c := b.side
-	e := c.Other()
 	ks := b.king[c]
-	inCheck := b.attacked(ks, e)
+	inCheck := b.attacked(ks, c.Other())
 	var ps pins
 	if !inCheck {
 		b.findPins(ks, c, &ps)
@@ -36,16 +35,7 @@ func (b *Board) GenerateLegal(dst []Move) []Move {
 		role := b.role(g)
 		h := int(b.height[o])
 		nt := b.targets(o, role, c, tg[:0])
-		var remEnemy uint32
-		if h > 1 {
-			p := b.below[g]
-			for k := 1; k < h; k++ {
-				if b.color(p) != c {
-					remEnemy |= 1 << k
-				}
-				p = b.below[p]
-			}
-		}
+		remEnemy := b.enemyLevels(g, h, c)
 		if role == Volkhv && !inCheck {
 			dst = b.appendVolkhvMoves(dst, o, h, remEnemy, nt, c)
 			dst = b.appendCastling(dst, o, c)
@@ -68,13 +58,43 @@ func (b *Board) GenerateLegal(dst []Move) []Move {
 				dst = append(dst, m)
 			}
 		}
-		if role == Ratnik && b.ep >= 0 && isForwardDiagonal(o, b.ep, c) {
-			for k := 1; k <= h; k++ {
-				m := Move{from: o, to: b.ep, n: uint8(k), kind: EnPassant}
-				if b.legalAfter(m, c) {
-					dst = append(dst, m)
-				}
+		if b.mayTakeEnPassant(o, role, c) {
+			dst = b.appendEnPassant(dst, o, h, c)
+		}
+	}
+	return dst
+}
+
+// enemyLevels returns, for the stack of height h topped by g, bit k set
+// when the piece that a group of k leaves on top is not c's.
+func (b *Board) enemyLevels(g uint8, h int, c rules.Color) uint32 {
+	var remEnemy uint32
+	if h > 1 {
+		p := b.below[g]
+		for k := 1; k < h; k++ {
+			if b.color(p) != c {
+				remEnemy |= 1 << k
 			}
+			p = b.below[p]
+		}
+	}
+	return remEnemy
+}
+
+// mayTakeEnPassant reports whether c's top piece of the given role on o
+// may capture en passant: it is a Ratnik diagonally behind the en passant
+// square.
+func (b *Board) mayTakeEnPassant(o int8, role Role, c rules.Color) bool {
+	return role == Ratnik && b.ep >= 0 && isForwardDiagonal(o, b.ep, c)
+}
+
+// appendEnPassant appends the legal en passant captures of every count
+// from c's stack of height h on o.
+func (b *Board) appendEnPassant(dst []Move, o int8, h int, c rules.Color) []Move {
+	for k := 1; k <= h; k++ {
+		m := Move{from: o, to: b.ep, n: uint8(k), kind: EnPassant}
+		if b.legalAfter(m, c) {
+			dst = append(dst, m)
 		}
 	}
 	return dst
@@ -122,27 +142,27 @@ func (b *Board) IsLegal(m Move) bool {
 	if o < 0 || o >= 64 || m.to < 0 || m.to >= 64 || b.own[c]&(1<<uint(o)) == 0 {
 		return false
 	}
+	return b.followsPattern(m, c) && b.legalAfter(m, c)
+}
+
+// followsPattern reports whether m, from a square of c, obeys the
+// movement rules of its kind and of its origin's stack, the Volkhv's
+// safety aside.
+func (b *Board) followsPattern(m Move, c rules.Color) bool {
+	o := m.from
 	role := b.role(b.top[o])
 	group := m.n >= 1 && int(m.n) <= int(b.height[o])
 	switch m.kind {
 	case GroupMove:
 		var tg [40]int8
-		if !group || !slices.Contains(b.targets(o, role, c, tg[:0]), m.to) {
-			return false
-		}
+		return group && slices.Contains(b.targets(o, role, c, tg[:0]), m.to)
 	case EnPassant:
-		if !group || role != Ratnik || m.to != b.ep || !isForwardDiagonal(o, b.ep, c) {
-			return false
-		}
+		return group && role == Ratnik && m.to == b.ep && isForwardDiagonal(o, b.ep, c)
 	case CastleShort, CastleLong:
 		var buf [2]Move
-		if role != Volkhv || b.attacked(b.king[c], c.Other()) || !slices.Contains(b.appendCastling(buf[:0], o, c), m) {
-			return false
-		}
-	default:
-		return false
+		return role == Volkhv && !b.attacked(b.king[c], c.Other()) && slices.Contains(b.appendCastling(buf[:0], o, c), m)
 	}
-	return b.legalAfter(m, c)
+	return false
 }
 
 // legalAfter plays m and reports whether c's Volkhv is then safe.
@@ -217,6 +237,7 @@ func (b *Board) lines(o int8, d0, d1 int, dst []int8) []int8 {
 	return dst
 }
 
+// ratnikTargets appends the destinations of c's Ratnik on top of o.
 func (b *Board) ratnikTargets(o int8, c rules.Color, dst []int8) []int8 {
 	r := rankOf(o)
 	if r == lastRank(c) {
@@ -224,27 +245,37 @@ func (b *Board) ratnikTargets(o int8, c rules.Color, dst []int8) []int8 {
 	}
 	fw := o + forward(c)
 	// Forward: onto an empty square or an own stack not topped by the Volkhv.
-	if p := b.top[fw]; p == 0 || (b.color(p) == c && b.role(p) != Volkhv) {
+	if b.ratnikMayStep(fw, c) {
 		dst = append(dst, fw)
 	}
 	// Double step (D9, D10): only the right-holder, which stands alone.
 	if r == startRank(c) && b.height[o] == 1 && b.DoubleStep(c, fileOf(o)) && b.top[fw] == 0 {
-		t := fw + forward(c)
-		if p := b.top[t]; p == 0 || (b.color(p) == c && b.role(p) != Volkhv) {
+		if t := fw + forward(c); b.ratnikMayStep(t, c) {
 			dst = append(dst, t)
 		}
 	}
 	// Diagonal: only onto enemy-owned stacks not topped by the Volkhv.
 	f := fileOf(o)
 	for _, t := range [2]int8{fw - 1, fw + 1} {
-		if df := fileOf(t) - f; df != 1 && df != -1 {
-			continue
-		}
-		if p := b.top[t]; p != 0 && b.color(p) != c && b.role(p) != Volkhv {
+		if df := fileOf(t) - f; (df == 1 || df == -1) && b.ratnikMayCapture(t, c) {
 			dst = append(dst, t)
 		}
 	}
 	return dst
+}
+
+// ratnikMayStep reports whether c's Ratnik may step straight onto t: an
+// empty square or an own stack not topped by the Volkhv.
+func (b *Board) ratnikMayStep(t int8, c rules.Color) bool {
+	p := b.top[t]
+	return p == 0 || (b.color(p) == c && b.role(p) != Volkhv)
+}
+
+// ratnikMayCapture reports whether c's Ratnik may go diagonally onto t:
+// an enemy-owned stack not topped by the Volkhv.
+func (b *Board) ratnikMayCapture(t int8, c rules.Color) bool {
+	p := b.top[t]
+	return p != 0 && b.color(p) != c && b.role(p) != Volkhv
 }
 
 // appendCastling appends the legal castlings of c's Volkhv on o (2.6).
@@ -261,30 +292,37 @@ func (b *Board) appendCastling(dst []Move, o int8, c rules.Color) []Move {
 		if kind == CastleLong {
 			right = long
 		}
-		if b.castle&right == 0 {
-			continue
+		if b.castle&right != 0 && b.mayCastle(o, c, kind) {
+			ks, kd, _, _ := castleSquares(c, kind)
+			dst = append(dst, Move{from: ks, to: kd, n: 1, kind: kind})
 		}
-		ks, kd, rs, rd := castleSquares(c, kind)
-		if ks != o || b.height[rs] != 1 || b.topCode(rs) != codeOf(c, Ratoborets) || b.mark[b.top[rs]] != NoRole {
-			continue
-		}
-		free := true
-		lo, hi := rs, ks
-		if lo > hi {
-			lo, hi = hi, lo
-		}
-		for s := lo + 1; s < hi; s++ {
-			if b.top[s] != 0 {
-				free = false
-				break
-			}
-		}
-		if !free || b.attacked(kd, c.Other()) || b.attacked(rd, c.Other()) {
-			continue
-		}
-		dst = append(dst, Move{from: ks, to: kd, n: 1, kind: kind})
 	}
 	return dst
+}
+
+// mayCastle reports whether c's Volkhv on o may castle the given way, the
+// right aside: its original Ratoborets stands alone in the corner, the
+// squares between them are empty, and neither destination is attacked.
+func (b *Board) mayCastle(o int8, c rules.Color, kind MoveKind) bool {
+	ks, kd, rs, rd := castleSquares(c, kind)
+	if ks != o || b.height[rs] != 1 || b.topCode(rs) != codeOf(c, Ratoborets) || b.mark[b.top[rs]] != NoRole {
+		return false
+	}
+	return b.emptyBetween(rs, ks) && !b.attacked(kd, c.Other()) && !b.attacked(rd, c.Other())
+}
+
+// emptyBetween reports whether the squares strictly between x and y, on
+// one rank, are empty.
+func (b *Board) emptyBetween(x, y int8) bool {
+	if x > y {
+		x, y = y, x
+	}
+	for s := x + 1; s < y; s++ {
+		if b.top[s] != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // Perft returns the number of leaves of the legal move tree of the given

@@ -196,71 +196,102 @@ func (r Reader) ParseMove(b *Board, s string) (MoveText, error) {
 	var buf [256]Move
 	legal := b.GenerateLegal(buf[:0])
 	var m Move
-	found := false
 	if sy.castle != GroupMove {
-		for _, l := range legal {
-			if l.kind == sy.castle {
-				m, found = l, true
-			}
-		}
-		if !found {
-			name := "0-0"
-			if sy.castle == CastleLong {
-				name = "0-0-0"
-			}
-			return mt, fmt.Errorf("move %q: %s is not legal here: %w", s, name, ErrIllegal)
-		}
+		m, err = findCastling(legal, sy.castle)
 	} else {
-		h := int(b.height[sy.from])
-		if h == 0 {
-			return mt, fmt.Errorf("move %q: %s is empty: %w", s, squareName(sy.from), ErrIllegal)
-		}
-		k := h
-		if sy.count > 0 {
-			if sy.count > h {
-				return mt, fmt.Errorf("move %q: count %d is greater than the height %d of %s", s, sy.count, h, squareName(sy.from))
-			}
-			if sy.count == h {
-				warn("split count (%d) equals the height of %s: a whole-tower move, written without a count", h, squareName(sy.from))
-			}
-			k = sy.count
-		}
-		for _, l := range legal {
-			if l.from == sy.from && l.to == sy.to && int(l.n) == k && (l.kind == GroupMove || l.kind == EnPassant) {
-				m, found = l, true
-			}
-		}
-		if !found && sy.count == 0 {
-			for _, l := range legal {
-				if l.from == sy.from && l.to == sy.to && (l.kind == CastleShort || l.kind == CastleLong) {
-					if r.Strict {
-						return mt, fmt.Errorf("move %q: castling must be written 0-0 or 0-0-0", s)
-					}
-					warn("castling written as a Volkhv move; read as %s", map[MoveKind]string{CastleShort: "0-0", CastleLong: "0-0-0"}[l.kind])
-					m, found = l, true
-				}
-			}
-		}
-		if !found {
-			return mt, fmt.Errorf("move %q: %w: %s", s, ErrIllegal, b.whyIllegal(sy.from, sy.to, k))
-		}
-		if m.kind != CastleShort && m.kind != CastleLong {
-			if err := r.checkPunctuation(b, m, sy, warn); err != nil {
-				return mt, fmt.Errorf("move %q: %w", s, err)
-			}
-		}
+		m, err = r.findGroupMove(b, legal, sy, warn)
 	}
-	if sy.check != "" {
-		if want := b.checkSuffix(m); want != sy.check {
-			gives := map[string]string{"": "no check", "+": "check (+)", "++": "mate (++)"}[want]
-			if r.Strict {
-				return mt, fmt.Errorf("move %q: check mark %q is wrong: the move gives %s", s, sy.check, gives)
-			}
-			warn("check mark %q is wrong: the move gives %s", sy.check, gives)
-		}
+	if err == nil {
+		err = r.checkMark(b, m, sy.check, warn)
+	}
+	if err != nil {
+		return mt, fmt.Errorf("move %q: %w", s, err)
 	}
 	mt.Move = m
 	return mt, nil
+}
+
+// castlingNames are the record forms of the castlings.
+var castlingNames = map[MoveKind]string{CastleShort: "0-0", CastleLong: "0-0-0"}
+
+// findCastling returns the legal castling of the given kind.
+func findCastling(legal []Move, kind MoveKind) (Move, error) {
+	for _, l := range legal {
+		if l.kind == kind {
+			return l, nil // one of each kind at most
+		}
+	}
+	return Move{}, fmt.Errorf("%s is not legal here: %w", castlingNames[kind], ErrIllegal)
+}
+
+// findGroupMove returns the legal move sy describes: the group of sy.count
+// pieces (the whole tower without a count) from sy.from to sy.to, a
+// castling written as the Volkhv's move, and checks its punctuation.
+func (r Reader) findGroupMove(b *Board, legal []Move, sy syntax, warn func(string, ...any)) (Move, error) {
+	k, err := splitCount(b, sy, warn)
+	if err != nil {
+		return Move{}, err
+	}
+	for _, l := range legal {
+		if l.from == sy.from && l.to == sy.to && int(l.n) == k && (l.kind == GroupMove || l.kind == EnPassant) {
+			return l, r.checkPunctuation(b, l, sy, warn) // the generator lists a move once
+		}
+	}
+	if sy.count == 0 {
+		if m, ok, err := r.castlingAsVolkhvMove(legal, sy, warn); ok || err != nil {
+			return m, err
+		}
+	}
+	return Move{}, fmt.Errorf("%w: %s", ErrIllegal, b.whyIllegal(sy.from, sy.to, k))
+}
+
+// splitCount returns how many pieces sy moves from its origin: the count
+// written, or the whole tower.
+func splitCount(b *Board, sy syntax, warn func(string, ...any)) (int, error) {
+	h := int(b.height[sy.from])
+	switch {
+	case h == 0:
+		return 0, fmt.Errorf("%s is empty: %w", squareName(sy.from), ErrIllegal)
+	case sy.count == 0:
+		return h, nil
+	case sy.count > h:
+		return 0, fmt.Errorf("count %d is greater than the height %d of %s", sy.count, h, squareName(sy.from))
+	case sy.count == h:
+		warn("split count (%d) equals the height of %s: a whole-tower move, written without a count", h, squareName(sy.from))
+	}
+	return sy.count, nil
+}
+
+// castlingAsVolkhvMove returns the legal castling whose Volkhv goes from
+// sy.from to sy.to, which a lenient reader accepts with a warning.
+func (r Reader) castlingAsVolkhvMove(legal []Move, sy syntax, warn func(string, ...any)) (Move, bool, error) {
+	for _, l := range legal {
+		if l.from == sy.from && l.to == sy.to && (l.kind == CastleShort || l.kind == CastleLong) {
+			if r.Strict {
+				return Move{}, false, errors.New("castling must be written 0-0 or 0-0-0")
+			}
+			warn("castling written as a Volkhv move; read as %s", castlingNames[l.kind])
+			return l, true, nil
+		}
+	}
+	return Move{}, false, nil
+}
+
+// checkMark checks the written check mark, if any, against what m gives.
+func (r Reader) checkMark(b *Board, m Move, check string, warn func(string, ...any)) error {
+	if check == "" {
+		return nil
+	}
+	want := b.checkSuffix(m)
+	if want == check {
+		return nil
+	}
+	gives := map[string]string{"": "no check", "+": "check (+)", "++": "mate (++)"}[want]
+	if r.Strict {
+		return fmt.Errorf("check mark %q is wrong: the move gives %s", check, gives)
+	}
+	warn("check mark %q is wrong: the move gives %s", check, gives)
+	return nil
 }
 
 // whyIllegal explains why no legal move takes k pieces from o to d.
@@ -332,193 +363,274 @@ func checkPromo(letter rune, a Alphabet, actual Role, where, sq string) error {
 // input aliases of 4.4 and the looseness of real scoresheets).
 func (r Reader) parseSyntax(s string, warn func(string, ...any)) (syntax, error) {
 	var sy syntax
-	t := strings.TrimSpace(s)
-	// Annotations and check marks, from the end.
+	t := trimMarks(strings.TrimSpace(s), &sy.check)
+	if t == "" {
+		return sy, errors.New("empty")
+	}
+	if castle, ok := readCastling(t, warn); ok {
+		sy.castle = castle
+		return sy, nil
+	}
+	lx := moveLexer{text: t, rs: []rune(t), strict: r.Strict, warn: warn}
+	var files [2]rune
+	var ranks [2]int
+	var err error
+	if sy.count, err = lx.leadingCount(); err != nil {
+		return sy, err
+	}
+	if files[0], ranks[0], err = lx.square(); err != nil {
+		return sy, err
+	}
+	if err = lx.originCount(&sy.count); err != nil {
+		return sy, err
+	}
+	if sy.fromPromo, err = lx.promo(); err != nil {
+		return sy, err
+	}
+	if sy.sep, err = lx.separator(); err != nil {
+		return sy, err
+	}
+	if files[1], ranks[1], err = lx.square(); err != nil {
+		return sy, err
+	}
+	if sy.toPromo, err = lx.promo(); err != nil {
+		return sy, err
+	}
+	sy.trailingX = lx.trailingX()
+	if err = lx.end(); err != nil {
+		return sy, err
+	}
+	return r.resolveSquares(sy, files, ranks, warn)
+}
+
+// trimMarks strips annotations and check marks from the end of t and
+// records the check mark in check: "+" for check, "++" for mate (also
+// written "+ +" or "#").
+func trimMarks(t string, check *string) string {
 	for {
 		n := len(t)
 		t = strings.TrimRight(t, "!?")
 		switch {
 		case strings.HasSuffix(t, "+ +"):
-			sy.check, t = "++", t[:len(t)-3]
+			*check, t = "++", t[:len(t)-3]
 		case strings.HasSuffix(t, "++"):
-			sy.check, t = "++", t[:len(t)-2]
+			*check, t = "++", t[:len(t)-2]
 		case strings.HasSuffix(t, "#"):
-			sy.check, t = "++", t[:len(t)-1]
+			*check, t = "++", t[:len(t)-1]
 		case strings.HasSuffix(t, "+"):
-			if sy.check == "" {
-				sy.check = "+"
+			if *check == "" {
+				*check = "+"
 			}
 			t = t[:len(t)-1]
 		}
 		t = strings.TrimSpace(t)
 		if len(t) == n {
-			break
+			return t
 		}
 	}
-	if t == "" {
-		return sy, errors.New("empty")
+}
+
+// readCastling reads castling: zeros or the letter O, joined by dashes.
+// It reports false when t is not castling.
+func readCastling(t string, warn func(string, ...any)) (MoveKind, bool) {
+	c := strings.Map(castlingRune, t)
+	if c != "0-0" && c != "0-0-0" {
+		return GroupMove, false
 	}
-	// Castling: zeros or the letter O, joined by dashes.
-	if c := strings.Map(func(r rune) rune {
-		switch r {
-		case 'O', 'o', 'О', 'о': // Latin and Cyrillic O
-			return '0'
-		case '–', '—':
-			return '-'
-		}
-		return r
-	}, t); c == "0-0" || c == "0-0-0" {
-		if c != t {
-			warn("castling %q normalised to %s", t, c)
-		}
-		sy.castle = CastleShort
-		if c == "0-0-0" {
-			sy.castle = CastleLong
-		}
-		return sy, nil
+	if c != t {
+		warn("castling %q normalised to %s", t, c)
 	}
-	rs := []rune(t)
-	i := 0
-	// readCount reads a split count "(n)" at i.
-	readCount := func() (int, error) {
-		j := i + 1
-		for j < len(rs) && rs[j] >= '0' && rs[j] <= '9' {
-			j++
-		}
-		if j == i+1 || j >= len(rs) || rs[j] != ')' {
-			return 0, errors.New("split prefix: want (count) with count 1..30")
-		}
-		n, err := strconv.Atoi(string(rs[i+1 : j]))
-		if err != nil || n < 1 || n > MaxHeight-1 || rs[i+1] == '0' {
-			return 0, fmt.Errorf("split count %q: want 1..%d", string(rs[i+1:j]), MaxHeight-1)
-		}
-		i = j + 1
-		return n, nil
+	if c == "0-0-0" {
+		return CastleLong, true
 	}
-	if rs[0] == '(' {
-		n, err := readCount()
-		if err != nil {
-			return sy, err
-		}
-		sy.count = n
+	return CastleShort, true
+}
+
+// castlingRune maps the letters O (Latin and Cyrillic) to zero and long
+// dashes to '-'.
+func castlingRune(r rune) rune {
+	switch r {
+	case 'O', 'o', 'О', 'о': // Latin and Cyrillic O
+		return '0'
+	case '–', '—':
+		return '-'
 	}
-	var files [2]rune
-	var ranks [2]int
-	readSquare := func(k int) error {
-		if i+1 >= len(rs) {
-			return fmt.Errorf("want a square at character %d", i+1)
-		}
-		f, rk := rs[i], rs[i+1]
-		if rk < '1' || rk > '8' {
-			return fmt.Errorf("character %d %q: want a rank digit 1..8", i+2, rk)
-		}
-		files[k], ranks[k] = f, int(rk-'1')
-		i += 2
+	return r
+}
+
+// moveLexer reads the parts of a group move token in order: split count,
+// origin, promotion, separator, destination, promotion, trailing marks.
+// i is the index of the next rune; error positions are 1-based runes.
+type moveLexer struct {
+	text   string // the token, marks trimmed
+	rs     []rune
+	i      int
+	strict bool
+	warn   func(string, ...any)
+}
+
+// count reads a split count "(n)" at the '(' under i.
+func (lx *moveLexer) count() (int, error) {
+	rs, i := lx.rs, lx.i
+	j := i + 1
+	for j < len(rs) && rs[j] >= '0' && rs[j] <= '9' {
+		j++
+	}
+	if j == i+1 || j >= len(rs) || rs[j] != ')' {
+		return 0, errors.New("split prefix: want (count) with count 1..30")
+	}
+	n, err := strconv.Atoi(string(rs[i+1 : j]))
+	if err != nil || n < 1 || n > MaxHeight-1 || rs[i+1] == '0' {
+		return 0, fmt.Errorf("split count %q: want 1..%d", string(rs[i+1:j]), MaxHeight-1)
+	}
+	lx.i = j + 1
+	return n, nil
+}
+
+// leadingCount reads the split prefix "(n)" of spec 4.3, 0 when there is
+// none.
+func (lx *moveLexer) leadingCount() (int, error) {
+	if lx.rs[0] != '(' {
+		return 0, nil
+	}
+	return lx.count()
+}
+
+// originCount reads a split count written after the origin, as published
+// records also do (h2(1)-h1), into *count.
+func (lx *moveLexer) originCount(count *int) error {
+	i := lx.i
+	if i >= len(lx.rs) || lx.rs[i] != '(' {
 		return nil
 	}
-	readPromo := func() (rune, error) {
-		if i >= len(rs) || rs[i] != '=' {
-			return 0, nil
-		}
-		if i+1 >= len(rs) {
-			return 0, errors.New("promotion: want a piece letter after =")
-		}
-		c := rs[i+1]
-		if promoLetter(c, Latin) == nil {
-			return 0, fmt.Errorf("character %d %q: not a promotion letter (Q R B N H, or К Р Л В Х)", i+2, c)
-		}
-		i += 2
-		return c, nil
+	origin := string(lx.rs[i-2 : i])
+	if *count > 0 {
+		return fmt.Errorf("character %d: a second split count", i+1)
 	}
-	if err := readSquare(0); err != nil {
-		return sy, err
+	if lx.strict {
+		return fmt.Errorf("character %d: split count after the origin square: write it first, (n)%s", i+1, origin)
 	}
-	// Published records also write the count after the origin: h2(1)-h1.
-	if i < len(rs) && rs[i] == '(' {
-		origin := string(rs[i-2 : i])
-		if sy.count > 0 {
-			return sy, fmt.Errorf("character %d: a second split count", i+1)
-		}
-		if r.Strict {
-			return sy, fmt.Errorf("character %d: split count after the origin square: write it first, (n)%s", i+1, origin)
-		}
-		n, err := readCount()
-		if err != nil {
-			return sy, err
-		}
-		sy.count = n
-		warn("split count written after the origin square: read as (%d)%s", n, origin)
+	n, err := lx.count()
+	if err != nil {
+		return err
 	}
-	var err error
-	if sy.fromPromo, err = readPromo(); err != nil {
-		return sy, err
+	*count = n
+	lx.warn("split count written after the origin square: read as (%d)%s", n, origin)
+	return nil
+}
+
+// square reads a file letter, still unresolved, and a rank digit.
+func (lx *moveLexer) square() (file rune, rank int, err error) {
+	rs, i := lx.rs, lx.i
+	if i+1 >= len(rs) {
+		return 0, 0, fmt.Errorf("want a square at character %d", i+1)
 	}
-	if i >= len(rs) {
-		return sy, errors.New("want a separator and a destination square")
+	f, rk := rs[i], rs[i+1]
+	if rk < '1' || rk > '8' {
+		return 0, 0, fmt.Errorf("character %d %q: want a rank digit 1..8", i+2, rk)
 	}
-	switch rs[i] {
+	lx.i += 2
+	return f, int(rk - '1'), nil
+}
+
+// promo reads an optional promotion suffix "=X", 0 when there is none.
+func (lx *moveLexer) promo() (rune, error) {
+	rs, i := lx.rs, lx.i
+	if i >= len(rs) || rs[i] != '=' {
+		return 0, nil
+	}
+	if i+1 >= len(rs) {
+		return 0, errors.New("promotion: want a piece letter after =")
+	}
+	c := rs[i+1]
+	if promoLetter(c, Latin) == nil {
+		return 0, fmt.Errorf("character %d %q: not a promotion letter (Q R B N H, or К Р Л В Х)", i+2, c)
+	}
+	lx.i += 2
+	return c, nil
+}
+
+// separator reads the separator between the squares: '-', 'x', or 0 for
+// two bare squares.
+func (lx *moveLexer) separator() (rune, error) {
+	if lx.i >= len(lx.rs) {
+		return 0, errors.New("want a separator and a destination square")
+	}
+	c := lx.rs[lx.i]
+	var sep rune
+	switch c {
 	case '-':
-		sy.sep = '-'
+		sep = '-'
 	case ' ':
 		// Two bare squares, "b1 e1" (joined by the record reader).
-		if r.Strict {
-			return sy, errors.New("two bare squares: want a separator - or x between them")
+		if lx.strict {
+			return 0, errors.New("two bare squares: want a separator - or x between them")
 		}
-		warn("two bare squares %q read as a move from the first to the second", t)
+		lx.warn("two bare squares %q read as a move from the first to the second", lx.text)
 	case '–', '—':
-		warn("dash %q read as -", rs[i])
-		sy.sep = '-'
+		lx.warn("dash %q read as -", c)
+		sep = '-'
 	case 'x', 'X', cyrTowerMark, 'Х', ':', '×':
-		sy.sep = 'x'
+		sep = 'x'
 	default:
-		return sy, fmt.Errorf("character %d %q: want a separator - or x", i+1, rs[i])
+		return 0, fmt.Errorf("character %d %q: want a separator - or x", lx.i+1, c)
 	}
-	i++
-	if err := readSquare(1); err != nil {
-		return sy, err
+	lx.i++
+	return sep, nil
+}
+
+// trailingX skips tower marks after the destination and reports whether
+// there were any.
+func (lx *moveLexer) trailingX() bool {
+	found := false
+	for lx.i < len(lx.rs) && (lx.rs[lx.i] == 'x' || lx.rs[lx.i] == cyrTowerMark) {
+		found = true
+		lx.i++
 	}
-	if sy.toPromo, err = readPromo(); err != nil {
-		return sy, err
-	}
-	for i < len(rs) && (rs[i] == 'x' || rs[i] == cyrTowerMark) {
-		sy.trailingX = true
-		i++
-	}
-	// A stray mark ending a published game's last move: "g5*", or an x
-	// apart, "g5 x" (joined by the record reader).
-	if rest := string(rs[i:]); rest == "*" || strayX[rest] {
-		if r.Strict {
-			return sy, fmt.Errorf("character %d: stray %q after the move", i+1, strings.TrimSpace(rest))
+	return found
+}
+
+// end checks that nothing follows the move but a stray mark ending a
+// published game's last move: "g5*", or an x apart, "g5 x" (joined by the
+// record reader).
+func (lx *moveLexer) end() error {
+	i := lx.i
+	if rest := string(lx.rs[i:]); rest == "*" || strayX[rest] {
+		if lx.strict {
+			return fmt.Errorf("character %d: stray %q after the move", i+1, strings.TrimSpace(rest))
 		}
-		warn("stray %s after the move ignored", strings.TrimSpace(rest))
-		i = len(rs)
+		lx.warn("stray %s after the move ignored", strings.TrimSpace(rest))
+		i = len(lx.rs)
 	}
-	if i < len(rs) {
-		return sy, fmt.Errorf("character %d %q: unexpected after the move", i+1, rs[i])
+	if i < len(lx.rs) {
+		return fmt.Errorf("character %d %q: unexpected after the move", i+1, lx.rs[i])
 	}
+	return nil
+}
+
+// resolveSquares decides the token's alphabet (the reader's, or detected
+// from the two file letters) and sets the origin and destination.
+func (r Reader) resolveSquares(sy syntax, files [2]rune, ranks [2]int, warn func(string, ...any)) (syntax, error) {
 	alpha := r.Alphabet
 	if alpha == AutoAlphabet {
 		var set letterSet
 		set.add(files[0])
 		set.add(files[1])
-		alpha, err = set.decide(false)
-		if err != nil {
+		var err error
+		if alpha, err = set.decide(false); err != nil {
 			return sy, err
 		}
 	}
 	sy.alpha = alpha
+	var sqs [2]int8
 	for k := range 2 {
 		f, err := resolveFile(files[k], alpha, warn)
 		if err != nil {
 			return sy, err
 		}
-		sq := sqOf(f, ranks[k])
-		if k == 0 {
-			sy.from = sq
-		} else {
-			sy.to = sq
-		}
+		sqs[k] = sqOf(f, ranks[k])
 	}
+	sy.from, sy.to = sqs[0], sqs[1]
 	return sy, nil
 }
 

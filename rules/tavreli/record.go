@@ -124,60 +124,95 @@ func ParseGameWith(text string, opt RecordOptions) (*Record, error) {
 		return nil, err
 	}
 	toks = joinQuirks(toks)
-	rec.Start = arr.Start()
-	if fen, ok := rec.Tag("TFEN"); ok {
-		b, err := arr.ParseTFEN(fen, GameMode)
-		if err != nil {
-			b2, err2 := arr.ParseTFEN(fen, AnalysisMode)
-			if err2 != nil {
-				return nil, fmt.Errorf("TFEN header: %w", err)
-			}
-			rec.Warnings = append(rec.Warnings, fmt.Sprintf("TFEN header is a composed position (%v)", err))
-			b = b2
-		}
-		rec.Start = *b
+	if err := rec.readStart(arr); err != nil {
+		return nil, err
 	}
+	alpha, err := rec.alphabet(toks)
+	if err != nil {
+		return nil, err
+	}
+	if err := rec.play(toks, Reader{Alphabet: alpha, Strict: opt.Strict}); err != nil {
+		return nil, err
+	}
+	if res, ok := rec.Tag("Result"); ok && rec.Result == "*" && resultTokens[res] {
+		rec.Result = res
+	}
+	return rec, nil
+}
+
+// readStart sets the start position: the TFEN header's, read as a game
+// position or else, with a warning, as a composed one; without the header
+// the initial position of arr.
+func (rec *Record) readStart(arr Array) error {
+	rec.Start = arr.Start()
+	fen, ok := rec.Tag("TFEN")
+	if !ok {
+		return nil
+	}
+	b, err := arr.ParseTFEN(fen, GameMode)
+	if err != nil {
+		b2, err2 := arr.ParseTFEN(fen, AnalysisMode)
+		if err2 != nil {
+			return fmt.Errorf("TFEN header: %w", err)
+		}
+		rec.Warnings = append(rec.Warnings, fmt.Sprintf("TFEN header is a composed position (%v)", err))
+		b = b2
+	}
+	rec.Start = *b
+	return nil
+}
+
+// alphabet returns the record's alphabet: the Alphabet header's, or the
+// one the moves' file letters settle (spec 4.4).
+func (rec *Record) alphabet(toks []recTok) (Alphabet, error) {
 	alpha := AutoAlphabet
 	if a, ok := rec.Tag("Alphabet"); ok {
+		var err error
 		if alpha, err = ParseAlphabet(a); err != nil {
-			return nil, fmt.Errorf("Alphabet header: %w", err)
+			return alpha, fmt.Errorf("Alphabet header: %w", err)
 		}
 	}
 	if alpha == AutoAlphabet {
-		if alpha, err = detectRecordAlphabet(toks); err != nil {
-			return nil, err
-		}
+		return detectRecordAlphabet(toks)
 	}
-	reader := Reader{Alphabet: alpha, Strict: opt.Strict}
+	return alpha, nil
+}
+
+// play reads the tokens in order from the start position: comments go to
+// the record or the ply before them, moves are read and played, and the
+// result token is kept.
+func (rec *Record) play(toks []recTok, reader Reader) error {
 	b := rec.Start
 	for _, t := range toks {
 		switch t.kind {
 		case tokComment:
-			if len(rec.Plies) == 0 {
-				rec.Comment = joinComment(rec.Comment, t.text)
-			} else {
-				p := &rec.Plies[len(rec.Plies)-1]
-				p.Comment = joinComment(p.Comment, t.text)
-			}
+			rec.addComment(t.text)
 		case tokResult:
 			rec.Result = t.text
 			if t.text == "½-½" {
 				rec.Result = "1/2-1/2"
 			}
 		case tokMove:
-			n := len(rec.Plies) + 1
 			mt, err := reader.ParseMove(&b, t.text)
 			if err != nil {
-				return nil, &PlyError{Ply: n, Token: t.text, Err: err}
+				return &PlyError{Ply: len(rec.Plies) + 1, Token: t.text, Err: err}
 			}
 			b.Make(mt.Move)
 			rec.Plies = append(rec.Plies, Ply{Move: mt.Move, Text: t.text, Warnings: mt.Warnings})
 		}
 	}
-	if res, ok := rec.Tag("Result"); ok && rec.Result == "*" && resultTokens[res] {
-		rec.Result = res
+	return nil
+}
+
+// addComment joins a comment to the last ply's, or to the record's
+// before the first move.
+func (rec *Record) addComment(text string) {
+	if len(rec.Plies) == 0 {
+		rec.Comment = joinComment(rec.Comment, text)
+		return
 	}
-	return rec, nil
+	p := &rec.Plies[len(rec.Plies)-1]
+	p.Comment = joinComment(p.Comment, text)
 }
 
 func joinComment(a, b string) string {
@@ -202,98 +237,149 @@ type recTok struct {
 
 // scanRecord splits a record into headers (stored in rec) and tokens.
 func scanRecord(text string, rec *Record) ([]recTok, error) {
-	var toks []recTok
-	line := 1
-	for i := 0; i < len(text); {
-		c, w := utf8.DecodeRuneInString(text[i:])
+	sc := recScanner{text: text, line: 1}
+	for sc.i < len(text) {
+		c, w := utf8.DecodeRuneInString(text[sc.i:])
+		var err error
 		switch {
 		case c == '\n':
-			line++
-			i += w
+			sc.line++
+			sc.i += w
 		case unicode.IsSpace(c):
-			i += w
+			sc.i += w
 		case c == '[':
-			tag, n, err := scanHeader(text[i:])
-			if err != nil {
-				return nil, fmt.Errorf("line %d: %w", line, err)
-			}
-			rec.Tags = append(rec.Tags, tag)
-			line += strings.Count(text[i:i+n], "\n")
-			i += n
+			err = sc.header(rec)
 		case c == '{':
-			end := strings.IndexByte(text[i:], '}')
-			if end < 0 {
-				return nil, fmt.Errorf("line %d: unclosed comment {", line)
-			}
-			toks = append(toks, recTok{tokComment, strings.Join(strings.Fields(text[i+1:i+end]), " ")})
-			line += strings.Count(text[i:i+end], "\n")
-			i += end + 1
+			err = sc.braceComment()
 		case c == ';':
-			end := strings.IndexByte(text[i:], '\n')
-			if end < 0 {
-				end = len(text) - i
-			}
-			toks = append(toks, recTok{tokComment, strings.Join(strings.Fields(text[i+1:i+end]), " ")})
-			i += end
+			sc.lineComment()
 		default:
-			j := i
-			for j < len(text) {
-				r, w := utf8.DecodeRuneInString(text[j:])
-				if unicode.IsSpace(r) || r == '{' || r == ';' || (r == '[' && j > i) {
-					break
-				}
-				j += w
-			}
-			word := text[i:j]
-			i = j
-			// "+ +" is a mate mark split by a space.
-			if word == "+" && len(toks) > 0 && toks[len(toks)-1].kind == tokMove {
-				toks[len(toks)-1].text += " +"
-				continue
-			}
-			toks = append(toks, splitWord(word)...)
+			sc.word()
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
-	return toks, nil
+	return sc.toks, nil
+}
+
+// recScanner is scanRecord's place in the text: the byte index i, the
+// line it is on, and the tokens read so far.
+type recScanner struct {
+	text    string
+	i, line int
+	toks    []recTok
+}
+
+// header reads the header at i into rec.
+func (sc *recScanner) header(rec *Record) error {
+	tag, n, err := scanHeader(sc.text[sc.i:])
+	if err != nil {
+		return fmt.Errorf("line %d: %w", sc.line, err)
+	}
+	rec.Tags = append(rec.Tags, tag)
+	sc.line += strings.Count(sc.text[sc.i:sc.i+n], "\n")
+	sc.i += n
+	return nil
+}
+
+// braceComment reads the {comment} at i, which may span lines.
+func (sc *recScanner) braceComment() error {
+	text, i := sc.text, sc.i
+	end := strings.IndexByte(text[i:], '}')
+	if end < 0 {
+		return fmt.Errorf("line %d: unclosed comment {", sc.line)
+	}
+	sc.toks = append(sc.toks, recTok{tokComment, strings.Join(strings.Fields(text[i+1:i+end]), " ")})
+	sc.line += strings.Count(text[i:i+end], "\n")
+	sc.i += end + 1
+	return nil
+}
+
+// lineComment reads the ;comment at i, up to the end of its line.
+func (sc *recScanner) lineComment() {
+	text, i := sc.text, sc.i
+	end := strings.IndexByte(text[i:], '\n')
+	if end < 0 {
+		end = len(text) - i
+	}
+	sc.toks = append(sc.toks, recTok{tokComment, strings.Join(strings.Fields(text[i+1:i+end]), " ")})
+	sc.i += end
+}
+
+// word reads the word at i, up to a space, a comment or a header, and
+// appends what it holds.
+func (sc *recScanner) word() {
+	text, i := sc.text, sc.i
+	j := i
+	for j < len(text) {
+		r, w := utf8.DecodeRuneInString(text[j:])
+		if unicode.IsSpace(r) || r == '{' || r == ';' || (r == '[' && j > i) {
+			break
+		}
+		j += w
+	}
+	word := text[i:j]
+	sc.i = j
+	// "+ +" is a mate mark split by a space.
+	if n := len(sc.toks); word == "+" && n > 0 && sc.toks[n-1].kind == tokMove {
+		sc.toks[n-1].text += " +"
+		return
+	}
+	sc.toks = append(sc.toks, splitWord(word)...)
 }
 
 // scanHeader reads one [Name "value"] header at the start of s and returns
 // it with its length. The value may hold brackets (a TFEN) and \" escapes.
 func scanHeader(s string) (Tag, int, error) {
-	i := 1
-	for i < len(s) && s[i] == ' ' {
-		i++
+	j := 1
+	for j < len(s) && s[j] == ' ' {
+		j++
 	}
-	j := i
+	i := j
 	for j < len(s) && s[j] != ' ' && s[j] != '"' && s[j] != ']' && s[j] != '\n' {
 		j++
 	}
 	name := s[i:j]
-	for j < len(s) && s[j] == ' ' {
-		j++
-	}
+	j = skipSpaces(s, j)
 	if name == "" || j >= len(s) || s[j] != '"' {
 		return Tag{}, 0, fmt.Errorf("header %q: want [Name \"value\"]", firstLine(s))
 	}
+	val, k, err := headerValue(s, j+1)
+	if err != nil {
+		return Tag{}, 0, err
+	}
+	k = skipSpaces(s, k+1)
+	if k >= len(s) || s[k] != ']' {
+		return Tag{}, 0, fmt.Errorf("header %q: want [Name \"value\"]", firstLine(s))
+	}
+	return Tag{Name: name, Value: val}, k + 1, nil
+}
+
+// skipSpaces returns the index of the first byte from i on that is not a
+// space.
+func skipSpaces(s string, i int) int {
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+// headerValue reads a header value from s[k:] up to its closing quote,
+// unescaping \" and \\, and returns it with the index of that quote (len(s)
+// when there is none).
+func headerValue(s string, k int) (string, int, error) {
 	var val strings.Builder
-	k := j + 1
 	for ; k < len(s) && s[k] != '"'; k++ {
 		if s[k] == '\\' && k+1 < len(s) {
 			k++
 		}
 		if s[k] == '\n' {
-			return Tag{}, 0, fmt.Errorf("header %q: unterminated value", firstLine(s))
+			return "", 0, fmt.Errorf("header %q: unterminated value", firstLine(s))
 		}
 		val.WriteByte(s[k])
 	}
-	k++
-	for k < len(s) && s[k] == ' ' {
-		k++
-	}
-	if k >= len(s) || s[k] != ']' {
-		return Tag{}, 0, fmt.Errorf("header %q: want [Name \"value\"]", firstLine(s))
-	}
-	return Tag{Name: name, Value: val.String()}, k + 1, nil
+	return val.String(), k, nil
 }
 
 func firstLine(s string) string {
@@ -368,49 +454,15 @@ func (r *Record) Format(alpha Alphabet, arr Array) string {
 		arr = DefaultArray
 	}
 	var sb strings.Builder
-	tags := append([]Tag(nil), r.Tags...)
-	out := &Record{Tags: tags}
-	out.SetTag("Alphabet", alpha.String())
-	start := arr.Start()
-	if r.Start.TFEN() != start.TFEN() {
-		out.SetTag("TFEN", r.Start.TFEN())
-	} else {
-		out.Tags = removeTag(out.Tags, "TFEN")
-	}
-	out.SetTag("Result", r.Result)
-	for _, t := range out.Tags {
+	for _, t := range r.formatTags(alpha, arr) {
 		fmt.Fprintf(&sb, "[%s \"%s\"]\n", t.Name, headerEscaper.Replace(oneline.Clean(t.Value)))
 	}
 	sb.WriteByte('\n')
-	b := r.Start
-	lineLen := 0
-	emit := func(s string) {
-		n := utf8.RuneCountInString(s)
-		if lineLen > 0 && lineLen+1+n > 79 {
-			sb.WriteByte('\n')
-			lineLen = 0
-		} else if lineLen > 0 {
-			sb.WriteByte(' ')
-			lineLen++
-		}
-		sb.WriteString(s)
-		lineLen += n
-	}
-	// A comment holding a brace is written as a semicolon comment, which
-	// runs to the end of the line.
-	comment := func(c string) {
-		c = oneline.Clean(strings.Join(strings.Fields(c), " "))
-		if !strings.Contains(c, "}") {
-			emit("{" + c + "}")
-			return
-		}
-		emit(";" + c)
-		sb.WriteByte('\n')
-		lineLen = 0
-	}
+	w := movetextWriter{sb: &sb}
 	if r.Comment != "" {
-		comment(r.Comment)
+		w.comment(r.Comment)
 	}
+	b := r.Start
 	for i, p := range r.Plies {
 		white := b.side == 0
 		text := FormatMove(&b, p.Move, alpha)
@@ -421,15 +473,65 @@ func (r *Record) Format(alpha Alphabet, arr Array) string {
 			}
 			text = num + " " + text
 		}
-		emit(text)
+		w.word(text)
 		if p.Comment != "" {
-			comment(p.Comment)
+			w.comment(p.Comment)
 		}
 		b.Make(p.Move)
 	}
-	emit(r.Result)
+	w.word(r.Result)
 	sb.WriteByte('\n')
 	return sb.String()
+}
+
+// formatTags returns the headers Format writes: the record's, with the
+// Alphabet, the TFEN (only when the game did not start from the initial
+// position of arr) and the Result set.
+func (r *Record) formatTags(alpha Alphabet, arr Array) []Tag {
+	out := &Record{Tags: append([]Tag(nil), r.Tags...)}
+	out.SetTag("Alphabet", alpha.String())
+	start := arr.Start()
+	if r.Start.TFEN() != start.TFEN() {
+		out.SetTag("TFEN", r.Start.TFEN())
+	} else {
+		out.Tags = removeTag(out.Tags, "TFEN")
+	}
+	out.SetTag("Result", r.Result)
+	return out.Tags
+}
+
+// movetextWriter writes the words of a movetext separated by spaces, in
+// lines of at most 79 characters.
+type movetextWriter struct {
+	sb      *strings.Builder
+	lineLen int // in runes
+}
+
+// word writes s, starting a new line when it would not fit on this one.
+func (w *movetextWriter) word(s string) {
+	n := utf8.RuneCountInString(s)
+	if w.lineLen > 0 && w.lineLen+1+n > 79 {
+		w.sb.WriteByte('\n')
+		w.lineLen = 0
+	} else if w.lineLen > 0 {
+		w.sb.WriteByte(' ')
+		w.lineLen++
+	}
+	w.sb.WriteString(s)
+	w.lineLen += n
+}
+
+// comment writes a comment on one line. A comment holding a brace is
+// written as a semicolon comment, which runs to the end of the line.
+func (w *movetextWriter) comment(c string) {
+	c = oneline.Clean(strings.Join(strings.Fields(c), " "))
+	if !strings.Contains(c, "}") {
+		w.word("{" + c + "}")
+		return
+	}
+	w.word(";" + c)
+	w.sb.WriteByte('\n')
+	w.lineLen = 0
 }
 
 var headerEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)

@@ -35,6 +35,11 @@ var (
 	// rayMask[a][b] is the set of squares strictly between a and b when they
 	// share a line, plus b itself; zero when they do not.
 	rayMask [numSquares][numSquares]uint64
+	// kingZone[sq] is the set of squares next to sq.
+	kingZone [numSquares]uint64
+	// ratnikFrom[c][sq] is the squares from which a Ratnik of colour c
+	// attacks sq: diagonally behind sq from c's side.
+	ratnikFrom [2][numSquares]jumps
 )
 
 var knightDelta = [8][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}
@@ -60,6 +65,16 @@ func init() {
 			if tf, tr := f+dd[0], r+dd[1]; onBoard(tf, tr) {
 				k.sqs[k.n] = sqOf(tf, tr)
 				k.n++
+				kingZone[sq] |= 1 << uint(sqOf(tf, tr))
+			}
+		}
+		for c, back := range [2]int{-1, 1} {
+			for _, df := range [2]int{-1, 1} {
+				if tf, tr := f+df, r+back; onBoard(tf, tr) {
+					j := &ratnikFrom[c][sq]
+					j.sqs[j.n] = sqOf(tf, tr)
+					j.n++
+				}
 			}
 		}
 		for _, dd := range knightDelta {

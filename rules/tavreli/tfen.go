@@ -92,41 +92,24 @@ func fieldErr(field int, format string, args ...any) error {
 }
 
 func (p *tfenParser) parse() (*Board, error) {
-	fields := strings.Split(p.s, " ")
-	if len(fields) != 7 {
-		return nil, &TFENError{Msg: fmt.Sprintf("want 7 fields separated by single spaces, have %d", len(fields))}
-	}
-	offs := make([]int, 7)
-	o := 0
-	for i, f := range fields {
-		offs[i] = o
-		o += len(f) + 1
-		if f == "" {
-			return nil, fieldErr(i+1, "empty")
-		}
+	fields, offs, err := p.fields()
+	if err != nil {
+		return nil, err
 	}
 	b := &Board{ep: noSquare}
 	if err := p.board(b, fields[0], offs[0]); err != nil {
 		return nil, err
 	}
-	switch fields[1] {
-	case "w":
-		b.side = rules.First
-	case "b":
-		b.side = rules.Second
-	default:
-		return nil, p.errAt(2, offs[1], "want w or b")
+	if b.side, err = p.side(fields[1], offs[1]); err != nil {
+		return nil, err
 	}
 	castle, err := p.flags(3, fields[2], offs[2], castleLetters)
 	if err != nil {
 		return nil, err
 	}
 	b.castle = uint8(castle)
-	if f := fields[3]; f != "-" {
-		if len(f) != 2 || f[0] < 'a' || f[0] > 'h' || (f[1] != '3' && f[1] != '6') {
-			return nil, p.errAt(4, offs[3], "want - or a square on rank 3 or 6")
-		}
-		b.ep = sqOf(int(f[0]-'a'), int(f[1]-'1'))
+	if b.ep, err = p.epSquare(fields[3], offs[3]); err != nil {
+		return nil, err
 	}
 	if b.dstep, err = p.flags(5, fields[4], offs[4], dstepLetters); err != nil {
 		return nil, err
@@ -142,6 +125,47 @@ func (p *tfenParser) parse() (*Board, error) {
 	b.half, b.full = int32(half), int32(full)
 	b.finish()
 	return b, nil
+}
+
+// fields splits the TFEN into its seven fields and returns each with its
+// byte offset.
+func (p *tfenParser) fields() ([]string, [7]int, error) {
+	var offs [7]int
+	fields := strings.Split(p.s, " ")
+	if len(fields) != 7 {
+		return nil, offs, &TFENError{Msg: fmt.Sprintf("want 7 fields separated by single spaces, have %d", len(fields))}
+	}
+	o := 0
+	for i, f := range fields {
+		offs[i] = o
+		o += len(f) + 1
+		if f == "" {
+			return nil, offs, fieldErr(i+1, "empty")
+		}
+	}
+	return fields, offs, nil
+}
+
+// side reads the side-to-move field.
+func (p *tfenParser) side(f string, off int) (rules.Color, error) {
+	switch f {
+	case "w":
+		return rules.First, nil
+	case "b":
+		return rules.Second, nil
+	}
+	return rules.First, p.errAt(2, off, "want w or b")
+}
+
+// epSquare reads the en passant field: "-" or a square on rank 3 or 6.
+func (p *tfenParser) epSquare(f string, off int) (int8, error) {
+	if f == "-" {
+		return noSquare, nil
+	}
+	if len(f) != 2 || f[0] < 'a' || f[0] > 'h' || (f[1] != '3' && f[1] != '6') {
+		return noSquare, p.errAt(4, off, "want - or a square on rank 3 or 6")
+	}
+	return sqOf(int(f[0]-'a'), int(f[1]-'1')), nil
 }
 
 func (p *tfenParser) number(field int, f string, off, min int) (int, error) {
@@ -163,66 +187,43 @@ func (p *tfenParser) number(field int, f string, off, min int) (int, error) {
 	return n, nil
 }
 
+// board reads the board field f, which starts at byte off of the TFEN,
+// into b: ranks 8 to 1, each from file a.
 func (p *tfenParser) board(b *Board, f string, off int) error {
 	rank := 7
 	file := 0
-	for i := 0; i < len(f); {
+	var err error
+	for i := 0; i < len(f) && err == nil; {
 		ch := f[i]
 		switch {
 		case ch == '/':
-			if file != 8 {
-				return p.errAt(1, off+i, "rank %d covers %d squares, want 8", rank+1, file)
-			}
-			if rank == 0 {
-				return p.errAt(1, off+i, "more than 8 ranks")
-			}
-			rank--
-			file = 0
+			err = p.nextRank(off+i, &rank, &file)
 			i++
 		case ch >= '1' && ch <= '8':
 			file += int(ch - '0')
 			if file > 8 {
-				return p.errAt(1, off+i, "rank %d covers more than 8 squares", rank+1)
+				err = p.errAt(1, off+i, "rank %d covers more than 8 squares", rank+1)
 			}
 			i++
+		case file >= 8:
+			err = p.errAt(1, off+i, "rank %d covers more than 8 squares", rank+1)
 		case ch == '[':
-			if file >= 8 {
-				return p.errAt(1, off+i, "rank %d covers more than 8 squares", rank+1)
-			}
-			sq := sqOf(file, rank)
-			j := i + 1
-			for j < len(f) && f[j] != ']' {
-				pc, n, err := p.token(f, off, j)
-				if err != nil {
-					return err
-				}
-				if err := b.push(sq, pc); err != nil {
-					return p.errAt(1, off+j, "%v", err)
-				}
-				j += n
-			}
-			if j >= len(f) {
-				return p.errAt(1, off+i, "unclosed [")
-			}
-			if j == i+1 {
-				return p.errAt(1, off+i, "empty stack []")
-			}
+			i, err = p.stack(b, f, off, i, sqOf(file, rank))
 			file++
-			i = j + 1
 		default:
-			if file >= 8 {
-				return p.errAt(1, off+i, "rank %d covers more than 8 squares", rank+1)
-			}
-			pc, n, err := p.token(f, off, i)
-			if err != nil {
-				return err
-			}
-			if err := b.push(sqOf(file, rank), pc); err != nil {
-				return p.errAt(1, off+i, "%v", err)
+			var pc Piece
+			var n int
+			if pc, n, err = p.token(f, off, i); err == nil {
+				if perr := b.push(sqOf(file, rank), pc); perr != nil {
+					err = p.errAt(1, off+i, "%v", perr)
+				}
 			}
 			file++
 			i += n
 		}
+	}
+	if err != nil {
+		return err
 	}
 	if rank != 0 {
 		return fieldErr(1, "%d ranks, want 8", 8-rank)
@@ -231,6 +232,42 @@ func (p *tfenParser) board(b *Board, f string, off int) error {
 		return fieldErr(1, "rank 1 covers %d squares, want 8", file)
 	}
 	return nil
+}
+
+// nextRank reads the '/' at column off that ends a full rank.
+func (p *tfenParser) nextRank(off int, rank, file *int) error {
+	if *file != 8 {
+		return p.errAt(1, off, "rank %d covers %d squares, want 8", *rank+1, *file)
+	}
+	if *rank == 0 {
+		return p.errAt(1, off, "more than 8 ranks")
+	}
+	*rank--
+	*file = 0
+	return nil
+}
+
+// stack reads the bracketed stack "[...]" at f[i:], bottom piece first,
+// onto sq, and returns the index after it.
+func (p *tfenParser) stack(b *Board, f string, off, i int, sq int8) (int, error) {
+	j := i + 1
+	for j < len(f) && f[j] != ']' {
+		pc, n, err := p.token(f, off, j)
+		if err != nil {
+			return i, err
+		}
+		if err := b.push(sq, pc); err != nil {
+			return i, p.errAt(1, off+j, "%v", err)
+		}
+		j += n
+	}
+	if j >= len(f) {
+		return i, p.errAt(1, off+i, "unclosed [")
+	}
+	if j == i+1 {
+		return i, p.errAt(1, off+i, "empty stack []")
+	}
+	return j + 1, nil
 }
 
 // token reads one piece token at f[i:], returning it and its length.
@@ -306,6 +343,31 @@ func (p *tfenParser) flags(field int, f string, off int, letters string) (uint16
 
 // validate applies spec 6.3.
 func (a Array) validate(b *Board, mode Mode) error {
+	if err := validateStacks(b); err != nil {
+		return err
+	}
+	if err := validateCheck(b); err != nil {
+		return err
+	}
+	if err := validateCastling(b); err != nil {
+		return err
+	}
+	if err := a.validateDoubleSteps(b); err != nil {
+		return err
+	}
+	if err := validateEnPassant(b); err != nil {
+		return err
+	}
+	if mode == GameMode {
+		return a.validateInventory(b)
+	}
+	return nil
+}
+
+// validateStacks checks every stack: a Volkhv only on top, no promoted
+// captive, no unpromoted Ratnik on top on its last rank; and one Volkhv a
+// side.
+func validateStacks(b *Board) error {
 	var volkhv [2]int
 	for sq := int8(0); sq < numSquares; sq++ {
 		t := b.top[sq]
@@ -333,19 +395,34 @@ func (a Array) validate(b *Board, mode Mode) error {
 			return fieldErr(1, "%d %s Volkhvs, want exactly one", n, sideName(rules.Color(c)))
 		}
 	}
+	return nil
+}
+
+// validateCheck rejects a position whose side not to move is in check.
+func validateCheck(b *Board) error {
 	if b.attacked(b.king[b.side.Other()], b.side) {
 		return fieldErr(2, "the side not to move (%s) is in check", sideName(b.side.Other()))
 	}
-	for i, r := range [4]struct {
-		right   uint8
-		c       rules.Color
-		rook, k int8
-	}{
-		{CastleWhiteShort, rules.First, sqOf(7, 0), sqOf(4, 0)},
-		{CastleWhiteLong, rules.First, sqOf(0, 0), sqOf(4, 0)},
-		{CastleBlackShort, rules.Second, sqOf(7, 7), sqOf(4, 7)},
-		{CastleBlackLong, rules.Second, sqOf(0, 7), sqOf(4, 7)},
-	} {
+	return nil
+}
+
+// castlingRights are the castling rights in the order of the letters
+// KQkq, with the Ratoborets' and the Volkhv's squares.
+var castlingRights = [4]struct {
+	right   uint8
+	c       rules.Color
+	rook, k int8
+}{
+	{CastleWhiteShort, rules.First, sqOf(7, 0), sqOf(4, 0)},
+	{CastleWhiteLong, rules.First, sqOf(0, 0), sqOf(4, 0)},
+	{CastleBlackShort, rules.Second, sqOf(7, 7), sqOf(4, 7)},
+	{CastleBlackLong, rules.Second, sqOf(0, 7), sqOf(4, 7)},
+}
+
+// validateCastling checks that each castling right has its Volkhv alone
+// on its square and an original Ratoborets at the bottom of its corner.
+func validateCastling(b *Board) error {
+	for i, r := range castlingRights {
 		if b.castle&r.right == 0 {
 			continue
 		}
@@ -357,6 +434,12 @@ func (a Array) validate(b *Board, mode Mode) error {
 			return fieldErr(3, "right %c: the bottom piece of %s is not an original %s Ratoborets", "KQkq"[i], squareName(r.rook), sideName(r.c))
 		}
 	}
+	return nil
+}
+
+// validateDoubleSteps checks that each double-step right has the Ratnik
+// of its file, with the array's mark, at the bottom of its start square.
+func (a Array) validateDoubleSteps(b *Board) error {
 	for bit := range 16 {
 		if b.dstep&(1<<uint(bit)) == 0 {
 			continue
@@ -373,28 +456,33 @@ func (a Array) validate(b *Board, mode Mode) error {
 			return fieldErr(5, "right %c: the bottom piece of %s is not the %s Ratnik marked %c", letter, squareName(sq), sideName(c), a.Mark(f).Letter())
 		}
 	}
-	if b.ep >= 0 {
-		mover := b.side.Other()
-		wantRank := 2
-		if mover == rules.Second {
-			wantRank = 5
-		}
-		if rankOf(b.ep) != wantRank {
-			return fieldErr(4, "%s is not on the rank a %s double step crosses", squareName(b.ep), sideName(mover))
-		}
-		front := b.ep + forward(mover)
-		if b.topCode(front) != codeOf(mover, Ratnik) {
-			return fieldErr(4, "%s: no %s Ratnik on top of %s", squareName(b.ep), sideName(mover), squareName(front))
-		}
-		if b.top[b.ep] != 0 {
-			return fieldErr(4, "%s: the square crossed is not empty", squareName(b.ep))
-		}
-		if start := b.ep - forward(mover); b.top[start] != 0 {
-			return fieldErr(4, "%s: the start square %s is not empty", squareName(b.ep), squareName(start))
-		}
+	return nil
+}
+
+// validateEnPassant checks that an en passant square is one a double step
+// of the side that just moved crossed: on its rank, empty, with the
+// Ratnik in front and its start square empty.
+func validateEnPassant(b *Board) error {
+	if b.ep < 0 {
+		return nil
 	}
-	if mode == GameMode {
-		return a.validateInventory(b)
+	mover := b.side.Other()
+	wantRank := 2
+	if mover == rules.Second {
+		wantRank = 5
+	}
+	if rankOf(b.ep) != wantRank {
+		return fieldErr(4, "%s is not on the rank a %s double step crosses", squareName(b.ep), sideName(mover))
+	}
+	front := b.ep + forward(mover)
+	if b.topCode(front) != codeOf(mover, Ratnik) {
+		return fieldErr(4, "%s: no %s Ratnik on top of %s", squareName(b.ep), sideName(mover), squareName(front))
+	}
+	if b.top[b.ep] != 0 {
+		return fieldErr(4, "%s: the square crossed is not empty", squareName(b.ep))
+	}
+	if start := b.ep - forward(mover); b.top[start] != 0 {
+		return fieldErr(4, "%s: the start square %s is not empty", squareName(b.ep), squareName(start))
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package tensor
 import (
 	"testing"
 
+	"arbiter/internal/cputime"
 	"arbiter/rules/internal/chesscore/chesscoretest"
 )
 
@@ -22,9 +23,11 @@ func BenchmarkPerftMidgame(b *testing.B) {
 func BenchmarkLegal(b *testing.B) {
 	p := mustFEN(b, "r4k3r/pT3p1p1p/4t5/1PpP6/5T4/10/2p6P/R4K3R w KQkq c6 0 1")
 	b.ReportAllocs()
+	cpu0 := cputime.Now()
 	for b.Loop() {
 		_ = p.Legal()
 	}
+	cputime.ReportPerOp(b, cpu0, b.N)
 }
 
 // BenchmarkView measures the physical view of a successor position.

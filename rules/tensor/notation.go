@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -19,63 +20,97 @@ func (dialect) FormatMove(b *chesscore.Board, m chesscore.Move) string {
 }
 
 func tlan(b *chesscore.Board, m chesscore.Move) string {
-	c := b.Config()
+	name := b.Config().CellName
 	from, to := int(m.From), int(m.To)
-	name := c.CellName
-	p := b.At(from)
-	letter := ""
-	if k := p.Kind(); k != chesscore.Pawn {
-		letter = string(k.Letter())
-	}
-	v := newView(b, from)
 	switch m.Kind {
 	case chesscore.Castle:
 		return "K" + name(from) + "-" + name(to)
 	case chesscore.EnPassant:
 		return name(from) + "x" + name(to)
 	case chesscore.Push:
-		return letter + name(from) + "-" + name(to) + "T" + name(int(m.Aux))
+		return pieceLetter(b.At(from).Kind()) + name(from) + "-" + name(to) + "T" + name(int(m.Aux))
 	case chesscore.MonsterCapture:
-		over := int(m.Aux)
-		a := 2*over - to // the cell before the capturing hop
-		dirs := orth
-		if isDiagonal(c, over, to) {
-			dirs = diag
-		}
-		route, _ := v.chain(dirs, a)
-		return "T" + name(from) + joinRoute(c, route, ":") + "x" + name(to)
+		return monsterCaptureTLAN(b, m)
 	}
-	sep := "-"
-	if b.At(to) != chesscore.Empty {
-		sep = "x"
-	}
-	promo := ""
-	if m.Promo != chesscore.NoKind {
-		promo = "=" + string(m.Promo.Letter())
-	}
-	switch p.Kind() {
+	switch b.At(from).Kind() {
 	case chesscore.Pawn:
-		return name(from) + sep + name(to) + promo
+		promo := ""
+		if m.Promo != chesscore.NoKind {
+			promo = "=" + string(m.Promo.Letter())
+		}
+		return name(from) + captureSep(b, to) + name(to) + promo
 	case chesscore.Monster:
-		ff, fr := c.FileRank(from)
-		tf, tr := c.FileRank(to)
-		if abs(ff-tf) <= 1 && abs(fr-tr) <= 1 {
-			return "T" + name(from) + "-" + name(to)
-		}
-		var best []int
-		for _, dirs := range [][][2]int{diag, orth} {
-			if r, ok := v.chain(dirs, to); ok && (best == nil || v.lessRoute(r, best)) {
-				best = r
-			}
-		}
-		return "T" + name(from) + joinRoute(c, best, ":")
+		return monsterTLAN(b, m)
 	}
-	if v.straight(p.Kind(), from, to) {
+	return pieceTLAN(b, m)
+}
+
+// pieceLetter returns the letter TLAN writes for a piece of kind k: none
+// for a pawn.
+func pieceLetter(k chesscore.Kind) string {
+	if k == chesscore.Pawn {
+		return ""
+	}
+	return string(k.Letter())
+}
+
+// captureSep returns the separator of a move onto cell to: "x" when it
+// holds a piece, else "-".
+func captureSep(b *chesscore.Board, to int) string {
+	if b.At(to) != chesscore.Empty {
+		return "x"
+	}
+	return "-"
+}
+
+// monsterCaptureTLAN writes a monster capture: the hop chain that reaches
+// the cell before the capturing hop, then the capture.
+func monsterCaptureTLAN(b *chesscore.Board, m chesscore.Move) string {
+	c := b.Config()
+	from, to, over := int(m.From), int(m.To), int(m.Aux)
+	a := 2*over - to // the cell before the capturing hop
+	dirs := orth
+	if isDiagonal(c, over, to) {
+		dirs = diag
+	}
+	route, _ := newView(b, from).chain(dirs, a)
+	return "T" + c.CellName(from) + joinRoute(c, route, ":") + "x" + c.CellName(to)
+}
+
+// monsterTLAN writes a monster's step, or its hop chain: the least route,
+// diagonal chains tried first.
+func monsterTLAN(b *chesscore.Board, m chesscore.Move) string {
+	c := b.Config()
+	from, to := int(m.From), int(m.To)
+	ff, fr := c.FileRank(from)
+	tf, tr := c.FileRank(to)
+	if abs(ff-tf) <= 1 && abs(fr-tr) <= 1 {
+		return "T" + c.CellName(from) + "-" + c.CellName(to)
+	}
+	v := newView(b, from)
+	var best []int
+	for _, dirs := range [][][2]int{diag, orth} {
+		if r, ok := v.chain(dirs, to); ok && (best == nil || v.lessRoute(r, best)) {
+			best = r
+		}
+	}
+	return "T" + c.CellName(from) + joinRoute(c, best, ":")
+}
+
+// pieceTLAN writes the move of a piece that is neither a pawn nor a
+// monster: straight, or bouncing off the own monster with the smallest
+// square index.
+func pieceTLAN(b *chesscore.Board, m chesscore.Move) string {
+	name := b.Config().CellName
+	from, to := int(m.From), int(m.To)
+	k := b.At(from).Kind()
+	letter, sep := pieceLetter(k), captureSep(b, to)
+	v := newView(b, from)
+	if v.straight(k, from, to) {
 		return letter + name(from) + sep + name(to)
 	}
-	// Bounce: the own monster with the smallest square index.
 	for _, mc := range bouncers(b, from) {
-		if v.bounce(p.Kind(), from, mc, to) {
+		if v.bounce(k, from, mc, to) {
 			return letter + name(from) + "-" + name(mc) + sep + name(to)
 		}
 	}
@@ -146,66 +181,97 @@ type tlanMove struct {
 
 func lexTLAN(c *chesscore.Config, text string) (tlanMove, error) {
 	t := tlanMove{pushTo: -1}
-	i := 0
-	if i < len(text) && strings.IndexByte("KQRBNT", text[i]) >= 0 {
-		t.piece = text[i]
-		i++
+	lx := tlanLexer{c: c, text: text}
+	if lx.i < len(text) && strings.IndexByte("KQRBNT", text[lx.i]) >= 0 {
+		t.piece = text[lx.i]
+		lx.i++
 	}
-	readSquare := func() (int, error) {
-		j := i
-		for j < len(text) && text[j] >= 'a' && text[j] <= 'z' {
-			j++
-		}
-		k := j
-		for k < len(text) && text[k] >= '0' && text[k] <= '9' {
-			k++
-		}
-		if j == i || k == j {
-			return 0, fmt.Errorf("want a square at column %d", i+1)
-		}
-		cell, ok := c.LookupCell(text[i:k])
-		if !ok {
-			return 0, fmt.Errorf("%q at column %d is not a square of the board", text[i:k], i+1)
-		}
-		i = k
-		return cell, nil
-	}
-	sq, err := readSquare()
-	if err != nil {
+	if err := lx.route(&t); err != nil {
 		return t, err
 	}
+	if err := lx.tail(&t); err != nil {
+		return t, err
+	}
+	if lx.i != len(text) {
+		return t, fmt.Errorf("unexpected %q at column %d", text[lx.i:], lx.i+1)
+	}
+	return t, nil
+}
+
+// tlanLexer reads a TLAN text from byte i on.
+type tlanLexer struct {
+	c    *chesscore.Config
+	text string
+	i    int
+}
+
+// square reads a cell name: letters, then digits.
+func (lx *tlanLexer) square() (int, error) {
+	text, i := lx.text, lx.i
+	j := i
+	for j < len(text) && text[j] >= 'a' && text[j] <= 'z' {
+		j++
+	}
+	k := j
+	for k < len(text) && text[k] >= '0' && text[k] <= '9' {
+		k++
+	}
+	if j == i || k == j {
+		return 0, fmt.Errorf("want a square at column %d", i+1)
+	}
+	cell, ok := lx.c.LookupCell(text[i:k])
+	if !ok {
+		return 0, fmt.Errorf("%q at column %d is not a square of the board", text[i:k], i+1)
+	}
+	lx.i = k
+	return cell, nil
+}
+
+// route reads the first square and each separator -, x or : with the
+// square after it.
+func (lx *tlanLexer) route(t *tlanMove) error {
+	sq, err := lx.square()
+	if err != nil {
+		return err
+	}
 	t.squares = append(t.squares, sq)
-	for i < len(text) && strings.IndexByte("-x:", text[i]) >= 0 {
-		t.seps = append(t.seps, text[i])
-		i++
-		if sq, err = readSquare(); err != nil {
-			return t, err
+	for lx.i < len(lx.text) && strings.IndexByte("-x:", lx.text[lx.i]) >= 0 {
+		t.seps = append(t.seps, lx.text[lx.i])
+		lx.i++
+		if sq, err = lx.square(); err != nil {
+			return err
 		}
 		t.squares = append(t.squares, sq)
 	}
 	if len(t.seps) == 0 {
-		return t, fmt.Errorf("want a separator -, x or : after the first square")
+		return fmt.Errorf("want a separator -, x or : after the first square")
 	}
-	if i < len(text) && text[i] == '=' {
+	return nil
+}
+
+// tail reads what may follow the route: a promotion "=Q" or a push tail
+// "Td".
+func (lx *tlanLexer) tail(t *tlanMove) error {
+	text, i := lx.text, lx.i
+	switch {
+	case i < len(text) && text[i] == '=':
 		if i+1 >= len(text) {
-			return t, fmt.Errorf("promotion without a piece letter")
+			return fmt.Errorf("promotion without a piece letter")
 		}
 		k, ok := chesscore.KindOf(text[i+1])
 		if !ok || k == chesscore.Pawn || k == chesscore.King {
-			return t, fmt.Errorf("promotion to %q: want Q, R, B, N or T", text[i+1])
+			return fmt.Errorf("promotion to %q: want Q, R, B, N or T", text[i+1])
 		}
 		t.promo = k
-		i += 2
-	} else if i < len(text) && text[i] == 'T' {
-		i++
-		if t.pushTo, err = readSquare(); err != nil {
-			return t, fmt.Errorf("push tail: %w", err)
+		lx.i += 2
+	case i < len(text) && text[i] == 'T':
+		lx.i++
+		var err error
+		if t.pushTo, err = lx.square(); err != nil {
+			return fmt.Errorf("push tail: %w", err)
 		}
 	}
-	if i != len(text) {
-		return t, fmt.Errorf("unexpected %q at column %d", text[i:], i+1)
-	}
-	return t, nil
+	return nil
 }
 
 var castleAliases = map[string]int{"O-O-h": 7, "O-O-i": 8, "O-O-O-c": 2, "O-O-O-b": 1}
@@ -214,9 +280,8 @@ var castleAliases = map[string]int{"O-O-h": 7, "O-O-i": 8, "O-O-O-c": 2, "O-O-O-
 // effect it describes; the caller checks legality.
 func parseTLAN(b *chesscore.Board, text string) (chesscore.Move, error) {
 	c := b.Config()
-	us := b.Turn()
 	if f, ok := castleAliases[text]; ok {
-		ks := b.KingCell(us)
+		ks := b.KingCell(b.Turn())
 		_, r := c.FileRank(ks)
 		return castleMove(b, ks, c.CellAt(f, r))
 	}
@@ -227,52 +292,80 @@ func parseTLAN(b *chesscore.Board, text string) (chesscore.Move, error) {
 	if err != nil {
 		return chesscore.Move{}, err
 	}
+	want, err := moverKind(b, t)
+	if err != nil {
+		return chesscore.Move{}, err
+	}
+	v := newView(b, t.squares[0])
+	if want == chesscore.Monster {
+		return parseMonster(v, t)
+	}
+	if err := checkSeparators(t.seps); err != nil {
+		return chesscore.Move{}, err
+	}
+	if t.pushTo >= 0 {
+		return parsePush(v, t)
+	}
+	return parseRoute(v, t, want)
+}
+
+// moverKind checks that the first square holds a piece of the side to
+// move of the kind the text names (a pawn when it names none), and
+// returns that kind.
+func moverKind(b *chesscore.Board, t tlanMove) (chesscore.Kind, error) {
+	c := b.Config()
 	from := t.squares[0]
 	p := b.At(from)
-	if !p.IsPiece() || p.Color() != us {
-		return chesscore.Move{}, fmt.Errorf("no piece of the side to move on %s", c.CellName(from))
+	if !p.IsPiece() || p.Color() != b.Turn() {
+		return chesscore.NoKind, fmt.Errorf("no piece of the side to move on %s", c.CellName(from))
 	}
 	want := chesscore.Pawn
 	if t.piece != 0 {
 		want, _ = chesscore.KindOf(t.piece)
 	}
 	if p.Kind() != want {
-		return chesscore.Move{}, fmt.Errorf("%s holds a %c, not a %c", c.CellName(from), p.Kind().Letter(), want.Letter())
+		return chesscore.NoKind, fmt.Errorf("%s holds a %c, not a %c", c.CellName(from), p.Kind().Letter(), want.Letter())
 	}
-	v := newView(b, from)
-	last := t.squares[len(t.squares)-1]
-	capture := t.seps[len(t.seps)-1] == 'x'
-	if want == chesscore.Monster {
-		return parseMonster(v, t)
+	return want, nil
+}
+
+// checkSeparators checks the separators of a move that is not a
+// monster's: no hops, and only the last part a capture.
+func checkSeparators(seps []byte) error {
+	if bytes.IndexByte(seps, ':') >= 0 {
+		return fmt.Errorf("':' (hop) is for monsters only")
 	}
-	for _, s := range t.seps {
-		if s == ':' {
-			return chesscore.Move{}, fmt.Errorf("':' (hop) is for monsters only")
-		}
-	}
-	for _, s := range t.seps[:len(t.seps)-1] {
+	for _, s := range seps[:len(seps)-1] {
 		if s != '-' {
-			return chesscore.Move{}, fmt.Errorf("only the last part of a move may be a capture")
+			return fmt.Errorf("only the last part of a move may be a capture")
 		}
 	}
-	if t.pushTo >= 0 {
-		if len(t.squares) != 2 || capture {
-			return chesscore.Move{}, fmt.Errorf("a push is written S-MTd and never captures")
-		}
-		if !v.ownMonster(b.At(last)) {
-			return chesscore.Move{}, fmt.Errorf("push onto %s, which holds no own monster", c.CellName(last))
-		}
-		return chesscore.Move{From: uint8(from), To: uint8(last), Aux: uint8(t.pushTo), Kind: chesscore.Push}, nil
+	return nil
+}
+
+// parsePush checks a push, S-MTd: a move onto an own monster that pushes
+// it on to d.
+func parsePush(v view, t tlanMove) (chesscore.Move, error) {
+	from, last := t.squares[0], t.squares[len(t.squares)-1]
+	if len(t.squares) != 2 || t.seps[len(t.seps)-1] == 'x' {
+		return chesscore.Move{}, fmt.Errorf("a push is written S-MTd and never captures")
 	}
-	if len(t.squares) > 3 {
-		return chesscore.Move{}, fmt.Errorf("too many squares")
+	if !v.ownMonster(v.b.At(last)) {
+		return chesscore.Move{}, fmt.Errorf("push onto %s, which holds no own monster", v.c.CellName(last))
 	}
-	target := b.At(last)
-	switch {
-	case capture && !v.enemyOrdinary(target) && !(want == chesscore.Pawn && last == b.EP()):
-		return chesscore.Move{}, fmt.Errorf("'x' but %s holds no enemy piece that can be captured", c.CellName(last))
-	case !capture && target != chesscore.Empty:
-		return chesscore.Move{}, fmt.Errorf("'-' onto the occupied square %s (write x for a capture, or a push tail)", c.CellName(last))
+	return chesscore.Move{From: uint8(from), To: uint8(last), Aux: uint8(t.pushTo), Kind: chesscore.Push}, nil
+}
+
+// parseRoute checks the straight move or bounce of a piece of kind want
+// that is not a monster, with its capture mark, and returns its effect:
+// an ordinary move, en passant, a promotion, or castling written as the
+// king's move.
+func parseRoute(v view, t tlanMove, want chesscore.Kind) (chesscore.Move, error) {
+	b, c := v.b, v.c
+	from, last := t.squares[0], t.squares[len(t.squares)-1]
+	capture := t.seps[len(t.seps)-1] == 'x'
+	if err := checkTarget(v, t, want); err != nil {
+		return chesscore.Move{}, err
 	}
 	if len(t.squares) == 3 {
 		if !v.bounce(want, from, t.squares[1], last) {
@@ -302,6 +395,25 @@ func parseTLAN(b *chesscore.Board, text string) (chesscore.Move, error) {
 	return chesscore.Move{From: uint8(from), To: uint8(last)}, nil
 }
 
+// checkTarget checks the number of squares and the capture mark against
+// what the last square holds: 'x' onto an enemy piece that can be captured
+// (or the en passant square for a pawn), '-' onto an empty square.
+func checkTarget(v view, t tlanMove, want chesscore.Kind) error {
+	if len(t.squares) > 3 {
+		return fmt.Errorf("too many squares")
+	}
+	last := t.squares[len(t.squares)-1]
+	capture := t.seps[len(t.seps)-1] == 'x'
+	target := v.b.At(last)
+	switch {
+	case capture && !v.enemyOrdinary(target) && !(want == chesscore.Pawn && last == v.b.EP()):
+		return fmt.Errorf("'x' but %s holds no enemy piece that can be captured", v.c.CellName(last))
+	case !capture && target != chesscore.Empty:
+		return fmt.Errorf("'-' onto the occupied square %s (write x for a capture, or a push tail)", v.c.CellName(last))
+	}
+	return nil
+}
+
 func castleMove(b *chesscore.Board, ks, kt int) (chesscore.Move, error) {
 	var buf [256]chesscore.Move
 	for _, m := range b.Legal(buf[:0]) {
@@ -314,28 +426,39 @@ func castleMove(b *chesscore.Board, ks, kt int) (chesscore.Move, error) {
 
 // parseMonster checks a monster step, hop chain or capture.
 func parseMonster(v view, t tlanMove) (chesscore.Move, error) {
-	c := v.c
-	from := t.squares[0]
 	if t.promo != chesscore.NoKind || t.pushTo >= 0 {
 		return chesscore.Move{}, fmt.Errorf("a monster neither promotes nor pushes")
 	}
 	if len(t.seps) == 1 && t.seps[0] == '-' {
-		to := t.squares[1]
-		ff, fr := c.FileRank(from)
-		tf, tr := c.FileRank(to)
-		if abs(ff-tf) > 1 || abs(fr-tr) > 1 {
-			return chesscore.Move{}, fmt.Errorf("a monster step goes one square; hops are written with ':'")
-		}
-		if v.at(tf, tr) != chesscore.Empty {
-			return chesscore.Move{}, fmt.Errorf("a monster steps only onto an empty square")
-		}
-		return chesscore.Move{From: uint8(from), To: uint8(to)}, nil
+		return monsterStep(v, t.squares[0], t.squares[1])
 	}
 	for i, s := range t.seps {
 		if s == '-' || (s == 'x' && i != len(t.seps)-1) {
 			return chesscore.Move{}, fmt.Errorf("a hop chain is written with ':' and only its last hop may be 'x'")
 		}
 	}
+	return monsterHops(v, t)
+}
+
+// monsterStep checks a monster's step from one cell to the next.
+func monsterStep(v view, from, to int) (chesscore.Move, error) {
+	ff, fr := v.c.FileRank(from)
+	tf, tr := v.c.FileRank(to)
+	if abs(ff-tf) > 1 || abs(fr-tr) > 1 {
+		return chesscore.Move{}, fmt.Errorf("a monster step goes one square; hops are written with ':'")
+	}
+	if v.at(tf, tr) != chesscore.Empty {
+		return chesscore.Move{}, fmt.Errorf("a monster steps only onto an empty square")
+	}
+	return chesscore.Move{From: uint8(from), To: uint8(to)}, nil
+}
+
+// monsterHops follows a hop chain, all hops diagonal or all straight as
+// the first one; a last hop written 'x' captures the enemy monster it
+// jumps.
+func monsterHops(v view, t tlanMove) (chesscore.Move, error) {
+	c := v.c
+	from := t.squares[0]
 	dirs := orth
 	if isDiagonal(c, from, t.squares[1]) {
 		dirs = diag
@@ -348,11 +471,7 @@ func parseMonster(v view, t tlanMove) (chesscore.Move, error) {
 				i+1, c.CellName(cur), c.CellName(l))
 		}
 		if i == len(t.seps)-1 && t.seps[i] == 'x' {
-			enemy := chesscore.MakePiece(v.us.Other(), chesscore.Monster)
-			if v.b.At(over) != enemy {
-				return chesscore.Move{}, fmt.Errorf("'x' but the hop over %s jumps no enemy monster", c.CellName(over))
-			}
-			return chesscore.Move{From: uint8(from), To: uint8(l), Aux: uint8(over), Kind: chesscore.MonsterCapture}, nil
+			return monsterCapture(v, from, l, over)
 		}
 		cur = l
 	}
@@ -360,4 +479,14 @@ func parseMonster(v view, t tlanMove) (chesscore.Move, error) {
 		return chesscore.Move{}, fmt.Errorf("a hop chain without capture may not end on its start (a pass)")
 	}
 	return chesscore.Move{From: uint8(from), To: uint8(cur)}, nil
+}
+
+// monsterCapture checks that the last hop, onto l, jumps an enemy monster
+// on over.
+func monsterCapture(v view, from, l, over int) (chesscore.Move, error) {
+	enemy := chesscore.MakePiece(v.us.Other(), chesscore.Monster)
+	if v.b.At(over) != enemy {
+		return chesscore.Move{}, fmt.Errorf("'x' but the hop over %s jumps no enemy monster", v.c.CellName(over))
+	}
+	return chesscore.Move{From: uint8(from), To: uint8(l), Aux: uint8(over), Kind: chesscore.MonsterCapture}, nil
 }

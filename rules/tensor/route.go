@@ -121,12 +121,19 @@ func (v view) bounce(k chesscore.Kind, from, m, to int) bool {
 	if !v.ownMonster(v.at(fm, rm)) {
 		return false
 	}
-	if k == chesscore.Knight {
+	switch k {
+	case chesscore.Knight:
 		return isLeap(fm-f0, rm-r0) && isLeap(f1-fm, r1-rm)
+	case chesscore.Bishop, chesscore.Rook, chesscore.Queen:
+		return v.slideBounce(k, f0, r0, fm, rm, f1, r1)
 	}
-	if k != chesscore.Bishop && k != chesscore.Rook && k != chesscore.Queen {
-		return false
-	}
+	return false
+}
+
+// slideBounce reports whether a slider of kind k goes along one of its
+// lines from (f0,r0) to the monster on (fm,rm), over transparent cells,
+// and perpendicularly on from there to (f1,r1) (S2).
+func (v view) slideBounce(k chesscore.Kind, f0, r0, fm, rm, f1, r1 int) bool {
 	d, n, ok := unit(f0, r0, fm, rm)
 	if !ok || !hasDir(slideDirs(k), d) || !v.line(f0, r0, d, n) {
 		return false

@@ -131,6 +131,7 @@ func (b *Board) busReply(id byte, data []byte) {
 	b.write(msg)
 }
 
+// busCommand carries out the bus command cmd, sent to addr.
 func (b *Board) busCommand(cmd byte, addr uint16) {
 	switch cmd {
 	case dgt.BusSendClock:
@@ -146,56 +147,14 @@ func (b *Board) busCommand(cmd byte, addr uint16) {
 	case dgt.BusRepeatChanges:
 		b.busReply(dgt.MsgBusUpdate, b.lastChange)
 	case dgt.BusSetStartGame:
-		b.Stats.StartTags++
-		b.appendLog(dgt.EEStartTag)
-		b.startTag = len(b.log) - 1
-		for f, p := range b.fields {
-			if p != dgt.Empty {
-				b.logField(f, p)
-			}
-		}
-		b.tagPieces = len(b.log) - b.startTag - 1
-		b.sentUpTo = len(b.log)
-		b.busReply(dgt.MsgBusStartWritten, nil)
+		b.setStartGame()
 	case dgt.BusSendFromStart:
-		if b.cfg.Faults.NoFromStart {
-			b.Stats.BusSilenced++
-			return
-		}
-		var data []byte
-		if b.startTag >= 0 {
-			from := b.startTag
-			switch b.cfg.FromStart {
-			case FromStartNoTag:
-				from++
-			case FromStartChanges:
-				from += 1 + b.tagPieces
-			}
-			data = append(data, b.log[min(from, b.sentUpTo):b.sentUpTo]...)
-		}
-		b.busReply(dgt.MsgBusFromStart, data)
+		b.sendFromStart()
 	case dgt.BusIgnoreNextPing:
 		b.ignorePing = true
 		b.busReply(dgt.MsgBusPing, nil)
 	case dgt.BusPing:
-		if addr != 0 {
-			b.busReply(dgt.MsgBusPing, nil)
-			return
-		}
-		if b.ignorePing {
-			b.ignorePing = false
-			return
-		}
-		if b.losePings {
-			return
-		}
-		// Every board answers, spread at random against collisions.
-		d := time.Duration(b.rng.Int64N(int64(b.cfg.PingSpread) + 1))
-		time.AfterFunc(d, func() {
-			b.mu.Lock()
-			defer b.mu.Unlock()
-			b.busReply(dgt.MsgBusPing, nil)
-		})
+		b.ping(addr)
 	case dgt.BusSendVersion:
 		b.busReply(dgt.MsgBusVersion, []byte{b.cfg.Version.Major, b.cfg.Version.Minor})
 	case dgt.BusEndBusMode:
@@ -207,4 +166,66 @@ func (b *Board) busCommand(cmd byte, addr uint16) {
 		b.busCommand(dgt.BusSendClock, addr)
 		b.busCommand(dgt.BusSendBoard, addr)
 	}
+}
+
+// setStartGame writes the start tag in the log, the pieces on the board
+// after it, and answers.
+func (b *Board) setStartGame() {
+	b.Stats.StartTags++
+	b.appendLog(dgt.EEStartTag)
+	b.startTag = len(b.log) - 1
+	for f, p := range b.fields {
+		if p != dgt.Empty {
+			b.logField(f, p)
+		}
+	}
+	b.tagPieces = len(b.log) - b.startTag - 1
+	b.sentUpTo = len(b.log)
+	b.busReply(dgt.MsgBusStartWritten, nil)
+}
+
+// sendFromStart answers with the log from the start tag up to the
+// changes already sent, as much of it as the board's kind sends
+// (Config.FromStart), unless a fault silences it.
+func (b *Board) sendFromStart() {
+	if b.cfg.Faults.NoFromStart {
+		b.Stats.BusSilenced++
+		return
+	}
+	var data []byte
+	if b.startTag >= 0 {
+		from := b.startTag
+		switch b.cfg.FromStart {
+		case FromStartNoTag:
+			from++
+		case FromStartChanges:
+			from += 1 + b.tagPieces
+		}
+		data = append(data, b.log[min(from, b.sentUpTo):b.sentUpTo]...)
+	}
+	b.busReply(dgt.MsgBusFromStart, data)
+}
+
+// ping answers a ping to addr: at once when it is the board's own
+// address; to the general ping (address 0) after a random delay against
+// collisions, unless told to ignore it or losing pings.
+func (b *Board) ping(addr uint16) {
+	if addr != 0 {
+		b.busReply(dgt.MsgBusPing, nil)
+		return
+	}
+	if b.ignorePing {
+		b.ignorePing = false
+		return
+	}
+	if b.losePings {
+		return
+	}
+	// Every board answers, spread at random against collisions.
+	d := time.Duration(b.rng.Int64N(int64(b.cfg.PingSpread) + 1))
+	time.AfterFunc(d, func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		b.busReply(dgt.MsgBusPing, nil)
+	})
 }

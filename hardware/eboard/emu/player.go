@@ -82,6 +82,36 @@ func top(v rules.View, sq rules.Square) (rules.Piece, bool) { return v.Top(sq) }
 // either piece first and captures and en passant in either order; a
 // promotion sets the new piece. A take-back is Move(after, before).
 func (pl *Player) Move(before, after rules.View) {
+	ops := changes(before, after)
+	pl.Rng.Shuffle(len(ops), func(i, j int) { ops[i], ops[j] = ops[j], ops[i] })
+	if pl.LiftBack > 0 && pl.Rng.Float64() < pl.LiftBack {
+		pl.liftBack(before, after, ops)
+	}
+	mv := &moving{pl: pl, before: before, after: after, ops: ops, pushed: pl.pushedOff(before, ops),
+		lifted: map[rules.Square]bool{}, held: map[rules.Piece]int{}}
+	for _, o := range ops {
+		switch {
+		case o.lift && mv.pushed[o.sq]:
+			continue
+		case o.lift:
+			mv.do(o)
+			mv.release()
+		case mv.waits(o):
+			mv.deferred = append(mv.deferred, o)
+		default:
+			mv.do(o)
+		}
+	}
+	for _, d := range mv.deferred {
+		mv.do(d)
+	}
+	pl.Board.Flush()
+}
+
+// changes lists the lifts and placements that turn before into after:
+// a lift of every square that loses its piece, a placement on every
+// square that gains one.
+func changes(before, after rules.View) []op {
 	var ops []op
 	for i := range before.Stacks {
 		sq := rules.Square(i)
@@ -94,73 +124,77 @@ func (pl *Player) Move(before, after rules.View) {
 			ops = append(ops, op{sq: sq, p: ap})
 		}
 	}
-	pl.Rng.Shuffle(len(ops), func(i, j int) { ops[i], ops[j] = ops[j], ops[i] })
-	if pl.LiftBack > 0 && pl.Rng.Float64() < pl.LiftBack {
-		pl.liftBack(before, after, ops)
-	}
-	// A square whose piece is pushed off is never lifted.
+	return ops
+}
+
+// pushedOff draws the squares whose piece a placement of ops pushes off
+// (PushOff): a capture's victim that is never lifted.
+func (pl *Player) pushedOff(before rules.View, ops []op) map[rules.Square]bool {
 	pushed := map[rules.Square]bool{}
 	for _, o := range ops {
 		if bp, ok := top(before, o.sq); !o.lift && ok && bp.Color != o.p.Color && pl.Rng.Float64() < pl.PushOff {
 			pushed[o.sq] = true
 		}
 	}
-	lifted := map[rules.Square]bool{}
-	held := map[rules.Piece]int{} // pieces in the hands (Carry)
-	var deferred []op
-	do := func(o op) {
-		if o.lift {
-			lifted[o.sq] = true
-			if p, ok := top(before, o.sq); ok {
-				held[p]++
-			}
-			pl.Board.LiftSquare(o.sq)
-		} else {
-			pl.slide(before, o, lifted)
-			if held[o.p] > 0 {
-				held[o.p]--
-			}
-			pl.Board.PlaceSquare(o.sq, o.p)
+	return pushed
+}
+
+// moving is a Move under way: the squares lifted, the pieces in the
+// hands (Carry) and the placements that wait.
+type moving struct {
+	pl            *Player
+	before, after rules.View
+	ops           []op
+	pushed        map[rules.Square]bool
+	lifted        map[rules.Square]bool
+	held          map[rules.Piece]int // pieces in the hands (Carry)
+	deferred      []op
+}
+
+// do lifts or places, and pauses.
+func (mv *moving) do(o op) {
+	if o.lift {
+		mv.lifted[o.sq] = true
+		if p, ok := top(mv.before, o.sq); ok {
+			mv.held[p]++
 		}
-		pl.pause()
-	}
-	// waits reports whether a placement must wait: for its square to be
-	// emptied, or (Carry) for its piece to be taken up.
-	waits := func(o op) bool {
-		if !pushed[o.sq] && !lifted[o.sq] && mustLift(before, after, o.sq) {
-			return true
+		mv.pl.Board.LiftSquare(o.sq)
+	} else {
+		mv.pl.slide(mv.before, o, mv.lifted)
+		if mv.held[o.p] > 0 {
+			mv.held[o.p]--
 		}
-		return pl.Carry && (held[o.p] == 0 && pl.liftPending(ops, before, lifted, pushed, func(p rules.Piece) bool { return p == o.p }) ||
-			pl.liftPending(ops, before, lifted, pushed, func(p rules.Piece) bool { return p.Color == o.p.Color }))
+		mv.pl.Board.PlaceSquare(o.sq, o.p)
 	}
-	for _, o := range ops {
-		switch {
-		case o.lift && pushed[o.sq]:
-			continue
-		case o.lift:
-			do(o)
-			// Placements that waited for this lift go now.
-			for again := true; again; {
-				again = false
-				for i, d := range deferred {
-					if !waits(d) {
-						deferred = append(deferred[:i], deferred[i+1:]...)
-						do(d)
-						again = true
-						break
-					}
-				}
+	mv.pl.pause()
+}
+
+// waits reports whether a placement must wait: for its square to be
+// emptied, or (Carry) for its piece to be taken up.
+func (mv *moving) waits(o op) bool {
+	if !mv.pushed[o.sq] && !mv.lifted[o.sq] && mustLift(mv.before, mv.after, o.sq) {
+		return true
+	}
+	pending := func(is func(rules.Piece) bool) bool {
+		return mv.pl.liftPending(mv.ops, mv.before, mv.lifted, mv.pushed, is)
+	}
+	return mv.pl.Carry && (mv.held[o.p] == 0 && pending(func(p rules.Piece) bool { return p == o.p }) ||
+		pending(func(p rules.Piece) bool { return p.Color == o.p.Color }))
+}
+
+// release makes the placements that waited for a lift and wait no more.
+func (mv *moving) release() {
+	for again := true; again; {
+		again = false
+		for i, d := range mv.deferred {
+			if !mv.waits(d) {
+				mv.deferred = append(mv.deferred[:i], mv.deferred[i+1:]...)
+				mv.do(d)
+				again = true
+				break
 			}
-		case waits(o):
-			deferred = append(deferred, o)
-		default:
-			do(o)
 		}
 	}
-	for _, d := range deferred {
-		do(d)
-	}
-	pl.Board.Flush()
 }
 
 // liftPending reports whether a lift of a square holding a piece that is

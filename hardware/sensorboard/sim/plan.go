@@ -168,34 +168,9 @@ func PlanMove(g *rules.Geometry, before, after rules.View, m rules.Move, mover r
 	if p.chance(h.Adjust) {
 		p.adjust(from, to, mover)
 	}
-	if g.Valid(from) && p.chance(h.TouchBack) && len(p.cur.Stacks[from]) > 0 {
-		k := p.removedAt(from)
-		if k > 0 {
-			st := p.cur.Stacks[from]
-			group := slices.Clone(st[len(st)-k:])
-			p.emit(Step{Op: OpLift, Square: from, N: k})
-			p.emit(Step{Op: OpPlace, Square: from, Pieces: group})
-		}
-	}
-	// A placement that the rules put before the move, made first.
-	var first *loc
-	if lm, ok := m.(rules.Legged); ok && p.chance(h.Ordered) {
-		if legs := lm.Legs(); len(legs) > 1 && legs[0].From == rules.NoSquare && g.Valid(legs[0].To) {
-			first = &loc{i: int(legs[0].To)}
-			p.fill(*first, from)
-		}
-	}
-	// Captures in either order: the victim first, or the mover first.
-	orphansFirst := p.chance(0.5)
-	if g.Valid(to) && p.chance(0.5) {
-		p.liftSquare(to)
-	}
-	if g.Valid(from) {
-		p.liftSquare(from)
-	}
-	if orphansFirst {
-		p.liftOrphans()
-	}
+	p.touchBack(from)
+	first := p.placeFirst(m, from)
+	p.liftMove(from, to)
 	dests, late := p.stands(p.destinations(to))
 	for _, d := range dests {
 		if first == nil || d != *first {
@@ -203,10 +178,68 @@ func PlanMove(g *rules.Geometry, before, after rules.View, m rules.Move, mover r
 		}
 	}
 	p.liftAll()
-	p.t += span(rng, h.Press) - span(rng, h.Hand)
+	p.press(mover, late, from)
+	p.retouch(to)
+
+	if !p.cur.Equal(after) {
+		return nil, fmt.Errorf("plan of %s leaves\n%s\nwant\n%s", m, p.cur.Format(g), after.Format(g))
+	}
+	return p.steps, nil
+}
+
+// touchBack, by the habit TouchBack, lifts what leaves from and puts it
+// back before the move.
+func (p *planner) touchBack(from rules.Square) {
+	if !p.g.Valid(from) || !p.chance(p.h.TouchBack) || len(p.cur.Stacks[from]) == 0 {
+		return
+	}
+	if k := p.removedAt(from); k > 0 {
+		st := p.cur.Stacks[from]
+		group := slices.Clone(st[len(st)-k:])
+		p.emit(Step{Op: OpLift, Square: from, N: k})
+		p.emit(Step{Op: OpPlace, Square: from, Pieces: group})
+	}
+}
+
+// placeFirst makes, by the habit Ordered, a placement that the rules put
+// before move m first, and returns where it was made (nil if not).
+func (p *planner) placeFirst(m rules.Move, from rules.Square) *loc {
+	lm, ok := m.(rules.Legged)
+	if !ok || !p.chance(p.h.Ordered) {
+		return nil
+	}
+	legs := lm.Legs()
+	if len(legs) <= 1 || legs[0].From != rules.NoSquare || !p.g.Valid(legs[0].To) {
+		return nil
+	}
+	first := &loc{i: int(legs[0].To)}
+	p.fill(*first, from)
+	return first
+}
+
+// liftMove lifts the move's pieces from from and a capture's from to, in
+// either order: the victim first, or the mover first; and the pieces that
+// go nowhere, first or last.
+func (p *planner) liftMove(from, to rules.Square) {
+	orphansFirst := p.chance(0.5)
+	if p.g.Valid(to) && p.chance(0.5) {
+		p.liftSquare(to)
+	}
+	if p.g.Valid(from) {
+		p.liftSquare(from)
+	}
+	if orphansFirst {
+		p.liftOrphans()
+	}
+}
+
+// press presses mover's clock, and then fills the stand left for after
+// it (late) and moves the misplaced pieces to their captor's stand.
+func (p *planner) press(mover rules.Color, late *loc, from rules.Square) {
+	p.t += span(p.rng, p.h.Press) - span(p.rng, p.h.Hand)
 	p.emit(Step{Op: OpPress, Button: board.ButtonClock, Side: board.SideOf(mover)})
 	if late != nil || len(p.misplace) > 0 {
-		p.t += span(rng, h.Press)
+		p.t += span(p.rng, p.h.Press)
 	}
 	if late != nil {
 		p.fill(*late, from)
@@ -216,18 +249,19 @@ func PlanMove(g *rules.Geometry, before, after rules.View, m rules.Move, mover r
 		p.emit(Step{Op: OpTake, Zone: s.Zone, Piece: s.Piece})
 		p.emit(Step{Op: OpPut, Zone: s.N, Piece: s.Piece})
 	}
-	if g.Valid(to) && p.chance(h.Retouch) {
-		if st := p.cur.Stacks[to]; len(st) > 0 {
-			top := st[len(st)-1]
-			p.emit(Step{Op: OpLift, Square: to, N: 1})
-			p.emit(Step{Op: OpPlace, Square: to, Pieces: []rules.Piece{top}})
-		}
-	}
+}
 
-	if !p.cur.Equal(after) {
-		return nil, fmt.Errorf("plan of %s leaves\n%s\nwant\n%s", m, p.cur.Format(g), after.Format(g))
+// retouch, by the habit Retouch, lifts the piece on top of to and puts it
+// back after the press.
+func (p *planner) retouch(to rules.Square) {
+	if !p.g.Valid(to) || !p.chance(p.h.Retouch) {
+		return
 	}
-	return p.steps, nil
+	if st := p.cur.Stacks[to]; len(st) > 0 {
+		top := st[len(st)-1]
+		p.emit(Step{Op: OpLift, Square: to, N: 1})
+		p.emit(Step{Op: OpPlace, Square: to, Pieces: []rules.Piece{top}})
+	}
 }
 
 func (p *planner) chance(r float64) bool { return r > 0 && p.rng.Float64() < r }
@@ -299,45 +333,56 @@ func (p *planner) diff(before, after rules.View) error {
 // changing sides (a shogi capture). Ties prefer the move's own from/to.
 func (p *planner) match(m rules.Move) {
 	if lm, ok := m.(rules.Legged); ok {
-		// Pieces alike (Kvaa counters): each path's piece is the one
-		// that leaves its origin.
-		for _, l := range lm.Legs() {
-			if l.From == rules.NoSquare || l.To == rules.NoSquare {
-				continue
-			}
-			ai := slices.IndexFunc(p.add, func(a addition) bool { return a.src < 0 && a.at == loc{i: int(l.To)} })
-			ri := slices.IndexFunc(p.rem, func(r removal) bool { return !r.taken && r.at == loc{i: int(l.From)} })
-			if ai >= 0 && ri >= 0 && p.add[ai].p == p.rem[ri].p {
-				p.add[ai].src, p.rem[ri].taken = ri, true
-			}
-		}
+		p.matchLegs(lm.Legs())
 	}
 	from, to := loc{i: int(m.From())}, loc{i: int(m.To())}
-	levels := []func(a, b rules.Piece) bool{
-		func(a, b rules.Piece) bool { return a == b },
-		func(a, b rules.Piece) bool { return a.Color == b.Color && a.Kind == b.Kind && a.Mark == b.Mark },
-		func(a, b rules.Piece) bool { return a.Kind == b.Kind && a.Mark == b.Mark },
-	}
-	for _, same := range levels {
+	for _, same := range matchLevels {
 		for ai := range p.add {
-			a := &p.add[ai]
-			if a.src >= 0 {
-				continue
-			}
-			best := -1
-			for ri, r := range p.rem {
-				if r.taken || !same(r.p, a.p) {
-					continue
-				}
-				if best < 0 || (r.at == from && a.at == to && p.rem[best].at != from) {
-					best = ri
-				}
-			}
-			if best >= 0 {
-				a.src = best
-				p.rem[best].taken = true
+			if a := &p.add[ai]; a.src < 0 {
+				p.matchOne(a, same, from, to)
 			}
 		}
+	}
+}
+
+// matchLevels are the likenesses match pairs pieces by, in turn: the
+// same piece, the same piece turned over, the same kind changing sides.
+var matchLevels = []func(a, b rules.Piece) bool{
+	func(a, b rules.Piece) bool { return a == b },
+	func(a, b rules.Piece) bool { return a.Color == b.Color && a.Kind == b.Kind && a.Mark == b.Mark },
+	func(a, b rules.Piece) bool { return a.Kind == b.Kind && a.Mark == b.Mark },
+}
+
+// matchLegs pairs pieces alike (Kvaa counters) by the move's legs: each
+// path's piece is the one that leaves its origin.
+func (p *planner) matchLegs(legs []rules.Leg) {
+	for _, l := range legs {
+		if l.From == rules.NoSquare || l.To == rules.NoSquare {
+			continue
+		}
+		ai := slices.IndexFunc(p.add, func(a addition) bool { return a.src < 0 && a.at == loc{i: int(l.To)} })
+		ri := slices.IndexFunc(p.rem, func(r removal) bool { return !r.taken && r.at == loc{i: int(l.From)} })
+		if ai >= 0 && ri >= 0 && p.add[ai].p == p.rem[ri].p {
+			p.add[ai].src, p.rem[ri].taken = ri, true
+		}
+	}
+}
+
+// matchOne pairs the arriving piece a with a leaving piece that is the
+// same as it, if there is one; ties prefer the move's own from and to.
+func (p *planner) matchOne(a *addition, same func(a, b rules.Piece) bool, from, to loc) {
+	best := -1
+	for ri, r := range p.rem {
+		if r.taken || !same(r.p, a.p) {
+			continue
+		}
+		if best < 0 || (r.at == from && a.at == to && p.rem[best].at != from) {
+			best = ri
+		}
+	}
+	if best >= 0 {
+		a.src = best
+		p.rem[best].taken = true
 	}
 }
 
@@ -454,8 +499,30 @@ func (p *planner) fill(d loc, from rules.Square) {
 			here = append(here, a)
 		}
 	}
-	// Lift the sources first; a capture on d is lifted before or after
-	// the mover's pieces.
+	p.liftSources(d, here)
+	for i := 0; i < len(here); {
+		a := here[i]
+		var r *removal
+		if a.src >= 0 {
+			r = &p.rem[a.src]
+		}
+		if r != nil && r.at.zone {
+			p.emit(Step{Op: OpTake, Zone: r.at.i, Piece: r.p})
+		}
+		if d.zone {
+			p.putInZone(d, a.p)
+			i++
+			continue
+		}
+		j := p.pinched(here, i, r)
+		p.placeOnSquare(rules.Square(d.i), here[i:j], r, from)
+		i = j
+	}
+}
+
+// liftSources lifts the sources of the pieces arriving at d (here) first;
+// a capture on d is lifted before or after the mover's pieces.
+func (p *planner) liftSources(d loc, here []addition) {
 	if !d.zone && p.chance(0.5) {
 		p.liftSquare(rules.Square(d.i))
 	}
@@ -467,54 +534,58 @@ func (p *planner) fill(d loc, from rules.Square) {
 	if !d.zone {
 		p.liftSquare(rules.Square(d.i))
 	}
-	for i := 0; i < len(here); {
-		a := here[i]
-		var r *removal
-		if a.src >= 0 {
-			r = &p.rem[a.src]
-		}
-		if r != nil && r.at.zone {
-			p.emit(Step{Op: OpTake, Zone: r.at.i, Piece: r.p})
-		}
-		if d.zone {
-			z, wrong := p.misplace[d.i]
-			if !wrong {
-				z = d.i
-			}
-			p.emit(Step{Op: OpPut, Zone: z, Piece: a.p})
-			if wrong {
-				p.misplaced = append(p.misplaced, Step{Zone: z, N: d.i, Piece: a.p})
-			}
-			i++
-			continue
-		}
-		sq := rules.Square(d.i)
-		// A pinch of several pieces from one square lands together.
-		j := i + 1
-		if r != nil && !r.at.zone && p.pinch[rules.Square(r.at.i)] {
-			for j < len(here) && here[j].src == here[j-1].src+1 && p.rem[here[j].src].at == r.at &&
-				here[j].p == p.rem[here[j].src].p {
-				j++
-			}
-		}
-		group := make([]rules.Piece, 0, j-i)
-		for _, b := range here[i:j] {
-			group = append(group, b.p)
-		}
-		if r != nil && !r.at.zone && j-i == 1 && rules.Square(r.at.i) == from && p.chance(p.h.Slide) {
-			p.slide(from, sq, group[0])
-		}
-		turn := j-i == 1 && r != nil && r.p.Face != a.p.Face && p.chance(p.h.TurnAfter)
-		if turn {
-			old := a.p
-			old.Face = r.p.Face
-			p.emit(Step{Op: OpPlace, Square: sq, Pieces: []rules.Piece{old}})
-			p.emit(Step{Op: OpTurn, Square: sq, Face: a.p.Face})
-		} else {
-			p.emit(Step{Op: OpPlace, Square: sq, Pieces: group})
-		}
-		i = j
+}
+
+// putInZone puts pc in zone d, or in the zone it is misplaced to
+// (WrongStand), noting it to move after the press.
+func (p *planner) putInZone(d loc, pc rules.Piece) {
+	z, wrong := p.misplace[d.i]
+	if !wrong {
+		z = d.i
 	}
+	p.emit(Step{Op: OpPut, Zone: z, Piece: pc})
+	if wrong {
+		p.misplaced = append(p.misplaced, Step{Zone: z, N: d.i, Piece: pc})
+	}
+}
+
+// pinched returns the end of the group of arriving pieces here[i:] that
+// land together: a pinch of several pieces from one square, which r, the
+// source of here[i], is; else here[i] alone.
+func (p *planner) pinched(here []addition, i int, r *removal) int {
+	j := i + 1
+	if r == nil || r.at.zone || !p.pinch[rules.Square(r.at.i)] {
+		return j
+	}
+	for j < len(here) && here[j].src == here[j-1].src+1 && p.rem[here[j].src].at == r.at &&
+		here[j].p == p.rem[here[j].src].p {
+		j++
+	}
+	return j
+}
+
+// placeOnSquare places the group of arriving pieces on sq, whose first
+// comes from r (nil: from the box): a single piece may slide there from
+// the move's from square (Slide), or be placed on its old face and turned
+// (TurnAfter).
+func (p *planner) placeOnSquare(sq rules.Square, group []addition, r *removal, from rules.Square) {
+	pieces := make([]rules.Piece, 0, len(group))
+	for _, b := range group {
+		pieces = append(pieces, b.p)
+	}
+	single := len(group) == 1
+	if r != nil && !r.at.zone && single && rules.Square(r.at.i) == from && p.chance(p.h.Slide) {
+		p.slide(from, sq, pieces[0])
+	}
+	a := group[0]
+	if single && r != nil && r.p.Face != a.p.Face && p.chance(p.h.TurnAfter) {
+		old := a.p
+		old.Face = r.p.Face
+		p.emit(Step{Op: OpPlace, Square: sq, Pieces: []rules.Piece{old}})
+		p.emit(Step{Op: OpTurn, Square: sq, Face: a.p.Face})
+		return
+	}
+	p.emit(Step{Op: OpPlace, Square: sq, Pieces: pieces})
 }
 
 // slide drags pc from a to b across the empty squares between them on a
