@@ -89,6 +89,32 @@ type PortSettings interface {
 	Check(protocol string) []KeyProblem
 }
 
+// BoardCounter is implemented by the keys of a port entry that say how
+// many boards the port holds, where that is more than one and known in
+// advance (a DGT bus line's listed addresses): rehearsals put that many
+// simulated boards behind the port.
+type BoardCounter interface {
+	// Boards returns how many boards the port holds; 0 when the keys do
+	// not say.
+	Boards() int
+}
+
+// BoardsOf returns how many boards a port entry holds, as far as the
+// entry says: its keys' count ([BoardCounter]), else 1 for a path; 0 for
+// a pattern or a USB identity, which find as many boards as are plugged
+// in.
+func BoardsOf(p Port) int {
+	if c, ok := p.Keys.(BoardCounter); ok {
+		if n := c.Boards(); n > 0 {
+			return n
+		}
+	}
+	if p.Path != "" {
+		return 1
+	}
+	return 0
+}
+
 // USB identifies a USB serial device; empty fields match anything.
 type USB struct {
 	VID, PID, Serial string

@@ -54,3 +54,18 @@ func TestRegisterRefusesAndOrders(t *testing.T) {
 	require.True(t, found, "a port without a protocol is our boards'")
 	assert.Equal(t, board.ProtocolSensorboard, def.Name)
 }
+
+type busKeys struct{ n int }
+
+func (busKeys) Check(string) []board.KeyProblem { return nil }
+func (k busKeys) Boards() int                   { return k.n }
+
+// A port holds one board at a path, as many as its keys say (a bus line's
+// addresses), and an unknown number behind a pattern or a USB identity.
+func TestBoardsOf(t *testing.T) {
+	assert.Equal(t, 1, board.BoardsOf(board.Port{Path: "/dev/ttyUSB0"}))
+	assert.Equal(t, 3, board.BoardsOf(board.Port{Path: "/dev/ttyUSB0", Keys: busKeys{3}}))
+	assert.Equal(t, 1, board.BoardsOf(board.Port{Path: "/dev/ttyUSB0", Keys: busKeys{0}}), "a line whose boards are not listed")
+	assert.Equal(t, 0, board.BoardsOf(board.Port{Glob: "/dev/ttyACM*"}))
+	assert.Equal(t, 0, board.BoardsOf(board.Port{USB: board.USB{VID: "2341"}}))
+}

@@ -1,13 +1,27 @@
-// Package demo runs the built-in demo event: simulated boards on
-// pseudo-terminals, played by simulated people who make random legal moves
-// with human timing, so that the daemon reads them through exactly the
-// serial code path real boards use. The boards are made by their
-// protocols' simulators (board.Protocol.Simulate): our own boards, and a
-// DGT e-board on the first chess table.
+// Package demo puts simulated boards on an event, played by simulated
+// people who make random legal moves with human timing, so that the
+// daemon reads them through exactly the serial code path real boards
+// use: the built-in demo, and the rehearsal of an event's own
+// configuration (arbiter rehearse). The boards are made by their
+// protocols' simulators (board.Protocol.Simulate), so that a protocol
+// registered tomorrow is rehearsed as well.
+//
+// A configuration without ports (the built-in demo) gets one board for
+// every game of a round in each tournament (or Config.Boards each): our
+// own boards, and on the first chess tables a DGT e-board and the
+// e-boards of the protocols Config.BoardsOf lists. A configuration
+// with ports gets a simulated board of each port's protocol standing in
+// for each board the port holds: one at a path, one for each listed
+// board of a bus line (board.BoardsOf), and, behind a pattern or a USB
+// identity, as many as the tables still want; each board is set up for
+// the first tournament that still wants a board and whose game its
+// protocol can play, and takes the id boards.assign gives a board of that
+// tournament where its protocol lets the board choose its id.
 package demo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -36,7 +50,11 @@ type Demo struct {
 	boards  []board.Simulated
 	ports   map[string][]board.Port // by protocol
 	index   map[string]int          // the boards made so far, by protocol
-	stats   *Stats
+	// numbered counts the boards named so far by game, across the
+	// tournaments, so that two tournaments of one game have boards of
+	// their own.
+	numbered map[string]int
+	stats    *Stats
 
 	// eboards are the protocols of the e-boards still to be put in the
 	// first chess tournament, in order (the DGT board first).
@@ -78,7 +96,8 @@ type player struct {
 	rng   *rand.Rand
 	// patience is how long a player waits for a move to be read before
 	// putting the position back and making it again: as long as a person
-	// would wait, at the demo's speed (3 to 30 seconds).
+	// would wait, at the demo's speed, 10 to 30 seconds (a DGT bus line
+	// reads a board's move within its poll, 2 s, whatever the speed).
 	patience time.Duration
 
 	news chan news // from the table's goroutine; never blocks it
@@ -122,6 +141,17 @@ type Config struct {
 	// with (where White sits at a DGT clock), by protocol; nil for the
 	// defaults.
 	Settings map[string]board.Settings
+	// Ports are the event's configured ports, each a simulated board
+	// (or several) stands in for; none: the demo's own boards. Boards and
+	// DGT are the demo's own boards' only.
+	Ports []board.Port
+	// Protocols are the ports' protocols, in the order of Ports (""
+	// for our boards).
+	Protocols []string
+	// Assigned are the board ids boards.assign gives, by tournament
+	// name, in the file's order: a simulated board of the tournament
+	// takes the next where its protocol lets it choose its id.
+	Assigned map[string][]string
 }
 
 // ProtocolDGT is the protocol of the demo's DGT e-board (Config.DGT).
@@ -130,10 +160,11 @@ const ProtocolDGT = "dgt"
 // DefaultPlies is the most moves of a demo game when Config.Plies is 0.
 const DefaultPlies = 80
 
-// New creates the simulated boards for every tournament d runs
-// (cfg.Boards each, or one for every game of a round when that is 0) in
-// dir and adds a table for each to d; [Demo.Ports] says where the drivers
-// find them.
+// New creates the simulated boards in dir, for every tournament d runs
+// (cfg.Boards each, or one for every game of a round when that is 0) or
+// standing in for the boards of cfg.Ports, and gives each a table of d
+// (the one boards.assign gave its id, or a new one); [Demo.Ports] says
+// where the drivers find them.
 func New(d *director.Director, cfg Config, dir string, log *slog.Logger) (*Demo, error) {
 	if cfg.Speed <= 0 {
 		cfg.Speed = 1
@@ -143,20 +174,41 @@ func New(d *director.Director, cfg Config, dir string, log *slog.Logger) (*Demo,
 	}
 	dm := &Demo{d: d, dir: dir, log: log, speed: cfg.Speed, seed: cfg.Seed, faults: cfg.Faults,
 		plies: cfg.Plies, players: map[string]*player{}, stats: &Stats{}, settings: cfg.Settings,
-		ports: map[string][]board.Port{}, index: map[string]int{}}
+		ports: map[string][]board.Port{}, index: map[string]int{}, numbered: map[string]int{}}
 	if cfg.DGT {
 		dm.eboards = append(dm.eboards, ProtocolDGT)
 	}
 	dm.eboards = append(dm.eboards, cfg.BoardsOf...)
-	chess := uint64(0) // the tournament that takes the e-boards
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
-	// Boards are numbered by game across the tournaments, so that two
-	// tournaments of one game have boards of their own.
-	numbered := map[string]int{}
-	for ti, id := range d.TournamentIDs() {
-		tc, err := d.DB().Tournament(id)
+	var err error
+	if len(cfg.Ports) > 0 {
+		err = dm.standIn(cfg)
+	} else {
+		err = dm.demoBoards(cfg)
+	}
+	if err != nil {
+		dm.Close()
+		return nil, err
+	}
+	return dm, nil
+}
+
+// tournament is one of the event's tournaments as its boards are made.
+type tournament struct {
+	id   uint64
+	name string
+	game rules.Game
+	want int // boards it still wants
+}
+
+// tournaments returns the event's tournaments, each wanting boards
+// boards, or one for every game of a round when boards is 0.
+func (dm *Demo) tournaments(boards int) ([]*tournament, error) {
+	var out []*tournament
+	for _, id := range dm.d.TournamentIDs() {
+		tc, err := dm.d.DB().Tournament(id)
 		if err != nil {
 			return nil, fmt.Errorf("demo: tournament %d: %w", id, err)
 		}
@@ -164,29 +216,46 @@ func New(d *director.Director, cfg Config, dir string, log *slog.Logger) (*Demo,
 		if err != nil {
 			return nil, fmt.Errorf("demo: tournament %q: %w", tc.Name, err)
 		}
-		boards := cfg.Boards
-		if boards == 0 {
+		want := boards
+		if want == 0 {
 			// One board for every game of a round.
-			players, err := d.DB().Players(id)
+			players, err := dm.d.DB().Players(id)
 			if err != nil {
 				return nil, fmt.Errorf("demo: tournament %q: %w", tc.Name, err)
 			}
-			boards = len(players) / 2
+			want = len(players) / 2
 		}
-		for n := 1; n <= boards; n++ {
-			numbered[tc.Game]++
-			name, protocol := fmt.Sprintf("SIM-%s-%d", abbrev(tc.Game), numbered[tc.Game]), board.ProtocolSensorboard
-			if len(dm.eboards) > 0 && tc.Game == "chess" && (chess == 0 || chess == id) {
+		out = append(out, &tournament{id: id, name: tc.Name, game: g, want: want})
+	}
+	return out, nil
+}
+
+// demoBoards makes the demo's own boards: cfg.Boards for each tournament
+// (or one for every game of a round), our boards, the first chess board
+// a DGT e-board with cfg.DGT and the next ones the e-boards of
+// cfg.BoardsOf (all in the first chess tournament), the first table of a
+// game with handicaps playing handicap games.
+func (dm *Demo) demoBoards(cfg Config) error {
+	tours, err := dm.tournaments(cfg.Boards)
+	if err != nil {
+		return err
+	}
+	chess := uint64(0) // the tournament that takes the e-boards
+	for ti, t := range tours {
+		game := t.game.Name()
+		for n := 1; n <= t.want; n++ {
+			name, protocol := dm.name(game), board.ProtocolSensorboard
+			if len(dm.eboards) > 0 && game == "chess" && (chess == 0 || chess == t.id) {
 				// The first chess boards are the e-boards.
-				chess, protocol = id, dm.eboards[0]
+				chess, protocol = t.id, dm.eboards[0]
 				dm.eboards = dm.eboards[1:]
 			}
-			pl, err := dm.addBoard(id, protocol, name, g, uint64(ti*100+n))
+			pl, err := dm.addBoard(t.id, protocol, name, t.game, uint64(ti*100+n))
 			if err != nil {
-				dm.Close()
-				return nil, err
+				return err
 			}
-			if facts := rules.FactsOf(tc.Game); n == 1 && facts.HandicapOption != "" {
+			dm.numbered[game]++
+			if facts := rules.FactsOf(game); n == 1 && facts.HandicapOption != "" {
 				// The first table of a game with handicaps (shogi) plays a
 				// handicap game every round, as the arbiter sets it for
 				// the pairing.
@@ -194,7 +263,100 @@ func New(d *director.Director, cfg Config, dir string, log *slog.Logger) (*Demo,
 			}
 		}
 	}
-	return dm, nil
+	return nil
+}
+
+// standIn makes a simulated board of its protocol for each board the
+// configured ports hold (see the package documentation).
+func (dm *Demo) standIn(cfg Config) error {
+	tours, err := dm.tournaments(0)
+	if err != nil {
+		return err
+	}
+	wanted := 0
+	for _, t := range tours {
+		wanted += t.want
+	}
+	counts := make([]int, len(cfg.Ports))
+	var open []int // the ports that do not say how many boards they hold
+	for i, p := range cfg.Ports {
+		counts[i] = board.BoardsOf(p)
+		wanted -= counts[i]
+		if counts[i] == 0 {
+			open = append(open, i)
+		}
+	}
+	for k, i := range open { // the boards still wanted, shared; one at least
+		counts[i] = max(1, wanted/len(open))
+		if wanted > 0 && k < wanted%len(open) {
+			counts[i]++
+		}
+	}
+	used := map[string]bool{}
+	number := uint64(0)
+	for i, p := range cfg.Ports {
+		protocol := ""
+		if i < len(cfg.Protocols) {
+			protocol = cfg.Protocols[i]
+		}
+		for range counts[i] {
+			number++
+			if err := dm.standInBoard(tours, protocol, cfg.Assigned, used, number); err != nil {
+				return fmt.Errorf("demo: port %s: %w", portName(p), err)
+			}
+		}
+	}
+	return nil
+}
+
+// standInBoard makes one simulated board of protocol, for the first
+// tournament that still wants a board and whose game the protocol can
+// play, else the first whose game it can play (a spare board).
+func (dm *Demo) standInBoard(tours []*tournament, protocol string, assigned map[string][]string, used map[string]bool, number uint64) error {
+	var errs []error
+	for _, spare := range []bool{false, true} {
+		for _, t := range tours {
+			if !spare && t.want <= 0 {
+				continue
+			}
+			id := dm.name(t.game.Name())
+			for _, a := range assigned[t.name] {
+				if !used[a] {
+					id = a
+					break
+				}
+			}
+			pl, err := dm.addBoard(t.id, protocol, id, t.game, number)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", t.name, err))
+				continue
+			}
+			if pl.table.ID == dm.name(t.game.Name()) {
+				dm.numbered[t.game.Name()]++
+			}
+			used[pl.table.ID] = true
+			t.want--
+			return nil
+		}
+	}
+	return fmt.Errorf("no tournament for a simulated board of protocol %q: %w", protocol, errors.Join(errs...))
+}
+
+// name is the name of the next simulated board of game: SIM-tav-1,
+// numbered across the tournaments.
+func (dm *Demo) name(game string) string {
+	return fmt.Sprintf("SIM-%s-%d", abbrev(game), dm.numbered[game]+1)
+}
+
+// portName names a port as its entry does.
+func portName(p board.Port) string {
+	switch {
+	case p.Path != "":
+		return p.Path
+	case p.Glob != "":
+		return p.Glob
+	}
+	return fmt.Sprintf("usb %s:%s %s", p.USB.VID, p.USB.PID, p.USB.Serial)
 }
 
 // Ports returns where the drivers find the simulated boards, by
@@ -209,27 +371,30 @@ func abbrev(game string) string {
 }
 
 // addBoard makes a simulated board of protocol for a table of
-// tournament, id its name where the protocol lets the board choose one,
-// and its players; n makes the board and its players' moves repeatable.
+// tournament (the table boards.assign gave its id, or a new one), id its
+// name where the protocol lets the board choose one, and its players; n
+// makes the board and its players' moves repeatable.
 func (dm *Demo) addBoard(tournament uint64, protocol, id string, g rules.Game, n uint64) (*player, error) {
 	p, ok := board.Lookup(protocol)
 	if !ok || p.Simulate == nil {
 		return nil, fmt.Errorf("demo: no simulator of board protocol %q", protocol)
 	}
-	dm.index[p.Name]++
-	b, err := p.Simulate(board.SimConfig{Dir: dm.dir, ID: id, Index: dm.index[p.Name], Game: g, Seed: dm.seed, Number: n,
+	b, err := p.Simulate(board.SimConfig{Dir: dm.dir, ID: id, Index: dm.index[p.Name] + 1, Game: g, Seed: dm.seed, Number: n,
 		Speed: dm.speed, Faults: dm.faults, Settings: dm.settings[p.Name]})
 	if err != nil {
 		return nil, fmt.Errorf("demo board %s: %w", id, err)
 	}
+	dm.index[p.Name]++
 	dm.boards = append(dm.boards, b)
 	dm.ports[p.Name] = append(dm.ports[p.Name], b.Port())
-	t, err := dm.d.AddTable(tournament, b.ID())
-	if err != nil {
-		return nil, err
+	t, ok := dm.d.Table(b.ID())
+	if !ok {
+		if t, err = dm.d.AddTable(tournament, b.ID()); err != nil {
+			return nil, err
+		}
 	}
 	pl := &player{d: dm.d, stats: dm.stats, plies: dm.plies, table: t, hands: b, rng: rand.New(rand.NewPCG(dm.seed, n)),
-		news: make(chan news, 64), patience: min(30*time.Second, max(3*time.Second, time.Duration(float64(2*time.Minute)/dm.speed)))}
+		news: make(chan news, 64), patience: min(30*time.Second, max(10*time.Second, time.Duration(float64(2*time.Minute)/dm.speed)))}
 	dm.players[b.ID()] = pl
 	return pl, nil
 }

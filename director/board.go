@@ -20,6 +20,14 @@ type Sender = board.Display
 // driver's goroutine for the board and blocks only when that board's table
 // is far behind.
 func (d *Director) BoardEvent(ctx context.Context, e board.Event) {
+	if e.Board == "" && e.Kind == board.EventError && e.Port != "" && e.Err != nil {
+		// A port the driver cannot have (another program holds it).
+		d.PortTrouble(e.Port, PortDriver, e.Err.Error(), portAdvice)
+		return
+	}
+	if e.Kind == board.EventHello {
+		d.portAnswered(e.Port)
+	}
 	t, ok := d.Table(e.Board)
 	if !ok {
 		if e.Kind != board.EventHello {

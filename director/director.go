@@ -22,6 +22,7 @@ import (
 
 	"arbiter/arbiter"
 	"arbiter/clock"
+	"arbiter/internal/names"
 	"arbiter/pairing/trf"
 	"arbiter/rules"
 	"arbiter/store"
@@ -114,6 +115,12 @@ type Director struct {
 	raw        *store.RawLog // where board frames are logged, if any
 	pairedBy   string        // who pairs the rounds when not this daemon (a federation's hub)
 
+	// portMu guards what is known of the venue (ports.go): the trouble
+	// of each item in trouble, and the ports a board has answered on.
+	portMu   sync.Mutex
+	troubles map[troubleKey]trouble
+	answered map[string]bool
+
 	// pairMu pairs one round at a time (newRound): the pairing itself
 	// runs outside mu.
 	pairMu sync.Mutex
@@ -158,6 +165,19 @@ func New(cfg Config, db *store.DB, log *slog.Logger) (*Director, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read tournaments: %w", err)
 	}
+	// Every tournament is read before any is created: a players_trf file
+	// that cannot be read leaves the database as it was.
+	newPlayers := map[string][]store.Player{}
+	for _, tc := range cfg.Tournaments {
+		if slices.ContainsFunc(stored, func(s store.Tournament) bool { return s.Name == tc.Name }) {
+			continue
+		}
+		players, err := configPlayers(tc)
+		if err != nil {
+			return nil, fmt.Errorf("tournament %q: %w", tc.Name, err)
+		}
+		newPlayers[tc.Name] = players
+	}
 	for _, tc := range cfg.Tournaments {
 		g, err := rules.NewFromText(tc.Game, tc.Options)
 		if err != nil {
@@ -171,10 +191,7 @@ func New(cfg Config, db *store.DB, log *slog.Logger) (*Director, error) {
 		if i >= 0 {
 			t.rec = stored[i]
 		} else {
-			players, err := configPlayers(tc)
-			if err != nil {
-				return nil, fmt.Errorf("tournament %q: %w", tc.Name, err)
-			}
+			players := newPlayers[tc.Name]
 			rounds := tc.Rounds
 			if n, ok := roundRobinRounds(tc.System, len(players)); ok {
 				// A round robin has as many rounds as its players need.
@@ -198,6 +215,11 @@ func New(cfg Config, db *store.DB, log *slog.Logger) (*Director, error) {
 	}
 	return d, nil
 }
+
+// ConfiguredPlayers returns the tournament's players as its
+// configuration gives them, start number 1 first: the list given there,
+// or the player records of its players_trf file.
+func (tc Tournament) ConfiguredPlayers() ([]store.Player, error) { return configPlayers(tc) }
 
 // configPlayers returns a tournament's players from its configuration:
 // the list given there, or the player records of its players_trf file.
@@ -230,7 +252,7 @@ func playerFromTRF(p trf.Player) store.Player {
 	if y, err := strconv.Atoi(strings.SplitN(birth, "/", 2)[0]); err == nil && y >= 1900 && y <= 2100 {
 		year = y
 	}
-	rec := store.Player{Name: p.Name, Rating: p.Rating, Title: p.Title, Federation: p.Federation, FideID: p.FideID, BirthYear: year}
+	rec := store.Player{Name: names.Normal(p.Name), Rating: p.Rating, Title: p.Title, Federation: p.Federation, FideID: p.FideID, BirthYear: year}
 	if d, err := time.Parse("2006/01/02", birth); err == nil && d.Year() == year {
 		rec.Birth = birth
 	}
@@ -269,9 +291,16 @@ func (d *Director) Watch(w Watcher) {
 }
 
 // AddTable adds a playing table for a tournament, with the id of the board
-// that will stand on it. Tables are numbered per tournament in the order
-// they are added; the pairing's board n is played on table n.
+// that will stand on it: the tournament's first table number no table
+// has. The pairing's board n is played on table n.
 func (d *Director) AddTable(tournament uint64, boardID string) (*Table, error) {
+	return d.AddTableNumbered(tournament, boardID, 0)
+}
+
+// AddTableNumbered adds table number of a tournament (boards.assign's
+// table), with the id of the board that will stand on it; number 0 is
+// the first number no table has.
+func (d *Director) AddTableNumbered(tournament uint64, boardID string, number int) (*Table, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if _, dup := d.Table(boardID); dup {
@@ -280,13 +309,24 @@ func (d *Director) AddTable(tournament uint64, boardID string) (*Table, error) {
 	if d.tourLocked(tournament) == nil {
 		return nil, fmt.Errorf("tournament %d: %w", tournament, store.ErrNotFound)
 	}
-	n := 1
+	taken := map[int]string{}
 	for _, t := range d.tables {
 		if t.Tournament == tournament {
-			n++
+			taken[t.Number] = t.ID
 		}
 	}
-	t := newTable(boardID, tournament, n, d)
+	switch {
+	case number < 0:
+		return nil, fmt.Errorf("table %d: a table number is 1 or more", number)
+	case number == 0:
+		number = 1
+		for taken[number] != "" {
+			number++
+		}
+	case taken[number] != "":
+		return nil, fmt.Errorf("table %d already has board %s", number, taken[number])
+	}
+	t := newTable(boardID, tournament, number, d)
 	d.tables = append(d.tables, t)
 	byBoard := map[string]*Table{boardID: t}
 	if old := d.byBoard.Load(); old != nil {

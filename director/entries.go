@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
+	"arbiter/internal/names"
 	"arbiter/store"
 )
 
@@ -25,21 +24,12 @@ func IsBadRequest(err error) bool {
 	return errors.Is(err, errBadPairing) || errors.Is(err, errBadInput)
 }
 
-// CheckName reports what is wrong with a player's name: empty, too long,
-// or with control or bidirectional formatting characters.
+// CheckName reports what is wrong with a player's name (names.Check):
+// empty, too long, or with control, bidirectional formatting or
+// zero-width characters.
 func CheckName(name string) error {
-	switch {
-	case strings.TrimSpace(name) == "":
-		return fmt.Errorf("%w: a player needs a name", errBadInput)
-	case !utf8.ValidString(name):
-		return fmt.Errorf("%w: the name is not valid text", errBadInput)
-	case utf8.RuneCountInString(name) > 100:
-		return fmt.Errorf("%w: a name of at most 100 characters", errBadInput)
-	}
-	for _, r := range name {
-		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
-			return fmt.Errorf("%w: the name holds the control character %U", errBadInput, r)
-		}
+	if err := names.Check(name); err != nil {
+		return fmt.Errorf("%w: the name %v", errBadInput, err)
 	}
 	return nil
 }
@@ -80,14 +70,17 @@ func (d *Director) AddPlayer(id uint64, np NewPlayer, who, why string) (store.Pl
 	err := d.edit(id, "add-player", who, why, func(tr *tour, st *store.TournamentState, e *store.TournamentEdit) (string, error) {
 		players, rounds := st.Players, st.Rounds
 		for _, p := range players {
-			if strings.EqualFold(p.Name, np.Name) {
-				return "", fmt.Errorf("%w: %q is already registered as player %d", errBadInput, np.Name, p.ID)
+			if names.Same(p.Name, np.Name) {
+				return "", fmt.Errorf("%w: %q is already registered as player %d (%s)", errBadInput, np.Name, p.ID, p.Name)
 			}
 		}
 		if len(rounds) > 0 && strings.Contains(tr.rec.System, "round-robin") {
 			return "", fmt.Errorf("%w: a round robin takes no entries once it has begun", errBadInput)
 		}
-		p = store.Player{TournamentID: id, ID: len(players) + 1, Name: np.Name, Rating: np.Rating, Title: np.Title,
+		if len(rounds) >= tr.rec.PlayedRounds() && roundsComplete(rounds) {
+			return "", fmt.Errorf("%w: %s is over (its last round, %d, is played): it takes no more entries", errBadInput, tr.rec.Name, len(rounds))
+		}
+		p = store.Player{TournamentID: id, ID: len(players) + 1, Name: names.Normal(np.Name), Rating: np.Rating, Title: np.Title,
 			Federation: np.Federation, FideID: np.FideID, Joined: len(rounds) + 1}
 		// The next round to be paired is the first one the player can play.
 		if p.Joined <= 1 {

@@ -2,6 +2,8 @@ package director_test
 
 import (
 	"context"
+	"log/slog"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -438,4 +440,72 @@ func TestRoundRobinWithdrawalForfeits(t *testing.T) {
 		}
 	}
 	assert.True(t, found, "player 1 is scheduled in round 2")
+}
+
+// A late entry is refused, with the reason, once the tournament is over.
+func TestLateEntryIntoAFinishedTournament(t *testing.T) {
+	d, db := newEvent(t, "swiss-dutch", 4, 1)
+	ctx := run(t, d)
+	id := d.TournamentIDs()[0]
+	finishRound(t, ctx, d, waitRound(t, db, id, 1))
+	select {
+	case <-d.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the tournament did not complete")
+	}
+	_, err := d.AddPlayer(id, director.NewPlayer{Name: "Late Comer", Rating: 2100}, "chief", "late")
+	require.Error(t, err)
+	assert.True(t, director.IsBadRequest(err))
+	assert.Contains(t, err.Error(), "Club swiss-dutch is over (its last round, 1, is played): it takes no more entries")
+	players, err := db.Players(id)
+	require.NoError(t, err)
+	assert.Len(t, players, 4, "nobody was added")
+	assert.Empty(t, actionsOf(t, db, "add-player"))
+}
+
+// A late entry whose name differs from a registered player's only by
+// white space, case or the Unicode form of an accent is that player; a
+// name with a zero-width character is refused; a new name is stored in
+// its normal form.
+func TestLateEntryNamesAreNormalised(t *testing.T) {
+	cfg := eventConfig(t, "swiss-dutch", 4, 3)
+	cfg.Tournaments[0].Players[0].Name = "Nils Berg"
+	cfg.Tournaments[0].Players[1].Name = "Eva Horváth"
+	d, db := newEventFrom(t, cfg)
+	id := d.TournamentIDs()[0]
+	for _, name := range []string{"Nils  Berg ", "nils berg", "Nils\u00a0Berg", "Eva Horva\u0301th"} {
+		_, err := d.AddPlayer(id, director.NewPlayer{Name: name}, "chief", "late")
+		if assert.Error(t, err, "%q", name) {
+			assert.Contains(t, err.Error(), "is already registered as player")
+		}
+	}
+	for _, name := range []string{"Nils\u200bBerg", "Nils\u200dBerg", "\ufeffAna Silva"} {
+		_, err := d.AddPlayer(id, director.NewPlayer{Name: name}, "chief", "late")
+		if assert.Error(t, err, "%q", name) {
+			assert.Contains(t, err.Error(), "invisible character")
+		}
+	}
+	p, err := d.AddPlayer(id, director.NewPlayer{Name: "  Ana   Silva ", Rating: 1900}, "chief", "late")
+	require.NoError(t, err)
+	assert.Equal(t, "Ana Silva", p.Name)
+	players, err := db.Players(id)
+	require.NoError(t, err)
+	assert.Len(t, players, 5)
+	assert.Equal(t, "Ana Silva", players[4].Name)
+}
+
+// A tournament whose players_trf file cannot be read stops the event
+// before any tournament is written: the database stays as it was.
+func TestNewWritesNothingWhenPlayersCannotBeRead(t *testing.T) {
+	cfg := eventConfig(t, "swiss-dutch", 4, 3)
+	cfg.Tournaments = append(cfg.Tournaments, director.Tournament{Name: "From TRF", Game: "chess", System: "swiss-dutch", Rounds: 3,
+		PlayersTRF: filepath.Join(t.TempDir(), "missing.trf")})
+	db, err := store.Open(filepath.Join(t.TempDir(), "event.db"), nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	_, err = director.New(cfg, db, slog.Default())
+	require.ErrorContains(t, err, "missing.trf")
+	tours, err := db.Tournaments()
+	require.NoError(t, err)
+	assert.Empty(t, tours, "the first tournament was not written either")
 }

@@ -27,14 +27,14 @@ import (
 // name, by file (from the module's root) and name, with the reason. They
 // are values that happen to be a game's name, not facts about the game.
 var gameNameUses = map[[2]string]string{
-	{"arbiter/config.go", "chess"}:       `the illegal-move policy "chess" is FIDE's penalty, for any game`,
-	{"cmd/arbiter/pairing.go", "chess"}:  "a colour policy of the pairing command, not a game",
-	{"cmd/arbiter/pairing.go", "shogi"}:  "a colour policy of the pairing command, not a game",
-	{"cmd/arbiter/boards.go", "tavreli"}: "the default of a --game flag",
-	{"cmd/arbiter/perft.go", "tavreli"}:  "the default of a --game flag",
-	{"export/read.go", "kvaa"}:           "the file extension .kvaa of Kvaa records",
-	{"export/records.go", "kvaa"}:        "the name and file extension of the Kvaa record format",
-	{"demo/demo.go", "chess"}:            "the demo's simulated DGT board: a DGT e-board's pieces are chess pieces",
+	{"arbiter/config.go", "chess"}:         `the illegal-move policy "chess" is FIDE's penalty, for any game`,
+	{"cmd/arbiter/pairing.go", "chess"}:    "a colour policy of the pairing command, not a game",
+	{"cmd/arbiter/pairing.go", "shogi"}:    "a colour policy of the pairing command, not a game",
+	{"cmd/arbiter/simulate.go", "tavreli"}: "the default of a --game flag",
+	{"cmd/arbiter/perft.go", "tavreli"}:    "the default of a --game flag",
+	{"export/read.go", "kvaa"}:             "the file extension .kvaa of Kvaa records",
+	{"export/records.go", "kvaa"}:          "the name and file extension of the Kvaa record format",
+	{"demo/demo.go", "chess"}:              "the demo's simulated DGT board: a DGT e-board's pieces are chess pieces",
 }
 
 // A game's facts live in its registration (rules.Describe, and its record

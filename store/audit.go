@@ -12,9 +12,10 @@ import (
 const groupScan = 1000
 
 // AddAlert stores an alert for the human arbiter and sets its ID. An open
-// alert of the same kind about the same table, game and tournament takes
-// it instead: its count goes up and its message, evidence and time become
-// the newest, so that a cause repeated many times is one alert.
+// alert of the same kind about the same table, game, tournament and item
+// (a port) takes it instead: its count goes up and its message, evidence
+// and time become the newest, so that a cause repeated many times is one
+// alert.
 func (db *DB) AddAlert(a *Alert) error {
 	if a.Count == 0 {
 		a.Count = 1
@@ -32,7 +33,7 @@ func (db *DB) AddAlert(a *Alert) error {
 			if err := decodeInto(locAlerts, k, v, &old); err != nil {
 				return err
 			}
-			if old.Resolved || old.Kind != a.Kind || old.GameID != a.GameID || old.BoardID != a.BoardID || old.Tournament != a.Tournament {
+			if old.Resolved || old.Kind != a.Kind || old.GameID != a.GameID || old.BoardID != a.BoardID || old.Tournament != a.Tournament || old.Item != a.Item {
 				continue
 			}
 			old.Count += max(a.Count, 1)

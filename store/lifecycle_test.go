@@ -75,3 +75,24 @@ func TestForfeitResults(t *testing.T) {
 	assert.Equal(t, "-/+", rs[0].Pairings[0].Result)
 	assert.Equal(t, "0-1", rs[0].Pairings[1].Result)
 }
+
+// Alerts about serial ports group by port: one per port and cause.
+func TestAlertsGroupByPort(t *testing.T) {
+	db, _ := openTemp(t)
+	add := func(port, msg string) store.Alert {
+		a := store.Alert{Item: port, Kind: "port", Message: msg, At: wall}
+		require.NoError(t, db.AddAlert(&a))
+		return a
+	}
+	a := add("/dev/ttyUSB0", "does not exist")
+	b := add("/dev/ttyUSB1", "does not exist")
+	again := add("/dev/ttyUSB0", "answers nothing")
+	assert.NotEqual(t, a.ID, b.ID, "another port, another alert")
+	assert.Equal(t, a.ID, again.ID)
+	open, err := db.Alerts(true)
+	require.NoError(t, err)
+	require.Len(t, open, 2)
+	assert.Equal(t, "/dev/ttyUSB0", open[0].Item)
+	assert.Equal(t, "answers nothing", open[0].Message, "the newest says what is wrong now")
+	assert.Equal(t, 2, open[0].Count)
+}

@@ -208,6 +208,13 @@ type Alert struct {
 	// Tournament is set for an alert about a tournament (a round that
 	// cannot be paired) rather than a table.
 	Tournament uint64 `json:"tournament,omitempty"`
+	// Item names what an alert about the venue is about, where it is no
+	// table, game or tournament: a configured serial port (its path, or
+	// its pattern) that does not exist, cannot be opened, is held by
+	// another program or answers nothing; a setting a check at start
+	// found wrong (event.database, backup.dir, broadcast.push[0]). Added
+	// after schema 1's first release: older records read as "".
+	Item string `json:"item,omitempty"`
 	// Where names the table and its players, for people.
 	Where string `json:"where,omitempty"`
 	// Advice says what the arbiter should do.

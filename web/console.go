@@ -31,7 +31,14 @@ func (s *Site) consolePage(w http.ResponseWriter, r *http.Request) {
 		s.failErr(w, r, err)
 		return
 	}
-	slices.Reverse(alerts) // newest first
+	slices.Reverse(alerts)  // newest first
+	var ports []store.Alert // the configured ports in trouble, shown with the tables
+	for _, a := range alerts {
+		if a.Kind == director.AlertPort {
+			ports = append(ports, a)
+		}
+	}
+	slices.SortFunc(ports, func(a, b store.Alert) int { return strings.Compare(a.Item, b.Item) })
 	tours, err := s.tourSummaries()
 	if err != nil {
 		s.failErr(w, r, err)
@@ -53,7 +60,7 @@ func (s *Site) consolePage(w http.ResponseWriter, r *http.Request) {
 	}
 	s.render(w, r, http.StatusOK, "console", map[string]any{
 		"User": sess.user, "CSRF": sess.csrf, "Done": r.URL.Query().Get("done"),
-		"Alerts": alerts, "Tables": s.cards(), "Unboarded": unboarded, "Tournaments": tours,
+		"Alerts": alerts, "Tables": s.cards(), "Ports": ports, "Unboarded": unboarded, "Tournaments": tours,
 		"Actions": acts, "Reasons": resultReasons(), "Links": s.linkRows(),
 	})
 }

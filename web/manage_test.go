@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	"arbiter/director"
 	"arbiter/store"
 )
@@ -369,4 +370,26 @@ func TestConsoleAccelerate(t *testing.T) {
 		assert.Equal(t, p.First <= 4, p.Second <= 4, "board %d: %d-%d crosses the groups", p.Board, p.First, p.Second)
 	}
 	require.Len(t, e.actions("accelerate"), 1)
+}
+
+// A configured port in trouble is an alert, and is listed with the
+// tables until a board answers on it.
+func TestConsolePortsWithoutABoard(t *testing.T) {
+	e := newEvent(t)
+	c := e.client()
+	c.login("chief", "arbiter")
+	_, body, _ := c.get("/console")
+	assert.NotContains(t, body, "Ports without a board")
+	e.d.PortTrouble("/dev/ttyUSB9", director.PortWatch, "does not exist", "Plug the board in.")
+	e.d.PortTrouble("/dev/ttyUSB0", director.PortDriver, "held by process 4242 (minicom)", "Stop the program named.")
+	_, body, _ = c.get("/console")
+	assert.Contains(t, body, "Ports without a board")
+	assert.Regexp(t, `<code>/dev/ttyUSB0</code>: held by process 4242 \(minicom\)[^<]*<small>since \d\d:\d\d:\d\d</small>`, body)
+	assert.Contains(t, body, "<code>/dev/ttyUSB9</code>: does not exist")
+	assert.Contains(t, body, "port /dev/ttyUSB9 · ", "the alert names the port")
+	e.d.BoardEvent(e.ctx, board.Event{Kind: board.EventHello, Board: "B9", Port: "/dev/ttyUSB9",
+		Info: &board.Info{ID: "B9", Caps: board.CapHeight, Width: 8, Height: 8, Cells: 64}})
+	_, body, _ = c.get("/console")
+	assert.NotContains(t, body, "<code>/dev/ttyUSB9</code>", "a board answered on it")
+	assert.Contains(t, body, "<code>/dev/ttyUSB0</code>")
 }

@@ -1,12 +1,8 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -16,8 +12,6 @@ import (
 
 	"arbiter/board"
 	"arbiter/hardware/sensorboard"
-	"arbiter/hardware/sensorboard/sim"
-	"arbiter/rules"
 )
 
 func newPortsCmd() *cobra.Command {
@@ -120,116 +114,4 @@ func probePorts(cmd *cobra.Command, protocol string, paths, globs []string, time
 		}
 	}
 	return w.Flush()
-}
-
-func newSimulateCmd() *cobra.Command {
-	var (
-		game, options, id, link, capsText string
-		games, plies                      int
-		speed, faults                     float64
-		seed                              uint64
-	)
-	cmd := &cobra.Command{
-		Use:   "simulate --game NAME [--link PATH]",
-		Short: "Run a simulated sensor board on a pseudo-terminal, playing random games",
-		Long: `simulate creates a pseudo-terminal that speaks the sensor-board protocol
-exactly as hardware does, and plays random legal games on it with human
-timing: lifts and places, slides, touches, towers split, captures in either
-order, drops, clock presses, and the faults asked for. Point a daemon at the
-printed path (boards.ports: [{path: ...}]) to test it without hardware.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			g, err := gameFromFlags(game, options)
-			if err != nil {
-				return err
-			}
-			caps := board.CapHeight | board.CapClockDisplay | board.CapText
-			for _, c := range strings.Split(capsText, "+") {
-				switch c {
-				case "heights", "":
-				case "identity":
-					caps |= board.CapIdentity | board.CapFace | board.CapColor
-				case "zones":
-					caps |= board.CapZoneCount
-				default:
-					return fmt.Errorf("%w: --caps %q: want heights, identity and/or zones joined by +", errUsage, c)
-				}
-			}
-			if speed <= 0 {
-				return fmt.Errorf("%w: --speed must be positive", errUsage)
-			}
-			b, err := sim.NewBoard(sim.Config{ID: id, Geometry: g.Geometry(), Graph: sim.GraphName(g), Caps: caps, Seed: seed,
-				Faults: sim.LinkFaults(faults)}, sim.NewReal())
-			if err != nil {
-				return err
-			}
-			p, err := sim.Attach(b, link)
-			if err != nil {
-				return err
-			}
-			defer p.Close()
-			fmt.Fprintf(cmd.OutOrStdout(), "board %s (%s) on %s\n", id, game, p.Path())
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
-			defer stop()
-			clk := sim.NewReal()
-			r := sim.NewRunner(b, clk)
-			r.Plug = p
-			r.Human = sim.DefaultHuman.Scaled(speed)
-			rng := rand.New(rand.NewPCG(seed, 1))
-			for n := 0; games == 0 || n < games; n++ {
-				start := g.Start()
-				if n == 0 {
-					b.Load(start.View()) // set up before it is switched on
-				} else {
-					// The pieces are set up again square by square, as
-					// the board reports: a board re-set without a word
-					// would show the host the last game's end (issue 18
-					// §4).
-					b.Arrange(start.View())
-				}
-				turns, err := sim.RandomGame(start, plies, rng)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "game %d: %d moves\n", n+1, len(turns))
-				if err := r.Play(ctx, turns); err != nil {
-					if ctx.Err() != nil {
-						return nil
-					}
-					return err
-				}
-				// The players sit a moment after the game (and the host
-				// reads its last frames before the board is unplugged).
-				if err := rest(ctx, b, clk, time.Duration(float64(5*time.Second)/speed)); err != nil {
-					return nil
-				}
-			}
-			return nil
-		},
-	}
-	f := cmd.Flags()
-	f.StringVar(&game, "game", "tavreli", "game: "+strings.Join(rules.Games(), ", "))
-	f.StringVar(&options, "options", "", "rule options, key=value,...")
-	f.StringVar(&id, "id", "SIM-1", "the board id its handshake gives")
-	f.StringVar(&link, "link", "", "also make this symbolic link to the pseudo-terminal")
-	f.StringVar(&capsText, "caps", "heights", "what the board senses: heights, identity, zones (joined by +)")
-	f.IntVar(&games, "games", 0, "games to play (0: until interrupted)")
-	f.IntVar(&plies, "plies", 80, "moves per game at most")
-	f.Float64Var(&speed, "speed", 1, "how much faster than a person to play")
-	f.Float64Var(&faults, "faults", 0, "fault rate (0 to 1): dropped, corrupted and duplicated frames, bouncing sensors")
-	f.Uint64Var(&seed, "seed", 1, "random seed")
-	return cmd
-}
-
-// rest lets the players of a simulated board sit for d, the board sending
-// its heartbeats meanwhile.
-func rest(ctx context.Context, b *sim.Board, clk sim.Clock, d time.Duration) error {
-	end := clk.Now() + d
-	for now := clk.Now(); now < end; now = clk.Now() {
-		if err := clk.SleepUntil(ctx, min(end, now+100*time.Millisecond)); err != nil {
-			return err
-		}
-		b.Idle()
-	}
-	return nil
 }

@@ -45,6 +45,7 @@ func boardEvent(t testing.TB, dir string) *config.Config {
 	}
 	cfg.Console.Users = []config.User{{Name: "chief", Password: string(hash)}}
 	cfg.Boards.Ports = []config.Port{{Glob: filepath.Join(dir, "board-*")}}
+	cfg.Demo.Enabled = false // the boards are the test's
 	cfg.Boards.Scan = 200 * time.Millisecond
 	tc := config.Tournament{Name: "Club", Game: "chess", System: "swiss-dutch", Rounds: 1, TimeControl: "15m+10s",
 		TieBreaks: []string{"BH"}, TouchMove: "strict", AutoPair: true}
@@ -167,12 +168,13 @@ func TestSimulatedBoardsComeAndGo(t *testing.T) {
 	require.NoError(t, err)
 
 	// SIM-1 is "arbiter simulate", started before the daemon: one game of
-	// eight moves, then it exits (its port closes).
+	// eight moves, then it exits (its port closes) with the game
+	// unfinished.
 	simOut := &syncBuffer{}
 	simDone := make(chan error, 1)
 	go func() {
 		cmd := newRootCmd()
-		cmd.SetArgs([]string{"simulate", "--game", "chess", "--id", "SIM-1", "--link", link1, "--speed", "20", "--plies", "8", "--games", "1", "--seed", "3"})
+		cmd.SetArgs([]string{"simulate", "--game", "chess", "--id", "SIM-1", "--link", link1, "--speed", "20", "--plies", "8", "--games", "1", "--seed", "3", "--abandon"})
 		cmd.SetOut(simOut)
 		cmd.SetErr(simOut)
 		simDone <- cmd.ExecuteContext(ctx)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -34,6 +35,11 @@ type daemon struct {
 	opts  serveOptions
 	log   *slog.Logger
 	level *slog.LevelVar
+	// rh is the run on simulated boards (demo.enabled): the demo, or a
+	// rehearsal; nil for an event on its own boards. dm are its boards
+	// and players.
+	rh *rehearsal
+	dm *demo.Demo
 
 	// ctx ends the event; every goroutine of the components is in wg.
 	ctx    context.Context
@@ -78,10 +84,12 @@ var components = []component{
 	{"listen", (*daemon).listen},
 	{"database", (*daemon).openDatabase},
 	{"director", (*daemon).newDirector},
+	{"report", (*daemon).reportAtStop},
 	{"broadcast", (*daemon).newPush},
 	{"backups", (*daemon).startBackups},
 	{"federation", (*daemon).joinFederation},
 	{"boards", (*daemon).startBoards},
+	{"checks", (*daemon).startChecks},
 	{"goroutines", (*daemon).goroutines},
 	{"web", (*daemon).startWeb},
 	{"push", (*daemon).runPush},
@@ -139,6 +147,26 @@ func (s *daemon) newPush() (func() error, error) {
 	}
 	s.push = push
 	return func() error { flushBroadcast(push, s.opts.out, s.log); return nil }, nil
+}
+
+// reportAtStop reports on a run on simulated boards once everything
+// after it has stopped (the boards, the last broadcast pushes), before
+// the database closes.
+func (s *daemon) reportAtStop() (func() error, error) {
+	if s.rh != nil {
+		// What the boards' stop raises (a board that stopped answering)
+		// is no arbiter's trouble: the instant the stop began tells it.
+		s.wg.Go(func() {
+			<-s.ctx.Done()
+			s.rh.stopping(time.Now())
+		})
+	}
+	return func() error {
+		if s.rh != nil && s.dm != nil {
+			s.report(s.rh, s.dm)
+		}
+		return nil
+	}, nil
 }
 
 func (s *daemon) runPush() (func() error, error) {
@@ -209,9 +237,11 @@ func (s *daemon) joinFederation() (func() error, error) {
 }
 
 // startBoards puts the boards on the event: the configured ports (and
-// assignments) or the demo's simulated boards, the raw log, and the
-// driver of every protocol in use, started through its registration. A
-// federation's hub has no boards: the halls play the games.
+// assignments), or the demo's simulated boards when the configuration
+// asks for them (demo.enabled), the raw log, and the driver of every
+// protocol in use, started through its registration. Without either a
+// round's games wait for their results in the console. A federation's
+// hub has no boards: the halls play the games.
 func (s *daemon) startBoards() (func() error, error) {
 	if s.opts.started != nil {
 		s.opts.started(s.d)
@@ -224,7 +254,14 @@ func (s *daemon) startBoards() (func() error, error) {
 		}
 	}
 	ports := configuredPorts(s.cfg)
-	if len(s.cfg.Boards.Ports) == 0 && !hub {
+	for _, a := range s.cfg.Boards.Assign {
+		if err := assign(s.d, a); err != nil {
+			return nil, withCode(exitConfig, err)
+		}
+	}
+	if s.rh != nil && !hub {
+		// Simulated boards, standing in for the configured ports' (a
+		// rehearsal) or the demo's own.
 		dm, dir, err := s.startDemo()
 		if dir != "" {
 			stops = append(stops, func() { os.RemoveAll(dir) })
@@ -233,18 +270,8 @@ func (s *daemon) startBoards() (func() error, error) {
 			stop()
 			return nil, err
 		}
-		stops = append(stops, func() {
-			st := dm.Stats()
-			fmt.Fprintf(s.opts.out, "demo: %d moves played, %d read right, %d misread, %d made again, %d games abandoned\n",
-				st.Played, st.Read, st.Misread, st.Retried, st.Abandoned)
-		})
+		s.dm = dm // reported at the stop (reportAtStop)
 		ports = dm.Ports()
-	} else {
-		for _, a := range s.cfg.Boards.Assign {
-			if err := assign(s.d, a); err != nil {
-				return nil, withCode(exitConfig, err)
-			}
-		}
 	}
 	s.raw = s.db.NewRawLog(store.DefaultRawFlush)
 	s.d.SetRawLog(s.raw)
@@ -260,6 +287,9 @@ func (s *daemon) startBoards() (func() error, error) {
 	}
 	if err := s.startDrivers(ports, !hub); err != nil {
 		return stopped, err
+	}
+	if !hub && s.rh == nil {
+		s.watchPorts(s.cfg.Boards.Ports)
 	}
 	return stopped, nil
 }
@@ -306,7 +336,7 @@ func (s *daemon) startWeb() (func() error, error) {
 		return nil, err
 	}
 	s.site.Handle("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		err := health(s.db, s.raw, s.backupErr)
+		err := health(s.db, s.raw, s.backupErr, s.d.Troubles())
 		if err == nil && s.fed != nil {
 			err = s.fed.Health()
 		}
@@ -324,7 +354,18 @@ func (s *daemon) startWeb() (func() error, error) {
 		}
 	})
 	url := "http://" + s.ln.Addr().String() + "/"
-	fmt.Fprintf(s.opts.out, "arbiter: %s is live at %s\n", s.cfg.Event.Name, url)
+	switch {
+	case s.rh != nil && s.rh.title == "demo":
+		source := s.cfg.Source
+		if s.opts.cfgPath == "" {
+			source = "configs/arbiter.yaml, built in"
+		}
+		fmt.Fprintf(s.opts.out, "arbiter: %s is live at %s (a demo: simulated boards play random games, demo.enabled in %s)\n", s.cfg.Event.Name, url, source)
+	case s.rh != nil:
+		fmt.Fprintf(s.opts.out, "arbiter: %s is live at %s (a rehearsal on simulated boards)\n", s.cfg.Event.Name, url)
+	default:
+		fmt.Fprintf(s.opts.out, "arbiter: %s is live at %s\n", s.cfg.Event.Name, url)
+	}
 	s.log.Info("serving", "url", url)
 	return func() error {
 		shutdown, stop := context.WithTimeout(context.Background(), 5*time.Second)
@@ -374,6 +415,14 @@ func (s *daemon) watchDone() (func() error, error) {
 	if !s.opts.exitWhenDone {
 		return nil, nil
 	}
+	if s.rh != nil {
+		// The games on no board are the rehearsal's arbiter's to end.
+		s.rh.enterByHandWhilePlaying(s.ctx, &s.wg, s.d)
+	}
+	if s.rh != nil && s.rh.rounds > 0 {
+		s.done = s.rh.roundsDone(s.ctx, &s.wg, s.d)
+		s.doneMsg = fmt.Sprintf("arbiter: every tournament has played %s (or all its rounds)", plural(s.rh.rounds, "round"))
+	}
 	s.wg.Go(func() {
 		select {
 		case <-s.done:
@@ -385,8 +434,12 @@ func (s *daemon) watchDone() (func() error, error) {
 	return nil, nil
 }
 
-// health is what /healthz reports: nil, or why the event is not safe.
-func health(db *store.DB, raw *store.RawLog, backupErr *atomic.Pointer[error]) error {
+// health is what /healthz reports: nil, or why the event is not safe or
+// not ready: the database, the raw log, the last automatic backup, and
+// the venue's troubles (a configured port that does not exist, cannot be
+// opened, is held or answers nothing; a setting the checks at start found
+// wrong), each of which is an open alert in the console too.
+func health(db *store.DB, raw *store.RawLog, backupErr *atomic.Pointer[error], troubles []string) error {
 	if err := db.Bolt().View(func(*bolt.Tx) error { return nil }); err != nil {
 		return fmt.Errorf("database: %w", err)
 	}
@@ -399,15 +452,22 @@ func health(db *store.DB, raw *store.RawLog, backupErr *atomic.Pointer[error]) e
 	if p := backupErr.Load(); p != nil {
 		return fmt.Errorf("automatic backup: %w", *p)
 	}
+	if len(troubles) > 0 {
+		return fmt.Errorf("%s", strings.Join(troubles, "\n"))
+	}
 	return nil
 }
 
+// assign gives a board of boards.assign its table: the one it names, or
+// the tournament's first free one.
 func assign(d *director.Director, a config.Assignment) error {
 	for _, id := range d.TournamentIDs() {
 		t, err := d.DB().Tournament(id)
 		if err == nil && t.Name == a.Tournament {
-			_, err := d.AddTable(id, a.Board)
-			return err
+			if _, err := d.AddTableNumbered(id, a.Board, a.Table); err != nil {
+				return fmt.Errorf("boards.assign: board %s: %w", a.Board, err)
+			}
+			return nil
 		}
 	}
 	return fmt.Errorf("boards.assign: no tournament %q", a.Tournament)

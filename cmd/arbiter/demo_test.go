@@ -25,7 +25,7 @@ func TestDemoTwoTournamentsOfOneGame(t *testing.T) {
 	cfg, err := config.Parse([]byte(fmt.Sprintf(`event: {name: "Two Opens", database: %q}
 http: {listen: "127.0.0.1:0"}
 log: {level: warn}
-demo: {speed: 40, plies: 20, dgt: false}
+demo: {enabled: true, speed: 40, plies: 20, dgt: false}
 tournaments:
   - {name: "Open A", game: chess, system: round-robin, rounds: 1, auto_pair: true, players: [{name: A1}, {name: A2}, {name: A3}, {name: A4}]}
   - {name: "Open B", game: chess, system: round-robin, rounds: 1, auto_pair: true, players: [{name: B1}, {name: B2}]}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -232,4 +233,40 @@ func TestPortsProbesAProtocol(t *testing.T) {
 	assert.Regexp(t, `certabo0\s+CERTABO-certabo0\s+Certabo RFID\s+8x8`, out)
 	code, _ = runCLI(t, "ports", "--protocol", "novag", "--path", ml.Path())
 	assert.Equal(t, exitUsage, code, "an unknown protocol")
+}
+
+// arbiter preflight probes a Millennium and a Certabo port through their
+// protocols' probes, as it does ours and DGT's: each board that answers
+// is named, with where it goes; a Millennium port with no board is an
+// error.
+func TestPreflightProbesEBoards(t *testing.T) {
+	dir := t.TempDir()
+	mb := milsim.NewBoard(milsim.Config{ID: [4]byte{0x12, 0x34, 0x56, 0x78}, Seed: 1})
+	mb.SetUp(chess.Start().View())
+	cb := certsim.NewBoard(certsim.Config{Period: 100 * time.Millisecond, Seed: 2})
+	cb.SetUpCalibration()
+	var paths []string
+	for i, fw := range []emu.Firmware{mb, cb} {
+		line, err := emu.Attach(filepath.Join(dir, fmt.Sprintf("eboard%d", i)), fw)
+		require.NoError(t, err)
+		t.Cleanup(func() { line.Close() })
+		paths = append(paths, line.Path())
+	}
+	missing := filepath.Join(dir, "rfcomm9")
+	ports := fmt.Sprintf("boards:\n  ports:\n    - {path: %q, protocol: millennium}\n    - {path: %q, protocol: certabo}\n    - {path: %q, protocol: millennium}\n",
+		paths[0], paths[1], missing)
+	path := filepath.Join(dir, "weekend.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(organiserYAML(t, dir, "0.0.0.0:8080", ports)), 0o600))
+
+	code, out := runCLI(t, "preflight", "--config", path)
+	assert.Equal(t, exitConfig, code, out)
+	plain := squeeze(out)
+	for _, want := range []string{
+		"ok ports " + paths[0] + " millennium: board MIL-12345678",
+		"ok ports " + paths[1] + " certabo: board " + certabo.IDPrefix,
+		"error ports " + missing + " does not exist",
+	} {
+		assert.Contains(t, plain, want)
+	}
+	assert.Equal(t, 2, strings.Count(plain, "not in boards.assign: takes a free table of Weekend Rapid"), out)
 }

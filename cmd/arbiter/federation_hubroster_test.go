@@ -52,7 +52,7 @@ func TestFederationHallTakesTheHubsPlayers(t *testing.T) {
 	require.NoError(t, err)
 	hallPlayers, err := hallDB.Players(1)
 	require.NoError(t, err)
-	require.Equal(t, names(hubPlayers), names(hallPlayers), "the hall has the hub's players, by the hub's start numbers")
+	require.Equal(t, playerNames(hubPlayers), playerNames(hallPlayers), "the hall has the hub's players, by the hub's start numbers")
 	hubRounds, err := hubDB.Rounds(1)
 	require.NoError(t, err)
 	hallRounds, err := hallDB.Rounds(1)
@@ -77,7 +77,7 @@ func TestFederationHallTakesTheHubsPlayers(t *testing.T) {
 	require.Equal(t, 3, played, "the hall played its three boards")
 }
 
-func names(ps []store.Player) []string {
+func playerNames(ps []store.Player) []string {
 	out := make([]string, len(ps))
 	for i, p := range ps {
 		out[i] = p.Name

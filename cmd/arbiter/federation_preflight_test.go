@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -63,4 +64,19 @@ func TestFederationPreflight(t *testing.T) {
 			}
 		})
 	}
+
+	// arbiter preflight runs the check, once, on the hall's and the
+	// hub's own files: the hall links and finds its tournament at the
+	// hub; the hub's leaf port is taken (by the hub running).
+	t.Run("arbiter preflight", func(t *testing.T) {
+		_, out := runCLI(t, "preflight", "--config", f.hall(t, "east", "secret-of-east", f.leaf, 1, 1).file(t))
+		plain := squeeze(out)
+		assert.Contains(t, plain, "ok federation hub_url linked to the hub with this hall's name and password", out)
+		assert.Contains(t, plain, `ok federation tournament 1 "Federated Open": the hub's, with the same 6 players`, out)
+		assert.Equal(t, 1, strings.Count(plain, "federation hub_url"), "the link is checked once: %s", out)
+
+		code, out := runCLI(t, "preflight", "--config", f.hub.file(t))
+		assert.Equal(t, exitConfig, code, out)
+		assert.Contains(t, squeeze(out), "error federation leaf_listen cannot listen on "+f.leaf, out)
+	})
 }

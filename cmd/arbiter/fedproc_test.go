@@ -237,7 +237,7 @@ func (e fedDaemon) file(t *testing.T) string {
 	fmt.Fprintf(&b, "event: {name: Federated test, database: %q}\n", filepath.Join(e.dir, e.name+".db"))
 	b.WriteString("http: {listen: \"127.0.0.1:0\"}\nlog: {level: info}\n")
 	b.WriteString("console: {users: [{name: chief, password: arbiter}]}\n")
-	fmt.Fprintf(&b, "demo: {boards: %d, speed: 40, plies: %d, dgt: false, faults: 0}\n", e.boards, e.plies)
+	fmt.Fprintf(&b, "demo: {enabled: %t, boards: %d, speed: 40, plies: %d, dgt: false, faults: 0}\n", e.boards > 0, e.boards, e.plies)
 	fmt.Fprintf(&b, "tournaments:\n  - name: %q\n    game: chess\n    system: swiss-dutch\n    rounds: %d\n", e.tournament, e.rounds)
 	fmt.Fprintf(&b, "    time_control: \"15m+10s\"\n    auto_pair: %t\n    players:\n", e.autoPair)
 	for _, p := range e.players {

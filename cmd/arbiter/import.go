@@ -17,6 +17,7 @@ import (
 	"arbiter/director"
 	"arbiter/export"
 	"arbiter/internal/config"
+	"arbiter/internal/names"
 	"arbiter/store"
 )
 
@@ -278,10 +279,12 @@ func (imp *importer) place(p *planned, g export.Imported) error {
 	return nil
 }
 
-// player finds a tournament's player by name.
+// player finds a tournament's player by name (names.Same: the case, runs
+// of white space and the Unicode form of an accent do not tell names
+// apart).
 func (imp *importer) player(name string) (store.Player, error) {
 	for _, p := range imp.players {
-		if config.SameName(p.Name, name) {
+		if names.Same(p.Name, name) {
 			return p, nil
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,12 +22,19 @@ import (
 // standard output.
 func runCLI(t *testing.T, args ...string) (int, string) {
 	t.Helper()
+	return runCLIContext(t, context.Background(), args...)
+}
+
+// runCLIContext runs the command line in-process until ctx ends, as
+// runCLI does.
+func runCLIContext(t *testing.T, ctx context.Context, args ...string) (int, string) {
+	t.Helper()
 	var out, errOut bytes.Buffer
 	root := newRootCmd()
 	root.SetArgs(args)
 	root.SetOut(&out)
 	root.SetErr(&errOut)
-	if err := root.ExecuteContext(context.Background()); err != nil {
+	if err := root.ExecuteContext(ctx); err != nil {
 		t.Logf("arbiter %v: %v", args, err)
 		return exitCode(err), out.String()
 	}
@@ -119,6 +127,9 @@ func TestServeRefusesBeforeOpeningTheDatabase(t *testing.T) {
 		{"missing file", []string{"--config", filepath.Join(dir, "no-such.yaml")}, "no such configuration file"},
 		{"empty file", []string{"--config", write("empty.yaml", "")}, "the file is empty"},
 		{"unknown key", []string{"--config", write("typo.yaml", "http:\n  listne: 127.0.0.1:0\n")}, "did you mean listen?"},
+		{"rounds with a fraction", []string{"--config", write("rounds.yaml", strings.Replace(eventYAML, "rounds: 3", "rounds: 2.5", 1))}, `tournaments[0].rounds = "2.5": want a whole number`},
+		{"players_trf missing", []string{"--config", write("trf.yaml", eventYAML+`  - {name: "Second", game: chess, system: swiss-dutch, rounds: 3, players_trf: "`+filepath.Join(dir, "no-such.trf")+`"}`+"\n")},
+			"tournaments[1].players_trf"},
 		{"push token not set", []string{"--listen", "127.0.0.1:0", "--config", write("push.yaml", `tournaments:
   - {name: Open, game: chess, system: round-robin, rounds: 1, players: [{name: A}, {name: B}]}
 broadcast:
@@ -148,6 +159,22 @@ broadcast:
 		})
 	}
 }
+
+// eventYAML is a small event of one Swiss, its tournaments' list last.
+const eventYAML = `event: {name: "Club Open"}
+tournaments:
+  - name: "Open"
+    game: chess
+    system: swiss-dutch
+    rounds: 3
+    players:
+      - {name: "Nils Berg", rating: 1980}
+      - {name: "Ana Silva", rating: 1930}
+      - {name: "Eva Horvath", rating: 2040}
+      - {name: "Jan Kowalski", rating: 2250}
+      - {name: "Sofia Rossi", rating: 2190}
+      - {name: "Lucas Martin", rating: 2110}
+`
 
 // serveCLI is runCLI that also returns the error.
 func serveCLI(t *testing.T, args ...string) (int, string, error) {

@@ -22,6 +22,6 @@ func newRootCmd() *cobra.Command {
 	})
 	root.AddCommand(newVersionCmd(), newPerftCmd(), newDBCmd(), newServeCmd(),
 		newPairCmd(), newCheckCmd(), newGenerateCmd(), newStandingsCmd(), newPortsCmd(), newSimulateCmd(), newExportCmd(), newReplayCmd(), newHashPasswordCmd())
-	root.AddCommand(newImportCmd())
+	root.AddCommand(newImportCmd(), newPreflightCmd(), newRehearseCmd())
 	return root
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -55,6 +56,12 @@ type serveOptions struct {
 	flags   *pflag.FlagSet
 	// exitWhenDone stops the daemon once every round has a result.
 	exitWhenDone bool
+	// rehearsal runs the configuration on simulated boards standing in
+	// for its ports (arbiter rehearse), and reports on it at the end.
+	rehearsal *rehearsal
+	// recheck is how often a check at start that found an error is run
+	// again (0: every 30 s).
+	recheck time.Duration
 	// rebuild (a federation's hub) rebuilds the database from the
 	// federation's streams.
 	rebuild bool
@@ -86,13 +93,24 @@ func serve(ctx context.Context, cfg *config.Config, opts serveOptions) error {
 	if err := checkWeb(cfg, log); err != nil {
 		return withCode(exitConfig, err)
 	}
-	if ps := cfg.PushTokenProblems(); len(ps) > 0 {
+	if cfg.Demo.Enabled && len(cfg.Boards.Ports) > 0 && opts.rehearsal == nil {
+		return withCode(exitConfig, &config.Error{Source: cfg.Source, Problems: []config.Problem{{Key: "demo.enabled", Value: "true",
+			Why: "simulated boards would stand in for the boards of boards.ports and play random games under the players' names: " +
+				"for the event set demo.enabled: false; to try its configuration on simulated boards run arbiter rehearse"}}})
+	}
+	// A rehearsal that sends nothing needs no push token.
+	if ps := cfg.PushTokenProblems(); len(ps) > 0 && (opts.rehearsal == nil || opts.rehearsal.pushes.sends()) {
 		return withCode(exitConfig, &config.Error{Source: cfg.Source, Problems: ps})
 	}
 	for _, w := range cfg.Warnings() {
 		log.Warn("configuration warning", "problem", w.String())
 	}
-	s := &daemon{cfg: cfg, opts: opts, log: log, level: &level}
+	s := &daemon{cfg: cfg, opts: opts, log: log, level: &level, rh: opts.rehearsal}
+	if cfg.Demo.Enabled && s.rh == nil && cfg.Federation.Role != "hub" { // a hub has no boards
+		// The built-in demo is the rehearsal of configs/arbiter.yaml on
+		// its own database.
+		s.rh = &rehearsal{title: "demo"}
+	}
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	defer s.cancel()
 	s.dctx, s.dcancel = context.WithCancel(context.WithoutCancel(ctx))

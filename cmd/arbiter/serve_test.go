@@ -98,6 +98,8 @@ func TestDemoEventRunsToTheEnd(t *testing.T) {
 	require.NoError(t, ctx.Err(), "the event did not finish in time:\n%s", out.String())
 	t.Logf("event finished in %v\n%s", time.Since(start).Round(time.Second), out.String())
 	assert.Contains(t, out.String(), "every tournament is complete")
+	assert.Contains(t, out.String(), "(a demo: simulated boards play random games, demo.enabled in configs/arbiter.yaml, built in)",
+		"the live line says where the demo's boards come from")
 
 	pushMu.Lock()
 	for r := 1; r <= 3; r++ {

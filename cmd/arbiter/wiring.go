@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/netip"
 	"os"
 	"os/signal"
 	"strings"
@@ -89,31 +87,62 @@ func webUsers(cfg *config.Config) []web.User {
 }
 
 // demoConfig is what the demo takes from the configuration: the demo
-// section, and the protocols' settings its simulated boards are read with
-// (where White sits at a DGT clock).
+// section, the protocols' settings its simulated boards are read with
+// (where White sits at a DGT clock), and the configured ports and
+// assignments the simulated boards stand in for.
 func demoConfig(cfg *config.Config) demo.Config {
 	d := cfg.Demo
 	settings := map[string]board.Settings{}
 	for _, p := range board.Protocols() {
 		settings[p.Name] = cfg.Boards.SettingsOf(p.Name)
 	}
-	return demo.Config{Boards: d.Boards, Speed: d.Speed, Faults: d.Faults, Seed: d.Seed, Plies: d.Plies,
+	out := demo.Config{Boards: d.Boards, Speed: d.Speed, Faults: d.Faults, Seed: d.Seed, Plies: d.Plies,
 		DGT: d.DGT, BoardsOf: d.BoardsOf, Settings: settings}
+	for _, p := range cfg.Boards.Ports {
+		out.Ports = append(out.Ports, p.Board())
+		out.Protocols = append(out.Protocols, p.Protocol)
+	}
+	for _, a := range cfg.Boards.Assign {
+		if out.Assigned == nil {
+			out.Assigned = map[string][]string{}
+		}
+		out.Assigned[a.Tournament] = append(out.Assigned[a.Tournament], a.Board)
+	}
+	return out
 }
 
 // checkWeb refuses what would open the console to strangers (the demo
 // password or no login with boards or a listen address beyond loopback,
-// passwords not stored as hashes there, unreadable networks) before
-// anything is opened, and logs what a demo may start with.
+// passwords not stored as hashes there, unreadable networks, simulated
+// boards) before anything is opened, and logs what a demo may start
+// with.
 func checkWeb(cfg *config.Config, log *slog.Logger) error {
 	problems, warnings := web.CheckConfig(webConfig(cfg), exposure(cfg))
-	if len(problems) > 0 {
-		return &config.Error{Source: cfg.Source, Problems: configProblems(problems)}
+	ps := configProblems(problems)
+	if p, ok := demoExposed(cfg); ok {
+		ps = append(ps, p)
+	}
+	if len(ps) > 0 {
+		return &config.Error{Source: cfg.Source, Problems: ps}
 	}
 	for _, w := range configProblems(warnings) {
 		log.Warn("configuration", "warning", w.Key+": "+w.Why) // a warning names no value
 	}
 	return nil
+}
+
+// demoExposed refuses simulated boards (demo.enabled) where strangers
+// reach the console: their random games would be played under the
+// players' names, their results stored and the next round paired, in
+// front of the event's arbiters and audience.
+func demoExposed(cfg *config.Config) (config.Problem, bool) {
+	if !cfg.Demo.Enabled || config.LoopbackListen(cfg.HTTP.Listen) {
+		return config.Problem{}, false
+	}
+	return config.Problem{Key: "demo.enabled", Value: "true", Why: fmt.Sprintf(
+		"simulated boards play random games under the players' names, refused with http.listen = %s (beyond this machine): "+
+			"for an event set demo.enabled: false (its boards are boards.ports), for a demo listen on 127.0.0.1, "+
+			"and to try the event's configuration on simulated boards run arbiter rehearse", cfg.HTTP.Listen)}, true
 }
 
 // webKeys spell the fields of web.Config as the configuration file's keys.
@@ -141,24 +170,10 @@ func exposure(cfg *config.Config) string {
 	if len(cfg.Boards.Ports) > 0 {
 		why = append(why, "boards.ports")
 	}
-	if !loopbackListen(cfg.HTTP.Listen) {
+	if !config.LoopbackListen(cfg.HTTP.Listen) {
 		why = append(why, fmt.Sprintf("http.listen = %s (beyond this machine)", cfg.HTTP.Listen))
 	}
 	return strings.Join(why, " and ")
-}
-
-// loopbackListen reports whether a listen address reaches this machine
-// only: a loopback address or localhost. An empty host listens everywhere.
-func loopbackListen(listen string) bool {
-	h, _, err := net.SplitHostPort(listen)
-	if err != nil {
-		return false
-	}
-	if strings.EqualFold(h, "localhost") {
-		return true
-	}
-	a, err := netip.ParseAddr(h)
-	return err == nil && a.Unmap().IsLoopback()
 }
 
 // broadcastPushes are the pushes of broadcast.push, each with its token

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arbiter/board"
 	"arbiter/demo"
 	"arbiter/director"
 	"arbiter/export"
@@ -58,7 +59,7 @@ func TestWiring(t *testing.T) {
 			}}},
 		{"tournament with players_trf", dc.Tournaments[1], director.Tournament{
 			Name: "Shogi Open", Game: "shogi", System: "round-robin", Rounds: 3, TimeControl: "10m:byo=30s",
-			TieBreaks: []string{"SB"}, PlayersTRF: "players.trf"}},
+			TieBreaks: []string{"SB"}, PlayersTRF: "testdata/wiring/players.trf"}},
 		{"records", wc.Event, export.Event{Name: "Wiring Open", City: "Oslo", Federation: "NOR",
 			ChiefArbiter: "IA Jane Doe", Deputies: []string{"FA John Roe"}, Start: day(20), End: day(21),
 			RoundDates: map[string][]time.Time{"Tavreli Open": {day(20), day(20), day(21), day(21)}}}},
@@ -67,7 +68,9 @@ func TestWiring(t *testing.T) {
 		{"trusted proxies", wc.TrustedProxies, []string{"10.0.0.0/8"}},
 		{"metrics allow", wc.MetricsAllow, []string{"192.168.1.10"}},
 		{"secure cookies", wc.SecureCookies, true},
-		{"demo", mc, demo.Config{Boards: 2, Speed: 4, Faults: 0.02, Seed: 7, Plies: 60, DGT: true, BoardsOf: []string{"millennium", "certabo"}}},
+		{"demo", mc, demo.Config{Boards: 2, Speed: 4, Faults: 0.02, Seed: 7, Plies: 60, DGT: true, BoardsOf: []string{"millennium", "certabo"},
+			Ports: []board.Port{{Path: "/dev/ttyACM0"}, {Glob: "/dev/rfcomm*"}}, Protocols: []string{"", "dgt"},
+			Assigned: map[string][]string{"Tavreli Open": {"TB-0042"}}}},
 		{"broadcast", bc, []broadcast.Push{{URL: "https://lichess.org/api/broadcast/round/abcd1234/push", Tournament: "Shogi Open",
 			Round: 2, Token: "lip_wiring", Format: "kif"}}},
 	}

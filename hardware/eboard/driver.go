@@ -185,6 +185,7 @@ type link struct {
 
 	early      []board.Record // raw records before the id is known
 	earlyBytes int
+	held       serialport.Held // the holder of the port last reported
 }
 
 func (d *Driver) newLink(path string) *link {
@@ -198,11 +199,25 @@ func (l *link) run(ctx context.Context) {
 	stop := make(chan struct{})
 	delivered := make(chan struct{})
 	go func() { l.deliver(stop); close(delivered) }()
-	l.conn.watch(ctx, func() (io.ReadWriteCloser, error) { return l.d.cfg.Open(l.path) }, l.d.cfg.Scan)
+	l.conn.watch(ctx, l.open, l.d.cfg.Scan)
 	// Every event read is handed over before Run returns: its bytes are
 	// in the raw log, so a daemon stopping must still take it.
 	close(stop)
 	<-delivered
+}
+
+// open opens the port; a port that another process holds is left alone
+// (looked at again every Scan) and reported to the handler once per
+// holder, as an error event naming the port, whose Err wraps the
+// *serialport.HeldError naming the holder.
+func (l *link) open() (io.ReadWriteCloser, error) {
+	rw, err := l.d.cfg.Open(l.path)
+	if l.held.News(err) {
+		// No board: the port's trouble, not a board's.
+		now := l.d.cfg.Now()
+		l.queueEvent(board.Event{Kind: board.EventError, Port: l.path, Host: now, At: now, Err: err})
+	}
+	return rw, err
 }
 
 // take stamps an event of the session (called with conn.mu held) and
@@ -215,6 +230,11 @@ func (l *link) take(e board.Event) {
 		return // nothing is delivered before the board is known
 	}
 	stamp(&e, l.id, l.path, l.conn.seq)
+	l.queueEvent(e)
+}
+
+// queueEvent queues e for the handler.
+func (l *link) queueEvent(e board.Event) {
 	l.qmu.Lock()
 	l.queue = append(l.queue, e)
 	l.qmu.Unlock()

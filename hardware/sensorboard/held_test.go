@@ -2,11 +2,7 @@ package sensorboard_test
 
 import (
 	"errors"
-	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -17,6 +13,7 @@ import (
 	sb "arbiter/hardware/sensorboard"
 	"arbiter/hardware/sensorboard/sim"
 	"arbiter/hardware/serialport"
+	"arbiter/hardware/serialport/serialtest"
 	"arbiter/rules"
 )
 
@@ -29,12 +26,7 @@ func TestHeldPortIsLeftAloneAndReported(t *testing.T) {
 	dir := t.TempDir()
 	g := rules.NewRect(4, 4)
 	_, p := newBoard(t, dir, "H1", g, board.CapHeight, sim.Faults{}, &sim.Virtual{}, rules.NewView(g))
-	other := exec.Command("sleep", "60")
-	require.NoError(t, other.Start())
-	t.Cleanup(func() { _ = other.Process.Kill(); _ = other.Wait() })
-	lock := filepath.Join(os.TempDir(), "LCK.."+strings.ReplaceAll(strings.TrimPrefix(p.Device(), "/dev/"), "/", "_"))
-	require.NoError(t, os.WriteFile(lock, fmt.Appendf(nil, "%10d\n", other.Process.Pid), 0o644))
-	t.Cleanup(func() { os.Remove(lock) })
+	other := serialtest.Hold(t, p.Device(), os.TempDir())
 
 	_, err := sb.Probe(t.Context(), p.Path(), 0, time.Second)
 	require.ErrorIs(t, err, serialport.ErrHeld, "a probe leaves a held port alone")

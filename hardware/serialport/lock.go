@@ -81,9 +81,9 @@ type lock struct {
 	file   string
 }
 
-// lockName is the UUCP lock file name of a device: its name under /dev,
+// LockName is the UUCP lock file name of a device: its name under /dev,
 // a slash becoming an underscore (LCK..ttyUSB0, LCK..pts_3).
-func lockName(device string) string {
+func LockName(device string) string {
 	name := strings.TrimPrefix(device, "/dev/")
 	name = strings.TrimPrefix(name, "/")
 	return "LCK.." + strings.ReplaceAll(name, "/", "_")
@@ -100,7 +100,7 @@ func take(path, device string, dirs []string) (*lock, error) {
 		return nil, &HeldError{Path: path, Device: device, PID: pid, Program: program(pid), Self: true}
 	}
 	dirs = distinct(dirs)
-	name := lockName(device)
+	name := LockName(device)
 	for range 3 {
 		for _, dir := range dirs {
 			if err := clearStale(filepath.Join(dir, name)); err != nil {

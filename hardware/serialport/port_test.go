@@ -29,7 +29,7 @@ func pty(t *testing.T) (device string, board *os.File) {
 
 func lockOf(t *testing.T, dir, device string) string {
 	t.Helper()
-	return filepath.Join(dir, lockName(device))
+	return filepath.Join(dir, LockName(device))
 }
 
 // A port opened is read and written, and locked in the UUCP way: the

@@ -5,48 +5,25 @@ import (
 	"net"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
+	"arbiter/internal/names"
 	"arbiter/pairing/tiebreak"
 )
 
 // MaxNameLen is the longest name, in characters, of an event, tournament,
 // player or login. Pages, scoresheets and TRF files have no room for more.
-const MaxNameLen = 120
+const MaxNameLen = names.MaxLen
 
 // nameProblem says what is wrong with a name shown on pages and written to
-// exports, or "" if nothing: empty, too long, not UTF-8, or holding a
-// control character (NUL, CR, LF, tab...) or a bidirectional override that
-// makes the name read differently from what it is (U+202E).
+// exports, or "" if nothing (names.Check): empty, too long, not UTF-8, or
+// holding a control character (NUL, CR, LF, tab...), a bidirectional
+// override that makes the name read differently from what it is (U+202E)
+// or an invisible character (a zero-width space).
 func nameProblem(name string) string {
-	switch {
-	case strings.TrimSpace(name) == "":
-		return "must not be empty"
-	case !utf8.ValidString(name):
-		return "is not valid UTF-8"
-	case utf8.RuneCountInString(name) > MaxNameLen:
-		return fmt.Sprintf("is %d characters long; at most %d", utf8.RuneCountInString(name), MaxNameLen)
-	}
-	for i, r := range name {
-		if unicode.IsControl(r) || isBidiControl(r) {
-			return fmt.Sprintf("holds the control character %U at byte %d; names must be plain text", r, i)
-		}
+	if err := names.Check(name); err != nil {
+		return err.Error()
 	}
 	return ""
-}
-
-// isBidiControl reports the invisible characters that change the
-// direction of the text around them.
-func isBidiControl(r rune) bool {
-	return r == '\u061c' || r == '\u200e' || r == '\u200f' ||
-		('\u202a' <= r && r <= '\u202e') || ('\u2066' <= r && r <= '\u2069')
-}
-
-// sameName is the form in which two player names are the same name: case
-// and runs of blanks do not tell players apart.
-func sameName(name string) string {
-	return strings.ToLower(strings.Join(strings.Fields(name), " "))
 }
 
 // listenProblem says what is wrong with a listen address, or "" if

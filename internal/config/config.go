@@ -109,12 +109,17 @@ type Backup struct {
 	Keep int `mapstructure:"keep"`
 }
 
-// Demo configures the simulated boards of the demo event.
+// Demo configures the simulated boards of the demo event and of
+// rehearsals.
 type Demo struct {
-	Boards int     `mapstructure:"boards"`
-	Speed  float64 `mapstructure:"speed"`
-	Faults float64 `mapstructure:"faults"`
-	Seed   uint64  `mapstructure:"seed"`
+	// Enabled puts simulated boards, played by simulated people, on the
+	// event: the built-in demo sets it. Without it no game is ever played
+	// but on a real board (or entered by the arbiter).
+	Enabled bool    `mapstructure:"enabled"`
+	Boards  int     `mapstructure:"boards"`
+	Speed   float64 `mapstructure:"speed"`
+	Faults  float64 `mapstructure:"faults"`
+	Seed    uint64  `mapstructure:"seed"`
 	// Plies is the most moves a demo game lasts before one side resigns.
 	Plies int `mapstructure:"plies"`
 	// DGT puts one simulated DGT e-board in the first chess tournament.
@@ -242,6 +247,7 @@ var scalars = map[string]any{
 	"log.level":      "info",
 	"log.format":     "text",
 	"boards.scan":    "1s",
+	"demo.enabled":   false,
 	"demo.boards":    0,
 	"demo.speed":     8.0,
 	"demo.faults":    0.01,
@@ -472,6 +478,10 @@ func decodedValue(err error) string {
 	var ue *mapstructure.UnconvertibleTypeError
 	if errors.As(err, &ue) {
 		return fmt.Sprint(ue.Value)
+	}
+	var fe *fractionError
+	if errors.As(err, &fe) {
+		return fmt.Sprint(fe.value)
 	}
 	return ""
 }

@@ -47,6 +47,21 @@ func TestEnvironmentAndFlagsOverride(t *testing.T) {
 	assert.Equal(t, "/tmp/flag.db", c.Event.Database, "flags over the environment")
 }
 
+// Simulated boards are only where a configuration asks for them
+// (demo.enabled, which the built-in demo sets).
+func TestDemoOnlyWhenAsked(t *testing.T) {
+	c, err := config.Load("", nil)
+	require.NoError(t, err)
+	assert.True(t, c.Demo.Enabled, "the built-in demo has simulated boards")
+	c, err = config.Parse([]byte("event: {name: x}\n"), "event.yaml", nil)
+	require.NoError(t, err)
+	assert.False(t, c.Demo.Enabled, "a file has none unless it says so")
+	t.Setenv("ARBITER_DEMO_ENABLED", "true")
+	c, err = config.Parse([]byte("event: {name: x}\n"), "event.yaml", nil)
+	require.NoError(t, err)
+	assert.True(t, c.Demo.Enabled, "or its environment")
+}
+
 func TestInvalidConfigListsEveryProblem(t *testing.T) {
 	_, err := config.Load(filepath.Join("testdata", "broken.yaml"), nil)
 	require.Error(t, err)

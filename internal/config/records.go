@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/go-viper/mapstructure/v2"
 
+	"arbiter/internal/names"
 	"arbiter/store"
 )
 
@@ -22,10 +24,40 @@ const DateLayout = "2006-01-02"
 // Titles are the FIDE titles a player may be given.
 var Titles = []string{"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM"}
 
-// decodeHook is viper's own (durations, comma-separated lists) and
-// dateText.
-var decodeHook = mapstructure.ComposeDecodeHookFunc(dateText,
+// decodeHook is viper's own (durations, comma-separated lists),
+// dateText and wholeNumber.
+var decodeHook = mapstructure.ComposeDecodeHookFunc(dateText, wholeNumber,
 	mapstructure.StringToTimeDurationHookFunc(), mapstructure.StringToSliceHookFunc(","))
+
+// wholeNumber refuses a number with a fraction (rounds: 2.5) for a key
+// that counts (rounds, a rating, a round's number): the decoder, which
+// reads YAML's numbers loosely, would cut it to 2 without a word.
+func wholeNumber(from, to reflect.Type, data any) (any, error) {
+	switch to.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+	default:
+		return data, nil
+	}
+	var f float64
+	switch v := data.(type) {
+	case float64:
+		f = v
+	case float32:
+		f = float64(v)
+	default:
+		return data, nil
+	}
+	if f != math.Trunc(f) || math.IsInf(f, 0) {
+		return nil, &fractionError{value: data}
+	}
+	return data, nil
+}
+
+// fractionError is wholeNumber's refusal of value.
+type fractionError struct{ value any }
+
+func (e *fractionError) Error() string { return "want a whole number" }
 
 // dateText lets YAML's unquoted dates (2026-11-20, which the YAML reader
 // makes timestamps) fill text keys, as the date they were written as.
@@ -157,9 +189,10 @@ func (p Player) problems() []Problem {
 }
 
 // Record is the player as the event database stores it, without the
-// tournament and the start number, which the event gives.
+// tournament and the start number, which the event gives, the name in its
+// normal form (names.Normal).
 func (p Player) Record() store.Player {
-	rec := store.Player{Name: p.Name, Rating: p.Rating, FideID: p.FideID, Title: p.Title,
+	rec := store.Player{Name: names.Normal(p.Name), Rating: p.Rating, FideID: p.FideID, Title: p.Title,
 		Federation: p.Federation, BirthYear: p.BirthYear}
 	// Validation has checked the date: an unreadable one stays unknown.
 	if d, err := ParseDate(p.Birth); err == nil && !d.IsZero() {
@@ -167,8 +200,3 @@ func (p Player) Record() store.Player {
 	}
 	return rec
 }
-
-// SameName reports whether two player names are the same name: case and
-// runs of blanks do not tell players apart (as the configuration's check
-// for duplicate players has it).
-func SameName(a, b string) bool { return sameName(a) == sameName(b) }

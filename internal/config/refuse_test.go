@@ -127,6 +127,16 @@ func TestTypeErrorsDoNotHideOtherProblems(t *testing.T) {
 	assert.Len(t, ce.Problems, 6, "the zero values left by a type error are not problems of their own:\n%v", err)
 }
 
+// playersList is the players of valid.
+const playersList = `    players:
+      - {name: "A", rating: 2000}
+      - {name: "B", rating: 1900}
+      - {name: "C", rating: 1800}
+      - {name: "D", rating: 1700}
+      - {name: "E", rating: 1600}
+      - {name: "F", rating: 1500}
+`
+
 func TestRefusals(t *testing.T) {
 	player := func(name string) string {
 		return strings.Replace(valid, `{name: "C", rating: 1800}`, `{name: "`+name+`", rating: 1800}`, 1)
@@ -148,6 +158,15 @@ func TestRefusals(t *testing.T) {
 		{"player with LRI", player("C\u2066D"), "tournaments[0].players[2].name", 12, []string{"U+2066"}},
 		{"player name too long", player(strings.Repeat("Ж", config.MaxNameLen+1)), "tournaments[0].players[2].name", 12, []string{"121 characters long; at most 120"}},
 		{"empty player", player(" "), "tournaments[0].players[2].name", 12, []string{"must not be empty"}},
+		{"duplicate player, no-break space", strings.Replace(player("Nils Berg"), `{name: "A"`, `{name: "Nils\u00a0 Berg "`, 1), "tournaments[0].players[2].name", 12, []string{"have this name (players[0] and players[2])"}},
+		{"duplicate player, decomposed accent", strings.Replace(player("Eva Horva\u0301th"), `{name: "A"`, `{name: "Eva Horváth"`, 1), "tournaments[0].players[2].name", 12, []string{"have this name"}},
+		{"player with a zero-width space", player(`Nils\u200bBerg`), "tournaments[0].players[2].name", 12, []string{"invisible character U+200B"}},
+		{"player with a zero-width joiner", player(`Nils\u200dBerg`), "tournaments[0].players[2].name", 12, []string{"U+200D"}},
+		{"rounds with a fraction", strings.Replace(valid, "rounds: 3", "rounds: 2.5", 1), "tournaments[0].rounds", 7, []string{`"2.5"`, "want a whole number"}},
+		{"rating with a fraction", strings.Replace(valid, "rating: 1900", "rating: 1900.5", 1), "tournaments[0].players[1].rating", 11, []string{"want a whole number"}},
+		{"players_trf missing", strings.Replace(valid, playersList, `    players_trf: "no-such-players.trf"`+"\n", 1), "tournaments[0].players_trf", 9, []string{"no such file", "the folder arbiter runs in"}},
+		{"players_trf not a TRF file", strings.Replace(valid, playersList, `    players_trf: "testdata/types.yaml"`+"\n", 1), "tournaments[0].players_trf", 9, []string{"testdata/types.yaml"}},
+		{"players_trf with the same player twice", strings.Replace(valid, playersList, `    players_trf: "testdata/players-twice.trf"`+"\n", 1), "tournaments[0].players_trf", 9, []string{`players 1 ("Nils  Berg") and 3 ("Nils Berg") have the same name`}},
 		{"event with LF", strings.Replace(valid, `"Test Open"`, `"Test\nOpen"`, 1), "event.name", 2, []string{"U+000A"}},
 		{"tournament with RLO", strings.Replace(valid, `"Swiss"`, `"Sw\u202Eiss"`, 1), "tournaments[0].name", 4, []string{"U+202E"}},
 		{"tournament too long", strings.Replace(valid, `"Swiss"`, `"`+strings.Repeat("x", 500)+`"`, 1), "tournaments[0].name", 4, []string{"at most 120"}},
@@ -237,7 +256,7 @@ func TestUnknownEnvironmentVariablesAreWarned(t *testing.T) {
 		ws[w.Key] = w.String()
 	}
 	assert.Contains(t, ws["ARBITER_HTTP_LISTNE"], "did you mean ARBITER_HTTP_LISTEN?")
-	assert.Contains(t, ws["ARBITER_DEMO_COLOUR"], "the variables of demo are ARBITER_DEMO_BOARDS")
+	assert.Contains(t, ws["ARBITER_DEMO_COLOUR"], "the variables of demo are ARBITER_DEMO_ENABLED, ARBITER_DEMO_BOARDS")
 	assert.Contains(t, ws["ARBITER_TOURNAMENTS_1_NAME"], "tournaments cannot be set from the environment")
 	assert.NotContains(t, ws, "ARBITER_ARTIFACTS")
 	assert.Len(t, ws, 3)

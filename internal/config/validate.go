@@ -1,7 +1,12 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"net"
+	"net/netip"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -9,6 +14,8 @@ import (
 	"arbiter/arbiter"
 	"arbiter/board"
 	"arbiter/clock"
+	"arbiter/internal/names"
+	"arbiter/pairing/trf"
 	"arbiter/rules"
 )
 
@@ -132,6 +139,20 @@ func (d Demo) check(ps *problems) {
 	}
 }
 
+// LoopbackListen reports whether a listen address reaches this machine
+// only: a loopback address or localhost. An empty host listens everywhere.
+func LoopbackListen(listen string) bool {
+	h, _, err := net.SplitHostPort(listen)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(h)
+	return err == nil && a.Unmap().IsLoopback()
+}
+
 // check checks tournament t at key; names are the tournaments' names
 // before it.
 func (t Tournament) check(ps *problems, key string, names map[string]bool) {
@@ -200,26 +221,72 @@ func (t Tournament) checkPlay(ps *problems, key string) {
 	}
 }
 
-// checkPlayers checks the players of tournament t at key.
+// checkPlayers checks the players of tournament t at key: those listed,
+// or those of its players_trf file, which must exist and read as a TRF
+// file. Two players of one tournament may not have the same name
+// (names.Key: the case, runs of white space and the Unicode form of an
+// accent do not tell players apart).
 func (t Tournament) checkPlayers(ps *problems, key string) {
 	if len(t.Players) > 0 && t.PlayersTRF != "" {
 		ps.add(key+".players_trf", t.PlayersTRF, "give players or players_trf, not both")
+	}
+	if t.PlayersTRF != "" && len(t.Players) == 0 {
+		t.checkPlayersTRF(ps, key+".players_trf")
 	}
 	seen := map[string]int{}
 	for j, p := range t.Players {
 		pkey := fmt.Sprintf("%s.players[%d].name", key, j)
 		if why := nameProblem(p.Name); why != "" {
 			ps.add(pkey, p.Name, "%s", why)
-		} else if k, ok := seen[sameName(p.Name)]; ok {
+		} else if k, ok := seen[names.Key(p.Name)]; ok {
 			ps.add(pkey, p.Name, "two players of %q have this name (players[%d] and players[%d]); tell them apart, e.g. by a middle initial or club", t.Name, k, j)
 		} else {
-			seen[sameName(p.Name)] = j
+			seen[names.Key(p.Name)] = j
 		}
 		if p.Rating < 0 || p.Rating > 4000 {
 			ps.add(fmt.Sprintf("%s.players[%d].rating", key, j), p.Rating, "must be between 0 and 4000")
 		}
 		for _, pr := range p.problems() {
 			ps.add(fmt.Sprintf("%s.players[%d].%s", key, j, pr.Key), pr.Value, "%s", pr.Why)
+		}
+	}
+}
+
+// checkPlayersTRF checks the players_trf file of tournament t at key: it
+// is read and parsed here, so that a file that is missing or is not a TRF
+// file is refused with the rest of the configuration, before anything is
+// opened or written.
+func (t Tournament) checkPlayersTRF(ps *problems, key string) {
+	data, err := os.ReadFile(t.PlayersTRF)
+	if err != nil {
+		why := "cannot read the file"
+		if errors.Is(err, os.ErrNotExist) {
+			why = "no such file"
+			if !filepath.IsAbs(t.PlayersTRF) {
+				if wd, err := os.Getwd(); err == nil {
+					why += " (a relative path is read from the folder arbiter runs in, " + wd + ")"
+				}
+			}
+		}
+		ps.add(key, t.PlayersTRF, "%s: %v", why, err)
+		return
+	}
+	f, err := trf.Parse(data)
+	if err != nil {
+		ps.add(key, t.PlayersTRF, "not a TRF file: %v", err)
+		return
+	}
+	if len(f.Players) == 0 {
+		ps.add(key, t.PlayersTRF, "the file lists no player (001 records)")
+	}
+	seen := map[string]trf.Player{}
+	for _, p := range f.Players {
+		if why := nameProblem(p.Name); why != "" {
+			ps.add(key, t.PlayersTRF, "player %d %q: the name %s", p.ID, p.Name, why)
+		} else if q, ok := seen[names.Key(p.Name)]; ok {
+			ps.add(key, t.PlayersTRF, "players %d (%q) and %d (%q) have the same name; tell them apart, e.g. by a middle initial or club", q.ID, q.Name, p.ID, p.Name)
+		} else {
+			seen[names.Key(p.Name)] = p
 		}
 	}
 }

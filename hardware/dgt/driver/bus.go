@@ -14,6 +14,7 @@ import (
 
 	"arbiter/board"
 	"arbiter/hardware/dgt"
+	"arbiter/hardware/serialport"
 )
 
 // BusProtocol is the name of a line of DGT boards in bus mode in
@@ -187,14 +188,14 @@ func (b *Bus) Resync(id string) error { return b.d.Resync(id) }
 func (b *Bus) runLine(ctx context.Context, path string, addrs []uint16) {
 	log := b.log.With("port", path)
 	down := false // the failure is logged once, until the line runs again
-	var held heldPort
+	var held serialport.Held
 	for {
 		ran := false
 		err := b.serve(ctx, path, addrs, log, &ran)
 		if ctx.Err() != nil {
 			return
 		}
-		if held.news(err) {
+		if held.News(err) {
 			// Another process holds the line: it is left alone, looked
 			// at again every Scan, and the daemon told once.
 			if b.cfg.Handler != nil {

@@ -204,7 +204,7 @@ type link struct {
 	lever      rules.Color
 	leverKnown bool
 	clock      *board.ClockReading // the last reading
-	held       heldPort
+	held       serialport.Held
 
 	// The events wait here for the handler: the session emits them with
 	// its Conn locked, and the handler may wait for a table that is
@@ -247,7 +247,7 @@ func (l *link) run(ctx context.Context) {
 // (looked at again every Scan) and reported once per holder.
 func (l *link) open() (io.ReadWriteCloser, error) {
 	rw, err := l.d.cfg.Open(l.path)
-	if l.held.news(err) {
+	if l.held.News(err) {
 		l.mu.Lock()
 		l.emit(board.Event{Kind: board.EventError, Host: l.d.cfg.Now(), Err: err})
 		l.mu.Unlock()

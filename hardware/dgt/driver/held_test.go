@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -20,6 +18,7 @@ import (
 	"arbiter/hardware/dgt/driver"
 	"arbiter/hardware/dgt/sim"
 	"arbiter/hardware/serialport"
+	"arbiter/hardware/serialport/serialtest"
 	"arbiter/rules/chess"
 )
 
@@ -47,21 +46,6 @@ func (e *events) kind(k board.EventKind) []board.Event {
 	return out
 }
 
-// holdPort writes the lock file of another program (a live process) for
-// the device behind link into dir, and returns that process: killing it
-// leaves the lock stale.
-func holdPort(t *testing.T, link, dir string) *exec.Cmd {
-	t.Helper()
-	dev, err := filepath.EvalSymlinks(link)
-	require.NoError(t, err)
-	other := exec.Command("sleep", "60")
-	require.NoError(t, other.Start())
-	t.Cleanup(func() { _ = other.Process.Kill(); _ = other.Wait() })
-	name := "LCK.." + filepath.Base(filepath.Dir(dev)) + "_" + filepath.Base(dev) // LCK..pts_N
-	require.NoError(t, os.WriteFile(filepath.Join(dir, name), fmt.Appendf(nil, "%10d\n", other.Process.Pid), 0o644))
-	return other
-}
-
 // A DGT port that another process holds (its lock file names a live
 // process) is left alone: the driver reports it once to the daemon, as an
 // error event naming the port and the holder, and takes the port when the
@@ -77,7 +61,7 @@ func TestHeldPortIsLeftAloneAndReported(t *testing.T) {
 			require.NoError(t, err)
 			t.Cleanup(func() { line.Close() })
 			locks := t.TempDir()
-			other := holdPort(t, link, locks)
+			other := serialtest.Hold(t, link, locks)
 			open := func(p string) (io.ReadWriteCloser, error) {
 				port, err := serialport.Open(p, serialport.Config{LockDirs: []string{locks}})
 				if err != nil {

@@ -88,6 +88,10 @@ type BusPort struct {
 	Addresses []int `mapstructure:"addresses"`
 }
 
+// Boards implements [board.BoardCounter]: a line holds the boards it
+// lists (and any others that answer the ping).
+func (p *BusPort) Boards() int { return len(p.Addresses) }
+
 // Check implements [board.PortSettings]: only a dgt-bus line has bus
 // addresses, each a board's own address, none given twice.
 func (p *BusPort) Check(protocol string) []board.KeyProblem {

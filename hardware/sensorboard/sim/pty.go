@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 
 	"arbiter/hardware/sensorboard"
 	"arbiter/internal/ptycable"
@@ -62,15 +63,31 @@ func (p *PTY) plug() error {
 	p.mu.Lock()
 	p.master, p.slave, p.dev = master, slave, slave.Name()
 	p.mu.Unlock()
+	var stalled time.Time // until when the line is taken as full
 	p.board.SetOutput(func(b []byte) {
 		// A write fails only when the cable is pulled; the board cannot
-		// tell, as a real UART cannot.
-		_, _ = master.Write(b)
+		// tell, as a real UART cannot. Nor does a UART wait for a host
+		// that does not read (none has opened the port, or it stopped
+		// reading): once the pseudo-terminal's buffer stays full for
+		// writeWait, what the board sends is lost for writeWait, and the
+		// board goes on (it is called with the board's lock held).
+		now := time.Now()
+		if now.Before(stalled) {
+			return
+		}
+		_ = master.SetWriteDeadline(now.Add(writeWait))
+		if _, err := master.Write(b); errors.Is(err, os.ErrDeadlineExceeded) {
+			stalled = time.Now().Add(writeWait)
+		}
 	})
 	p.wg.Add(1)
 	go p.read(master)
 	return nil
 }
+
+// writeWait is how long a board's write waits for a host that does not
+// read, and then how long what it sends is lost.
+const writeWait = time.Second
 
 // read feeds host frames to the board until the master side closes.
 func (p *PTY) read(master *os.File) {

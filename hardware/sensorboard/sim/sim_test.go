@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -568,4 +569,29 @@ func TestPlanKvaaPlacementFirst(t *testing.T) {
 	}
 	assert.Equal(t, []string{"b4", "c5", "c3"}, squares)
 	assert.Equal(t, []Op{OpLift, OpPlace, OpTake, OpPlace, OpPress}, ops(steps), "the reserve counter is taken for c3")
+}
+
+// A board whose host does not read (no host has opened the port, or it
+// stopped reading) goes on, as a UART does: its frames are lost once the
+// pseudo-terminal's buffer is full, and no call on the board waits for a
+// reader. "arbiter simulate" waiting for a daemon hung there, deaf to
+// SIGTERM, once the buffer filled with heartbeats.
+func TestBoardGoesOnWithoutAReader(t *testing.T) {
+	b, err := NewBoard(Config{ID: "DEAF", Geometry: geo8, Caps: board.CapHeight}, NewReal())
+	require.NoError(t, err)
+	p, err := Attach(b, "")
+	require.NoError(t, err)
+	t.Cleanup(func() { p.Close() })
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 5000 { // far more than the pseudo-terminal holds
+			b.Press(board.ButtonOffer, board.SideFirst, 0)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute): // a generous bound: it takes about writeWait
+		t.Fatal("the board waits for a host that does not read")
+	}
 }
