@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -88,20 +89,25 @@ func TestRunHandsOverEveryEventBeforeItReturns(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); _ = d.Run(ctx) }()
 	// The handler holds the first event; the board's next ones queue.
-	queued := func() int {
+	queue := func() []board.EventKind {
 		d.mu.Lock()
 		defer d.mu.Unlock()
-		n := 0
+		var kinds []board.EventKind
 		for _, l := range d.ports {
 			l.qmu.Lock()
-			n += len(l.queue)
+			for _, e := range l.queue {
+				kinds = append(kinds, e.Kind)
+			}
 			l.qmu.Unlock()
 		}
-		return n
+		return kinds
 	}
+	queued := func() int { return len(queue()) }
 	require.Eventually(t, func() bool { return d.Owns(IDPrefix + "30005") }, 10*time.Second, 10*time.Millisecond)
 	emu.LiftSquare(12) // e2
-	require.Eventually(t, func() bool { return queued() > 0 }, 10*time.Second, 10*time.Millisecond, "events wait for the handler")
+	// The lift itself waits (not only a snapshot queued behind the hello
+	// before the lift was read).
+	require.Eventually(t, func() bool { return slices.Contains(queue(), board.EventSquare) }, 10*time.Second, 10*time.Millisecond, "events wait for the handler")
 	cancel()
 	select {
 	case <-done:
