@@ -226,8 +226,19 @@ func (b Boards) check(ps *problems) {
 	if b.Scan <= 0 {
 		ps.add("boards.scan", b.Scan, "must be a positive duration such as 1s")
 	}
+	first := map[string]int{}
 	for i, p := range b.Ports {
-		p.check(ps, fmt.Sprintf("boards.ports[%d]", i))
+		key := fmt.Sprintf("boards.ports[%d]", i)
+		p.check(ps, key)
+		if which, where := p.place(); which != "" {
+			if j, ok := first[where]; ok {
+				value := map[string]string{"path": p.Path, "glob": p.Glob, "usb": p.String()}[which]
+				ps.add(key+"."+which, value, "this port is listed twice (boards.ports[%d] and [%d]): one port is one board's, or one bus line's, "+
+					"and two entries would take it in turn; give each board its own port, and a DGT bus line one entry with protocol dgt-bus", j, i)
+			} else {
+				first[where] = i
+			}
+		}
 	}
 	for _, s := range protocolSections() {
 		if v := b.Settings[s.key]; v != nil {
@@ -270,6 +281,22 @@ func (p Port) check(ps *problems, key string) {
 	for _, f := range p.foreign {
 		ps.keys(key+".", f.Check(p.Protocol))
 	}
+}
+
+// place returns the key that finds the port (path, glob or usb) and the
+// port it names, in one spelling ("" when the entry names none or
+// several: check says so).
+func (p Port) place() (which, where string) {
+	switch {
+	case p.Path != "" && p.Glob == "" && p.USB == (USB{}):
+		return "path", "path " + filepath.Clean(p.Path)
+	case p.Glob != "" && p.Path == "" && p.USB == (USB{}):
+		return "glob", "glob " + filepath.Clean(p.Glob)
+	case p.USB != (USB{}) && p.Path == "" && p.Glob == "":
+		u := p.USB
+		return "usb", "usb " + strings.ToLower(u.VID+":"+u.PID+":"+u.Serial)
+	}
+	return "", ""
 }
 
 // checkAssign checks boards.assign; names are the tournaments' names.
