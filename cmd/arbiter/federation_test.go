@@ -18,6 +18,7 @@ import (
 	"arbiter/director"
 	"arbiter/internal/config"
 	"arbiter/internal/federation"
+	"arbiter/internal/freeport"
 	"arbiter/store"
 )
 
@@ -26,10 +27,7 @@ import (
 // rounds its hub pairs: a hub without boards runs beside it.)
 func TestServeHallPublishesMoves(t *testing.T) {
 	cfg := fastDemo(t, 1, 40)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := l.Addr().String()
-	require.NoError(t, l.Close())
+	addr := freeAddr(t)
 	leaf := freeAddr(t)
 	cfg.Federation = federation.Config{Role: federation.RoleHall, Hall: "east", Listen: addr, StoreDir: filepath.Join(t.TempDir(), "nats"),
 		HubURL: "nats-leaf://" + leaf, FirstBoard: 1}
@@ -77,10 +75,7 @@ func TestServeHallPublishesMoves(t *testing.T) {
 // freeAddr is a loopback address nobody listens on.
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer l.Close()
-	return l.Addr().String()
+	return freeport.Addr(t)
 }
 
 // federatedSwiss is the demo's chess Swiss alone, its 6 players over 3

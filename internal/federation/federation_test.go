@@ -3,7 +3,6 @@ package federation_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -18,6 +17,7 @@ import (
 	"arbiter/director"
 	"arbiter/internal/federation"
 	"arbiter/internal/federation/fedtest"
+	"arbiter/internal/freeport"
 	"arbiter/store"
 )
 
@@ -25,10 +25,7 @@ var wall = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 
 func freePort(t testing.TB) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return freeport.Port(t)
 }
 
 // node is one embedded server with a client and its JetStream context.
